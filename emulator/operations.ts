@@ -1,0 +1,252 @@
+/**
+ * The thirteen operations, as the spec and API-CONTRACT.md rule them. Input is already
+ * validated by `validation.ts`; the rules that need the data (workspaces, catalogue,
+ * membership, moves) live here.
+ */
+import { randomUUID } from "node:crypto";
+import { BUILTIN_LABELS, PROMPT_INJECTION_SLUG } from "../provider/schema/constants";
+import type { WireGuardrail, WireKeyAssignment, WireMemberAssignment } from "../provider/schema/wire";
+import { catalogueIndex } from "./catalogue";
+import { badRequest, notFound } from "./http-error";
+import type { EmulatorData, Store } from "./store";
+import type { CreateBody, UpdateBody } from "./validation";
+
+type Row = (WireMemberAssignment | WireKeyAssignment) & { deleted?: boolean };
+
+/**
+ * What differs between member and key assignments: where the rows live, what names an
+ * assignee, and the scope in which an assignee holds at most one guardrail (rules 5 and 6).
+ */
+export interface AssignmentKind {
+  readonly name: "member" | "key";
+  rows(data: EmulatorData): Row[];
+  setRows(data: EmulatorData, rows: Row[]): void;
+  assignee(row: Row): string;
+  exists(store: Store, id: string): boolean;
+  /** A member holds one guardrail per workspace; a key holds one at all. */
+  scope(g: WireGuardrail): string;
+  makeRow(id: string, g: WireGuardrail, data: EmulatorData, now: string): Row;
+}
+
+export const MEMBERS: AssignmentKind = {
+  name: "member",
+  rows: (d) => d.memberRows,
+  setRows: (d, rows) => void (d.memberRows = rows as EmulatorData["memberRows"]),
+  assignee: (r) => (r as WireMemberAssignment).user_id,
+  exists: (s, id) => s.isMember(id),
+  scope: (g) => g.workspace_id,
+  makeRow: (id, g, d, now) => ({ id: randomUUID(), user_id: id, organization_id: d.organizationId, guardrail_id: g.id, assigned_by: null, created_at: now }),
+};
+
+export const KEYS: AssignmentKind = {
+  name: "key",
+  rows: (d) => d.keyRows,
+  setRows: (d, rows) => void (d.keyRows = rows as EmulatorData["keyRows"]),
+  assignee: (r) => (r as WireKeyAssignment).key_hash,
+  exists: (s, id) => s.isKey(id),
+  scope: () => "*",
+  makeRow: (hash, g, _d, now) => ({
+    id: randomUUID(),
+    key_hash: hash,
+    guardrail_id: g.id,
+    key_name: `key-${hash.slice(0, 8)}`,
+    key_label: `sk-...${hash.slice(-3)}`,
+    assigned_by: null,
+    created_at: now,
+  }),
+};
+
+export interface Page<T> {
+  data: T[];
+  total_count: number;
+}
+
+export class Operations {
+  /**
+   * @param tombstones keep removed assignment rows in the list windows (filtered out of
+   *   `data`), so pages come back short before the end, as API-CONTRACT.md allows.
+   */
+  constructor(
+    readonly store: Store,
+    public tombstones = false,
+  ) {}
+
+  private get data() {
+    return this.store.data;
+  }
+
+  private now(): string {
+    return new Date().toISOString();
+  }
+
+  listGuardrails(workspaceId: string | undefined, offset: number, limit: number): Page<WireGuardrail> {
+    const ws = workspaceId ?? this.data.defaultWorkspaceId;
+    if (!this.data.workspaces.includes(ws)) throw badRequest(`workspace_id: unknown workspace "${ws}"`);
+    const all = this.data.guardrails.filter((g) => g.workspace_id === ws);
+    return { data: all.slice(offset, offset + limit), total_count: all.length };
+  }
+
+  getGuardrail(id: string): WireGuardrail {
+    const g = this.store.guardrail(id);
+    if (!g) throw notFound(`guardrail ${id} not found`);
+    return g;
+  }
+
+  createGuardrail(body: CreateBody): WireGuardrail {
+    const ws = body.workspace_id ?? this.data.defaultWorkspaceId;
+    if (!this.data.workspaces.includes(ws)) throw badRequest(`workspace_id: unknown workspace "${ws}"`);
+    const zdr = (field: "enforce_zdr_vendor_a" | "enforce_zdr_vendor_b" | "enforce_zdr_vendor_c" | "enforce_zdr_other") =>
+      body[field] !== undefined ? body[field] : body.enforce_zdr !== undefined ? body.enforce_zdr : null;
+    const g: WireGuardrail = {
+      id: randomUUID(),
+      name: body.name,
+      workspace_id: ws,
+      created_at: this.now(),
+      updated_at: null,
+      description: body.description ?? null,
+      allowed_models: this.models("allowed_models", body.allowed_models),
+      allowed_providers: body.allowed_providers ?? null,
+      ignored_models: this.models("ignored_models", body.ignored_models),
+      ignored_providers: body.ignored_providers ?? null,
+      limit_usd: body.limit_usd ?? null,
+      reset_interval: body.reset_interval ?? null,
+      enforce_zdr_vendor_a: zdr("enforce_zdr_vendor_a") ?? null,
+      enforce_zdr_vendor_b: zdr("enforce_zdr_vendor_b") ?? null,
+      enforce_zdr_vendor_c: zdr("enforce_zdr_vendor_c") ?? null,
+      enforce_zdr_other: zdr("enforce_zdr_other") ?? null,
+      enforce_zdr: body.enforce_zdr ?? null,
+      content_filter_builtins: builtins(body.content_filter_builtins),
+      content_filters: customFilters(body.content_filters),
+    };
+    this.store.addGuardrail(g);
+    this.store.save();
+    return g;
+  }
+
+  updateGuardrail(id: string, body: UpdateBody): WireGuardrail {
+    const g = this.getGuardrail(id);
+    if (body.workspace_id !== undefined && body.workspace_id !== g.workspace_id) {
+      throw badRequest(`workspace_id: cannot change (guardrail is in workspace ${g.workspace_id})`);
+    }
+    if (body.name === null) throw badRequest("name: must be 1 to 200 characters");
+    // Validate everything before changing anything: a 400 leaves the guardrail untouched.
+    const allowed = body.allowed_models !== undefined ? this.models("allowed_models", body.allowed_models) : undefined;
+    const ignored = body.ignored_models !== undefined ? this.models("ignored_models", body.ignored_models) : undefined;
+    if (body.name !== undefined) g.name = body.name;
+    if (body.description !== undefined) g.description = body.description;
+    if (allowed !== undefined) g.allowed_models = allowed;
+    if (ignored !== undefined) g.ignored_models = ignored;
+    if (body.allowed_providers !== undefined) g.allowed_providers = body.allowed_providers;
+    if (body.ignored_providers !== undefined) g.ignored_providers = body.ignored_providers;
+    if (body.limit_usd !== undefined) g.limit_usd = body.limit_usd;
+    if (body.reset_interval !== undefined) g.reset_interval = body.reset_interval;
+    if (body.content_filter_builtins !== undefined) g.content_filter_builtins = builtins(body.content_filter_builtins);
+    if (body.content_filters !== undefined) g.content_filters = customFilters(body.content_filters);
+    for (const field of ["enforce_zdr_vendor_a", "enforce_zdr_vendor_b", "enforce_zdr_vendor_c", "enforce_zdr_other"] as const) {
+      const value = body[field] !== undefined ? body[field] : body.enforce_zdr;
+      if (value !== undefined) g[field] = value;
+    }
+    if (body.enforce_zdr !== undefined) g.enforce_zdr = body.enforce_zdr;
+    g.updated_at = this.now();
+    this.store.save();
+    return g;
+  }
+
+  deleteGuardrail(id: string): void {
+    this.getGuardrail(id);
+    this.store.removeGuardrail(id);
+    for (const kind of [MEMBERS, KEYS]) this.removeRows(kind, (r) => r.guardrail_id === id);
+    this.store.save();
+  }
+
+  /** Rules 5 and 6: moves count, repeats and non-members are skipped. */
+  assign(kind: AssignmentKind, guardrailId: string, ids: string[]): number {
+    const g = this.getGuardrail(guardrailId);
+    const scope = kind.scope(g);
+    const live = new Map<string, Row>();
+    for (const row of kind.rows(this.data)) {
+      if (row.deleted) continue;
+      const holder = this.store.guardrail(row.guardrail_id);
+      if (holder && kind.scope(holder) === scope) live.set(kind.assignee(row), row);
+    }
+    const seen = new Set<string>();
+    const moved = new Set<Row>();
+    const added: Row[] = [];
+    const now = this.now();
+    for (const id of ids) {
+      if (seen.has(id)) continue;
+      seen.add(id);
+      if (!kind.exists(this.store, id)) continue;
+      const current = live.get(id);
+      if (current?.guardrail_id === g.id) continue;
+      if (current) moved.add(current);
+      added.push(kind.makeRow(id, g, this.data, now));
+    }
+    if (moved.size > 0) this.removeRows(kind, (r) => moved.has(r));
+    kind.rows(this.data).push(...added);
+    if (added.length > 0) this.store.save();
+    return added.length;
+  }
+
+  /** Rule 7: only assignments to this guardrail are removed; the rest are skipped. */
+  unassign(kind: AssignmentKind, guardrailId: string, ids: string[]): number {
+    this.getGuardrail(guardrailId);
+    const wanted = new Set(ids);
+    let count = 0;
+    this.removeRows(kind, (r) => {
+      const hit = r.guardrail_id === guardrailId && wanted.delete(kind.assignee(r));
+      if (hit) count++;
+      return hit;
+    });
+    if (count > 0) this.store.save();
+    return count;
+  }
+
+  listAssignments(kind: AssignmentKind, guardrailId: string | undefined, offset: number, limit: number): Page<Row> {
+    if (guardrailId !== undefined) this.getGuardrail(guardrailId);
+    const rows = kind.rows(this.data).filter((r) => (this.tombstones || !r.deleted) && (guardrailId === undefined || r.guardrail_id === guardrailId));
+    const data = rows
+      .slice(offset, offset + limit)
+      .filter((r) => !r.deleted)
+      .map(({ deleted: _deleted, ...row }) => row);
+    return { data, total_count: rows.length };
+  }
+
+  private removeRows(kind: AssignmentKind, match: (r: Row) => boolean): void {
+    if (this.tombstones) {
+      for (const r of kind.rows(this.data)) if (!r.deleted && match(r)) r.deleted = true;
+    } else {
+      kind.setRows(this.data, kind.rows(this.data).filter((r) => r.deleted || !match(r)));
+    }
+  }
+
+  /** Rule 4: slug or canonical in, canonical out, request order, duplicates removed. */
+  private models(field: string, ids: string[] | null | undefined): string[] | null {
+    if (ids === undefined || ids === null) return null;
+    const index = catalogueIndex(this.data.models);
+    const out = new Set<string>();
+    const unknown: string[] = [];
+    ids.forEach((id, i) => {
+      const canonical = index.get(id);
+      if (canonical === undefined) unknown.push(`${field}[${i}]: unknown model "${id}"`);
+      else out.add(canonical);
+    });
+    if (unknown.length > 0) throw badRequest(unknown.join("; "));
+    return [...out];
+  }
+}
+
+function builtins(items: CreateBody["content_filter_builtins"]): WireGuardrail["content_filter_builtins"] {
+  if (!items) return null;
+  return items.map((b) => ({
+    slug: b.slug,
+    action: b.action,
+    ...(b.slug === PROMPT_INJECTION_SLUG ? { scan_scope: b.scan_scope ?? "all_messages" } : {}),
+    label: BUILTIN_LABELS[b.slug],
+  }));
+}
+
+function customFilters(items: CreateBody["content_filters"]): WireGuardrail["content_filters"] {
+  if (!items) return null;
+  return items.map((f) => ({ pattern: f.pattern, action: f.action, ...(f.label != null ? { label: f.label } : {}) }));
+}

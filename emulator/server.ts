@@ -1,0 +1,274 @@
+/**
+ * The emulator's HTTP server (node:http): routing, auth, faults, the error body, and the
+ * admin endpoints under `/__emulator/`.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { z } from "zod";
+import { KeyRing } from "./auth";
+import { Faults, type FaultSettings } from "./faults";
+import { HttpError } from "./http-error";
+import { KEYS, MEMBERS, Operations } from "./operations";
+import { RequestLog } from "./request-log";
+import { isWrite, matchRoute, type OperationName } from "./routes";
+import { freshData, Store, type SeedData } from "./store";
+import { bulkBody, createBody, pageQuery, parseOr400, requireUuid, updateBody } from "./validation";
+
+export interface ServerOptions {
+  managementKeys: string[];
+  plainKeys: string[];
+  seed: SeedData;
+  stateFile?: string;
+  maxBulk: number;
+  maxBodyBytes: number;
+  faults: Partial<FaultSettings>;
+  /** Print one line per API call (method, path, status; never a header). */
+  logRequests: boolean;
+}
+
+export interface EmulatorServer {
+  server: Server;
+  store: Store;
+  ops: Operations;
+  faults: Faults;
+  log: RequestLog;
+  listen(port: number, host: string): Promise<string>;
+}
+
+const API_PREFIX = "/api/v1";
+
+export function createEmulatorServer(options: ServerOptions): EmulatorServer {
+  const store = Store.open(options.seed, options.stateFile);
+  const faults = new Faults(options.faults);
+  const ops = new Operations(store, faults.settings.shortPages);
+  const keys = new KeyRing(options.managementKeys, options.plainKeys);
+  const log = new RequestLog();
+
+  async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const method = req.method ?? "GET";
+    const path = url.pathname.slice(API_PREFIX.length) || "/";
+    let operation: OperationName | null = null;
+    const record = (status: number, fault?: "dropped" | "rate-limit" | "server-error") => {
+      log.add({ method, path: url.pathname, query: url.search, operation, status, ...(fault ? { fault } : {}) });
+      if (options.logRequests) process.stdout.write(`${method} ${url.pathname}${url.search} -> ${fault === "dropped" ? "dropped" : status}\n`);
+    };
+    try {
+      const route = matchRoute(method, path);
+      if (route.operation === null) {
+        if (route.allowed.length > 0) throw new HttpError(405, `method ${method} not allowed; use ${route.allowed.join(", ")}`, null, { Allow: route.allowed.join(", ") });
+        throw new HttpError(404, `no route for ${method} ${url.pathname}`);
+      }
+      operation = route.operation;
+      const credential = keys.identify(req.headers.authorization);
+      if (credential === null) throw new HttpError(401, "missing, malformed or unknown API key; send Authorization: Bearer <key>");
+      if (credential !== "management") throw new HttpError(403, "a management key is required for guardrail operations");
+      if (faults.settings.latencyMs > 0) await sleep(faults.settings.latencyMs);
+      const decision = faults.before();
+      if (decision.kind === "rate-limit") {
+        await drain(req, options.maxBodyBytes).catch(() => undefined);
+        sendError(res, new HttpError(429, "rate limited; retry after the Retry-After interval", null, { "Retry-After": String(decision.retryAfter) }));
+        return record(429, "rate-limit");
+      }
+      if (decision.kind === "server-error") {
+        await drain(req, options.maxBodyBytes).catch(() => undefined);
+        sendError(res, new HttpError(decision.status, "injected fault: the service failed to answer"));
+        return record(decision.status, "server-error");
+      }
+      const body = method === "GET" || method === "DELETE" ? undefined : await readJson(req, options.maxBodyBytes);
+      const result = run(operation, route.id, body, url.searchParams);
+      if (isWrite(method) && faults.dropAfterApply()) {
+        // The write is applied; the answer is lost. The ambiguous failure real networks produce.
+        req.socket.destroy();
+        return record(0, "dropped");
+      }
+      const status = operation === "createGuardrail" ? 201 : 200;
+      sendJson(res, status, result);
+      record(status);
+    } catch (err) {
+      const e = err instanceof HttpError ? err : new HttpError(500, "internal error");
+      if (!(err instanceof HttpError)) process.stderr.write(`emulator: internal error on ${method} ${url.pathname}: ${(err as Error).stack}\n`);
+      sendError(res, e);
+      record(e.status);
+    }
+  }
+
+  function run(operation: OperationName, rawId: string | undefined, body: unknown, query: URLSearchParams): unknown {
+    const id = rawId === undefined ? undefined : requireUuid(rawId, "id");
+    const page = () => parseOr400(pageQuery, { offset: query.get("offset") ?? undefined, limit: query.get("limit") ?? undefined });
+    const guardrailId = () => id as string;
+    switch (operation) {
+      case "listGuardrails": {
+        const { offset, limit } = page();
+        const ws = query.get("workspace_id") ?? undefined;
+        return ops.listGuardrails(ws === undefined ? undefined : requireUuid(ws, "workspace_id"), offset, limit);
+      }
+      case "createGuardrail":
+        return { data: ops.createGuardrail(parseOr400(createBody, body)) };
+      case "getGuardrail":
+        return { data: ops.getGuardrail(guardrailId()) };
+      case "updateGuardrail":
+        return { data: ops.updateGuardrail(guardrailId(), parseOr400(updateBody, body)) };
+      case "deleteGuardrail":
+        ops.deleteGuardrail(guardrailId());
+        return { deleted: true };
+      case "listGuardrailKeyAssignments":
+      case "listAllKeyAssignments": {
+        const { offset, limit } = page();
+        return ops.listAssignments(KEYS, id, offset, limit);
+      }
+      case "listGuardrailMemberAssignments":
+      case "listAllMemberAssignments": {
+        const { offset, limit } = page();
+        return ops.listAssignments(MEMBERS, id, offset, limit);
+      }
+      case "assignKeys":
+        return { assigned_count: ops.assign(KEYS, guardrailId(), bulk("key_hashes", body)) };
+      case "unassignKeys":
+        return { unassigned_count: ops.unassign(KEYS, guardrailId(), bulk("key_hashes", body)) };
+      case "assignMembers":
+        return { assigned_count: ops.assign(MEMBERS, guardrailId(), bulk("member_user_ids", body)) };
+      case "unassignMembers":
+        return { unassigned_count: ops.unassign(MEMBERS, guardrailId(), bulk("member_user_ids", body)) };
+    }
+  }
+
+  function bulk(field: "member_user_ids" | "key_hashes", body: unknown): string[] {
+    return (parseOr400(bulkBody(field, options.maxBulk), body) as Record<string, string[]>)[field] ?? [];
+  }
+
+  const faultPatch = z
+    .object({
+      seed: z.number().int(),
+      errorRate: z.number().min(0).max(1),
+      rateLimitRate: z.number().min(0).max(1),
+      rateLimitBurst: z.number().int().min(1),
+      retryAfterSeconds: z.number().int().min(0),
+      latencyMs: z.number().min(0),
+      dropAfterApplyRate: z.number().min(0).max(1),
+      shortPages: z.boolean(),
+    })
+    .partial()
+    .strict();
+
+  async function handleAdmin(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const route = `${req.method} ${url.pathname}`;
+    try {
+      switch (route) {
+        case "GET /__emulator/health":
+          return sendJson(res, 200, { ok: true });
+        case "GET /__emulator/log":
+          return sendJson(res, 200, log.summary());
+        case "DELETE /__emulator/log":
+          log.clear();
+          return sendJson(res, 200, { cleared: true });
+        case "POST /__emulator/reset":
+          store.replace(freshData({ ...options.seed, defaultWorkspaceId: store.data.defaultWorkspaceId }));
+          log.clear();
+          faults.update({ ...options.faults });
+          ops.tombstones = faults.settings.shortPages;
+          return sendJson(res, 200, { reset: true });
+        case "GET /__emulator/faults":
+          return sendJson(res, 200, faults.settings);
+        case "PUT /__emulator/faults": {
+          const settings = faults.update(parseOr400(faultPatch, await readJson(req, options.maxBodyBytes)) as Partial<FaultSettings>);
+          ops.tombstones = settings.shortPages;
+          return sendJson(res, 200, settings);
+        }
+        case "GET /__emulator/state":
+          return sendJson(res, 200, store.data);
+        case "POST /__emulator/members": {
+          const ids = parseOr400(z.object({ user_ids: z.array(z.string().min(1)) }), await readJson(req, 64 * 1024 * 1024)).user_ids;
+          store.addMembers(ids);
+          store.save();
+          return sendJson(res, 200, { members: store.data.members.length });
+        }
+        case "POST /__emulator/key-hashes": {
+          const hashes = parseOr400(z.object({ key_hashes: z.array(z.string().min(1)) }), await readJson(req, 64 * 1024 * 1024)).key_hashes;
+          store.addKeyHashes(hashes);
+          store.save();
+          return sendJson(res, 200, { key_hashes: store.data.keyHashes.length });
+        }
+        default:
+          throw new HttpError(404, `no admin route ${route}`);
+      }
+    } catch (err) {
+      sendError(res, err instanceof HttpError ? err : new HttpError(500, (err as Error).message));
+    }
+  }
+
+  const server = createServer((req, res) => {
+    let url: URL;
+    try {
+      url = new URL(req.url ?? "/", "http://emulator.invalid");
+    } catch {
+      return sendError(res, new HttpError(400, "malformed request URL"));
+    }
+    const handler = url.pathname === API_PREFIX || url.pathname.startsWith(`${API_PREFIX}/`) ? handleApi : url.pathname.startsWith("/__emulator/") ? handleAdmin : null;
+    if (!handler) return sendError(res, new HttpError(404, `no route for ${req.method} ${url.pathname}`));
+    handler(req, res, url).catch((err) => {
+      process.stderr.write(`emulator: ${(err as Error).stack}\n`);
+      if (!res.headersSent) sendError(res, new HttpError(500, "internal error"));
+    });
+  });
+  server.keepAliveTimeout = 30_000;
+
+  return {
+    server,
+    store,
+    ops,
+    faults,
+    log,
+    listen: (port, host) =>
+      new Promise((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(port, host, () => {
+          const address = server.address() as AddressInfo;
+          const shown = address.family === "IPv6" ? `[${address.address}]` : address.address;
+          resolve(`http://${shown}:${address.port}`);
+        });
+      }),
+  };
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+function sendError(res: ServerResponse, err: HttpError): void {
+  sendJson(res, err.status, { error: { code: err.status, message: err.message, metadata: err.metadata } }, err.headers);
+}
+
+/** Reads a JSON body, capped at `limit` bytes (413 past it). */
+async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
+  const type = req.headers["content-type"] ?? "";
+  const text = await drain(req, limit);
+  if (text.length === 0) throw new HttpError(400, "request body is required (JSON)");
+  if (!/^application\/json\b/i.test(type)) throw new HttpError(400, `Content-Type must be application/json (got "${type.slice(0, 80)}")`);
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new HttpError(400, "request body is not valid JSON");
+  }
+}
+
+function drain(req: IncomingMessage, limit: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        reject(new HttpError(413, `request body exceeds ${limit} bytes`));
+        req.resume();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

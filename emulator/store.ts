@@ -1,0 +1,116 @@
+/**
+ * The emulator's data: workspaces, organization members, key hashes, the model catalogue,
+ * guardrails and assignment rows. Persisted to `--state-file` atomically (temp file + rename).
+ */
+import { randomUUID } from "node:crypto";
+import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import type { WireGuardrail, WireKeyAssignment, WireMemberAssignment } from "../provider/schema/wire";
+import type { CatalogueModel } from "./catalogue";
+
+/** An assignment row; `deleted` rows are kept only while tombstones are on (short pages). */
+type Row<T> = T & { deleted?: boolean };
+
+export interface EmulatorData {
+  organizationId: string;
+  defaultWorkspaceId: string;
+  workspaces: string[];
+  members: string[];
+  keyHashes: string[];
+  models: CatalogueModel[];
+  guardrails: WireGuardrail[];
+  memberRows: Row<WireMemberAssignment>[];
+  keyRows: Row<WireKeyAssignment>[];
+}
+
+export interface SeedData {
+  defaultWorkspaceId?: string;
+  workspaces?: string[];
+  members?: string[];
+  keyHashes?: string[];
+  models: CatalogueModel[];
+}
+
+export function freshData(seed: SeedData): EmulatorData {
+  const defaultWorkspaceId = seed.defaultWorkspaceId ?? randomUUID();
+  return {
+    organizationId: "org_emulator",
+    defaultWorkspaceId,
+    workspaces: [defaultWorkspaceId, ...(seed.workspaces ?? []).filter((w) => w !== defaultWorkspaceId)],
+    members: [...new Set(seed.members ?? [])],
+    keyHashes: [...new Set(seed.keyHashes ?? [])],
+    models: seed.models,
+    guardrails: [],
+    memberRows: [],
+    keyRows: [],
+  };
+}
+
+/** The store: data plus the indexes that keep bulk calls linear at 10,000 members. */
+export class Store {
+  data: EmulatorData;
+  private guardrailIndex = new Map<string, WireGuardrail>();
+  private memberSet = new Set<string>();
+  private keySet = new Set<string>();
+
+  constructor(
+    data: EmulatorData,
+    private readonly stateFile?: string,
+  ) {
+    this.data = data;
+    this.reindex();
+  }
+
+  /** Loads `stateFile` if it exists, else starts from `seed`. */
+  static open(seed: SeedData, stateFile?: string): Store {
+    if (stateFile && existsSync(stateFile)) {
+      return new Store(JSON.parse(readFileSync(stateFile, "utf8")) as EmulatorData, stateFile);
+    }
+    const store = new Store(freshData(seed), stateFile);
+    store.save();
+    return store;
+  }
+
+  reindex(): void {
+    this.guardrailIndex = new Map(this.data.guardrails.map((g) => [g.id, g]));
+    this.memberSet = new Set(this.data.members);
+    this.keySet = new Set(this.data.keyHashes);
+  }
+
+  replace(data: EmulatorData): void {
+    this.data = data;
+    this.reindex();
+    this.save();
+  }
+
+  /** Writes the state file atomically, so a crash mid-write never leaves half a file. */
+  save(): void {
+    if (!this.stateFile) return;
+    const tmp = `${this.stateFile}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify(this.data));
+    renameSync(tmp, this.stateFile);
+  }
+
+  guardrail(id: string): WireGuardrail | undefined {
+    return this.guardrailIndex.get(id);
+  }
+  addGuardrail(g: WireGuardrail): void {
+    this.data.guardrails.push(g);
+    this.guardrailIndex.set(g.id, g);
+  }
+  removeGuardrail(id: string): void {
+    this.data.guardrails = this.data.guardrails.filter((g) => g.id !== id);
+    this.guardrailIndex.delete(id);
+  }
+  isMember(userId: string): boolean {
+    return this.memberSet.has(userId);
+  }
+  isKey(hash: string): boolean {
+    return this.keySet.has(hash);
+  }
+  addMembers(ids: string[]): void {
+    for (const id of ids) if (!this.memberSet.has(id)) (this.memberSet.add(id), this.data.members.push(id));
+  }
+  addKeyHashes(hashes: string[]): void {
+    for (const h of hashes) if (!this.keySet.has(h)) (this.keySet.add(h), this.data.keyHashes.push(h));
+  }
+}

@@ -1,0 +1,140 @@
+/**
+ * `GuardrailsClient`: the thirteen operations of API-CONTRACT.md, typed both ways.
+ * Lists are async iterators; no caller ever sees an offset.
+ */
+import type { Dispatcher } from "undici";
+import { MAX_PAGE_SIZE } from "../schema/constants";
+import {
+  assignedResponse,
+  dataEnvelope,
+  deletedResponse,
+  pageEnvelope,
+  unassignedResponse,
+  wireGuardrail,
+  wireKeyAssignment,
+  wireMemberAssignment,
+  type WireGuardrail,
+  type WireGuardrailCreate,
+  type WireGuardrailUpdate,
+  type WireKeyAssignment,
+  type WireMemberAssignment,
+} from "../schema/wire";
+import { checkBaseUrl } from "./base-url";
+import { paginate } from "./pagination";
+import { DEFAULT_RETRY, withRetry, type RetryClass, type RetryHooks, type RetryOptions } from "./retry";
+import { type Exchange, Transport } from "./transport";
+
+export interface GuardrailsClientOptions {
+  /** Service address without `/api/v1`; https unless loopback. */
+  baseUrl: string;
+  /** Bearer key (a management key for guardrail operations). Never logged. */
+  apiKey: string;
+  /** undici dispatcher, for tests or proxies. @default a keep-alive Agent */
+  dispatcher?: Dispatcher;
+  /** Per-request timeout in ms. @default 30000 */
+  timeoutMs?: number;
+  /** Retry policy. @default DEFAULT_RETRY (5 attempts) */
+  retry?: Partial<RetryOptions>;
+  /** Test hooks for the retry loop (sleep, random, onRetry). */
+  retryHooks?: RetryHooks;
+  /** Page size of list calls, 1..100. @default 100 */
+  pageSize?: number;
+}
+
+/** Which assignee list an assignment call is about. */
+export type AssigneeKind = "members" | "keys";
+
+const BULK_FIELD = { members: "member_user_ids", keys: "key_hashes" } as const;
+
+export class GuardrailsClient {
+  private readonly transport: Transport;
+  private readonly retry: RetryOptions;
+  private readonly hooks: RetryHooks;
+  private readonly pageSize: number;
+
+  constructor(options: GuardrailsClientOptions) {
+    if (!options.apiKey) throw new Error("apiKey is required");
+    this.transport = new Transport({
+      baseUrl: checkBaseUrl(options.baseUrl),
+      apiKey: options.apiKey,
+      ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+      ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+    });
+    this.retry = { ...DEFAULT_RETRY, ...options.retry };
+    this.hooks = options.retryHooks ?? {};
+    this.pageSize = Math.min(MAX_PAGE_SIZE, Math.max(1, options.pageSize ?? MAX_PAGE_SIZE));
+  }
+
+  private call<T>(ex: Exchange<T>, retryClass: RetryClass = "idempotent"): Promise<T> {
+    return withRetry(() => this.transport.send(ex), retryClass, this.retry, this.hooks);
+  }
+
+  private list<T>(path: string, item: Exchange<T>["schema"], query: Record<string, string | undefined> = {}): AsyncGenerator<T, void, undefined> {
+    const schema = pageEnvelope(item);
+    return paginate((offset, limit) => this.call({ method: "GET", path, query: { ...query, offset, limit }, schema }) as Promise<{ data: T[]; total_count: number }>, this.pageSize);
+  }
+
+  /** Guardrails of a workspace (the default one when omitted). */
+  listGuardrails(options: { workspaceId?: string } = {}): AsyncGenerator<WireGuardrail, void, undefined> {
+    return this.list("/guardrails", wireGuardrail, { workspace_id: options.workspaceId });
+  }
+
+  /**
+   * Creates a guardrail. Never repeated once the request may have reached the server: an
+   * ambiguous failure surfaces as `ConnectionError`/`TimeoutError` with `requestSent`.
+   */
+  async createGuardrail(body: WireGuardrailCreate): Promise<WireGuardrail> {
+    return (await this.call({ method: "POST", path: "/guardrails", body, schema: dataEnvelope(wireGuardrail) }, "create")).data;
+  }
+
+  async getGuardrail(id: string): Promise<WireGuardrail> {
+    return (await this.call({ method: "GET", path: `/guardrails/${encodeURIComponent(id)}`, schema: dataEnvelope(wireGuardrail) })).data;
+  }
+
+  /** PATCH: only the fields present change; `null` clears. */
+  async updateGuardrail(id: string, body: WireGuardrailUpdate): Promise<WireGuardrail> {
+    return (await this.call({ method: "PATCH", path: `/guardrails/${encodeURIComponent(id)}`, body, schema: dataEnvelope(wireGuardrail) })).data;
+  }
+
+  async deleteGuardrail(id: string): Promise<void> {
+    await this.call({ method: "DELETE", path: `/guardrails/${encodeURIComponent(id)}`, schema: deletedResponse });
+  }
+
+  listMemberAssignments(guardrailId: string): AsyncGenerator<WireMemberAssignment, void, undefined> {
+    return this.list(`/guardrails/${encodeURIComponent(guardrailId)}/assignments/members`, wireMemberAssignment);
+  }
+
+  listKeyAssignments(guardrailId: string): AsyncGenerator<WireKeyAssignment, void, undefined> {
+    return this.list(`/guardrails/${encodeURIComponent(guardrailId)}/assignments/keys`, wireKeyAssignment);
+  }
+
+  listAllMemberAssignments(): AsyncGenerator<WireMemberAssignment, void, undefined> {
+    return this.list("/guardrails/assignments/members", wireMemberAssignment);
+  }
+
+  listAllKeyAssignments(): AsyncGenerator<WireKeyAssignment, void, undefined> {
+    return this.list("/guardrails/assignments/keys", wireKeyAssignment);
+  }
+
+  /** Bulk assign; answers `assigned_count` (moves included, skips not counted). */
+  async assign(kind: AssigneeKind, guardrailId: string, ids: string[]): Promise<number> {
+    const path = `/guardrails/${encodeURIComponent(guardrailId)}/assignments/${kind}`;
+    return (await this.call({ method: "POST", path, body: { [BULK_FIELD[kind]]: ids }, schema: assignedResponse })).assigned_count;
+  }
+
+  /** Bulk unassign; answers `unassigned_count` (ids not on this guardrail are skipped). */
+  async unassign(kind: AssigneeKind, guardrailId: string, ids: string[]): Promise<number> {
+    const path = `/guardrails/${encodeURIComponent(guardrailId)}/assignments/${kind}/remove`;
+    return (await this.call({ method: "POST", path, body: { [BULK_FIELD[kind]]: ids }, schema: unassignedResponse })).unassigned_count;
+  }
+
+  assignMembers = (guardrailId: string, memberUserIds: string[]) => this.assign("members", guardrailId, memberUserIds);
+  unassignMembers = (guardrailId: string, memberUserIds: string[]) => this.unassign("members", guardrailId, memberUserIds);
+  assignKeys = (guardrailId: string, keyHashes: string[]) => this.assign("keys", guardrailId, keyHashes);
+  unassignKeys = (guardrailId: string, keyHashes: string[]) => this.unassign("keys", guardrailId, keyHashes);
+
+  /** Releases the connection pool (when the client owns it). */
+  close(): Promise<void> {
+    return this.transport.close();
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * One error factory for the API: `apiError(status, ...)` picks the subclass. Every error
+ * carries the status, method, a redacted URL, the server's message and the cause; none
+ * ever carries the API key (see `redact`).
+ */
+
+export interface ErrorContext {
+  method: string;
+  /** Already redacted with `redactUrl`. */
+  url: string;
+  /** The server's `error.message`, when it sent one. */
+  serverMessage?: string;
+  /** The server's `error.metadata`, when it sent one. */
+  metadata?: Record<string, unknown> | null;
+  /** Seconds from a `Retry-After` header. */
+  retryAfterSeconds?: number;
+  cause?: unknown;
+}
+
+/** Base class of every error the client raises. */
+export class GuardrailsError extends Error {
+  /** HTTP status, or 0 when no answer came. */
+  readonly status: number;
+  readonly method: string;
+  readonly url: string;
+  readonly serverMessage: string | undefined;
+  readonly metadata: Record<string, unknown> | null | undefined;
+
+  constructor(status: number, summary: string, ctx: ErrorContext) {
+    super(`${ctx.method} ${ctx.url}: ${summary}${ctx.serverMessage ? `: ${ctx.serverMessage}` : ""}`, ctx.cause === undefined ? undefined : { cause: ctx.cause });
+    this.name = new.target.name;
+    this.status = status;
+    this.method = ctx.method;
+    this.url = ctx.url;
+    this.serverMessage = ctx.serverMessage;
+    this.metadata = ctx.metadata;
+  }
+}
+
+/** 400: the request broke a rule; the message names the field. */
+export class ValidationError extends GuardrailsError {}
+/** 401: missing, malformed or unknown key. */
+export class AuthenticationError extends GuardrailsError {}
+/** 403: a valid key that may not do this (not a management key). */
+export class PermissionError extends GuardrailsError {}
+/** 404: no such guardrail. */
+export class NotFoundError extends GuardrailsError {}
+/** 429: rate limited; `retryAfterSeconds` from the header. */
+export class RateLimitError extends GuardrailsError {
+  readonly retryAfterSeconds: number | undefined;
+  constructor(status: number, summary: string, ctx: ErrorContext) {
+    super(status, summary, ctx);
+    this.retryAfterSeconds = ctx.retryAfterSeconds;
+  }
+}
+/** 5xx (and 408): the service failed. */
+export class ServerError extends GuardrailsError {}
+/** Any other unexpected status (3xx redirects included: they are never followed). */
+export class UnexpectedStatusError extends GuardrailsError {}
+/** A 2xx whose body is not what the contract says. */
+export class ResponseShapeError extends GuardrailsError {}
+/**
+ * No answer. `requestSent` is false only when the connection failed before any byte of the
+ * request left (refused, unresolvable): the one case in which a create may be retried.
+ */
+export class ConnectionError extends GuardrailsError {
+  readonly requestSent: boolean;
+  constructor(summary: string, ctx: ErrorContext & { requestSent: boolean }) {
+    super(0, summary, ctx);
+    this.requestSent = ctx.requestSent;
+  }
+}
+/** No answer within the per-request timeout; the request may have been applied. */
+export class TimeoutError extends GuardrailsError {}
+
+const STATUS_TEXT: Record<number, string> = {
+  400: "400 Bad Request",
+  401: "401 Unauthorized",
+  403: "403 Forbidden",
+  404: "404 Not Found",
+  408: "408 Request Timeout",
+  429: "429 Too Many Requests",
+};
+
+/** The factory: the right subclass for a status. */
+export function apiError(status: number, ctx: ErrorContext): GuardrailsError {
+  const summary = STATUS_TEXT[status] ?? `HTTP ${status}`;
+  if (status === 400) return new ValidationError(status, summary, ctx);
+  if (status === 401) return new AuthenticationError(status, `${summary} (check the API key)`, ctx);
+  if (status === 403) return new PermissionError(status, `${summary} (a management key is required)`, ctx);
+  if (status === 404) return new NotFoundError(status, summary, ctx);
+  if (status === 429) return new RateLimitError(status, summary, ctx);
+  if (status === 408 || status >= 500) return new ServerError(status, summary, ctx);
+  if (status >= 300 && status < 400) return new UnexpectedStatusError(status, `${summary} (redirects are not followed, so the key never leaves the configured host)`, ctx);
+  return new UnexpectedStatusError(status, summary, ctx);
+}
+
+const SECRET_PARAMS = /^(key|api[-_]?key|token|access[-_]?token|secret|password|auth|authorization|signature|sig)$/i;
+
+/** Drops userinfo and masks query values whose names look secret. */
+export function redactUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return "[unparseable URL]";
+  }
+  url.username = "";
+  url.password = "";
+  for (const name of [...url.searchParams.keys()]) if (SECRET_PARAMS.test(name)) url.searchParams.set(name, "REDACTED");
+  return url.toString();
+}
+
+/** Replaces every occurrence of `secret` in `text`; the last line of defence for messages. */
+export function redact(text: string, secret: string | undefined): string {
+  if (!secret || secret.length < 4) return text;
+  return text.split(secret).join("[REDACTED]");
+}

@@ -1,0 +1,62 @@
+/**
+ * Enumerations fixed by the spec and API-CONTRACT.md. The provider's arg schemas and the
+ * emulator's request validation both read these, so the two cannot disagree on a slug.
+ */
+
+/** Values of `reset_interval`. */
+export const RESET_INTERVALS = ["daily", "weekly", "monthly"] as const;
+export type ResetInterval = (typeof RESET_INTERVALS)[number];
+
+/** Builtin content filter slugs that detect personal data: `block` or `redact` only (spec). */
+export const PII_SLUGS = ["email", "phone", "ssn", "credit-card", "ip-address", "person-name", "address"] as const;
+
+/** The one builtin that may `flag` and that takes a `scan_scope`. */
+export const PROMPT_INJECTION_SLUG = "regex-prompt-injection" as const;
+
+/** Every builtin content filter slug. */
+export const BUILTIN_SLUGS = [...PII_SLUGS, PROMPT_INJECTION_SLUG] as const;
+export type BuiltinSlug = (typeof BUILTIN_SLUGS)[number];
+
+/** Actions a content filter can take. */
+export const FILTER_ACTIONS = ["block", "redact", "flag"] as const;
+export type FilterAction = (typeof FILTER_ACTIONS)[number];
+
+/** Where the prompt-injection builtin looks. The service's default is `all_messages`. */
+export const SCAN_SCOPES = ["user_only", "all_messages"] as const;
+export type ScanScope = (typeof SCAN_SCOPES)[number];
+
+/** Label the service sets on each builtin (a label sent in a request is ignored). */
+export const BUILTIN_LABELS: Record<BuiltinSlug, string> = {
+  email: "[EMAIL]",
+  phone: "[PHONE]",
+  ssn: "[SSN]",
+  "credit-card": "[CREDIT_CARD]",
+  "ip-address": "[IP_ADDRESS]",
+  "person-name": "[PERSON_NAME]",
+  address: "[ADDRESS]",
+  "regex-prompt-injection": "[PROMPT_INJECTION]",
+};
+
+/** Name length bounds (spec, Limits). */
+export const NAME_MAX = 200;
+/** Description length bound (spec, Limits). */
+export const DESCRIPTION_MAX = 1000;
+/** Custom filter label length bound (API-CONTRACT.md). */
+export const FILTER_LABEL_MAX = 100;
+/** Largest page a list operation serves (API-CONTRACT.md, Pagination). */
+export const MAX_PAGE_SIZE = 100;
+/** The emulator's default per-request maximum for bulk bodies (API-CONTRACT.md rule 8). */
+export const DEFAULT_MAX_BULK = 500;
+
+/** Whether a regular expression compiles. */
+export function regexCompiles(pattern: string): boolean {
+  try {
+    new RegExp(pattern);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A UUID in canonical text form (any version); the service's ids and workspace ids. */
+export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
