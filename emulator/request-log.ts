@@ -10,6 +10,8 @@ export interface LogEntry {
   status: number;
   /** `dropped` when a write was applied and its answer destroyed; `rate-limit` / `server-error` when injected. */
   fault?: "dropped" | "rate-limit" | "server-error";
+  /** Latency the emulator added before answering, in ms. */
+  delayedMs?: number;
 }
 
 export class RequestLog {

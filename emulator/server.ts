@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { z } from "zod";
 import { KeyRing } from "./auth";
-import { Faults, type FaultSettings } from "./faults";
+import { Faults, NO_FAULTS, type FaultSettings } from "./faults";
 import { HttpError } from "./http-error";
 import { KEYS, MEMBERS, Operations } from "./operations";
 import { RequestLog } from "./request-log";
@@ -48,8 +48,9 @@ export function createEmulatorServer(options: ServerOptions): EmulatorServer {
     const method = req.method ?? "GET";
     const path = url.pathname.slice(API_PREFIX.length) || "/";
     let operation: OperationName | null = null;
+    let delayedMs = 0;
     const record = (status: number, fault?: "dropped" | "rate-limit" | "server-error") => {
-      log.add({ method, path: url.pathname, query: url.search, operation, status, ...(fault ? { fault } : {}) });
+      log.add({ method, path: url.pathname, query: url.search, operation, status, ...(fault ? { fault } : {}), ...(delayedMs ? { delayedMs } : {}) });
       if (options.logRequests) process.stdout.write(`${method} ${url.pathname}${url.search} -> ${fault === "dropped" ? "dropped" : status}\n`);
     };
     try {
@@ -62,7 +63,7 @@ export function createEmulatorServer(options: ServerOptions): EmulatorServer {
       const credential = keys.identify(req.headers.authorization);
       if (credential === null) throw new HttpError(401, "missing, malformed or unknown API key; send Authorization: Bearer <key>");
       if (credential !== "management") throw new HttpError(403, "a management key is required for guardrail operations");
-      if (faults.settings.latencyMs > 0) await sleep(faults.settings.latencyMs);
+      if (faults.settings.latencyMs > 0) await sleep((delayedMs = faults.settings.latencyMs));
       const decision = faults.before();
       if (decision.kind === "rate-limit") {
         await drain(req, options.maxBodyBytes).catch(() => undefined);
@@ -164,7 +165,7 @@ export function createEmulatorServer(options: ServerOptions): EmulatorServer {
         case "POST /__emulator/reset":
           store.replace(freshData({ ...options.seed, defaultWorkspaceId: store.data.defaultWorkspaceId }));
           log.clear();
-          faults.update({ ...options.faults });
+          faults.update({ ...NO_FAULTS, ...options.faults });
           ops.tombstones = faults.settings.shortPages;
           return sendJson(res, 200, { reset: true });
         case "GET /__emulator/faults":

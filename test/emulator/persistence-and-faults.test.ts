@@ -1,0 +1,130 @@
+/**
+ * The emulator binary: state-file persistence across a restart, and each fault mode,
+ * deterministic by seed. Plain HTTP against the spawned CLI.
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { http, spawnEmulator, type SpawnedEmulator } from "../helpers/spawn-emulator";
+
+const KEY = "persist-key";
+let running: SpawnedEmulator[] = [];
+afterEach(async () => {
+  await Promise.all(running.map((e) => e.stop()));
+  running = [];
+});
+const start = async (args: string[]) => {
+  const e = await spawnEmulator(["--management-key", KEY, ...args]);
+  running.push(e);
+  return e;
+};
+
+describe("--state-file", () => {
+  it("a restart with the same file loses nothing", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "gr-state-"));
+    const file = join(dir, "state.json");
+    try {
+      const first = await start(["--state-file", file]);
+      const api = http(first.api, KEY);
+      const g = (await api("POST", "/guardrails", { name: "durable", allowed_models: ["vendor-a/model-x"] })).body.data;
+      await api("POST", `/guardrails/${g.id}/assignments/members`, { member_user_ids: ["user_alice", "user_bob"] });
+      await api("POST", `/guardrails/${g.id}/assignments/keys`, { key_hashes: ["a1b2c3d4e5f60718"] });
+      await first.stop();
+      expect(JSON.parse(readFileSync(file, "utf8")).guardrails).toHaveLength(1);
+
+      const second = await start(["--state-file", file]);
+      const api2 = http(second.api, KEY);
+      expect((await api2("GET", `/guardrails/${g.id}`)).body.data).toEqual(g);
+      expect((await api2("GET", `/guardrails/${g.id}/assignments/members`)).body.total_count).toBe(2);
+      expect((await api2("GET", `/guardrails/${g.id}/assignments/keys`)).body.data[0].key_hash).toBe("a1b2c3d4e5f60718");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("fault injection", () => {
+  it("--error-rate answers 5xx before applying anything, the same way for the same seed", async () => {
+    const statuses = async () => {
+      const e = await start(["--error-rate", "0.5", "--seed", "42"]);
+      const api = http(e.api, KEY);
+      const out: number[] = [];
+      for (let i = 0; i < 20; i++) out.push((await api("POST", "/guardrails", { name: `g${i}` })).status);
+      await e.stop();
+      const created = out.filter((s) => s === 201).length;
+      const faults = await (async () => out.filter((s) => s >= 500).length)();
+      return { out, created, faults };
+    };
+    const a = await statuses();
+    const b = await statuses();
+    expect(a.out).toEqual(b.out);
+    expect(a.faults).toBeGreaterThan(3);
+    expect(a.created).toBeGreaterThan(3);
+    expect(a.out.every((s) => s === 201 || [500, 502, 503].includes(s))).toBe(true);
+  });
+
+  it("an injected 5xx changes nothing", async () => {
+    const e = await start(["--error-rate", "1"]);
+    const api = http(e.api, KEY);
+    expect((await api("POST", "/guardrails", { name: "x" })).status).toBeGreaterThanOrEqual(500);
+    await http(e.url)("PUT", "/__emulator/faults", { errorRate: 0 });
+    expect((await api("GET", "/guardrails")).body.total_count).toBe(0);
+  });
+
+  it("429 bursts carry Retry-After and last --rate-limit-burst calls", async () => {
+    const e = await start(["--rate-limit-rate", "1", "--rate-limit-burst", "3", "--retry-after", "7"]);
+    const api = http(e.api, KEY);
+    const res = await api("GET", "/guardrails");
+    expect(res.status).toBe(429);
+    expect(res.headers.get("retry-after")).toBe("7");
+    expect(res.body.error.code).toBe(429);
+    await http(e.url)("PUT", "/__emulator/faults", { rateLimitRate: 0.2, rateLimitBurst: 4, seed: 3 });
+    const seq: number[] = [];
+    for (let i = 0; i < 40; i++) seq.push((await api("GET", "/guardrails")).status);
+    const runs = seq.join(",").split(/,?200,?/).filter(Boolean).map((r) => r.split(",").length);
+    expect(runs.length).toBeGreaterThan(0);
+    for (const r of runs.slice(0, -1)) expect(r % 4).toBe(0);
+  });
+
+  it("--latency-ms delays every API call", async () => {
+    const e = await start(["--latency-ms", "150"]);
+    const api = http(e.api, KEY);
+    await api("GET", "/guardrails");
+    await api("POST", "/guardrails", { name: "slow" });
+    const log = (await http(e.url)("GET", "/__emulator/log")).body;
+    expect(log.entries.map((x: { delayedMs?: number }) => x.delayedMs)).toEqual([150, 150]);
+  });
+
+  it("--drop-after-apply applies the write, then destroys the connection without an answer", async () => {
+    const e = await start(["--drop-after-apply", "1"]);
+    const api = http(e.api, KEY);
+    await expect(api("POST", "/guardrails", { name: "ghost" })).rejects.toThrow();
+    const list = await api("GET", "/guardrails");
+    expect(list.body.data.map((g: { name: string }) => g.name)).toEqual(["ghost"]);
+    const log = (await http(e.url)("GET", "/__emulator/log")).body;
+    expect(log.entries.find((x: { fault?: string }) => x.fault === "dropped")).toMatchObject({ operation: "createGuardrail", method: "POST" });
+  });
+
+  it("admin endpoints live under /__emulator/ only, count calls per operation, and never hold a key", async () => {
+    const e = await start(["--log-requests"]);
+    const api = http(e.api, KEY);
+    await api("GET", "/guardrails");
+    await api("POST", "/guardrails", { name: "a" });
+    expect((await api("GET", "/__emulator/log")).status).toBe(404);
+    expect((await http(e.api)("GET", "/../__emulator/log")).status).not.toBe(500);
+    const log = (await http(e.url)("GET", "/__emulator/log")).body;
+    expect(log.counts).toEqual({ listGuardrails: 1, createGuardrail: 1, unknown: 1 });
+    expect(JSON.stringify(log)).not.toContain(KEY);
+    expect(e.output()).not.toContain(KEY);
+    await http(e.url)("DELETE", "/__emulator/log");
+    expect((await http(e.url)("GET", "/__emulator/log")).body.total).toBe(0);
+  });
+
+  it("bodies over the cap get 413, not a crash", async () => {
+    const e = await start([]);
+    const res = await http(e.api, KEY)("POST", "/guardrails", { name: "x", description: "d".repeat(2 * 1024 * 1024) });
+    expect(res.status).toBe(413);
+    expect((await http(e.api, KEY)("GET", "/guardrails")).status).toBe(200);
+  });
+});
