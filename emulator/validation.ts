@@ -10,13 +10,12 @@ import {
   FILTER_LABEL_MAX,
   MAX_PAGE_SIZE,
   NAME_MAX,
-  PII_SLUGS,
-  PROMPT_INJECTION_SLUG,
   RESET_INTERVALS,
   SCAN_SCOPES,
   UUID_RE,
   regexCompiles,
 } from "../provider/schema/constants";
+import { builtinViolations } from "../provider/schema/filter-rules";
 import { badRequest, HttpError } from "./http-error";
 
 const list = (what: string) =>
@@ -41,20 +40,9 @@ const builtins = z
   .array(builtin, { error: "must be an array of objects or null" })
   .min(1, { error: "must be null or a non-empty array ([] is not allowed)" })
   .superRefine((items, ctx) => {
-    const seen = new Set<string>();
-    items.forEach((item, i) => {
-      const pii = (PII_SLUGS as readonly string[]).includes(item.slug);
-      if (pii && item.action === "flag") {
-        ctx.addIssue({ code: "custom", path: [i, "action"], message: `"flag" is supported only for ${PROMPT_INJECTION_SLUG}; ${item.slug} takes block or redact` });
-      }
-      if (pii && item.scan_scope !== undefined) {
-        ctx.addIssue({ code: "custom", path: [i, "scan_scope"], message: `only ${PROMPT_INJECTION_SLUG} takes a scan_scope` });
-      }
-      if (seen.has(item.slug)) {
-        ctx.addIssue({ code: "custom", path: [i, "slug"], message: `duplicate slug "${item.slug}"` });
-      }
-      seen.add(item.slug);
-    });
+    for (const v of builtinViolations(items.map((b) => ({ slug: b.slug, action: b.action, scanScope: b.scan_scope })))) {
+      ctx.addIssue({ code: "custom", path: [v.index, v.field === "scanScope" ? "scan_scope" : v.field], message: v.message.replace("scan scope", "scan_scope") });
+    }
   })
   .nullable();
 

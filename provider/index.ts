@@ -1,2 +1,4 @@
+/** pulumi-guardrails: the public surface. */
 export * from "./client";
 export type * from "./schema/wire";
+export { Guardrail, type GuardrailArgs, type BuiltinFilterArgs, type CustomFilterArgs } from "./guardrail/resource";

@@ -21,7 +21,7 @@ import {
 } from "../schema/wire";
 import { checkBaseUrl } from "./base-url";
 import { paginate } from "./pagination";
-import { DEFAULT_RETRY, withRetry, type RetryClass, type RetryHooks, type RetryOptions } from "./retry";
+import { DEFAULT_RETRY, retryDelayMs, withRetry, type RetryClass, type RetryHooks, type RetryOptions } from "./retry";
 import { type Exchange, Transport } from "./transport";
 
 export interface GuardrailsClientOptions {
@@ -132,6 +132,17 @@ export class GuardrailsClient {
   unassignMembers = (guardrailId: string, memberUserIds: string[]) => this.unassign("members", guardrailId, memberUserIds);
   assignKeys = (guardrailId: string, keyHashes: string[]) => this.assign("keys", guardrailId, keyHashes);
   unassignKeys = (guardrailId: string, keyHashes: string[]) => this.unassign("keys", guardrailId, keyHashes);
+
+  /** Attempts the retry policy allows per call. */
+  get maxAttempts(): number {
+    return this.retry.maxAttempts;
+  }
+
+  /** Waits the policy's backoff after `err` on `attempt` (for callers that loop themselves). */
+  backoff(err: unknown, attempt: number): Promise<void> {
+    const ms = retryDelayMs(err, attempt, this.retry, this.hooks.random);
+    return (this.hooks.sleep ?? ((d: number) => new Promise<void>((r) => setTimeout(r, d))))(ms);
+  }
 
   /** Releases the connection pool (when the client owns it). */
   close(): Promise<void> {

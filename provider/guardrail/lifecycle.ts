@@ -1,0 +1,151 @@
+/**
+ * The Guardrail's provider methods: check, diff, create, read, update, delete. Loaded by the
+ * thin serialized shim at call time, so nothing here ends up in state.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { collect } from "../client/pagination";
+import { ConnectionError, GuardrailsError, NotFoundError, RateLimitError, ServerError, TimeoutError } from "../client/errors";
+import type { GuardrailsClient } from "../client/client";
+import { getClient } from "../config";
+import type { GuardrailInputs } from "../schema/guardrail-args";
+import { containsUnknown, isUnknown } from "../schema/unknown";
+import type { WireGuardrail } from "../schema/wire";
+import { checkGuardrailArgs, parseInputs, userProps } from "./check";
+import { changedProperties, createBody, outputsFromWire, refreshedInputs, patchBody, workspaceChanges, type GuardrailOutputs } from "./model";
+
+/** How far the service's clock may trail ours when matching an ambiguous create. */
+const CLOCK_SKEW_MS = 5_000;
+
+export async function check(_olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.CheckResult> {
+  return { inputs: news, failures: checkGuardrailArgs(news).failures };
+}
+
+export async function diff(_id: string, olds: GuardrailOutputs, news: Record<string, unknown>): Promise<pulumi.dynamic.DiffResult> {
+  const props = userProps(news);
+  if (containsUnknown(props)) {
+    // Not known until apply: say "may change", and "may replace" only if the workspace may move.
+    const ws = props.workspaceId;
+    const replaces = isUnknown(ws) || (typeof ws === "string" && ws !== olds.workspaceId) ? ["workspaceId"] : [];
+    return { changes: true, replaces };
+  }
+  const inputs = parseInputs(news);
+  const replace = workspaceChanges(olds, inputs);
+  const changed = changedProperties(olds, inputs);
+  return { changes: replace || changed.length > 0, replaces: replace ? ["workspaceId"] : [], deleteBeforeReplace: false };
+}
+
+export async function create(news: Record<string, unknown>): Promise<pulumi.dynamic.CreateResult<GuardrailOutputs>> {
+  const inputs = parseInputs(news);
+  const client = getClient();
+  if (inputs.adoptId) return adopt(client, inputs, inputs.adoptId);
+  const body = createBody(inputs);
+  const g = await createOnce(client, inputs, body);
+  return { id: g.id, outs: outputsFromWire(g, inputs, {}, body) };
+}
+
+/**
+ * A POST that is never blindly repeated. After an ambiguous failure the guardrail this
+ * request created is looked for (same name and settings, same workspace, created after the
+ * request started): one match is adopted, none means it did not land and the POST is made
+ * again, more than one is an error that says what to check.
+ */
+async function createOnce(client: GuardrailsClient, inputs: GuardrailInputs, body: ReturnType<typeof createBody>): Promise<WireGuardrail> {
+  for (let attempt = 1; ; attempt++) {
+    const started = Date.now();
+    try {
+      return await client.createGuardrail(body);
+    } catch (err) {
+      if (!isAmbiguous(err)) throw annotate(inputs.name, err);
+      const matches = await findCreated(client, inputs, body, started);
+      if (matches.length === 1) return matches[0]!;
+      if (matches.length > 1) {
+        throw new Error(
+          `guardrail "${inputs.name}": the create answer was lost (${(err as Error).message}) and ${matches.length} matching guardrails were created since; ` +
+            `ids ${matches.map((m) => m.id).join(", ")}. Delete the extra ones, then set adoptId to the one to keep.`,
+        );
+      }
+      if (attempt >= client.maxAttempts) throw annotate(inputs.name, err);
+      await client.backoff(err, attempt);
+    }
+  }
+}
+
+function isAmbiguous(err: unknown): boolean {
+  return err instanceof ConnectionError || err instanceof TimeoutError || err instanceof ServerError || err instanceof RateLimitError;
+}
+
+async function findCreated(client: GuardrailsClient, inputs: GuardrailInputs, body: ReturnType<typeof createBody>, started: number): Promise<WireGuardrail[]> {
+  const all = await collect(client.listGuardrails(inputs.workspaceId ? { workspaceId: inputs.workspaceId } : {}));
+  return all.filter((g) => g.name === inputs.name && Date.parse(g.created_at) >= started - CLOCK_SKEW_MS && changedProperties(outputsFromWire(g, inputs, {}, body), inputs).length === 0);
+}
+
+/** Brings an existing guardrail under management: read it, then PATCH what differs. */
+async function adopt(client: GuardrailsClient, inputs: GuardrailInputs, id: string): Promise<pulumi.dynamic.CreateResult<GuardrailOutputs>> {
+  let live: WireGuardrail;
+  try {
+    live = await client.getGuardrail(id);
+  } catch (err) {
+    if (err instanceof NotFoundError) throw new Error(`guardrail "${inputs.name}": adoptId ${id} names no guardrail; check the id (pulumi-guardrails lists ids with GET /api/v1/guardrails)`);
+    throw annotate(inputs.name, err);
+  }
+  if (inputs.workspaceId && inputs.workspaceId !== live.workspace_id) {
+    throw new Error(`guardrail "${inputs.name}": adoptId ${id} is in workspace ${live.workspace_id}, but workspaceId says ${inputs.workspaceId}; make them agree`);
+  }
+  const current = outputsFromWire(live, inputs);
+  const changed = changedProperties(current, inputs);
+  if (changed.length === 0) return { id, outs: current };
+  const body = patchBody(inputs, changed);
+  const g = await client.updateGuardrail(id, body).catch((err) => Promise.reject(annotate(inputs.name, err)));
+  return { id, outs: outputsFromWire(g, inputs, current.modelAliases, body) };
+}
+
+export async function read(id: string, props: GuardrailOutputs): Promise<pulumi.dynamic.ReadResult> {
+  let g: WireGuardrail;
+  try {
+    g = await getClient().getGuardrail(id);
+  } catch (err) {
+    if (err instanceof NotFoundError) return {};
+    throw annotate(props?.name ?? id, err);
+  }
+  const outs: GuardrailOutputs = {
+    ...outputsFromWire(g, undefined, props?.modelAliases ?? {}),
+    requestedWorkspaceId: props?.requestedWorkspaceId ?? null,
+    adoptId: props?.adoptId ?? null,
+    args: props?.args ?? null,
+  };
+  return { id, props: outs, inputs: refreshedInputs(props ?? outs, outs) };
+}
+
+export async function update(id: string, olds: GuardrailOutputs, news: Record<string, unknown>): Promise<pulumi.dynamic.UpdateResult<GuardrailOutputs>> {
+  const inputs = parseInputs(news);
+  const client = getClient();
+  const changed = changedProperties(olds, inputs);
+  try {
+    if (changed.length === 0) return { outs: { ...outputsFromWire(await client.getGuardrail(id), inputs, olds.modelAliases) } };
+    const body = patchBody(inputs, changed);
+    return { outs: outputsFromWire(await client.updateGuardrail(id, body), inputs, olds.modelAliases ?? {}, body) };
+  } catch (err) {
+    if (err instanceof NotFoundError) {
+      throw new Error(`guardrail "${inputs.name}" (${id}) no longer exists on the service; run \`pulumi refresh\` and the next \`pulumi up\` recreates it`);
+    }
+    throw annotate(inputs.name, err);
+  }
+}
+
+export async function remove(id: string, props: GuardrailOutputs): Promise<void> {
+  try {
+    await getClient().deleteGuardrail(id);
+  } catch (err) {
+    if (err instanceof NotFoundError) return; // already gone: the goal of a delete
+    throw annotate(props?.name ?? id, err);
+  }
+}
+
+/** Prefixes the resource's name, keeping the class (and so `status`) of API errors. */
+function annotate(name: string, err: unknown): Error {
+  if (err instanceof GuardrailsError) {
+    err.message = `guardrail "${name}": ${err.message}`;
+    return err;
+  }
+  return err instanceof Error ? err : new Error(String(err));
+}

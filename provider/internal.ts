@@ -1,0 +1,15 @@
+/**
+ * What the serialized provider shims load at call time, by package name
+ * (`pulumi-guardrails/internal`). Not a public API.
+ */
+import * as guardrailLifecycle from "./guardrail/lifecycle";
+export { configure } from "./config";
+
+export const guardrail = {
+  check: guardrailLifecycle.check,
+  diff: guardrailLifecycle.diff,
+  create: guardrailLifecycle.create,
+  read: guardrailLifecycle.read,
+  update: guardrailLifecycle.update,
+  delete: guardrailLifecycle.remove,
+};

@@ -1,0 +1,59 @@
+/**
+ * zod issues -> failures a person can act on: the camelCase property path, what is expected,
+ * and what was received. Never prints a secret: args hold none.
+ */
+import type { z } from "zod";
+
+export interface PropertyFailure {
+  /** camelCase path, e.g. `contentFilterBuiltins[1].action`. */
+  property: string;
+  reason: string;
+}
+
+export function formatPath(path: readonly PropertyKey[]): string {
+  return path.reduce<string>((acc, part) => (typeof part === "number" ? `${acc}[${part}]` : acc ? `${acc}.${String(part)}` : String(part)), "");
+}
+
+export function shown(value: unknown): string {
+  if (value === undefined) return "nothing";
+  const text = typeof value === "string" ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+/**
+ * @param known property names at the root, for did-you-mean suggestions on unknown ones.
+ */
+export function issuesToFailures(error: z.ZodError, known: readonly string[] = []): PropertyFailure[] {
+  return error.issues.flatMap((issue) => {
+    if (issue.code === "unrecognized_keys") {
+      return issue.keys.map((key) => {
+        const guess = issue.path.length === 0 ? closest(key, known) : undefined;
+        return { property: formatPath([...issue.path, key]), reason: `unknown property${guess ? `; did you mean "${guess}"?` : ""}` };
+      });
+    }
+    const property = formatPath(issue.path);
+    const got = "input" in issue ? ` (got ${shown(issue.input)})` : "";
+    return [{ property, reason: `${issue.message}${got}` }];
+  });
+}
+
+/** The known name nearest to `word` (edit distance at most a third of its length), if any. */
+export function closest(word: string, known: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Math.max(2, Math.floor(word.length / 3)) + 1;
+  for (const candidate of known) {
+    const d = editDistance(word.toLowerCase(), candidate.toLowerCase());
+    if (d < bestDistance) [best, bestDistance] = [candidate, d];
+  }
+  return best;
+}
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[b.length]!;
+}

@@ -1,0 +1,84 @@
+import { describe, expect, it } from "vitest";
+import { checkGuardrailArgs } from "../../provider/guardrail/check";
+import { UNKNOWN } from "../../provider/schema/unknown";
+
+describe("Guardrail check", () => {
+  it("reports every failure of one bad args object at once, each with its camelCase path", () => {
+    const { failures } = checkGuardrailArgs({
+      __provider: "serialized provider text",
+      name: "",
+      description: "d".repeat(1001),
+      workspaceId: "not-a-uuid",
+      allowedModels: [],
+      ignoredProviders: ["ok", ""],
+      limitUsd: -5,
+      resetInterval: "hourly",
+      enforceZdrVendorA: "yes",
+      contentFilterBuiltins: [
+        { slug: "email", action: "flag" },
+        { slug: "phone", action: "block", scanScope: "user_only" },
+        { slug: "email", action: "block" },
+        { slug: "passport", action: "block" },
+      ],
+      contentFilters: [{ pattern: "(unclosed", action: "block", label: "l".repeat(101) }],
+      colour: "blue",
+      limitUSD: 5,
+    });
+    expect(failures.length).toBeGreaterThanOrEqual(8);
+    expect(failures.map((f) => `${f.property}: ${f.reason}`)).toMatchInlineSnapshot(`
+      [
+        "name: must be 1 to 200 characters (got "")",
+        "description: must be at most 1000 characters (got "dddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddd...)",
+        "workspaceId: must be a UUID such as 3f2b8c1e-0000-4000-8000-000000000000 (got "not-a-uuid")",
+        "allowedModels: must not be empty: omit the property instead of passing [] (got [])",
+        "ignoredProviders[1]: each item must be a non-empty provider id (got "")",
+        "limitUsd: must be >= 0 (got -5)",
+        "resetInterval: must be one of daily, weekly, monthly (got "hourly")",
+        "enforceZdrVendorA: must be true or false (got "yes")",
+        "contentFilterBuiltins[3].slug: must be one of email, phone, ssn, credit-card, ip-address, person-name, address, regex-prompt-injection (got "passport")",
+        "contentFilters[0].pattern: must be a regular expression that compiles (got "(unclosed")",
+        "contentFilters[0].label: must be at most 100 characters (got "llllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllllll...)",
+        "colour: unknown property",
+        "limitUSD: unknown property; did you mean "limitUsd"?",
+      ]
+    `);
+  });
+
+  it("checks the builtin rules once the list is well-formed", () => {
+    const { failures } = checkGuardrailArgs({
+      name: "cf",
+      contentFilterBuiltins: [
+        { slug: "email", action: "flag" },
+        { slug: "phone", action: "block", scanScope: "user_only" },
+        { slug: "email", action: "block" },
+        { slug: "regex-prompt-injection", action: "flag", scanScope: "user_only" },
+      ],
+    });
+    expect(failures.map((f) => `${f.property}: ${f.reason}`)).toMatchInlineSnapshot(`
+      [
+        "contentFilterBuiltins[0].action: "flag" is supported only for regex-prompt-injection; email takes block or redact (got "flag")",
+        "contentFilterBuiltins[1].scanScope: only regex-prompt-injection takes a scan scope (got "user_only")",
+        "contentFilterBuiltins[2].slug: duplicate slug "email"; list each builtin once (got "email")",
+      ]
+    `);
+  });
+
+  it("accepts a valid object, null as omitted, and every kind of setting", () => {
+    expect(
+      checkGuardrailArgs({
+        name: "ok",
+        description: null,
+        limitUsd: 0,
+        enforceZdr: true,
+        allowedModels: ["vendor-a/model-x"],
+        contentFilterBuiltins: [{ slug: "regex-prompt-injection", action: "flag", scanScope: "all_messages" }],
+        contentFilters: [{ pattern: "^a+$", action: "redact" }],
+      }).failures,
+    ).toEqual([]);
+  });
+
+  it("passes values unknown during preview without a false failure", () => {
+    expect(checkGuardrailArgs({ name: UNKNOWN, workspaceId: UNKNOWN, allowedModels: [UNKNOWN, "vendor-a/model-x"], limitUsd: UNKNOWN }).failures).toEqual([]);
+    expect(checkGuardrailArgs({ name: UNKNOWN, limitUsd: -1 }).failures.map((f) => f.property)).toEqual(["limitUsd"]);
+  });
+});

@@ -1,0 +1,100 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { apiError, ConnectionError, TimeoutError } from "../../provider/client/errors";
+import { DEFAULT_RETRY, parseRetryAfter, retryDelayMs, shouldRetry, withRetry } from "../../provider/client/retry";
+
+const ctx = { method: "GET", url: "http://127.0.0.1/api/v1/guardrails" };
+const policy = { ...DEFAULT_RETRY, maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 1000 };
+
+describe("shouldRetry", () => {
+  it("retries 408, 429, 5xx, timeouts and connection errors for idempotent calls", () => {
+    for (const s of [408, 429, 500, 502, 503]) expect(shouldRetry(apiError(s, ctx), "idempotent", 1, policy)).toBe(true);
+    expect(shouldRetry(new TimeoutError(0, "slow", ctx), "idempotent", 1, policy)).toBe(true);
+    expect(shouldRetry(new ConnectionError("lost", { ...ctx, requestSent: true }), "idempotent", 1, policy)).toBe(true);
+  });
+
+  it("never retries 400, 401, 403, 404 or non-API errors", () => {
+    for (const s of [400, 401, 403, 404]) expect(shouldRetry(apiError(s, ctx), "idempotent", 1, policy)).toBe(false);
+    expect(shouldRetry(new Error("bug"), "idempotent", 1, policy)).toBe(false);
+  });
+
+  it("a create is retried only when nothing was sent", () => {
+    expect(shouldRetry(new ConnectionError("refused", { ...ctx, requestSent: false }), "create", 1, policy)).toBe(true);
+    expect(shouldRetry(new ConnectionError("lost", { ...ctx, requestSent: true }), "create", 1, policy)).toBe(false);
+    expect(shouldRetry(new TimeoutError(0, "slow", ctx), "create", 1, policy)).toBe(false);
+    for (const s of [429, 500, 503]) expect(shouldRetry(apiError(s, ctx), "create", 1, policy)).toBe(false);
+  });
+
+  it("stops at the attempt cap", () => {
+    expect(shouldRetry(apiError(503, ctx), "idempotent", 3, policy)).toBe(true);
+    expect(shouldRetry(apiError(503, ctx), "idempotent", 4, policy)).toBe(false);
+  });
+
+  it("gives up on a Retry-After longer than the longest honoured", () => {
+    expect(shouldRetry(apiError(429, { ...ctx, retryAfterSeconds: 61 }), "idempotent", 1, policy)).toBe(false);
+  });
+});
+
+describe("retryDelayMs", () => {
+  it("backs off exponentially with jitter in [ceiling/2, ceiling], capped", () => {
+    const err = apiError(503, ctx);
+    expect([1, 2, 3, 4, 5].map((a) => retryDelayMs(err, a, policy, () => 0))).toEqual([50, 100, 200, 400, 500]);
+    expect([1, 2, 3, 4, 5].map((a) => retryDelayMs(err, a, policy, () => 1))).toEqual([100, 200, 400, 800, 1000]);
+  });
+
+  it("never waits less than Retry-After", () => {
+    expect(retryDelayMs(apiError(429, { ...ctx, retryAfterSeconds: 3 }), 1, policy, () => 0.5)).toBe(3000);
+  });
+
+  it("parses Retry-After as seconds or an HTTP date", () => {
+    expect(parseRetryAfter("5")).toBe(5);
+    expect(parseRetryAfter(new Date(10_000).toUTCString(), 0)).toBe(10);
+    expect(parseRetryAfter("soon")).toBeUndefined();
+    expect(parseRetryAfter(undefined)).toBeUndefined();
+  });
+});
+
+describe("withRetry under fake timers", () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it("waits Retry-After, then backoff, and returns the first success", async () => {
+    const outcomes = [apiError(429, { ...ctx, retryAfterSeconds: 2 }), apiError(503, ctx)];
+    const started: number[] = [];
+    const t0 = Date.now();
+    const p = withRetry(async () => {
+      started.push(Date.now() - t0);
+      const next = outcomes.shift();
+      if (next) throw next;
+      return "ok";
+    }, "idempotent", policy, { random: () => 1 });
+    await vi.advanceTimersByTimeAsync(1999);
+    expect(started).toEqual([0]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(started).toEqual([0, 2000]);
+    await vi.advanceTimersByTimeAsync(200);
+    await expect(p).resolves.toBe("ok");
+    expect(started).toEqual([0, 2000, 2200]);
+  });
+
+  it("a create that may have been sent is attempted exactly once", async () => {
+    let calls = 0;
+    const p = withRetry(async () => {
+      calls++;
+      throw new ConnectionError("lost", { ...ctx, method: "POST", requestSent: true });
+    }, "create", policy);
+    await expect(p).rejects.toBeInstanceOf(ConnectionError);
+    await vi.runAllTimersAsync();
+    expect(calls).toBe(1);
+  });
+
+  it("a create refused before sending is retried up to the cap", async () => {
+    let calls = 0;
+    const p = withRetry(async () => {
+      calls++;
+      throw new ConnectionError("refused", { ...ctx, method: "POST", requestSent: false });
+    }, "create", policy).catch((e) => e);
+    await vi.runAllTimersAsync();
+    expect(await p).toBeInstanceOf(ConnectionError);
+    expect(calls).toBe(4);
+  });
+});
