@@ -4,6 +4,7 @@
  */
 import * as guardrailLifecycle from "./guardrail/lifecycle";
 export { configure } from "./config";
+export { shimFor } from "./shim";
 
 export const guardrail = {
   check: guardrailLifecycle.check,
