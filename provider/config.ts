@@ -14,6 +14,8 @@ export interface ProviderSettings {
   maxAttempts?: number | undefined;
   /** Per-request timeout, ms. Config `guardrails:timeoutMs` or GUARDRAILS_TIMEOUT_MS. @default 30000 */
   timeoutMs?: number | undefined;
+  /** Ids per bulk assign/unassign call. Config `guardrails:maxBulk` or GUARDRAILS_MAX_BULK. @default 500 (the service's maximum) */
+  maxBulk?: number | undefined;
 }
 
 let fromStack: ProviderSettings = {};
@@ -27,6 +29,7 @@ export function configure(get: (key: string) => string | undefined): void {
     baseUrl: get("guardrails:baseUrl") || undefined,
     maxAttempts: num(get("guardrails:maxAttempts")),
     timeoutMs: num(get("guardrails:timeoutMs")),
+    maxBulk: num(get("guardrails:maxBulk")),
   };
 }
 
@@ -48,10 +51,11 @@ export function resolveSettings(env: NodeJS.ProcessEnv = process.env): Required<
   const envNum = (v: string | undefined) => (v ? Number(v) : undefined);
   const maxAttempts = fromStack.maxAttempts ?? envNum(env.GUARDRAILS_MAX_ATTEMPTS);
   const timeoutMs = fromStack.timeoutMs ?? envNum(env.GUARDRAILS_TIMEOUT_MS);
-  for (const [name, value] of [["maxAttempts", maxAttempts], ["timeoutMs", timeoutMs]] as const) {
+  const maxBulk = fromStack.maxBulk ?? envNum(env.GUARDRAILS_MAX_BULK);
+  for (const [name, value] of [["maxAttempts", maxAttempts], ["timeoutMs", timeoutMs], ["maxBulk", maxBulk]] as const) {
     if (value !== undefined && (!Number.isInteger(value) || value < 1)) throw new Error(`guardrails:${name} must be a positive integer (got ${value})`);
   }
-  return { apiKey: apiKey!, baseUrl: baseUrl!, maxAttempts, timeoutMs };
+  return { apiKey: apiKey!, baseUrl: baseUrl!, maxAttempts, timeoutMs, maxBulk };
 }
 
 /** One client per provider process (and per settings), sharing one keep-alive pool. */

@@ -2,3 +2,9 @@
 export * from "./client";
 export type * from "./schema/wire";
 export { Guardrail, type GuardrailArgs, type BuiltinFilterArgs, type CustomFilterArgs } from "./guardrail/resource";
+export {
+  GuardrailMemberAssignment,
+  GuardrailKeyAssignment,
+  type GuardrailMemberAssignmentArgs,
+  type GuardrailKeyAssignmentArgs,
+} from "./assignments/resource";

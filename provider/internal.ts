@@ -3,6 +3,8 @@
  * (`pulumi-guardrails/internal`). Not a public API.
  */
 import * as guardrailLifecycle from "./guardrail/lifecycle";
+import { assignmentLifecycle } from "./assignments/lifecycle";
+import { KEY_KIND, MEMBER_KIND } from "./assignments/kind";
 export { configure } from "./config";
 export { shimFor } from "./shim";
 
@@ -14,3 +16,6 @@ export const guardrail = {
   update: guardrailLifecycle.update,
   delete: guardrailLifecycle.remove,
 };
+
+export const memberAssignment = assignmentLifecycle(MEMBER_KIND);
+export const keyAssignment = assignmentLifecycle(KEY_KIND);

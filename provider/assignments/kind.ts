@@ -1,0 +1,51 @@
+/**
+ * What differs between member and key assignment sets. Everything else is one
+ * implementation (rules 5 and 6 of API-CONTRACT.md: a member holds one guardrail per
+ * workspace, a key one guardrail at all).
+ */
+import type { AssigneeKind, GuardrailsClient } from "../client/client";
+
+export interface AssignmentKind {
+  /** The client's word for the collection. */
+  readonly wire: AssigneeKind;
+  /** The user's arg name (`memberUserIds` / `keyHashes`). */
+  readonly argName: "memberUserIds" | "keyHashes";
+  /** Singular noun for messages. */
+  readonly noun: "member" | "key";
+  /** The resource type name. */
+  readonly typeName: "GuardrailMemberAssignment" | "GuardrailKeyAssignment";
+  /** Ids assigned to a guardrail, every page. */
+  list(client: GuardrailsClient, guardrailId: string): AsyncIterable<string>;
+  /** (assignee, guardrail) pairs across the organization, every page. */
+  listAll(client: GuardrailsClient): AsyncIterable<{ id: string; guardrailId: string }>;
+  /** Whether another guardrail's hold on an assignee competes with ours (same scope). */
+  sameScope: "workspace" | "organization";
+  /** Why the service may skip an id, for messages about ids that did not land. */
+  readonly skipReason: string;
+}
+
+async function* map<T, U>(items: AsyncIterable<T>, f: (t: T) => U): AsyncIterable<U> {
+  for await (const item of items) yield f(item);
+}
+
+export const MEMBER_KIND: AssignmentKind = {
+  wire: "members",
+  argName: "memberUserIds",
+  noun: "member",
+  typeName: "GuardrailMemberAssignment",
+  list: (c, id) => map(c.listMemberAssignments(id), (r) => r.user_id),
+  listAll: (c) => map(c.listAllMemberAssignments(), (r) => ({ id: r.user_id, guardrailId: r.guardrail_id })),
+  sameScope: "workspace",
+  skipReason: "not members of the organization",
+};
+
+export const KEY_KIND: AssignmentKind = {
+  wire: "keys",
+  argName: "keyHashes",
+  noun: "key",
+  typeName: "GuardrailKeyAssignment",
+  list: (c, id) => map(c.listKeyAssignments(id), (r) => r.key_hash),
+  listAll: (c) => map(c.listAllKeyAssignments(), (r) => ({ id: r.key_hash, guardrailId: r.guardrail_id })),
+  sameScope: "organization",
+  skipReason: "not API keys of the organization",
+};

@@ -1,0 +1,39 @@
+/**
+ * Set arithmetic for assignment sets, pure. `add = desired - live`; `remove = live - desired`
+ * in exclusive mode, and in additive mode only ids this resource managed before.
+ */
+
+export interface PlanInput {
+  desired: ReadonlySet<string>;
+  live: ReadonlySet<string>;
+  /** Ids this resource managed before (additive mode removes only these). */
+  managed: ReadonlySet<string>;
+  exclusive: boolean;
+}
+
+export interface Plan {
+  add: string[];
+  remove: string[];
+}
+
+export function planChanges({ desired, live, managed, exclusive }: PlanInput): Plan {
+  const add = [...desired].filter((id) => !live.has(id)).sort();
+  const remove = [...live].filter((id) => !desired.has(id) && (exclusive || managed.has(id))).sort();
+  return { add, remove };
+}
+
+/** Splits ids into calls of at most `size`; never an empty call. */
+export function chunk<T>(ids: readonly T[], size: number): T[][] {
+  if (!Number.isInteger(size) || size < 1) throw new Error(`chunk size must be a positive integer (got ${size})`);
+  const out: T[][] = [];
+  for (let i = 0; i < ids.length; i += size) out.push(ids.slice(i, i + size));
+  return out;
+}
+
+/** The set after a plan is applied in full. */
+export function applyPlan(live: ReadonlySet<string>, plan: Plan): Set<string> {
+  const next = new Set(live);
+  for (const id of plan.remove) next.delete(id);
+  for (const id of plan.add) next.add(id);
+  return next;
+}
