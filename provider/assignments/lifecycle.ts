@@ -58,7 +58,8 @@ export function assignmentLifecycle(kind: AssignmentKind) {
     const parsed = schema.safeParse(userProps(news), { reportInput: true });
     if (!parsed.success) throw new Error(issuesToFailures(parsed.error).map((f) => `${rename(f.property)}: ${f.reason}`).join("; "));
     const data = parsed.data as Record<string, unknown>;
-    return { guardrailId: data.guardrailId as string, ids: new Set(Object.keys(data[mapName] as object)), exclusive: (data.exclusive as boolean | null | undefined) ?? false };
+    const map = data[mapName] as StatusMap;
+    return { guardrailId: data.guardrailId as string, ids: new Set(Object.keys(map).filter((id) => map[id] === true)), exclusive: (data.exclusive as boolean | null | undefined) ?? false };
   }
 
   function outputs(inputs: AssignmentInputs, map: StatusMap): Record<string, unknown> {

@@ -10,7 +10,9 @@ export function assignmentArgsSchema(mapName: "members" | "keys", argName: strin
   return z.strictObject({
     guardrailId: z.string({ error: "must be a guardrail id (UUID)" }).regex(UUID_RE, { error: "must be a guardrail id (UUID)" }),
     [mapName]: z
-      .record(z.string(), z.literal(true), { error: `${argName} must be a list of strings` })
+      // `true` is what programs send; a status string is what `read` records for an id that
+      // is not assigned here (the engine diffs refreshed inputs during `pulumi refresh`).
+      .record(z.string(), z.union([z.literal(true), z.string()]), { error: `${argName} must be a list of strings` })
       .superRefine((map, ctx) => {
         for (const id of Object.keys(map)) {
           if (id.trim() === "") ctx.addIssue({ code: "custom", message: "ids must be non-empty strings", input: id });

@@ -176,7 +176,7 @@ describe("modes and lifecycle", () => {
   });
 
   it("check names the user's arg and passes unknowns", async () => {
-    const { failures } = await memberAssignment.check({}, { guardrailId: "nope", members: { "": true }, exclusive: "yes" });
+    const { failures = [] } = await memberAssignment.check({}, { guardrailId: "nope", members: { "": true }, exclusive: "yes" });
     expect(failures.map((f: { property: string; reason: string }) => `${f.property}: ${f.reason}`)).toMatchInlineSnapshot(`
       [
         "guardrailId: must be a guardrail id (UUID) (got "nope")",

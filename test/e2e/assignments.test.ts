@@ -1,0 +1,97 @@
+/**
+ * Member assignment sets under the real pulumi CLI: drift found by refresh and repaired by
+ * up, previews that name members (not list indices), destroy that spares foreign members.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Program } from "./harness";
+
+const program = (members: string[], exclusive: boolean) => `
+import { Guardrail, GuardrailMemberAssignment, GuardrailKeyAssignment } from "pulumi-guardrails";
+
+const eng = new Guardrail("eng", { name: "Engineering" });
+const ops = new Guardrail("ops", { name: "Operations" });
+new GuardrailMemberAssignment("eng-members", { guardrailId: eng.id, memberUserIds: ${JSON.stringify(members)}, exclusive: ${exclusive} });
+new GuardrailKeyAssignment("eng-keys", { guardrailId: eng.id, keyHashes: ["a1b2c3d4e5f60718"] });
+export const engId = eng.id;
+export const opsId = ops.id;
+`;
+
+/** Lines of the resource part of a preview that mark a change. */
+function marked(stdout: string, resource: string): string[] {
+  const block = stdout.split("--outputs:--")[0]!.split("\nResources:")[0]!.split(/\n(?=\s+[~+-]?\s*pulumi)/).find((b) => b.includes(`::${resource}]`)) ?? "";
+  return block.split("\n").filter((l) => /^\s+[~+-] \S/.test(l) && !l.includes("pulumi-nodejs")).map((l) => l.trim().replace(/\s+/g, " ").replace(/ :/, ":"));
+}
+
+const members = async (p: Program, g: string) => ((await p.api("GET", `/guardrails/${g}/assignments/members?limit=100`)).body.data as Array<{ user_id: string }>).map((r) => r.user_id).sort();
+
+describe("member sets under the real CLI", () => {
+  let p: Program;
+  let eng: string;
+  let ops: string;
+  beforeAll(async () => {
+    p = await Program.create("assignments-e2e");
+    p.write(program(["user_alice", "user_bob", "user_carol"], true));
+    await p.up();
+    ({ engId: eng, opsId: ops } = await p.outputs());
+  });
+  afterAll(() => p.close());
+
+  it("7. a member change previews as named members added and removed, never list indices", async () => {
+    p.write(program(["user_alice", "user_carol", "user_dave"], true));
+    const preview = await p.preview();
+    expect(preview.code).toBe(0);
+    expect(marked(preview.stdout, "eng-members")).toEqual(["~ members: {", "- user_bob: true", "+ user_dave: true"]);
+    expect(preview.stdout).not.toMatch(/\[\d+\]: "user_/);
+    await p.up();
+    expect(await members(p, eng)).toEqual(["user_alice", "user_carol", "user_dave"]);
+    await p.pulumi(["preview", "--expect-no-changes"], { check: true });
+  });
+
+  it("3b. a member added by hand (exclusive) is found by refresh and removed by up", async () => {
+    await p.api("POST", `/guardrails/${eng}/assignments/members`, { member_user_ids: ["user_erin"] });
+    await p.refresh();
+    const preview = await p.preview();
+    expect(marked(preview.stdout, "eng-members")).toEqual(["~ members: {", '- user_erin: "assigned here, not in the program"']);
+    await p.up();
+    expect(await members(p, eng)).toEqual(["user_alice", "user_carol", "user_dave"]);
+  });
+
+  it("3c. a member removed by hand is found by refresh and put back by up", async () => {
+    await p.api("POST", `/guardrails/${eng}/assignments/members/remove`, { member_user_ids: ["user_carol"] });
+    const refreshed = await p.pulumi(["refresh", "--preview-only", "--diff"], { check: true });
+    expect(refreshed.stdout).toMatch(/user_carol\s*: true => "not assigned"/);
+    await p.refresh();
+    const preview = await p.preview();
+    expect(marked(preview.stdout, "eng-members")).toEqual(["~ members: {", '~ user_carol: "not assigned" => true']);
+    await p.up();
+    expect(await members(p, eng)).toEqual(["user_alice", "user_carol", "user_dave"]);
+  });
+
+  it("3d. a member moved to another guardrail is found by refresh, named with its new guardrail, and moved back", async () => {
+    await p.api("POST", `/guardrails/${ops}/assignments/members`, { member_user_ids: ["user_alice"] });
+    await p.refresh();
+    const preview = await p.preview();
+    expect(marked(preview.stdout, "eng-members")).toEqual(["~ members: {", `~ user_alice: "on guardrail ${ops}" => true`]);
+    await p.up();
+    expect(await members(p, eng)).toEqual(["user_alice", "user_carol", "user_dave"]);
+    expect(await members(p, ops)).toEqual([]);
+    await p.pulumi(["preview", "--expect-no-changes", "--refresh"], { check: true });
+  });
+
+  it("5. destroy removes what the stack created and leaves members someone else assigned (additive)", async () => {
+    p.write(program(["user_alice", "user_carol", "user_dave"], false));
+    await p.up();
+    await p.api("POST", `/guardrails/${ops}/assignments/members`, { member_user_ids: ["user_frank"] });
+    const other = (await p.api("POST", "/guardrails", { name: "Someone else's" })).body.data.id;
+    await p.api("POST", `/guardrails/${other}/assignments/members`, { member_user_ids: ["user_bob"] });
+    await p.api("POST", `/guardrails/${eng}/assignments/members`, { member_user_ids: ["user_erin"] });
+    await p.clearLog();
+    await p.destroy();
+    const log = await p.log();
+    expect(log.counts.unassignMembers).toBe(1);
+    expect(log.counts.unassignKeys).toBe(1);
+    expect(log.counts.deleteGuardrail).toBe(2);
+    expect((await p.api("GET", "/guardrails")).body.data.map((g: { name: string }) => g.name)).toEqual(["Someone else's"]);
+    expect(await members(p, other)).toEqual(["user_bob"]);
+  });
+});
