@@ -28,7 +28,9 @@ export function issuesToFailures(error: z.ZodError, known: readonly string[] = [
     if (issue.code === "unrecognized_keys") {
       return issue.keys.map((key) => {
         const guess = issue.path.length === 0 ? closest(key, known) : undefined;
-        return { property: formatPath([...issue.path, key]), reason: `unknown property${guess ? `; did you mean "${guess}"?` : ""}` };
+        // A key that is empty or only blanks still gets a visible name.
+        const shownKey = key.trim() === "" ? JSON.stringify(key) : key;
+        return { property: formatPath([...issue.path, shownKey]), reason: `unknown property${guess ? `; did you mean "${guess}"?` : ""}` };
       });
     }
     const property = formatPath(issue.path);

@@ -147,6 +147,23 @@ new Guardrail("bad", {
     }
   });
 
+  it("6b. with the key in stack config, Pulumi's engine keeps it only encrypted, in its own provider entry", async () => {
+    const c = await Program.create("config-key", { keyVia: "config" });
+    try {
+      c.write(program());
+      await c.up();
+      const plain = await c.exportState(false);
+      expect(plain.text).not.toContain(c.apiKey);
+      const shown = await c.exportState(true);
+      const holders = shown.json.deployment.resources.filter((r: unknown) => JSON.stringify(r).includes(c.apiKey)).map((r: { type: string }) => r.type);
+      // pkg/resource/deploy/target.go: a dynamic provider's default provider gets the whole stack config.
+      expect(holders).toEqual(["pulumi:providers:pulumi-nodejs"]);
+      await c.destroy();
+    } finally {
+      await c.close();
+    }
+  });
+
   it("8. an existing guardrail comes under management with adoptId, without being recreated", async () => {
     const existing = (await p.api("POST", "/guardrails", { name: "Legacy", limit_usd: 1 })).body.data;
     p.write(`

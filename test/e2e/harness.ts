@@ -20,6 +20,8 @@ export interface RunResult {
 export class Program {
   readonly dir: string;
   readonly env: NodeJS.ProcessEnv;
+  /** Everything every pulumi command printed, for the secret-leak check in `close()`. */
+  private transcript = "";
 
   private constructor(
     readonly emulator: SpawnedEmulator,
@@ -79,6 +81,8 @@ export class Program {
     child.stdout.on("data", (d: Buffer) => ((stdout += d), (output += d)));
     child.stderr.on("data", (d: Buffer) => ((stderr += d), (output += d)));
     const code = await new Promise<number>((r) => child.on("close", (c) => r(c ?? -1)));
+    // `--show-secrets` asks for secrets on purpose; everything else must never show the key.
+    if (!args.includes("--show-secrets")) this.transcript += output;
     if (options.check && code !== 0) throw new Error(`pulumi ${args.join(" ")} exited ${code}:\n${output}`);
     return { code, stdout, stderr, output };
   }
@@ -110,7 +114,11 @@ export class Program {
     await http(this.emulator.url)("DELETE", "/__emulator/log");
   }
 
+  /** Stops the emulator, then checks that no CLI output and no emulator log held the key. */
   async close(): Promise<void> {
     await this.emulator.stop();
+    if (this.transcript.includes(this.apiKey)) throw new Error("the API key appeared in pulumi's output");
+    if (this.emulator.output().includes(this.apiKey)) throw new Error("the API key appeared in the emulator's log");
+    if (this.transcript.length === 0) throw new Error("no pulumi command ran");
   }
 }

@@ -1,0 +1,90 @@
+/**
+ * The demo program (examples/basic) under injected faults, with the real CLI. Every `up`
+ * either succeeds or fails with a clear message; repeated `up`s converge to exactly the
+ * program: no duplicate guardrail, no member on the wrong guardrail, state that matches.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { http } from "../helpers/spawn-emulator";
+import { Program, type RunResult } from "./harness";
+
+const SEED = 2026;
+const FAULTS = ["--seed", String(SEED), "--error-rate", "0.2", "--rate-limit-rate", "0.03", "--rate-limit-burst", "3", "--retry-after", "1", "--latency-ms", "200", "--drop-after-apply", "0.1"];
+const basic = readFileSync(join(__dirname, "../../examples/basic/index.ts"), "utf8");
+
+interface Dump {
+  guardrails: Array<{ id: string; name: string; workspace_id: string }>;
+  memberRows: Array<{ user_id: string; guardrail_id: string; deleted?: boolean }>;
+  keyRows: Array<{ key_hash: string; guardrail_id: string; deleted?: boolean }>;
+}
+
+describe(`faults (seed ${SEED}: 20% 5xx, 429 bursts of 3 with Retry-After 1 s, +200 ms latency, 10% of writes dropped after apply)`, () => {
+  let p: Program;
+  const failures: RunResult[] = [];
+  beforeAll(async () => {
+    p = await Program.create("faults-e2e", { emulatorArgs: FAULTS });
+  });
+  afterAll(() => p.close());
+
+  const dump = async () => (await http(p.emulator.url)("GET", "/__emulator/state")).body as Dump;
+
+  /** `up` until it succeeds (at most 6 tries); every failure must say clearly what failed. */
+  async function converge(): Promise<number> {
+    for (let attempt = 1; attempt <= 6; attempt++) {
+      const res = await p.pulumi(["up", "--yes", "--skip-preview"]);
+      if (res.code === 0) return attempt;
+      failures.push(res);
+      expect(res.output).toMatch(/error: .*(Guardrail|guardrail|assign)/);
+      expect(res.output).not.toMatch(/TypeError|ReferenceError|Cannot read propert/);
+      expect(res.output).not.toContain(p.apiKey);
+    }
+    throw new Error(`did not converge in 6 ups:\n${failures.map((f) => f.output).join("\n----\n")}`);
+  }
+
+  function expectExactly(d: Dump, members: Record<string, string[]>, keys: Record<string, string[]>) {
+    const names = d.guardrails.map((g) => g.name).sort();
+    expect(names).toEqual(["Engineering", "Research", "Support"]);
+    const byName = Object.fromEntries(d.guardrails.map((g) => [g.name, g.id]));
+    const live = (rows: Array<{ guardrail_id: string; deleted?: boolean }>, g: string, pick: (r: any) => string) => rows.filter((r) => !r.deleted && r.guardrail_id === byName[g]).map(pick).sort();
+    for (const [g, ids] of Object.entries(members)) expect(live(d.memberRows, g, (r) => r.user_id), g).toEqual([...ids].sort());
+    for (const [g, ids] of Object.entries(keys)) expect(live(d.keyRows, g, (r) => r.key_hash), g).toEqual([...ids].sort());
+  }
+
+  it("up converges to exactly the program, and state agrees with the service", async () => {
+    p.write(basic);
+    await converge();
+    expectExactly(
+      await dump(),
+      { Engineering: ["user_alice", "user_bob", "user_carol"], Support: ["user_dave", "user_erin"], Research: ["user_alice", "user_frank"] },
+      { Engineering: ["a1b2c3d4e5f60718", "b2c3d4e5f6071829"], Support: [], Research: [] },
+    );
+  });
+
+  it("a change under the same faults converges too", async () => {
+    p.write(basic.replace(`["user_alice", "user_bob", "user_carol"]`, `["user_alice", "user_carol", "user_erin"]`).replace("limitUsd: 500,", "limitUsd: 750,"));
+    await converge();
+    // user_erin moved from Support to Engineering (one guardrail per workspace), so Support lost her.
+    expectExactly(
+      await dump(),
+      { Engineering: ["user_alice", "user_carol", "user_erin"], Research: ["user_alice", "user_frank"] },
+      { Engineering: ["a1b2c3d4e5f60718", "b2c3d4e5f6071829"] },
+    );
+    const eng = (await dump()).guardrails.find((g) => g.name === "Engineering")!;
+    expect((await http(p.emulator.url)("GET", "/__emulator/state")).body.guardrails.find((g: { id: string }) => g.id === eng.id).limit_usd).toBe(750);
+  });
+
+  it("with the faults switched off, refresh and preview find nothing to change", async () => {
+    await http(p.emulator.url)("PUT", "/__emulator/faults", { errorRate: 0, rateLimitRate: 0, latencyMs: 0, dropAfterApplyRate: 0 });
+    // Support's additive set still lists user_erin, who now sits on Engineering: the program
+    // asks for both, so the last up wins and the state says so. Settle it, then check.
+    p.write(basic.replace(`["user_alice", "user_bob", "user_carol"]`, `["user_alice", "user_carol", "user_erin"]`).replace("limitUsd: 500,", "limitUsd: 750,").replace(`["user_dave", "user_erin"]`, `["user_dave"]`));
+    await p.up();
+    await p.pulumi(["refresh", "--preview-only", "--expect-no-changes"], { check: true });
+    await p.pulumi(["preview", "--expect-no-changes"], { check: true });
+    const log = (await http(p.emulator.url)("GET", "/__emulator/log")).body;
+    const injected = log.entries.filter((e: { fault?: string }) => e.fault).length;
+    console.log(`faults injected: ${injected} of ${log.total} calls; failed ups before convergence: ${failures.length}`);
+    expect(injected).toBeGreaterThan(0);
+  });
+});
