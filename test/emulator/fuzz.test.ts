@@ -22,7 +22,7 @@ const body = fc.dictionary(fc.oneof(fc.constantFrom(...FIELDS), fc.string()), an
 
 async function send(method: string, path: string, payload: string | undefined) {
   const res = await fetch(`${emu.url}/api/v1${path}`, { method, headers: { authorization: `Bearer ${TEST_KEY}`, "content-type": "application/json" }, ...(payload === undefined ? {} : { body: payload }) });
-  return { status: res.status, body: await res.json().catch(() => null) };
+  return { status: res.status, body: (await res.json().catch(() => null)) as any };
 }
 
 describe("fuzz: emulator request handling", () => {

@@ -6,7 +6,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { resolve } from "node:path";
 
-export const EMULATOR_BIN = resolve(__dirname, "../../dist/emulator/cli.js");
+/** The repository root, from the TS sources or from their build under dist/. */
+export const REPO_ROOT = resolve(__dirname, "../..").replace(/\/dist$/, "");
+export const EMULATOR_BIN = resolve(REPO_ROOT, "dist/emulator/cli.js");
 
 export interface SpawnedEmulator {
   url: string;

@@ -1,0 +1,175 @@
+/**
+ * `npm run bench`: our set resource against per-member modelling, under the real pulumi CLI
+ * and the same emulator (--max-bulk 500), at N = 100, 1,000 and 10,000 members on one
+ * guardrail. Prints a Markdown table, writes bench/results/results.json and calls.svg.
+ * Figures only: nothing here asserts a time.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Program } from "../test/helpers/program";
+import { preparePulumiTemplate } from "../test/helpers/pulumi-template";
+import { http, REPO_ROOT } from "../test/helpers/spawn-emulator";
+import { PER_MEMBER_PROGRAM, SET_PROGRAM } from "./programs";
+import { watchProviderRss } from "./rss";
+import { renderChart } from "./chart";
+
+const SIZES = (process.env.BENCH_SIZES ?? "100,1000,10000").split(",").map(Number);
+const MAX_BULK = 500;
+const PAGE = 100;
+/** Past this projected time a per-member size is not run (the issue's ten minutes). */
+const BUDGET_MS = 10 * 60 * 1000;
+
+type Setup = "set" | "per-member";
+const OPERATIONS = ["create", "add one", "remove one", "refresh", "no-op preview", "destroy"] as const;
+type Operation = (typeof OPERATIONS)[number];
+
+/**
+ * The fewest API calls each operation can take, and why:
+ * - create: one POST for the guardrail, and N ids need ceil(N/500) bulk assigns.
+ * - add one / remove one: one bulk call; nothing needs reading, the state says what is there.
+ * - refresh: one GET for the guardrail, and reading N assignments takes ceil(N/100) pages.
+ * - no-op preview: nothing to read or write.
+ * - destroy: the set must leave the guardrail without its ids even when the guardrail
+ *   survives (retainOnDelete, a guardrail managed elsewhere), and nothing tells a set that
+ *   its guardrail is going too, so ceil(N/500) unassigns, then one DELETE for the guardrail.
+ */
+export function minimumCalls(op: Operation, n: number): number {
+  switch (op) {
+    case "create":
+      return 1 + Math.ceil(n / MAX_BULK);
+    case "add one":
+    case "remove one":
+      return 1;
+    case "refresh":
+      return 1 + Math.ceil(n / PAGE);
+    case "no-op preview":
+      return 0;
+    case "destroy":
+      return 1 + Math.ceil(n / MAX_BULK);
+  }
+}
+
+interface Row {
+  setup: Setup;
+  n: number;
+  op: Operation;
+  calls: number;
+  minimum: number;
+  ms: number;
+  rssMb: number;
+}
+interface SizeFacts {
+  setup: Setup;
+  n: number;
+  resources: number;
+  providerBytes: number;
+  stateBytesPerResource: number;
+  skipped?: string;
+}
+
+const members = (n: number) => Array.from({ length: n + 1 }, (_, i) => `user_${String(i).padStart(5, "0")}`);
+
+async function runSize(ctx: ReturnType<typeof preparePulumiTemplate>, setup: Setup, n: number, rows: Row[]): Promise<SizeFacts> {
+  const p = await Program.create(ctx, `bench-${setup}-${n}`, { emulatorArgs: ["--max-bulk", String(MAX_BULK), "--members", "user_seed"] });
+  try {
+    await http(p.emulator.url)("POST", "/__emulator/members", { user_ids: members(n) });
+    p.env.GUARDRAILS_BASE_URL = p.emulator.url; // the per-member program reads it from the environment
+    p.write(setup === "set" ? SET_PROGRAM : PER_MEMBER_PROGRAM);
+    const all = members(n);
+    const steps: Array<[Operation, string[] | null, string[]]> = [
+      ["create", all.slice(0, n), ["up", "--yes", "--skip-preview"]],
+      ["add one", all.slice(0, n + 1), ["up", "--yes", "--skip-preview"]],
+      ["remove one", all.slice(1, n + 1), ["up", "--yes", "--skip-preview"]],
+      ["refresh", null, ["refresh", "--yes", "--skip-preview"]],
+      ["no-op preview", null, ["preview"]],
+      ["destroy", null, ["destroy", "--yes", "--skip-preview"]],
+    ];
+    let facts: SizeFacts = { setup, n, resources: 0, providerBytes: 0, stateBytesPerResource: 0 };
+    for (const [op, list, args] of steps) {
+      if (list) writeFileSync(join(p.dir, "members.json"), JSON.stringify(list));
+      await p.clearLog();
+      const rss = watchProviderRss();
+      const t0 = performance.now();
+      const res = await p.pulumi(args);
+      const ms = Math.round(performance.now() - t0);
+      const rssMb = rss.stop();
+      if (res.code !== 0) throw new Error(`${setup} N=${n} ${op} failed:\n${res.output.slice(-3000)}`);
+      const log = await p.log();
+      rows.push({ setup, n, op, calls: log.total, minimum: minimumCalls(op, n), ms, rssMb });
+      process.stderr.write(`  ${setup} N=${n} ${op}: ${log.total} calls, ${ms} ms, ${rssMb} MB\n`);
+      if (op === "create") facts = await stateFacts(p, setup, n);
+    }
+    return facts;
+  } finally {
+    await p.close();
+  }
+}
+
+async function stateFacts(p: Program, setup: Setup, n: number): Promise<SizeFacts> {
+  const { json } = await p.exportState();
+  const type = setup === "set" ? "GuardrailMemberAssignment" : "PerMemberAssignment";
+  const resources = json.deployment.resources.filter((r: { type: string }) => r.type.endsWith(type));
+  const bytes = resources.reduce((sum: number, r: unknown) => sum + JSON.stringify(r).length, 0);
+  return { setup, n, resources: resources.length, providerBytes: resources[0]?.inputs.__provider.length ?? 0, stateBytesPerResource: Math.round(bytes / Math.max(1, resources.length)) };
+}
+
+function table(rows: Row[], facts: SizeFacts[]): string {
+  const out = [
+    "| N | operation | minimum calls | set: calls | set / minimum | set: time | per-member: calls | per-member / set | per-member: time |",
+    "|---:|---|---:|---:|---:|---:|---:|---:|---:|",
+  ];
+  for (const n of SIZES) {
+    for (const op of OPERATIONS) {
+      const ours = rows.find((r) => r.setup === "set" && r.n === n && r.op === op);
+      const theirs = rows.find((r) => r.setup === "per-member" && r.n === n && r.op === op);
+      const skipped = facts.find((f) => f.setup === "per-member" && f.n === n)?.skipped;
+      const ratio = (a: number, b: number) => (b === 0 ? (a === 0 ? "1.00" : "∞") : (a / b).toFixed(2));
+      out.push(
+        `| ${n.toLocaleString("en")} | ${op} | ${minimumCalls(op, n)} | ${ours?.calls ?? "-"} | ${ours ? ratio(ours.calls, minimumCalls(op, n)) : "-"} | ${ours ? `${(ours.ms / 1000).toFixed(1)} s` : "-"} | ${theirs?.calls ?? (skipped ? "not run" : "-")} | ${theirs && ours ? ratio(theirs.calls, ours.calls) : "-"} | ${theirs ? `${(theirs.ms / 1000).toFixed(1)} s` : skipped ?? "-"} |`,
+      );
+    }
+  }
+  out.push("", "| setup | N | resources | serialized provider bytes | state bytes per resource | peak provider RSS |", "|---|---:|---:|---:|---:|---:|");
+  for (const f of facts) {
+    const peak = Math.max(0, ...rows.filter((r) => r.setup === f.setup && r.n === f.n).map((r) => r.rssMb));
+    out.push(f.skipped ? `| ${f.setup} | ${f.n.toLocaleString("en")} | not run: ${f.skipped} | | | |` : `| ${f.setup} | ${f.n.toLocaleString("en")} | ${f.resources} | ${f.providerBytes} | ${f.stateBytesPerResource} | ${peak} MB |`);
+  }
+  return out.join("\n");
+}
+
+async function main(): Promise<void> {
+  const ctx = preparePulumiTemplate("guardrails-bench-");
+  const rows: Row[] = [];
+  const facts: SizeFacts[] = [];
+  for (const setup of ["set", "per-member"] as Setup[]) {
+    for (const n of SIZES) {
+      if (setup === "per-member") {
+        // Project from the largest size measured: writes grow with N, refresh with N^2/200 pages.
+        const prev = facts.filter((f) => f.setup === "per-member" && !f.skipped).at(-1);
+        if (prev) {
+          const k = n / prev.n;
+          const prevRows = rows.filter((r) => r.setup === "per-member" && r.n === prev.n);
+          const projected = prevRows.reduce((sum, r) => sum + r.ms * (r.op === "refresh" ? k * k : k), 0);
+          if (projected > BUDGET_MS) {
+            facts.push({ setup, n, resources: n, providerBytes: 0, stateBytesPerResource: 0, skipped: `projected ${Math.round(projected / 60000)} min > 10 min` });
+            process.stderr.write(`  per-member N=${n}: skipped, projected ${Math.round(projected / 60000)} min\n`);
+            continue;
+          }
+        }
+      }
+      facts.push(await runSize(ctx, setup, n, rows));
+    }
+  }
+  const md = table(rows, facts);
+  const dir = join(REPO_ROOT, "bench/results");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "results.json"), JSON.stringify({ date: new Date().toISOString(), maxBulk: MAX_BULK, rows, facts }, null, 2));
+  writeFileSync(join(dir, "calls.svg"), renderChart(rows, SIZES));
+  writeFileSync(join(dir, "table.md"), md + "\n");
+  process.stdout.write(`${md}\n\nwrote ${dir}/results.json, calls.svg, table.md\n`);
+}
+
+main().catch((err) => {
+  process.stderr.write(`bench: ${(err as Error).stack}\n`);
+  process.exit(1);
+});
