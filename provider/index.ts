@@ -8,3 +8,5 @@ export {
   type GuardrailMemberAssignmentArgs,
   type GuardrailKeyAssignmentArgs,
 } from "./assignments/resource";
+export { declareGuardrails, type DeclareGuardrailsOptions, type DeclaredResources } from "./declarative/declare";
+export { loadGuardrailConfigs, DeclarativeConfigError } from "./declarative/load";
