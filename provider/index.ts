@@ -10,3 +10,4 @@ export {
 } from "./assignments/resource";
 export { declareGuardrails, type DeclareGuardrailsOptions, type DeclaredResources } from "./declarative/declare";
 export { loadGuardrailConfigs, DeclarativeConfigError } from "./declarative/load";
+export { summarizePreview, type PreviewJson } from "./preview/summary";

@@ -1,0 +1,169 @@
+/**
+ * Markdown for a pull-request comment from `pulumi preview --json`: a one-line total, then
+ * replacements and deletions, then one section per guardrail with each changed setting as
+ * old -> new and the members and keys added, removed or moved. Secrets are never printed.
+ */
+import { FOREIGN } from "../assignments/lifecycle";
+import { COMPARED } from "../guardrail/model";
+
+interface State {
+  id?: string;
+  inputs?: Record<string, unknown>;
+  outputs?: Record<string, unknown>;
+}
+export interface PreviewStep {
+  op: string;
+  urn: string;
+  oldState?: State;
+  newState?: State;
+}
+export interface PreviewJson {
+  steps?: PreviewStep[];
+}
+
+const SECRET_SIG = "4dabf18193072939515e22adb298388d";
+const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+const SETTINGS = ["workspaceId", ...COMPARED, "adoptId"] as const;
+const SET_KINDS = { GuardrailMemberAssignment: "members", GuardrailKeyAssignment: "keys" } as const;
+
+const typeOf = (urn: string) => urn.split("::")[2]?.split(":").pop() ?? "";
+const nameOf = (urn: string) => urn.split("::").pop() ?? urn;
+const changed = (op: string) => op !== "same" && op !== "read" && op !== "refresh";
+
+function isSecret(v: unknown): boolean {
+  return v === "[secret]" || (typeof v === "object" && v !== null && SECRET_SIG in v);
+}
+
+/** A value as a reviewer reads it: secrets masked, lists comma-separated. */
+function show(v: unknown): string {
+  if (isSecret(v)) return "[secret]";
+  if (v === undefined || v === null) return "(not set)";
+  if (v === UNKNOWN) return "(known after apply)";
+  if (Array.isArray(v)) return v.length === 0 ? "(empty)" : v.map((x) => (typeof x === "object" ? compact(x) : String(x))).join(", ");
+  if (typeof v === "object") return compact(v);
+  return String(v);
+}
+function compact(v: unknown): string {
+  if (isSecret(v)) return "[secret]";
+  if (v && typeof v === "object" && !Array.isArray(v)) return `{${Object.entries(v).map(([k, x]) => `${k}: ${isSecret(x) ? "[secret]" : typeof x === "object" ? compact(x) : String(x)}`).join(", ")}}`;
+  return String(v);
+}
+/** Equal as a reviewer would judge: lists of strings compare as sets. */
+function same(a: unknown, b: unknown): boolean {
+  const norm = (v: unknown) => (Array.isArray(v) && v.every((x) => typeof x === "string") ? [...new Set(v)].sort() : v ?? null);
+  return JSON.stringify(norm(a)) === JSON.stringify(norm(b));
+}
+const cell = (s: string) => `\`${s.replace(/`/g, "'").replace(/\|/g, "\\|")}\``;
+
+interface GuardrailChange {
+  logical: string;
+  name: string;
+  op: string;
+  settings: Array<{ key: string; before: string; after: string }>;
+  sets: Record<"members" | "keys", { added: string[]; removed: string[]; restored: Array<[string, string]>; movedIn: Array<[string, string]>; movedOut: Array<[string, string]> }>;
+}
+
+export function summarizePreview(preview: PreviewJson): string {
+  const steps = preview.steps ?? [];
+  const guardrails = new Map<string, GuardrailChange>();
+  const byId = new Map<string, string>();
+  const emptySets = () => ({ members: { added: [], removed: [], restored: [], movedIn: [], movedOut: [] }, keys: { added: [], removed: [], restored: [], movedIn: [], movedOut: [] } });
+
+  for (const s of steps.filter((s) => typeOf(s.urn) === "Guardrail")) {
+    const logical = nameOf(s.urn);
+    const name = show(s.newState?.inputs?.name ?? s.oldState?.inputs?.name ?? s.oldState?.outputs?.name ?? logical);
+    const g: GuardrailChange = { logical, name, op: s.op, settings: [], sets: emptySets() };
+    for (const id of [s.oldState?.id, s.newState?.id]) if (id) byId.set(id, logical);
+    if (s.op === "update" || s.op === "replace" || s.op === "create") {
+      for (const key of SETTINGS) {
+        const before = s.op === "create" ? undefined : s.oldState?.inputs?.[key];
+        const after = s.newState?.inputs?.[key];
+        if (!same(before, after)) g.settings.push({ key, before: show(before), after: show(after) });
+      }
+    }
+    guardrails.set(logical, g);
+  }
+
+  // Sets: what each adds and removes, then pair removals and additions of one id into moves.
+  const removedFrom = { members: new Map<string, string>(), keys: new Map<string, string>() };
+  const addedTo = { members: new Map<string, string>(), keys: new Map<string, string>() };
+  const owners: Array<{ owner: GuardrailChange; kind: "members" | "keys"; added: string[]; removed: string[] }> = [];
+  for (const s of steps) {
+    const kind = SET_KINDS[typeOf(s.urn) as keyof typeof SET_KINDS];
+    if (!kind || !changed(s.op)) continue;
+    const gid = (s.newState?.inputs?.guardrailId ?? s.oldState?.inputs?.guardrailId) as string | undefined;
+    const logical = (gid && byId.get(gid)) ?? nameOf(s.urn).replace(/-(members|keys)$/, "");
+    const owner = guardrails.get(logical) ?? { logical, name: logical, op: "same", settings: [], sets: emptySets() };
+    guardrails.set(logical, owner);
+    const before = (s.oldState?.outputs?.[kind] ?? {}) as Record<string, unknown>;
+    const after = (s.op === "delete" ? {} : (s.newState?.inputs?.[kind] ?? {})) as Record<string, unknown>;
+    const here = (v: unknown) => v === true || v === FOREIGN;
+    const added = Object.keys(after).filter((id) => after[id] === true && !here(before[id]) && !(typeof before[id] === "string"));
+    const removed = Object.keys(before).filter((id) => here(before[id]) && after[id] !== true);
+    for (const id of Object.keys(after)) if (after[id] === true && typeof before[id] === "string" && before[id] !== FOREIGN) owner.sets[kind].restored.push([id, before[id] as string]);
+    for (const id of added) addedTo[kind].set(id, logical);
+    for (const id of removed) removedFrom[kind].set(id, logical);
+    owners.push({ owner, kind, added, removed });
+  }
+  for (const { owner, kind, added, removed } of owners) {
+    for (const id of added) {
+      const from = removedFrom[kind].get(id);
+      if (from && from !== owner.logical) owner.sets[kind].movedIn.push([id, guardrails.get(from)?.name ?? from]);
+      else owner.sets[kind].added.push(id);
+    }
+    for (const id of removed) {
+      const to = addedTo[kind].get(id);
+      if (to && to !== owner.logical) owner.sets[kind].movedOut.push([id, guardrails.get(to)?.name ?? to]);
+      else owner.sets[kind].removed.push(id);
+    }
+  }
+
+  const all = [...guardrails.values()].filter((g) => changed(g.op) || Object.values(g.sets).some((k) => Object.values(k).some((l) => l.length > 0)));
+  if (all.length === 0) return "**Guardrails: no changes.**\n";
+  return [totalLine(all), ...callouts(all), ...all.sort((a, b) => a.name.localeCompare(b.name)).map(section)].join("\n\n") + "\n";
+}
+
+function totalLine(all: GuardrailChange[]): string {
+  const count = (op: string) => all.filter((g) => g.op === op).length;
+  const ops = ["create", "update", "replace", "delete"].map((op) => [op, count(op)] as const).filter(([, n]) => n > 0);
+  const verb: Record<string, string> = { create: "created", update: "updated", replace: "replaced", delete: "deleted" };
+  const setTotals = (kind: "members" | "keys") => {
+    const sum = (f: (s: GuardrailChange["sets"]["members"]) => number) => all.reduce((n, g) => n + f(g.sets[kind]), 0);
+    const parts = [[sum((s) => s.added.length + s.restored.length), "added"], [sum((s) => s.removed.length), "removed"], [sum((s) => s.movedIn.length), "moved"]] as const;
+    const shown = parts.filter(([n]) => n > 0).map(([n, w]) => `${n} ${w}`);
+    return `${kind}: ${shown.length ? shown.join(", ") : "no change"}`;
+  };
+  const guardrailPart = ops.length ? ops.map(([op, n]) => `${n} ${verb[op]}`).join(", ") : "no setting changes";
+  return `**Guardrails: ${guardrailPart} · ${setTotals("members")} · ${setTotals("keys")}**`;
+}
+
+function callouts(all: GuardrailChange[]): string[] {
+  const risky = all.filter((g) => g.op === "replace" || g.op === "delete");
+  if (risky.length === 0) return [];
+  const lines = risky.map((g) =>
+    g.op === "delete"
+      ? `- **${g.name}** (\`${g.logical}\`) is **deleted**, with its member and key assignments.`
+      : `- **${g.name}** (\`${g.logical}\`) is **replaced** (a new guardrail, then the old one deleted): ${g.settings.filter((s) => s.key === "workspaceId").map((s) => `workspaceId ${cell(s.before)} → ${cell(s.after)}`).join("") || "a setting that forces replacement changed"}.`,
+  );
+  return [`### Replacements and deletions\n\n${lines.join("\n")}`];
+}
+
+function section(g: GuardrailChange): string {
+  const what: Record<string, string> = { create: "new", update: "update", replace: "replace", delete: "delete", same: "assignments only" };
+  const out = [`### ${g.name} (\`${g.logical}\`): ${what[g.op] ?? g.op}`];
+  if (g.settings.length > 0 && g.op !== "delete") {
+    out.push(["| setting | before | after |", "|---|---|---|", ...g.settings.map((s) => `| ${s.key} | ${cell(s.before)} | ${cell(s.after)} |`)].join("\n"));
+  }
+  for (const kind of ["members", "keys"] as const) {
+    const s = g.sets[kind];
+    const lines: string[] = [];
+    const ids = (xs: string[]) => xs.sort().map((x) => `\`${x}\``).join(", ");
+    if (s.added.length) lines.push(`- added: ${ids(s.added)}`);
+    if (s.restored.length) lines.push(...s.restored.sort().map(([id, why]) => `- put back: \`${id}\` (was ${why})`));
+    if (s.movedIn.length) lines.push(...s.movedIn.sort().map(([id, from]) => `- moved here from ${from}: \`${id}\``));
+    if (s.removed.length) lines.push(`- removed: ${ids(s.removed)}`);
+    if (s.movedOut.length) lines.push(...s.movedOut.sort().map(([id, to]) => `- moved to ${to}: \`${id}\``));
+    if (lines.length) out.push(`${kind === "members" ? "Members" : "Keys"}:\n${lines.join("\n")}`);
+  }
+  return out.join("\n\n");
+}

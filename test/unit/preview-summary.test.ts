@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import { summarizePreview } from "../../provider/preview/summary";
+
+const urn = (type: string, name: string) => `urn:pulumi:prod::p::pulumi-nodejs:dynamic/guardrails:${type}::${name}`;
+const SECRET = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", ciphertext: "v1:abc" };
+
+describe("summarizePreview", () => {
+  it("calls out replacements and deletions first, masks secrets, and names moves and restores", () => {
+    const md = summarizePreview({
+      steps: [
+        { op: "replace", urn: urn("Guardrail", "lab"), oldState: { id: "g-lab", inputs: { name: "Lab", workspaceId: "ws-1" } }, newState: { inputs: { name: "Lab", workspaceId: "ws-2" } } },
+        { op: "delete", urn: urn("Guardrail", "old"), oldState: { id: "g-old", inputs: { name: "Old" } } },
+        { op: "update", urn: urn("Guardrail", "eng"), oldState: { id: "g-eng", inputs: { name: "Eng", description: SECRET, allowedModels: ["b", "a"] } }, newState: { inputs: { name: "Eng", description: "[secret]", allowedModels: ["a", "b"] } } },
+        { op: "same", urn: urn("Guardrail", "ops"), oldState: { id: "g-ops", inputs: { name: "Ops" } }, newState: { inputs: { name: "Ops" } } },
+        {
+          op: "update",
+          urn: urn("GuardrailMemberAssignment", "eng-members"),
+          oldState: { inputs: { guardrailId: "g-eng" }, outputs: { members: { user_a: true, user_c: "not assigned", user_z: "assigned here, not in the program" } } },
+          newState: { inputs: { guardrailId: "g-eng", members: { user_a: true, user_c: true, user_m: true } } },
+        },
+        { op: "update", urn: urn("GuardrailMemberAssignment", "ops-members"), oldState: { inputs: { guardrailId: "g-ops" }, outputs: { members: { user_m: true } } }, newState: { inputs: { guardrailId: "g-ops", members: {} } } },
+      ],
+    });
+    expect(md).toMatchInlineSnapshot(`
+      "**Guardrails: 1 updated, 1 replaced, 1 deleted · members: 1 added, 1 removed, 1 moved · keys: no change**
+
+      ### Replacements and deletions
+
+      - **Lab** (\`lab\`) is **replaced** (a new guardrail, then the old one deleted): workspaceId \`ws-1\` → \`ws-2\`.
+      - **Old** (\`old\`) is **deleted**, with its member and key assignments.
+
+      ### Eng (\`eng\`): update
+
+      | setting | before | after |
+      |---|---|---|
+      | description | \`[secret]\` | \`[secret]\` |
+
+      Members:
+      - put back: \`user_c\` (was not assigned)
+      - moved here from Ops: \`user_m\`
+      - removed: \`user_z\`
+
+      ### Lab (\`lab\`): replace
+
+      | setting | before | after |
+      |---|---|---|
+      | workspaceId | \`ws-1\` | \`ws-2\` |
+
+      ### Old (\`old\`): delete
+
+      ### Ops (\`ops\`): assignments only
+
+      Members:
+      - moved to Eng: \`user_m\`
+      "
+    `);
+    expect(md).not.toContain("v1:abc");
+  });
+
+  it("says so when nothing changes", () => {
+    expect(summarizePreview({ steps: [{ op: "same", urn: urn("Guardrail", "eng"), oldState: { inputs: { name: "Eng" } } }] })).toBe("**Guardrails: no changes.**\n");
+  });
+});

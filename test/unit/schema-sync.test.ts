@@ -1,0 +1,19 @@
+/** The shipped JSON Schema must be what the zod schema generates: one source of truth. */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { guardrailFileJsonSchema } from "../../provider/declarative/schema";
+
+describe("schema/guardrails.schema.json", () => {
+  it("matches the zod schema (run `npm run schema` after changing provider/declarative/schema.ts)", () => {
+    const shipped = JSON.parse(readFileSync(join(__dirname, "../../schema/guardrails.schema.json"), "utf8"));
+    expect(shipped).toEqual(guardrailFileJsonSchema());
+  });
+
+  it("describes the settings editors should complete", () => {
+    const entry = guardrailFileJsonSchema() as any;
+    const props = Object.keys(entry.properties.guardrails.additionalProperties.properties);
+    expect(props).toEqual(expect.arrayContaining(["name", "limitUsd", "allowedModels", "contentFilterBuiltins", "members", "keys", "enforceZdrVendorA"]));
+    expect(entry.properties.guardrails.additionalProperties.additionalProperties).toBe(false);
+  });
+});
