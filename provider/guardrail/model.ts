@@ -74,46 +74,29 @@ const builtinsKey = (xs: ReadonlyArray<{ slug: string; action: string; scanScope
 const filtersKey = (xs: ReadonlyArray<{ pattern: string; action: string; label?: string | undefined | null }> | null | undefined) =>
   xs ? xs.map((f) => ({ pattern: f.pattern, action: f.action, label: f.label ?? null })) : null;
 
+/** One normaliser for both sides: sets sorted and deduplicated, model ids canonical, builtins by slug. */
+function normalise(args: Record<ComparedProperty, unknown>, aliases: ModelAliases): Comparable {
+  return {
+    ...args,
+    allowedModels: canonicalSet(args.allowedModels as string[] | null, aliases),
+    allowedProviders: sortedSet(args.allowedProviders as string[] | null),
+    ignoredModels: canonicalSet(args.ignoredModels as string[] | null, aliases),
+    ignoredProviders: sortedSet(args.ignoredProviders as string[] | null),
+    contentFilterBuiltins: builtinsKey(args.contentFilterBuiltins as Parameters<typeof builtinsKey>[0]),
+    contentFilters: filtersKey(args.contentFilters as Parameters<typeof filtersKey>[0]),
+  };
+}
+
 /** The program's desired state, normalised for comparison. */
 export function comparableInputs(inputs: GuardrailInputs, aliases: ModelAliases): Comparable {
-  return {
-    name: inputs.name,
-    description: inputs.description ?? null,
-    allowedModels: canonicalSet(inputs.allowedModels, aliases),
-    allowedProviders: sortedSet(inputs.allowedProviders),
-    ignoredModels: canonicalSet(inputs.ignoredModels, aliases),
-    ignoredProviders: sortedSet(inputs.ignoredProviders),
-    limitUsd: inputs.limitUsd ?? null,
-    resetInterval: inputs.resetInterval ?? null,
-    enforceZdrVendorA: effectiveZdr(inputs, "enforceZdrVendorA"),
-    enforceZdrVendorB: effectiveZdr(inputs, "enforceZdrVendorB"),
-    enforceZdrVendorC: effectiveZdr(inputs, "enforceZdrVendorC"),
-    enforceZdrOther: effectiveZdr(inputs, "enforceZdrOther"),
-    enforceZdr: inputs.enforceZdr ?? null,
-    contentFilterBuiltins: builtinsKey(inputs.contentFilterBuiltins),
-    contentFilters: filtersKey(inputs.contentFilters),
-  };
+  const desired = Object.fromEntries(COMPARED.map((p) => [p, (inputs as Record<string, unknown>)[p] ?? null])) as Record<ComparedProperty, unknown>;
+  for (const vendor of ZDR_VENDORS) desired[vendor] = effectiveZdr(inputs, vendor);
+  return normalise(desired, aliases);
 }
 
 /** The recorded (or live) state, normalised for comparison. */
 export function comparableOutputs(outs: GuardrailOutputs): Comparable {
-  return {
-    name: outs.name,
-    description: outs.description,
-    allowedModels: canonicalSet(outs.allowedModels, outs.modelAliases ?? {}),
-    allowedProviders: sortedSet(outs.allowedProviders),
-    ignoredModels: canonicalSet(outs.ignoredModels, outs.modelAliases ?? {}),
-    ignoredProviders: sortedSet(outs.ignoredProviders),
-    limitUsd: outs.limitUsd,
-    resetInterval: outs.resetInterval,
-    enforceZdrVendorA: outs.enforceZdrVendorA,
-    enforceZdrVendorB: outs.enforceZdrVendorB,
-    enforceZdrVendorC: outs.enforceZdrVendorC,
-    enforceZdrOther: outs.enforceZdrOther,
-    enforceZdr: outs.enforceZdr,
-    contentFilterBuiltins: builtinsKey(outs.contentFilterBuiltins),
-    contentFilters: filtersKey(outs.contentFilters),
-  };
+  return normalise(liveArgs(outs), outs.modelAliases ?? {});
 }
 
 /** Properties whose desired value differs from the recorded one. */
