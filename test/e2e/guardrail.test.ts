@@ -164,6 +164,19 @@ new Guardrail("bad", {
     }
   });
 
+  it("8a. Pulumi's import option still fails for dynamic providers with this CLI (why adoptId exists)", async () => {
+    const existing = (await p.api("POST", "/guardrails", { name: "Importable" })).body.data;
+    p.write(`
+import { Guardrail } from "pulumi-guardrails";
+new Guardrail("importable", { name: "Importable" }, { import: "${existing.id}" });
+`);
+    const res = await p.preview();
+    // If this starts passing, a newer CLI fixed pulumi/pulumi#16175: document `import` again.
+    expect(res.code).not.toBe(0);
+    expect(res.output).toContain("Cannot read properties of undefined (reading 'toJavaScript')");
+    await p.api("DELETE", `/guardrails/${existing.id}`);
+  });
+
   it("8. an existing guardrail comes under management with adoptId, without being recreated", async () => {
     const existing = (await p.api("POST", "/guardrails", { name: "Legacy", limit_usd: 1 })).body.data;
     p.write(`
