@@ -78,6 +78,26 @@ describe("member sets under the real CLI", () => {
     await p.pulumi(["preview", "--expect-no-changes", "--refresh"], { check: true });
   });
 
+  it("an exclusive set adopted onto a guardrail with other members shows their removal in a refreshed preview before any up removes them", async () => {
+    const legacy = (await p.api("POST", "/guardrails", { name: "Legacy" })).body.data.id;
+    await p.api("POST", `/guardrails/${legacy}/assignments/members`, { member_user_ids: ["user_frank"] });
+    p.write(program(["user_alice", "user_carol", "user_dave"], true) + `
+new GuardrailMemberAssignment("legacy-members", { guardrailId: "${legacy}", memberUserIds: ["user_bob"], exclusive: true });
+`);
+    await p.up();
+    expect(await members(p, legacy)).toEqual(["user_bob", "user_frank"]);
+    // The engine renders previews from inputs; the foreign member is in the outputs until a
+    // refresh reads the live set, so the preview that names it is a refreshed one.
+    const preview = await p.preview("--refresh");
+    expect(marked(preview.stdout, "legacy-members")).toEqual(["~ members: {", '- user_frank: "assigned here, not in the program"']);
+    await p.up();
+    expect(await members(p, legacy)).toEqual(["user_bob"]);
+    p.write(program(["user_alice", "user_carol", "user_dave"], true));
+    await p.up();
+    expect(await members(p, legacy)).toEqual([]);
+    await p.api("DELETE", `/guardrails/${legacy}`);
+  });
+
   it("5. destroy removes what the stack created and leaves members someone else assigned (additive)", async () => {
     p.write(program(["user_alice", "user_carol", "user_dave"], false));
     await p.up();

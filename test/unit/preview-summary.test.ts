@@ -57,6 +57,16 @@ describe("summarizePreview", () => {
     expect(md).not.toContain("v1:abc");
   });
 
+  it("ignores the refresh steps of preview --refresh", () => {
+    const md = summarizePreview({
+      steps: [
+        { op: "update", urn: urn("Guardrail", "eng"), oldState: { id: "g", inputs: { name: "Eng", limitUsd: 1 } }, newState: { inputs: { name: "Eng", limitUsd: 2 } } },
+        { op: "refresh", urn: urn("Guardrail", "eng"), oldState: { id: "g", inputs: { name: "Eng", limitUsd: 1 } }, newState: { inputs: { name: "Eng", limitUsd: 1 } } },
+      ],
+    });
+    expect(md).toContain("| limitUsd | `1` | `2` |");
+  });
+
   it("says so when nothing changes", () => {
     expect(summarizePreview({ steps: [{ op: "same", urn: urn("Guardrail", "eng"), oldState: { inputs: { name: "Eng" } } }] })).toBe("**Guardrails: no changes.**\n");
   });
