@@ -1,17 +1,18 @@
 /**
- * The emulator's HTTP server (node:http): routing, auth, faults, the error body, and the
- * admin endpoints under `/__emulator/`.
+ * The emulator's HTTP server (node:http): routing, auth, faults and the error body for the
+ * API under `/api/v1`; `/__emulator/` goes to admin.ts.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { z } from "zod";
+import { adminHandler } from "./admin";
 import { KeyRing } from "./auth";
-import { Faults, NO_FAULTS, type FaultSettings } from "./faults";
+import { Faults, type FaultSettings } from "./faults";
 import { HttpError } from "./http-error";
 import { KEYS, MEMBERS, Operations } from "./operations";
 import { RequestLog } from "./request-log";
 import { isWrite, matchRoute, type OperationName } from "./routes";
-import { freshData, Store, type SeedData } from "./store";
+import { drain, readJson, sendError, sendJson, sleep } from "./http-io";
+import { Store, type SeedData } from "./store";
 import { bulkBody, createBody, pageQuery, parseOr400, requireUuid, updateBody } from "./validation";
 
 export interface ServerOptions {
@@ -137,65 +138,7 @@ export function createEmulatorServer(options: ServerOptions): EmulatorServer {
     return (parseOr400(bulkBody(field, options.maxBulk), body) as Record<string, string[]>)[field] ?? [];
   }
 
-  const faultPatch = z
-    .object({
-      seed: z.number().int(),
-      errorRate: z.number().min(0).max(1),
-      rateLimitRate: z.number().min(0).max(1),
-      rateLimitBurst: z.number().int().min(1),
-      retryAfterSeconds: z.number().int().min(0),
-      latencyMs: z.number().min(0),
-      dropAfterApplyRate: z.number().min(0).max(1),
-      shortPages: z.boolean(),
-    })
-    .partial()
-    .strict();
-
-  async function handleAdmin(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-    const route = `${req.method} ${url.pathname}`;
-    try {
-      switch (route) {
-        case "GET /__emulator/health":
-          return sendJson(res, 200, { ok: true });
-        case "GET /__emulator/log":
-          return sendJson(res, 200, log.summary());
-        case "DELETE /__emulator/log":
-          log.clear();
-          return sendJson(res, 200, { cleared: true });
-        case "POST /__emulator/reset":
-          store.replace(freshData({ ...options.seed, defaultWorkspaceId: store.data.defaultWorkspaceId }));
-          log.clear();
-          faults.update({ ...NO_FAULTS, ...options.faults });
-          ops.tombstones = faults.settings.shortPages;
-          return sendJson(res, 200, { reset: true });
-        case "GET /__emulator/faults":
-          return sendJson(res, 200, faults.settings);
-        case "PUT /__emulator/faults": {
-          const settings = faults.update(parseOr400(faultPatch, await readJson(req, options.maxBodyBytes)) as Partial<FaultSettings>);
-          ops.tombstones = settings.shortPages;
-          return sendJson(res, 200, settings);
-        }
-        case "GET /__emulator/state":
-          return sendJson(res, 200, store.data);
-        case "POST /__emulator/members": {
-          const ids = parseOr400(z.object({ user_ids: z.array(z.string().min(1)) }), await readJson(req, 64 * 1024 * 1024)).user_ids;
-          store.addMembers(ids);
-          store.save();
-          return sendJson(res, 200, { members: store.data.members.length });
-        }
-        case "POST /__emulator/key-hashes": {
-          const hashes = parseOr400(z.object({ key_hashes: z.array(z.string().min(1)) }), await readJson(req, 64 * 1024 * 1024)).key_hashes;
-          store.addKeyHashes(hashes);
-          store.save();
-          return sendJson(res, 200, { key_hashes: store.data.keyHashes.length });
-        }
-        default:
-          throw new HttpError(404, `no admin route ${route}`);
-      }
-    } catch (err) {
-      sendError(res, err instanceof HttpError ? err : new HttpError(500, (err as Error).message));
-    }
-  }
+  const handleAdmin = adminHandler({ store, faults, ops, log, seed: options.seed, initialFaults: options.faults, maxBodyBytes: options.maxBodyBytes });
 
   const server = createServer((req, res) => {
     let url: URL;
@@ -230,46 +173,3 @@ export function createEmulatorServer(options: ServerOptions): EmulatorServer {
       }),
   };
 }
-
-function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(text), ...headers });
-  res.end(text);
-}
-
-function sendError(res: ServerResponse, err: HttpError): void {
-  sendJson(res, err.status, { error: { code: err.status, message: err.message, metadata: err.metadata } }, err.headers);
-}
-
-/** Reads a JSON body, capped at `limit` bytes (413 past it). */
-async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
-  const type = req.headers["content-type"] ?? "";
-  const text = await drain(req, limit);
-  if (text.length === 0) throw new HttpError(400, "request body is required (JSON)");
-  if (!/^application\/json\b/i.test(type)) throw new HttpError(400, `Content-Type must be application/json (got "${type.slice(0, 80)}")`);
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new HttpError(400, "request body is not valid JSON");
-  }
-}
-
-function drain(req: IncomingMessage, limit: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        reject(new HttpError(413, `request body exceeds ${limit} bytes`));
-        req.resume();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,0 +1,86 @@
+/**
+ * Admin endpoints under `/__emulator/` (never under `/api/v1`): the request log, reset, fault
+ * settings, a state dump, and adding members or key hashes. For tests and demos.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { z } from "zod";
+import { NO_FAULTS, type Faults, type FaultSettings } from "./faults";
+import { HttpError } from "./http-error";
+import { readJson, sendError, sendJson } from "./http-io";
+import type { Operations } from "./operations";
+import type { RequestLog } from "./request-log";
+import { freshData, type SeedData, type Store } from "./store";
+import { parseOr400 } from "./validation";
+
+interface AdminDeps {
+  store: Store;
+  faults: Faults;
+  ops: Operations;
+  log: RequestLog;
+  seed: SeedData;
+  /** The fault settings the emulator started with (what reset returns to). */
+  initialFaults: Partial<FaultSettings>;
+  maxBodyBytes: number;
+}
+
+export function adminHandler({ store, faults, ops, log, seed, initialFaults, maxBodyBytes }: AdminDeps) {
+  const faultPatch = z
+    .object({
+      seed: z.number().int(),
+      errorRate: z.number().min(0).max(1),
+      rateLimitRate: z.number().min(0).max(1),
+      rateLimitBurst: z.number().int().min(1),
+      retryAfterSeconds: z.number().int().min(0),
+      latencyMs: z.number().min(0),
+      dropAfterApplyRate: z.number().min(0).max(1),
+      shortPages: z.boolean(),
+    })
+    .partial()
+    .strict();
+
+  return async function handleAdmin(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const route = `${req.method} ${url.pathname}`;
+    try {
+      switch (route) {
+        case "GET /__emulator/health":
+          return sendJson(res, 200, { ok: true });
+        case "GET /__emulator/log":
+          return sendJson(res, 200, log.summary());
+        case "DELETE /__emulator/log":
+          log.clear();
+          return sendJson(res, 200, { cleared: true });
+        case "POST /__emulator/reset":
+          store.replace(freshData({ ...seed, defaultWorkspaceId: store.data.defaultWorkspaceId }));
+          log.clear();
+          faults.update({ ...NO_FAULTS, ...initialFaults });
+          ops.tombstones = faults.settings.shortPages;
+          return sendJson(res, 200, { reset: true });
+        case "GET /__emulator/faults":
+          return sendJson(res, 200, faults.settings);
+        case "PUT /__emulator/faults": {
+          const settings = faults.update(parseOr400(faultPatch, await readJson(req, maxBodyBytes)) as Partial<FaultSettings>);
+          ops.tombstones = settings.shortPages;
+          return sendJson(res, 200, settings);
+        }
+        case "GET /__emulator/state":
+          return sendJson(res, 200, store.data);
+        case "POST /__emulator/members": {
+          const ids = parseOr400(z.object({ user_ids: z.array(z.string().min(1)) }), await readJson(req, 64 * 1024 * 1024)).user_ids;
+          store.addMembers(ids);
+          store.save();
+          return sendJson(res, 200, { members: store.data.members.length });
+        }
+        case "POST /__emulator/key-hashes": {
+          const hashes = parseOr400(z.object({ key_hashes: z.array(z.string().min(1)) }), await readJson(req, 64 * 1024 * 1024)).key_hashes;
+          store.addKeyHashes(hashes);
+          store.save();
+          return sendJson(res, 200, { key_hashes: store.data.keyHashes.length });
+        }
+        default:
+          throw new HttpError(404, `no admin route ${route}`);
+      }
+    } catch (err) {
+      sendError(res, err instanceof HttpError ? err : new HttpError(500, (err as Error).message));
+    }
+  };
+}
