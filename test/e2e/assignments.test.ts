@@ -98,6 +98,20 @@ new GuardrailMemberAssignment("legacy-members", { guardrailId: "${legacy}", memb
     await p.api("DELETE", `/guardrails/${legacy}`);
   });
 
+  it("ids that do not land fail the up with their names, and the engine records what did land", async () => {
+    p.write(program(["user_alice", "user_carol", "user_dave", "user_ghost", "user_nobody"], true));
+    const res = await p.pulumi(["up", "--yes", "--skip-preview"]);
+    expect(res.code).not.toBe(0);
+    expect(res.output).toContain("2 member(s) did not land (the service skipped them; are they not members of the organization?): user_ghost, user_nobody");
+    const { json } = await p.exportState();
+    const set = json.deployment.resources.find((r: { urn: string }) => r.urn.endsWith("::eng-members"));
+    expect(set.outputs.members).toEqual({ user_alice: true, user_carol: true, user_dave: true, user_ghost: "not assigned", user_nobody: "not assigned" });
+    expect(set.inputs.__provider).toBeDefined();
+    p.write(program(["user_alice", "user_carol", "user_dave"], true));
+    await p.up();
+    await p.pulumi(["preview", "--expect-no-changes", "--refresh"], { check: true });
+  });
+
   it("5. destroy removes what the stack created and leaves members someone else assigned (additive)", async () => {
     p.write(program(["user_alice", "user_carol", "user_dave"], false));
     await p.up();

@@ -88,3 +88,33 @@ describe(`faults (seed ${SEED}: 20% 5xx, 429 bursts of 3 with Retry-After 1 s, +
     expect(Object.keys(byKind).length).toBeGreaterThanOrEqual(2);
   });
 });
+
+describe("faults (seed 7: half of all writes applied, then the answer dropped)", () => {
+  let p: Program;
+  beforeAll(async () => {
+    p = await Program.create("drops-e2e", { emulatorArgs: ["--seed", "7", "--drop-after-apply", "0.5"] });
+  });
+  afterAll(() => p.close());
+
+  it("ambiguous creates and bulk calls never duplicate a guardrail and converge to the program", async () => {
+    p.write(`
+import { Guardrail, GuardrailMemberAssignment } from "pulumi-guardrails";
+for (const n of ["a", "b", "c", "d", "e", "f"]) {
+  const g = new Guardrail(n, { name: "Team " + n, limitUsd: 10 });
+  if (n === "a") new GuardrailMemberAssignment("a-members", { guardrailId: g.id, memberUserIds: ["user_alice", "user_bob"] });
+}
+`);
+    let ok = false;
+    for (let attempt = 1; attempt <= 5 && !ok; attempt++) ok = (await p.pulumi(["up", "--yes", "--skip-preview"])).code === 0;
+    expect(ok).toBe(true);
+    const d = (await http(p.emulator.url)("GET", "/__emulator/state")).body as Dump;
+    expect(d.guardrails.map((g) => g.name).sort()).toEqual(["Team a", "Team b", "Team c", "Team d", "Team e", "Team f"]);
+    expect(d.memberRows.filter((r) => !r.deleted).map((r) => r.user_id).sort()).toEqual(["user_alice", "user_bob"]);
+    const log = (await http(p.emulator.url)("GET", "/__emulator/log")).body as { entries: Array<{ fault?: string; operation: string }> };
+    const droppedCreates = log.entries.filter((e) => e.fault === "dropped" && e.operation === "createGuardrail").length;
+    console.log(`dropped creates resolved without a duplicate: ${droppedCreates}`);
+    expect(droppedCreates).toBeGreaterThan(0);
+    await http(p.emulator.url)("PUT", "/__emulator/faults", { dropAfterApplyRate: 0 });
+    await p.pulumi(["refresh", "--preview-only", "--expect-no-changes"], { check: true });
+  });
+});
