@@ -101,14 +101,17 @@ export function assignmentLifecycle(kind: AssignmentKind) {
     } catch (err) {
       // A call failed past its retries. Record what actually landed, then fail.
       const live = await collect(kind.list(client, inputs.guardrailId)).then((ids) => new Set(ids), () => now);
-      throw partial(inputs, live, extra, [`${(err as Error).message}`]);
+      throw partial(inputs, live, plan, extra, [`${(err as Error).message}`]);
     }
-    if (problems.length > 0) throw partial(inputs, now, extra, problems);
+    if (problems.length > 0) throw partial(inputs, now, plan, extra, problems);
     return now;
   }
 
-  function partial(inputs: AssignmentInputs, live: ReadonlySet<string>, extra: { provider: unknown; name: string }, reasons: string[]): PartialApplyError {
+  function partial(inputs: AssignmentInputs, live: ReadonlySet<string>, plan: Plan, extra: { provider: unknown; name: string }, reasons: string[]): PartialApplyError {
     const map = statusMap(inputs.ids, live, inputs.exclusive, {});
+    // Ids this resource was removing that are still here stay in its care, so the next up
+    // removes them (in additive mode they would otherwise be forgotten, and left behind).
+    for (const id of plan.remove) if (live.has(id) && !(id in map)) map[id] = FOREIGN;
     const message = `${kind.typeName} for guardrail ${inputs.guardrailId}: ${reasons.join("; ")}. The state records what landed; fix the ids and run \`pulumi up\` again.`;
     return new PartialApplyError(message, resourceId(inputs.guardrailId), { ...outputs(inputs, map), __provider: extra.provider }, reasons);
   }

@@ -141,10 +141,17 @@ export async function remove(id: string, props: GuardrailOutputs): Promise<void>
   }
 }
 
+/** The service names fields in snake_case (`allowed_models[1]`); the program calls them `allowedModels[1]`. */
+function inUserNames(message: string): string {
+  return message.replace(/\b(allowed_models|ignored_models|allowed_providers|ignored_providers|limit_usd|reset_interval|workspace_id|content_filter_builtins|content_filters|enforce_zdr(?:_vendor_[abc]|_other)?|scan_scope)\b/g, (w) =>
+    w.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase()),
+  );
+}
+
 /** Prefixes the resource's name, keeping the class (and so `status`) of API errors. */
 function annotate(name: string, err: unknown): Error {
   if (err instanceof GuardrailsError) {
-    err.message = `guardrail "${name}": ${err.message}`;
+    err.message = `guardrail "${name}": ${inUserNames(err.message)}`;
     return err;
   }
   return err instanceof Error ? err : new Error(String(err));

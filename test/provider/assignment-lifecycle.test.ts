@@ -163,6 +163,18 @@ describe("modes and lifecycle", () => {
     }
   });
 
+  it("additive: an id whose unassign failed stays in the resource's care and goes on the next update", async () => {
+    const g = await newGuardrail("care");
+    const a = await memberAssignment.create(memberArgs(g, ["user_0900", "user_0901"]));
+    configure((k) => ({ "guardrails:apiKey": TEST_KEY, "guardrails:baseUrl": emu.url, "guardrails:maxAttempts": "1" })[k]);
+    await emu.setFaults({ errorRate: 1 });
+    const err = await memberAssignment.update(a.id, a.outs, memberArgs(g, ["user_0900"])).catch((e) => e);
+    await emu.setFaults({ errorRate: 0 });
+    expect(err.properties.members).toEqual({ user_0900: true, user_0901: FOREIGN });
+    await memberAssignment.update(a.id, err.properties, memberArgs(g, ["user_0900"]));
+    expect(await liveMembers(g)).toEqual(["user_0900"]);
+  });
+
   it("keys share the implementation, and a key holds one guardrail across workspaces", async () => {
     const g1 = await newGuardrail("keys-1");
     const g2 = await newGuardrail("keys-2", W2);

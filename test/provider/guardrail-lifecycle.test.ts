@@ -172,6 +172,11 @@ describe("Guardrail lifecycle", () => {
     await expect(created({ name: "x", adoptId: "00000000-0000-4000-8000-0000000000ff" })).rejects.toThrow(/adoptId 00000000-0000-4000-8000-0000000000ff names no guardrail/);
   });
 
+  it("a model the catalogue lacks fails at apply with the service's message in the program's names", async () => {
+    const err = await created({ name: "ghost-model", allowedModels: ["vendor-a/model-x", "nobody/none"] }).catch((e) => e);
+    expect(err.message).toMatch(/^guardrail "ghost-model": POST http:\/\/127\.0\.0\.1:\d+\/api\/v1\/guardrails: 400 Bad Request: allowedModels\[1\]: unknown model "nobody\/none"$/);
+  });
+
   it("missing configuration names both ways to set it", async () => {
     resetConfiguration();
     const saved = { k: process.env.GUARDRAILS_API_KEY, u: process.env.GUARDRAILS_BASE_URL };
