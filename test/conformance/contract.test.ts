@@ -56,6 +56,9 @@ describe("transport and authentication", () => {
     expectError(await http(emu.api)("GET", "/guardrails", undefined, { authorization: `Token ${MGMT}` }), 401);
     expectError(await http(emu.api)("GET", "/guardrails", undefined, { authorization: "Bearer" }), 401);
     expectError(await http(emu.api, "nope")("POST", "/guardrails", { name: "x" }), 401);
+    const g = await create({ name: "auth" });
+    expectError(await anon("POST", `/guardrails/${g.id}/assignments/members`, { member_user_ids: ["user_a"] }), 401);
+    expectError(await http(emu.api, "nope")("POST", `/guardrails/${g.id}/assignments/members/remove`, { member_user_ids: ["user_a"] }), 401);
   });
 
   it("403 for a valid non-management key on every one of the 13 operations", async () => {
