@@ -73,7 +73,7 @@ export function assignmentLifecycle(kind: AssignmentKind) {
    * Sends a plan as chunked bulk calls and checks every count. Answers the ids now assigned
    * here; on any failure re-lists and throws a PartialApplyError that records what landed.
    */
-  async function apply(client: GuardrailsClient, inputs: AssignmentInputs, plan: Plan, before: ReadonlySet<string>, extra: { provider: unknown; name: string }): Promise<Set<string>> {
+  async function apply(client: GuardrailsClient, inputs: AssignmentInputs, plan: Plan, before: ReadonlySet<string>, extra: { provider: unknown }): Promise<Set<string>> {
     const now = new Set(before);
     const problems: string[] = [];
     try {
@@ -107,7 +107,7 @@ export function assignmentLifecycle(kind: AssignmentKind) {
     return now;
   }
 
-  function partial(inputs: AssignmentInputs, live: ReadonlySet<string>, plan: Plan, extra: { provider: unknown; name: string }, reasons: string[]): PartialApplyError {
+  function partial(inputs: AssignmentInputs, live: ReadonlySet<string>, plan: Plan, extra: { provider: unknown }, reasons: string[]): PartialApplyError {
     const map = statusMap(inputs.ids, live, inputs.exclusive, {});
     // Ids this resource was removing that are still here stay in its care, so the next up
     // removes them (in additive mode they would otherwise be forgotten, and left behind).
@@ -170,11 +170,11 @@ export function assignmentLifecycle(kind: AssignmentKind) {
       const inputs = parse(news);
       const client = getClient();
       // Exclusive mode on a guardrail that already has ids: add ours, remove nothing yet.
-      // The foreign ids are recorded as assigned, so the next preview shows their removal
+      // The foreign ids are recorded, so the next refreshed preview names their removal
       // before any `up` performs it.
       const live = inputs.exclusive ? new Set(await listOrExplain(client, inputs.guardrailId)) : new Set<string>();
       const plan = planChanges({ desired: inputs.ids, live, managed: new Set(), exclusive: false });
-      const now = await apply(client, inputs, plan, live, { provider: news.__provider, name: kind.typeName });
+      const now = await apply(client, inputs, plan, live, { provider: news.__provider });
       return { id: resourceId(inputs.guardrailId), outs: outputs(inputs, statusMap(inputs.ids, now, inputs.exclusive, {})) };
     },
 
@@ -194,6 +194,8 @@ export function assignmentLifecycle(kind: AssignmentKind) {
       const wanted = Object.keys(previous).filter((k) => previous[k] !== FOREIGN);
       const elsewhere = await locate(client, guardrailId, wanted.filter((k) => !live.has(k)));
       const map = statusMap(wanted, live, exclusive, elsewhere);
+      // An id this resource still has to remove (a failed unassign) stays in its care while it is here.
+      for (const k of Object.keys(previous)) if (previous[k] === FOREIGN && live.has(k)) map[k] = FOREIGN;
       const outs = { guardrailId, exclusive, [mapName]: Object.fromEntries(Object.keys(map).sort().map((k) => [k, map[k]!])) };
       return { id, props: outs, inputs: outs };
     },
@@ -204,7 +206,7 @@ export function assignmentLifecycle(kind: AssignmentKind) {
       const map = statuses(olds);
       const live = assignedIn(map);
       const plan = planChanges({ desired: inputs.ids, live, managed: new Set(Object.keys(map)), exclusive: inputs.exclusive });
-      const now = await apply(client, inputs, plan, live, { provider: news.__provider, name: id });
+      const now = await apply(client, inputs, plan, live, { provider: news.__provider });
       return { outs: outputs(inputs, statusMap(inputs.ids, now, inputs.exclusive, {})) };
     },
 

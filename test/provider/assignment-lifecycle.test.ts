@@ -171,7 +171,10 @@ describe("modes and lifecycle", () => {
     const err = await memberAssignment.update(a.id, a.outs, memberArgs(g, ["user_0900"])).catch((e) => e);
     await emu.setFaults({ errorRate: 0 });
     expect(err.properties.members).toEqual({ user_0900: true, user_0901: FOREIGN });
-    await memberAssignment.update(a.id, err.properties, memberArgs(g, ["user_0900"]));
+    const refreshed = await memberAssignment.read(a.id, err.properties);
+    expect(refreshed.props!.members).toEqual({ user_0900: true, user_0901: FOREIGN });
+    expect(await memberAssignment.diff(a.id, refreshed.props!, memberArgs(g, ["user_0900"]))).toMatchObject({ changes: true });
+    await memberAssignment.update(a.id, refreshed.props!, memberArgs(g, ["user_0900"]));
     expect(await liveMembers(g)).toEqual(["user_0900"]);
   });
 
