@@ -1,6 +1,6 @@
 /** GuardrailsClient driving all 13 operations against the emulator over real HTTP. */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { collect, ConnectionError, GuardrailsClient, NotFoundError, PermissionError, AuthenticationError, ValidationError, RateLimitError, ServerError } from "../../provider/client";
+import { collect, ConnectionError, GuardrailsClient, NotFoundError, PermissionError, AuthenticationError, ValidationError, ServerError } from "../../provider/client";
 import { TEST_KEY, withEmulator } from "../helpers/emulator";
 
 let emu: Awaited<ReturnType<typeof withEmulator>>;
@@ -95,12 +95,14 @@ describe("GuardrailsClient", () => {
   });
 
   it("retries a create whose connection failed before anything was sent", async () => {
-    const dead = new GuardrailsClient({ baseUrl: "http://127.0.0.1:1", apiKey: TEST_KEY, retry: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 2 } });
     const tries: number[] = [];
-    const err = await new GuardrailsClient({
-      baseUrl: "http://127.0.0.1:1", apiKey: TEST_KEY, retry: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 2 },
+    const dead = new GuardrailsClient({
+      baseUrl: "http://127.0.0.1:1",
+      apiKey: TEST_KEY,
+      retry: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 2 },
       retryHooks: { onRetry: (_e, attempt) => tries.push(attempt) },
-    }).createGuardrail({ name: "x" }).catch((e) => e);
+    });
+    const err = await dead.createGuardrail({ name: "x" }).catch((e) => e);
     expect(err).toBeInstanceOf(ConnectionError);
     expect(err.requestSent).toBe(false);
     expect(tries).toEqual([1, 2]);
@@ -135,5 +137,4 @@ describe("GuardrailsClient", () => {
     expect(() => new GuardrailsClient({ baseUrl: "https://api.example.com", apiKey: "k" })).not.toThrow();
     expect(() => new GuardrailsClient({ baseUrl: "http://localhost:8787", apiKey: "k" })).not.toThrow();
   });
-  void RateLimitError;
 });
