@@ -109,8 +109,6 @@ export async function read(id: string, props: GuardrailOutputs): Promise<pulumi.
   }
   const outs: GuardrailOutputs = {
     ...outputsFromWire(g, undefined, props?.modelAliases ?? {}),
-    requestedWorkspaceId: props?.requestedWorkspaceId ?? null,
-    adoptId: props?.adoptId ?? null,
     args: props?.args ?? null,
   };
   return { id, props: outs, inputs: refreshedInputs(props ?? outs, outs) };

@@ -13,8 +13,6 @@ export interface GuardrailOutputs {
   name: string;
   description: string | null;
   workspaceId: string;
-  /** The workspace the program asked for (null: the default one). */
-  requestedWorkspaceId: string | null;
   allowedModels: string[] | null;
   allowedProviders: string[] | null;
   ignoredModels: string[] | null;
@@ -32,8 +30,10 @@ export interface GuardrailOutputs {
   updatedAt: string | null;
   /** Model identifiers seen in the program -> the canonical slug the service answered with. */
   modelAliases: ModelAliases;
-  adoptId: string | null;
-  /** The program's args as last applied, in its own form: what `read` reports where nothing drifted. */
+  /**
+   * The program's args as last applied, in its own form: what `read` reports where nothing
+   * drifted, and where the requested workspace and `adoptId` are kept.
+   */
   args: GuardrailInputs | null;
 }
 
@@ -109,7 +109,7 @@ export function changedProperties(outs: GuardrailOutputs, inputs: GuardrailInput
 /** Whether the program asks for another workspace than the guardrail is in (forces replacement). */
 export function workspaceChanges(outs: GuardrailOutputs, inputs: GuardrailInputs): boolean {
   const asked = inputs.workspaceId ?? null;
-  if (asked === null) return outs.requestedWorkspaceId != null;
+  if (asked === null) return (outs.args?.workspaceId ?? null) !== null;
   return asked !== outs.workspaceId;
 }
 
@@ -176,7 +176,6 @@ export function outputsFromWire(g: WireGuardrail, inputs: GuardrailInputs | unde
     name: g.name,
     description: g.description,
     workspaceId: g.workspace_id,
-    requestedWorkspaceId: inputs?.workspaceId ?? null,
     allowedModels: g.allowed_models,
     allowedProviders: g.allowed_providers,
     ignoredModels: g.ignored_models,
@@ -193,7 +192,6 @@ export function outputsFromWire(g: WireGuardrail, inputs: GuardrailInputs | unde
     createdAt: g.created_at,
     updatedAt: g.updated_at,
     modelAliases: aliases,
-    adoptId: inputs?.adoptId ?? null,
     args: inputs ? (JSON.parse(JSON.stringify(inputs)) as GuardrailInputs) : null,
   };
 }
@@ -233,6 +231,5 @@ export function refreshedInputs(recorded: GuardrailOutputs, live: GuardrailOutpu
     if (current[p] === null || current[p] === undefined) delete args[p];
     else args[p] = current[p];
   }
-  if (!recorded.args && live.requestedWorkspaceId) args.workspaceId = live.requestedWorkspaceId;
   return Object.fromEntries(Object.entries(args).filter(([, v]) => v !== null && v !== undefined));
 }
