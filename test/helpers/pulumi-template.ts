@@ -16,11 +16,20 @@ export function preparePulumiTemplate(prefix: string): PulumiContext & { tarball
   execFileSync("npm", ["run", "build", "--silent"], { cwd: root, stdio: "inherit" });
   execFileSync("npm", ["pack", "--silent", "--pack-destination", work], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
   const tarball = join(work, readdirSync(work).find((f) => f.endsWith(".tgz"))!);
-  const template = join(work, "template");
-  mkdirSync(template);
-  const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+  const template = installTemplate(join(work, "template"), tarball);
+  mkdirSync(join(work, "pulumi-home"));
+  return { pulumiBinDir: dirname(pulumi), template, work, tarball };
+}
+
+/**
+ * A program folder that installed `tarball` with npm, the way a user would, next to the
+ * `@pulumi/pulumi` and TypeScript versions this repository uses. Returns the folder.
+ */
+export function installTemplate(dir: string, tarball: string): string {
+  const pkg = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8"));
+  mkdirSync(dir);
   writeFileSync(
-    join(template, "package.json"),
+    join(dir, "package.json"),
     JSON.stringify({
       name: "guardrails-template",
       private: true,
@@ -28,7 +37,6 @@ export function preparePulumiTemplate(prefix: string): PulumiContext & { tarball
       devDependencies: { typescript: pkg.devDependencies.typescript, "@types/node": pkg.devDependencies["@types/node"] },
     }),
   );
-  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: template, stdio: "inherit" });
-  mkdirSync(join(work, "pulumi-home"));
-  return { pulumiBinDir: dirname(pulumi), template, work, tarball };
+  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: dir, stdio: "inherit" });
+  return dir;
 }
