@@ -23,6 +23,8 @@ import { TEST_KEY, withEmulator } from "../helpers/emulator";
 
 const RUNS = Number(process.env.ORACLE_RUNS ?? 100);
 const SEED = Number(process.env.ORACLE_SEED ?? 20261123);
+/** Generous: a case is a few dozen local HTTP calls, but the machine may be busy. */
+const TIMEOUT_MS = Math.max(120_000, RUNS * 1_000);
 const DEFAULT_WS = "00000000-0000-4000-8000-000000000001";
 const W2 = "00000000-0000-4000-8000-000000000002";
 
@@ -178,7 +180,7 @@ describe("diff oracle", () => {
       { numRuns: RUNS, seed: SEED },
     );
     console.log(`diff oracle (Guardrail): ${ran} cases, seed ${SEED}; ops ${JSON.stringify(ops)}`);
-  });
+  }, TIMEOUT_MS);
 
   it(`member sets: random mode flips with hand-assigned ids touch only what the program lists (seed ${SEED})`, async () => {
     const ids = fc.uniqueArray(fc.constantFrom("user_a", "user_b", "user_c", "user_d"), { maxLength: 4 });
@@ -228,5 +230,5 @@ describe("diff oracle", () => {
       { numRuns: RUNS, seed: SEED },
     );
     console.log(`diff oracle (member sets): ${ran} cases, seed ${SEED}`);
-  });
+  }, TIMEOUT_MS);
 });
