@@ -47,7 +47,7 @@ export async function adopt(client: GuardrailsClient, inputs: GuardrailInputs, i
  * release the current guardrail or delete it. Dropping `adoptId`, or naming the guardrail the
  * resource already manages (in any case), is no change.
  */
-export function assertSameGuardrail(id: string, recorded: GuardrailOutputs, inputs: GuardrailInputs): void {
+export function assertSameGuardrail(id: string, recorded: GuardrailOutputs, inputs: Pick<GuardrailInputs, "name" | "adoptId">): void {
   if (!inputs.adoptId || sameUuid(inputs.adoptId, id)) return;
   const before = recorded.args?.adoptId ?? "unset (the guardrail was created by this resource)";
   throw new Error(

@@ -29,6 +29,7 @@ export async function diff(id: string, olds: GuardrailOutputs, news: Record<stri
     // Not known until apply: say "may change", and "may replace" only if the workspace may
     // move, by the same rule as below (an omitted workspaceId is the default workspace).
     const ws = props.workspaceId;
+    if (typeof props.adoptId === "string" && !isUnknown(props.adoptId)) assertSameGuardrail(id, olds, { name: String(props.name), adoptId: props.adoptId });
     const moves = isUnknown(ws) || (await workspaceMoves(olds, typeof ws === "string" ? ws : undefined, getClient));
     return { changes: true, replaces: moves ? ["workspaceId"] : [] };
   }

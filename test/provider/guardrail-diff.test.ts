@@ -124,6 +124,7 @@ describe("adoption", () => {
     expect(err).toBeInstanceOf(Error);
     expect((err as Error).message).toContain(`adoptId changed from ${g1.id} to ${g2.id}`);
     await expect(guardrail.diff(id, outs, { name: "renamed", adoptId: g2.id })).rejects.toThrow(/adoptId changed/);
+    await expect(guardrail.diff(id, outs, { name: "first", adoptId: g2.id, description: UNKNOWN })).rejects.toThrow(/adoptId changed/);
     await expect(guardrail.update(id, outs, { name: "renamed", adoptId: g2.id })).rejects.toThrow(/adoptId changed/);
     expect((await raw().getGuardrail(g1.id)).name).toBe("first");
     expect((await raw().getGuardrail(g2.id)).name).toBe("second");
