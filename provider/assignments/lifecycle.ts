@@ -46,6 +46,8 @@ export class PartialApplyError extends Error {
 
 const mapNameOf = (kind: AssignmentKind) => kind.wire;
 
+const withoutForeign = (map: StatusMap): StatusMap => Object.fromEntries(Object.entries(map).filter(([, status]) => status !== FOREIGN));
+
 export function assignmentLifecycle(kind: AssignmentKind) {
   const mapName = mapNameOf(kind);
   const schema = assignmentArgsSchema(mapName, kind.argName);
@@ -59,7 +61,8 @@ export function assignmentLifecycle(kind: AssignmentKind) {
     if (!parsed.success) throw new Error(issuesToFailures(parsed.error).map((f) => `${rename(f.property)}: ${f.reason}`).join("; "));
     const data = parsed.data as Record<string, unknown>;
     const map = data[mapName] as StatusMap;
-    return { guardrailId: data.guardrailId as string, ids: new Set(Object.keys(map).filter((id) => map[id] === true)), exclusive: (data.exclusive as boolean | null | undefined) ?? false };
+    // Guardrail ids are UUIDs, case-insensitive; the service's own are lower case.
+    return { guardrailId: (data.guardrailId as string).toLowerCase(), ids: new Set(Object.keys(map).filter((id) => map[id] === true)), exclusive: (data.exclusive as boolean | null | undefined) ?? false };
   }
 
   function outputs(inputs: AssignmentInputs, map: StatusMap): Record<string, unknown> {
@@ -155,7 +158,7 @@ export function assignmentLifecycle(kind: AssignmentKind) {
     async diff(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.DiffResult> {
       const props = userProps(news);
       if (isUnknown(props.guardrailId)) return { changes: true, replaces: ["guardrailId"], deleteBeforeReplace: false };
-      if (props.guardrailId !== olds.guardrailId) return { changes: true, replaces: ["guardrailId"], deleteBeforeReplace: false };
+      if (String(props.guardrailId).toLowerCase() !== String(olds.guardrailId).toLowerCase()) return { changes: true, replaces: ["guardrailId"], deleteBeforeReplace: false };
       if (containsUnknown(props)) return { changes: true, replaces: [] };
       const inputs = parse(news);
       const map = statuses(olds);
@@ -180,7 +183,7 @@ export function assignmentLifecycle(kind: AssignmentKind) {
 
     async read(id: string, props: Record<string, unknown>): Promise<pulumi.dynamic.ReadResult> {
       const client = getClient();
-      const guardrailId = (props?.guardrailId as string | undefined) ?? id.split("/")[0]!;
+      const guardrailId = ((props?.guardrailId as string | undefined) ?? id.split("/")[0]!).toLowerCase();
       let live: Set<string>;
       try {
         live = new Set(await collect(kind.list(client, guardrailId)));
@@ -203,7 +206,11 @@ export function assignmentLifecycle(kind: AssignmentKind) {
     async update(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.UpdateResult> {
       const inputs = parse(news);
       const client = getClient();
-      const map = statuses(olds);
+      const wasExclusive = Boolean(olds.exclusive);
+      if (!wasExclusive && inputs.exclusive) return { outs: await claim(client, inputs, statuses(olds), news.__provider) };
+      // Exclusive -> additive releases the foreign ids: they leave the state and stay on the
+      // service, since additive never touches what the program does not list.
+      const map = wasExclusive && !inputs.exclusive ? withoutForeign(statuses(olds)) : statuses(olds);
       const live = assignedIn(map);
       const plan = planChanges({ desired: inputs.ids, live, managed: new Set(Object.keys(map)), exclusive: inputs.exclusive });
       const now = await apply(client, inputs, plan, live, { provider: news.__provider });
@@ -212,7 +219,7 @@ export function assignmentLifecycle(kind: AssignmentKind) {
 
     async delete(_id: string, props: Record<string, unknown>): Promise<void> {
       const client = getClient();
-      const guardrailId = props.guardrailId as string;
+      const guardrailId = (props.guardrailId as string).toLowerCase();
       let ids: string[];
       try {
         ids = props.exclusive ? await collect(kind.list(client, guardrailId)) : [...assignedIn(statuses(props))];
@@ -230,6 +237,18 @@ export function assignmentLifecycle(kind: AssignmentKind) {
       }
     },
   };
+
+  /**
+   * Additive -> exclusive, as an exclusive create does: list the guardrail's set, add the
+   * program's ids, remove only ids this resource managed that the program dropped, and record
+   * every other id as FOREIGN, so the next preview names them before an update removes them.
+   */
+  async function claim(client: GuardrailsClient, inputs: AssignmentInputs, previous: StatusMap, provider: unknown): Promise<Record<string, unknown>> {
+    const live = new Set(await listOrExplain(client, inputs.guardrailId));
+    const plan = planChanges({ desired: inputs.ids, live, managed: new Set(Object.keys(previous)), exclusive: false });
+    const now = await apply(client, inputs, plan, live, { provider });
+    return outputs(inputs, statusMap(inputs.ids, now, true, {}));
+  }
 
   async function listOrExplain(client: GuardrailsClient, guardrailId: string): Promise<string[]> {
     try {

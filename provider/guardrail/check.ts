@@ -45,5 +45,8 @@ export function parseInputs(news: Record<string, unknown>): GuardrailInputs {
   if (!parsed.success) {
     throw new Error(`invalid guardrail args: ${issuesToFailures(parsed.error).map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
   }
-  return parsed.data;
+  // UUIDs are case-insensitive (RFC 9562); the service's own ids are lower case, so that is
+  // the form sent, recorded and compared.
+  const { workspaceId, adoptId } = parsed.data;
+  return { ...parsed.data, ...(workspaceId ? { workspaceId: workspaceId.toLowerCase() } : {}), ...(adoptId ? { adoptId: adoptId.toLowerCase() } : {}) };
 }

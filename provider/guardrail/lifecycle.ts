@@ -11,7 +11,10 @@ import type { GuardrailInputs } from "../schema/guardrail-args";
 import { containsUnknown, isUnknown } from "../schema/unknown";
 import type { WireGuardrail } from "../schema/wire";
 import { checkGuardrailArgs, parseInputs, userProps } from "./check";
-import { changedProperties, createBody, outputsFromWire, refreshedInputs, patchBody, workspaceChanges, type GuardrailOutputs } from "./model";
+import { adopt, assertReplacementKeepsGuardrail, assertSameGuardrail } from "./adoption";
+import { changedProperties, settingsMatch } from "./changes";
+import { createBody, outputsFromWire, refreshedInputs, patchBody, type GuardrailOutputs } from "./model";
+import { knownDefaultWorkspace, workspaceMoves } from "./workspace";
 
 /** How far the service's clock may trail ours when matching an ambiguous create. */
 const CLOCK_SKEW_MS = 5_000;
@@ -20,16 +23,20 @@ export async function check(_olds: Record<string, unknown>, news: Record<string,
   return { inputs: news, failures: checkGuardrailArgs(news).failures };
 }
 
-export async function diff(_id: string, olds: GuardrailOutputs, news: Record<string, unknown>): Promise<pulumi.dynamic.DiffResult> {
+export async function diff(id: string, olds: GuardrailOutputs, news: Record<string, unknown>): Promise<pulumi.dynamic.DiffResult> {
   const props = userProps(news);
   if (containsUnknown(props)) {
-    // Not known until apply: say "may change", and "may replace" only if the workspace may move.
+    // Not known until apply: say "may change", and "may replace" only if the workspace may
+    // move, by the same rule as below (an omitted workspaceId is the default workspace).
     const ws = props.workspaceId;
-    const replaces = isUnknown(ws) || (typeof ws === "string" && ws !== olds.workspaceId) ? ["workspaceId"] : [];
-    return { changes: true, replaces };
+    if (typeof props.adoptId === "string" && !isUnknown(props.adoptId)) assertSameGuardrail(id, olds, { name: String(props.name), adoptId: props.adoptId });
+    const moves = isUnknown(ws) || (await workspaceMoves(olds, typeof ws === "string" ? ws : undefined, getClient));
+    return { changes: true, replaces: moves ? ["workspaceId"] : [] };
   }
   const inputs = parseInputs(news);
-  const replace = workspaceChanges(olds, inputs);
+  assertSameGuardrail(id, olds, inputs);
+  const replace = await workspaceMoves(olds, inputs.workspaceId, getClient);
+  if (replace) assertReplacementKeepsGuardrail(id, olds, inputs, inputs.workspaceId ?? `omitted, which means the default workspace ${knownDefaultWorkspace(olds) ?? ""}`.trimEnd());
   const changed = changedProperties(olds, inputs);
   return { changes: replace || changed.length > 0, replaces: replace ? ["workspaceId"] : [], deleteBeforeReplace: false };
 }
@@ -37,10 +44,10 @@ export async function diff(_id: string, olds: GuardrailOutputs, news: Record<str
 export async function create(news: Record<string, unknown>): Promise<pulumi.dynamic.CreateResult<GuardrailOutputs>> {
   const inputs = parseInputs(news);
   const client = getClient();
-  if (inputs.adoptId) return adopt(client, inputs, inputs.adoptId);
+  if (inputs.adoptId) return adopt(client, inputs, inputs.adoptId, (err) => annotate(inputs.name, err));
   const body = createBody(inputs);
   const g = await createOnce(client, inputs, body);
-  return { id: g.id, outs: outputsFromWire(g, inputs, {}, body) };
+  return { id: g.id, outs: outputsFromWire(g, inputs) };
 }
 
 /**
@@ -76,27 +83,7 @@ function isAmbiguous(err: unknown): boolean {
 
 async function findCreated(client: GuardrailsClient, inputs: GuardrailInputs, body: ReturnType<typeof createBody>, started: number): Promise<WireGuardrail[]> {
   const all = await collect(client.listGuardrails(inputs.workspaceId ? { workspaceId: inputs.workspaceId } : {}));
-  return all.filter((g) => g.name === inputs.name && Date.parse(g.created_at) >= started - CLOCK_SKEW_MS && changedProperties(outputsFromWire(g, inputs, {}, body), inputs).length === 0);
-}
-
-/** Brings an existing guardrail under management: read it, then PATCH what differs. */
-async function adopt(client: GuardrailsClient, inputs: GuardrailInputs, id: string): Promise<pulumi.dynamic.CreateResult<GuardrailOutputs>> {
-  let live: WireGuardrail;
-  try {
-    live = await client.getGuardrail(id);
-  } catch (err) {
-    if (err instanceof NotFoundError) throw new Error(`guardrail "${inputs.name}": adoptId ${id} names no guardrail; check the id (pulumi-guardrails lists ids with GET /api/v1/guardrails)`);
-    throw annotate(inputs.name, err);
-  }
-  if (inputs.workspaceId && inputs.workspaceId !== live.workspace_id) {
-    throw new Error(`guardrail "${inputs.name}": adoptId ${id} is in workspace ${live.workspace_id}, but workspaceId says ${inputs.workspaceId}; make them agree`);
-  }
-  const current = outputsFromWire(live, inputs);
-  const changed = changedProperties(current, inputs);
-  if (changed.length === 0) return { id, outs: current };
-  const body = patchBody(inputs, changed);
-  const g = await client.updateGuardrail(id, body).catch((err) => Promise.reject(annotate(inputs.name, err)));
-  return { id, outs: outputsFromWire(g, inputs, current.modelAliases, body) };
+  return all.filter((g) => g.name === inputs.name && Date.parse(g.created_at) >= started - CLOCK_SKEW_MS && settingsMatch(g, inputs));
 }
 
 export async function read(id: string, props: GuardrailOutputs): Promise<pulumi.dynamic.ReadResult> {
@@ -107,21 +94,18 @@ export async function read(id: string, props: GuardrailOutputs): Promise<pulumi.
     if (err instanceof NotFoundError) return {};
     throw annotate(props?.name ?? id, err);
   }
-  const outs: GuardrailOutputs = {
-    ...outputsFromWire(g, undefined, props?.modelAliases ?? {}),
-    args: props?.args ?? null,
-  };
+  const outs = outputsFromWire(g, undefined, props);
   return { id, props: outs, inputs: refreshedInputs(props ?? outs, outs) };
 }
 
 export async function update(id: string, olds: GuardrailOutputs, news: Record<string, unknown>): Promise<pulumi.dynamic.UpdateResult<GuardrailOutputs>> {
   const inputs = parseInputs(news);
   const client = getClient();
+  assertSameGuardrail(id, olds, inputs);
   const changed = changedProperties(olds, inputs);
   try {
-    if (changed.length === 0) return { outs: { ...outputsFromWire(await client.getGuardrail(id), inputs, olds.modelAliases) } };
-    const body = patchBody(inputs, changed);
-    return { outs: outputsFromWire(await client.updateGuardrail(id, body), inputs, olds.modelAliases ?? {}, body) };
+    if (changed.length === 0) return { outs: outputsFromWire(await client.getGuardrail(id), inputs, olds) };
+    return { outs: outputsFromWire(await client.updateGuardrail(id, patchBody(inputs, changed)), inputs, olds) };
   } catch (err) {
     if (err instanceof NotFoundError) {
       throw new Error(`guardrail "${inputs.name}" (${id}) no longer exists on the service; run \`pulumi refresh\` and the next \`pulumi up\` recreates it`);

@@ -6,7 +6,8 @@
 import { PROMPT_INJECTION_SLUG, type BuiltinSlug, type FilterAction, type ResetInterval, type ScanScope } from "../schema/constants";
 import type { GuardrailInputs } from "../schema/guardrail-args";
 import type { WireGuardrail, WireGuardrailCreate, WireGuardrailUpdate } from "../schema/wire";
-import { canonicalSet, learnAliases, type ModelAliases } from "./model-aliases";
+import { answersOf as answersOrLegacy, sortedSet, type ModelAnswers } from "./model-lists";
+import { knownDefaultWorkspace } from "./workspace";
 
 /** What Pulumi stores as the Guardrail's outputs. `null` where the service holds nothing. */
 export interface GuardrailOutputs {
@@ -28,11 +29,23 @@ export interface GuardrailOutputs {
   contentFilters: Array<{ pattern: string; action: FilterAction; label?: string }> | null;
   createdAt: string;
   updatedAt: string | null;
-  /** Model identifiers seen in the program -> the canonical slug the service answered with. */
-  modelAliases: ModelAliases;
+  /**
+   * Per model list, the canonical slugs the service answered to the identifiers last sent
+   * (those are in `args`). Drift of a model list is a change against this answer.
+   * Missing in state written by earlier versions, which held `modelAliases` instead.
+   */
+  modelAnswers?: ModelAnswers;
+  /** Earlier versions' guessed identifier -> canonical map; read only, never written. */
+  modelAliases?: Record<string, string>;
+  /**
+   * The id of the organization's default workspace, when known (the service answers it on a
+   * create or adoption without `workspaceId`): an omitted `workspaceId` means this one.
+   */
+  defaultWorkspaceId?: string | null;
   /**
    * The program's args as last applied, in its own form: what `read` reports where nothing
-   * drifted, and where the requested workspace and `adoptId` are kept.
+   * drifted, and where the requested workspace, `adoptId` and the model identifiers last
+   * sent are kept.
    */
   args: GuardrailInputs | null;
 }
@@ -68,19 +81,22 @@ export const COMPARED = [
 export type ComparedProperty = (typeof COMPARED)[number];
 type Comparable = Record<ComparedProperty, unknown>;
 
-const sortedSet = (xs: readonly string[] | null | undefined) => (xs ? [...new Set(xs)].sort() : null);
 const builtinsKey = (xs: ReadonlyArray<{ slug: string; action: string; scanScope?: string | undefined }> | null | undefined) =>
   xs ? [...xs].map((b) => ({ slug: b.slug, action: b.action, scanScope: b.slug === PROMPT_INJECTION_SLUG ? (b.scanScope ?? "all_messages") : null })).sort((a, b) => a.slug.localeCompare(b.slug)) : null;
 const filtersKey = (xs: ReadonlyArray<{ pattern: string; action: string; label?: string | undefined | null }> | null | undefined) =>
   xs ? xs.map((f) => ({ pattern: f.pattern, action: f.action, label: f.label ?? null })) : null;
 
-/** One normaliser for both sides: sets sorted and deduplicated, model ids canonical, builtins by slug. */
-function normalise(args: Record<ComparedProperty, unknown>, aliases: ModelAliases): Comparable {
+/**
+ * One normaliser for both sides: sets sorted and deduplicated, builtins by slug. Model lists
+ * are sets too, but only of like with like (see model-lists.ts): never a program's
+ * identifiers against the service's canonical slugs.
+ */
+function normalise(args: Record<ComparedProperty, unknown>): Comparable {
   return {
     ...args,
-    allowedModels: canonicalSet(args.allowedModels as string[] | null, aliases),
+    allowedModels: sortedSet(args.allowedModels as string[] | null),
     allowedProviders: sortedSet(args.allowedProviders as string[] | null),
-    ignoredModels: canonicalSet(args.ignoredModels as string[] | null, aliases),
+    ignoredModels: sortedSet(args.ignoredModels as string[] | null),
     ignoredProviders: sortedSet(args.ignoredProviders as string[] | null),
     contentFilterBuiltins: builtinsKey(args.contentFilterBuiltins as Parameters<typeof builtinsKey>[0]),
     contentFilters: filtersKey(args.contentFilters as Parameters<typeof filtersKey>[0]),
@@ -88,29 +104,15 @@ function normalise(args: Record<ComparedProperty, unknown>, aliases: ModelAliase
 }
 
 /** The program's desired state, normalised for comparison. */
-export function comparableInputs(inputs: GuardrailInputs, aliases: ModelAliases): Comparable {
+export function comparableInputs(inputs: GuardrailInputs): Comparable {
   const desired = Object.fromEntries(COMPARED.map((p) => [p, (inputs as Record<string, unknown>)[p] ?? null])) as Record<ComparedProperty, unknown>;
   for (const vendor of ZDR_VENDORS) desired[vendor] = effectiveZdr(inputs, vendor);
-  return normalise(desired, aliases);
+  return normalise(desired);
 }
 
 /** The recorded (or live) state, normalised for comparison. */
 export function comparableOutputs(outs: GuardrailOutputs): Comparable {
-  return normalise(liveArgs(outs), outs.modelAliases ?? {});
-}
-
-/** Properties whose desired value differs from the recorded one. */
-export function changedProperties(outs: GuardrailOutputs, inputs: GuardrailInputs): ComparedProperty[] {
-  const want = comparableInputs(inputs, outs.modelAliases ?? {});
-  const have = comparableOutputs(outs);
-  return COMPARED.filter((p) => JSON.stringify(want[p]) !== JSON.stringify(have[p]));
-}
-
-/** Whether the program asks for another workspace than the guardrail is in (forces replacement). */
-export function workspaceChanges(outs: GuardrailOutputs, inputs: GuardrailInputs): boolean {
-  const asked = inputs.workspaceId ?? null;
-  if (asked === null) return (outs.args?.workspaceId ?? null) !== null;
-  return asked !== outs.workspaceId;
+  return normalise(liveArgs(outs));
 }
 
 const uniq = (xs: readonly string[] | undefined) => (xs ? [...new Set(xs)] : undefined);
@@ -166,12 +168,14 @@ export function createBody(inputs: GuardrailInputs): WireGuardrailCreate {
   return { ...pruned, name: inputs.name, ...(inputs.workspaceId ? { workspace_id: inputs.workspaceId } : {}) };
 }
 
-/** Outputs from the service's record; aliases learnt from what the program sent. */
-export function outputsFromWire(g: WireGuardrail, inputs: GuardrailInputs | undefined, previous: ModelAliases = {}, sent?: WireGuardrailUpdate): GuardrailOutputs {
-  const aliases: ModelAliases = { ...previous };
-  if (sent?.allowed_models && g.allowed_models) Object.assign(aliases, learnAliases(sent.allowed_models, g.allowed_models));
-  if (sent?.ignored_models && g.ignored_models) Object.assign(aliases, learnAliases(sent.ignored_models, g.ignored_models));
-  for (const c of [...(g.allowed_models ?? []), ...(g.ignored_models ?? [])]) aliases[c] = c;
+/**
+ * Outputs from the service's record. With `inputs` (an answer to what this program sent,
+ * or a state it now matches) the model lists are recorded as the service's answer to them;
+ * without (a read), what `previous` recorded is kept.
+ */
+export function outputsFromWire(g: WireGuardrail, inputs: GuardrailInputs | undefined, previous?: GuardrailOutputs): GuardrailOutputs {
+  const answers: ModelAnswers = inputs || !previous ? { allowedModels: g.allowed_models, ignoredModels: g.ignored_models } : answersOrLegacy(previous);
+  const defaultWorkspaceId = inputs && !inputs.workspaceId ? g.workspace_id : previous ? knownDefaultWorkspace(previous) : null;
   return {
     name: g.name,
     description: g.description,
@@ -191,8 +195,9 @@ export function outputsFromWire(g: WireGuardrail, inputs: GuardrailInputs | unde
     contentFilters: g.content_filters?.map((f) => ({ pattern: f.pattern, action: f.action, ...(f.label != null ? { label: f.label } : {}) })) ?? null,
     createdAt: g.created_at,
     updatedAt: g.updated_at,
-    modelAliases: aliases,
-    args: inputs ? (JSON.parse(JSON.stringify(inputs)) as GuardrailInputs) : null,
+    modelAnswers: answers,
+    defaultWorkspaceId,
+    args: inputs ? (JSON.parse(JSON.stringify(inputs)) as GuardrailInputs) : (previous?.args ?? null),
   };
 }
 

@@ -31,9 +31,13 @@ export interface GuardrailArgs {
   name: pulumi.Input<string>;
   /** At most 1000 characters. @default none (null) */
   description?: pulumi.Input<string>;
-  /** Workspace (UUID) that holds the guardrail. **Changing it replaces the guardrail.** @default the default workspace */
+  /**
+   * Workspace (UUID, any case) that holds the guardrail. Omitting it and writing the default
+   * workspace's id are the same value. **Moving to another workspace replaces the guardrail.**
+   * @default the default workspace
+   */
   workspaceId?: pulumi.Input<string>;
-  /** Models allowed, by slug or canonical slug; compared as a set of canonical slugs. Omit instead of `[]`. @default no restriction (null) */
+  /** Models allowed, by slug or canonical slug; a set of identifiers (another identifier for a listed model is one update that then settles). Omit instead of `[]`. @default no restriction (null) */
   allowedModels?: pulumi.Input<pulumi.Input<string>[]>;
   /** Provider ids allowed; compared as a set. Omit instead of `[]`. @default no restriction (null) */
   allowedProviders?: pulumi.Input<pulumi.Input<string>[]>;
@@ -66,7 +70,9 @@ export interface GuardrailArgs {
   /**
    * Bring an existing guardrail (its UUID) under management instead of creating one: the
    * first `up` reads it and PATCHes what differs from these args. Pulumi's `import` option
-   * does not work for dynamic providers (pulumi/pulumi issues 16175, 3550).
+   * does not work for dynamic providers (pulumi/pulumi issues 16175, 3550). Read at create
+   * only: dropping it later is no change, and changing it to another guardrail fails the
+   * preview, since a resource manages one guardrail for its whole life.
    * @default create a new guardrail
    */
   adoptId?: pulumi.Input<string>;

@@ -58,7 +58,8 @@ describe("Guardrail under the real CLI", () => {
     expect(out.engModels).toEqual(["vendor-b/model-m-20260201", "vendor-a/model-x-20260115"]);
     expect((await p.api("GET", `/guardrails/${out.researchId}`)).body.data.ignored_models).toEqual(["other-lab/open-model-8b-20250901"]);
     await p.pulumi(["preview", "--expect-no-changes"], { check: true });
-    p.write(program({ models: `["vendor-a/model-x", "vendor-b/model-m-20260201"]`, providers: `["prov-1", "prov-2"]` }));
+    // Exactly the canonical slugs the service answered: known to be what it holds, no change.
+    p.write(program({ models: `["vendor-a/model-x-20260115", "vendor-b/model-m-20260201"]`, providers: `["prov-1", "prov-2"]` }));
     await p.clearLog();
     await p.pulumi(["preview", "--expect-no-changes"], { check: true });
     expect((await p.log()).writes).toBe(0);

@@ -167,7 +167,8 @@ describe("Guardrail lifecycle", () => {
     await emu.clearLog();
     const res = await created({ name: "legacy", limitUsd: 2, allowedModels: ["vendor-a/model-x"], adoptId: existing.id });
     expect(res.id).toBe(existing.id);
-    expect((await emu.log()).counts).toEqual({ getGuardrail: 1, updateGuardrail: 1 });
+    // One list call: an omitted workspaceId means the default workspace, so adoption checks it.
+    expect((await emu.log()).counts).toEqual({ getGuardrail: 1, listGuardrails: 1, updateGuardrail: 1 });
     expect((await raw().getGuardrail(existing.id)).limit_usd).toBe(2);
     await expect(created({ name: "x", adoptId: "00000000-0000-4000-8000-0000000000ff" })).rejects.toThrow(/adoptId 00000000-0000-4000-8000-0000000000ff names no guardrail/);
   });
@@ -210,7 +211,7 @@ describe("no perpetual diff", () => {
     const { id, outs } = await created(args);
     expect(outs.allowedModels).toEqual(["vendor-b/model-m-20260201", "vendor-a/model-x-20260115"]);
     expect(await guardrail.diff(id, outs, args)).toMatchObject({ changes: false });
-    const shuffled = { ...args, allowedModels: ["vendor-a/model-x", "vendor-b/model-m-20260201"], allowedProviders: ["p1", "p2"], contentFilterBuiltins: [...args.contentFilterBuiltins].reverse() };
+    const shuffled = { ...args, allowedModels: ["vendor-a/model-x-20260115", "vendor-b/model-m", "vendor-a/model-x"], allowedProviders: ["p1", "p2"], contentFilterBuiltins: [...args.contentFilterBuiltins].reverse() };
     expect(await guardrail.diff(id, outs, shuffled)).toMatchObject({ changes: false });
     const read = await guardrail.read(id, outs);
     expect(await guardrail.diff(id, read.props as GuardrailOutputs, args)).toMatchObject({ changes: false });

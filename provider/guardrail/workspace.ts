@@ -1,0 +1,48 @@
+/**
+ * Which workspace a guardrail belongs in. An omitted `workspaceId` means the organization's
+ * default workspace (spec, create rule 1), so omitting it and naming the default workspace's
+ * id are the same value: switching between the two never replaces the guardrail. Workspace
+ * ids are UUIDs and compare case-insensitively.
+ */
+import type { GuardrailsClient } from "../client/client";
+import type { GuardrailInputs } from "../schema/guardrail-args";
+
+/** The part of the recorded outputs these rules read. */
+export interface RecordedWorkspace {
+  workspaceId: string;
+  defaultWorkspaceId?: string | null;
+  args: GuardrailInputs | null;
+}
+
+export const sameUuid = (a: string | null | undefined, b: string | null | undefined) => (a ?? "").toLowerCase() === (b ?? "").toLowerCase();
+
+/**
+ * The default workspace's id when the state knows it: recorded, or (state of earlier
+ * versions) the workspace of a guardrail the program created without naming one.
+ */
+export function knownDefaultWorkspace(recorded: RecordedWorkspace): string | null {
+  if (recorded.defaultWorkspaceId) return recorded.defaultWorkspaceId;
+  return recorded.args && !recorded.args.workspaceId ? recorded.workspaceId : null;
+}
+
+/**
+ * Asks the service: `GET /guardrails` without `workspace_id` lists the default workspace,
+ * so any row names it. `null` when that workspace holds no guardrail, which also says that
+ * no guardrail of ours is in it.
+ */
+export async function lookUpDefaultWorkspace(client: GuardrailsClient): Promise<string | null> {
+  for await (const g of client.listGuardrails()) return g.workspace_id;
+  return null;
+}
+
+/**
+ * Whether the program asks for another workspace than the recorded guardrail is in, which
+ * forces a replacement. An omitted `workspaceId` is compared as the default workspace; when
+ * the state does not know that id, the service is asked (one list call, only then).
+ */
+export async function workspaceMoves(recorded: RecordedWorkspace, asked: string | undefined, client: () => GuardrailsClient): Promise<boolean> {
+  if (asked) return !sameUuid(asked, recorded.workspaceId);
+  const known = knownDefaultWorkspace(recorded);
+  if (known) return !sameUuid(known, recorded.workspaceId);
+  return !sameUuid(await lookUpDefaultWorkspace(client()), recorded.workspaceId);
+}
