@@ -7,6 +7,7 @@ import { collect } from "../client/pagination";
 import { ConnectionError, GuardrailsError, NotFoundError, RateLimitError, ServerError, TimeoutError } from "../client/errors";
 import type { GuardrailsClient } from "../client/client";
 import { getClient } from "../config";
+import { confirmGone } from "../confirm-gone";
 import type { GuardrailInputs } from "../schema/guardrail-args";
 import { containsUnknown, isUnknown } from "../schema/unknown";
 import type { WireGuardrail } from "../schema/wire";
@@ -100,12 +101,14 @@ async function adopt(client: GuardrailsClient, inputs: GuardrailInputs, id: stri
 }
 
 export async function read(id: string, props: GuardrailOutputs): Promise<pulumi.dynamic.ReadResult> {
+  const client = getClient();
   let g: WireGuardrail;
   try {
-    g = await getClient().getGuardrail(id);
+    g = await client.getGuardrail(id);
   } catch (err) {
-    if (err instanceof NotFoundError) return {};
-    throw annotate(props?.name ?? id, err);
+    if (!(err instanceof NotFoundError)) throw annotate(props?.name ?? id, err);
+    await confirmGone(client, err, { what: `guardrail "${props?.name ?? id}" (${id})`, guardrailId: id, workspaceId: props?.workspaceId });
+    return {};
   }
   const outs: GuardrailOutputs = {
     ...outputsFromWire(g, undefined, props?.modelAliases ?? {}),
@@ -131,11 +134,13 @@ export async function update(id: string, olds: GuardrailOutputs, news: Record<st
 }
 
 export async function remove(id: string, props: GuardrailOutputs): Promise<void> {
+  const client = getClient();
   try {
-    await getClient().deleteGuardrail(id);
+    await client.deleteGuardrail(id);
   } catch (err) {
-    if (err instanceof NotFoundError) return; // already gone: the goal of a delete
-    throw annotate(props?.name ?? id, err);
+    if (!(err instanceof NotFoundError)) throw annotate(props?.name ?? id, err);
+    // Already gone is the goal of a delete, but only a working service may say so.
+    await confirmGone(client, err, { what: `guardrail "${props?.name ?? id}" (${id})`, guardrailId: id, workspaceId: props?.workspaceId });
   }
 }
 
