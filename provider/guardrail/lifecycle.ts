@@ -3,19 +3,17 @@
  * thin serialized shim at call time, so nothing here ends up in state.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { collect } from "../client/pagination";
-import { ConnectionError, GuardrailsError, NotFoundError, RateLimitError, ServerError, TimeoutError } from "../client/errors";
+import { GuardrailsError, NotFoundError } from "../client/errors";
 import type { GuardrailsClient } from "../client/client";
-import { getClient } from "../config";
+import { checkBaseUrl } from "../client/base-url";
+import { getClient, resolveSettings } from "../config";
+import { createOnce } from "./create-once";
 import { confirmGone } from "../confirm-gone";
 import type { GuardrailInputs } from "../schema/guardrail-args";
 import { containsUnknown, isUnknown } from "../schema/unknown";
 import type { WireGuardrail } from "../schema/wire";
 import { checkGuardrailArgs, parseInputs, userProps } from "./check";
 import { changedProperties, createBody, outputsFromWire, refreshedInputs, patchBody, workspaceChanges, type GuardrailOutputs } from "./model";
-
-/** How far the service's clock may trail ours when matching an ambiguous create. */
-const CLOCK_SKEW_MS = 5_000;
 
 export async function check(_olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.CheckResult> {
   return { inputs: news, failures: checkGuardrailArgs(news).failures };
@@ -40,44 +38,8 @@ export async function create(news: Record<string, unknown>): Promise<pulumi.dyna
   const client = getClient();
   if (inputs.adoptId) return adopt(client, inputs, inputs.adoptId);
   const body = createBody(inputs);
-  const g = await createOnce(client, inputs, body);
+  const g = await createOnce(client, checkBaseUrl(resolveSettings().baseUrl), inputs, body, (err) => annotate(inputs.name, err));
   return { id: g.id, outs: outputsFromWire(g, inputs, {}, body) };
-}
-
-/**
- * A POST that is never blindly repeated. After an ambiguous failure the guardrail this
- * request created is looked for (same name and settings, same workspace, created after the
- * request started): one match is adopted, none means it did not land and the POST is made
- * again, more than one is an error that says what to check.
- */
-async function createOnce(client: GuardrailsClient, inputs: GuardrailInputs, body: ReturnType<typeof createBody>): Promise<WireGuardrail> {
-  for (let attempt = 1; ; attempt++) {
-    const started = Date.now();
-    try {
-      return await client.createGuardrail(body);
-    } catch (err) {
-      if (!isAmbiguous(err)) throw annotate(inputs.name, err);
-      const matches = await findCreated(client, inputs, body, started);
-      if (matches.length === 1) return matches[0]!;
-      if (matches.length > 1) {
-        throw new Error(
-          `guardrail "${inputs.name}": the create answer was lost (${(err as Error).message}) and ${matches.length} matching guardrails were created since; ` +
-            `ids ${matches.map((m) => m.id).join(", ")}. Delete the extra ones, then set adoptId to the one to keep.`,
-        );
-      }
-      if (attempt >= client.maxAttempts) throw annotate(inputs.name, err);
-      await client.backoff(err, attempt);
-    }
-  }
-}
-
-function isAmbiguous(err: unknown): boolean {
-  return err instanceof ConnectionError || err instanceof TimeoutError || err instanceof ServerError || err instanceof RateLimitError;
-}
-
-async function findCreated(client: GuardrailsClient, inputs: GuardrailInputs, body: ReturnType<typeof createBody>, started: number): Promise<WireGuardrail[]> {
-  const all = await collect(client.listGuardrails(inputs.workspaceId ? { workspaceId: inputs.workspaceId } : {}));
-  return all.filter((g) => g.name === inputs.name && Date.parse(g.created_at) >= started - CLOCK_SKEW_MS && changedProperties(outputsFromWire(g, inputs, {}, body), inputs).length === 0);
 }
 
 /** Brings an existing guardrail under management: read it, then PATCH what differs. */
