@@ -2,14 +2,15 @@
  * A journal of guardrail creates on this machine, so a `pulumi up` killed in the middle of a
  * create (SIGKILL, a CI runner's timeout) leaves a trace the next `up` can recover from.
  *
- * Before its POST, a create writes an entry (service URL, create body, start time, its pid
- * and the pids of the engine above it). When the POST answers and the engine is still there
- * to record the id, the entry is removed. When the engine is gone (the CLI was killed and
- * this provider process kept running), the entry keeps the id the POST returned. The next
- * create with the same URL and body finds the entry: with an id it adopts that guardrail;
- * without one (the process died before the answer) it looks for the guardrail created since
- * the entry's start. Entries of a run whose engine is still alive belong to that run and are
- * never touched. The key and any secret never enter an entry.
+ * Before its POST, a create writes an entry: the resource (project/stack/name, which the
+ * Guardrail passes as the hidden input `__resource`), a digest of the service URL and create
+ * body, the start time, its pid and the pids of the engine above it. When the POST answers,
+ * the entry records the id, and it stays until a later call (diff, read, update, delete)
+ * shows that the engine recorded that id. The engine only calls `create` for a resource it
+ * has not recorded, so when a create finds an entry for its own resource and body from a run
+ * whose engine is gone, that run's guardrail was never recorded: with an id it is adopted;
+ * without one (the process died before the answer) the guardrail created since the entry's
+ * start is looked for. The key and any secret never enter an entry.
  */
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
@@ -19,8 +20,9 @@ import { join } from "node:path";
 /** What a journal entry records. */
 export interface JournalEntry {
   v: 1;
+  /** `project/stack/name` of the resource. */
+  resource: string;
   key: string;
-  name: string;
   started: number;
   pid: number;
   /** The provider's parent and grandparent: the CLI sits there (the plugin runs under `sh`). */
@@ -36,9 +38,9 @@ export function journalDir(env: NodeJS.ProcessEnv = process.env): string {
   return env.GUARDRAILS_JOURNAL_DIR || join(homedir(), ".pulumi-guardrails", "journal");
 }
 
-/** The identity of a create: the service it goes to and exactly what it asks for. */
-export function createKey(baseUrl: string, body: unknown): string {
-  return createHash("sha256").update(JSON.stringify([baseUrl, body])).digest("hex");
+/** The identity of a create: the resource, the service it goes to and exactly what it asks for. */
+export function createKey(resource: string, baseUrl: string, body: unknown): string {
+  return createHash("sha256").update(JSON.stringify([resource, baseUrl, body])).digest("hex");
 }
 
 function parentOf(pid: number): number | undefined {
@@ -73,15 +75,20 @@ let counter = 0;
 
 /** One create's entry. */
 export class JournalHandle {
+  private file: string;
+
   private constructor(
-    private readonly file: string,
+    private readonly dir: string,
+    private readonly base: string,
     readonly entry: JournalEntry,
-  ) {}
+  ) {
+    this.file = join(dir, `${base}.json`);
+  }
 
   /** Writes the entry before the POST; never fails the create (a read-only home just loses the journal). */
-  static begin(key: string, name: string, dir = journalDir()): JournalHandle {
-    const entry: JournalEntry = { v: 1, key, name, started: Date.now(), pid: process.pid, engine: ENGINE };
-    const handle = new JournalHandle(join(dir, `${key.slice(0, 16)}-${process.pid}-${++counter}.json`), entry);
+  static begin(resource: string, key: string, dir = journalDir()): JournalHandle {
+    const entry: JournalEntry = { v: 1, resource, key, started: Date.now(), pid: process.pid, engine: ENGINE };
+    const handle = new JournalHandle(dir, `${key.slice(0, 16)}-${process.pid}-${++counter}`, entry);
     try {
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       handle.write();
@@ -91,11 +98,22 @@ export class JournalHandle {
     return handle;
   }
 
-  /** The POST answered `id`: forget it if the engine can record it, else keep the id for the next run. */
+  /** The POST answered `id`: kept (the file name ends in the id) until the engine shows it recorded it. */
   landed(id: string): void {
-    if (engineAlive(this.entry.engine)) return this.remove();
+    const old = this.file;
     this.entry.id = id;
+    this.file = join(this.dir, `${this.base}.${id}.json`);
     this.write();
+    rmSync(old, { force: true });
+  }
+
+  /** The engine knows `id` (it called diff, read, update or delete with it): drop its entries. */
+  static forget(id: string, dir = journalDir()): void {
+    try {
+      for (const f of readdirSync(dir)) if (f.endsWith(`.${id}.json`)) rmSync(join(dir, f), { force: true });
+    } catch {
+      // No journal folder: nothing to forget.
+    }
   }
 
   remove(): void {
@@ -111,7 +129,7 @@ export class JournalHandle {
     }
   }
 
-  /** Entries of other runs for this create key whose engine is gone, oldest first. */
+  /** Entries of earlier runs for this create key whose engine is gone, oldest first. */
   static orphans(key: string, dir = journalDir()): Array<{ entry: JournalEntry; file: string }> {
     if (!existsSync(dir)) return [];
     const found: Array<{ entry: JournalEntry; file: string }> = [];
@@ -135,7 +153,7 @@ export class JournalHandle {
 export function readEntry(file: string): JournalEntry | undefined {
   try {
     const e = JSON.parse(readFileSync(file, "utf8")) as JournalEntry;
-    return e && e.v === 1 && typeof e.key === "string" && typeof e.started === "number" ? e : undefined;
+    return e && e.v === 1 && typeof e.key === "string" && typeof e.resource === "string" && typeof e.started === "number" ? e : undefined;
   } catch {
     return undefined;
   }

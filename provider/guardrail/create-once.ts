@@ -8,8 +8,9 @@
  *   name and settings created since our request started that no other resource of this run
  *   holds. One is adopted; none means nothing landed and the POST is made again; more than
  *   one fails, naming them, since adopting one would be a guess.
- * - A run killed mid-create leaves a journal entry (create-journal.ts); the next create with
- *   the same URL and body recovers the guardrail it made instead of making a second one.
+ * - A run killed mid-create leaves a journal entry (create-journal.ts); the next create of
+ *   the same resource with the same URL and body recovers the guardrail it made instead of
+ *   making a second one.
  */
 import { collect } from "../client/pagination";
 import { ConnectionError, NotFoundError, RateLimitError, ServerError, TimeoutError } from "../client/errors";
@@ -29,16 +30,18 @@ const ORPHAN_WAIT_MS = 60_000;
 /** Creates the guardrail exactly once; `annotate` names the resource in errors. */
 export async function createOnce(
   client: GuardrailsClient,
+  /** `project/stack/name`, or undefined (then no journal: nothing to recover by). */
+  resource: string | undefined,
   serviceUrl: string,
   inputs: GuardrailInputs,
   body: WireGuardrailCreate,
   annotate: (err: unknown) => Error,
 ): Promise<WireGuardrail> {
-  const key = createKey(serviceUrl, body);
-  const recovered = await recoverInterrupted(client, inputs, body, key);
+  const key = resource ? createKey(resource, serviceUrl, body) : undefined;
+  const recovered = key ? await recoverInterrupted(client, inputs, body, key) : undefined;
   if (recovered) return recovered;
   for (let attempt = 1; ; attempt++) {
-    const journal = JournalHandle.begin(key, inputs.name);
+    const journal = resource && key ? JournalHandle.begin(resource, key) : NO_JOURNAL;
     const started = Date.now();
     try {
       const g = await trackedPost(() => client.createGuardrail(body));
@@ -63,6 +66,8 @@ export async function createOnce(
     }
   }
 }
+
+const NO_JOURNAL = { landed: () => undefined, remove: () => undefined };
 
 /** A 429 is answered before anything is done; so is a connection that never sent a byte. */
 function notProcessed(err: unknown): boolean {

@@ -7,6 +7,7 @@ import { GuardrailsError, NotFoundError } from "../client/errors";
 import type { GuardrailsClient } from "../client/client";
 import { checkBaseUrl } from "../client/base-url";
 import { getClient, resolveSettings } from "../config";
+import { JournalHandle } from "./create-journal";
 import { createOnce } from "./create-once";
 import { confirmGone } from "../confirm-gone";
 import type { GuardrailInputs } from "../schema/guardrail-args";
@@ -19,7 +20,8 @@ export async function check(_olds: Record<string, unknown>, news: Record<string,
   return { inputs: news, failures: checkGuardrailArgs(news).failures };
 }
 
-export async function diff(_id: string, olds: GuardrailOutputs, news: Record<string, unknown>): Promise<pulumi.dynamic.DiffResult> {
+export async function diff(id: string, olds: GuardrailOutputs, news: Record<string, unknown>): Promise<pulumi.dynamic.DiffResult> {
+  JournalHandle.forget(id); // the engine recorded this id: no interrupted create to recover
   const props = userProps(news);
   if (containsUnknown(props)) {
     // Not known until apply: say "may change", and "may replace" only if the workspace may move.
@@ -38,7 +40,7 @@ export async function create(news: Record<string, unknown>): Promise<pulumi.dyna
   const client = getClient();
   if (inputs.adoptId) return adopt(client, inputs, inputs.adoptId);
   const body = createBody(inputs);
-  const g = await createOnce(client, checkBaseUrl(resolveSettings().baseUrl), inputs, body, (err) => annotate(inputs.name, err));
+  const g = await createOnce(client, typeof news.__resource === "string" ? news.__resource : undefined, checkBaseUrl(resolveSettings().baseUrl), inputs, body, (err) => annotate(inputs.name, err));
   return { id: g.id, outs: outputsFromWire(g, inputs, {}, body) };
 }
 
@@ -63,6 +65,7 @@ async function adopt(client: GuardrailsClient, inputs: GuardrailInputs, id: stri
 }
 
 export async function read(id: string, props: GuardrailOutputs): Promise<pulumi.dynamic.ReadResult> {
+  JournalHandle.forget(id);
   const client = getClient();
   let g: WireGuardrail;
   try {
@@ -80,6 +83,7 @@ export async function read(id: string, props: GuardrailOutputs): Promise<pulumi.
 }
 
 export async function update(id: string, olds: GuardrailOutputs, news: Record<string, unknown>): Promise<pulumi.dynamic.UpdateResult<GuardrailOutputs>> {
+  JournalHandle.forget(id);
   const inputs = parseInputs(news);
   const client = getClient();
   const changed = changedProperties(olds, inputs);
@@ -96,6 +100,7 @@ export async function update(id: string, olds: GuardrailOutputs, news: Record<st
 }
 
 export async function remove(id: string, props: GuardrailOutputs): Promise<void> {
+  JournalHandle.forget(id);
   const client = getClient();
   try {
     await client.deleteGuardrail(id);

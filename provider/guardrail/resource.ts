@@ -104,6 +104,8 @@ export class Guardrail extends pulumi.dynamic.Resource {
   declare readonly updatedAt: pulumi.Output<string | null>;
 
   constructor(name: string, args: GuardrailArgs, opts?: pulumi.CustomResourceOptions) {
-    super(shimFor("guardrail"), name, { createdAt: undefined, updatedAt: undefined, ...args }, opts, "guardrails", "Guardrail");
+    // `__resource` lets a create recognise its own interrupted earlier attempt (create-journal.ts).
+    const resource = `${pulumi.getProject()}/${pulumi.getStack()}/${name}`;
+    super(shimFor("guardrail"), name, { createdAt: undefined, updatedAt: undefined, ...args, __resource: resource }, opts, "guardrails", "Guardrail");
   }
 }
