@@ -4,6 +4,7 @@
  * id added, removed or moved instead of shifting list indices.
  */
 import * as pulumi from "@pulumi/pulumi";
+import { reportConfigOnce } from "../config-warnings";
 import { shimFor } from "../shim";
 
 interface AssignmentArgsBase {
@@ -49,6 +50,7 @@ export class GuardrailMemberAssignment extends pulumi.dynamic.Resource {
   readonly memberUserIds: pulumi.Output<string[]>;
 
   constructor(name: string, args: GuardrailMemberAssignmentArgs, opts?: pulumi.CustomResourceOptions) {
+    reportConfigOnce();
     super(shimFor("memberAssignment"), name, { guardrailId: args.guardrailId, exclusive: args.exclusive ?? false, members: asMap(args.memberUserIds) }, opts, "guardrails", "GuardrailMemberAssignment");
     this.memberUserIds = assignedIds(this.members);
   }
@@ -64,6 +66,7 @@ export class GuardrailKeyAssignment extends pulumi.dynamic.Resource {
   readonly keyHashes: pulumi.Output<string[]>;
 
   constructor(name: string, args: GuardrailKeyAssignmentArgs, opts?: pulumi.CustomResourceOptions) {
+    reportConfigOnce();
     super(shimFor("keyAssignment"), name, { guardrailId: args.guardrailId, exclusive: args.exclusive ?? false, keys: asMap(args.keyHashes) }, opts, "guardrails", "GuardrailKeyAssignment");
     this.keyHashes = assignedIds(this.keys);
   }

@@ -3,6 +3,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { BuiltinSlug, FilterAction, ResetInterval, ScanScope } from "../schema/constants";
+import { reportConfigOnce } from "../config-warnings";
 import { shimFor } from "../shim";
 
 /** A builtin content filter. */
@@ -104,6 +105,7 @@ export class Guardrail extends pulumi.dynamic.Resource {
   declare readonly updatedAt: pulumi.Output<string | null>;
 
   constructor(name: string, args: GuardrailArgs, opts?: pulumi.CustomResourceOptions) {
+    reportConfigOnce();
     // `__resource` lets a create recognise its own interrupted earlier attempt (create-journal.ts).
     const resource = `${pulumi.getProject()}/${pulumi.getStack()}/${name}`;
     super(shimFor("guardrail"), name, { createdAt: undefined, updatedAt: undefined, ...args, __resource: resource }, opts, "guardrails", "Guardrail");
