@@ -1,8 +1,9 @@
 /**
  * Config that tells the truth, checked in the user's program when the first resource of this
  * package is constructed (the program's log always reaches the CLI, and `pulumi preview`
- * runs it): a plain-text API key, unknown `guardrails:*` keys (with a did-you-mean), numbers
- * that are not positive integers (quoting the text given) and a base URL that cannot work.
+ * runs it): a plain-text API key and unknown `guardrails:*` keys (with a did-you-mean) warn;
+ * numbers that are not positive integers (quoting the text given) and a base URL that cannot
+ * work stop the program before any call.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { checkBaseUrl } from "./client/base-url";
@@ -72,5 +73,6 @@ export function reportConfigOnce(): void {
   const isSecret = (k: string) => (runtime.isConfigSecret ? runtime.isConfigSecret(k) : secretKeys().includes(k));
   const { warnings, errors } = configProblems(pulumi.runtime.allConfig(), isSecret, process.env);
   for (const w of warnings) void pulumi.log.warn(`pulumi-guardrails: ${w}`);
-  for (const e of errors) void pulumi.log.error(`pulumi-guardrails: ${e}`);
+  // A RunError ends the program (and so `pulumi preview`) with the message alone, no stack trace.
+  if (errors.length > 0) throw new pulumi.RunError(errors.map((e) => `pulumi-guardrails: ${e}`).join("\n"));
 }

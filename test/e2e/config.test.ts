@@ -29,10 +29,10 @@ describe("config that tells the truth", () => {
     await p.pulumi(["config", "rm", "guardrails:maxAtempts"], { check: true });
     await p.pulumi(["config", "set", "guardrails:timeoutMs", "abc"], { check: true });
     const failed = await p.preview();
+    await p.pulumi(["config", "rm", "guardrails:timeoutMs"], { check: true });
     expect(failed.code).not.toBe(0);
     expect(failed.output).toContain('error: pulumi-guardrails: guardrails:timeoutMs must be a positive integer (got "abc")');
     expect(failed.output).not.toContain("NaN");
-    await p.pulumi(["config", "rm", "guardrails:timeoutMs"], { check: true });
   });
 
   it("after a wrong key is corrected, refresh --run-program uses it; plain refresh names the recorded key's source", async () => {
@@ -42,9 +42,11 @@ describe("config that tells the truth", () => {
     expect(refused.code).not.toBe(0);
     expect(refused.output).toContain("The service refused the API key from stack config guardrails:apiKey");
     await p.pulumi(["config", "set", "--secret", "guardrails:apiKey", p.apiKey], { check: true });
+    // CLI 3.248: a plain refresh configures the provider from the config recorded in the state.
     const stale = await p.pulumi(["refresh", "--yes", "--skip-preview"]);
-    console.log(`plain refresh after the fix: exit ${stale.code}`);
-    if (stale.code !== 0) expect(stale.output).toContain("pulumi refresh --run-program");
+    expect(stale.code).not.toBe(0);
+    expect(stale.output).toContain("The service refused the API key from stack config guardrails:apiKey");
+    expect(stale.output).toContain("run `pulumi refresh --run-program` or `pulumi up`");
     await p.pulumi(["refresh", "--yes", "--skip-preview", "--run-program"], { check: true });
     await p.up();
   });
