@@ -5,6 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { reportConfigOnce } from "../config-warnings";
+import { registerSet } from "./conflicts";
 import { shimFor } from "../shim";
 
 interface AssignmentArgsBase {
@@ -53,6 +54,7 @@ export class GuardrailMemberAssignment extends pulumi.dynamic.Resource {
     reportConfigOnce();
     super(shimFor("memberAssignment"), name, { guardrailId: args.guardrailId, exclusive: args.exclusive ?? false, members: asMap(args.memberUserIds) }, opts, "guardrails", "GuardrailMemberAssignment");
     this.memberUserIds = assignedIds(this.members);
+    registerSet("member", name, args.guardrailId, args.memberUserIds, this);
   }
 }
 
@@ -69,5 +71,6 @@ export class GuardrailKeyAssignment extends pulumi.dynamic.Resource {
     reportConfigOnce();
     super(shimFor("keyAssignment"), name, { guardrailId: args.guardrailId, exclusive: args.exclusive ?? false, keys: asMap(args.keyHashes) }, opts, "guardrails", "GuardrailKeyAssignment");
     this.keyHashes = assignedIds(this.keys);
+    registerSet("key", name, args.guardrailId, args.keyHashes, this);
   }
 }
