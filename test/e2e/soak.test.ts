@@ -6,7 +6,7 @@ import { describe, expect, inject, it } from "vitest";
 import { runSoak } from "../helpers/soak";
 
 const SEED = 20261123;
-const ROUNDS = 4;
+const ROUNDS = 5;
 
 describe(`soak (seed ${SEED}, ${ROUNDS} rounds)`, () => {
   it("every round converges: service = program = state, no duplicate, no orphan", async () => {

@@ -93,8 +93,10 @@ export async function runSoak(context: PulumiContext, options: SoakOptions): Pro
       if (model.size > 0) {
         const d = await dump();
         const byName = new Map(d.guardrails.map((g) => [g.name, g.id]));
-        for (let i = 0; i < 1 + Math.floor(r.next() * 2); i++) {
+        const gone = new Set<string>();
+        for (let i = 0; i < 1 + Math.floor(r.next() * 3); i++) {
           const [logical, g] = r.pick([...model]);
+          if (gone.has(logical)) continue;
           const id = byName.get(g.name)!;
           const kind = r.pick(["patch", "unassign", "move", "foreign", "delete"] as const);
           if (kind === "patch") await p.api("PATCH", `/guardrails/${id}`, { limit_usd: g.limitUsd + 1000 });
@@ -112,13 +114,14 @@ export async function runSoak(context: PulumiContext, options: SoakOptions): Pro
           if (kind === "delete") {
             await p.api("DELETE", `/guardrails/${id}`);
             g.foreign.clear();
+            gone.add(logical);
           }
           result.outOfBand++;
           edits.push(`oob:${kind}(${logical})`);
         }
       }
       // Program edits.
-      for (let i = 0; i < 1 + Math.floor(r.next() * 3); i++) {
+      for (let i = 0; i < 2 + Math.floor(r.next() * 3); i++) {
         const op = model.size === 0 ? "add" : r.pick(["add", "add", "remove", "rename", "relogical", "limit", "member+", "member-", "member-move", "key+", "key-", "flip"] as const);
         const entries = [...model];
         const [logical, g] = entries.length > 0 ? r.pick(entries) : ["", undefined];
