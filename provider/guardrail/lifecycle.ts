@@ -8,6 +8,7 @@ import type { GuardrailsClient } from "../client/client";
 import { checkBaseUrl } from "../client/base-url";
 import { getClient, resolveSettings } from "../config";
 import { JournalHandle } from "./create-journal";
+import { claim } from "./create-claims";
 import { createOnce } from "./create-once";
 import { confirmGone } from "../confirm-gone";
 import type { GuardrailInputs } from "../schema/guardrail-args";
@@ -46,6 +47,8 @@ export async function create(news: Record<string, unknown>): Promise<pulumi.dyna
 
 /** Brings an existing guardrail under management: read it, then PATCH what differs. */
 async function adopt(client: GuardrailsClient, inputs: GuardrailInputs, id: string): Promise<pulumi.dynamic.CreateResult<GuardrailOutputs>> {
+  // Two resources of one run never hold one id (create-claims.ts).
+  if (!claim(id)) throw new Error(`guardrail "${inputs.name}": adoptId ${id} is already held by another Guardrail of this run; two resources must never manage one guardrail`);
   let live: WireGuardrail;
   try {
     live = await client.getGuardrail(id);

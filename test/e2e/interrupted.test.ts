@@ -5,9 +5,7 @@
  * leave exactly one guardrail per resource, the exact member sets, and a state that agrees.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, readdirSync } from "node:fs";
-import { join } from "node:path";
-import { tmpdir } from "node:os";
+import { readFileSync, readdirSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { http } from "../helpers/spawn-emulator";
 import { Program } from "./harness";
@@ -111,7 +109,6 @@ describe("interrupted runs recover to exactly one guardrail per resource", () =>
   for (const signal of ["SIGKILL", "SIGINT"] as const) {
     it(`${signal} of the CLI while six guardrails are being created, then \`pulumi up\``, async () => {
       p = await Program.create(`kill-create-${signal.toLowerCase()}`, { emulatorArgs: ["--latency-ms", "1500"] });
-      p.env.GUARDRAILS_JOURNAL_DIR = mkdtempSync(join(tmpdir(), "guardrails-journal-"));
       p.write(createProgram);
       const prog = p;
       // Kill as soon as the first guardrail exists: the others are landing or in flight.
