@@ -12,6 +12,7 @@
  *   the same resource with the same URL and body recovers the guardrail it made instead of
  *   making a second one.
  */
+import { rmSync } from "node:fs";
 import { collect } from "../client/pagination";
 import { ConnectionError, NotFoundError, RateLimitError, ServerError, TimeoutError } from "../client/errors";
 import type { GuardrailsClient } from "../client/client";
@@ -20,7 +21,6 @@ import type { WireGuardrail, WireGuardrailCreate } from "../schema/wire";
 import { claim, isClaimed, othersSettled, serially, trackedPost } from "./create-claims";
 import { alive, createKey, JournalHandle, readEntry, type JournalEntry } from "./create-journal";
 import { changedProperties, outputsFromWire } from "./model";
-import { rmSync } from "node:fs";
 
 /** How far the service's clock may trail ours when matching an ambiguous create. */
 const CLOCK_SKEW_MS = 5_000;
