@@ -121,8 +121,9 @@ export async function runSoak(context: PulumiContext, options: SoakOptions): Pro
         }
       }
       // Program edits.
-      for (let i = 0; i < 2 + Math.floor(r.next() * 3); i++) {
-        const op = model.size === 0 ? "add" : r.pick(["add", "add", "remove", "rename", "relogical", "limit", "member+", "member-", "member-move", "key+", "key-", "flip"] as const);
+      // The first round starts from three guardrails, so later rounds have sets to move between.
+      for (let i = 0; i < (round === 1 ? 3 : 2 + Math.floor(r.next() * 3)); i++) {
+        const op = round === 1 || model.size === 0 ? "add" : r.pick(["add", "add", "remove", "rename", "relogical", "limit", "member+", "member-", "member-move", "key+", "key-", "flip"] as const);
         const entries = [...model];
         const [logical, g] = entries.length > 0 ? r.pick(entries) : ["", undefined];
         if (op === "add" && model.size < 5) {
@@ -146,12 +147,12 @@ export async function runSoak(context: PulumiContext, options: SoakOptions): Pro
         } else if (op === "key+" && freeKeys().length > 0) g.keys.add(r.pick(freeKeys()));
         else if (op === "key-" && g.keys.size > 0) g.keys.delete(r.pick([...g.keys]));
         else if (op === "flip") g.exclusive = !g.exclusive;
-        edits.push(`${op}(${logical || "new"})`);
+        edits.push(op === "add" ? `add(g${serial})` : `${op}(${logical})`);
       }
       p.write(program(model));
       const faults = {
         seed: seed * 1000 + round,
-        errorRate: r.pick([0, 0.1, 0.2]),
+        errorRate: r.pick([0.1, 0.2, 0.3]),
         rateLimitRate: r.pick([0, 0.05]),
         rateLimitBurst: 2,
         retryAfterSeconds: 0,
