@@ -178,7 +178,7 @@ export async function runSoak(context: PulumiContext, options: SoakOptions): Pro
       if (!ok) throw new Error(`round ${round} (seed ${seed}) did not converge in ${options.maxUps ?? 6} ups; edits ${edits.join(", ")}; errors: ${failures.join(" || ")}`);
       await expectConverged(p, model, round, seed);
       result.rounds = round;
-      log(`soak round ${round}/${rounds} (seed ${seed}): ${edits.join(", ")}; faults ${JSON.stringify({ e: faults.errorRate, r: faults.rateLimitRate, d: faults.dropAfterApplyRate })}; ${injected.length} injected; ${failures.length} failed up(s)`);
+      log(`soak round ${round}/${rounds} (seed ${seed}): ${edits.join(", ")}; faults ${JSON.stringify({ e: faults.errorRate, r: faults.rateLimitRate, d: faults.dropAfterApplyRate })}; ${injected.length} injected; ${failures.length} failed up(s)${failures.length > 0 ? `: ${failures.join(" || ")}` : ""}`);
     }
     return result;
   } finally {
