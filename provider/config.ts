@@ -18,44 +18,65 @@ export interface ProviderSettings {
   maxBulk?: number | undefined;
 }
 
-let fromStack: ProviderSettings = {};
+/** Numeric settings, by config key suffix and env var. */
+export const NUMERIC_SETTINGS = { maxAttempts: "GUARDRAILS_MAX_ATTEMPTS", timeoutMs: "GUARDRAILS_TIMEOUT_MS", maxBulk: "GUARDRAILS_MAX_BULK" } as const;
+/** Every `guardrails:*` key this package reads. */
+export const KNOWN_KEYS = ["apiKey", "baseUrl", ...Object.keys(NUMERIC_SETTINGS)] as const;
+
+interface StackSettings {
+  apiKey?: string | undefined;
+  baseUrl?: string | undefined;
+  /** Numbers as the text that was given, so a bad one is quoted back. */
+  numbers: Partial<Record<keyof typeof NUMERIC_SETTINGS, string>>;
+}
+
+let fromStack: StackSettings = { numbers: {} };
 let cached: { key: string; client: GuardrailsClient } | undefined;
 
 /** Called by the provider shim's `configure` with the stack config the engine sends. */
 export function configure(get: (key: string) => string | undefined): void {
-  const num = (v: string | undefined) => (v === undefined || v === "" ? undefined : Number(v));
-  fromStack = {
-    apiKey: get("guardrails:apiKey") || undefined,
-    baseUrl: get("guardrails:baseUrl") || undefined,
-    maxAttempts: num(get("guardrails:maxAttempts")),
-    timeoutMs: num(get("guardrails:timeoutMs")),
-    maxBulk: num(get("guardrails:maxBulk")),
-  };
+  const numbers: StackSettings["numbers"] = {};
+  for (const name of Object.keys(NUMERIC_SETTINGS) as Array<keyof typeof NUMERIC_SETTINGS>) {
+    const v = get(`guardrails:${name}`);
+    if (v !== undefined && v !== "") numbers[name] = v;
+  }
+  fromStack = { apiKey: get("guardrails:apiKey") || undefined, baseUrl: get("guardrails:baseUrl") || undefined, numbers };
+}
+
+/**
+ * A positive integer from its text, or an error quoting the text and naming where it came from.
+ * `undefined` when not set.
+ */
+export function parsePositiveInt(text: string | undefined, source: string): number | undefined {
+  if (text === undefined || text === "") return undefined;
+  const value = Number(text.trim());
+  if (!/^\s*\d+\s*$/.test(text) || !Number.isSafeInteger(value) || value < 1) {
+    throw new Error(`${source} must be a positive integer (got ${JSON.stringify(text.slice(0, 100))})`);
+  }
+  return value;
 }
 
 /** For tests: forget stack config and the cached client. */
 export function resetConfiguration(): void {
-  fromStack = {};
+  fromStack = { numbers: {} };
   void cached?.client.close();
   cached = undefined;
 }
 
 /** Resolved settings, or an error that names both ways to set what is missing. */
-export function resolveSettings(env: NodeJS.ProcessEnv = process.env): Required<Pick<ProviderSettings, "apiKey" | "baseUrl">> & ProviderSettings {
+export function resolveSettings(env: NodeJS.ProcessEnv = process.env): Required<Pick<ProviderSettings, "apiKey" | "baseUrl">> & ProviderSettings & { apiKeySource: string } {
   const apiKey = fromStack.apiKey ?? env.GUARDRAILS_API_KEY;
   const baseUrl = fromStack.baseUrl ?? env.GUARDRAILS_BASE_URL;
   const missing: string[] = [];
   if (!apiKey) missing.push("the API key: `pulumi config set --secret guardrails:apiKey <key>` or the env var GUARDRAILS_API_KEY");
   if (!baseUrl) missing.push("the service URL: `pulumi config set guardrails:baseUrl <url>` or the env var GUARDRAILS_BASE_URL");
   if (missing.length > 0) throw new Error(`pulumi-guardrails is not configured; set ${missing.join(", and ")}`);
-  const envNum = (v: string | undefined) => (v ? Number(v) : undefined);
-  const maxAttempts = fromStack.maxAttempts ?? envNum(env.GUARDRAILS_MAX_ATTEMPTS);
-  const timeoutMs = fromStack.timeoutMs ?? envNum(env.GUARDRAILS_TIMEOUT_MS);
-  const maxBulk = fromStack.maxBulk ?? envNum(env.GUARDRAILS_MAX_BULK);
-  for (const [name, value] of [["maxAttempts", maxAttempts], ["timeoutMs", timeoutMs], ["maxBulk", maxBulk]] as const) {
-    if (value !== undefined && (!Number.isInteger(value) || value < 1)) throw new Error(`guardrails:${name} must be a positive integer (got ${value})`);
-  }
-  return { apiKey: apiKey!, baseUrl: baseUrl!, maxAttempts, timeoutMs, maxBulk };
+  const number = (name: keyof typeof NUMERIC_SETTINGS) =>
+    fromStack.numbers[name] !== undefined
+      ? parsePositiveInt(fromStack.numbers[name], `guardrails:${name}`)
+      : parsePositiveInt(env[NUMERIC_SETTINGS[name]], `the env var ${NUMERIC_SETTINGS[name]}`);
+  const apiKeySource = fromStack.apiKey ? "stack config guardrails:apiKey" : "the env var GUARDRAILS_API_KEY";
+  return { apiKey: apiKey!, baseUrl: baseUrl!, maxAttempts: number("maxAttempts"), timeoutMs: number("timeoutMs"), maxBulk: number("maxBulk"), apiKeySource };
 }
 
 /** One client per provider process (and per settings), sharing one keep-alive pool. */

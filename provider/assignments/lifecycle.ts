@@ -12,6 +12,7 @@ import { collect } from "../client/pagination";
 import { GuardrailsError, NotFoundError } from "../client/errors";
 import type { GuardrailsClient } from "../client/client";
 import { getClient, resolveSettings } from "../config";
+import { confirmGone } from "../confirm-gone";
 import { DEFAULT_MAX_BULK } from "../schema/constants";
 import { assignmentArgsSchema, type AssignmentInputs } from "../schema/assignment-args";
 import { issuesToFailures } from "../schema/issues";
@@ -188,8 +189,9 @@ export function assignmentLifecycle(kind: AssignmentKind) {
       try {
         live = new Set(await collect(kind.list(client, guardrailId)));
       } catch (err) {
-        if (err instanceof NotFoundError) return {};
-        throw err;
+        if (!(err instanceof NotFoundError)) throw err;
+        await confirmGone(client, err, { what: `${kind.typeName} of guardrail ${guardrailId}`, guardrailId });
+        return {};
       }
       const exclusive = Boolean(props?.exclusive);
       const previous = statuses(props);
@@ -224,14 +226,15 @@ export function assignmentLifecycle(kind: AssignmentKind) {
       try {
         ids = props.exclusive ? await collect(kind.list(client, guardrailId)) : [...assignedIn(statuses(props))];
       } catch (err) {
-        if (err instanceof NotFoundError) return; // the guardrail is gone, and its assignments with it (rule 9)
-        throw err;
+        if (!(err instanceof NotFoundError)) throw err;
+        // The guardrail is gone, and its assignments with it (rule 9), if a working service says so.
+        return confirmGone(client, err, { what: `${kind.typeName} of guardrail ${guardrailId}`, guardrailId });
       }
       for (const part of chunk(ids.sort(), chunkSize())) {
         try {
           await client.unassign(kind.wire, guardrailId, part);
         } catch (err) {
-          if (err instanceof NotFoundError) return;
+          if (err instanceof NotFoundError) return confirmGone(client, err, { what: `${kind.typeName} of guardrail ${guardrailId}`, guardrailId });
           throw err instanceof GuardrailsError ? err : new Error(String(err));
         }
       }

@@ -4,6 +4,8 @@
  * id added, removed or moved instead of shifting list indices.
  */
 import * as pulumi from "@pulumi/pulumi";
+import { reportConfigOnce } from "../config-warnings";
+import { registerSet } from "./conflicts";
 import { shimFor } from "../shim";
 
 interface AssignmentArgsBase {
@@ -49,8 +51,10 @@ export class GuardrailMemberAssignment extends pulumi.dynamic.Resource {
   readonly memberUserIds: pulumi.Output<string[]>;
 
   constructor(name: string, args: GuardrailMemberAssignmentArgs, opts?: pulumi.CustomResourceOptions) {
+    reportConfigOnce();
     super(shimFor("memberAssignment"), name, { guardrailId: args.guardrailId, exclusive: args.exclusive ?? false, members: asMap(args.memberUserIds) }, opts, "guardrails", "GuardrailMemberAssignment");
     this.memberUserIds = assignedIds(this.members);
+    registerSet("member", name, args.guardrailId, args.memberUserIds, this);
   }
 }
 
@@ -64,7 +68,9 @@ export class GuardrailKeyAssignment extends pulumi.dynamic.Resource {
   readonly keyHashes: pulumi.Output<string[]>;
 
   constructor(name: string, args: GuardrailKeyAssignmentArgs, opts?: pulumi.CustomResourceOptions) {
+    reportConfigOnce();
     super(shimFor("keyAssignment"), name, { guardrailId: args.guardrailId, exclusive: args.exclusive ?? false, keys: asMap(args.keyHashes) }, opts, "guardrails", "GuardrailKeyAssignment");
     this.keyHashes = assignedIds(this.keys);
+    registerSet("key", name, args.guardrailId, args.keyHashes, this);
   }
 }

@@ -3,10 +3,14 @@
  * thin serialized shim at call time, so nothing here ends up in state.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { collect } from "../client/pagination";
-import { ConnectionError, GuardrailsError, NotFoundError, RateLimitError, ServerError, TimeoutError } from "../client/errors";
+import { GuardrailsError, NotFoundError } from "../client/errors";
 import type { GuardrailsClient } from "../client/client";
-import { getClient } from "../config";
+import { checkBaseUrl } from "../client/base-url";
+import { getClient, resolveSettings } from "../config";
+import { JournalHandle } from "./create-journal";
+import { claim } from "./create-claims";
+import { createOnce } from "./create-once";
+import { confirmGone } from "../confirm-gone";
 import type { GuardrailInputs } from "../schema/guardrail-args";
 import { containsUnknown, isUnknown } from "../schema/unknown";
 import type { WireGuardrail } from "../schema/wire";
@@ -16,14 +20,12 @@ import { changedProperties, settingsMatch } from "./changes";
 import { createBody, outputsFromWire, refreshedInputs, patchBody, type GuardrailOutputs } from "./model";
 import { knownDefaultWorkspace, workspaceMoves } from "./workspace";
 
-/** How far the service's clock may trail ours when matching an ambiguous create. */
-const CLOCK_SKEW_MS = 5_000;
-
 export async function check(_olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.CheckResult> {
   return { inputs: news, failures: checkGuardrailArgs(news).failures };
 }
 
 export async function diff(id: string, olds: GuardrailOutputs, news: Record<string, unknown>): Promise<pulumi.dynamic.DiffResult> {
+  JournalHandle.forget(id); // the engine recorded this id: no interrupted create to recover
   const props = userProps(news);
   if (containsUnknown(props)) {
     // Not known until apply: say "may change", and "may replace" only if the workspace may
@@ -46,59 +48,27 @@ export async function create(news: Record<string, unknown>): Promise<pulumi.dyna
   const client = getClient();
   if (inputs.adoptId) return adopt(client, inputs, inputs.adoptId, (err) => annotate(inputs.name, err));
   const body = createBody(inputs);
-  const g = await createOnce(client, inputs, body);
+  const g = await createOnce(client, typeof news.__resource === "string" ? news.__resource : undefined, checkBaseUrl(resolveSettings().baseUrl), inputs, body, (err) => annotate(inputs.name, err));
   return { id: g.id, outs: outputsFromWire(g, inputs) };
 }
 
-/**
- * A POST that is never blindly repeated. After an ambiguous failure the guardrail this
- * request created is looked for (same name and settings, same workspace, created after the
- * request started): one match is adopted, none means it did not land and the POST is made
- * again, more than one is an error that says what to check.
- */
-async function createOnce(client: GuardrailsClient, inputs: GuardrailInputs, body: ReturnType<typeof createBody>): Promise<WireGuardrail> {
-  for (let attempt = 1; ; attempt++) {
-    const started = Date.now();
-    try {
-      return await client.createGuardrail(body);
-    } catch (err) {
-      if (!isAmbiguous(err)) throw annotate(inputs.name, err);
-      const matches = await findCreated(client, inputs, body, started);
-      if (matches.length === 1) return matches[0]!;
-      if (matches.length > 1) {
-        throw new Error(
-          `guardrail "${inputs.name}": the create answer was lost (${(err as Error).message}) and ${matches.length} matching guardrails were created since; ` +
-            `ids ${matches.map((m) => m.id).join(", ")}. Delete the extra ones, then set adoptId to the one to keep.`,
-        );
-      }
-      if (attempt >= client.maxAttempts) throw annotate(inputs.name, err);
-      await client.backoff(err, attempt);
-    }
-  }
-}
-
-function isAmbiguous(err: unknown): boolean {
-  return err instanceof ConnectionError || err instanceof TimeoutError || err instanceof ServerError || err instanceof RateLimitError;
-}
-
-async function findCreated(client: GuardrailsClient, inputs: GuardrailInputs, body: ReturnType<typeof createBody>, started: number): Promise<WireGuardrail[]> {
-  const all = await collect(client.listGuardrails(inputs.workspaceId ? { workspaceId: inputs.workspaceId } : {}));
-  return all.filter((g) => g.name === inputs.name && Date.parse(g.created_at) >= started - CLOCK_SKEW_MS && settingsMatch(g, inputs));
-}
-
 export async function read(id: string, props: GuardrailOutputs): Promise<pulumi.dynamic.ReadResult> {
+  JournalHandle.forget(id);
+  const client = getClient();
   let g: WireGuardrail;
   try {
-    g = await getClient().getGuardrail(id);
+    g = await client.getGuardrail(id);
   } catch (err) {
-    if (err instanceof NotFoundError) return {};
-    throw annotate(props?.name ?? id, err);
+    if (!(err instanceof NotFoundError)) throw annotate(props?.name ?? id, err);
+    await confirmGone(client, err, { what: `guardrail "${props?.name ?? id}" (${id})`, guardrailId: id, workspaceId: props?.workspaceId });
+    return {};
   }
   const outs = outputsFromWire(g, undefined, props);
   return { id, props: outs, inputs: refreshedInputs(props ?? outs, outs) };
 }
 
 export async function update(id: string, olds: GuardrailOutputs, news: Record<string, unknown>): Promise<pulumi.dynamic.UpdateResult<GuardrailOutputs>> {
+  JournalHandle.forget(id);
   const inputs = parseInputs(news);
   const client = getClient();
   assertSameGuardrail(id, olds, inputs);
@@ -115,11 +85,14 @@ export async function update(id: string, olds: GuardrailOutputs, news: Record<st
 }
 
 export async function remove(id: string, props: GuardrailOutputs): Promise<void> {
+  JournalHandle.forget(id);
+  const client = getClient();
   try {
-    await getClient().deleteGuardrail(id);
+    await client.deleteGuardrail(id);
   } catch (err) {
-    if (err instanceof NotFoundError) return; // already gone: the goal of a delete
-    throw annotate(props?.name ?? id, err);
+    if (!(err instanceof NotFoundError)) throw annotate(props?.name ?? id, err);
+    // Already gone is the goal of a delete, but only a working service may say so.
+    await confirmGone(client, err, { what: `guardrail "${props?.name ?? id}" (${id})`, guardrailId: id, workspaceId: props?.workspaceId });
   }
 }
 

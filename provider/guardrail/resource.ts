@@ -3,6 +3,8 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { BuiltinSlug, FilterAction, ResetInterval, ScanScope } from "../schema/constants";
+import { registerGuardrail } from "../assignments/conflicts";
+import { reportConfigOnce } from "../config-warnings";
 import { shimFor } from "../shim";
 
 /** A builtin content filter. */
@@ -110,6 +112,10 @@ export class Guardrail extends pulumi.dynamic.Resource {
   declare readonly updatedAt: pulumi.Output<string | null>;
 
   constructor(name: string, args: GuardrailArgs, opts?: pulumi.CustomResourceOptions) {
-    super(shimFor("guardrail"), name, { createdAt: undefined, updatedAt: undefined, ...args }, opts, "guardrails", "Guardrail");
+    reportConfigOnce();
+    // `__resource` lets a create recognise its own interrupted earlier attempt (create-journal.ts).
+    const resource = `${pulumi.getProject()}/${pulumi.getStack()}/${name}`;
+    super(shimFor("guardrail"), name, { createdAt: undefined, updatedAt: undefined, ...args, __resource: resource }, opts, "guardrails", "Guardrail");
+    registerGuardrail(this.id, name, args.workspaceId);
   }
 }

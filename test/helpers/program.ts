@@ -56,6 +56,8 @@ export class Program {
       NO_COLOR: "1",
       GUARDRAILS_API_KEY: "",
       GUARDRAILS_BASE_URL: "",
+      // Each program journals its creates in its own folder, never in the user's home.
+      GUARDRAILS_JOURNAL_DIR: join(this.dir, ".journal"),
     };
   }
 

@@ -1,0 +1,160 @@
+/**
+ * A journal of guardrail creates on this machine, so a `pulumi up` killed in the middle of a
+ * create (SIGKILL, a CI runner's timeout) leaves a trace the next `up` can recover from.
+ *
+ * Before its POST, a create writes an entry: the resource (project/stack/name, which the
+ * Guardrail passes as the hidden input `__resource`), a digest of the service URL and create
+ * body, the start time, its pid and the pids of the engine above it. When the POST answers,
+ * the entry records the id, and it stays until a later call (diff, read, update, delete)
+ * shows that the engine recorded that id. The engine only calls `create` for a resource it
+ * has not recorded, so when a create finds an entry for its own resource and body from a run
+ * whose engine is gone, that run's guardrail was never recorded: with an id it is adopted;
+ * without one (the process died before the answer) the guardrail created since the entry's
+ * start is looked for. The key and any secret never enter an entry.
+ */
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+
+/** What a journal entry records. */
+export interface JournalEntry {
+  v: 1;
+  /** `project/stack/name` of the resource. */
+  resource: string;
+  key: string;
+  started: number;
+  pid: number;
+  /** The provider's parent and grandparent: the CLI sits there (the plugin runs under `sh`). */
+  engine: number[];
+  id?: string;
+}
+
+/** Entries older than this are dropped unread: the run they belong to is long over. */
+const MAX_AGE_MS = 7 * 24 * 3600_000;
+
+/** `GUARDRAILS_JOURNAL_DIR`, else `~/.pulumi-guardrails/journal`. */
+export function journalDir(env: NodeJS.ProcessEnv = process.env): string {
+  return env.GUARDRAILS_JOURNAL_DIR || join(homedir(), ".pulumi-guardrails", "journal");
+}
+
+/** The identity of a create: the resource, the service it goes to and exactly what it asks for. */
+export function createKey(resource: string, baseUrl: string, body: unknown): string {
+  return createHash("sha256").update(JSON.stringify([resource, baseUrl, body])).digest("hex");
+}
+
+function parentOf(pid: number): number | undefined {
+  try {
+    // /proc/<pid>/stat: "pid (comm) state ppid ..."; comm may hold spaces, so split after ")".
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+    return Number.isInteger(ppid) && ppid > 1 ? ppid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const ENGINE = [process.ppid, parentOf(process.ppid)].filter((p): p is number => p !== undefined && p > 1);
+
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Whether the engine that started this provider process is still there to record results. */
+export function engineAlive(engine: readonly number[] = ENGINE): boolean {
+  // Unknown (no /proc): assume alive, so no id is ever kept that a live engine also recorded.
+  return engine.every(alive);
+}
+
+let counter = 0;
+
+/** One create's entry. */
+export class JournalHandle {
+  private file: string;
+
+  private constructor(
+    private readonly dir: string,
+    private readonly base: string,
+    readonly entry: JournalEntry,
+  ) {
+    this.file = join(dir, `${base}.json`);
+  }
+
+  /** Writes the entry before the POST; never fails the create (a read-only home just loses the journal). */
+  static begin(resource: string, key: string, dir = journalDir()): JournalHandle {
+    const entry: JournalEntry = { v: 1, resource, key, started: Date.now(), pid: process.pid, engine: ENGINE };
+    const handle = new JournalHandle(dir, `${key.slice(0, 16)}-${process.pid}-${++counter}`, entry);
+    try {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      handle.write();
+    } catch {
+      // The journal is a recovery aid, not a precondition.
+    }
+    return handle;
+  }
+
+  /** The POST answered `id`: kept (the file name ends in the id) until the engine shows it recorded it. */
+  landed(id: string): void {
+    const old = this.file;
+    this.entry.id = id;
+    this.file = join(this.dir, `${this.base}.${id}.json`);
+    this.write();
+    rmSync(old, { force: true });
+  }
+
+  /** The engine knows `id` (it called diff, read, update or delete with it): drop its entries. */
+  static forget(id: string, dir = journalDir()): void {
+    try {
+      for (const f of readdirSync(dir)) if (f.endsWith(`.${id}.json`)) rmSync(join(dir, f), { force: true });
+    } catch {
+      // No journal folder: nothing to forget.
+    }
+  }
+
+  remove(): void {
+    rmSync(this.file, { force: true });
+  }
+
+  private write(): void {
+    try {
+      writeFileSync(`${this.file}.tmp`, JSON.stringify(this.entry), { mode: 0o600 });
+      renameSync(`${this.file}.tmp`, this.file);
+    } catch {
+      // As in begin.
+    }
+  }
+
+  /** Entries of earlier runs for this create key whose engine is gone, oldest first. */
+  static orphans(key: string, dir = journalDir()): Array<{ entry: JournalEntry; file: string }> {
+    if (!existsSync(dir)) return [];
+    const found: Array<{ entry: JournalEntry; file: string }> = [];
+    for (const f of readdirSync(dir)) {
+      if (!f.startsWith(key.slice(0, 16)) || !f.endsWith(".json")) continue;
+      const file = join(dir, f);
+      const entry = readEntry(file);
+      if (!entry || entry.key !== key || entry.pid === process.pid) continue;
+      if (Date.now() - entry.started > MAX_AGE_MS) {
+        rmSync(file, { force: true });
+        continue;
+      }
+      // A live run's create is never ours to recover; nor is one whose engine is unknown.
+      if (entry.engine.length === 0 || engineAlive(entry.engine)) continue;
+      found.push({ entry, file });
+    }
+    return found.sort((a, b) => a.entry.started - b.entry.started);
+  }
+}
+
+export function readEntry(file: string): JournalEntry | undefined {
+  try {
+    const e = JSON.parse(readFileSync(file, "utf8")) as JournalEntry;
+    return e && e.v === 1 && typeof e.key === "string" && typeof e.resource === "string" && typeof e.started === "number" ? e : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * The POST that creates a guardrail, which is never blindly repeated, and what happens when
+ * its outcome is unknown.
+ *
+ * - A 429 (or a connection that failed before sending) was not processed: wait, POST again.
+ * - A 5xx, a timeout or a lost answer is ambiguous: the guardrail may exist. Wait for this
+ *   process's other POSTs to settle, list the workspace, and keep the guardrails with our
+ *   name and settings created since our request started that no other resource of this run
+ *   holds. One is adopted; none means nothing landed and the POST is made again; more than
+ *   one fails, naming them, since adopting one would be a guess.
+ * - A run killed mid-create leaves a journal entry (create-journal.ts); the next create of
+ *   the same resource with the same URL and body recovers the guardrail it made instead of
+ *   making a second one.
+ */
+import { rmSync } from "node:fs";
+import { collect } from "../client/pagination";
+import { ConnectionError, NotFoundError, RateLimitError, ServerError, TimeoutError } from "../client/errors";
+import type { GuardrailsClient } from "../client/client";
+import type { GuardrailInputs } from "../schema/guardrail-args";
+import type { WireGuardrail, WireGuardrailCreate } from "../schema/wire";
+import { claim, isClaimed, othersSettled, serially, trackedPost } from "./create-claims";
+import { alive, createKey, JournalHandle, readEntry, type JournalEntry } from "./create-journal";
+import { settingsMatch } from "./changes";
+
+/** How far the service's clock may trail ours when matching an ambiguous create. */
+const CLOCK_SKEW_MS = 5_000;
+/** How long to wait for an orphaned provider process of a killed run to finish its POST. */
+const ORPHAN_WAIT_MS = 60_000;
+
+/** Creates the guardrail exactly once; `annotate` names the resource in errors. */
+export async function createOnce(
+  client: GuardrailsClient,
+  /** `project/stack/name`, or undefined (then no journal: nothing to recover by). */
+  resource: string | undefined,
+  serviceUrl: string,
+  inputs: GuardrailInputs,
+  body: WireGuardrailCreate,
+  annotate: (err: unknown) => Error,
+): Promise<WireGuardrail> {
+  const key = resource ? createKey(resource, serviceUrl, body) : undefined;
+  const recovered = key ? await recoverInterrupted(client, inputs, body, key) : undefined;
+  if (recovered) return recovered;
+  for (let attempt = 1; ; attempt++) {
+    const journal = resource && key ? JournalHandle.begin(resource, key) : NO_JOURNAL;
+    const started = Date.now();
+    try {
+      const g = await trackedPost(() => client.createGuardrail(body));
+      journal.landed(g.id);
+      return g;
+    } catch (err) {
+      if (notProcessed(err) || !isAmbiguous(err)) {
+        journal.remove();
+        if (!notProcessed(err) || attempt >= client.maxAttempts) throw annotate(err);
+        await client.backoff(err, attempt);
+        continue;
+      }
+      // On a failure here the entry stays: the next run resumes the search from `started`.
+      const found = await serially(() => resolveAmbiguous(client, inputs, body, started, (err as Error).message));
+      if (found) {
+        journal.landed(found.id);
+        return found;
+      }
+      journal.remove();
+      if (attempt >= client.maxAttempts) throw annotate(err);
+      await client.backoff(err, attempt);
+    }
+  }
+}
+
+const NO_JOURNAL = { landed: () => undefined, remove: () => undefined };
+
+/** A 429 is answered before anything is done; so is a connection that never sent a byte. */
+function notProcessed(err: unknown): boolean {
+  return err instanceof RateLimitError || (err instanceof ConnectionError && !err.requestSent);
+}
+
+function isAmbiguous(err: unknown): boolean {
+  return err instanceof ConnectionError || err instanceof TimeoutError || err instanceof ServerError;
+}
+
+/** Our guardrail among the candidates, undefined when none landed; throws when it cannot tell. */
+async function resolveAmbiguous(client: GuardrailsClient, inputs: GuardrailInputs, body: WireGuardrailCreate, since: number, why: string): Promise<WireGuardrail | undefined> {
+  const listed = await collect(client.listGuardrails(inputs.workspaceId ? { workspaceId: inputs.workspaceId } : {}));
+  // POSTs of this process that answer while we list claim their ids before we choose.
+  await othersSettled();
+  const open = listed.filter((g) => matches(g, inputs, body, since) && !isClaimed(g.id));
+  if (open.length === 0) return undefined;
+  if (open.length === 1 && claim(open[0]!.id)) return open[0];
+  throw new Error(
+    `guardrail "${inputs.name}": the create's outcome is unknown (${why}), and ${open.length} guardrails with this name and these settings ` +
+      `were created since it started that no other resource of this run holds: ${open.map((g) => `${g.id} (created ${g.created_at})`).join(", ")}. ` +
+      `Adopting one would be a guess, so none was adopted. Check them, delete the ones nobody uses, and set adoptId to the one to keep.`,
+  );
+}
+
+function matches(g: WireGuardrail, inputs: GuardrailInputs, body: WireGuardrailCreate, since: number): boolean {
+  return g.name === inputs.name && Date.parse(g.created_at) >= since - CLOCK_SKEW_MS && settingsMatch(g, inputs);
+}
+
+/** The guardrail a killed run created for this exact create, if the journal says there is one. */
+async function recoverInterrupted(client: GuardrailsClient, inputs: GuardrailInputs, body: WireGuardrailCreate, key: string): Promise<WireGuardrail | undefined> {
+  for (const orphan of JournalHandle.orphans(key)) {
+    const entry = await settledEntry(orphan.file, orphan.entry);
+    const found = await serially(async () => {
+      if (!entry.id) return resolveAmbiguous(client, inputs, body, entry.started, `a run was interrupted during this create at ${new Date(entry.started).toISOString()}`);
+      if (isClaimed(entry.id)) return undefined;
+      const g = await client.getGuardrail(entry.id).catch((err) => (err instanceof NotFoundError ? undefined : Promise.reject(err)));
+      return g && g.name === inputs.name && claim(g.id) ? g : undefined;
+    });
+    rmSync(orphan.file, { force: true });
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** Waits while the orphaned provider process that wrote the entry may still record an id. */
+async function settledEntry(file: string, entry: JournalEntry): Promise<JournalEntry> {
+  const deadline = Date.now() + ORPHAN_WAIT_MS;
+  let current = entry;
+  while (!current.id && alive(current.pid) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 250));
+    current = readEntry(file) ?? current;
+  }
+  return current;
+}

@@ -1,0 +1,39 @@
+/**
+ * Cross-set conflicts warn at `pulumi preview`, naming both resources: a member in two member
+ * sets on guardrails of one workspace, a key in any two key sets. A member in sets of two
+ * different workspaces is fine and stays quiet.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Program } from "./harness";
+
+const W2 = "00000000-0000-4000-8000-000000000002";
+
+describe("cross-set conflicts in a program", () => {
+  let p: Program;
+  beforeAll(async () => {
+    p = await Program.create("conflicts-e2e");
+  });
+  afterAll(() => p.close());
+
+  it("preview warns about each id two sets claim in one scope, naming both resources", async () => {
+    p.write(`
+import { Guardrail, GuardrailMemberAssignment, GuardrailKeyAssignment } from "pulumi-guardrails";
+const g1 = new Guardrail("g1", { name: "One" });
+const g2 = new Guardrail("g2", { name: "Two" });
+const g3 = new Guardrail("g3", { name: "Three", workspaceId: "${W2}" });
+new GuardrailMemberAssignment("one-members", { guardrailId: g1.id, memberUserIds: ["user_alice", "user_bob"] });
+new GuardrailMemberAssignment("two-members", { guardrailId: g2.id, memberUserIds: ["user_bob", "user_carol"] });
+new GuardrailMemberAssignment("three-members", { guardrailId: g3.id, memberUserIds: ["user_alice"] });
+new GuardrailKeyAssignment("one-keys", { guardrailId: g1.id, keyHashes: ["a1b2c3d4e5f60718"] });
+new GuardrailKeyAssignment("three-keys", { guardrailId: g3.id, keyHashes: ["a1b2c3d4e5f60718"] });
+`);
+    const res = await p.preview();
+    expect(res.code).toBe(0);
+    expect(res.output).toContain(
+      'warning: pulumi-guardrails: member "user_bob" is listed by GuardrailMemberAssignment "one-members" (guardrail "g1") and "two-members" (guardrail "g2") of the same workspace',
+    );
+    expect(res.output).toContain('warning: pulumi-guardrails: key "a1b2c3d4e5f60718" is listed by GuardrailKeyAssignment "one-keys" (guardrail "g1") and "three-keys" (guardrail "g3")');
+    expect(res.output).not.toContain('member "user_alice"');
+    expect(res.output).not.toContain('member "user_carol"');
+  });
+});

@@ -1,0 +1,79 @@
+/**
+ * The create journal: a run killed mid-create leaves an entry, and the next create of the
+ * same resource recovers that guardrail instead of making a second one; entries of a live
+ * engine are never touched; an id the engine recorded is forgotten.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { collect } from "../../provider/client";
+import { configure, resetConfiguration } from "../../provider/config";
+import { parseInputs } from "../../provider/guardrail/check";
+import { createKey, type JournalEntry } from "../../provider/guardrail/create-journal";
+import { createBody } from "../../provider/guardrail/model";
+import { guardrail } from "../../provider/internal";
+import { TEST_KEY, withEmulator } from "../helpers/emulator";
+
+let emu: Awaited<ReturnType<typeof withEmulator>>;
+let dir: string;
+/** A pid that is certainly not running: a process that already exited. */
+const deadPid = () => spawnSync(process.execPath, ["-e", "process.pid"]).pid!;
+
+beforeAll(async () => {
+  emu = await withEmulator();
+});
+afterAll(() => emu.close());
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "guardrails-journal-"));
+  process.env.GUARDRAILS_JOURNAL_DIR = dir;
+  resetConfiguration();
+  configure((k) => ({ "guardrails:apiKey": TEST_KEY, "guardrails:baseUrl": emu.url })[k]);
+});
+
+const args = (name: string) => ({ name, limitUsd: 4, resetInterval: "daily" });
+function writeEntry(resource: string, name: string, extra: Partial<JournalEntry>) {
+  const key = createKey(resource, emu.url, createBody(parseInputs(args(name))));
+  const entry: JournalEntry = { v: 1, resource, key, started: Date.now() - 1000, pid: deadPid(), engine: [deadPid()], ...extra };
+  writeFileSync(join(dir, `${key.slice(0, 16)}-1-1${entry.id ? `.${entry.id}` : ""}.json`), JSON.stringify(entry));
+}
+const named = async (name: string) => (await collect(emu.client().listGuardrails())).filter((g) => g.name === name).map((g) => g.id);
+
+describe("create journal", () => {
+  it("an entry with the id of a killed run's create is adopted, without a second POST", async () => {
+    const landed = await emu.client().createGuardrail({ name: "j-id", limit_usd: 4, reset_interval: "daily" });
+    writeEntry("proj/dev/j-id", "j-id", { id: landed.id });
+    await emu.clearLog();
+    const res = await guardrail.create({ __provider: "s", __resource: "proj/dev/j-id", ...args("j-id") });
+    expect(res.id).toBe(landed.id);
+    expect((await emu.log()).counts.createGuardrail ?? 0).toBe(0);
+    expect(await named("j-id")).toEqual([landed.id]);
+    expect(readdirSync(dir).filter((f) => f.includes(landed.id))).toEqual([]);
+  });
+
+  it("an entry without an id (the process died before the answer) finds the guardrail created since", async () => {
+    const landed = await emu.client().createGuardrail({ name: "j-noid", limit_usd: 4, reset_interval: "daily" });
+    writeEntry("proj/dev/j-noid", "j-noid", {});
+    const res = await guardrail.create({ __provider: "s", __resource: "proj/dev/j-noid", ...args("j-noid") });
+    expect(res.id).toBe(landed.id);
+    expect(await named("j-noid")).toEqual([landed.id]);
+  });
+
+  it("another resource, or a run whose engine is alive, never recovers the entry", async () => {
+    const landed = await emu.client().createGuardrail({ name: "j-other", limit_usd: 4, reset_interval: "daily" });
+    writeEntry("proj/dev/j-other", "j-other", { id: landed.id, engine: [process.pid] });
+    const live = await guardrail.create({ __provider: "s", __resource: "proj/dev/j-other", ...args("j-other") });
+    expect(live.id).not.toBe(landed.id);
+    writeEntry("proj/dev/j-other", "j-other", { id: landed.id });
+    const twin = await guardrail.create({ __provider: "s", __resource: "proj/dev/j-twin", ...args("j-other") });
+    expect(twin.id).not.toBe(landed.id);
+  });
+
+  it("a successful create keeps its id until diff shows the engine recorded it", async () => {
+    const res = await guardrail.create({ __provider: "s", __resource: "proj/dev/j-ok", ...args("j-ok") });
+    expect(readdirSync(dir).filter((f) => f.endsWith(`.${res.id}.json`))).toHaveLength(1);
+    await guardrail.diff(res.id, res.outs as never, { ...args("j-ok") });
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});

@@ -1,0 +1,67 @@
+/** Config that tells the truth: plain key, unknown keys, bad numbers, the 401's key source. */
+import { afterEach, describe, expect, it } from "vitest";
+import { AuthenticationError } from "../../provider/client/errors";
+import { configure, resetConfiguration, resolveSettings } from "../../provider/config";
+import { configProblems } from "../../provider/config-warnings";
+import { explainAuthError } from "../../provider/key-source";
+
+afterEach(() => resetConfiguration());
+
+describe("configProblems", () => {
+  it("warns on a plain-text key and on unknown keys, with did-you-mean", () => {
+    const report = configProblems({ "guardrails:apiKey": "k", "guardrails:maxAtempts": "3", "guardrails:colour": "x", "aws:region": "eu" }, () => false, {});
+    expect(report.errors).toEqual([]);
+    expect(report.warnings).toMatchInlineSnapshot(`
+      [
+        "unknown config key guardrails:colour is ignored; pulumi-guardrails reads guardrails:apiKey, guardrails:baseUrl, guardrails:maxAttempts, guardrails:timeoutMs, guardrails:maxBulk",
+        "unknown config key guardrails:maxAtempts is ignored; did you mean guardrails:maxAttempts?",
+        "guardrails:apiKey is plain text: it is stored unencrypted in Pulumi.<stack>.yaml, in the state (as an input of the default pulumi-nodejs provider), in \`pulumi stack export\` and in \`pulumi preview --json\`. Make it a secret with \`pulumi config set --secret guardrails:apiKey <key>\`, or better, \`pulumi config rm guardrails:apiKey\` and set GUARDRAILS_API_KEY in the environment",
+      ]
+    `);
+  });
+
+  it("a secret key and known keys are quiet", () => {
+    expect(configProblems({ "guardrails:apiKey": "k", "guardrails:maxBulk": "100", "guardrails:baseUrl": "http://127.0.0.1:1/api/v1" }, () => true, {})).toEqual({ warnings: [], errors: [] });
+  });
+
+  it("bad numbers quote the text that was given and name where it came from", () => {
+    const report = configProblems({ "guardrails:timeoutMs": "abc", "guardrails:maxBulk": "0" }, () => true, { GUARDRAILS_MAX_ATTEMPTS: "2.5" });
+    expect(report.errors).toMatchInlineSnapshot(`
+      [
+        "the env var GUARDRAILS_MAX_ATTEMPTS must be a positive integer (got "2.5")",
+        "guardrails:timeoutMs must be a positive integer (got "abc")",
+        "guardrails:maxBulk must be a positive integer (got "0")",
+      ]
+    `);
+  });
+});
+
+describe("the provider's settings", () => {
+  it("a bad number fails with the text given, never NaN", () => {
+    configure((k) => ({ "guardrails:apiKey": "k", "guardrails:baseUrl": "http://127.0.0.1:1", "guardrails:timeoutMs": "abc" })[k]);
+    expect(() => resolveSettings({})).toThrowErrorMatchingInlineSnapshot(`[Error: guardrails:timeoutMs must be a positive integer (got "abc")]`);
+  });
+
+  it("a 401 names the key's source", () => {
+    const refused = new AuthenticationError(401, "401 Unauthorized (check the API key)", { method: "GET", url: "http://127.0.0.1:1/api/v1/guardrails/x" });
+    configure((k) => ({ "guardrails:apiKey": "k", "guardrails:baseUrl": "http://127.0.0.1:1" })[k]);
+    const fromConfig = explainAuthError(refused) as AuthenticationError;
+    expect(fromConfig).toBeInstanceOf(AuthenticationError);
+    expect(fromConfig.cause).toBe(refused);
+    expect(fromConfig.message).toMatchInlineSnapshot(
+      `"GET http://127.0.0.1:1/api/v1/guardrails/x: 401 Unauthorized (check the API key). The service refused the API key from stack config guardrails:apiKey; \`pulumi refresh\` and \`pulumi destroy\` use the config recorded at the last \`pulumi up\`; after correcting the key, run \`pulumi refresh --run-program\` or \`pulumi up\`"`,
+    );
+    resetConfiguration();
+    const saved = { k: process.env.GUARDRAILS_API_KEY, u: process.env.GUARDRAILS_BASE_URL };
+    process.env.GUARDRAILS_API_KEY = "k";
+    process.env.GUARDRAILS_BASE_URL = "http://127.0.0.1:1";
+    try {
+      expect((explainAuthError(refused) as Error).message).toContain("The service refused the API key from the env var GUARDRAILS_API_KEY; check the key in that variable");
+    } finally {
+      for (const [name, v] of [["GUARDRAILS_API_KEY", saved.k], ["GUARDRAILS_BASE_URL", saved.u]] as const) {
+        if (v === undefined) delete process.env[name];
+        else process.env[name] = v;
+      }
+    }
+  });
+});
