@@ -114,8 +114,10 @@ export class Transport {
     let json: unknown;
     try {
       json = JSON.parse(text);
-    } catch (cause) {
-      throw new ResponseShapeError(status, "response is not JSON", { ...ctx, cause: redactCause(cause, this.options.apiKey) });
+    } catch {
+      // Not the parser's own error as cause: its message quotes the text around the fault, and a
+      // quoted head of a key is beyond what `redact` can recognise.
+      throw new ResponseShapeError(status, "response is not JSON", { ...ctx, cause: new SyntaxError(`the ${text.length}-character body is not valid JSON`) });
     }
     const parsed = schema.safeParse(json);
     if (!parsed.success) {
