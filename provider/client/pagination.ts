@@ -1,9 +1,15 @@
 /**
  * Offset pagination, hidden behind an async iterator. Steps `offset` by `limit` until
- * `offset >= total_count`; a short page does not end the walk, but a page that brings no new
- * row, a page longer than asked for, or a count past the bound stops it with an error
- * (API-CONTRACT.md, Pagination and rule 16): a broken server never makes a client loop or grow
- * without bound.
+ * `offset >= total_count`; a short page does not end the walk (API-CONTRACT.md, Pagination),
+ * but the walk stops with an error when the pages cannot be right (rule 16): a page of rows
+ * all read before (a server that ignores `offset`), a page longer than asked for, a count
+ * past the bound, or a long run of empty pages. A broken server never makes a client loop or
+ * grow without bound.
+ *
+ * Empty pages are not an error at once: a service that keeps removed rows in its list
+ * windows (the contract allows short pages, and the emulator's `--short-pages` does this)
+ * answers an empty page for a window of removed rows. A run of them longer than
+ * `maxEmptyPages` is taken as a count that cannot be right.
  */
 
 export interface PageResult<T> {
@@ -16,12 +22,16 @@ export interface PaginateOptions<T> {
   key?: (row: T) => string;
   /** Most rows one listing may hold; a count above it is taken as wrong. @default 1,000,000 */
   maxRows?: number;
+  /** Consecutive empty pages tolerated before the count is taken as wrong. @default 20 */
+  maxEmptyPages?: number;
   /** Builds the error that stops the walk (the client makes a `PaginationError` naming the URL). @default a plain Error */
   fail?: (reason: string) => Error;
 }
 
 /** Default bound on the rows of one listing: far above any real organization, far below exhausting memory. */
 export const MAX_LIST_ROWS = 1_000_000;
+/** Default run of empty pages tolerated: 2,000 removed rows in a row at the largest page size. */
+export const MAX_EMPTY_PAGES = 20;
 
 const defaultKey = (row: unknown): string => {
   const id = (row as { id?: unknown } | null)?.id;
@@ -33,8 +43,10 @@ export async function* paginate<T>(fetchPage: (offset: number, limit: number) =>
   const key = options.key ?? defaultKey;
   const maxRows = options.maxRows ?? MAX_LIST_ROWS;
   const fail = options.fail ?? ((reason: string) => new Error(reason));
+  const maxEmpty = options.maxEmptyPages ?? MAX_EMPTY_PAGES;
   const seen = new Set<string>();
   let offset = 0;
+  let emptyRun = 0;
   for (;;) {
     const page = await fetchPage(offset, limit);
     const count = page.total_count;
@@ -51,9 +63,12 @@ export async function* paginate<T>(fetchPage: (offset: number, limit: number) =>
     }
     offset += limit;
     if (offset >= count) return;
-    if (fresh === 0) {
-      const what = page.data.length === 0 ? "is empty" : `repeats ${page.data.length} row(s) already read`;
-      throw fail(`the page at offset ${offset - limit} ${what} though total_count is ${count}; stopping rather than paging on (a server that ignores offset, or a count that cannot be right)`);
+    if (page.data.length > 0 && fresh === 0) {
+      throw fail(`the page at offset ${offset - limit} repeats ${page.data.length} row(s) already read though total_count is ${count}; stopping rather than paging on (a server that ignores offset)`);
+    }
+    emptyRun = page.data.length === 0 ? emptyRun + 1 : 0;
+    if (emptyRun > maxEmpty) {
+      throw fail(`${emptyRun} empty pages in a row up to offset ${offset - limit} though total_count is ${count}; stopping rather than paging on (a count that cannot be right)`);
     }
   }
 }
