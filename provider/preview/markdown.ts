@@ -20,7 +20,8 @@ function bounded(s: string, max: number): string {
  */
 export function code(s: string, max = SHOWN_MAX): string {
   const inner = bounded(s, max).replace(/`/g, "ˋ");
-  return `\`${inner.trim() === "" ? JSON.stringify(inner) : inner}\``;
+  // A span of blanks would render as nothing: show it quoted.
+  return `\`${inner.trim() === "" ? JSON.stringify(inner) : inner.trim()}\``;
 }
 
 /** A code span inside a table cell: a `|` would end the cell. */
