@@ -21,6 +21,8 @@ export interface Summary {
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 const SETTINGS = ["workspaceId", ...COMPARED, "adoptId"] as const;
+/** Ids listed per kind of change; the rest are counted (a PR comment has a size limit, and the totals line counts all). */
+const LISTED_MAX = 50;
 /** This package's resource types, exactly: another package's `x:index:Guardrail` is not ours. */
 const TYPE_PREFIX = "pulumi-nodejs:dynamic/guardrails:";
 const SET_KINDS = { GuardrailMemberAssignment: "members", GuardrailKeyAssignment: "keys" } as const;
@@ -193,13 +195,18 @@ function section(g: GuardrailChange): string {
   for (const kind of ["members", "keys"] as const) {
     const s = g.sets[kind];
     const lines: string[] = [];
-    const ids = (xs: string[]) => xs.sort().map((x) => code(x)).join(", ");
+    const more = (n: number) => (n > LISTED_MAX ? `, … and ${n - LISTED_MAX} more` : "");
+    const ids = (xs: string[]) => xs.sort().slice(0, LISTED_MAX).map((x) => code(x)).join(", ") + more(xs.length);
+    const each = <T>(xs: T[], line: (x: T) => string) => {
+      for (const x of xs.sort().slice(0, LISTED_MAX)) lines.push(line(x));
+      if (xs.length > LISTED_MAX) lines.push(`- … and ${xs.length - LISTED_MAX} more`);
+    };
     if (s.added.length) lines.push(`- added: ${ids(s.added)}`);
     if (s.secret) lines.push("- changed (the list is secret: its contents are not shown)");
-    for (const [id, why] of s.restored.sort()) lines.push(`- put back: ${code(id)} (was ${text(why)})`);
-    for (const [id, from] of s.movedIn.sort()) lines.push(`- moved here from ${text(from)}: ${code(id)}`);
+    each(s.restored, ([id, why]) => `- put back: ${code(id)} (was ${text(why)})`);
+    each(s.movedIn, ([id, from]) => `- moved here from ${text(from)}: ${code(id)}`);
     if (s.removed.length) lines.push(`- removed: ${ids(s.removed)}`);
-    for (const [id, to] of s.movedOut.sort()) lines.push(`- moved to ${text(to)}: ${code(id)}`);
+    each(s.movedOut, ([id, to]) => `- moved to ${text(to)}: ${code(id)}`);
     if (lines.length) out.push(`${kind === "members" ? "Members" : "Keys"}:\n${lines.join("\n")}`);
   }
   return out.join("\n\n");
