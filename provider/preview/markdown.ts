@@ -35,6 +35,7 @@ export function cell(s: string, max = SHOWN_MAX): string {
  * turns into a mention.
  */
 export function text(s: string, max = SHOWN_MAX): string {
-  const escaped = bounded(s, max).replace(/[!-/:-@[-`{-~]/g, (c) => `\\${c}`);
+  // A backtick becomes the look-alike, as in code spans: an escaped one is easy to misread as a span's start.
+  const escaped = bounded(s, max).replace(/`/g, "ˋ").replace(/[!-/:-@[-_{-~]/g, (c) => `\\${c}`);
   return escaped.replace(/\\@/g, "@\u200b") || "(unnamed)";
 }
