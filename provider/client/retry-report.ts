@@ -1,8 +1,9 @@
 /**
  * Retries as they happen, for the person waiting on `pulumi up`. A dynamic provider has no
  * connection to the engine (`pulumi.log` goes nowhere from it: pulumi/pulumi issues 6065 and
- * 18249), but since pulumi 3.146 the CLI passes a dynamic provider's stderr through to its
- * output (pulumi/pulumi pull 18253), so one plain line per retry is what a user can see.
+ * 18249), but the CLI passes a dynamic provider's stderr through to its output
+ * (pulumi/pulumi pull 18253; proven under CLI 3.248 by test/e2e/hostile-input.test.ts), so one
+ * plain line per retry is what a user can see.
  */
 import type { GuardrailsError } from "./errors";
 
