@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DeclarativeConfigError, loadGuardrailConfigs } from "../../provider/declarative/load";
+import { problemsIn } from "../helpers/declarative";
 
 let dir: string;
 let outside: string;
@@ -22,15 +23,7 @@ afterEach(() => {
 
 const OK = "guardrails:\n  eng:\n    name: Eng\n";
 
-function problems(): string[] {
-  try {
-    loadGuardrailConfigs(dir, { cwd: dir });
-    return [];
-  } catch (err) {
-    if (!(err instanceof DeclarativeConfigError)) throw err;
-    return err.problems;
-  }
-}
+const problems = () => problemsIn(dir);
 
 describe("loader: only regular files inside the folder are read", () => {
   it("a symlink to /proc/self/environ is refused by name; the environment is never echoed", () => {
