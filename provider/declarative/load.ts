@@ -44,6 +44,10 @@ export class DeclarativeConfigError extends Error {
   }
 }
 
+/**
+ * Every guardrail the files declare, or a `DeclarativeConfigError` holding every problem of
+ * every file. `cwd` makes the file names in problems relative. @default process.cwd()
+ */
 export function loadGuardrailConfigs(pathOrDir: string, options: { cwd?: string } = {}): LoadedGuardrail[] {
   const cwd = options.cwd ?? process.cwd();
   let files: ReturnType<typeof readConfigFiles>;

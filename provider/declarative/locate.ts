@@ -40,28 +40,15 @@ export function offsetOf(doc: Document.Parsed, path: readonly PropertyKey[], wan
   return best;
 }
 
-/** The node at `path`, if every step exists. */
-export function nodeAt(doc: Document.Parsed, path: readonly PropertyKey[]): Node | undefined {
-  let node: Node | null | undefined = doc.contents;
-  for (const seg of path) {
-    if (isMap(node)) node = node.items.find((p) => String(isScalar(p.key) ? p.key.value : p.key) === String(seg))?.value as Node | null;
-    else if (isSeq(node) && typeof seg === "number") node = node.items[seg] as Node | null;
-    else return undefined;
-  }
-  return node ?? undefined;
-}
-
+/** `file:line:column` of a source offset. */
 export function at(parsed: ParsedFile, offset: number): string {
   const { line, col } = parsed.lines.linePos(offset);
   return `${parsed.file}:${line}:${col}`;
 }
 
+/** Where the node at `path` (its key or value) starts. */
 export function locate(parsed: ParsedFile, path: readonly PropertyKey[], want: "key" | "value"): Located {
-  return located(parsed, offsetOf(parsed.doc, path, want));
-}
-
-export function located(parsed: ParsedFile, offset: number): Located {
-  const { line, col } = parsed.lines.linePos(offset);
+  const { line, col } = parsed.lines.linePos(offsetOf(parsed.doc, path, want));
   return { file: parsed.file, line, column: col };
 }
 

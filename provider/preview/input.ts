@@ -27,6 +27,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 /** At most this many error diagnostics are quoted in a failed summary. */
 const MAX_ERRORS = 10;
 
+/** Checks the parsed JSON: error diagnostics, a missing or malformed `steps`, or a non-object all make it "failed". */
 export function readPreview(input: unknown): PreviewInput {
   if (!isObject(input)) return { ok: false, reason: `the input is not the JSON object of \`pulumi preview --json\` (got ${input === null ? "null" : Array.isArray(input) ? "a list" : typeof input})`, errors: [] };
   const diagnostics = Array.isArray(input.diagnostics) ? input.diagnostics : [];
