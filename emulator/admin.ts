@@ -1,6 +1,10 @@
 /**
  * Admin endpoints under `/__emulator/` (never under `/api/v1`): the request log, reset, fault
  * settings, a state dump, and adding members or key hashes. For tests and demos.
+ *
+ * Every call must carry `x-guardrails-emulator: 1`, and every call that changes something a
+ * JSON body: a web page the developer opens can send neither without a CORS preflight, which
+ * the emulator never answers, so no page can reset or reconfigure a local emulator.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
@@ -20,10 +24,14 @@ interface AdminDeps {
   seed: SeedData;
   /** The fault settings the emulator started with (what reset returns to). */
   initialFaults: Partial<FaultSettings>;
-  maxBodyBytes: number;
 }
 
-export function adminHandler({ store, faults, ops, log, seed, initialFaults, maxBodyBytes }: AdminDeps) {
+/** The header every admin call must carry, with the value `1`. */
+export const ADMIN_HEADER = "x-guardrails-emulator";
+/** Admin bodies may be large (a benchmark adds 10,000 members at once). */
+const ADMIN_BODY_BYTES = 64 * 1024 * 1024;
+
+export function adminHandler({ store, faults, ops, log, seed, initialFaults }: AdminDeps) {
   const faultPatch = z
     .object({
       seed: z.number().int(),
@@ -41,6 +49,9 @@ export function adminHandler({ store, faults, ops, log, seed, initialFaults, max
   return async function handleAdmin(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const route = `${req.method} ${url.pathname}`;
     try {
+      if (req.headers[ADMIN_HEADER] !== "1") throw new HttpError(403, `admin endpoints need the header ${ADMIN_HEADER}: 1 (a browser cannot send it without a preflight)`);
+      // Every change carries a JSON body (`{}` when there is nothing to say): a plain cross-origin form POST cannot.
+      const body = req.method === "GET" ? undefined : await readJson(req, ADMIN_BODY_BYTES);
       switch (route) {
         case "GET /__emulator/health":
           return sendJson(res, 200, { ok: true });
@@ -58,20 +69,20 @@ export function adminHandler({ store, faults, ops, log, seed, initialFaults, max
         case "GET /__emulator/faults":
           return sendJson(res, 200, faults.settings);
         case "PUT /__emulator/faults": {
-          const settings = faults.update(parseOr400(faultPatch, await readJson(req, maxBodyBytes)) as Partial<FaultSettings>);
+          const settings = faults.update(parseOr400(faultPatch, body) as Partial<FaultSettings>);
           ops.tombstones = settings.shortPages;
           return sendJson(res, 200, settings);
         }
         case "GET /__emulator/state":
           return sendJson(res, 200, store.data);
         case "POST /__emulator/members": {
-          const ids = parseOr400(z.object({ user_ids: z.array(z.string().min(1)) }), await readJson(req, 64 * 1024 * 1024)).user_ids;
+          const ids = parseOr400(z.object({ user_ids: z.array(z.string().min(1)) }), body).user_ids;
           store.addMembers(ids);
           store.save();
           return sendJson(res, 200, { members: store.data.members.length });
         }
         case "POST /__emulator/key-hashes": {
-          const hashes = parseOr400(z.object({ key_hashes: z.array(z.string().min(1)) }), await readJson(req, 64 * 1024 * 1024)).key_hashes;
+          const hashes = parseOr400(z.object({ key_hashes: z.array(z.string().min(1)) }), body).key_hashes;
           store.addKeyHashes(hashes);
           store.save();
           return sendJson(res, 200, { key_hashes: store.data.keyHashes.length });

@@ -5,7 +5,11 @@ import { DEFAULT_MAX_BULK } from "../provider/schema/constants";
 import { DEFAULT_MODELS, type CatalogueModel } from "./catalogue";
 import type { FaultSettings } from "./faults";
 import type { LogEntry } from "./request-log";
+import { ADMIN_HEADER } from "./admin";
 import { createEmulatorServer, type EmulatorServer } from "./server";
+
+export { ADMIN_HEADER } from "./admin";
+export { REQUEST_LOG_CAP } from "./request-log";
 
 export type { FaultSettings } from "./faults";
 export type { LogEntry } from "./request-log";
@@ -93,6 +97,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 
 /** Reads the emulator's request log over HTTP (for tests that run it as a separate process). */
 export async function fetchRequestLog(url: string): Promise<{ total: number; writes: number; counts: Record<string, number>; entries: LogEntry[] }> {
-  const res = await fetch(`${url}/__emulator/log`);
+  const res = await fetch(`${url}/__emulator/log`, { headers: { [ADMIN_HEADER]: "1" } });
   return (await res.json()) as Awaited<ReturnType<typeof fetchRequestLog>>;
 }

@@ -138,7 +138,7 @@ export function createEmulatorServer(options: ServerOptions): EmulatorServer {
     return (parseOr400(bulkBody(field, options.maxBulk), body) as Record<string, string[]>)[field] ?? [];
   }
 
-  const handleAdmin = adminHandler({ store, faults, ops, log, seed: options.seed, initialFaults: options.faults, maxBodyBytes: options.maxBodyBytes });
+  const handleAdmin = adminHandler({ store, faults, ops, log, seed: options.seed, initialFaults: options.faults });
 
   const server = createServer((req, res) => {
     let url: URL;

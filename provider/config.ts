@@ -6,6 +6,7 @@
  */
 import { GuardrailsClient } from "./client/client";
 import type { RetryOptions } from "./client/retry";
+import { reportRetry } from "./client/retry-report";
 
 export interface ProviderSettings {
   apiKey?: string | undefined;
@@ -85,7 +86,7 @@ export function getClient(): GuardrailsClient {
   const key = JSON.stringify([s.baseUrl, s.apiKey, s.maxAttempts, s.timeoutMs]);
   if (cached?.key !== key) {
     const retry: Partial<RetryOptions> = s.maxAttempts ? { maxAttempts: s.maxAttempts } : {};
-    cached = { key, client: new GuardrailsClient({ baseUrl: s.baseUrl, apiKey: s.apiKey, retry, ...(s.timeoutMs ? { timeoutMs: s.timeoutMs } : {}) }) };
+    cached = { key, client: new GuardrailsClient({ baseUrl: s.baseUrl, apiKey: s.apiKey, retry, retryHooks: { onRetry: reportRetry }, ...(s.timeoutMs ? { timeoutMs: s.timeoutMs } : {}) }) };
   }
   return cached.client;
 }

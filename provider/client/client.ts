@@ -20,7 +20,8 @@ import {
   type WireMemberAssignment,
 } from "../schema/wire";
 import { checkBaseUrl } from "./base-url";
-import { paginate } from "./pagination";
+import { PaginationError, redactUrl } from "./errors";
+import { MAX_LIST_ROWS, paginate } from "./pagination";
 import { DEFAULT_RETRY, retryDelayMs, withRetry, type RetryClass, type RetryHooks, type RetryOptions } from "./retry";
 import { type Exchange, Transport } from "./transport";
 
@@ -31,8 +32,12 @@ export interface GuardrailsClientOptions {
   apiKey: string;
   /** undici dispatcher, for tests or proxies. @default a keep-alive Agent */
   dispatcher?: Dispatcher;
-  /** Per-request timeout in ms. @default 30000 */
+  /** Deadline of each request as a whole (connect, headers, the complete body), in ms. @default 30000 */
   timeoutMs?: number;
+  /** Largest successful response body read, in bytes. @default 8 MiB */
+  maxResponseBytes?: number;
+  /** Most rows one listing may hold before paging stops with an error. @default 1,000,000 */
+  maxListRows?: number;
   /** Retry policy. @default DEFAULT_RETRY (5 attempts) */
   retry?: Partial<RetryOptions>;
   /** Test hooks for the retry loop (sleep, random, onRetry). */
@@ -48,18 +53,23 @@ const BULK_FIELD = { members: "member_user_ids", keys: "key_hashes" } as const;
 
 export class GuardrailsClient {
   private readonly transport: Transport;
+  private readonly baseUrl: string;
   private readonly retry: RetryOptions;
   private readonly hooks: RetryHooks;
   private readonly pageSize: number;
+  private readonly maxListRows: number;
 
   constructor(options: GuardrailsClientOptions) {
     if (!options.apiKey) throw new Error("apiKey is required");
+    this.baseUrl = checkBaseUrl(options.baseUrl);
     this.transport = new Transport({
-      baseUrl: checkBaseUrl(options.baseUrl),
+      baseUrl: this.baseUrl,
       apiKey: options.apiKey,
       ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
       ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+      ...(options.maxResponseBytes ? { maxResponseBytes: options.maxResponseBytes } : {}),
     });
+    this.maxListRows = options.maxListRows ?? MAX_LIST_ROWS;
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.hooks = options.retryHooks ?? {};
     this.pageSize = Math.min(MAX_PAGE_SIZE, Math.max(1, options.pageSize ?? MAX_PAGE_SIZE));
@@ -71,7 +81,11 @@ export class GuardrailsClient {
 
   private list<T>(path: string, item: Exchange<T>["schema"], query: Record<string, string | undefined> = {}): AsyncGenerator<T, void, undefined> {
     const schema = pageEnvelope(item);
-    return paginate((offset, limit) => this.call({ method: "GET", path, query: { ...query, offset, limit }, schema }) as Promise<{ data: T[]; total_count: number }>, this.pageSize);
+    const shown = redactUrl(`${this.baseUrl}/api/v1${path}`);
+    return paginate((offset, limit) => this.call({ method: "GET", path, query: { ...query, offset, limit }, schema }) as Promise<{ data: T[]; total_count: number }>, this.pageSize, {
+      maxRows: this.maxListRows,
+      fail: (reason) => new PaginationError(200, `paging stopped: ${reason}`, { method: "GET", url: shown }),
+    });
   }
 
   /** Guardrails of a workspace (the default one when omitted). */

@@ -70,8 +70,12 @@ export class ConnectionError extends GuardrailsError {
     this.requestSent = ctx.requestSent;
   }
 }
-/** No answer within the per-request timeout; the request may have been applied. */
+/** No complete answer within the request's deadline; its message says whether a write may have been applied. */
 export class TimeoutError extends GuardrailsError {}
+/** A response body larger than the client's cap: reading stopped there (a broken or hostile server). */
+export class ResponseTooLargeError extends GuardrailsError {}
+/** A list whose pages cannot be right (no new rows, a page longer than asked, an impossible count): paging stopped. */
+export class PaginationError extends GuardrailsError {}
 
 const STATUS_TEXT: Record<number, string> = {
   400: "400 Bad Request",
@@ -111,8 +115,13 @@ export function redactUrl(raw: string): string {
   return url.toString();
 }
 
-/** Replaces every occurrence of `secret` in `text`; the last line of defence for messages. */
+/**
+ * Replaces every occurrence of `secret` in `text`, as sent and in the encoded forms a server
+ * may echo it in (URL- and JSON-escaped); the last line of defence for messages.
+ */
 export function redact(text: string, secret: string | undefined): string {
   if (!secret || secret.length < 4) return text;
-  return text.split(secret).join("[REDACTED]");
+  let out = text;
+  for (const form of new Set([secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)])) out = out.split(form).join("[REDACTED]");
+  return out;
 }

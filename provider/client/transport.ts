@@ -1,20 +1,36 @@
 /**
  * One HTTP exchange over undici: JSON in, zod-validated JSON out, every failure mapped to a
  * `GuardrailsError`. Redirects are never followed. Retries are `retry.ts`'s business.
+ *
+ * Bounded against a broken or hostile server: one deadline covers the whole exchange
+ * (connect, headers and every byte of the body, not undici's gap between chunks), a body
+ * is read up to a cap while it streams, and everything the server says is redacted before it
+ * is cut or kept on an error.
  */
 import { Agent, type Dispatcher, request } from "undici";
 import type { z } from "zod";
-import { apiError, ConnectionError, type GuardrailsError, redact, redactUrl, ResponseShapeError, TimeoutError } from "./errors";
+import { apiError, ConnectionError, GuardrailsError, redactUrl, ResponseShapeError, ResponseTooLargeError, TimeoutError } from "./errors";
+import { readCapped } from "./read-body";
+import { redactCause, redactValue, serverText } from "./redaction";
 import { parseRetryAfter } from "./retry";
 import { wireErrorBody } from "../schema/wire";
+
+/** Default whole-request deadline, ms. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+/** Default cap on a successful response body: a full page of large guardrails fits many times. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+/** An error body is read only this far: its message is all the client uses. */
+export const ERROR_BODY_BYTES = 64 * 1024;
 
 export interface TransportOptions {
   baseUrl: string;
   apiKey: string;
   /** @default a keep-alive Agent owned by this transport */
   dispatcher?: Dispatcher;
-  /** Per-request timeout for headers and body, in ms. @default 30000 */
+  /** Deadline of a whole request (connect, headers and the complete body), in ms. @default 30000 */
   timeoutMs?: number;
+  /** Largest successful response body read, in bytes; past it the call fails. @default 8 MiB */
+  maxResponseBytes?: number;
   userAgent?: string;
 }
 
@@ -26,31 +42,43 @@ export interface Exchange<T> {
   schema: z.ZodType<T>;
 }
 
+interface Ctx {
+  method: string;
+  url: string;
+}
+
 /** Error codes that mean the request never left this machine. */
 const NOT_SENT = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "UND_ERR_CONNECT_TIMEOUT", "EADDRNOTAVAIL"]);
 const TIMEOUTS = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
+
+/** The reason the deadline aborts with, told apart from any other abort. */
+class DeadlinePassed extends Error {}
 
 export class Transport {
   private readonly dispatcher: Dispatcher;
   private readonly ownsDispatcher: boolean;
   private readonly timeoutMs: number;
+  private readonly maxResponseBytes: number;
 
   constructor(private readonly options: TransportOptions) {
     this.ownsDispatcher = options.dispatcher === undefined;
     this.dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: 16 });
-    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   }
 
   async send<T>(ex: Exchange<T>): Promise<T> {
     const url = new URL(`${this.options.baseUrl}/api/v1${ex.path}`);
     for (const [k, v] of Object.entries(ex.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
-    const shownUrl = redactUrl(url.toString());
-    const ctx = { method: ex.method, url: shownUrl };
-    let res: Dispatcher.ResponseData;
+    const ctx: Ctx = { method: ex.method, url: redactUrl(url.toString()) };
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(new DeadlinePassed()), this.timeoutMs);
+    let status: number | undefined;
     try {
-      res = await request(url, {
+      const res = await request(url, {
         method: ex.method,
         dispatcher: this.dispatcher,
+        signal: deadline.signal,
         headers: {
           authorization: `Bearer ${this.options.apiKey}`,
           accept: "application/json",
@@ -61,58 +89,82 @@ export class Transport {
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs,
       });
-    } catch (cause) {
-      throw this.noAnswer(cause, ctx);
+      status = res.statusCode;
+      const failed = res.statusCode >= 300;
+      const body = await readCapped(res.body, failed ? ERROR_BODY_BYTES : this.maxResponseBytes, res.headers["content-length"]);
+      if (failed) throw this.errorFromBody(res.statusCode, body.text, res.headers, ctx);
+      if (body.truncated) {
+        const size = body.announced === undefined ? `more than ${this.maxResponseBytes} bytes` : `${body.announced} bytes`;
+        throw new ResponseTooLargeError(res.statusCode, `the response body is ${size}, over the client's cap of ${this.maxResponseBytes} bytes; reading stopped there`, ctx);
+      }
+      return this.parse(res.statusCode, body.text, ex.schema, ctx);
+    } catch (err) {
+      if (err instanceof GuardrailsError) throw err;
+      throw this.noAnswer(err, ctx, status, deadline.signal.aborted);
+    } finally {
+      clearTimeout(timer);
     }
-    let text: string;
-    try {
-      text = await res.body.text();
-    } catch (cause) {
-      throw this.noAnswer(cause, ctx);
-    }
-    if (res.statusCode >= 300) throw this.errorFromBody(res.statusCode, text, res.headers, ctx);
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch (cause) {
-      throw new ResponseShapeError(res.statusCode, "response is not JSON", { ...ctx, cause });
-    }
-    const parsed = ex.schema.safeParse(json);
-    if (!parsed.success) {
-      const detail = parsed.error.issues.slice(0, 5).map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
-      throw new ResponseShapeError(res.statusCode, `unexpected response shape (${detail})`, ctx);
-    }
-    return parsed.data;
   }
 
   async close(): Promise<void> {
     if (this.ownsDispatcher) await this.dispatcher.close();
   }
 
-  private errorFromBody(status: number, text: string, headers: Dispatcher.ResponseData["headers"], ctx: { method: string; url: string }): GuardrailsError {
+  private parse<T>(status: number, text: string, schema: z.ZodType<T>, ctx: Ctx): T {
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      // Not the parser's own error as cause: its message quotes the text around the fault, and a
+      // quoted head of a key is beyond what `redact` can recognise.
+      throw new ResponseShapeError(status, "response is not JSON", { ...ctx, cause: new SyntaxError(`the ${text.length}-character body is not valid JSON`) });
+    }
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) {
+      const detail = parsed.error.issues.slice(0, 5).map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
+      throw new ResponseShapeError(status, `unexpected response shape (${serverText(detail, this.options.apiKey)})`, ctx);
+    }
+    return parsed.data;
+  }
+
+  private errorFromBody(status: number, text: string, headers: Dispatcher.ResponseData["headers"], ctx: Ctx): GuardrailsError {
+    const key = this.options.apiKey;
     let serverMessage: string | undefined;
     let metadata: Record<string, unknown> | null | undefined;
     try {
       const body = wireErrorBody.safeParse(JSON.parse(text));
       if (body.success) ({ message: serverMessage, metadata } = body.data.error);
     } catch {
-      serverMessage = text.slice(0, 200) || undefined;
+      // Not JSON: the text itself, redacted before `serverText` cuts it (a key straddling the cut would leak its head).
+      serverMessage = text || undefined;
     }
     const retryAfterSeconds = parseRetryAfter(headers["retry-after"]);
+    const shownMessage = serverMessage === undefined ? "" : serverText(serverMessage, key, 200);
     return apiError(status, {
       ...ctx,
-      ...(serverMessage === undefined ? {} : { serverMessage: redact(serverMessage, this.options.apiKey) }),
-      ...(metadata === undefined ? {} : { metadata }),
+      ...(shownMessage ? { serverMessage: shownMessage } : {}),
+      ...(metadata === undefined ? {} : { metadata: redactValue(metadata, key) as Record<string, unknown> | null }),
       ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
     });
   }
 
-  private noAnswer(cause: unknown, ctx: { method: string; url: string }): GuardrailsError {
-    const codes = errorCodes(cause);
-    if (codes.some((c) => TIMEOUTS.has(c))) return new TimeoutError(0, `no answer within ${this.timeoutMs} ms; the request may have been applied`, { ...ctx, cause });
+  /** No complete answer: a timeout or a lost connection, worded for what the method may have done. */
+  private noAnswer(err: unknown, ctx: Ctx, status: number | undefined, deadlinePassed: boolean): GuardrailsError {
+    const cause = redactCause(err, this.options.apiKey);
+    const codes = errorCodes(err);
+    const write = ctx.method !== "GET";
+    const outcome = !write
+      ? "nothing was changed (a GET only reads)"
+      : status !== undefined && status < 300
+        ? `the service answered ${status}, so the request was applied`
+        : "the request may have been applied";
+    if (deadlinePassed || codes.some((c) => TIMEOUTS.has(c))) {
+      const got = status === undefined ? "no answer" : `status ${status} but not the whole body`;
+      return new TimeoutError(0, `${got} within the ${this.timeoutMs} ms deadline; ${outcome}`, { ...ctx, ...(cause ? { cause } : {}) });
+    }
     const requestSent = !codes.some((c) => NOT_SENT.has(c));
-    const what = requestSent ? "connection lost before an answer; the request may have been applied" : "could not connect; nothing was sent";
-    return new ConnectionError(`${what} (${codes.join(", ") || "unknown error"})`, { ...ctx, cause, requestSent });
+    const what = requestSent ? `connection lost before a complete answer; ${outcome}` : "could not connect; nothing was sent";
+    return new ConnectionError(`${what} (${codes.join(", ") || "unknown error"})`, { ...ctx, ...(cause ? { cause } : {}), requestSent });
   }
 }
 

@@ -1,19 +1,18 @@
 /**
  * Loads guardrail configs from one YAML/JSON file or every *.yaml, *.yml, *.json file of a
- * folder, and validates them before any resource is registered: every schema error and
- * every cross-file conflict at once, each with `file:line:column`.
+ * folder, and validates them before any resource is registered: every problem of every file,
+ * cross-file conflicts included, in one run, each with `file:line:column`.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from "yaml";
+import { relative } from "node:path";
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from "yaml";
 import { closest, formatPath, shown } from "../schema/issues";
+import { crossFileProblems, declaredIn, type Declared } from "./cross-file";
+import { at, locate, offsetOf, written, type Located, type ParsedFile } from "./locate";
+import { hasDuplicateKey } from "./json-keys";
+import { readConfigFiles } from "./read-files";
 import { guardrailFileSchema, KNOWN_KEYS, type DeclaredGuardrail } from "./schema";
 
-export interface Located {
-  file: string;
-  line: number;
-  column: number;
-}
+export type { Located } from "./locate";
 
 export interface LoadedGuardrail {
   id: string;
@@ -21,113 +20,174 @@ export interface LoadedGuardrail {
   at: Located;
 }
 
-/** Every problem found in the files, each already formatted `file:line:column: message`. */
+/** Aliases one file may expand; past it YAML stops with an error (an alias bomb). */
+const MAX_ALIAS_COUNT = 100;
+
+/** C0/C1 controls (ANSI escapes, newlines) in a problem are shown escaped, never sent to a terminal. */
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g;
+const printable = (s: string) => s.replace(CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+
+/**
+ * Every problem found in the files, each already formatted `file:line:column: message`.
+ * Marked as a Pulumi run error, so the CLI prints the message alone: no stack, and no colour
+ * codes in logs or in `--json` diagnostics.
+ */
 export class DeclarativeConfigError extends Error {
-  constructor(readonly problems: string[]) {
-    super(`${problems.length} problem(s) in guardrail configs:\n${problems.map((p) => `  ${p}`).join("\n")}`);
+  readonly problems: string[];
+  /** Read by `@pulumi/pulumi` (`RunError.isInstance`): print the message, not `util.inspect` in colour. */
+  readonly __pulumiRunError = true;
+  constructor(problems: string[]) {
+    const clean = problems.map(printable);
+    super(`${clean.length} problem(s) in guardrail configs:\n${clean.map((p) => `  ${p}`).join("\n")}`);
     this.name = "DeclarativeConfigError";
+    this.problems = clean;
   }
 }
 
-interface ParsedFile {
-  file: string;
-  doc: Document.Parsed;
-  lines: LineCounter;
-}
-
-/** The files a path stands for: the file itself, or the folder's config files, sorted. */
-export function configFiles(pathOrDir: string): string[] {
-  if (!statSync(pathOrDir).isDirectory()) return [pathOrDir];
-  return readdirSync(pathOrDir)
-    .filter((f) => /\.(ya?ml|json)$/i.test(f))
-    .sort()
-    .map((f) => join(pathOrDir, f));
-}
-
+/**
+ * Every guardrail the files declare, or a `DeclarativeConfigError` holding every problem of
+ * every file. `cwd` makes the file names in problems relative. @default process.cwd()
+ */
 export function loadGuardrailConfigs(pathOrDir: string, options: { cwd?: string } = {}): LoadedGuardrail[] {
   const cwd = options.cwd ?? process.cwd();
-  const problems: string[] = [];
-  const loaded: LoadedGuardrail[] = [];
-  let files: string[];
+  let files: ReturnType<typeof readConfigFiles>;
   try {
-    files = configFiles(pathOrDir);
+    files = readConfigFiles(pathOrDir);
   } catch (err) {
-    throw new DeclarativeConfigError([`${pathOrDir}: cannot read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}); expected a YAML/JSON file or a folder of them`]);
+    throw new DeclarativeConfigError([`${pathOrDir}: cannot read (${(err as NodeJS.ErrnoException).code ?? "error"}); expected a YAML/JSON file or a folder of them`]);
   }
   if (files.length === 0) throw new DeclarativeConfigError([`${pathOrDir}: no *.yaml, *.yml or *.json files`]);
 
-  const seen = new Map<string, Located>();
-  const memberSites: Site[] = [];
-  const keySites: Site[] = [];
-  for (const path of files) {
-    const name = relative(cwd, path) || path;
-    const lines = new LineCounter();
-    const doc = parseDocument(readFileSync(path, "utf8"), { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
-    const parsed: ParsedFile = { file: name, doc, lines };
-    if (doc.errors.length > 0) {
-      for (const e of doc.errors) problems.push(`${at(parsed, e.pos[0])}: ${e.message.split("\n")[0]}`);
+  const problems: string[] = [];
+  const loaded: LoadedGuardrail[] = [];
+  const declared: Declared[] = [];
+  for (const f of files) {
+    const name = relative(cwd, f.path) || f.path;
+    if ("problem" in f) {
+      problems.push(`${name}: ${f.problem}`);
       continue;
     }
-    const result = guardrailFileSchema.safeParse(doc.toJS(), { reportInput: true });
-    if (!result.success) {
-      for (const issue of result.error.issues) {
-        if (issue.code === "unrecognized_keys") {
-          for (const key of issue.keys) {
-            const guess = closest(key, knownAt(issue.path));
-            problems.push(`${at(parsed, offsetOf(doc, [...issue.path, key], "key"))}: ${formatPath([...issue.path, key])}: unknown field${guess ? `; did you mean "${guess}"?` : ""}`);
-          }
-          continue;
-        }
-        const missing = issue.code === "invalid_type" && "input" in issue && issue.input === undefined;
-        const got = "input" in issue && issue.input !== undefined ? ` (got ${shown(issue.input)})` : "";
-        const path = issue.path.length > 0 ? formatPath(issue.path) : "(file)";
-        // A bad record key: zod nests the key's own issue; its message is the useful one.
-        const message = issue.code === "invalid_key" ? (issue.issues[0]?.message ?? issue.message) : missing ? "is required" : issue.message;
-        problems.push(`${at(parsed, offsetOf(doc, issue.path, issue.code === "invalid_key" ? "key" : "value"))}: ${path}: ${message}${got}`);
-      }
-      continue;
-    }
-    for (const [id, settings] of Object.entries(result.data.guardrails)) {
-      const here = locate(parsed, ["guardrails", id], "key");
-      const before = seen.get(id);
-      if (before) problems.push(`${fmt(here)}: guardrail id "${id}" is declared twice (also at ${fmt(before)}); ids must be unique across files`);
-      else seen.set(id, here);
-      loaded.push({ id, settings, at: here });
-      memberSites.push(...sites(parsed, id, settings, "members"));
-      keySites.push(...sites(parsed, id, settings, "keys"));
-    }
+    const one = loadFile(name, f.text);
+    problems.push(...one.problems);
+    loaded.push(...one.loaded);
+    for (const d of one.declared) declared.push(d);
   }
-  problems.push(...conflicts(memberSites, "member", (s) => `${s.workspace}`, "a member holds one guardrail per workspace, so it would bounce between them on every up"));
-  problems.push(...conflicts(keySites, "key", () => "*", "a key holds one guardrail at all, so it would bounce between them on every up"));
+  problems.push(...crossFileProblems(declared));
   if (problems.length > 0) throw new DeclarativeConfigError(problems.sort(byPosition));
   return loaded;
 }
 
-interface Site {
-  guardrail: string;
-  workspace: string;
-  id: string;
-  at: Located;
-}
-
-function sites(parsed: ParsedFile, guardrail: string, settings: DeclaredGuardrail, set: "members" | "keys"): Site[] {
-  const ids = settings[set]?.ids ?? [];
-  const workspace = settings.workspaceId ?? "the default workspace";
-  return ids.map((id, i) => ({ guardrail, workspace, id, at: locate(parsed, ["guardrails", guardrail, set, "ids", i], "value") }));
-}
-
-function conflicts(all: Site[], noun: string, scope: (s: Site) => string, why: string): string[] {
-  const first = new Map<string, Site>();
-  const out: string[] = [];
-  for (const s of all) {
-    const key = `${scope(s)}\u0000${s.id}`;
-    const prior = first.get(key);
-    if (!prior) first.set(key, s);
-    else if (prior.guardrail !== s.guardrail) {
-      out.push(`${fmt(s.at)}: ${noun} "${s.id}" is in guardrails "${prior.guardrail}" (${fmt(prior.at)}) and "${s.guardrail}"${noun === "member" ? ` of ${s.workspace}` : ""}; ${why}`);
+/** One file: its own problems, what it declares (for the cross-file checks), and its guardrails when valid. */
+function loadFile(file: string, text: string): { problems: string[]; loaded: LoadedGuardrail[]; declared: Declared[] } {
+  // A valid JSON file skips the YAML parser (about 50 times slower on a million ids); the
+  // YAML document is built only if a problem needs a position.
+  const fast = /\.json$/i.test(file) && !hasDuplicateKey(text) ? parseJson(text) : undefined;
+  let parsedDoc: ParsedFile | undefined;
+  const parsed = (): ParsedFile => {
+    if (!parsedDoc) {
+      const lines = new LineCounter();
+      parsedDoc = { file, doc: parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true }), lines, text };
+    }
+    return parsedDoc;
+  };
+  let js: unknown;
+  if (fast) js = fast.value;
+  else {
+    const { doc } = parsed();
+    if (doc.errors.length > 0) return { problems: doc.errors.map((e) => `${at(parsed(), e.pos[0])}: ${e.message.split("\n")[0]}`), loaded: [], declared: [] };
+    try {
+      js = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    } catch (err) {
+      return { problems: [`${file}:1:1: cannot be read as data: ${(err as Error).message} (at most ${MAX_ALIAS_COUNT} alias expansions)`], loaded: [], declared: [] };
     }
   }
-  return out;
+  const problems: string[] = [];
+  const coerced = fast ? new Set<string>() : coercedIds(parsed(), problems);
+  const result = guardrailFileSchema.safeParse(js, { reportInput: true });
+  if (!result.success) {
+    for (const issue of result.error.issues) {
+      if (coerced.has(formatPath(issue.path))) continue;
+      problems.push(...issueProblems(parsed(), issue));
+    }
+  }
+  const declared = declaredIn(js, (path, want) => locate(parsed(), path, want));
+  if (!result.success || coerced.size > 0) return { problems, loaded: [], declared };
+  const loaded = Object.entries(result.data.guardrails).map(([id, settings]) => {
+    const entry = { id, settings } as LoadedGuardrail;
+    Object.defineProperty(entry, "at", { enumerable: true, get: () => locate(parsed(), ["guardrails", id], "key") });
+    return entry;
+  });
+  return { problems, loaded, declared };
+}
+
+/** `{value}` when `text` is valid JSON, else undefined (the YAML parser then reports where it breaks). */
+function parseJson(text: string): { value: unknown } | undefined {
+  try {
+    return { value: JSON.parse(text) };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Ids YAML read as something other than a string (`1:`, `007:` and `true:` as guardrail ids,
+ * `[007]` as member ids): each is a problem showing the id as written. Left alone, `1:` and
+ * `"1":` would both become id "1" and one guardrail would silently vanish.
+ */
+function coercedIds(parsed: ParsedFile, problems: string[]): Set<string> {
+  const paths = new Set<string>();
+  const guardrails = parsed.doc.contents && isMap(parsed.doc.contents) ? parsed.doc.contents.items.find((p) => isScalar(p.key) && p.key.value === "guardrails")?.value : undefined;
+  if (!isMap(guardrails)) return paths;
+  const report = (node: Node, path: PropertyKey[], what: string) => {
+    const value = isScalar(node) ? node.value : undefined;
+    const as = value === null ? "null" : `the ${typeof value} ${String(value)}`;
+    const text = written(parsed, node);
+    problems.push(`${at(parsed, node.range?.[0] ?? 0)}: ${formatPath(path)}: ${what} ${text} was read by YAML as ${as}; quote it ("${text.replace(/"/g, '\\"')}") to keep it as written`);
+    paths.add(formatPath(path));
+  };
+  for (const pair of guardrails.items) {
+    const key = pair.key as Node;
+    if (isScalar(key) && typeof key.value !== "string") report(key, ["guardrails", String(key.value)], "guardrail id");
+    const id = isScalar(key) ? String(key.value) : "";
+    if (!isMap(pair.value)) continue;
+    for (const set of ["members", "keys"] as const) {
+      const setNode = pair.value.items.find((p) => isScalar(p.key) && p.key.value === set)?.value;
+      const ids = isMap(setNode) ? setNode.items.find((p) => isScalar(p.key) && p.key.value === "ids")?.value : undefined;
+      if (!isSeq(ids)) continue;
+      ids.items.forEach((item, i) => {
+        if (isScalar(item) && typeof item.value !== "string" && item.value !== null) report(item as Node, ["guardrails", id, set, "ids", i], "id");
+      });
+    }
+  }
+  return paths;
+}
+
+type Issue = import("zod").core.$ZodIssue;
+
+function issueProblems(parsed: ParsedFile, issue: Issue): string[] {
+  const { doc } = parsed;
+  if (issue.code === "unrecognized_keys") {
+    return issue.keys.map((key) => {
+      const guess = closest(key, knownAt(issue.path));
+      const suggestion = guess && guess !== key ? `; did you mean "${guess}"?` : "";
+      return `${at(parsed, offsetOf(doc, [...issue.path, key], "key"))}: ${formatPath([...issue.path, key])}: unknown field${suggestion}`;
+    });
+  }
+  const input = "input" in issue ? issue.input : undefined;
+  const missing = issue.code === "invalid_type" && input === undefined;
+  // The whole file's value is described, never quoted: a wrong top level is usually a file that is not a config at all.
+  const got = input === undefined ? "" : issue.path.length === 0 ? ` (got ${describe(input)})` : ` (got ${shown(input)})`;
+  const path = issue.path.length > 0 ? formatPath(issue.path) : "(file)";
+  // A bad record key: zod nests the key's own issue; its message is the useful one.
+  const message = issue.code === "invalid_key" ? (issue.issues[0]?.message ?? issue.message) : missing ? "is required" : issue.message;
+  return [`${at(parsed, offsetOf(doc, issue.path, issue.code === "invalid_key" ? "key" : "value"))}: ${path}: ${message}${got}`];
+}
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return `a list of ${value.length}`;
+  if (typeof value === "string") return `a string of ${value.length} characters`;
+  return `a ${typeof value}`;
 }
 
 function knownAt(path: readonly PropertyKey[]): string[] {
@@ -140,45 +200,11 @@ function knownAt(path: readonly PropertyKey[]): string[] {
   return [];
 }
 
-/** Source offset of the node at `path` (its key or value), or of the nearest ancestor that exists. */
-function offsetOf(doc: Document.Parsed, path: readonly PropertyKey[], want: "key" | "value"): number {
-  let node: Node | null | undefined = doc.contents;
-  let best = node?.range?.[0] ?? 0;
-  for (let i = 0; i < path.length && node; i++) {
-    const seg = path[i];
-    if (isMap(node)) {
-      const pair = node.items.find((p) => (isScalar(p.key) ? p.key.value : p.key) === seg);
-      if (!pair) break;
-      const last = i === path.length - 1;
-      const keyNode = pair.key as Node | null;
-      if (keyNode?.range) best = keyNode.range[0];
-      if (last && want === "key") return best;
-      node = pair.value as Node | null;
-      if (node?.range && !(last && want === "key")) best = last || isScalar(node) ? node.range[0] : best;
-    } else if (isSeq(node) && typeof seg === "number") {
-      node = node.items[seg] as Node | null;
-      if (node?.range) best = node.range[0];
-    } else break;
-  }
-  return best;
-}
-
-function locate(parsed: ParsedFile, path: readonly PropertyKey[], want: "key" | "value"): Located {
-  const { line, col } = parsed.lines.linePos(offsetOf(parsed.doc, path, want));
-  return { file: parsed.file, line, column: col };
-}
-
-function at(parsed: ParsedFile, offset: number): string {
-  const { line, col } = parsed.lines.linePos(offset);
-  return `${parsed.file}:${line}:${col}`;
-}
-
 /** Orders `file:line:column: ...` messages by file, then line, then column. */
 function byPosition(a: string, b: string): number {
-  const key = (m: string) => /^(.*?):(\d+):(\d+): /.exec(m) ?? ["", m, "0", "0"];
+  const key = (m: string) => /^(.*?):(\d+):(\d+): /.exec(m) ?? ["", m.split(": ")[0] ?? m, "0", "0"];
   const [, fa = "", la = "0", ca = "0"] = key(a);
   const [, fb = "", lb = "0", cb = "0"] = key(b);
   return fa.localeCompare(fb) || Number(la) - Number(lb) || Number(ca) - Number(cb);
 }
 
-const fmt = (l: Located) => `${l.file}:${l.line}:${l.column}`;

@@ -1,14 +1,21 @@
 /**
  * `check`: validate every arg before any call, all failures at once. Values still unknown
- * during preview are skipped, never reported and never sent anywhere.
+ * during preview are never reported and never sent anywhere, but they hide nothing else: the
+ * whole args object is validated, and only failures at (or inside) an unknown value are
+ * dropped, so a missing `name` or a bad pattern beside an unknown field still fails preview.
  */
+import { createBody } from "./model";
 import { guardrailArgsSchema, type GuardrailInputs } from "../schema/guardrail-args";
+import { MAX_REQUEST_BODY_BYTES } from "../schema/constants";
 import { issuesToFailures, type PropertyFailure } from "../schema/issues";
 import { containsUnknown, isUnknown } from "../schema/unknown";
 
-/** Strips Pulumi's bookkeeping keys (`__provider`, ...) from a props bag. */
+/** Keys the Pulumi SDK adds to a dynamic resource's props; every other key is the user's. */
+const PULUMI_KEYS = new Set(["__provider"]);
+
+/** Strips Pulumi's bookkeeping key (`__provider`) from a props bag; a user's own `__x` stays, to be reported. */
 export function userProps(props: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(props).filter(([k]) => !k.startsWith("__")));
+  return Object.fromEntries(Object.entries(props).filter(([k]) => !PULUMI_KEYS.has(k)));
 }
 
 export interface CheckOutcome {
@@ -19,24 +26,42 @@ export interface CheckOutcome {
 
 export function checkGuardrailArgs(news: Record<string, unknown>): CheckOutcome {
   const props = userProps(news);
-  const known: Record<string, unknown> = {};
-  let anyUnknown = false;
-  for (const [key, value] of Object.entries(props)) {
-    if (containsUnknown(value)) {
-      anyUnknown = true;
-      // A list with some unknown items: check the known ones; an unknown scalar: skip.
-      if (Array.isArray(value) && !isUnknown(value)) {
-        const items = value.filter((v) => !containsUnknown(v));
-        if (items.length > 0) known[key] = items;
-      }
-      continue;
-    }
-    known[key] = value;
+  const anyUnknown = containsUnknown(props);
+  const parsed = guardrailArgsSchema.safeParse(props, { reportInput: true });
+  if (!parsed.success) {
+    const issues = parsed.error.issues.filter((issue) => !touchesUnknown(props, issue.path));
+    return { failures: issuesToFailures({ issues }, Object.keys(guardrailArgsSchema.shape)) };
   }
-  if (anyUnknown && !("name" in known)) known.name = "unknown-during-preview";
-  const parsed = guardrailArgsSchema.safeParse(known, { reportInput: true });
-  if (!parsed.success) return { failures: issuesToFailures(parsed.error, Object.keys(guardrailArgsSchema.shape)) };
-  return anyUnknown ? { failures: [] } : { failures: [], inputs: parsed.data };
+  if (anyUnknown) return { failures: [] };
+  const tooLarge = bodyLimitFailure(parsed.data);
+  return tooLarge ? { failures: [tooLarge] } : { failures: [], inputs: parsed.data };
+}
+
+/** Whether the value at `path`, or any value on the way to it, is unknown. */
+function touchesUnknown(props: Record<string, unknown>, path: readonly PropertyKey[]): boolean {
+  let v: unknown = props;
+  for (const seg of path) {
+    if (isUnknown(v)) return true;
+    if (v === null || typeof v !== "object") return false;
+    v = (v as Record<PropertyKey, unknown>)[seg];
+  }
+  return isUnknown(v);
+}
+
+/**
+ * The service refuses request bodies over its limit (413); a create body that big is caught
+ * here, naming the largest property, rather than at `up`. A PATCH body never holds more than
+ * the create body would.
+ */
+function bodyLimitFailure(inputs: GuardrailInputs): PropertyFailure | undefined {
+  const size = Buffer.byteLength(JSON.stringify(createBody(inputs)));
+  if (size <= MAX_REQUEST_BODY_BYTES) return undefined;
+  const sizes = Object.entries(inputs).map(([k, v]) => [k, Buffer.byteLength(JSON.stringify(v ?? null))] as const);
+  const [largest = "name", largestSize = 0] = sizes.reduce((a, b) => (b[1] > a[1] ? b : a), ["", -1] as readonly [string, number]);
+  return {
+    property: largest,
+    reason: `makes the request body ${size} bytes, over the service's limit of ${MAX_REQUEST_BODY_BYTES} bytes (${largest} alone is ${largestSize} bytes); shorten it`,
+  };
 }
 
 /** Parses inputs that `check` already accepted (create/update/diff get known values). */

@@ -1,32 +1,37 @@
 /**
  * Markdown for a pull-request comment from `pulumi preview --json`: a one-line total, then
  * replacements and deletions, then one section per guardrail with each changed setting as
- * old -> new and the members and keys added, removed or moved. Secrets are never printed.
+ * old -> new and the members and keys added, removed or moved. Secrets are never printed,
+ * every user-supplied string is neutralised (markdown.ts), and a failed or malformed preview
+ * is a "preview failed" summary, never "no changes".
  */
 import { FOREIGN } from "../assignments/lifecycle";
 import { COMPARED } from "../guardrail/model";
+import { readPreview, type PreviewStep } from "./input";
+import { cell, code, text } from "./markdown";
 
-interface State {
-  id?: string;
-  inputs?: Record<string, unknown>;
-  outputs?: Record<string, unknown>;
-}
-export interface PreviewStep {
-  op: string;
-  urn: string;
-  oldState?: State;
-  newState?: State;
-}
-export interface PreviewJson {
-  steps?: PreviewStep[];
+export type { PreviewJson, PreviewStep } from "./input";
+
+/** A summary, and whether it describes a preview that failed (the CLI then exits non-zero). */
+export interface Summary {
+  markdown: string;
+  failed: boolean;
 }
 
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 const SETTINGS = ["workspaceId", ...COMPARED, "adoptId"] as const;
+/** Ids listed per kind of change; the rest are counted (a PR comment has a size limit, and the totals line counts all). */
+const LISTED_MAX = 50;
+/** This package's resource types, exactly: another package's `x:index:Guardrail` is not ours. */
+const TYPE_PREFIX = "pulumi-nodejs:dynamic/guardrails:";
 const SET_KINDS = { GuardrailMemberAssignment: "members", GuardrailKeyAssignment: "keys" } as const;
 
-const typeOf = (urn: string) => urn.split("::")[2]?.split(":").pop() ?? "";
+/** The resource's own type token (after any parent types, `a$b$type`), if it is one of ours. */
+const typeOf = (urn: string) => {
+  const token = urn.split("::")[2]?.split("$").pop() ?? "";
+  return token.startsWith(TYPE_PREFIX) ? token.slice(TYPE_PREFIX.length) : "";
+};
 const nameOf = (urn: string) => urn.split("::").pop() ?? urn;
 const changed = (op: string) => op !== "same" && op !== "read" && op !== "refresh";
 
@@ -34,7 +39,7 @@ function isSecret(v: unknown): boolean {
   return v === "[secret]" || (typeof v === "object" && v !== null && SECRET_SIG in v);
 }
 
-/** A value as a reviewer reads it: secrets masked, lists comma-separated. */
+/** A value as a reviewer reads it (not yet neutralised: `cell` does that): secrets masked, lists comma-separated. */
 function show(v: unknown): string {
   if (isSecret(v)) return "[secret]";
   if (v === undefined || v === null) return "(not set)";
@@ -53,26 +58,49 @@ function same(a: unknown, b: unknown): boolean {
   const norm = (v: unknown) => (Array.isArray(v) && v.every((x) => typeof x === "string") ? [...new Set(v)].sort() : v ?? null);
   return JSON.stringify(norm(a)) === JSON.stringify(norm(b));
 }
-const cell = (s: string) => `\`${s.replace(/`/g, "'").replace(/\|/g, "\\|")}\``;
 
 interface GuardrailChange {
   logical: string;
   name: string;
   op: string;
   settings: Array<{ key: string; before: string; after: string }>;
-  sets: Record<"members" | "keys", { added: string[]; removed: string[]; restored: Array<[string, string]>; movedIn: Array<[string, string]>; movedOut: Array<[string, string]> }>;
+  sets: Record<"members" | "keys", SetChanges>;
 }
 
-export function summarizePreview(preview: PreviewJson): string {
-  const steps = preview.steps ?? [];
+interface SetChanges {
+  added: string[];
+  removed: string[];
+  restored: Array<[string, string]>;
+  movedIn: Array<[string, string]>;
+  movedOut: Array<[string, string]>;
+  /** The list is secret and its resource changes: shown as changed, never its contents. */
+  secret: boolean;
+}
+
+/** The Markdown summary of a preview (a "preview failed" summary when it is one). */
+export function summarizePreview(preview: unknown): string {
+  return summarize(preview).markdown;
+}
+
+/** The summary, with `failed` set for a preview with error diagnostics or input that is not a preview. */
+export function summarize(preview: unknown): Summary {
+  const input = readPreview(preview);
+  if (!input.ok) {
+    const errors = input.errors.map((e) => `- ${code(e, 300)}`);
+    return { failed: true, markdown: [`**Guardrails: preview failed.** ${input.reason}; nothing here says what would change.`, ...(errors.length ? [errors.join("\n")] : [])].join("\n\n") + "\n" };
+  }
+  return { failed: false, markdown: summarizeSteps(input.steps) };
+}
+
+function summarizeSteps(steps: PreviewStep[]): string {
   const guardrails = new Map<string, GuardrailChange>();
   const byId = new Map<string, string>();
-  const emptySets = () => ({ members: { added: [], removed: [], restored: [], movedIn: [], movedOut: [] }, keys: { added: [], removed: [], restored: [], movedIn: [], movedOut: [] } });
+  const emptySets = (): GuardrailChange["sets"] => ({ members: emptySet(), keys: emptySet() });
 
   for (const s of steps.filter((s) => typeOf(s.urn) === "Guardrail")) {
     const logical = nameOf(s.urn);
     const name = show(s.newState?.inputs?.name ?? s.oldState?.inputs?.name ?? s.oldState?.outputs?.name ?? logical);
-    for (const id of [s.oldState?.id, s.newState?.id]) if (id) byId.set(id, logical);
+    for (const id of [s.oldState?.id, s.newState?.id]) if (typeof id === "string" && id) byId.set(id, logical);
     // `preview --refresh` adds refresh steps beside the real ones; those never win.
     if (!changed(s.op) && guardrails.has(logical)) continue;
     const g: GuardrailChange = { logical, name, op: s.op, settings: [], sets: emptySets() };
@@ -93,12 +121,18 @@ export function summarizePreview(preview: PreviewJson): string {
   for (const s of steps) {
     const kind = SET_KINDS[typeOf(s.urn) as keyof typeof SET_KINDS];
     if (!kind || !changed(s.op)) continue;
-    const gid = (s.newState?.inputs?.guardrailId ?? s.oldState?.inputs?.guardrailId) as string | undefined;
-    const logical = (gid && byId.get(gid)) ?? nameOf(s.urn).replace(/-(members|keys)$/, "");
+    const gid = s.newState?.inputs?.guardrailId ?? s.oldState?.inputs?.guardrailId;
+    const logical = (typeof gid === "string" && byId.get(gid)) || nameOf(s.urn).replace(/-(members|keys)$/, "");
     const owner = guardrails.get(logical) ?? { logical, name: logical, op: "same", settings: [], sets: emptySets() };
     guardrails.set(logical, owner);
-    const before = (s.oldState?.outputs?.[kind] ?? {}) as Record<string, unknown>;
-    const after = (s.op === "delete" ? {} : (s.newState?.inputs?.[kind] ?? {})) as Record<string, unknown>;
+    const rawBefore = s.oldState?.outputs?.[kind];
+    const rawAfter = s.op === "delete" ? {} : s.newState?.inputs?.[kind];
+    if (isSecret(rawBefore) || isSecret(rawAfter)) {
+      owner.sets[kind].secret = true;
+      continue;
+    }
+    const before = asMap(rawBefore);
+    const after = asMap(rawAfter);
     const here = (v: unknown) => v === true || v === FOREIGN;
     const added = Object.keys(after).filter((id) => after[id] === true && !here(before[id]) && !(typeof before[id] === "string"));
     const removed = Object.keys(before).filter((id) => here(before[id]) && after[id] !== true);
@@ -120,7 +154,7 @@ export function summarizePreview(preview: PreviewJson): string {
     }
   }
 
-  const all = [...guardrails.values()].filter((g) => changed(g.op) || Object.values(g.sets).some((k) => Object.values(k).some((l) => l.length > 0)));
+  const all = [...guardrails.values()].filter((g) => changed(g.op) || Object.values(g.sets).some(setChanged));
   if (all.length === 0) return "**Guardrails: no changes.**\n";
   return [totalLine(all), ...callouts(all), ...all.sort((a, b) => a.name.localeCompare(b.name)).map(section)].join("\n\n") + "\n";
 }
@@ -131,7 +165,7 @@ function totalLine(all: GuardrailChange[]): string {
   const verb: Record<string, string> = { create: "created", update: "updated", replace: "replaced", delete: "deleted" };
   const setTotals = (kind: "members" | "keys") => {
     const sum = (f: (s: GuardrailChange["sets"]["members"]) => number) => all.reduce((n, g) => n + f(g.sets[kind]), 0);
-    const parts = [[sum((s) => s.added.length + s.restored.length), "added"], [sum((s) => s.removed.length), "removed"], [sum((s) => s.movedIn.length), "moved"]] as const;
+    const parts = [[sum((s) => s.added.length + s.restored.length), "added"], [sum((s) => s.removed.length), "removed"], [sum((s) => s.movedIn.length), "moved"], [sum((s) => (s.secret ? 1 : 0)), "secret list(s) changed"]] as const;
     const shown = parts.filter(([n]) => n > 0).map(([n, w]) => `${n} ${w}`);
     return `${kind}: ${shown.length ? shown.join(", ") : "no change"}`;
   };
@@ -144,28 +178,40 @@ function callouts(all: GuardrailChange[]): string[] {
   if (risky.length === 0) return [];
   const lines = risky.map((g) =>
     g.op === "delete"
-      ? `- **${g.name}** (\`${g.logical}\`) is **deleted**, with its member and key assignments.`
-      : `- **${g.name}** (\`${g.logical}\`) is **replaced** (a new guardrail, then the old one deleted): ${g.settings.filter((s) => s.key === "workspaceId").map((s) => `workspaceId ${cell(s.before)} → ${cell(s.after)}`).join("") || "a setting that forces replacement changed"}.`,
+      ? `- **${text(g.name)}** (${code(g.logical)}) is **deleted**, with its member and key assignments.`
+      : `- **${text(g.name)}** (${code(g.logical)}) is **replaced** (a new guardrail, then the old one deleted): ${g.settings.filter((s) => s.key === "workspaceId").map((s) => `workspaceId ${code(s.before)} → ${code(s.after)}`).join("") || "a setting that forces replacement changed"}.`,
   );
   return [`### Replacements and deletions\n\n${lines.join("\n")}`];
 }
 
 function section(g: GuardrailChange): string {
   const what: Record<string, string> = { create: "new", update: "update", replace: "replace", delete: "delete", same: "assignments only" };
-  const out = [`### ${g.name} (\`${g.logical}\`): ${what[g.op] ?? g.op}`];
+  const out = [`### ${text(g.name)} (${code(g.logical)}): ${what[g.op] ?? text(g.op)}`];
   if (g.settings.length > 0 && g.op !== "delete") {
-    out.push(["| setting | before | after |", "|---|---|---|", ...g.settings.map((s) => `| ${s.key} | ${cell(s.before)} | ${cell(s.after)} |`)].join("\n"));
+    const rows = ["| setting | before | after |", "|---|---|---|"];
+    for (const s of g.settings) rows.push(`| ${s.key} | ${cell(s.before)} | ${cell(s.after)} |`);
+    out.push(rows.join("\n"));
   }
   for (const kind of ["members", "keys"] as const) {
     const s = g.sets[kind];
     const lines: string[] = [];
-    const ids = (xs: string[]) => xs.sort().map((x) => `\`${x}\``).join(", ");
+    const more = (n: number) => (n > LISTED_MAX ? `, … and ${n - LISTED_MAX} more` : "");
+    const ids = (xs: string[]) => xs.sort().slice(0, LISTED_MAX).map((x) => code(x)).join(", ") + more(xs.length);
+    const each = <T>(xs: T[], line: (x: T) => string) => {
+      for (const x of xs.sort().slice(0, LISTED_MAX)) lines.push(line(x));
+      if (xs.length > LISTED_MAX) lines.push(`- … and ${xs.length - LISTED_MAX} more`);
+    };
     if (s.added.length) lines.push(`- added: ${ids(s.added)}`);
-    if (s.restored.length) lines.push(...s.restored.sort().map(([id, why]) => `- put back: \`${id}\` (was ${why})`));
-    if (s.movedIn.length) lines.push(...s.movedIn.sort().map(([id, from]) => `- moved here from ${from}: \`${id}\``));
+    if (s.secret) lines.push("- changed (the list is secret: its contents are not shown)");
+    each(s.restored, ([id, why]) => `- put back: ${code(id)} (was ${text(why)})`);
+    each(s.movedIn, ([id, from]) => `- moved here from ${text(from)}: ${code(id)}`);
     if (s.removed.length) lines.push(`- removed: ${ids(s.removed)}`);
-    if (s.movedOut.length) lines.push(...s.movedOut.sort().map(([id, to]) => `- moved to ${to}: \`${id}\``));
+    each(s.movedOut, ([id, to]) => `- moved to ${text(to)}: ${code(id)}`);
     if (lines.length) out.push(`${kind === "members" ? "Members" : "Keys"}:\n${lines.join("\n")}`);
   }
   return out.join("\n\n");
 }
+
+const emptySet = (): SetChanges => ({ added: [], removed: [], restored: [], movedIn: [], movedOut: [], secret: false });
+const setChanged = (s: SetChanges) => s.secret || s.added.length + s.removed.length + s.restored.length + s.movedIn.length + s.movedOut.length > 0;
+const asMap = (v: unknown): Record<string, unknown> => (v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {});

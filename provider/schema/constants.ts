@@ -43,6 +43,11 @@ export const NAME_MAX = 200;
 export const DESCRIPTION_MAX = 1000;
 /** Custom filter label length bound (API-CONTRACT.md). */
 export const FILTER_LABEL_MAX = 100;
+/**
+ * Largest request body the service accepts, in bytes (413 past it). The spec gives no figure;
+ * this is the emulator's, and `check` holds programs to it so a huge pattern fails at preview.
+ */
+export const MAX_REQUEST_BODY_BYTES = 1024 * 1024;
 /** Largest page a list operation serves (API-CONTRACT.md, Pagination). */
 export const MAX_PAGE_SIZE = 100;
 /** The emulator's default per-request maximum for bulk bodies (API-CONTRACT.md rule 8). */

@@ -16,6 +16,9 @@ export function formatPath(path: readonly PropertyKey[]): string {
 
 export function shown(value: unknown): string {
   if (value === undefined) return "nothing";
+  // JSON has no NaN or Infinity: JSON.stringify would print them as null.
+  if (typeof value === "number" && !Number.isFinite(value)) return String(value);
+  if (typeof value === "bigint") return `${value}n`;
   const text = typeof value === "string" ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
@@ -23,19 +26,25 @@ export function shown(value: unknown): string {
 /**
  * @param known property names at the root, for did-you-mean suggestions on unknown ones.
  */
-export function issuesToFailures(error: z.ZodError, known: readonly string[] = []): PropertyFailure[] {
+export function issuesToFailures(error: { issues: readonly z.core.$ZodIssue[] }, known: readonly string[] = []): PropertyFailure[] {
   return error.issues.flatMap((issue) => {
     if (issue.code === "unrecognized_keys") {
       return issue.keys.map((key) => {
-        const guess = issue.path.length === 0 ? closest(key, known) : undefined;
+        const nearest = issue.path.length === 0 ? closest(key, known) : undefined;
+        // Never suggest the very name that was rejected (a name known elsewhere, or differing only in case).
+        const guess = nearest !== undefined && nearest !== key ? nearest : undefined;
         // A key that is empty or only blanks still gets a visible name.
         const shownKey = key.trim() === "" ? JSON.stringify(key) : key;
         return { property: formatPath([...issue.path, shownKey]), reason: `unknown property${guess ? `; did you mean "${guess}"?` : ""}` };
       });
     }
     const property = formatPath(issue.path);
-    const got = "input" in issue ? ` (got ${shown(issue.input)})` : "";
-    return [{ property, reason: `${issue.message}${got}` }];
+    const input = "input" in issue ? issue.input : undefined;
+    const got = "input" in issue ? ` (got ${shown(input)})` : "";
+    // zod calls NaN and ±Infinity "not a number"; the person needs to hear "not finite".
+    if (issue.code === "invalid_type" && "input" in issue && input === undefined) return [{ property, reason: "is required" }];
+    const message = issue.code === "invalid_type" && typeof input === "number" && !Number.isFinite(input) ? "must be a finite number" : issue.message;
+    return [{ property, reason: `${message}${got}` }];
   });
 }
 

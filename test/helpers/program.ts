@@ -123,6 +123,12 @@ export class Program {
     await http(this.emulator.url)("DELETE", "/__emulator/log");
   }
 
+  /** Changes the emulator's fault settings (camelCase, as `PUT /__emulator/faults`). */
+  async setFaults(faults: Record<string, unknown>) {
+    const res = await http(this.emulator.url)("PUT", "/__emulator/faults", faults);
+    if (res.status !== 200) throw new Error(`setting faults failed: ${res.status} ${JSON.stringify(res.body)}`);
+  }
+
   /** Stops the emulator, then checks that no CLI output and no emulator log held the key. */
   async close(): Promise<void> {
     await this.emulator.stop();

@@ -48,17 +48,27 @@ export async function spawnEmulator(args: string[] = []): Promise<SpawnedEmulato
   };
 }
 
-/** A tiny JSON-over-HTTP helper with a bearer key. */
+/** The header the emulator's admin endpoints require (emulator/admin.ts); repeated here so this file imports nothing. */
+export const ADMIN_HEADERS = { "x-guardrails-emulator": "1" } as const;
+
+/**
+ * A tiny JSON-over-HTTP helper with a bearer key. Calls to the emulator's admin endpoints
+ * (`/__emulator/...`) get the admin header, and a `{}` body when a change has none, so callers
+ * need not know the admin rules; tests of those rules use `fetch` directly.
+ */
 export function http(base: string, key?: string) {
   return async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const admin = path.startsWith("/__emulator/");
+    const payload = body === undefined && admin && method !== "GET" ? {} : body;
     const res = await fetch(`${base}${path}`, {
       method,
       headers: {
         ...(key ? { authorization: `Bearer ${key}` } : {}),
-        ...(body === undefined ? {} : { "content-type": "application/json" }),
+        ...(payload === undefined ? {} : { "content-type": "application/json" }),
+        ...(admin ? ADMIN_HEADERS : {}),
         ...headers,
       },
-      ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
+      ...(payload === undefined ? {} : { body: typeof payload === "string" ? payload : JSON.stringify(payload) }),
     });
     const text = await res.text();
     let json: any;

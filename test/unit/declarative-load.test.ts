@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { DeclarativeConfigError, loadGuardrailConfigs } from "../../provider/declarative/load";
+import { loadGuardrailConfigs } from "../../provider/declarative/load";
+import { problemsIn } from "../helpers/declarative";
 
 let dir: string;
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
@@ -11,13 +12,7 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 function load(files: Record<string, string>): string[] {
   dir = mkdtempSync(join(tmpdir(), "gr-decl-"));
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-  try {
-    loadGuardrailConfigs(dir, { cwd: dir });
-    return [];
-  } catch (err) {
-    if (!(err instanceof DeclarativeConfigError)) throw err;
-    return err.problems;
-  }
+  return problemsIn(dir);
 }
 
 describe("declarative files: bad input", () => {

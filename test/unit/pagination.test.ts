@@ -26,6 +26,17 @@ describe("paginate", () => {
     expect(await collect(paginate(fetchPage, 5))).toHaveLength(10);
   });
 
+  it("a long run of empty pages stops with an error (API-CONTRACT.md rule 16)", async () => {
+    const { fetchPage, calls } = pages(1_000, new Set(Array.from({ length: 1_000 }, (_, i) => i)));
+    await expect(collect(paginate(fetchPage, 10, { maxEmptyPages: 3 }))).rejects.toThrow("4 empty pages in a row up to offset 30 though total_count is 1000");
+    expect(calls).toHaveLength(4);
+  });
+
+  it("a row seen on an earlier page is not yielded twice", async () => {
+    const fetchPage = async (offset: number) => ({ data: offset === 0 ? ["a", "b"] : ["b", "c"], total_count: 4 });
+    expect(await collect(paginate(fetchPage, 2))).toEqual(["a", "b", "c"]);
+  });
+
   it("an empty list takes one call", async () => {
     const { fetchPage, calls } = pages(0, new Set());
     expect(await collect(paginate(fetchPage, 100))).toEqual([]);

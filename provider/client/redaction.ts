@@ -1,0 +1,50 @@
+/**
+ * Redaction of everything a server or a socket error hands to an error object: the server's
+ * message, its `metadata`, and the `cause` chain. Each is copied with the key removed, and
+ * only then bounded, so a key never straddles a cut (wrap, never edit: the originals are
+ * left alone and dropped).
+ */
+import { redact } from "./errors";
+
+/** Longest server message kept on an error, in characters. */
+export const SERVER_MESSAGE_MAX = 500;
+const MAX_DEPTH = 6;
+const MAX_ITEMS = 50;
+
+/** C0/C1 control characters (ANSI escapes, newlines, NUL): never echoed into a terminal or a log line. */
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f]+/g;
+
+/** A server-supplied text as an error may repeat it: key removed first, then controls, then cut. */
+export function serverText(text: string, secret: string, max = SERVER_MESSAGE_MAX): string {
+  const clean = redact(text, secret).replace(CONTROLS, " ").trim();
+  return clean.length > max ? `${clean.slice(0, max)}… (${clean.length - max} more characters)` : clean;
+}
+
+/** A deep copy of a JSON-like value with the key removed from every string, keys included, and its size bounded. */
+export function redactValue(value: unknown, secret: string, depth = 0): unknown {
+  if (typeof value === "string") return serverText(value, secret, 1000);
+  if (value === null || typeof value !== "object") return value;
+  if (depth >= MAX_DEPTH) return "[nested too deep]";
+  if (Array.isArray(value)) return value.slice(0, MAX_ITEMS).map((v) => redactValue(v, secret, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value).slice(0, MAX_ITEMS)) out[serverText(k, secret, 200)] = redactValue(v, secret, depth + 1);
+  return out;
+}
+
+/**
+ * A copy of an error chain safe to keep as `cause`: name, code and message (key removed) of
+ * each link, nothing else. Socket and parser errors can quote what they read (Node's
+ * `JSON.parse` quotes the text it failed on), so the originals never reach the error object.
+ */
+export function redactCause(cause: unknown, secret: string, depth = 0): Error | undefined {
+  if (cause === undefined || cause === null || depth >= MAX_DEPTH) return undefined;
+  const source = cause as { name?: unknown; message?: unknown; code?: unknown; cause?: unknown };
+  const message = typeof source.message === "string" ? source.message : String(cause);
+  const inner = redactCause(source.cause, secret, depth + 1);
+  const copy = new Error(serverText(message, secret, 1000), inner ? { cause: inner } : undefined);
+  copy.name = typeof source.name === "string" ? serverText(source.name, secret, 100) : "Error";
+  if (typeof source.code === "string") (copy as Error & { code?: string }).code = serverText(source.code, secret, 100);
+  // The copy's stack is this function's, not the original's (whose first line quotes the message).
+  copy.stack = `${copy.name}: ${copy.message}`;
+  return copy;
+}

@@ -1,0 +1,93 @@
+/**
+ * Issue 13 under the real CLI: retries are visible as they happen, a failed preview never
+ * summarises as "no changes", hostile names cannot forge the PR summary, and a bad config
+ * file's errors carry no colour codes, even in `--json` diagnostics.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { REPO_ROOT } from "../helpers/spawn-emulator";
+import { Program } from "./harness";
+
+const SUMMARY_BIN = join(REPO_ROOT, "dist/provider/preview/cli.js");
+
+function summaryOf(dir: string, json: string): { code: number; markdown: string } {
+  const file = join(dir, "preview.json");
+  writeFileSync(file, json);
+  const res = spawnSync(process.execPath, [SUMMARY_BIN, file], { encoding: "utf8" });
+  return { code: res.status ?? -1, markdown: res.stdout };
+}
+
+describe("hostile input under the real CLI", () => {
+  let p: Program;
+  beforeAll(async () => {
+    p = await Program.create("hostile-e2e");
+  });
+  afterAll(() => p.close());
+
+  it("each retry is reported in the CLI output as it happens", async () => {
+    p.write(`import { Guardrail } from "pulumi-guardrails";\nexport const id = new Guardrail("eng", { name: "Engineering" }).id;\n`);
+    await p.up();
+    p.write(`import { Guardrail } from "pulumi-guardrails";\nexport const id = new Guardrail("eng", { name: "Engineering", limitUsd: 5, resetInterval: "daily" }).id;\n`);
+    await p.setFaults({ errorRate: 1 });
+    p.env.GUARDRAILS_MAX_ATTEMPTS = "3";
+    const res = await p.pulumi(["up", "--yes", "--skip-preview"]);
+    await p.setFaults({ errorRate: 0 });
+    delete p.env.GUARDRAILS_MAX_ATTEMPTS;
+    expect(res.code).not.toBe(0);
+    expect(res.output).toMatch(/pulumi-guardrails: attempt 1 failed: PATCH http:\/\/127\.0\.0\.1:\d+\/api\/v1\/guardrails\/[0-9a-f-]+: HTTP 5\d\d: injected fault: the service failed to answer; retrying in \d+ ms/);
+    expect(res.output).toMatch(/pulumi-guardrails: attempt 2 failed: PATCH /);
+    expect(res.output).not.toMatch(/attempt 3 failed/);
+  });
+
+  it("a preview that fails: its --json gives a 'preview failed' summary and exit 1", async () => {
+    p.write(`import { Guardrail } from "pulumi-guardrails";\nexport const id = new Guardrail("eng", { name: "Engineering", limitUsd: -5 }).id;\n`);
+    const res = await p.pulumi(["preview", "--json"]);
+    expect(res.code).not.toBe(0);
+    const s = summaryOf(p.dir, res.stdout);
+    expect(s.code).toBe(1);
+    expect(s.markdown).toMatch(/^\*\*Guardrails: preview failed\.\*\* the preview reported \d+ error\(s\)/);
+    expect(s.markdown).toContain("limitUsd");
+    expect(s.markdown).not.toContain("no changes");
+  });
+
+  it("hostile names and member ids in a real preview cannot forge the summary", async () => {
+    const name = "x\\n\\n**Guardrails: no changes.**\\n\\n<!--";
+    p.write(`import { Guardrail, GuardrailMemberAssignment } from "pulumi-guardrails";
+const g = new Guardrail("eng", { name: "${name}", limitUsd: 1000000, resetInterval: "daily" });
+new GuardrailMemberAssignment("eng-members", { guardrailId: g.id, memberUserIds: ["user_\`@security-team\`", "<img src=x onerror=alert(1)>"] });
+export const id = g.id;
+`);
+    const res = await p.pulumi(["preview", "--json"]);
+    expect(res.code).toBe(0);
+    const s = summaryOf(p.dir, res.stdout);
+    expect(s.code).toBe(0);
+    const md = s.markdown;
+    expect(md.split("\n")[0]).toBe("**Guardrails: 1 updated · members: 2 added · keys: no change**");
+    // Outside code spans (where Markdown is inert) nothing is live: no raw HTML, no mention, no second headline.
+    const outsideCode = md.replace(/`[^`\n]*`/g, "");
+    expect(outsideCode).not.toMatch(/(^|[^\\])</);
+    expect(outsideCode).not.toMatch(/@[a-z]/i);
+    expect(md.split("\n").filter((l) => l.startsWith("**Guardrails"))).toHaveLength(1);
+    expect(md).toContain("### x \\*\\*Guardrails\\: no changes\\.\\*\\* \\<\\!\\-\\- (`eng`): update");
+    expect(md).toContain("- added: `<img src=x onerror=alert(1)>`, `user_ˋ@security-teamˋ`");
+    expect(md).toContain("| limitUsd | `(not set)` | `1000000` |");
+  });
+
+  it("a bad declarative file fails with its problems and no colour codes, even in --json", async () => {
+    mkdirSync(join(p.dir, "guardrails"), { recursive: true });
+    writeFileSync(join(p.dir, "guardrails", "a.yaml"), "guardrails:\n  eng:\n    name: Eng\n    limitUsd: -1\n  1:\n    name: One\n");
+    p.write(`import { declareGuardrails } from "pulumi-guardrails";\ndeclareGuardrails("guardrails");\n`);
+    const res = await p.pulumi(["preview", "--json"]);
+    expect(res.code).not.toBe(0);
+    const messages = (JSON.parse(res.stdout).diagnostics as Array<{ message: string }>).map((d) => d.message).join("\n");
+    expect(messages).toContain("guardrails/a.yaml:4:15: guardrails.eng.limitUsd: must be >= 0 (got -1)");
+    expect(messages).toContain('guardrails/a.yaml:5:3: guardrails.1: guardrail id 1 was read by YAML as the number 1; quote it ("1") to keep it as written');
+    expect(messages).not.toMatch(/\u001b/);
+    expect(messages).not.toContain("at loadGuardrailConfigs");
+    const plain = await p.pulumi(["preview"]);
+    expect(plain.output).not.toContain("\u001b");
+    expect(plain.output).not.toContain("at loadGuardrailConfigs");
+  });
+});

@@ -1,0 +1,67 @@
+/**
+ * `check` failures that were masked, dropped or badly worded (issue 13): each a case. Unknown
+ * values (outputs not known during preview) hide nothing but themselves.
+ */
+import { describe, expect, it } from "vitest";
+import { checkGuardrailArgs } from "../../provider/guardrail/check";
+import { memberAssignment } from "../../provider/internal";
+import { MAX_REQUEST_BODY_BYTES } from "../../provider/schema/constants";
+import { UNKNOWN } from "../../provider/schema/unknown";
+
+const lines = (news: Record<string, unknown>) => checkGuardrailArgs({ __provider: "serialized", ...news }).failures.map((f) => `${f.property}: ${f.reason}`);
+
+describe("check: nothing masked by unknowns", () => {
+  it("a missing name is reported even when another value is unknown", () => {
+    expect(lines({ description: UNKNOWN })).toEqual(["name: is required"]);
+    expect(lines({ allowedModels: ["vendor-a/model-x", UNKNOWN] })).toEqual(["name: is required"]);
+  });
+
+  it("an unknown name is not reported, and nothing is parsed for create", () => {
+    expect(checkGuardrailArgs({ name: UNKNOWN, limitUsd: 5 })).toEqual({ failures: [] });
+  });
+
+  it("a list item with one unknown field still has its other fields checked", () => {
+    expect(lines({ name: "x", contentFilters: [{ pattern: "(", action: UNKNOWN }, { pattern: UNKNOWN, action: "explode" }] })).toEqual([
+      'contentFilters[0].pattern: must be a regular expression that compiles (got "(")',
+      'contentFilters[1].action: must be one of block, redact, flag (got "explode")',
+    ]);
+    expect(lines({ name: "x", contentFilterBuiltins: [{ slug: UNKNOWN, action: "block" }, { slug: UNKNOWN, action: "block" }, { slug: "sin", action: UNKNOWN }] })).toEqual([
+      expect.stringMatching(/^contentFilterBuiltins\[2\]\.slug: must be one of .* \(got "sin"\)$/),
+    ]);
+  });
+
+  it("a wholly unknown list or value is skipped", () => {
+    expect(lines({ name: "x", allowedModels: UNKNOWN, limitUsd: UNKNOWN, contentFilters: [UNKNOWN] })).toEqual([]);
+  });
+});
+
+describe("check: nothing dropped", () => {
+  it("a user property starting with __ is reported, only Pulumi's __provider is ignored", () => {
+    expect(lines({ name: "x", __proto_hack: 1, __limitUsd: 5 })).toEqual(["__proto_hack: unknown property", '__limitUsd: unknown property; did you mean "limitUsd"?']);
+  });
+});
+
+describe("check: messages say what was received", () => {
+  it.each([
+    [Number.NaN, "NaN"],
+    [Number.POSITIVE_INFINITY, "Infinity"],
+    [1e309, "Infinity"],
+    [Number.NEGATIVE_INFINITY, "-Infinity"],
+  ])("limitUsd %s reads as %s, not null", (value, text) => {
+    expect(lines({ name: "x", limitUsd: value })).toEqual([`limitUsd: must be a finite number (got ${text})`]);
+  });
+
+  it("did-you-mean never suggests the name it rejected", async () => {
+    const { failures } = await memberAssignment.check({}, { guardrailId: "3f2b8c1e-0000-4000-8000-000000000000", members: { a: true }, memberUserIds: ["a"] });
+    expect(failures).toHaveLength(1);
+    expect(failures![0]!.reason).not.toContain('did you mean "memberUserIds"');
+  });
+
+  it("a pattern too large for the service's body limit fails check, naming the property", () => {
+    const pattern = "a".repeat(MAX_REQUEST_BODY_BYTES);
+    expect(lines({ name: "x", contentFilters: [{ pattern, action: "block" }] })).toEqual([
+      expect.stringMatching(/^contentFilters: makes the request body \d+ bytes, over the service's limit of 1048576 bytes \(contentFilters alone is \d+ bytes\); shorten it$/),
+    ]);
+    expect(lines({ name: "x", contentFilters: [{ pattern: "a".repeat(MAX_REQUEST_BODY_BYTES - 1000), action: "block" }] })).toEqual([]);
+  });
+});

@@ -1,0 +1,127 @@
+/**
+ * The PR summary against crafted and real `pulumi preview --json` files (issue 13): strings
+ * a guardrail file controls cannot forge a verdict, hide a change, inject HTML or ping a team;
+ * a failed or malformed preview never reads as "no changes".
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { summarize } from "../../provider/preview/summary";
+
+const urn = (type: string, name: string) => `urn:pulumi:prod::p::pulumi-nodejs:dynamic/guardrails:${type}::${name}`;
+const fixture = (name: string) => JSON.parse(readFileSync(join(__dirname, "fixtures", name), "utf8")) as unknown;
+
+/** Markdown outside code spans, where it is live. */
+const live = (md: string) => md.replace(/`[^`\n]*`/g, "");
+
+function expectInert(md: string): void {
+  expect(md.split("\n").filter((l) => l.startsWith("**Guardrails"))).toHaveLength(1);
+  expect(live(md)).not.toMatch(/(^|[^\\])[<>]/);
+  expect(live(md)).not.toMatch(/@[a-z0-9]/i);
+  expect(md).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
+}
+
+describe("summary: user strings are neutralised", () => {
+  it("a name that forges a 'no changes' headline and opens an HTML comment hides nothing", () => {
+    const name = "x\n\n**Guardrails: no changes.**\n\n<!--";
+    const { markdown, failed } = summarize({
+      steps: [
+        { op: "update", urn: urn("Guardrail", "eng"), oldState: { id: "g", inputs: { name, limitUsd: 10 } }, newState: { inputs: { name, limitUsd: 1_000_000 } } },
+        { op: "update", urn: urn("GuardrailMemberAssignment", "eng-members"), oldState: { inputs: { guardrailId: "g" }, outputs: { members: {} } }, newState: { inputs: { guardrailId: "g", members: { user_mallory: true } } } },
+      ],
+    });
+    expect(failed).toBe(false);
+    expect(markdown.split("\n")[0]).toBe("**Guardrails: 1 updated · members: 1 added · keys: no change**");
+    expect(markdown).toContain("### x \\*\\*Guardrails\\: no changes\\.\\*\\* \\<\\!\\-\\- (`eng`): update");
+    expect(markdown).toContain("| limitUsd | `10` | `1000000` |");
+    expect(markdown).toContain("- added: `user_mallory`");
+    expectInert(markdown);
+  });
+
+  it("a member id with backticks cannot leave its code span to ping a team", () => {
+    const { markdown } = summarize({
+      steps: [
+        { op: "update", urn: urn("GuardrailMemberAssignment", "eng-members"), oldState: { inputs: { guardrailId: "g" }, outputs: { members: {} } }, newState: { inputs: { guardrailId: "g", members: { "x` @security-team `y": true, "@octocat": true } } } },
+      ],
+    });
+    expect(markdown).toContain("- added: `@octocat`, `xˋ @security-team ˋy`");
+    expectInert(markdown);
+  });
+
+  it("headings, HTML, links, table pipes and newlines in names, values and ids stay text", () => {
+    const { markdown } = summarize({
+      steps: [
+        {
+          op: "create",
+          urn: urn("Guardrail", "evil"),
+          newState: { inputs: { name: "# Approved\n<script>alert(1)</script> [click](https://evil) @admins", description: "a | b\n\n# injected", allowedModels: ["m`x", "<b>"] } },
+        },
+        { op: "delete", urn: urn("Guardrail", "gone"), oldState: { id: "g2", inputs: { name: "@security-team <!--" } } },
+      ],
+    });
+    expect(markdown).toContain("| description | `(not set)` | `a \\| b # injected` |");
+    expect(markdown).toContain("- **@\u200bsecurity\\-team \\<\\!\\-\\-** (`gone`) is **deleted**");
+    expectInert(markdown);
+  });
+
+  it("a real preview of hostile names (from the e2e run) is inert", () => {
+    const { markdown, failed } = summarize(fixture("preview-hostile-names.json"));
+    expect(failed).toBe(false);
+    expect(markdown).toContain("- added: `<img src=x onerror=alert(1)>`, `user_ˋ@security-teamˋ`");
+    expectInert(markdown);
+  });
+});
+
+describe("summary: verdicts are right", () => {
+  it("a real failed preview is 'preview failed', never 'no changes'", () => {
+    const { markdown, failed } = summarize(fixture("preview-failed.json"));
+    expect(failed).toBe(true);
+    expect(markdown).toMatchInlineSnapshot(`
+      "**Guardrails: preview failed.** the preview reported 1 error(s); nothing here says what would change.
+
+      - \`error: pulumi-nodejs:dynamic/guardrails:Guardrail resource 'eng': property limitUsd value {-5} has a problem: must be >= 0 (got -5)\`
+      "
+    `);
+  });
+
+  it.each([[null], [42], ["steps"], [[]], [{}], [{ steps: "x" }], [{ steps: [null] }], [{ steps: [{ op: 1, urn: "u" }] }]])("input %j is 'preview failed', without a crash", (input) => {
+    const { markdown, failed } = summarize(input);
+    expect(failed).toBe(true);
+    expect(markdown).toMatch(/^\*\*Guardrails: preview failed\.\*\* /);
+  });
+
+  it("a secret member list that changed shows as changed, without its contents", () => {
+    const secret = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", ciphertext: "v1:c2VjcmV0" };
+    const { markdown } = summarize({
+      steps: [
+        { op: "update", urn: urn("GuardrailMemberAssignment", "eng-members"), oldState: { inputs: { guardrailId: "g" }, outputs: { members: secret } }, newState: { inputs: { guardrailId: "g", members: "[secret]" } } },
+      ],
+    });
+    expect(markdown).toContain("members: 1 secret list(s) changed");
+    expect(markdown).toContain("- changed (the list is secret: its contents are not shown)");
+    expect(markdown).not.toContain("v1:c2VjcmV0");
+    expect(markdown).not.toContain("4dabf18193072939515e22adb298388d");
+  });
+
+  it("only this package's resource types are read", () => {
+    const { markdown } = summarize({
+      steps: [
+        { op: "delete", urn: "urn:pulumi:prod::p::aws:index:Guardrail::other", oldState: { id: "x", inputs: { name: "Not ours" } } },
+        { op: "update", urn: "urn:pulumi:prod::p::mypkg:dynamic/guardrails2:GuardrailMemberAssignment::m", oldState: { inputs: {}, outputs: { members: { a: true } } }, newState: { inputs: { members: {} } } },
+        { op: "update", urn: `urn:pulumi:prod::p::my:component:Team$${"pulumi-nodejs:dynamic/guardrails:Guardrail"}::child`, oldState: { id: "c", inputs: { name: "Child", limitUsd: 1 } }, newState: { inputs: { name: "Child", limitUsd: 2 } } },
+      ],
+    });
+    expect(markdown.split("\n")[0]).toBe("**Guardrails: 1 updated · members: no change · keys: no change**");
+    expect(markdown).not.toContain("Not ours");
+  });
+
+  it("200,000 members put back summarise without a stack overflow", () => {
+    const ids = Array.from({ length: 200_000 }, (_, i) => `user_${i}`);
+    const before = Object.fromEntries(ids.map((id) => [id, "not assigned"]));
+    const after = Object.fromEntries(ids.map((id) => [id, true]));
+    const { markdown } = summarize({ steps: [{ op: "update", urn: urn("GuardrailMemberAssignment", "m"), oldState: { inputs: { guardrailId: "g" }, outputs: { members: before } }, newState: { inputs: { guardrailId: "g", members: after } } }] });
+    expect(markdown.split("\n")[0]).toBe("**Guardrails: no setting changes · members: 200000 added · keys: no change**");
+    expect(markdown).toContain("- … and 199950 more");
+    expect(markdown.length).toBeLessThan(10_000);
+  });
+});
