@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { GuardrailsClient } from "../client/client";
 import { resolveSettings } from "../config";
 import { UUID_RE } from "../schema/constants";
+import { doubleAssignments } from "./conflicts";
 import { declaredFromLive } from "./declared";
 import { readGuardrails } from "./read";
 import { DEFAULT_SCHEMA_REF, renderGuardrailFile } from "./render";
@@ -70,7 +71,7 @@ export async function exportGuardrails(options: ExportOptions = {}): Promise<Exp
   try {
     const live = await readGuardrails(client, { workspaces, only });
     const ids = assignStableIds(live.map((l) => l.guardrail));
-    const warnings: string[] = [];
+    const warnings = doubleAssignments(live, ids);
     const entries = live
       .map((l) => {
         const id = ids.get(l.guardrail.id)!;

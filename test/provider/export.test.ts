@@ -133,7 +133,7 @@ describe("the exported files, adopted", () => {
       const { members, keys, ...args } = settings;
       const g = await guardrail.create({ __provider: "p", ...args });
       expect(g.id).toBe(args.adoptId);
-      expect(await guardrail.diff(g.id, g.outs, { __provider: "p", ...args })).toMatchObject({ changes: false });
+      expect(await guardrail.diff(g.id, g.outs!, { __provider: "p", ...args })).toMatchObject({ changes: false });
       for (const [set, lifecycle, field] of [[members, memberAssignment, "members"], [keys, keyAssignment, "keys"]] as const) {
         if (!set) continue;
         const news = { __provider: "p", guardrailId: g.id, [field]: asMap(set.ids), exclusive: set.exclusive ?? false };
