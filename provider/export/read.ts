@@ -28,6 +28,12 @@ export class ExportSelectionError extends Error {
 /** Below this many selected guardrails, their own lists cost fewer calls than the organization's. */
 const PER_GUARDRAIL_MAX = 10;
 
+/**
+ * The selected guardrails, in the order the service lists them, each with its member and key
+ * ids. Assignments to guardrails outside the selection are read past and dropped.
+ *
+ * @throws ExportSelectionError when an `only` value matches no listed guardrail.
+ */
 export async function readGuardrails(client: GuardrailsClient, selection: ReadSelection): Promise<LiveGuardrail[]> {
   const guardrails = await listSelected(client, selection);
   const wanted = new Set(guardrails.map((g) => g.id));
