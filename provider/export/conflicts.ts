@@ -3,6 +3,7 @@
  * workspace, a key twice at all. The service never does this, but a race between list pages
  * could show it; the loader would then reject the files, so the export says which ids first.
  */
+import { shown } from "../schema/issues";
 import type { LiveGuardrail } from "./declared";
 
 /** One message per id held twice, naming the id and both guardrails. */
@@ -13,7 +14,7 @@ export function doubleAssignments(live: readonly LiveGuardrail[], stableIds: Rea
     const key = `${scope}\u0000${noun}\u0000${id}`;
     const first = seen.get(key);
     if (first === undefined) seen.set(key, guardrailId);
-    else if (first !== guardrailId) out.push(`${noun} "${id}" is on guardrails "${stableIds.get(first)}" and "${stableIds.get(guardrailId)}"${where}; the service allows one, so the files will not load until it is removed from one of them`);
+    else if (first !== guardrailId) out.push(`${noun} ${shown(id)} is on guardrails "${stableIds.get(first)}" and "${stableIds.get(guardrailId)}"${where}; the service allows one, so the files will not load until it is removed from one of them`);
   };
   for (const { guardrail, members, keys } of live) {
     const ws = guardrail.workspace_id ?? "no workspace";

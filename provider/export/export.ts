@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { GuardrailsClient } from "../client/client";
 import { resolveSettings } from "../config";
 import { UUID_RE } from "../schema/constants";
+import { shown } from "../schema/issues";
 import { doubleAssignments } from "./conflicts";
 import { declaredFromLive } from "./declared";
 import { readGuardrails } from "./read";
@@ -76,7 +77,7 @@ export async function exportGuardrails(options: ExportOptions = {}): Promise<Exp
       .map((l) => {
         const id = ids.get(l.guardrail.id)!;
         const declared = declaredFromLive(l, options.exclusive ?? false);
-        for (const w of declared.warnings) warnings.push(`guardrail "${l.guardrail.name}" (${id}, ${l.guardrail.id}): ${w}`);
+        for (const w of declared.warnings) warnings.push(`guardrail ${shown(l.guardrail.name)} (${id}, ${l.guardrail.id}): ${w}`);
         return { id, live: l, settings: declared.settings };
       })
       .sort((a, b) => (a.id < b.id ? -1 : 1));

@@ -146,6 +146,25 @@ describe("the exported files, adopted", () => {
   });
 });
 
+describe("what a program cannot say back", () => {
+  it("enforceZdr held with a vendor flag null: the export warns, naming the guardrail and the field, and adopting changes exactly that", async () => {
+    const api = http(`${emu.url}/api/v1`, TEST_KEY);
+    const made = (await api("POST", "/guardrails", { name: "Odd ZDR", enforce_zdr: true })).body.data.id as string;
+    expect((await api("PATCH", `/guardrails/${made}`, { enforce_zdr_vendor_c: null })).status).toBe(200);
+    const { files, warnings } = await exportGuardrails({ client: emu.client(), only: ["Odd ZDR"] });
+    expect(warnings).toEqual([
+      `guardrail "Odd ZDR" (odd-zdr, ${made}): enforceZdrVendorC: the service holds null while enforceZdr is true; a program cannot say that, so adopting sets enforceZdrVendorC to true`,
+    ]);
+    const dir = join(work, "odd-zdr");
+    writeExport(dir, files);
+    const { members: _m, keys: _k, ...args } = loadGuardrailConfigs(dir)[0]!.settings;
+    await emu.clearLog();
+    await guardrail.create({ __provider: "p", ...args });
+    const log = await emu.log();
+    expect(log.entries.filter((e) => e.method !== "GET").map((e) => e.operation)).toEqual(["updateGuardrail"]);
+  });
+});
+
 describe("the guardrails-export bin", () => {
   const BIN = join(REPO_ROOT, "dist/provider/export/cli.js");
   const run = (args: string[], cwd: string, env: Record<string, string> = { GUARDRAILS_API_KEY: TEST_KEY, GUARDRAILS_BASE_URL: emu.url }) =>
