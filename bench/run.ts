@@ -25,7 +25,9 @@ type Operation = (typeof OPERATIONS)[number];
 
 /**
  * The fewest API calls each operation can take, and why:
- * - create: one POST for the guardrail, and N ids need ceil(N/500) bulk assigns.
+ * - create: one POST for the guardrail, one list page to see what the set already holds (a
+ *   set cannot tell a new guardrail from an adopted one, and ids already there must cost no
+ *   write), and N ids need ceil(N/500) bulk assigns.
  * - add one / remove one: one bulk call; nothing needs reading, the state says what is there.
  * - refresh: one GET for the guardrail, and reading N assignments takes ceil(N/100) pages.
  * - no-op preview: nothing to read or write.
@@ -36,7 +38,7 @@ type Operation = (typeof OPERATIONS)[number];
 export function minimumCalls(op: Operation, n: number): number {
   switch (op) {
     case "create":
-      return 1 + Math.ceil(n / MAX_BULK);
+      return 2 + Math.ceil(n / MAX_BULK);
     case "add one":
     case "remove one":
       return 1;

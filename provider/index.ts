@@ -11,3 +11,13 @@ export {
 export { declareGuardrails, type DeclareGuardrailsOptions, type DeclaredResources } from "./declarative/declare";
 export { loadGuardrailConfigs, DeclarativeConfigError } from "./declarative/load";
 export { summarizePreview, type PreviewJson } from "./preview/summary";
+export {
+  exportGuardrails,
+  writeExport,
+  ExportConflictError,
+  ExportOptionsError,
+  type ExportOptions,
+  type ExportResult,
+  type ExportedFile,
+} from "./export/export";
+export { ExportSelectionError } from "./export/read";

@@ -173,10 +173,13 @@ export function assignmentLifecycle(kind: AssignmentKind) {
     async create(news: Record<string, unknown>): Promise<pulumi.dynamic.CreateResult> {
       const inputs = parse(news);
       const client = getClient();
+      // Read before writing, in both modes: ids already here (an adopted guardrail) cost no
+      // assign call, so adopting an existing set exactly makes no write at all. A new
+      // guardrail's empty set is one list call.
       // Exclusive mode on a guardrail that already has ids: add ours, remove nothing yet.
       // The foreign ids are recorded, so the next refreshed preview names their removal
       // before any `up` performs it.
-      const live = inputs.exclusive ? new Set(await listOrExplain(client, inputs.guardrailId)) : new Set<string>();
+      const live = new Set(await listOrExplain(client, inputs.guardrailId));
       const plan = planChanges({ desired: inputs.ids, live, managed: new Set(), exclusive: false });
       const now = await apply(client, inputs, plan, live, { provider: news.__provider });
       return { id: resourceId(inputs.guardrailId), outs: outputs(inputs, statusMap(inputs.ids, now, inputs.exclusive, {})) };

@@ -29,12 +29,12 @@ beforeEach(async () => {
 });
 
 describe("call counts at 2,000 members (max bulk 500)", () => {
-  it("create = 4 assign calls; add one = 1 write; remove one = 1 write; read = ceil(N/100) lists", async () => {
+  it("create = 1 list of the (empty) set + 4 assign calls; add one = 1 write; remove one = 1 write; read = ceil(N/100) lists", async () => {
     const g = await newGuardrail("big");
     const first = MEMBERS.slice(0, 2000);
     await emu.clearLog();
     const created = await memberAssignment.create(memberArgs(g, first));
-    expect((await emu.log()).counts).toEqual({ assignMembers: 4 });
+    expect((await emu.log()).counts).toEqual({ listGuardrailMemberAssignments: 1, assignMembers: 4 });
     expect(await liveMembers(g)).toEqual(first);
 
     await emu.clearLog();
@@ -151,7 +151,8 @@ describe("modes and lifecycle", () => {
     configure((k) => ({ "guardrails:apiKey": TEST_KEY, "guardrails:baseUrl": emu.url, "guardrails:maxBulk": "100", "guardrails:maxAttempts": "1" })[k]);
     let calls = 0;
     const original = emu.internals.faults.before.bind(emu.internals.faults);
-    emu.internals.faults.before = () => (++calls === 3 ? { kind: "server-error", status: 503 } : original());
+    // Call 1 lists the (empty) set, calls 2 and 3 assign 200 ids, call 4 fails.
+    emu.internals.faults.before = () => (++calls === 4 ? { kind: "server-error", status: 503 } : original());
     try {
       const err = await memberAssignment.create(memberArgs(g, MEMBERS.slice(1000, 1400))).catch((e) => e);
       expect(err.message).toMatch(/503/);

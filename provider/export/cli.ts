@@ -1,0 +1,91 @@
+#!/usr/bin/env node
+/**
+ * `guardrails-export [dir]`: writes the organization's guardrails, with their members and
+ * keys, as declarative YAML files that `declareGuardrails(dir)` adopts with no change.
+ * Key and URL from GUARDRAILS_API_KEY and GUARDRAILS_BASE_URL, as the provider.
+ */
+import { existsSync, readdirSync } from "node:fs";
+import { basename, relative, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { exportGuardrails, writeExport } from "./export";
+
+const USAGE = `usage: guardrails-export [dir] [options]
+
+Writes one YAML file per guardrail into dir (default: guardrails), in the format
+declareGuardrails reads, with adoptId, so the first pulumi up adopts them unchanged.
+Reads GUARDRAILS_API_KEY and GUARDRAILS_BASE_URL. Makes no write call.
+
+  --workspace <uuid>     a workspace to export (repeatable; default: the default workspace)
+  --only <name-or-id>    only this guardrail (repeatable)
+  --exclusive            member and key sets own the whole current sets
+                         (default: additive sets, which never remove anyone)
+  --stdout               print every guardrail as one file instead of writing files
+  --force                overwrite existing files (without it, nothing is written if any exists)
+`;
+
+async function main(): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      allowPositionals: true,
+      options: {
+        workspace: { type: "string", multiple: true },
+        only: { type: "string", multiple: true },
+        exclusive: { type: "boolean" },
+        stdout: { type: "boolean" },
+        force: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+    });
+  } catch (err) {
+    process.stderr.write(`guardrails-export: ${(err as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  if (positionals.length > 1) {
+    process.stderr.write(`guardrails-export: expected at most one folder, got ${positionals.map((p) => JSON.stringify(p)).join(" ")}\n\n${USAGE}`);
+    return 2;
+  }
+  if (values.stdout && positionals.length > 0) {
+    process.stderr.write(`guardrails-export: --stdout writes no folder; drop ${JSON.stringify(positionals[0])} or --stdout\n`);
+    return 2;
+  }
+  const dir = positionals[0] ?? "guardrails";
+  const schemaFile = resolve("node_modules/pulumi-guardrails/schema/guardrails.schema.json");
+  const result = await exportGuardrails({
+    workspaces: values.workspace ?? [],
+    only: values.only ?? [],
+    exclusive: values.exclusive ?? false,
+    schemaRef: relative(values.stdout ? process.cwd() : resolve(dir), schemaFile),
+  });
+  for (const w of result.warnings) process.stderr.write(`warning: ${w}\n`);
+  if (values.stdout) {
+    process.stdout.write(result.combined);
+    return 0;
+  }
+  if (result.files.length === 0) {
+    process.stderr.write("guardrails-export: no guardrails to export; nothing written\n");
+    return 0;
+  }
+  const others = existsSync(dir) ? readdirSync(dir).filter((f) => /\.(ya?ml|json)$/i.test(f)).filter((f: string) => !result.files.some((r) => r.fileName === basename(f))) : [];
+  const written = writeExport(dir, result.files, { force: values.force ?? false });
+  const shown = relative(process.cwd(), resolve(dir)) || ".";
+  process.stderr.write(`guardrails-export: wrote ${written.length} file(s) to ${shown}/ (${result.files.length} guardrail(s))\n`);
+  if (others.length > 0) {
+    process.stderr.write(`note: ${shown}/ also holds ${others.map((f: string) => basename(f)).join(", ")}, which declareGuardrails("${shown}") loads too\n`);
+  }
+  return 0;
+}
+
+// exitCode, not exit(): a large --stdout export must drain into its pipe first.
+main().then(
+  (code) => (process.exitCode = code),
+  (err: Error) => {
+    process.stderr.write(`guardrails-export: ${err.message}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,116 @@
+/**
+ * `exportGuardrails`: the live guardrails of an organization as declarative files that
+ * `declareGuardrails` adopts with no change at all. Reads only; writing the files is
+ * `writeExport`, which never overwrites unless told to.
+ */
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { GuardrailsClient } from "../client/client";
+import { resolveSettings } from "../config";
+import { UUID_RE } from "../schema/constants";
+import { shown } from "../schema/issues";
+import { doubleAssignments } from "./conflicts";
+import { declaredFromLive } from "./declared";
+import { readGuardrails } from "./read";
+import { DEFAULT_SCHEMA_REF, renderGuardrailFile } from "./render";
+import { assignStableIds } from "./stable-id";
+
+export interface ExportOptions {
+  /** The client to read with. @default one from GUARDRAILS_API_KEY and GUARDRAILS_BASE_URL (as the provider) */
+  client?: GuardrailsClient;
+  /** Workspace ids to export. @default the default workspace */
+  workspaces?: string[];
+  /** Only the guardrails with these names or ids. @default every guardrail */
+  only?: string[];
+  /** Sets own the whole current member and key sets (`exclusive: true`). @default false: additive sets, which never remove anyone */
+  exclusive?: boolean;
+  /** The JSON Schema reference in each file's `yaml-language-server` line. @default "../node_modules/pulumi-guardrails/schema/guardrails.schema.json" */
+  schemaRef?: string;
+}
+
+/** One exported guardrail, as one file. */
+export interface ExportedFile {
+  /** The stable id (the key under `guardrails:` and the Pulumi resource name). */
+  id: string;
+  /** The guardrail's id on the service (`adoptId`). */
+  guardrailId: string;
+  name: string;
+  /** `<id>.yaml`. */
+  fileName: string;
+  text: string;
+}
+
+export interface ExportResult {
+  /** One per guardrail, sorted by stable id. */
+  files: ExportedFile[];
+  /** Every guardrail in one file (what `--stdout` prints). */
+  combined: string;
+  /** Why some guardrail would not adopt as an exact no-op, each naming the guardrail and the field. */
+  warnings: string[];
+}
+
+/** A bad option, caught before any call. */
+export class ExportOptionsError extends Error {
+  override name = "ExportOptionsError";
+}
+
+/** `writeExport` found files it would overwrite. */
+export class ExportConflictError extends Error {
+  override name = "ExportConflictError";
+  constructor(readonly existing: string[]) {
+    super(`${existing.length} file(s) already exist: ${existing.join(", ")}; pass --force (force: true) to overwrite them`);
+  }
+}
+
+/** Reads the selected guardrails with their sets and renders them. Makes GET calls only. */
+export async function exportGuardrails(options: ExportOptions = {}): Promise<ExportResult> {
+  const workspaces = options.workspaces ?? [];
+  const only = options.only ?? [];
+  for (const w of workspaces) if (typeof w !== "string" || !UUID_RE.test(w)) throw new ExportOptionsError(`workspace ${JSON.stringify(w)} is not a workspace id; expected a UUID such as 3f2b8c1e-0000-4000-8000-000000000000`);
+  for (const o of only) if (typeof o !== "string" || o === "") throw new ExportOptionsError(`only ${JSON.stringify(o)}: expected a guardrail name or id`);
+  const client = options.client ?? clientFromEnv();
+  try {
+    const live = await readGuardrails(client, { workspaces, only });
+    const ids = assignStableIds(live.map((l) => l.guardrail));
+    const warnings = doubleAssignments(live, ids);
+    const entries = live
+      .map((l) => {
+        const id = ids.get(l.guardrail.id)!;
+        const declared = declaredFromLive(l, options.exclusive ?? false);
+        for (const w of declared.warnings) warnings.push(`guardrail ${shown(l.guardrail.name)} (${id}, ${l.guardrail.id}): ${w}`);
+        return { id, live: l, settings: declared.settings };
+      })
+      .sort((a, b) => (a.id < b.id ? -1 : 1));
+    const schemaRef = options.schemaRef ?? DEFAULT_SCHEMA_REF;
+    return {
+      files: entries.map((e) => ({ id: e.id, guardrailId: e.live.guardrail.id, name: e.live.guardrail.name, fileName: `${e.id}.yaml`, text: renderGuardrailFile([[e.id, e.settings]], schemaRef) })),
+      combined: renderGuardrailFile(entries.map((e) => [e.id, e.settings] as const), schemaRef),
+      warnings,
+    };
+  } finally {
+    if (!options.client) await client.close();
+  }
+}
+
+/**
+ * Writes each file into `dir` (created if missing). Without `force`, refuses before writing
+ * anything when any of the files exists, and names them all.
+ *
+ * @returns the paths written.
+ */
+export function writeExport(dir: string, files: readonly ExportedFile[], options: { force?: boolean } = {}): string[] {
+  const paths = files.map((f) => join(dir, f.fileName));
+  const existing = paths.filter((p) => existsSync(p));
+  if (existing.length > 0 && !options.force) throw new ExportConflictError(existing);
+  mkdirSync(dir, { recursive: true });
+  files.forEach((f, i) => writeFileSync(paths[i]!, f.text));
+  return paths;
+}
+
+/** The provider's env vars; the message names what is missing, never the key. */
+function clientFromEnv(env: NodeJS.ProcessEnv = process.env): GuardrailsClient {
+  const missing = ["GUARDRAILS_API_KEY", "GUARDRAILS_BASE_URL"].filter((v) => !env[v]);
+  if (missing.length > 0) throw new ExportOptionsError(`set ${missing.join(" and ")} (the same env vars as the provider)`);
+  const s = resolveSettings(env);
+  return new GuardrailsClient({ baseUrl: s.baseUrl, apiKey: s.apiKey, ...(s.maxAttempts ? { retry: { maxAttempts: s.maxAttempts } } : {}), ...(s.timeoutMs ? { timeoutMs: s.timeoutMs } : {}) });
+}

@@ -1,0 +1,21 @@
+/**
+ * YAML text of an exported declarative file. Deterministic: the same guardrails give the
+ * same bytes, so a second export is no diff in Git.
+ */
+import { stringify } from "yaml";
+
+/** Where the editor finds the JSON Schema, from the folder of the files. */
+export const DEFAULT_SCHEMA_REF = "../node_modules/pulumi-guardrails/schema/guardrails.schema.json";
+
+/**
+ * One file: the `yaml-language-server` line that points editors at the JSON Schema, then
+ * `guardrails:` with each stable id and its settings, in the order given.
+ */
+export function renderGuardrailFile(guardrails: ReadonlyArray<readonly [string, Record<string, unknown>]>, schemaRef: string = DEFAULT_SCHEMA_REF): string {
+  const body = stringify(
+    { guardrails: Object.fromEntries(guardrails) },
+    // No line folding: a long description or regex stays on one line, as the service holds it.
+    { lineWidth: 0, minContentWidth: 0, aliasDuplicateObjects: false },
+  );
+  return `# yaml-language-server: $schema=${schemaRef}\n${body}`;
+}
