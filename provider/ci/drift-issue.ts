@@ -8,6 +8,7 @@ export interface OpenIssue {
   number: number;
 }
 
+/** What to do with the drift issue; `update` and `close` name the issues. */
 export type DriftIssueAction =
   | { action: "open" }
   | { action: "update"; issue: number; duplicates: number[] }

@@ -45,7 +45,8 @@ const diffRaw = (cwd: string, from: string, to: string) => parseRawDiff(git(cwd,
 /** What the PR changed since it branched, with the size of each head-side blob, and what the base changed meanwhile. */
 export function prChanges(cwd: string, base: string, head: string): { changes: Change[]; baseChanged: string[] } {
   const mergeBase = text(cwd, ["merge-base", base, head]);
-  const changes = diffRaw(cwd, mergeBase, head).map((c) => (/^0+$/.test(c.newBlob) || c.newMode !== "100644" && c.newMode !== "100755" ? c : { ...c, size: Number(text(cwd, ["cat-file", "-s", c.newBlob])) }));
+  const regular = (c: Change) => (c.newMode === "100644" || c.newMode === "100755") && !/^0+$/.test(c.newBlob);
+  const changes = diffRaw(cwd, mergeBase, head).map((c) => (regular(c) ? { ...c, size: Number(text(cwd, ["cat-file", "-s", c.newBlob])) } : c));
   return { changes, baseChanged: diffRaw(cwd, mergeBase, base).map((c) => c.path) };
 }
 

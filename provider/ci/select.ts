@@ -27,6 +27,7 @@ export interface Blocker {
   reason: string;
 }
 
+/** The decision, and the files behind it. */
 export interface Selection {
   /** `data`: preview with the key; `code`: needs a maintainer-approved run; `none`: no data file changed. */
   mode: "data" | "code" | "none";

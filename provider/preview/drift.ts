@@ -43,7 +43,8 @@ export function summarizeDrift(preview: DriftPreviewJson): string {
   if (steps.length === 0) return "## Guardrails: no drift\n\nThe service matches Git: `pulumi preview --refresh` found nothing to change.\n";
   const names = guardrailNames(preview.steps ?? []);
   const refreshed = new Set((preview.steps ?? []).filter((s) => s.op === "refresh" && s.oldState).map((s) => s.urn));
-  const facts = steps.flatMap((s) => describe(s, names, refreshed.has(s.urn)));
+  // Sorted, so the text does not depend on the order the engine finished its steps in.
+  const facts = steps.flatMap((s) => describe(s, names, refreshed.has(s.urn))).sort();
   return [
     "## Guardrails drift: the service no longer matches Git",
     `\`pulumi preview --refresh\` found ${steps.length} resource(s) that \`pulumi up\` would change. What differs:`,

@@ -60,7 +60,9 @@ describe("pull-request preview that runs no PR code", () => {
     expect(repo.git("diff", "--stat", "main", "yaml-pr", "--", "guardrails")).toContain("engineering.yaml");
     expect(repo.git("diff", "yaml-pr", "--", "guardrails")).toBe("");
 
+    await p.clearLog();
     const res = await p.pulumi(["preview", "--refresh", "--json"], { check: true });
+    expect((await p.log()).writes).toBe(0);
     writeFileSync(join(p.dir, "preview.json.out"), res.stdout);
     const summary = bin(p, "guardrails-preview-summary", ["preview.json.out"]);
     expect(summary.stdout).toBe(summarizePreview(JSON.parse(res.stdout)));

@@ -17,7 +17,7 @@ export class GitRepo {
   private constructor(readonly dir: string) {}
 
   /** A new repository (in `dir`, or a temp folder) whose `main` branch holds `files`. */
-  static init(files: Record<string, Entry>, dir = mkdtempSync(join(tmpdir(), "guardrails-ci-"))): GitRepo {
+  static init(files: Record<string, Entry | null>, dir = mkdtempSync(join(tmpdir(), "guardrails-ci-"))): GitRepo {
     const repo = new GitRepo(dir);
     repo.git("init", "-q", "-b", "main");
     repo.commit(files, "base");

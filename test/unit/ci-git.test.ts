@@ -76,7 +76,7 @@ describe("guardrails-ci preview on a temp repository", () => {
   });
 
   it("a data folder that is a symlink in the working tree is never written through", () => {
-    repo = GitRepo.init({ ...BASE, "guardrails/eng.yaml": null, "guardrails/ops.yaml": null, "elsewhere/keep.txt": "x\n" } as never);
+    repo = GitRepo.init({ ...BASE, "guardrails/eng.yaml": null, "guardrails/ops.yaml": null, "elsewhere/keep.txt": "x\n" });
     repo.branch("pr", { "guardrails/eng.yaml": EDITED });
     symlinkSync("elsewhere", join(repo.dir, "guardrails"));
     const r = repo.ci(["preview", "--base", "main", "--head", "pr"]);
