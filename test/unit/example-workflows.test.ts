@@ -40,7 +40,7 @@ describe("guardrails.yml: pull-request previews", () => {
     expect(Object.keys(wf.on).sort()).toEqual(["pull_request_target", "push"]);
   });
 
-  it("the automatic job checks out the base, runs only base code, and gives the key only to the preview step gated on guardrails-ci", () => {
+  it("the automatic job checks out the default branch, runs only its code, and gives the key only to the preview step gated on guardrails-ci", () => {
     const job = wf.jobs.preview!;
     expect(job.if).toContain("github.event.pull_request.head.repo.full_name == github.repository");
     expect(job.if).toContain("github.event.pull_request.base.ref == github.event.repository.default_branch");
