@@ -45,13 +45,27 @@ export function summarizeDrift(preview: DriftPreviewJson): string {
   const refreshed = new Set((preview.steps ?? []).filter((s) => s.op === "refresh" && s.oldState).map((s) => s.urn));
   // Sorted, so the text does not depend on the order the engine finished its steps in.
   const facts = steps.flatMap((s) => describe(s, names, refreshed.has(s.urn))).sort();
-  return [
-    "## Guardrails drift: the service no longer matches Git",
-    `\`pulumi preview --refresh\` found ${steps.length} resource(s) that \`pulumi up\` would change. What differs:`,
-    facts.join("\n"),
-    "What `pulumi up` would do (before: the service now; after: Git):",
-    summarizePreview(preview).trimEnd(),
-  ].join("\n\n") + "\n";
+  const shown = facts.length > MAX_FACTS ? [...facts.slice(0, MAX_FACTS), `- … and ${facts.length - MAX_FACTS} more`] : facts;
+  return bounded(
+    [
+      "## Guardrails drift: the service no longer matches Git",
+      `\`pulumi preview --refresh\` found ${steps.length} resource(s) that \`pulumi up\` would change. What differs:`,
+      shown.join("\n"),
+      "What `pulumi up` would do (before: the service now; after: Git):",
+      summarizePreview(preview).trimEnd(),
+    ].join("\n\n") + "\n",
+  );
+}
+
+/** At most this many lines of hand changes, and characters in all: a GitHub issue body holds 65,536. */
+export const MAX_FACTS = 200;
+export const MAX_DRIFT_CHARS = 60_000;
+
+/** Cuts at a line end under the limit, and says how much is left out. */
+function bounded(text: string): string {
+  if (text.length <= MAX_DRIFT_CHARS) return text;
+  const cut = text.lastIndexOf("\n", MAX_DRIFT_CHARS - 200);
+  return `${text.slice(0, cut)}\n\n… cut here: ${text.length - cut} more characters. The drift job's log has the whole preview.\n`;
 }
 
 /** Guardrail id -> `Display name` (`logical`), from every step that knows the id. */

@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { hasDrift, summarizeDrift } from "../../provider/preview/drift";
+import { hasDrift, MAX_DRIFT_CHARS, MAX_FACTS, summarizeDrift } from "../../provider/preview/drift";
 import { summarizePreview } from "../../provider/preview/summary";
 
 const golden = join(__dirname, "../e2e/golden");
@@ -52,6 +52,17 @@ describe("summarizeDrift", () => {
     expect(md).toContain("- **`[x](https://evil)?# Heading 'a'`** (`eng`): `limitUsd` changed on the service.");
     expect(md).toContain("- `user_<b>` of **`[x](https://evil)?# Heading 'a'`** (`eng`): unassigned by hand.");
     expect(md).toContain("- `user_x` of **`[x](https://evil)?# Heading 'a'`** (`eng`): assigned here by hand, not in Git.");
+  });
+
+
+  it("a huge drift is bounded to fit an issue body, cut at a line end, saying how much is left out", () => {
+    const ids = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`user_${String(i).padStart(5, "0")}`, "not assigned"]));
+    const md = summarizeDrift({
+      steps: [{ op: "update", urn: urn("GuardrailMemberAssignment", "eng-members"), oldState: { inputs: { guardrailId: "g1" }, outputs: { members: ids } }, newState: { inputs: { guardrailId: "g1", members: Object.fromEntries(Object.keys(ids).map((k) => [k, true])) } } }],
+    });
+    expect(md.length).toBeLessThanOrEqual(MAX_DRIFT_CHARS);
+    expect(md).toContain(`- \`user_00199\` of \`eng-members\`: unassigned by hand.\n- … and ${5000 - MAX_FACTS} more`);
+    expect(md).toMatch(/\n\n… cut here: \d+ more characters\. The drift job's log has the whole preview\.\n$/);
   });
 });
 
