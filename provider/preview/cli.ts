@@ -4,14 +4,18 @@
  * output of `pulumi preview --json` (a file, or standard input). Exits 1, with a "preview
  * failed" summary, when the preview reported errors or the input is empty or not a preview,
  * so a CI step can never post "no changes" for a preview that did not run.
+ * `--drift`: the drift check's Markdown instead (drift.ts), from `pulumi preview --refresh --json`;
+ * exits 2 when drift cannot be determined.
  */
 import { readFileSync } from "node:fs";
-import { summarize } from "./summary";
+import { summarizeDrift } from "./drift";
+import { summarize, type PreviewJson } from "./summary";
 
 function main(): void {
-  const arg = process.argv[2];
+  const drift = process.argv.includes("--drift");
+  const arg = process.argv.slice(2).find((a) => a !== "--drift");
   if (arg === "-h" || arg === "--help") {
-    process.stdout.write("usage: pulumi preview --json | guardrails-preview-summary [preview.json]\n");
+    process.stdout.write("usage: pulumi preview --json | guardrails-preview-summary [--drift] [preview.json]\n");
     return;
   }
   const source = arg && arg !== "-" ? arg : "standard input";
@@ -28,11 +32,23 @@ function main(): void {
   } catch {
     json = undefined;
   }
+  if (drift) return writeDrift(json);
   const summary = json === undefined ? { failed: true, markdown: `**Guardrails: preview failed.** ${source} is ${text.trim() === "" ? "empty" : "not JSON"}, not the output of \`pulumi preview --json\`; nothing here says what would change.\n` } : summarize(json);
   process.stdout.write(summary.markdown);
   if (summary.failed) {
     process.stderr.write("guardrails-preview-summary: the preview failed or the input is not a preview; see the summary\n");
     process.exitCode = 1;
+  }
+}
+
+/** A failed preview must not read as "no drift": say so and exit non-zero. */
+function writeDrift(json: unknown): void {
+  try {
+    if (json === undefined) throw new Error("the input is empty or not JSON, so drift cannot be determined");
+    process.stdout.write(summarizeDrift(json as PreviewJson));
+  } catch (err) {
+    process.stderr.write(`guardrails-preview-summary --drift: ${(err as Error).message}\n`);
+    process.exit(2);
   }
 }
 

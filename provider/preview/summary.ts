@@ -103,7 +103,7 @@ function summarizeSteps(steps: PreviewStep[]): string {
     for (const id of [s.oldState?.id, s.newState?.id]) if (typeof id === "string" && id) byId.set(id, logical);
     // `preview --refresh` adds refresh steps beside the real ones; those never win.
     if (!changed(s.op) && guardrails.has(logical)) continue;
-    const g: GuardrailChange = { logical, name, op: s.op, settings: [], sets: emptySets() };
+    const g: GuardrailChange = { logical, name, op: changed(s.op) ? s.op : "same", settings: [], sets: emptySets() };
     if (s.op === "update" || s.op === "replace" || s.op === "create") {
       for (const key of SETTINGS) {
         const before = s.op === "create" ? undefined : s.oldState?.inputs?.[key];

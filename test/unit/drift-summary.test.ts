@@ -1,0 +1,75 @@
+/**
+ * The drift summary, judged on golden files made from real CLI output: test/e2e/git-workflow
+ * drifts a stack by hand (a member moved, a limit changed, a guardrail deleted), keeps the
+ * normalised `pulumi preview --refresh --json` as drift-preview.json, and regenerates both files
+ * with UPDATE_GOLDEN=1.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { hasDrift, MAX_DRIFT_CHARS, MAX_FACTS, summarizeDrift } from "../../provider/preview/drift";
+import { summarizePreview } from "../../provider/preview/summary";
+
+const golden = join(__dirname, "../e2e/golden");
+const fixture = () => JSON.parse(readFileSync(join(golden, "drift-preview.json"), "utf8"));
+const urn = (type: string, name: string) => `urn:pulumi:prod::p::pulumi-nodejs:dynamic/guardrails:${type}::${name}`;
+
+describe("summarizeDrift", () => {
+  it("a member moved, a limit changed and a guardrail deleted: matches the golden Markdown", () => {
+    const preview = fixture();
+    expect(hasDrift(preview)).toBe(true);
+    expect(summarizeDrift(preview)).toBe(readFileSync(join(golden, "drift-summary.md"), "utf8"));
+  });
+
+  it("names each hand change in the service's terms", () => {
+    const md = summarizeDrift(fixture());
+    expect(md).toContain("- **`Research`** (`research`) is gone from the service (deleted by hand?)");
+    expect(md).toContain("- **`Support`** (`support`): `limitUsd` changed on the service.");
+    expect(md).toContain("- `user_bob` of **`Engineering`** (`engineering`): moved by hand to **`Support`** (`support`).");
+    expect(md).toContain("| limitUsd | `80` | `50` |");
+  });
+
+  it("no changed step: no drift, and the text says the service matches", () => {
+    const preview = { steps: [{ op: "refresh", urn: urn("Guardrail", "eng") }, { op: "same", urn: urn("Guardrail", "eng") }] };
+    expect(hasDrift(preview)).toBe(false);
+    expect(summarizeDrift(preview)).toBe("## Guardrails: no drift\n\nThe service matches Git: `pulumi preview --refresh` found nothing to change.\n");
+  });
+
+  it("a failed preview is never 'no drift': errors in diagnostics or no steps throw, naming what was seen", () => {
+    const failed = { steps: [], diagnostics: [{ severity: "error", message: "guardrail: GET …: 401 Unauthorized" }] };
+    expect(() => hasDrift(failed)).toThrow("the preview reported 1 error(s), so drift is unknown; the first: guardrail: GET …: 401 Unauthorized");
+    expect(() => summarizeDrift({} as never)).toThrow("the input has no `steps` list");
+    expect(() => hasDrift(null as never)).toThrow("the input has no `steps` list");
+  });
+
+  it("hand-made names cannot inject Markdown: every user string is an inline code span", () => {
+    const md = summarizeDrift({
+      steps: [
+        { op: "update", urn: urn("Guardrail", "eng"), oldState: { id: "g1", inputs: { name: "[x](https://evil)\n# Heading `a`", limitUsd: 1 } }, newState: { inputs: { name: "[x](https://evil)\n# Heading `a`", limitUsd: 2 } } },
+        { op: "update", urn: urn("GuardrailMemberAssignment", "eng-members"), oldState: { inputs: { guardrailId: "g1" }, outputs: { members: { "user_<b>": "not assigned", user_x: "assigned here, not in the program" } } }, newState: { inputs: { guardrailId: "g1", members: { "user_<b>": true } } } },
+      ],
+    });
+    expect(md).toContain("- **`[x](https://evil)?# Heading 'a'`** (`eng`): `limitUsd` changed on the service.");
+    expect(md).toContain("- `user_<b>` of **`[x](https://evil)?# Heading 'a'`** (`eng`): unassigned by hand.");
+    expect(md).toContain("- `user_x` of **`[x](https://evil)?# Heading 'a'`** (`eng`): assigned here by hand, not in Git.");
+  });
+
+
+  it("a huge drift is bounded to fit an issue body, cut at a line end, saying how much is left out", () => {
+    const ids = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`user_${String(i).padStart(5, "0")}`, "not assigned"]));
+    const md = summarizeDrift({
+      steps: [{ op: "update", urn: urn("GuardrailMemberAssignment", "eng-members"), oldState: { inputs: { guardrailId: "g1" }, outputs: { members: ids } }, newState: { inputs: { guardrailId: "g1", members: Object.fromEntries(Object.keys(ids).map((k) => [k, true])) } } }],
+    });
+    expect(md.length).toBeLessThanOrEqual(MAX_DRIFT_CHARS);
+    expect(md).toContain(`- \`user_00199\` of \`eng-members\`: unassigned by hand.\n- … and ${5000 - MAX_FACTS} more`);
+    expect(md).toMatch(/\n\n… cut here: \d+ more characters\. The drift job's log has the whole preview\.\n$/);
+  });
+});
+
+describe("summarizePreview under preview --refresh", () => {
+  it("a guardrail whose only change is its member set reads 'assignments only', not 'refresh'", () => {
+    const md = summarizePreview(fixture());
+    expect(md).toContain("### Engineering (`engineering`): assignments only");
+    expect(md).not.toContain(": refresh");
+  });
+});

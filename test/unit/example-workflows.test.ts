@@ -1,0 +1,80 @@
+/**
+ * The example GitHub workflows, read as data: where the key can appear, what each job checks
+ * out, and that every package command they call exists with the flags they pass. (They cannot
+ * run here; the commands they call are run by test/e2e/git-workflow.test.ts.)
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+
+const dir = join(__dirname, "../../examples/declarative/.github/workflows");
+type Step = { name?: string; uses?: string; run?: string; if?: string; env?: Record<string, string>; with?: Record<string, string> };
+type Job = { if?: string; environment?: string; permissions?: Record<string, string>; env?: unknown; steps: Step[] };
+const load = (f: string) => parse(readFileSync(join(dir, f), "utf8")) as { on: Record<string, unknown>; env?: Record<string, string>; permissions?: unknown; jobs: Record<string, Job> };
+const secretSteps = (job: Job) => job.steps.filter((s) => JSON.stringify(s).includes("secrets."));
+const runs = (wf: ReturnType<typeof load>) => Object.values(wf.jobs).flatMap((j) => j.steps.map((s) => s.run ?? "")).join("\n");
+
+describe.each(["guardrails.yml", "drift.yml"])("%s", (file) => {
+  const wf = load(file);
+  it("holds no secret at workflow or job level, and grants no permission by default", () => {
+    expect(JSON.stringify(wf.env ?? {})).not.toContain("secrets.");
+    expect(wf.permissions).toEqual({});
+    for (const job of Object.values(wf.jobs)) expect(JSON.stringify(job.env ?? {})).not.toContain("secrets.");
+  });
+
+  it("calls package bins from node_modules (npx could download a same-named package), with commands and flags that exist", () => {
+    const text = runs(wf);
+    expect(text).not.toMatch(/\bnpx\b/);
+    for (const m of text.matchAll(/guardrails-ci (\S+)(.*)/g)) {
+      expect(["preview", "drift-issue"]).toContain(m[1]);
+      for (const flag of m[2]!.match(/--[a-z-]+/g) ?? []) expect(["--base", "--head", "--data", "--comment", "--open-issues"]).toContain(flag);
+    }
+    for (const m of text.matchAll(/guardrails-preview-summary(.*)/g)) for (const flag of m[1]!.match(/--[a-z-]+/g) ?? []) expect(flag).toBe("--drift");
+  });
+});
+
+describe("guardrails.yml: pull-request previews", () => {
+  const wf = load("guardrails.yml");
+  it("uses pull_request_target, so the steps holding the key are the base branch's, never the PR's", () => {
+    expect(Object.keys(wf.on).sort()).toEqual(["pull_request_target", "push"]);
+  });
+
+  it("the automatic job checks out the default branch, runs only its code, and gives the key only to the preview step gated on guardrails-ci", () => {
+    const job = wf.jobs.preview!;
+    expect(job.if).toContain("github.event.pull_request.head.repo.full_name == github.repository");
+    expect(job.if).toContain("github.event.pull_request.base.ref == github.event.repository.default_branch");
+    expect(job.environment).toBe("guardrails-preview");
+    const checkout = job.steps.find((s) => s.uses?.startsWith("actions/checkout"))!;
+    expect(checkout.with!.ref).toBe("${{ github.sha }}");
+    expect(JSON.stringify(job.steps)).not.toMatch(/pull_request\.(head|base)\.(sha|ref)/);
+    expect(job.steps.find((s) => s.run?.includes("guardrails-ci preview"))!.run).toContain('--base "$GITHUB_SHA"');
+    const select = job.steps.find((s) => s.run?.includes("guardrails-ci preview"))!;
+    const index = job.steps.indexOf(select);
+    expect(secretSteps(job)).toEqual([job.steps.find((s) => s.name?.startsWith("Preview"))]);
+    expect(job.steps.indexOf(secretSteps(job)[0]!)).toBeGreaterThan(index);
+    expect(secretSteps(job)[0]!.if).toBe("steps.select.outputs.preview == 'true'");
+  });
+
+  it("code changes and forks go to a job behind the protected environment, with a read-only token", () => {
+    const job = wf.jobs["approved-preview"]!;
+    expect(job.environment).toBe("guardrails-code-preview");
+    expect(job.permissions).toEqual({ contents: "read" });
+    expect(job.if).toContain("needs.preview.outputs.mode == 'code'");
+    expect(job.if).toContain("github.event.pull_request.head.repo.full_name != github.repository");
+    expect(job.if).toContain("github.event.pull_request.base.ref != github.event.repository.default_branch");
+    expect(secretSteps(wf.jobs["approved-comment"]!)).toEqual([]);
+  });
+});
+
+describe("drift.yml: the scheduled drift check", () => {
+  const wf = load("drift.yml");
+  it("runs on a schedule and by hand; only the refreshed preview holds the key; the issue steps follow guardrails-ci drift-issue", () => {
+    expect(Object.keys(wf.on).sort()).toEqual(["schedule", "workflow_dispatch"]);
+    const job = wf.jobs.drift!;
+    expect(secretSteps(job).map((s) => s.run)).toEqual(['pulumi preview --stack "$PULUMI_STACK" --refresh --json --non-interactive > preview.json']);
+    expect(runs(wf)).toContain("guardrails-preview-summary --drift preview.json");
+    expect(job.steps.map((s) => s.if).filter(Boolean)).toEqual(["steps.decide.outputs.action == 'open'", "steps.decide.outputs.action == 'update'", "steps.decide.outputs.action == 'close'"]);
+    expect(job.permissions).toEqual({ contents: "read", issues: "write" });
+  });
+});
