@@ -93,8 +93,9 @@ export function loadGuardrailConfigs(pathOrDir: string, options: { cwd?: string 
       if (before) problems.push(`${fmt(here)}: guardrail id "${id}" is declared twice (also at ${fmt(before)}); ids must be unique across files`);
       else seen.set(id, here);
       loaded.push({ id, settings, at: here });
-      memberSites.push(...sites(parsed, id, settings, "members"));
-      keySites.push(...sites(parsed, id, settings, "keys"));
+      // A loop, not a spread: a spread of a million ids into push() overflows the stack.
+      for (const site of sites(parsed, id, settings, "members")) memberSites.push(site);
+      for (const site of sites(parsed, id, settings, "keys")) keySites.push(site);
     }
   }
   problems.push(...conflicts(memberSites, "member", (s) => `${s.workspace}`, "a member holds one guardrail per workspace, so it would bounce between them on every up"));
@@ -107,13 +108,14 @@ interface Site {
   guardrail: string;
   workspace: string;
   id: string;
-  at: Located;
+  /** Where the id stands, looked up only when a conflict is reported (a million lookups cost seconds). */
+  at: () => Located;
 }
 
 function sites(parsed: ParsedFile, guardrail: string, settings: DeclaredGuardrail, set: "members" | "keys"): Site[] {
   const ids = settings[set]?.ids ?? [];
   const workspace = settings.workspaceId ?? "the default workspace";
-  return ids.map((id, i) => ({ guardrail, workspace, id, at: locate(parsed, ["guardrails", guardrail, set, "ids", i], "value") }));
+  return ids.map((id, i) => ({ guardrail, workspace, id, at: () => locate(parsed, ["guardrails", guardrail, set, "ids", i], "value") }));
 }
 
 function conflicts(all: Site[], noun: string, scope: (s: Site) => string, why: string): string[] {
@@ -124,7 +126,7 @@ function conflicts(all: Site[], noun: string, scope: (s: Site) => string, why: s
     const prior = first.get(key);
     if (!prior) first.set(key, s);
     else if (prior.guardrail !== s.guardrail) {
-      out.push(`${fmt(s.at)}: ${noun} "${s.id}" is in guardrails "${prior.guardrail}" (${fmt(prior.at)}) and "${s.guardrail}"${noun === "member" ? ` of ${s.workspace}` : ""}; ${why}`);
+      out.push(`${fmt(s.at())}: ${noun} "${s.id}" is in guardrails "${prior.guardrail}" (${fmt(prior.at())}) and "${s.guardrail}"${noun === "member" ? ` of ${s.workspace}` : ""}; ${why}`);
     }
   }
   return out;
