@@ -98,8 +98,8 @@ export function loadGuardrailConfigs(pathOrDir: string, options: { cwd?: string 
       for (const site of sites(parsed, id, settings, "keys")) keySites.push(site);
     }
   }
-  problems.push(...conflicts(memberSites, "member", (s) => `${s.workspace}`, "a member holds one guardrail per workspace, so it would bounce between them on every up"));
-  problems.push(...conflicts(keySites, "key", () => "*", "a key holds one guardrail at all, so it would bounce between them on every up"));
+  for (const p of conflicts(memberSites, "member", (s) => `${s.workspace}`, "a member holds one guardrail per workspace, so it would bounce between them on every up")) problems.push(p);
+  for (const p of conflicts(keySites, "key", () => "*", "a key holds one guardrail at all, so it would bounce between them on every up")) problems.push(p);
   if (problems.length > 0) throw new DeclarativeConfigError(problems.sort(byPosition));
   return loaded;
 }

@@ -23,7 +23,7 @@ function timed<T>(label: string, f: () => T): T {
   return out;
 }
 
-describe(`${N.toLocaleString("en")} ids`, () => {
+describe(`${N.toLocaleString("en")} ids`, { timeout: 300_000 }, () => {
   it("planChanges: add and remove against a live set of the same size", () => {
     const desired = new Set(ids(N));
     const live = new Set(ids(N, 1));
@@ -47,5 +47,29 @@ describe(`${N.toLocaleString("en")} ids`, () => {
     const res = await memberAssignment.check({}, news);
     process.stdout.write(`million ids: check: ${Math.round(performance.now() - t0)} ms\n`);
     expect(res.failures).toEqual([]);
+  });
+});
+
+describe("200,000 problems (past the ~120,000 arguments a spread into push() can take)", { timeout: 300_000 }, () => {
+  const M = 200_000;
+  it("check reports a failure for each bad id without overflowing", async () => {
+    const members = Object.fromEntries(ids(M).map((id) => [id, 5]));
+    const res = await memberAssignment.check({}, { guardrailId: "3f2b8c1e-0000-4000-8000-000000000001", members });
+    expect(res.failures).toHaveLength(M);
+    expect(res.failures![0]!.property).toMatch(/^memberUserIds/);
+  });
+
+  it("the loader reports every member claimed by two guardrails of one workspace", () => {
+    const file = join(dir, "twice.yaml");
+    const list = ids(M).map((id) => `        - ${id}\n`).join("");
+    writeFileSync(file, `guardrails:\n  a:\n    name: A\n    members:\n      ids:\n${list}  b:\n    name: B\n    members:\n      ids:\n${list}`);
+    let problems: string[] = [];
+    try {
+      loadGuardrailConfigs(file);
+    } catch (err) {
+      problems = (err as { problems: string[] }).problems;
+    }
+    expect(problems).toHaveLength(M);
+    expect(problems[0]).toMatch(/member "user_0000000" is in guardrails "a"/);
   });
 });
