@@ -58,3 +58,47 @@ class PerMemberAssignment extends pulumi.dynamic.Resource {
 const g = new Guardrail("bench", { name: "Bench" });
 for (const m of members) new PerMemberAssignment("m-" + m, { guardrailId: g.id, userId: m });
 `;
+
+/**
+ * The engine's floor: one dynamic resource whose provider makes no call and holds nothing.
+ * The same CLI command on it times Pulumi itself (CLI, language host, provider start-up).
+ */
+export const FLOOR_PROGRAM = `
+import * as pulumi from "@pulumi/pulumi";
+import { readFileSync } from "fs";
+const round: number = JSON.parse(readFileSync("floor.json", "utf8"));
+const provider: pulumi.dynamic.ResourceProvider = {
+  async create(inputs) { return { id: "floor", outs: inputs }; },
+  async read(id, props) { return { id, props }; },
+  async diff(_id, olds, news) { return { changes: olds.round !== news.round }; },
+  async update(_id, _olds, news) { return { outs: news }; },
+  async delete() {},
+};
+class Floor extends pulumi.dynamic.Resource {
+  constructor(name: string) { super(provider, name, { round }, {}, "bench", "Floor"); }
+}
+new Floor("floor");
+`;
+
+/**
+ * The floor with the set's payload: a dynamic resource whose provider makes no call and does
+ * nothing, carrying the same \`members\` map of N ids that the set carries. Its time and memory
+ * are what the engine and the dynamic-provider host spend on the map alone.
+ */
+export const PAYLOAD_FLOOR_PROGRAM = `
+import * as pulumi from "@pulumi/pulumi";
+import { readFileSync } from "fs";
+const ids: string[] = JSON.parse(readFileSync("members.json", "utf8"));
+const members = Object.fromEntries([...new Set(ids)].sort().map((id) => [id, true]));
+const provider: pulumi.dynamic.ResourceProvider = {
+  async create(inputs) { return { id: "floor", outs: inputs }; },
+  async read(id, props) { return { id, props, inputs: props } as pulumi.dynamic.ReadResult; },
+  async diff(_id, olds, news) { return { changes: Object.keys(olds.members).length !== Object.keys(news.members).length }; },
+  async update(_id, _olds, news) { return { outs: news }; },
+  async delete() {},
+};
+class PayloadFloor extends pulumi.dynamic.Resource {
+  constructor(name: string) { super(provider, name, { guardrailId: "3f2b8c1e-0000-4000-8000-000000000001", exclusive: false, members }, {}, "bench", "PayloadFloor"); }
+}
+new PayloadFloor("payload-floor");
+`;

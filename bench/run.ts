@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: our set resource against per-member modelling, under the real pulumi CLI
- * and the same emulator (--max-bulk 500), at N = 100, 1,000 and 10,000 members on one
- * guardrail. Prints a Markdown table, writes bench/results/results.json and calls.svg.
+ * and the same emulator (--max-bulk 500), at N = 100, 1,000, 10,000 and 100,000 members on
+ * one guardrail, next to the engine's floor (the same commands on one dynamic resource that
+ * makes no call). Prints Markdown tables, writes bench/results/results.json and calls.svg.
  * Figures only: nothing here asserts a time.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -9,17 +10,26 @@ import { join } from "node:path";
 import { Program } from "../test/helpers/program";
 import { preparePulumiTemplate } from "../test/helpers/pulumi-template";
 import { http, REPO_ROOT } from "../test/helpers/spawn-emulator";
-import { PER_MEMBER_PROGRAM, SET_PROGRAM } from "./programs";
+import { FLOOR_PROGRAM, PAYLOAD_FLOOR_PROGRAM, PER_MEMBER_PROGRAM, SET_PROGRAM } from "./programs";
 import { watchProviderRss } from "./rss";
 import { renderChart } from "./chart";
+import { watchStateWrites, type StateWrites } from "./state-writes";
+import { timePureSteps, type PureTimes } from "./pure-steps";
 
-const SIZES = (process.env.BENCH_SIZES ?? "100,1000,10000").split(",").map(Number);
+const SIZES = (process.env.BENCH_SIZES ?? "100,1000,10000,100000").split(",").map(Number);
+/** Per-member modelling is never run above this N without a smaller size to project from. */
+const PER_MEMBER_UNPROJECTED_MAX = 1000;
+/** Runs of the floor's commands; the median is reported. */
+const FLOOR_RUNS = 3;
 const MAX_BULK = 500;
 const PAGE = 100;
 /** Past this projected time a per-member size is not run (the issue's ten minutes). */
 const BUDGET_MS = 10 * 60 * 1000;
 
-type Setup = "set" | "per-member";
+/** `payload-floor`: the set's member map on a resource whose provider does nothing (programs.ts). */
+type Setup = "set" | "payload-floor" | "per-member";
+const PROGRAMS: Record<Setup, string> = { set: SET_PROGRAM, "payload-floor": PAYLOAD_FLOOR_PROGRAM, "per-member": PER_MEMBER_PROGRAM };
+const TYPES: Record<Setup, string> = { set: "GuardrailMemberAssignment", "payload-floor": "PayloadFloor", "per-member": "PerMemberAssignment" };
 const OPERATIONS = ["create", "add one", "remove one", "refresh", "no-op preview", "destroy"] as const;
 type Operation = (typeof OPERATIONS)[number];
 
@@ -59,7 +69,19 @@ interface Row {
   minimum: number;
   ms: number;
   rssMb: number;
+  writes: StateWrites;
 }
+
+/** The floor's commands, and which of them each operation is. */
+type FloorOp = "up (create)" | "up (update)" | "preview" | "refresh" | "destroy";
+const FLOOR_OF: Record<Operation, FloorOp> = {
+  create: "up (create)",
+  "add one": "up (update)",
+  "remove one": "up (update)",
+  refresh: "refresh",
+  "no-op preview": "preview",
+  destroy: "destroy",
+};
 interface SizeFacts {
   setup: Setup;
   n: number;
@@ -74,9 +96,11 @@ const members = (n: number) => Array.from({ length: n + 1 }, (_, i) => `user_${S
 async function runSize(ctx: ReturnType<typeof preparePulumiTemplate>, setup: Setup, n: number, rows: Row[]): Promise<SizeFacts> {
   const p = await Program.create(ctx, `bench-${setup}-${n}`, { emulatorArgs: ["--max-bulk", String(MAX_BULK), "--members", "user_seed"] });
   try {
-    await http(p.emulator.url)("POST", "/__emulator/members", { user_ids: members(n) });
+    // In batches: the emulator caps a request body at 1 MiB, and 100,000 ids are more.
+    const everyone = members(n);
+    for (let i = 0; i < everyone.length; i += 20_000) await http(p.emulator.url)("POST", "/__emulator/members", { user_ids: everyone.slice(i, i + 20_000) });
     p.env.GUARDRAILS_BASE_URL = p.emulator.url; // the per-member program reads it from the environment
-    p.write(setup === "set" ? SET_PROGRAM : PER_MEMBER_PROGRAM);
+    p.write(PROGRAMS[setup]);
     const all = members(n);
     const steps: Array<[Operation, string[] | null, string[]]> = [
       ["create", all.slice(0, n), ["up", "--yes", "--skip-preview"]],
@@ -91,14 +115,16 @@ async function runSize(ctx: ReturnType<typeof preparePulumiTemplate>, setup: Set
       if (list) writeFileSync(join(p.dir, "members.json"), JSON.stringify(list));
       await p.clearLog();
       const rss = watchProviderRss();
+      const state = watchStateWrites(join(p.dir, ".state"));
       const t0 = performance.now();
       const res = await p.pulumi(args);
       const ms = Math.round(performance.now() - t0);
       const rssMb = rss.stop();
+      const writes = state.finish();
       if (res.code !== 0) throw new Error(`${setup} N=${n} ${op} failed:\n${res.output.slice(-3000)}`);
       const log = await p.log();
-      rows.push({ setup, n, op, calls: log.total, minimum: minimumCalls(op, n), ms, rssMb });
-      process.stderr.write(`  ${setup} N=${n} ${op}: ${log.total} calls, ${ms} ms, ${rssMb} MB\n`);
+      rows.push({ setup, n, op, calls: log.total, minimum: minimumCalls(op, n), ms, rssMb, writes });
+      process.stderr.write(`  ${setup} N=${n} ${op}: ${log.total} calls, ${ms} ms, ${rssMb} MB, checkpoint ${writes.checkpointBytes} B (${writes.changedBytes} B changed)\n`);
       if (op === "create") facts = await stateFacts(p, setup, n);
     }
     return facts;
@@ -109,25 +135,56 @@ async function runSize(ctx: ReturnType<typeof preparePulumiTemplate>, setup: Set
 
 async function stateFacts(p: Program, setup: Setup, n: number): Promise<SizeFacts> {
   const { json } = await p.exportState();
-  const type = setup === "set" ? "GuardrailMemberAssignment" : "PerMemberAssignment";
-  const resources = json.deployment.resources.filter((r: { type: string }) => r.type.endsWith(type));
+  const resources = json.deployment.resources.filter((r: { type: string }) => r.type.endsWith(TYPES[setup]));
   const bytes = resources.reduce((sum: number, r: unknown) => sum + JSON.stringify(r).length, 0);
-  return { setup, n, resources: resources.length, providerBytes: resources[0]?.inputs.__provider.length ?? 0, stateBytesPerResource: Math.round(bytes / Math.max(1, resources.length)) };
+  return { setup, n, resources: resources.length, providerBytes: resources[0]?.inputs.__provider?.length ?? 0, stateBytesPerResource: Math.round(bytes / Math.max(1, resources.length)) };
 }
 
-function table(rows: Row[], facts: SizeFacts[]): string {
+/** Median time of each floor command over FLOOR_RUNS rounds of create, update, preview, refresh, destroy. */
+async function runFloor(ctx: ReturnType<typeof preparePulumiTemplate>): Promise<Record<FloorOp, number>> {
+  const p = await Program.create(ctx, "bench-floor");
+  const times: Record<FloorOp, number[]> = { "up (create)": [], "up (update)": [], preview: [], refresh: [], destroy: [] };
+  try {
+    p.write(FLOOR_PROGRAM);
+    for (let round = 0; round < FLOOR_RUNS; round++) {
+      const steps: Array<[FloorOp, string[], number]> = [
+        ["up (create)", ["up", "--yes", "--skip-preview"], 0],
+        ["up (update)", ["up", "--yes", "--skip-preview"], 1],
+        ["preview", ["preview"], 1],
+        ["refresh", ["refresh", "--yes", "--skip-preview"], 1],
+        ["destroy", ["destroy", "--yes", "--skip-preview"], 1],
+      ];
+      for (const [op, args, value] of steps) {
+        writeFileSync(join(p.dir, "floor.json"), JSON.stringify(value));
+        const t0 = performance.now();
+        const res = await p.pulumi(args);
+        if (res.code !== 0) throw new Error(`floor ${op} failed:\n${res.output.slice(-3000)}`);
+        times[op].push(Math.round(performance.now() - t0));
+      }
+    }
+  } finally {
+    await p.close();
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const out = Object.fromEntries(Object.entries(times).map(([op, xs]) => [op, median(xs)])) as Record<FloorOp, number>;
+  process.stderr.write(`  floor: ${JSON.stringify(out)}\n`);
+  return out;
+}
+
+function table(rows: Row[], facts: SizeFacts[], floor: Record<FloorOp, number>, pure: PureTimes[]): string {
   const out = [
-    "| N | operation | minimum calls | set: calls | set / minimum | set: time | per-member: calls | per-member / set | per-member: time |",
-    "|---:|---|---:|---:|---:|---:|---:|---:|---:|",
+    "| N | operation | minimum calls | set: calls | set / minimum | set: time | engine floor | set / floor | payload floor | set / payload floor | per-member: calls | per-member / set | per-member: time |",
+    "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
   ];
   for (const n of SIZES) {
     for (const op of OPERATIONS) {
       const ours = rows.find((r) => r.setup === "set" && r.n === n && r.op === op);
       const theirs = rows.find((r) => r.setup === "per-member" && r.n === n && r.op === op);
+      const payload = rows.find((r) => r.setup === "payload-floor" && r.n === n && r.op === op);
       const skipped = facts.find((f) => f.setup === "per-member" && f.n === n)?.skipped;
       const ratio = (a: number, b: number) => (b === 0 ? (a === 0 ? "1.00" : "∞") : (a / b).toFixed(2));
       out.push(
-        `| ${n.toLocaleString("en")} | ${op} | ${minimumCalls(op, n)} | ${ours?.calls ?? "-"} | ${ours ? ratio(ours.calls, minimumCalls(op, n)) : "-"} | ${ours ? `${(ours.ms / 1000).toFixed(1)} s` : "-"} | ${theirs?.calls ?? (skipped ? "not run" : "-")} | ${theirs && ours ? ratio(theirs.calls, ours.calls) : "-"} | ${theirs ? `${(theirs.ms / 1000).toFixed(1)} s` : skipped ?? "-"} |`,
+        `| ${n.toLocaleString("en")} | ${op} | ${minimumCalls(op, n)} | ${ours?.calls ?? "-"} | ${ours ? ratio(ours.calls, minimumCalls(op, n)) : "-"} | ${ours ? `${(ours.ms / 1000).toFixed(1)} s` : "-"} | ${(floor[FLOOR_OF[op]] / 1000).toFixed(1)} s | ${ours ? (ours.ms / floor[FLOOR_OF[op]]).toFixed(2) : "-"} | ${payload ? `${(payload.ms / 1000).toFixed(1)} s` : "-"} | ${ours && payload ? (ours.ms / payload.ms).toFixed(2) : "-"} | ${theirs?.calls ?? (skipped ? "not run" : "-")} | ${theirs && ours ? ratio(theirs.calls, ours.calls) : "-"} | ${theirs ? `${(theirs.ms / 1000).toFixed(1)} s` : skipped ?? "-"} |`,
       );
     }
   }
@@ -136,6 +193,16 @@ function table(rows: Row[], facts: SizeFacts[]): string {
     const peak = Math.max(0, ...rows.filter((r) => r.setup === f.setup && r.n === f.n).map((r) => r.rssMb));
     out.push(f.skipped ? `| ${f.setup} | ${f.n.toLocaleString("en")} | not run: ${f.skipped} | | | |` : `| ${f.setup} | ${f.n.toLocaleString("en")} | ${f.resources} | ${f.providerBytes} | ${f.stateBytesPerResource} | ${peak} MB |`);
   }
+  out.push(
+    "",
+    "| N | operation (set) | checkpoint bytes after | checkpoint bytes changed | bytes written to the backend |",
+    "|---:|---|---:|---:|---:|",
+  );
+  for (const r of rows.filter((r) => r.setup === "set")) {
+    out.push(`| ${r.n.toLocaleString("en")} | ${r.op} | ${r.writes.checkpointBytes.toLocaleString("en")} | ${r.writes.changedBytes.toLocaleString("en")} | ${r.writes.writtenBytes.toLocaleString("en")} |`);
+  }
+  out.push("", "| N | loader (one YAML file) | check (set resource) | planChanges (N against N) |", "|---:|---:|---:|---:|");
+  for (const t of pure) out.push(`| ${t.n.toLocaleString("en")} | ${t.loaderMs} ms | ${t.checkMs} ms | ${t.planMs} ms |`);
   return out.join("\n");
 }
 
@@ -143,11 +210,18 @@ async function main(): Promise<void> {
   const ctx = preparePulumiTemplate("guardrails-bench-");
   const rows: Row[] = [];
   const facts: SizeFacts[] = [];
-  for (const setup of ["set", "per-member"] as Setup[]) {
+  const floor = await runFloor(ctx);
+  const pure = [];
+  for (const n of SIZES) pure.push(await timePureSteps(n));
+  for (const setup of ["set", "payload-floor", "per-member"] as Setup[]) {
     for (const n of SIZES) {
       if (setup === "per-member") {
         // Project from the largest size measured: writes grow with N, refresh with N^2/200 pages.
         const prev = facts.filter((f) => f.setup === "per-member" && !f.skipped).at(-1);
+        if (!prev && n > PER_MEMBER_UNPROJECTED_MAX) {
+          facts.push({ setup, n, resources: n, providerBytes: 0, stateBytesPerResource: 0, skipped: `no smaller size measured to project from` });
+          continue;
+        }
         if (prev) {
           const k = n / prev.n;
           const prevRows = rows.filter((r) => r.setup === "per-member" && r.n === prev.n);
@@ -162,10 +236,10 @@ async function main(): Promise<void> {
       facts.push(await runSize(ctx, setup, n, rows));
     }
   }
-  const md = table(rows, facts);
+  const md = table(rows, facts, floor, pure);
   const dir = join(REPO_ROOT, "bench/results");
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, "results.json"), JSON.stringify({ date: new Date().toISOString(), maxBulk: MAX_BULK, rows, facts }, null, 2));
+  writeFileSync(join(dir, "results.json"), JSON.stringify({ date: new Date().toISOString(), maxBulk: MAX_BULK, floor, pure, rows, facts }, null, 2));
   writeFileSync(join(dir, "calls.svg"), renderChart(rows, SIZES));
   writeFileSync(join(dir, "table.md"), md + "\n");
   process.stdout.write(`${md}\n\nwrote ${dir}/results.json, calls.svg, table.md\n`);

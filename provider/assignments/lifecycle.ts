@@ -152,7 +152,7 @@ export function assignmentLifecycle(kind: AssignmentKind) {
       const failures = [];
       if (!isUnknown(props.guardrailId) && !("guardrailId" in known)) failures.push({ property: "guardrailId", reason: "is required: the id of a Guardrail (e.g. guardrail.id)" });
       const parsed = schema.partial().safeParse(known, { reportInput: true });
-      if (!parsed.success) failures.push(...issuesToFailures(parsed.error, ["guardrailId", kind.argName, "exclusive"]).map((f) => ({ property: rename(f.property), reason: f.reason })));
+      if (!parsed.success) for (const f of issuesToFailures(parsed.error, ["guardrailId", kind.argName, "exclusive"])) failures.push({ property: rename(f.property), reason: f.reason });
       return { inputs: news, failures };
     },
 
