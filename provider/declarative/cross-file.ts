@@ -52,8 +52,8 @@ export function crossFileProblems(all: Declared[]): string[] {
     if (before) out.push(`${fmt(d.at())}: guardrail id "${d.id}" is declared twice (also at ${fmt(before.at())}); ids must be unique across files`);
     else seen.set(d.id, d);
   }
-  out.push(...conflicts(all, "members", (d) => d.workspace, "a member holds one guardrail per workspace, so it would bounce between them on every up"));
-  out.push(...conflicts(all, "keys", () => "*", "a key holds one guardrail at all, so it would bounce between them on every up"));
+  for (const x of conflicts(all, "members", (d) => d.workspace, "a member holds one guardrail per workspace, so it would bounce between them on every up")) out.push(x);
+  for (const x of conflicts(all, "keys", () => "*", "a key holds one guardrail at all, so it would bounce between them on every up")) out.push(x);
   return out;
 }
 

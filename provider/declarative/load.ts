@@ -68,11 +68,11 @@ export function loadGuardrailConfigs(pathOrDir: string, options: { cwd?: string 
       continue;
     }
     const one = loadFile(name, f.text);
-    problems.push(...one.problems);
-    loaded.push(...one.loaded);
+    for (const x of one.problems) problems.push(x);
+    for (const x of one.loaded) loaded.push(x);
     for (const d of one.declared) declared.push(d);
   }
-  problems.push(...crossFileProblems(declared));
+  for (const x of crossFileProblems(declared)) problems.push(x);
   if (problems.length > 0) throw new DeclarativeConfigError(problems.sort(byPosition));
   return loaded;
 }
@@ -107,7 +107,7 @@ function loadFile(file: string, text: string): { problems: string[]; loaded: Loa
   if (!result.success) {
     for (const issue of result.error.issues) {
       if (coerced.has(formatPath(issue.path))) continue;
-      problems.push(...issueProblems(parsed(), issue));
+      for (const x of issueProblems(parsed(), issue)) problems.push(x);
     }
   }
   const declared = declaredIn(js, (path, want) => locate(parsed(), path, want));
