@@ -11,9 +11,9 @@ import { issuesToFailures, type PropertyFailure } from "../schema/issues";
 import { containsUnknown, isUnknown } from "../schema/unknown";
 
 /** Keys the Pulumi SDK adds to a dynamic resource's props; every other key is the user's. */
-const PULUMI_KEYS = new Set(["__provider"]);
+const PULUMI_KEYS = new Set(["__provider", "__resource"]);
 
-/** Strips Pulumi's bookkeeping key (`__provider`) from a props bag; a user's own `__x` stays, to be reported. */
+/** Strips the bookkeeping keys (`__provider` from Pulumi, `__resource` from the Guardrail class) from a props bag; a user's own `__x` stays, to be reported. */
 export function userProps(props: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(props).filter(([k]) => !PULUMI_KEYS.has(k)));
 }
