@@ -2,7 +2,6 @@
  * `adoptId`: bringing an existing guardrail under management instead of creating one, and
  * what a later change of `adoptId` may and may not do.
  */
-import { claim } from "./create-claims";
 import type * as pulumi from "@pulumi/pulumi";
 import { NotFoundError } from "../client/errors";
 import type { GuardrailsClient } from "../client/client";
@@ -17,8 +16,6 @@ import { lookUpDefaultWorkspace, sameUuid } from "./workspace";
  * default one), then PATCHes what differs. Nothing is created.
  */
 export async function adopt(client: GuardrailsClient, inputs: GuardrailInputs, id: string, annotate: (err: unknown) => Error): Promise<pulumi.dynamic.CreateResult<GuardrailOutputs>> {
-  // Two resources of one run never hold one id (create-claims.ts).
-  if (!claim(id)) throw new Error(`guardrail "${inputs.name}": adoptId ${id} is already held by another Guardrail of this run; two resources must never manage one guardrail`);
   let live: WireGuardrail;
   try {
     live = await client.getGuardrail(id);

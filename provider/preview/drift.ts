@@ -91,7 +91,7 @@ function describe(s: PreviewStep, names: Map<string, string>, wasInState: boolea
     if (s.op === "update") {
       const before = s.oldState?.inputs ?? {};
       const after = s.newState?.inputs ?? {};
-      const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => k !== "__provider" && JSON.stringify(before[k]) !== JSON.stringify(after[k])).sort();
+      const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => !k.startsWith("__") && JSON.stringify(before[k]) !== JSON.stringify(after[k])).sort();
       return [`- ${label}: ${keys.length ? keys.map(literal).join(", ") : "settings"} changed on the service.`];
     }
     return [`- ${label}: \`up\` would ${s.op} it.`];

@@ -42,7 +42,7 @@ describe("pull-request preview that runs no PR code", () => {
   let repo: GitRepo;
   beforeAll(async () => {
     p = await declarative("pr-preview-e2e")();
-    repo = GitRepo.init({ ".gitignore": "node_modules\n.state\n*.json.out\n*.md.out\n" }, p.dir);
+    repo = GitRepo.init({ ".gitignore": "node_modules\n.state\n.journal\n*.json.out\n*.md.out\n" }, p.dir);
     await p.up();
     const eng = readFileSync(join(p.dir, "guardrails/engineering.yaml"), "utf8");
     const changed = eng.replace("limitUsd: 500", "limitUsd: 750").replace("ids: [user_alice, user_bob]", "ids: [user_alice, user_bob, user_dave]");

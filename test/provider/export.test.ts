@@ -28,7 +28,7 @@ const both = { workspaces: [DEFAULT_WS, SECOND_WS] };
 
 /** Populates the hand-made organization, then pins its random guardrail ids to FIXED_IDS. */
 async function handMadeOrganization(): Promise<void> {
-  await fetch(`${emu.url}/__emulator/reset`, { method: "POST" });
+  expect((await http(emu.url)("POST", "/__emulator/reset")).status).toBe(200);
   const ids = await populateOrganization(http(`${emu.url}/api/v1`, TEST_KEY));
   let text = JSON.stringify(emu.internals.store.data);
   ids.forEach((id, i) => (text = text.split(id).join(FIXED_IDS[i]!)));
