@@ -1,7 +1,7 @@
 /**
  * Programmatic entry: `startEmulator(options)` from `pulumi-guardrails/emulator`.
  */
-import { DEFAULT_MAX_BULK } from "../provider/schema/constants";
+import { DEFAULT_MAX_BULK } from "../provider/args/constants";
 import { DEFAULT_MODELS, type CatalogueModel } from "./catalogue";
 import type { FaultSettings } from "./faults";
 import type { LogEntry } from "./request-log";

@@ -4,8 +4,8 @@
  * membership, moves) live here.
  */
 import { randomUUID } from "node:crypto";
-import { BUILTIN_LABELS, PROMPT_INJECTION_SLUG } from "../provider/schema/constants";
-import type { WireGuardrail, WireKeyAssignment, WireMemberAssignment } from "../provider/schema/wire";
+import { BUILTIN_LABELS, PROMPT_INJECTION_SLUG } from "../provider/args/constants";
+import type { WireGuardrail, WireKeyAssignment, WireMemberAssignment } from "../provider/client/wire";
 import { catalogueIndex } from "./catalogue";
 import { badRequest, notFound } from "./http-error";
 import type { EmulatorData, Store } from "./store";

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import type { WireGuardrail, WireKeyAssignment, WireMemberAssignment } from "../provider/schema/wire";
+import type { WireGuardrail, WireKeyAssignment, WireMemberAssignment } from "../provider/client/wire";
 import type { CatalogueModel } from "./catalogue";
 
 /** An assignment row; `deleted` rows are kept only while tombstones are on (short pages). */

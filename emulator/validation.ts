@@ -14,8 +14,8 @@ import {
   SCAN_SCOPES,
   UUID_RE,
   regexCompiles,
-} from "../provider/schema/constants";
-import { builtinViolations } from "../provider/schema/filter-rules";
+} from "../provider/args/constants";
+import { builtinViolations } from "../provider/args/filter-rules";
 import { badRequest, HttpError } from "./http-error";
 
 const list = (what: string) =>

@@ -2,8 +2,8 @@
  * What differs between a recorded guardrail and the program: the properties diff reports
  * and update PATCHes, and whether a listed guardrail matches a create request.
  */
-import type { GuardrailInputs } from "../schema/guardrail-args";
-import type { WireGuardrail } from "../schema/wire";
+import type { GuardrailInputs } from "../args/guardrail-args";
+import type { WireGuardrail } from "../client/wire";
 import { COMPARED, comparableInputs, comparableOutputs, outputsFromWire, type ComparedProperty, type GuardrailOutputs } from "./model";
 import { MODEL_LISTS, couldAnswer, modelListChanged, type ModelList } from "./model-lists";
 

@@ -3,9 +3,9 @@
  * (camelCase args), the service's record (wire), and the outputs Pulumi stores (every input
  * as the service holds it, plus the service's fields). `comparable` is what diff compares.
  */
-import { PROMPT_INJECTION_SLUG, type BuiltinSlug, type FilterAction, type ResetInterval, type ScanScope } from "../schema/constants";
-import type { GuardrailInputs } from "../schema/guardrail-args";
-import type { WireGuardrail, WireGuardrailCreate, WireGuardrailUpdate } from "../schema/wire";
+import { PROMPT_INJECTION_SLUG, type BuiltinSlug, type FilterAction, type ResetInterval, type ScanScope } from "../args/constants";
+import type { GuardrailInputs } from "../args/guardrail-args";
+import type { WireGuardrail, WireGuardrailCreate, WireGuardrailUpdate } from "../client/wire";
 import { answersOf as answersOrLegacy, sortedSet, type ModelAnswers } from "./model-lists";
 import { knownDefaultWorkspace } from "./workspace";
 

@@ -2,7 +2,7 @@
  * `Guardrail`: a named policy object of the management API, as a Pulumi resource.
  */
 import * as pulumi from "@pulumi/pulumi";
-import type { BuiltinSlug, FilterAction, ResetInterval, ScanScope } from "../schema/constants";
+import type { BuiltinSlug, FilterAction, ResetInterval, ScanScope } from "../args/constants";
 import { registerGuardrail } from "../assignments/conflicts";
 import { reportConfigOnce } from "../config-warnings";
 import { shimFor } from "../shim";

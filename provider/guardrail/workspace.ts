@@ -5,7 +5,7 @@
  * ids are UUIDs and compare case-insensitively.
  */
 import type { GuardrailsClient } from "../client/client";
-import type { GuardrailInputs } from "../schema/guardrail-args";
+import type { GuardrailInputs } from "../args/guardrail-args";
 
 /** The part of the recorded outputs these rules read. */
 export interface RecordedWorkspace {

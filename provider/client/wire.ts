@@ -3,7 +3,7 @@
  * The client validates every response against these; a surprise shape is an error.
  */
 import { z } from "zod";
-import { BUILTIN_SLUGS, FILTER_ACTIONS, RESET_INTERVALS, SCAN_SCOPES } from "./constants";
+import { BUILTIN_SLUGS, FILTER_ACTIONS, RESET_INTERVALS, SCAN_SCOPES } from "../args/constants";
 
 export const wireBuiltinFilter = z.object({
   slug: z.enum(BUILTIN_SLUGS),
