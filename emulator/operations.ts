@@ -34,7 +34,7 @@ export const MEMBERS: AssignmentKind = {
   setRows: (d, rows) => void (d.memberRows = rows as EmulatorData["memberRows"]),
   assignee: (r) => (r as WireMemberAssignment).user_id,
   exists: (s, id) => s.isMember(id),
-  scope: (g) => g.workspace_id,
+  scope: (g) => g.workspace_id ?? "",
   makeRow: (id, g, d, now) => ({ id: randomUUID(), user_id: id, organization_id: d.organizationId, guardrail_id: g.id, assigned_by: null, created_at: now }),
 };
 
