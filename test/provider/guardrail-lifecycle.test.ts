@@ -90,10 +90,10 @@ describe("Guardrail lifecycle", () => {
     }
 
     // Removing a property from the program clears it (null) on the service.
-    const { description: _d, limitUsd: _l, contentFilters: _c, ...fewer } = args;
+    const { description: _d, limitUsd: _l, resetInterval: _r, contentFilters: _c, ...fewer } = args;
     olds = (await guardrail.update(id, olds, fewer)).outs as GuardrailOutputs;
     const live = await raw().getGuardrail(id);
-    expect([live.description, live.limit_usd, live.content_filters]).toEqual([null, null, null]);
+    expect([live.description, live.limit_usd, live.reset_interval, live.content_filters]).toEqual([null, null, null, null]);
     expect(await guardrail.diff(id, olds, fewer)).toMatchObject({ changes: false });
 
     await guardrail.delete(id, olds);
@@ -139,13 +139,13 @@ describe("Guardrail lifecycle", () => {
     const { id, outs } = await created({ name: "doomed" });
     await raw().deleteGuardrail(id);
     expect(await guardrail.read(id, outs)).toEqual({});
-    await expect(guardrail.update(id, outs, { name: "doomed", limitUsd: 3 })).rejects.toThrow(/no longer exists on the service; run `pulumi refresh`/);
+    await expect(guardrail.update(id, outs, { name: "doomed", limitUsd: 3, resetInterval: "daily" })).rejects.toThrow(/no longer exists on the service; run `pulumi refresh`/);
   });
 
   it("an ambiguous create under drop-after-apply leaves exactly one guardrail", async () => {
     await emu.setFaults({ dropAfterApplyRate: 1 });
     await emu.clearLog();
-    const { id, outs } = await created({ name: "exactly-once", limitUsd: 7 });
+    const { id, outs } = await created({ name: "exactly-once", limitUsd: 7, resetInterval: "daily" });
     await emu.setFaults({ dropAfterApplyRate: 0 });
     const all = (await collect(raw().listGuardrails())).filter((g) => g.name === "exactly-once");
     expect(all.map((g) => g.id)).toEqual([id]);
@@ -163,9 +163,9 @@ describe("Guardrail lifecycle", () => {
   });
 
   it("adoptId brings an existing guardrail under management without recreating it", async () => {
-    const existing = await raw().createGuardrail({ name: "legacy", limit_usd: 1, allowed_models: ["vendor-a/model-x"] });
+    const existing = await raw().createGuardrail({ name: "legacy", limit_usd: 1, reset_interval: "daily", allowed_models: ["vendor-a/model-x"] });
     await emu.clearLog();
-    const res = await created({ name: "legacy", limitUsd: 2, allowedModels: ["vendor-a/model-x"], adoptId: existing.id });
+    const res = await created({ name: "legacy", limitUsd: 2, resetInterval: "daily", allowedModels: ["vendor-a/model-x"], adoptId: existing.id });
     expect(res.id).toBe(existing.id);
     // One list call: an omitted workspaceId means the default workspace, so adoption checks it.
     expect((await emu.log()).counts).toEqual({ getGuardrail: 1, listGuardrails: 1, updateGuardrail: 1 });
