@@ -148,6 +148,8 @@ export const FIELDS = {
     toArg: same,
     compare: filters.filtersKey,
   }),
+  /** Whether providers may train on prompts sent to free models. @default the service's setting (null) */
+  enableFreeModelTraining: flag("enable_free_model_training"),
 };
 
 type Fields = typeof FIELDS;

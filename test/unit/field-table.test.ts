@@ -30,6 +30,7 @@ const SAMPLES: Record<FieldName, readonly [unknown, unknown]> = {
   enforceZdr: [true, false],
   contentFilterBuiltins: [[{ slug: "email", action: "block" }], [{ slug: "ssn", action: "redact" }]],
   contentFilters: [[{ pattern: "a+", action: "block" }], [{ pattern: "b+", action: "flag", label: "B" }]],
+  enableFreeModelTraining: [true, false],
 };
 
 /** Rule 14 pairs the limit with its interval: a sample of one carries the other. */

@@ -180,6 +180,7 @@ describe("outputs from the wire", () => {
         "createdAt": "2026-01-01T00:00:00.000Z",
         "defaultWorkspaceId": "00000000-0000-4000-8000-000000000001",
         "description": null,
+        "enableFreeModelTraining": null,
         "enforceZdr": true,
         "enforceZdrOther": false,
         "enforceZdrVendorA": true,
