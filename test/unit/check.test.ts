@@ -116,3 +116,17 @@ describe("a spending limit and its reset interval go together (docs/api-contract
     expect(lines({ name: "n", limitUsd: 5, resetInterval: UNKNOWN })).toEqual([]);
   });
 });
+
+describe("the fields of the real service (docs/api-contract.md rule 13)", () => {
+  it("are checked like the others: closed values, no empty list, booleans", () => {
+    const lines = checkGuardrailArgs({ name: "n", allowedDataRegions: ["europe", "mars"], includeByokInBudgets: "yes", enableFreeModelTraining: 1, enablePaidModelTraining: null, enableFreeModelPublication: false }).failures.map((f) => `${f.property}: ${f.reason}`);
+    expect(lines).toMatchInlineSnapshot(`
+      [
+        "enableFreeModelTraining: must be true or false (got 1)",
+        "allowedDataRegions[1]: must be one of global, europe, us (got "mars")",
+        "includeByokInBudgets: must be true or false (got "yes")",
+      ]
+    `);
+    expect(checkGuardrailArgs({ name: "n", allowedDataRegions: [] }).failures.map((f) => f.reason)).toEqual(["must not be empty: omit the property instead of passing [] (got [])"]);
+  });
+});

@@ -31,6 +31,10 @@ const SAMPLES: Record<FieldName, readonly [unknown, unknown]> = {
   contentFilterBuiltins: [[{ slug: "email", action: "block" }], [{ slug: "ssn", action: "redact" }]],
   contentFilters: [[{ pattern: "a+", action: "block" }], [{ pattern: "b+", action: "flag", label: "B" }]],
   enableFreeModelTraining: [true, false],
+  enablePaidModelTraining: [false, true],
+  enableFreeModelPublication: [true, false],
+  allowedDataRegions: [["europe", "us"], ["global"]],
+  includeByokInBudgets: [true, false],
 };
 
 /** Rule 14 pairs the limit with its interval: a sample of one carries the other. */

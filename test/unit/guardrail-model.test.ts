@@ -157,6 +157,7 @@ describe("outputs from the wire", () => {
     expect(recordedArgs).toEqual(JSON.parse(JSON.stringify(full)));
     expect(outs).toMatchInlineSnapshot(`
       {
+        "allowedDataRegions": null,
         "allowedModels": [
           "vendor-a/model-x-20260115",
         ],
@@ -180,7 +181,9 @@ describe("outputs from the wire", () => {
         "createdAt": "2026-01-01T00:00:00.000Z",
         "defaultWorkspaceId": "00000000-0000-4000-8000-000000000001",
         "description": null,
+        "enableFreeModelPublication": null,
         "enableFreeModelTraining": null,
+        "enablePaidModelTraining": null,
         "enforceZdr": true,
         "enforceZdrOther": false,
         "enforceZdrVendorA": true,
@@ -188,6 +191,7 @@ describe("outputs from the wire", () => {
         "enforceZdrVendorC": true,
         "ignoredModels": null,
         "ignoredProviders": null,
+        "includeByokInBudgets": null,
         "limitUsd": 10,
         "modelAnswers": {
           "allowedModels": [
