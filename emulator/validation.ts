@@ -1,5 +1,5 @@
 /**
- * Request validation: every body and query the emulator accepts is checked here with zod,
+ * Request validation (docs/api-contract.md): every body and query the emulator accepts is checked here with zod,
  * and a failure becomes one 400 whose message names each field and why.
  */
 import { z } from "zod";
