@@ -84,6 +84,9 @@ async function failure(call: Promise<unknown>): Promise<{ name: string; statusCo
   throw new Error("expected the SDK call to fail");
 }
 
+/** The fields of docs/api-contract.md rule 13, which the emulator did not have before. */
+const RULE_13_FIELDS = ["include_byok_in_budgets", "allowed_data_regions", "enable_free_model_publication", "enable_free_model_training", "enable_paid_model_training"];
+
 const full: Parameters<OpenRouter["guardrails"]["create"]>[0]["createGuardrailRequest"] = {
   name: "sdk-eng",
   description: "made by the SDK",
@@ -258,5 +261,14 @@ describe("the service's answers the SDK knows how to read: errors, rule 14, rule
     expect(read).toMatchObject({ workspaceId: null, resetInterval: "hourly", limitUsd: 3, contentFilterBuiltins: [{ slug: "secrets", action: "flag", label: "[SECRETS]" }, { slug: "face", action: "mask", scanScope: "tool_only" }] });
     expect("description" in read).toBe(false);
     expect((await sdk.guardrails.list()).result.data.map((x) => x.id)).toContain(g.id);
+  });
+
+  it("the SDK's validation is live: a guardrail without include_byok_in_budgets, as the emulator served before rule 13, is refused", async () => {
+    const g = (await sdk.guardrails.create({ createGuardrailRequest: { name: "pre-rule-13" } })).data;
+    await admin("PATCH", `/__emulator/guardrails/${g.id}`, { remove: RULE_13_FIELDS });
+    const err = await failure(sdk.guardrails.get({ id: g.id }));
+    expect(err.name).toBe("ResponseValidationError");
+    expect(err.message + String((err as { cause?: unknown }).cause)).toMatch(/include_byok_in_budgets/);
+    expect((await failure(sdk.guardrails.list())).name).toBe("ResponseValidationError");
   });
 });
