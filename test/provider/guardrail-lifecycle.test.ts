@@ -105,8 +105,8 @@ describe("Guardrail lifecycle", () => {
     const { id, outs } = await created(full);
     const before = emu.internals.log.entries.length;
     await guardrail.update(id, outs, { ...full, limitUsd: 1 });
-    const entry = emu.internals.log.entries.slice(before).find((e) => e.method === "PATCH");
-    expect(entry).toBeDefined();
+    const patches = emu.internals.log.entries.slice(before).filter((e) => e.method === "PATCH");
+    expect(patches.map((e) => e.body)).toEqual([{ limit_usd: 1 }]);
     const state = (await raw().getGuardrail(id));
     expect(state.limit_usd).toBe(1);
     expect(state.description).toBe("eng policy");
