@@ -83,7 +83,7 @@ describe("each SDK-legal shape", () => {
 
 describe("lists and conflicts", () => {
   it("a list page with one odd row keeps every row", async () => {
-    const ids = [];
+    const ids: string[] = [];
     for (let i = 0; i < 3; i++) ids.push((await guardrail.create({ __provider: "p", name: `row-${i}` })).id);
     await reshapeGuardrail(emu.url, ids[1]!, { set: { reset_interval: "fortnightly", content_filter_builtins: [{ slug: "secrets", action: "flag" }], extra: true }, remove: ["description"] });
     const listed = await collect(emu.client({ pageSize: 2 }).listGuardrails());
