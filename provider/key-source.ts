@@ -20,9 +20,7 @@ export function explainAuthError(err: unknown): unknown {
     source.startsWith("stack config")
       ? "`pulumi refresh` and `pulumi destroy` use the config recorded at the last `pulumi up`; after correcting the key, run `pulumi refresh --run-program` or `pulumi up`"
       : "check the key in that variable (stack config guardrails:apiKey would win over it)";
-  const wrapped = new AuthenticationError(err.status, "401 Unauthorized", { method: err.method, url: err.url, serverMessage: err.serverMessage, metadata: err.metadata, cause: err });
-  wrapped.message = `${err.message}. The service refused the API key from ${source}; ${hint}`;
-  return wrapped;
+  return err.wrap(`${err.message}. The service refused the API key from ${source}; ${hint}`);
 }
 
 /** Wraps each provider method so a 401 names the key's source. */

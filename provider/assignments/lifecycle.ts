@@ -42,6 +42,7 @@ export class PartialApplyError extends Error {
     readonly reasons: string[],
   ) {
     super(message);
+    this.name = "PartialApplyError";
   }
 }
 

@@ -22,7 +22,7 @@ import {
 import { checkBaseUrl } from "./base-url";
 import { PaginationError, redactUrl } from "./errors";
 import { MAX_LIST_ROWS, paginate } from "./pagination";
-import { DEFAULT_RETRY, retryDelayMs, withRetry, type RetryClass, type RetryHooks, type RetryOptions } from "./retry";
+import { createOnce, DEFAULT_RETRY, withRetry, type RetryClass, type RetryHooks, type RetryOptions, type UnknownOutcome } from "./retry";
 import { type Exchange, Transport } from "./transport";
 
 export interface GuardrailsClientOptions {
@@ -94,11 +94,13 @@ export class GuardrailsClient {
   }
 
   /**
-   * Creates a guardrail. Never repeated once the request may have reached the server: an
-   * ambiguous failure surfaces as `ConnectionError`/`TimeoutError` with `requestSent`.
+   * Creates a guardrail. Never repeated once the request may have reached the server: without
+   * `outcome`, an ambiguous failure surfaces as `ConnectionError`/`TimeoutError`/`ServerError`;
+   * with it, `outcome.resolve` settles what the POST made before anything is repeated.
    */
-  async createGuardrail(body: WireGuardrailCreate): Promise<WireGuardrail> {
-    return (await this.call({ method: "POST", path: "/guardrails", body, schema: dataEnvelope(wireGuardrail) }, "create")).data;
+  async createGuardrail(body: WireGuardrailCreate, outcome?: UnknownOutcome<WireGuardrail>): Promise<WireGuardrail> {
+    const post = async () => (await this.transport.send({ method: "POST", path: "/guardrails", body, schema: dataEnvelope(wireGuardrail) })).data;
+    return outcome ? createOnce(post, outcome, this.retry, this.hooks) : withRetry(post, "create", this.retry, this.hooks);
   }
 
   async getGuardrail(id: string): Promise<WireGuardrail> {
@@ -146,17 +148,6 @@ export class GuardrailsClient {
   unassignMembers = (guardrailId: string, memberUserIds: string[]) => this.unassign("members", guardrailId, memberUserIds);
   assignKeys = (guardrailId: string, keyHashes: string[]) => this.assign("keys", guardrailId, keyHashes);
   unassignKeys = (guardrailId: string, keyHashes: string[]) => this.unassign("keys", guardrailId, keyHashes);
-
-  /** Attempts the retry policy allows per call. */
-  get maxAttempts(): number {
-    return this.retry.maxAttempts;
-  }
-
-  /** Waits the policy's backoff after `err` on `attempt` (for callers that loop themselves). */
-  backoff(err: unknown, attempt: number): Promise<void> {
-    const ms = retryDelayMs(err, attempt, this.retry, this.hooks.random);
-    return (this.hooks.sleep ?? ((d: number) => new Promise<void>((r) => setTimeout(r, d))))(ms);
-  }
 
   /** Releases the connection pool (when the client owns it). */
   close(): Promise<void> {

@@ -35,6 +35,18 @@ export class GuardrailsError extends Error {
     this.serverMessage = ctx.serverMessage;
     this.metadata = ctx.metadata;
   }
+
+  /**
+   * A new error of the same class and details whose message is `message`, with this one as its
+   * `cause`: callers add context by wrapping, never by editing an error they did not make.
+   */
+  wrap(message: string): this {
+    const copy = Object.assign(Object.create(Object.getPrototypeOf(this) as object) as this, this);
+    Object.defineProperty(copy, "message", { value: message, writable: true, configurable: true, enumerable: false });
+    Object.defineProperty(copy, "cause", { value: this, writable: true, configurable: true, enumerable: false });
+    Object.defineProperty(copy, "stack", { value: `${this.name}: ${message}\n${(this.stack ?? "").split("\n").slice(1).join("\n")}`, writable: true, configurable: true, enumerable: false });
+    return copy;
+  }
 }
 
 /** 400: the request broke a rule; the message names the field. */
@@ -62,8 +74,20 @@ export class RateLimitError extends GuardrailsError {
 export class ServerError extends GuardrailsError {}
 /** Any other unexpected status (3xx redirects included: they are never followed). */
 export class UnexpectedStatusError extends GuardrailsError {}
-/** A 2xx whose body is not what the contract says. */
-export class ResponseShapeError extends GuardrailsError {}
+/** One thing a response schema found wrong: where, and what (never the value itself). */
+export interface ShapeIssue {
+  path: PropertyKey[];
+  code: string;
+  message: string;
+}
+/** A 2xx whose body is not what the contract says; `issues` holds what the schema found. */
+export class ResponseShapeError extends GuardrailsError {
+  readonly issues: readonly ShapeIssue[];
+  constructor(status: number, summary: string, ctx: ErrorContext & { issues?: readonly ShapeIssue[] }) {
+    super(status, summary, ctx);
+    this.issues = ctx.issues ?? [];
+  }
+}
 /**
  * No answer. `requestSent` is false only when the connection failed before any byte of the
  * request left (refused, unresolvable): the one case in which a create may be retried.

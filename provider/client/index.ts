@@ -1,5 +1,5 @@
 export * from "./client";
 export * from "./errors";
-export { DEFAULT_RETRY, type RetryOptions, type RetryHooks } from "./retry";
+export { DEFAULT_RETRY, type RetryOptions, type RetryHooks, type UnknownOutcome } from "./retry";
 export { paginate, collect } from "./pagination";
 export { checkBaseUrl } from "./base-url";

@@ -2,7 +2,8 @@
  * The retry policy, in one place. Idempotent calls (GET, PATCH, DELETE, bulk assign/unassign:
  * idempotent by the contract) are retried on 408/429/5xx, timeouts and connection errors,
  * with jittered exponential backoff that honours `Retry-After`. A create is retried only when
- * the connection failed before anything was sent.
+ * the connection failed before anything was sent, unless the caller can find out what an
+ * ambiguous create made (`createOnce`).
  */
 import { ConnectionError, GuardrailsError, RateLimitError, ServerError, TimeoutError } from "./errors";
 
@@ -58,6 +59,55 @@ export async function withRetry<T>(run: (attempt: number) => Promise<T>, retryCl
       if (!shouldRetry(err, retryClass, attempt, options)) throw err;
       const delay = retryDelayMs(err, attempt, options, hooks.random);
       hooks.onRetry?.(err as GuardrailsError, attempt, delay);
+      await sleep(delay);
+    }
+  }
+}
+
+/** A 429 is answered before anything is done; so is a connection that never sent a byte. */
+export function notProcessed(err: unknown): boolean {
+  return err instanceof RateLimitError || (err instanceof ConnectionError && !err.requestSent);
+}
+
+/** A failure after which the request may or may not have been applied. */
+export function isAmbiguous(err: unknown): boolean {
+  return !notProcessed(err) && (err instanceof ConnectionError || err instanceof TimeoutError || err instanceof ServerError);
+}
+
+/** How a create whose outcome is unknown is settled (guardrail/create-once.ts supplies it). */
+export interface UnknownOutcome<T> {
+  /** Wraps each POST, e.g. to journal it and claim what it returns. @default the POST itself */
+  around?: (post: () => Promise<T>) => Promise<T>;
+  /** After a failure that was not processed or that settled nothing: the POST is tried again. */
+  onGiveUp?: (err: GuardrailsError) => void;
+  /**
+   * The outcome is unknown (5xx, timeout, lost answer): what the POST made, `undefined` when
+   * nothing landed (then it is made again, after the backoff), or a throw when it cannot tell.
+   */
+  resolve: (err: GuardrailsError) => Promise<T | undefined>;
+}
+
+/**
+ * A create that is never blindly repeated: a failure that was not processed (429, nothing sent)
+ * is retried; an ambiguous one is settled by `outcome.resolve` first, and retried only when it
+ * says nothing landed; anything else is raised. Attempts and backoff follow `options`.
+ */
+export async function createOnce<T>(post: () => Promise<T>, outcome: UnknownOutcome<T>, options: RetryOptions, hooks: RetryHooks = {}): Promise<T> {
+  const sleep = hooks.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const around = outcome.around ?? ((p: () => Promise<T>) => p());
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await around(post);
+    } catch (err) {
+      if (!(err instanceof GuardrailsError) || !(notProcessed(err) || isAmbiguous(err))) throw err;
+      if (isAmbiguous(err)) {
+        const found = await outcome.resolve(err);
+        if (found !== undefined) return found;
+      }
+      outcome.onGiveUp?.(err);
+      if (attempt >= options.maxAttempts || (err instanceof RateLimitError && !shouldRetry(err, "idempotent", attempt, options))) throw err;
+      const delay = retryDelayMs(err, attempt, options, hooks.random);
+      hooks.onRetry?.(err, attempt, delay);
       await sleep(delay);
     }
   }

@@ -122,7 +122,8 @@ export class Transport {
     const parsed = schema.safeParse(json);
     if (!parsed.success) {
       const detail = parsed.error.issues.slice(0, 5).map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
-      throw new ResponseShapeError(status, `unexpected response shape (${serverText(detail, this.options.apiKey)})`, ctx);
+      const issues = parsed.error.issues.map((i) => ({ path: i.path, code: i.code, message: serverText(i.message, this.options.apiKey) }));
+      throw new ResponseShapeError(status, `unexpected response shape (${serverText(detail, this.options.apiKey)})`, { ...ctx, issues });
     }
     return parsed.data;
   }

@@ -14,8 +14,9 @@
  */
 import { rmSync } from "node:fs";
 import { collect } from "../client/pagination";
-import { ConnectionError, NotFoundError, RateLimitError, ServerError, TimeoutError } from "../client/errors";
+import { NotFoundError, type GuardrailsError } from "../client/errors";
 import type { GuardrailsClient } from "../client/client";
+import { isAmbiguous } from "../client/retry";
 import type { GuardrailInputs } from "../args/guardrail-args";
 import type { WireGuardrail, WireGuardrailCreate } from "../client/wire";
 import { claim, isClaimed, othersSettled, serially, trackedPost } from "./create-claims";
@@ -27,56 +28,48 @@ const CLOCK_SKEW_MS = 5_000;
 /** How long to wait for an orphaned provider process of a killed run to finish its POST. */
 const ORPHAN_WAIT_MS = 60_000;
 
-/** Creates the guardrail exactly once; `annotate` names the resource in errors. */
-export async function createOnce(
+/**
+ * Creates the guardrail exactly once. The attempts and backoff are the client's (retry.ts
+ * `createOnce`); this supplies what only the provider knows: the journal around each POST and
+ * how to recognise what an ambiguous POST made.
+ */
+export async function createGuardrailOnce(
   client: GuardrailsClient,
   /** `project/stack/name`, or undefined (then no journal: nothing to recover by). */
   resource: string | undefined,
   serviceUrl: string,
   inputs: GuardrailInputs,
   body: WireGuardrailCreate,
-  annotate: (err: unknown) => Error,
 ): Promise<WireGuardrail> {
   const key = resource ? createKey(resource, serviceUrl, body) : undefined;
   const recovered = key ? await recoverInterrupted(client, inputs, body, key) : undefined;
   if (recovered) return recovered;
-  for (let attempt = 1; ; attempt++) {
-    const journal = resource && key ? JournalHandle.begin(resource, key) : NO_JOURNAL;
-    const started = Date.now();
-    try {
-      const g = await trackedPost(() => client.createGuardrail(body));
-      journal.landed(g.id);
-      return g;
-    } catch (err) {
-      if (notProcessed(err) || !isAmbiguous(err)) {
-        journal.remove();
-        if (!notProcessed(err) || attempt >= client.maxAttempts) throw annotate(err);
-        await client.backoff(err, attempt);
-        continue;
+  let journal: { landed(id: string): void; remove(): void } = NO_JOURNAL;
+  let started = Date.now();
+  return client.createGuardrail(body, {
+    around: async (post) => {
+      journal = resource && key ? JournalHandle.begin(resource, key) : NO_JOURNAL;
+      started = Date.now();
+      try {
+        const g = await trackedPost(post);
+        journal.landed(g.id);
+        return g;
+      } catch (err) {
+        // An ambiguous failure keeps the entry: if resolving it fails, the next run resumes the search from `started`.
+        if (!isAmbiguous(err)) journal.remove();
+        throw err;
       }
-      // On a failure here the entry stays: the next run resumes the search from `started`.
-      const found = await serially(() => resolveAmbiguous(client, inputs, body, started, (err as Error).message));
-      if (found) {
-        journal.landed(found.id);
-        return found;
-      }
-      journal.remove();
-      if (attempt >= client.maxAttempts) throw annotate(err);
-      await client.backoff(err, attempt);
-    }
-  }
+    },
+    resolve: async (err: GuardrailsError) => {
+      const found = await serially(() => resolveAmbiguous(client, inputs, body, started, err.message));
+      if (found) journal.landed(found.id);
+      return found;
+    },
+    onGiveUp: () => journal.remove(),
+  });
 }
 
 const NO_JOURNAL = { landed: () => undefined, remove: () => undefined };
-
-/** A 429 is answered before anything is done; so is a connection that never sent a byte. */
-function notProcessed(err: unknown): boolean {
-  return err instanceof RateLimitError || (err instanceof ConnectionError && !err.requestSent);
-}
-
-function isAmbiguous(err: unknown): boolean {
-  return err instanceof ConnectionError || err instanceof TimeoutError || err instanceof ServerError;
-}
 
 /** Our guardrail among the candidates, undefined when none landed; throws when it cannot tell. */
 async function resolveAmbiguous(client: GuardrailsClient, inputs: GuardrailInputs, body: WireGuardrailCreate, since: number, why: string): Promise<WireGuardrail | undefined> {

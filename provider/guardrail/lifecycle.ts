@@ -9,7 +9,7 @@ import { checkBaseUrl } from "../client/base-url";
 import { getClient, resolveSettings } from "../config";
 import { JournalHandle } from "./create-journal";
 import { claim } from "./create-claims";
-import { createOnce } from "./create-once";
+import { createGuardrailOnce } from "./create-once";
 import { confirmGone } from "../confirm-gone";
 import type { GuardrailInputs } from "../args/guardrail-args";
 import { containsUnknown, isUnknown } from "../args/unknown";
@@ -50,7 +50,8 @@ export async function create(news: Record<string, unknown>): Promise<pulumi.dyna
   const client = getClient();
   if (inputs.adoptId) return adopt(client, inputs, inputs.adoptId, (err) => annotate(inputs.name, err));
   const body = createBody(inputs);
-  const g = await createOnce(client, typeof news.__resource === "string" ? news.__resource : undefined, checkBaseUrl(resolveSettings().baseUrl), inputs, body, (err) => annotate(inputs.name, err));
+  const resource = typeof news.__resource === "string" ? news.__resource : undefined;
+  const g = await createGuardrailOnce(client, resource, checkBaseUrl(resolveSettings().baseUrl), inputs, body).catch((err) => Promise.reject(annotate(inputs.name, err)));
   return { id: g.id, outs: outputsFromWire(g, inputs) };
 }
 
@@ -110,11 +111,8 @@ export function inUserNames(message: string): string {
   return message.replace(WIRE_NAME, (w) => USER_NAMES.get(w) ?? w);
 }
 
-/** Prefixes the resource's name, keeping the class (and so `status`) of API errors. */
+/** Wraps an API error in one of the same class (and so `status`) naming the resource, in the program's names. */
 function annotate(name: string, err: unknown): Error {
-  if (err instanceof GuardrailsError) {
-    err.message = `guardrail "${name}": ${inUserNames(err.message)}`;
-    return err;
-  }
+  if (err instanceof GuardrailsError) return err.wrap(`guardrail "${name}": ${inUserNames(err.message)}`);
   return err instanceof Error ? err : new Error(String(err));
 }

@@ -5,6 +5,7 @@
  * never silently changed.
  */
 import { declaredGuardrailSchema } from "../../provider/declarative/file-schema";
+import { spec } from "../../provider/args/fields";
 import { COMPARED, outputsFromWire } from "../../provider/guardrail/model";
 import { formatPath, shown } from "../../provider/args/messages";
 import type { WireGuardrail } from "../../provider/client/wire";
@@ -40,7 +41,8 @@ export function declaredFromLive({ guardrail, members, keys }: LiveGuardrail, ex
   if (guardrail.workspace_id) settings.workspaceId = guardrail.workspace_id;
   for (const p of COMPARED) {
     const value = p === "contentFilterBuiltins" ? withoutLabels(outs[p]) : outs[p];
-    if (p !== "name" && value !== null && value !== undefined) settings[p] = value;
+    // What an omitted arg means (null, or the field's `absent`) is left out: the file stays minimal.
+    if (p !== "name" && value !== null && value !== undefined && value !== spec(p).absent) settings[p] = value;
   }
   for (const [set, ids] of [["members", members], ["keys", keys]] as const) {
     if (exclusive) settings[set] = { exclusive: true, ids: sortedIds(ids) };
