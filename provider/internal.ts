@@ -16,7 +16,7 @@ export const guardrail = withKeySource({
   create: guardrailLifecycle.create,
   read: guardrailLifecycle.read,
   update: guardrailLifecycle.update,
-  delete: guardrailLifecycle.remove,
+  delete: guardrailLifecycle.delete,
 });
 
 export const memberAssignment = withKeySource(assignmentLifecycle(MEMBER_KIND));

@@ -53,7 +53,10 @@ export const FILTER_LABEL_MAX = 100;
 export const MAX_REQUEST_BODY_BYTES = 1024 * 1024;
 /** Largest page a list operation serves (API-CONTRACT.md, Pagination). */
 export const MAX_PAGE_SIZE = 100;
-/** The emulator's default per-request maximum for bulk bodies (API-CONTRACT.md rule 8). */
+/**
+ * Ids per bulk assign/unassign request the provider sends when `guardrails:maxBulk` is not set:
+ * the per-request maximum the service is known to accept (docs/api-contract.md rule 8).
+ */
 export const DEFAULT_MAX_BULK = 500;
 
 /** Whether a regular expression compiles. */

@@ -3,7 +3,6 @@
  * plus member and key sets. The JSON Schema that editors use is generated from this.
  */
 import { z } from "zod";
-import { UUID_RE } from "../args/constants";
 import { guardrailSettingsShape, limitNeedsInterval } from "../args/guardrail-args";
 import { builtinFilterArgs, customFilterArgs } from "../args/filters";
 
@@ -53,6 +52,3 @@ export function guardrailFileJsonSchema(): Record<string, unknown> {
     description: "Guardrails keyed by a stable id, with the settings of GuardrailArgs and member/key sets. See README 'Declarative configs'.",
   };
 }
-
-/** Whether a string is a UUID (for cross-file workspace grouping). */
-export const isUuid = (s: unknown) => typeof s === "string" && UUID_RE.test(s);

@@ -18,10 +18,9 @@ export function userProps(props: Record<string, unknown>): Record<string, unknow
   return Object.fromEntries(Object.entries(props).filter(([k]) => !PULUMI_KEYS.has(k)));
 }
 
+/** What `check` found: every failure, in the program's names. */
 export interface CheckOutcome {
   failures: PropertyFailure[];
-  /** Parsed inputs when every value is known and valid. */
-  inputs?: GuardrailInputs;
 }
 
 export function checkGuardrailArgs(news: Record<string, unknown>): CheckOutcome {
@@ -34,7 +33,7 @@ export function checkGuardrailArgs(news: Record<string, unknown>): CheckOutcome 
   }
   if (anyUnknown) return { failures: [] };
   const tooLarge = bodyLimitFailure(parsed.data);
-  return tooLarge ? { failures: [tooLarge] } : { failures: [], inputs: parsed.data };
+  return { failures: tooLarge ? [tooLarge] : [] };
 }
 
 /** Whether the value at `path`, or any value on the way to it, is unknown. */

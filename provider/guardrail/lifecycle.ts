@@ -87,7 +87,7 @@ export async function update(id: string, olds: GuardrailOutputs, news: Record<st
   }
 }
 
-export async function remove(id: string, props: GuardrailOutputs): Promise<void> {
+async function remove(id: string, props: GuardrailOutputs): Promise<void> {
   JournalHandle.forget(id);
   const client = getClient();
   try {
@@ -98,6 +98,9 @@ export async function remove(id: string, props: GuardrailOutputs): Promise<void>
     await confirmGone(client, err, { what: `guardrail "${props?.name ?? id}" (${id})`, guardrailId: id, workspaceId: props?.workspaceId ?? undefined });
   }
 }
+
+// `delete` is a reserved word: the function is `remove`, exported under the provider method's name.
+export { remove as delete };
 
 /** Wire name -> program name, from the field table (and the names inside its values). */
 const USER_NAMES = new Map<string, string>([

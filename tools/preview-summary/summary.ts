@@ -6,6 +6,7 @@
  * is a "preview failed" summary, never "no changes".
  */
 import { FOREIGN } from "../../provider/assignments/lifecycle";
+import { UNKNOWN } from "../../provider/args/unknown";
 import { COMPARED } from "../../provider/guardrail/model";
 import { readPreview, type PreviewStep } from "./input";
 import { cell, code, text } from "./markdown";
@@ -19,7 +20,6 @@ export interface Summary {
 }
 
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
-const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 const SETTINGS = ["workspaceId", ...COMPARED, "adoptId"] as const;
 /** Ids listed per kind of change; the rest are counted (a PR comment has a size limit, and the totals line counts all). */
 const LISTED_MAX = 50;
