@@ -8,12 +8,18 @@ import { ADMIN_HEADER } from "./admin";
 import { LIMITS } from "./rules";
 import { createEmulatorServer, type EmulatorServer } from "./server";
 
+/** Header an admin call must carry (the emulator's own endpoints under `/__emulator`). */
 export { ADMIN_HEADER } from "./admin";
+/** Entries the request log keeps before it drops the oldest (counts stay exact). */
 export { REQUEST_LOG_CAP } from "./request-log";
 
+/** Faults the emulator can inject (errors, drops after apply, rate limits, 409s). */
 export type { FaultSettings } from "./faults";
+/** One request as the log records it (redacted body included). */
 export type { LogEntry } from "./request-log";
+/** A model of the emulator's catalogue: slug and canonical slug. */
 export type { CatalogueModel } from "./catalogue";
+/** The catalogue the emulator starts with. */
 export { DEFAULT_MODELS } from "./catalogue";
 
 /** The management key the emulator accepts when none is configured. Documented in README. */
@@ -27,6 +33,7 @@ export const DEMO_MEMBERS = ["user_alice", "user_bob", "user_carol", "user_dave"
 /** Key hashes of the demo organization. */
 export const DEMO_KEY_HASHES = ["a1b2c3d4e5f60718", "b2c3d4e5f6071829", "c3d4e5f60718293a", "d4e5f60718293a4b"];
 
+/** How to start an emulator: port, state file, catalogue, members, keys and faults. */
 export interface EmulatorOptions {
   /** @default 0 (a free port) */
   port?: number;
@@ -58,6 +65,7 @@ export interface EmulatorOptions {
   logRequests?: boolean;
 }
 
+/** A running emulator: its URLs, its internals for tests, and `close()`. */
 export interface RunningEmulator {
   /** `http://HOST:PORT`; the API is under `${url}/api/v1`. */
   url: string;
@@ -66,6 +74,7 @@ export interface RunningEmulator {
   internals: EmulatorServer;
 }
 
+/** Starts the management API emulator on `options.port` (0: a free port) and resolves once it listens. The default backend of the demo and of every test. */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const internals = createEmulatorServer({
     managementKeys: options.managementKeys ?? [DEMO_MANAGEMENT_KEY],

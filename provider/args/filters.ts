@@ -45,6 +45,7 @@ export const wireBuiltinFilter = z.object({
   scan_scope: z.string().nullish(),
   label: z.string().nullish(),
 });
+/** A builtin content filter record. */
 export type WireBuiltinFilter = z.infer<typeof wireBuiltinFilter>;
 
 /** A custom filter as the service answers it. */
@@ -53,6 +54,7 @@ export const wireCustomFilter = z.object({
   action: z.string(),
   label: z.string().nullish(),
 });
+/** A custom content filter record. */
 export type WireCustomFilter = z.infer<typeof wireCustomFilter>;
 
 /** A recorded builtin: the program's names, the label the service set. */
@@ -79,12 +81,16 @@ export const builtinsKey = (xs: readonly BuiltinLike[]) =>
 /** Custom filters compare in order; a missing label is no label. */
 export const filtersKey = (xs: readonly CustomLike[]) => xs.map((f) => ({ pattern: f.pattern, action: f.action, label: f.label ?? null }));
 
+/** Builtins as a request carries them (no label: the service sets it). */
 export const builtinToWire = (xs: readonly BuiltinLike[]) => xs.map((b) => ({ slug: b.slug, action: b.action, ...(b.scanScope ? { scan_scope: b.scanScope } : {}) }));
+/** Builtins as outputs record them. */
 export const builtinFromWire = (xs: readonly WireBuiltinFilter[]): BuiltinFilterOutput[] =>
   xs.map((b) => ({ slug: b.slug, action: b.action, ...(b.scan_scope ? { scanScope: b.scan_scope } : {}), ...(b.label ? { label: b.label } : {}) }));
 /** Labels are the service's: the program never writes one. */
 export const builtinToArg = (xs: readonly BuiltinFilterOutput[]) => xs.map(({ label: _label, ...b }) => b);
 
+/** Custom filters as a request carries them. */
 export const customToWire = (xs: readonly CustomLike[]) => xs.map((f) => ({ pattern: f.pattern, action: f.action, ...(f.label !== undefined && f.label !== null ? { label: f.label } : {}) }));
+/** Custom filters as outputs record them. */
 export const customFromWire = (xs: readonly WireCustomFilter[]): CustomFilterOutput[] =>
   xs.map((f) => ({ pattern: f.pattern, action: f.action, ...(f.label != null ? { label: f.label } : {}) }));

@@ -25,6 +25,7 @@ import { MAX_LIST_ROWS, paginate } from "./pagination";
 import { createOnce, DEFAULT_RETRY, withRetry, type RetryClass, type RetryHooks, type RetryOptions, type UnknownOutcome } from "./retry";
 import { type Exchange, Transport } from "./transport";
 
+/** How a `GuardrailsClient` reaches the service: address, key, and the bounds on each call. */
 export interface GuardrailsClientOptions {
   /** Service address without `/api/v1`; https unless loopback. */
   baseUrl: string;
@@ -51,6 +52,7 @@ export type AssigneeKind = "members" | "keys";
 
 const BULK_FIELD = { members: "member_user_ids", keys: "key_hashes" } as const;
 
+/** The management API's thirteen operations over undici, with retries, deadlines, byte caps and hidden pagination. One instance shares a keep-alive pool; `close()` releases it. */
 export class GuardrailsClient {
   private readonly transport: Transport;
   private readonly baseUrl: string;
@@ -103,6 +105,7 @@ export class GuardrailsClient {
     return outcome ? createOnce(post, outcome, this.retry, this.hooks) : withRetry(post, "create", this.retry, this.hooks);
   }
 
+  /** One guardrail by id; `NotFoundError` when the id names none. */
   async getGuardrail(id: string): Promise<WireGuardrail> {
     return (await this.call({ method: "GET", path: `/guardrails/${encodeURIComponent(id)}`, schema: dataEnvelope(wireGuardrail) })).data;
   }
@@ -112,22 +115,27 @@ export class GuardrailsClient {
     return (await this.call({ method: "PATCH", path: `/guardrails/${encodeURIComponent(id)}`, body, schema: dataEnvelope(wireGuardrail) })).data;
   }
 
+  /** Deletes a guardrail and its member and key assignments (contract rule 9). */
   async deleteGuardrail(id: string): Promise<void> {
     await this.call({ method: "DELETE", path: `/guardrails/${encodeURIComponent(id)}`, schema: deletedResponse });
   }
 
+  /** Member assignments of one guardrail, every page. */
   listMemberAssignments(guardrailId: string): AsyncGenerator<WireMemberAssignment, void, undefined> {
     return this.list(`/guardrails/${encodeURIComponent(guardrailId)}/assignments/members`, wireMemberAssignment);
   }
 
+  /** Key assignments of one guardrail, every page. */
   listKeyAssignments(guardrailId: string): AsyncGenerator<WireKeyAssignment, void, undefined> {
     return this.list(`/guardrails/${encodeURIComponent(guardrailId)}/assignments/keys`, wireKeyAssignment);
   }
 
+  /** Member assignments of the whole organization, every page. */
   listAllMemberAssignments(): AsyncGenerator<WireMemberAssignment, void, undefined> {
     return this.list("/guardrails/assignments/members", wireMemberAssignment);
   }
 
+  /** Key assignments of the whole organization, every page. */
   listAllKeyAssignments(): AsyncGenerator<WireKeyAssignment, void, undefined> {
     return this.list("/guardrails/assignments/keys", wireKeyAssignment);
   }
@@ -144,9 +152,13 @@ export class GuardrailsClient {
     return (await this.call({ method: "POST", path, body: { [BULK_FIELD[kind]]: ids }, schema: unassignedResponse })).unassigned_count;
   }
 
+  /** Bulk assign members (user ids) to a guardrail; answers `assigned_count`. */
   assignMembers = (guardrailId: string, memberUserIds: string[]) => this.assign("members", guardrailId, memberUserIds);
+  /** Bulk unassign members from a guardrail; answers `unassigned_count`. */
   unassignMembers = (guardrailId: string, memberUserIds: string[]) => this.unassign("members", guardrailId, memberUserIds);
+  /** Bulk assign API keys (by hash) to a guardrail; answers `assigned_count`. */
   assignKeys = (guardrailId: string, keyHashes: string[]) => this.assign("keys", guardrailId, keyHashes);
+  /** Bulk unassign API keys from a guardrail; answers `unassigned_count`. */
   unassignKeys = (guardrailId: string, keyHashes: string[]) => this.unassign("keys", guardrailId, keyHashes);
 
   /** Releases the connection pool (when the client owns it). */

@@ -17,6 +17,7 @@ export interface PageResult<T> {
   total_count: number;
 }
 
+/** Bounds of one paged walk. */
 export interface PaginateOptions<T> {
   /** A row's identity, to tell new rows from repeated ones. @default its `id` field, else its JSON */
   key?: (row: T) => string;

@@ -7,6 +7,7 @@
  */
 import { ConnectionError, GuardrailsError, RateLimitError, ServerError, TimeoutError } from "./errors";
 
+/** The retry policy: attempts and backoff bounds. */
 export interface RetryOptions {
   /** Attempts in all, the first included. @default 5 */
   maxAttempts: number;
@@ -18,6 +19,7 @@ export interface RetryOptions {
   maxRetryAfterMs: number;
 }
 
+/** 5 attempts, 250 ms first backoff doubling to 8 s, a `Retry-After` up to 60 s honoured. */
 export const DEFAULT_RETRY: RetryOptions = { maxAttempts: 5, baseDelayMs: 250, maxDelayMs: 8000, maxRetryAfterMs: 60_000 };
 
 /** `idempotent`: safe to repeat. `create`: repeat only if it never left. */
@@ -43,6 +45,7 @@ export function retryDelayMs(err: unknown, attempt: number, options: RetryOption
   return Math.max(backoff, retryAfter);
 }
 
+/** Test and reporting hooks of the retry loop: the clock, the jitter, and a callback per retry. */
 export interface RetryHooks {
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;

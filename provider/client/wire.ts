@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { FIELD_NAMES, FIELDS, spec, type AnySchema, type FieldName, type WireName, type WireValue } from "../args/fields";
 
+/** Content filter records, read tolerantly (args/filters.ts). */
 export { wireBuiltinFilter, wireCustomFilter, type WireBuiltinFilter, type WireCustomFilter } from "../args/filters";
 
 /** Absent and `null` both read as null (docs/api-contract.md rule 10). */
@@ -26,6 +27,7 @@ export const wireGuardrail = z.object({
   updated_at: orNull(z.string()),
   ...(Object.fromEntries(FIELD_NAMES.map((k) => [spec(k).wire, spec(k).required ? spec(k).read : orNull(spec(k).read)])) as ReadShape),
 });
+/** A guardrail as the client reads it: every table field present, null where the service sent none. */
 export type WireGuardrail = z.infer<typeof wireGuardrail>;
 
 /** The writable fields of a guardrail, as a create or PATCH body carries them. */
@@ -35,6 +37,7 @@ export type WireGuardrailCreate = WireGuardrailWrite & { name: string };
 /** Body of `PATCH /guardrails/{id}`: `workspace_id` cannot change. */
 export type WireGuardrailUpdate = Omit<WireGuardrailWrite, "workspace_id">;
 
+/** A member assignment as the service returns it. */
 export const wireMemberAssignment = z.object({
   id: z.string(),
   user_id: z.string(),
@@ -43,8 +46,10 @@ export const wireMemberAssignment = z.object({
   assigned_by: z.string().nullable(),
   created_at: z.string(),
 });
+/** A member assignment record. */
 export type WireMemberAssignment = z.infer<typeof wireMemberAssignment>;
 
+/** A key assignment as the service returns it. */
 export const wireKeyAssignment = z.object({
   id: z.string(),
   key_hash: z.string(),
@@ -54,6 +59,7 @@ export const wireKeyAssignment = z.object({
   assigned_by: z.string().nullable(),
   created_at: z.string(),
 });
+/** A key assignment record. */
 export type WireKeyAssignment = z.infer<typeof wireKeyAssignment>;
 
 /** `{data: T}` envelope. */
@@ -62,8 +68,11 @@ export const dataEnvelope = <T extends z.ZodTypeAny>(item: T) => z.object({ data
 export const pageEnvelope = <T extends z.ZodTypeAny>(item: T) =>
   z.object({ data: z.array(item), total_count: z.number().int().nonnegative() });
 
+/** Answer of `DELETE /guardrails/{id}`. */
 export const deletedResponse = z.object({ deleted: z.literal(true) });
+/** Answer of a bulk assign. */
 export const assignedResponse = z.object({ assigned_count: z.number().int().nonnegative() });
+/** Answer of a bulk unassign. */
 export const unassignedResponse = z.object({ unassigned_count: z.number().int().nonnegative() });
 
 /** The error body every 4xx/5xx carries (API-CONTRACT.md, Transport). */

@@ -7,6 +7,7 @@ import { GuardrailKeyAssignment, GuardrailMemberAssignment } from "../assignment
 import { Guardrail } from "../guardrail/resource";
 import { loadGuardrailConfigs } from "./load";
 
+/** Options of `declareGuardrails`. */
 export interface DeclareGuardrailsOptions {
   /** Prepended to every logical name (`<prefix><id>`, `<prefix><id>-members`, `<prefix><id>-keys`). @default "" */
   namePrefix?: string;

@@ -12,8 +12,10 @@ import { hasDuplicateKey } from "./json-keys";
 import { readConfigFiles } from "./read-files";
 import { guardrailFileSchema, KNOWN_KEYS, type DeclaredGuardrail } from "./file-schema";
 
+/** Where a declared guardrail is written (`file:line:column`). */
 export type { Located } from "./locate";
 
+/** One declared guardrail: its stable id, its validated settings, and where it is written. */
 export interface LoadedGuardrail {
   id: string;
   settings: DeclaredGuardrail;

@@ -65,6 +65,7 @@ export interface GuardrailPlacementArgs {
 export type GuardrailFieldOutputs = { readonly [K in FieldName]: pulumi.Output<OutputValue<K>> };
 
 // Declaration merging gives the class one output per field of the table.
+/** The outputs a Guardrail has for the table's fields (declaration merging with the class below). */
 export interface Guardrail extends GuardrailFieldOutputs {}
 
 /**

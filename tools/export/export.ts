@@ -15,6 +15,7 @@ import { readGuardrails } from "./read";
 import { DEFAULT_SCHEMA_REF, renderGuardrailFile } from "./render";
 import { assignStableIds } from "./stable-id";
 
+/** What `exportGuardrails` reads and how it writes the files. */
 export interface ExportOptions {
   /** The client to read with. @default one from GUARDRAILS_API_KEY and GUARDRAILS_BASE_URL (as the provider) */
   client?: GuardrailsClient;
@@ -40,6 +41,7 @@ export interface ExportedFile {
   text: string;
 }
 
+/** The files an export produced, and what it could not say back exactly. */
 export interface ExportResult {
   /** One per guardrail, sorted by stable id. */
   files: ExportedFile[];

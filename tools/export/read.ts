@@ -10,6 +10,7 @@ import type { GuardrailsClient } from "../../provider/client/client";
 import type { WireGuardrail } from "../../provider/client/wire";
 import type { LiveGuardrail } from "./declared";
 
+/** Which guardrails an export reads: workspaces, and ids or names. */
 export interface ReadSelection {
   /** Workspace ids to read; none means the default workspace. */
   workspaces: readonly string[];

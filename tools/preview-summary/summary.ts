@@ -11,6 +11,7 @@ import { COMPARED } from "../../provider/guardrail/model";
 import { readPreview, type PreviewStep } from "./input";
 import { cell, code, text } from "./markdown";
 
+/** The parts of `pulumi preview --json` the summary reads. */
 export type { PreviewJson, PreviewStep } from "./input";
 
 /** A summary, and whether it describes a preview that failed (the CLI then exits non-zero). */
