@@ -7,9 +7,9 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Program } from "../test/helpers/program";
-import { preparePulumiTemplate } from "../test/helpers/pulumi-template";
-import { http, REPO_ROOT } from "../test/helpers/spawn-emulator";
+import { Program } from "../support/program";
+import { preparePulumiTemplate } from "../support/pulumi-template";
+import { http, REPO_ROOT } from "../support/spawn-emulator";
 import { FLOOR_PROGRAM, PAYLOAD_FLOOR_PROGRAM, PER_MEMBER_PROGRAM, SET_PROGRAM } from "./programs";
 import { watchProviderRss } from "./rss";
 import { renderChart } from "./chart";

@@ -1,11 +1,11 @@
 /**
- * `npm run soak -- --rounds N --seed S`: the model-based soak of test/helpers/soak.ts for as
+ * `npm run soak -- --rounds N --seed S`: the model-based soak of support/soak.ts for as
  * long as asked, under the real CLI. Prints one line per round and a summary; exits 1 on the
  * first divergence, naming the round and the seed to replay it.
  */
 import { parseArgs } from "node:util";
-import { preparePulumiTemplate } from "../test/helpers/pulumi-template";
-import { runSoak } from "../test/helpers/soak";
+import { preparePulumiTemplate } from "../support/pulumi-template";
+import { runSoak } from "../support/soak";
 
 const { values } = parseArgs({ options: { rounds: { type: "string", default: "20" }, seed: { type: "string", default: String(Date.now() % 100000) } } });
 const rounds = Number(values.rounds);

@@ -1,0 +1,42 @@
+/**
+ * A working `pulumi` (scripts/ensure-pulumi) and a template program that installed the packed
+ * package the way a user would. Used by the e2e global setup and by the benchmark.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import type { PulumiContext } from "./program";
+import { REPO_ROOT } from "./spawn-emulator";
+
+export function preparePulumiTemplate(prefix: string): PulumiContext & { tarball: string } {
+  const root = REPO_ROOT;
+  const pulumi = execFileSync(join(root, "scripts/ensure-pulumi"), { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
+  const work = mkdtempSync(join(tmpdir(), prefix));
+  execFileSync("npm", ["run", "build", "--silent"], { cwd: root, stdio: "inherit" });
+  execFileSync("npm", ["pack", "--silent", "--pack-destination", work], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
+  const tarball = join(work, readdirSync(work).find((f) => f.endsWith(".tgz"))!);
+  const template = installTemplate(join(work, "template"), tarball);
+  mkdirSync(join(work, "pulumi-home"));
+  return { pulumiBinDir: dirname(pulumi), template, work, tarball };
+}
+
+/**
+ * A program folder that installed `tarball` with npm, the way a user would, next to the
+ * `@pulumi/pulumi` and TypeScript versions this repository uses. Returns the folder.
+ */
+export function installTemplate(dir: string, tarball: string): string {
+  const pkg = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8"));
+  mkdirSync(dir);
+  writeFileSync(
+    join(dir, "package.json"),
+    JSON.stringify({
+      name: "guardrails-template",
+      private: true,
+      dependencies: { "@pulumi/pulumi": pkg.dependencies["@pulumi/pulumi"], "pulumi-guardrails": `file:${tarball}` },
+      devDependencies: { typescript: pkg.devDependencies.typescript, "@types/node": pkg.devDependencies["@types/node"] },
+    }),
+  );
+  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: dir, stdio: "inherit" });
+  return dir;
+}
