@@ -31,7 +31,13 @@ export function knownDefaultWorkspace(recorded: RecordedWorkspace): string | nul
  * no guardrail of ours is in it.
  */
 export async function lookUpDefaultWorkspace(client: GuardrailsClient): Promise<string | null> {
-  for await (const g of client.listGuardrails()) return g.workspace_id;
+  let rows = 0;
+  for await (const g of client.listGuardrails()) {
+    if (g.workspace_id) return g.workspace_id;
+    rows++;
+  }
+  // Rows older than workspaces name none (docs/api-contract.md rule 10): a guess here could replace a guardrail.
+  if (rows > 0) throw new Error(`cannot tell the default workspace's id: its ${rows} guardrail(s) carry no workspace_id; set workspaceId explicitly`);
   return null;
 }
 
