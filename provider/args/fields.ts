@@ -67,7 +67,7 @@ const notEmpty = { error: "must not be empty: omit the property instead of passi
 const scalar = <const Wire extends string, Arg extends AnySchema, Read extends AnySchema>(wire: Wire, arg: Arg, read: Read) =>
   field({ wire, kind: "scalar", arg, read, toWire: same, fromWire: (v: z.output<Read>) => v, toArg: same, compare: same });
 
-const idSet = <const Wire extends string>(wire: Wire, kind: "set" | "modelSet", what: string, item: z.ZodType<string, string> = z.string()) =>
+const idSet = <const Wire extends string, Item extends z.ZodType<string, string> = z.ZodString>(wire: Wire, kind: "set" | "modelSet", what: string, item: Item = z.string() as unknown as Item) =>
   field({
     wire,
     kind,

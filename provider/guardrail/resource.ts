@@ -4,7 +4,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import type { BuiltinSlug, FilterAction, ScanScope } from "../args/constants";
-import type { FIELDS, FieldName, OutputValue } from "../args/fields";
+import type { FIELDS, OutputValue } from "../args/fields";
 import { registerGuardrail } from "../assignments/conflicts";
 import { reportConfigOnce } from "../config-warnings";
 import { shimFor } from "../shim";
@@ -33,7 +33,8 @@ export interface CustomFilterArgs {
 type DeepInput<T> = [T] extends [readonly (infer U)[]] ? pulumi.Input<DeepInput<U>[]> : [T] extends [object] ? pulumi.Input<{ [K in keyof T]: DeepInput<T[K]> }> : pulumi.Input<T>;
 
 /** The settings of the field table (args/fields.ts), with its docs. */
-type FieldArgs = { [K in FieldName]: DeepInput<z.input<(typeof FIELDS)[K]["arg"]>> };
+// `keyof typeof FIELDS` written out (not an alias) keeps the mapping homomorphic, so an IDE shows each entry's JSDoc.
+type FieldArgs = { [K in keyof typeof FIELDS]: DeepInput<z.output<(typeof FIELDS)[K]["arg"]>> };
 
 /** Args of a `Guardrail`. Every property updates in place except `workspaceId`. */
 export type GuardrailArgs = Pick<FieldArgs, "name"> & Partial<Omit<FieldArgs, "name">> & GuardrailPlacementArgs;
@@ -62,7 +63,7 @@ export interface GuardrailPlacementArgs {
  * model slugs, effective ZDR values after the `enforceZdr` fallback, builtins with the label
  * the service set), null where it holds nothing.
  */
-export type GuardrailFieldOutputs = { readonly [K in FieldName]: pulumi.Output<OutputValue<K>> };
+export type GuardrailFieldOutputs = { readonly [K in keyof typeof FIELDS]: pulumi.Output<OutputValue<K>> };
 
 // Declaration merging gives the class one output per field of the table.
 /** The outputs a Guardrail has for the table's fields (declaration merging with the class below). */

@@ -12,6 +12,7 @@ import { createBody, patchBody } from "../../provider/guardrail/bodies";
 import { changedProperties } from "../../provider/guardrail/changes";
 import { inUserNames } from "../../provider/guardrail/lifecycle";
 import { outputsFromWire, refreshedInputs } from "../../provider/guardrail/model";
+import type { GuardrailArgs } from "../../provider/guardrail/resource";
 
 /** Per field: a value a program may set, and another one. */
 const SAMPLES: Record<FieldName, readonly [unknown, unknown]> = {
@@ -85,5 +86,16 @@ describe.each(FIELD_NAMES)("field %s", (k) => {
 
   it("a service message names it as the program does", () => {
     expect(inUserNames(`${w}: bad value`)).toBe(`${k}: bad value`);
+  });
+});
+
+describe("GuardrailArgs is typed from the table", () => {
+  it("accepts each field's values and refuses others (checked by `npm run typecheck`)", () => {
+    const ok: GuardrailArgs = { name: "n", allowedDataRegions: ["us"], resetInterval: "daily", includeByokInBudgets: true, contentFilterBuiltins: [{ slug: "email", action: "block" }] };
+    // @ts-expect-error not a data region
+    const badRegion: GuardrailArgs = { name: "n", allowedDataRegions: ["mars"] };
+    // @ts-expect-error name is required
+    const noName: GuardrailArgs = { limitUsd: 1 };
+    expect([ok, badRegion, noName]).toHaveLength(3);
   });
 });
