@@ -7,6 +7,9 @@
 export const RESET_INTERVALS = ["daily", "weekly", "monthly"] as const;
 export type ResetInterval = (typeof RESET_INTERVALS)[number];
 
+/** Values of `allowed_data_regions` (docs/api-contract.md rule 13). */
+export const DATA_REGIONS = ["global", "europe", "us"] as const;
+
 /** Builtin content filter slugs that detect personal data: `block` or `redact` only (spec). */
 export const PII_SLUGS = ["email", "phone", "ssn", "credit-card", "ip-address", "person-name", "address"] as const;
 

@@ -11,7 +11,7 @@
  * settings and are not in the table.
  */
 import { z } from "zod";
-import { DESCRIPTION_MAX, NAME_MAX, RESET_INTERVALS } from "./constants";
+import { DATA_REGIONS, DESCRIPTION_MAX, NAME_MAX, RESET_INTERVALS } from "./constants";
 import * as filters from "./filters";
 
 /** Any zod schema (zod 4's `ZodTypeAny` is `ZodType<unknown>`, which a mapped type cannot satisfy). */
@@ -148,6 +148,16 @@ export const FIELDS = {
     toArg: same,
     compare: filters.filtersKey,
   }),
+  /** Whether providers may train on prompts sent to free models. @default the service's setting (null) */
+  enableFreeModelTraining: flag("enable_free_model_training"),
+  /** Whether providers may train on prompts sent to paid models. @default the service's setting (null) */
+  enablePaidModelTraining: flag("enable_paid_model_training"),
+  /** Whether prompts sent to free models may be published. @default the service's setting (null) */
+  enableFreeModelPublication: flag("enable_free_model_publication"),
+  /** Regions requests may be processed in: `global`, `europe`, `us`; compared as a set. Omit instead of `[]`. @default no restriction (null) */
+  allowedDataRegions: idSet("allowed_data_regions", "set", "data region", z.enum(DATA_REGIONS, { error: `must be one of ${DATA_REGIONS.join(", ")}` })),
+  /** Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default. @default false */
+  includeByokInBudgets: { ...flag("include_byok_in_budgets"), absent: false },
 };
 
 type Fields = typeof FIELDS;

@@ -23,9 +23,23 @@ export const guardrailSettingsShape = {
   ...settings,
 };
 
-export const guardrailArgsSchema = z.strictObject({
-  ...guardrailSettingsShape,
-  adoptId: optional(z.string({ error: "must be a guardrail id (UUID)" }).regex(UUID_RE, { error: "must be a guardrail id (UUID)" })),
-});
+/**
+ * A spending limit and its reset interval come together or not at all (docs/api-contract.md
+ * rule 14: the service answers 400 to a create with one of them). Reported on the one given,
+ * naming both, beside every other failure.
+ */
+export function limitNeedsInterval(v: { limitUsd?: unknown; resetInterval?: unknown }, ctx: z.RefinementCtx): void {
+  const limit = v.limitUsd !== undefined && v.limitUsd !== null;
+  const interval = v.resetInterval !== undefined && v.resetInterval !== null;
+  if (limit && !interval) ctx.addIssue({ code: "custom", path: ["limitUsd"], input: v.limitUsd, message: "limitUsd and resetInterval go together: set resetInterval too (daily, weekly or monthly), or drop limitUsd" });
+  if (interval && !limit) ctx.addIssue({ code: "custom", path: ["resetInterval"], input: v.resetInterval, message: "resetInterval and limitUsd go together: set limitUsd too, or drop resetInterval" });
+}
+
+export const guardrailArgsSchema = z
+  .strictObject({
+    ...guardrailSettingsShape,
+    adoptId: optional(z.string({ error: "must be a guardrail id (UUID)" }).regex(UUID_RE, { error: "must be a guardrail id (UUID)" })),
+  })
+  .superRefine(limitNeedsInterval);
 
 export type GuardrailInputs = z.output<typeof guardrailArgsSchema>;

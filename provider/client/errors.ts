@@ -45,6 +45,11 @@ export class AuthenticationError extends GuardrailsError {}
 export class PermissionError extends GuardrailsError {}
 /** 404: no such guardrail. */
 export class NotFoundError extends GuardrailsError {}
+/**
+ * 409: the service refused an update because of a conflicting change (docs/api-contract.md
+ * rule 15). Not retried: the same PATCH would meet the same conflict; read, then apply again.
+ */
+export class ConflictError extends GuardrailsError {}
 /** 429: rate limited; `retryAfterSeconds` from the header. */
 export class RateLimitError extends GuardrailsError {
   readonly retryAfterSeconds: number | undefined;
@@ -82,6 +87,7 @@ const STATUS_TEXT: Record<number, string> = {
   401: "401 Unauthorized",
   403: "403 Forbidden",
   404: "404 Not Found",
+  409: "409 Conflict",
   408: "408 Request Timeout",
   429: "429 Too Many Requests",
 };
@@ -93,6 +99,7 @@ export function apiError(status: number, ctx: ErrorContext): GuardrailsError {
   if (status === 401) return new AuthenticationError(status, `${summary} (check the API key)`, ctx);
   if (status === 403) return new PermissionError(status, `${summary} (a management key is required)`, ctx);
   if (status === 404) return new NotFoundError(status, summary, ctx);
+  if (status === 409) return new ConflictError(status, `${summary} (the guardrail changed meanwhile; run \`pulumi refresh\`, then \`pulumi up\` again)`, ctx);
   if (status === 429) return new RateLimitError(status, summary, ctx);
   if (status === 408 || status >= 500) return new ServerError(status, summary, ctx);
   if (status >= 300 && status < 400) return new UnexpectedStatusError(status, `${summary} (redirects are not followed, so the key never leaves the configured host)`, ctx);

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { UUID_RE } from "../args/constants";
-import { guardrailSettingsShape } from "../args/guardrail-args";
+import { guardrailSettingsShape, limitNeedsInterval } from "../args/guardrail-args";
 import { builtinFilterArgs, customFilterArgs } from "../args/filters";
 
 /** Stable ids name the Pulumi resources, so they are kept simple. */
@@ -15,12 +15,14 @@ export const assignmentSetSchema = z.strictObject({
   exclusive: z.boolean({ error: "must be true or false" }).optional(),
 });
 
-export const declaredGuardrailSchema = z.strictObject({
-  ...guardrailSettingsShape,
-  adoptId: guardrailSettingsShape.workspaceId,
-  members: assignmentSetSchema.optional(),
-  keys: assignmentSetSchema.optional(),
-});
+export const declaredGuardrailSchema = z
+  .strictObject({
+    ...guardrailSettingsShape,
+    adoptId: guardrailSettingsShape.workspaceId,
+    members: assignmentSetSchema.optional(),
+    keys: assignmentSetSchema.optional(),
+  })
+  .superRefine(limitNeedsInterval);
 export type DeclaredGuardrail = z.output<typeof declaredGuardrailSchema>;
 
 export const guardrailFileSchema = z.strictObject({

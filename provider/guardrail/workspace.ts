@@ -41,6 +41,9 @@ export async function lookUpDefaultWorkspace(client: GuardrailsClient): Promise<
  * the state does not know that id, the service is asked (one list call, only then).
  */
 export async function workspaceMoves(recorded: RecordedWorkspace, asked: string | undefined, client: () => GuardrailsClient): Promise<boolean> {
+  // A guardrail older than workspaces has none (docs/api-contract.md rule 10): nothing says it
+  // is elsewhere, and replacing it on that ground would delete it. Never inferred.
+  if (!recorded.workspaceId) return false;
   if (asked) return !sameUuid(asked, recorded.workspaceId);
   const known = knownDefaultWorkspace(recorded);
   if (known) return !sameUuid(known, recorded.workspaceId);

@@ -90,10 +90,10 @@ describe("Guardrail lifecycle", () => {
     }
 
     // Removing a property from the program clears it (null) on the service.
-    const { description: _d, limitUsd: _l, contentFilters: _c, ...fewer } = args;
+    const { description: _d, limitUsd: _l, resetInterval: _r, contentFilters: _c, ...fewer } = args;
     olds = (await guardrail.update(id, olds, fewer)).outs as GuardrailOutputs;
     const live = await raw().getGuardrail(id);
-    expect([live.description, live.limit_usd, live.content_filters]).toEqual([null, null, null]);
+    expect([live.description, live.limit_usd, live.reset_interval, live.content_filters]).toEqual([null, null, null, null]);
     expect(await guardrail.diff(id, olds, fewer)).toMatchObject({ changes: false });
 
     await guardrail.delete(id, olds);
@@ -105,8 +105,8 @@ describe("Guardrail lifecycle", () => {
     const { id, outs } = await created(full);
     const before = emu.internals.log.entries.length;
     await guardrail.update(id, outs, { ...full, limitUsd: 1 });
-    const entry = emu.internals.log.entries.slice(before).find((e) => e.method === "PATCH");
-    expect(entry).toBeDefined();
+    const patches = emu.internals.log.entries.slice(before).filter((e) => e.method === "PATCH");
+    expect(patches.map((e) => e.body)).toEqual([{ limit_usd: 1 }]);
     const state = (await raw().getGuardrail(id));
     expect(state.limit_usd).toBe(1);
     expect(state.description).toBe("eng policy");
@@ -139,7 +139,7 @@ describe("Guardrail lifecycle", () => {
     const { id, outs } = await created({ name: "doomed" });
     await raw().deleteGuardrail(id);
     expect(await guardrail.read(id, outs)).toEqual({});
-    await expect(guardrail.update(id, outs, { name: "doomed", limitUsd: 3 })).rejects.toThrow(/no longer exists on the service; run `pulumi refresh`/);
+    await expect(guardrail.update(id, outs, { name: "doomed", limitUsd: 3, resetInterval: "daily" })).rejects.toThrow(/no longer exists on the service; run `pulumi refresh`/);
   });
 
   it("an ambiguous create under drop-after-apply leaves exactly one guardrail", async () => {
@@ -165,7 +165,7 @@ describe("Guardrail lifecycle", () => {
   it("adoptId brings an existing guardrail under management without recreating it", async () => {
     const existing = await raw().createGuardrail({ name: "legacy", limit_usd: 1, reset_interval: "daily", allowed_models: ["vendor-a/model-x"] });
     await emu.clearLog();
-    const res = await created({ name: "legacy", limitUsd: 2, allowedModels: ["vendor-a/model-x"], adoptId: existing.id });
+    const res = await created({ name: "legacy", limitUsd: 2, resetInterval: "daily", allowedModels: ["vendor-a/model-x"], adoptId: existing.id });
     expect(res.id).toBe(existing.id);
     // One list call: an omitted workspaceId means the default workspace, so adoption checks it.
     expect((await emu.log()).counts).toEqual({ getGuardrail: 1, listGuardrails: 1, updateGuardrail: 1 });

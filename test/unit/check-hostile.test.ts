@@ -17,7 +17,7 @@ describe("check: nothing masked by unknowns", () => {
   });
 
   it("an unknown name is not reported, and nothing is parsed for create", () => {
-    expect(checkGuardrailArgs({ name: UNKNOWN, limitUsd: 5 })).toEqual({ failures: [] });
+    expect(checkGuardrailArgs({ name: UNKNOWN, limitUsd: 5, resetInterval: "daily" })).toEqual({ failures: [] });
   });
 
   it("a list item with one unknown field still has its other fields checked", () => {
@@ -48,7 +48,7 @@ describe("check: messages say what was received", () => {
     [1e309, "Infinity"],
     [Number.NEGATIVE_INFINITY, "-Infinity"],
   ])("limitUsd %s reads as %s, not null", (value, text) => {
-    expect(lines({ name: "x", limitUsd: value })).toEqual([`limitUsd: must be a finite number (got ${text})`]);
+    expect(lines({ name: "x", limitUsd: value, resetInterval: "daily" })).toEqual([`limitUsd: must be a finite number (got ${text})`]);
   });
 
   it("did-you-mean never suggests the name it rejected", async () => {

@@ -69,6 +69,7 @@ describe("Guardrail check", () => {
         name: "ok",
         description: null,
         limitUsd: 0,
+        resetInterval: "weekly",
         enforceZdr: true,
         allowedModels: ["vendor-a/model-x"],
         contentFilterBuiltins: [{ slug: "regex-prompt-injection", action: "flag", scanScope: "all_messages" }],
@@ -79,6 +80,53 @@ describe("Guardrail check", () => {
 
   it("passes values unknown during preview without a false failure", () => {
     expect(checkGuardrailArgs({ name: UNKNOWN, workspaceId: UNKNOWN, allowedModels: [UNKNOWN, "vendor-a/model-x"], limitUsd: UNKNOWN }).failures).toEqual([]);
-    expect(checkGuardrailArgs({ name: UNKNOWN, limitUsd: -1 }).failures.map((f) => f.property)).toEqual(["limitUsd"]);
+    expect(checkGuardrailArgs({ name: UNKNOWN, limitUsd: -1, resetInterval: "daily" }).failures.map((f) => f.property)).toEqual(["limitUsd"]);
+  });
+});
+
+describe("a spending limit and its reset interval go together (docs/api-contract.md rule 14)", () => {
+  const lines = (args: Record<string, unknown>) => checkGuardrailArgs(args).failures.map((f) => `${f.property}: ${f.reason}`);
+  it.each([
+    ["a limit without an interval", { name: "n", limitUsd: 10 }],
+    ["an interval without a limit", { name: "n", resetInterval: "daily" }],
+    ["a limit with a null interval", { name: "n", limitUsd: 0, resetInterval: null }],
+  ])("%s fails, naming both", (_name, args) => {
+    const found = lines(args);
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatch(/limitUsd/);
+    expect(found[0]).toMatch(/resetInterval/);
+  });
+  it("both, or neither, pass; the message is reported beside every other failure", () => {
+    expect(lines({ name: "n", limitUsd: 10, resetInterval: "monthly" })).toEqual([]);
+    expect(lines({ name: "n" })).toEqual([]);
+    expect(lines({ name: "", limitUsd: 10 })).toMatchInlineSnapshot(`
+      [
+        "name: must be 1 to 200 characters (got "")",
+        "limitUsd: limitUsd and resetInterval go together: set resetInterval too (daily, weekly or monthly), or drop limitUsd (got 10)",
+      ]
+    `);
+    expect(lines({ name: "n", resetInterval: "weekly" })).toMatchInlineSnapshot(`
+      [
+        "resetInterval: resetInterval and limitUsd go together: set limitUsd too, or drop resetInterval (got "weekly")",
+      ]
+    `);
+  });
+  it("an unknown value during preview is not judged", () => {
+    expect(lines({ name: "n", limitUsd: UNKNOWN })).toEqual([]);
+    expect(lines({ name: "n", limitUsd: 5, resetInterval: UNKNOWN })).toEqual([]);
+  });
+});
+
+describe("the fields of the real service (docs/api-contract.md rule 13)", () => {
+  it("are checked like the others: closed values, no empty list, booleans", () => {
+    const lines = checkGuardrailArgs({ name: "n", allowedDataRegions: ["europe", "mars"], includeByokInBudgets: "yes", enableFreeModelTraining: 1, enablePaidModelTraining: null, enableFreeModelPublication: false }).failures.map((f) => `${f.property}: ${f.reason}`);
+    expect(lines).toMatchInlineSnapshot(`
+      [
+        "enableFreeModelTraining: must be true or false (got 1)",
+        "allowedDataRegions[1]: must be one of global, europe, us (got "mars")",
+        "includeByokInBudgets: must be true or false (got "yes")",
+      ]
+    `);
+    expect(checkGuardrailArgs({ name: "n", allowedDataRegions: [] }).failures.map((f) => f.reason)).toEqual(["must not be empty: omit the property instead of passing [] (got [])"]);
   });
 });

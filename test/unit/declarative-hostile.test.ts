@@ -125,12 +125,12 @@ describe("loader: huge input", () => {
 
 describe("loader: every problem in one run, printable", () => {
   it("per-file errors and cross-file conflicts come together", () => {
-    writeFileSync(join(dir, "a.yaml"), "guardrails:\n  eng:\n    name: Eng\n    limitUsd: -1\n    members:\n      ids: [user_bob]\n");
+    writeFileSync(join(dir, "a.yaml"), "guardrails:\n  eng:\n    name: Eng\n    limitUsd: -1\n    resetInterval: daily\n    members:\n      ids: [user_bob]\n");
     writeFileSync(join(dir, "b.yaml"), "guardrails:\n  ops:\n    name: Ops\n    colour: blue\n    members:\n      ids: [user_bob]\n  eng:\n    name: Eng again\n");
     expect(problems()).toEqual([
       "a.yaml:4:15: guardrails.eng.limitUsd: must be >= 0 (got -1)",
       'b.yaml:4:5: guardrails.ops.colour: unknown field',
-      'b.yaml:6:13: member "user_bob" is in guardrails "eng" (a.yaml:6:13) and "ops" of the default workspace; a member holds one guardrail per workspace, so it would bounce between them on every up',
+      'b.yaml:6:13: member "user_bob" is in guardrails "eng" (a.yaml:7:13) and "ops" of the default workspace; a member holds one guardrail per workspace, so it would bounce between them on every up',
       'b.yaml:7:3: guardrail id "eng" is declared twice (also at a.yaml:2:3); ids must be unique across files',
     ]);
   });

@@ -62,7 +62,7 @@ describe("declarative files: bad input", () => {
     const problems = load({
       "a.yaml": "guardrails:\n  eng:\n    name: [unclosed\n",
       "b.yaml": "- just\n- a list\n",
-      "c.json": '{\n  "guardrails": {\n    "ops": { "name": "Ops", "limitUsd": -1 }\n  }\n}\n',
+      "c.json": '{\n  "guardrails": {\n    "ops": { "name": "Ops", "limitUsd": -1, "resetInterval": "daily" }\n  }\n}\n',
     });
     expect(problems).toHaveLength(3);
     expect(problems[0]).toMatch(/^a\.yaml:4:1: Flow sequence in block collection must be sufficiently indented and end with a \]$/);
@@ -94,5 +94,16 @@ describe("declarative files: bad input", () => {
   it("a missing path or an empty folder says so", () => {
     expect(load({})).toEqual([expect.stringMatching(/no \*\.yaml, \*\.yml or \*\.json files/)]);
     expect(() => loadGuardrailConfigs("/nonexistent/guardrails")).toThrow(/cannot read \(ENOENT\)/);
+  });
+});
+
+describe("declarative files: a limit and its interval go together (docs/api-contract.md rule 14)", () => {
+  it("a limit without an interval, and the reverse, each fail naming both, at their line", () => {
+    expect(load({ "r.yaml": "guardrails:\n  a:\n    name: A\n    limitUsd: 5\n  b:\n    name: B\n    resetInterval: daily\n" })).toMatchInlineSnapshot(`
+      [
+        "r.yaml:4:15: guardrails.a.limitUsd: limitUsd and resetInterval go together: set resetInterval too (daily, weekly or monthly), or drop limitUsd (got 5)",
+        "r.yaml:7:20: guardrails.b.resetInterval: resetInterval and limitUsd go together: set limitUsd too, or drop resetInterval (got "daily")",
+      ]
+    `);
   });
 });

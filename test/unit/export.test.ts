@@ -14,33 +14,13 @@ import { doubleAssignments } from "../../tools/export/conflicts";
 import { declaredFromLive, type LiveGuardrail } from "../../tools/export/declared";
 import { renderGuardrailFile } from "../../tools/export/render";
 import { assignStableIds, slugOf } from "../../tools/export/stable-id";
-import type { WireGuardrail } from "../../provider/client/wire";
+import { wireGuardrail, type WireGuardrail } from "../../provider/client/wire";
 
 const WS = "00000000-0000-4000-8000-000000000001";
 
+/** A response record: keys not given read as null, as the client reads the service. */
 function wire(over: Partial<WireGuardrail> = {}): WireGuardrail {
-  return {
-    id: "3f2b8c1e-0000-4000-8000-000000000001",
-    name: "Engineering",
-    workspace_id: WS,
-    created_at: "2026-01-01T00:00:00.000Z",
-    updated_at: null,
-    description: null,
-    allowed_models: null,
-    allowed_providers: null,
-    ignored_models: null,
-    ignored_providers: null,
-    limit_usd: null,
-    reset_interval: null,
-    enforce_zdr_vendor_a: null,
-    enforce_zdr_vendor_b: null,
-    enforce_zdr_vendor_c: null,
-    enforce_zdr_other: null,
-    enforce_zdr: null,
-    content_filter_builtins: null,
-    content_filters: null,
-    ...over,
-  };
+  return wireGuardrail.parse({ id: "3f2b8c1e-0000-4000-8000-000000000001", name: "Engineering", workspace_id: WS, created_at: "2026-01-01T00:00:00.000Z", ...over });
 }
 
 describe("slugOf", () => {

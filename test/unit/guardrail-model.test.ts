@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { guardrailArgsSchema, type GuardrailInputs } from "../../provider/args/guardrail-args";
-import type { WireGuardrail } from "../../provider/client/wire";
+import { wireGuardrail, type WireGuardrail } from "../../provider/client/wire";
 import { createBody, patchBody } from "../../provider/guardrail/bodies";
 import { changedProperties } from "../../provider/guardrail/changes";
 import { comparableInputs, outputsFromWire, refreshedInputs } from "../../provider/guardrail/model";
@@ -16,7 +16,8 @@ const X = "vendor-a/model-x";
 const X_C = "vendor-a/model-x-20260115";
 
 /** A wire record as the service answers `full` below. */
-const wire = (over: Partial<WireGuardrail> = {}): WireGuardrail => ({
+const wire = (over: Partial<WireGuardrail> = {}): WireGuardrail =>
+  wireGuardrail.parse({
   id: "3f2b8c1e-0000-4000-8000-000000000001",
   name: "eng",
   workspace_id: "00000000-0000-4000-8000-000000000001",
@@ -37,7 +38,7 @@ const wire = (over: Partial<WireGuardrail> = {}): WireGuardrail => ({
   content_filter_builtins: [{ slug: "email", action: "redact", label: "[EMAIL]" }],
   content_filters: [{ pattern: "a+", action: "block", label: null }],
   ...over,
-});
+  });
 const full = args({
   name: "eng",
   allowedModels: [X],
@@ -156,6 +157,7 @@ describe("outputs from the wire", () => {
     expect(recordedArgs).toEqual(JSON.parse(JSON.stringify(full)));
     expect(outs).toMatchInlineSnapshot(`
       {
+        "allowedDataRegions": null,
         "allowedModels": [
           "vendor-a/model-x-20260115",
         ],
@@ -179,6 +181,9 @@ describe("outputs from the wire", () => {
         "createdAt": "2026-01-01T00:00:00.000Z",
         "defaultWorkspaceId": "00000000-0000-4000-8000-000000000001",
         "description": null,
+        "enableFreeModelPublication": null,
+        "enableFreeModelTraining": null,
+        "enablePaidModelTraining": null,
         "enforceZdr": true,
         "enforceZdrOther": false,
         "enforceZdrVendorA": true,
@@ -186,6 +191,7 @@ describe("outputs from the wire", () => {
         "enforceZdrVendorC": true,
         "ignoredModels": null,
         "ignoredProviders": null,
+        "includeByokInBudgets": null,
         "limitUsd": 10,
         "modelAnswers": {
           "allowedModels": [
