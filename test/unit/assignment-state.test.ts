@@ -20,7 +20,7 @@ describe("statusMap", () => {
     { name: "exclusive records extras", wanted: ["a"], live: ["a", "z"], exclusive: true, elsewhere: {}, want: { a: true, z: FOREIGN } },
     { name: "a live id's place beats elsewhere", wanted: ["a"], live: ["a"], exclusive: false, elsewhere: { a: "on guardrail Y" }, want: { a: true } },
   ])("$name", ({ wanted, live, exclusive, elsewhere, want }) => {
-    expect(statusMap(wanted, new Set(live), exclusive, elsewhere)).toEqual(want);
+    expect(statusMap(wanted, new Set(live), exclusive, elsewhere as Record<string, string>)).toEqual(want);
   });
 
   it("assignedIn counts ids here (the program's and foreign ones in its care), never ids elsewhere", () => {
