@@ -6,6 +6,7 @@ import type { BuiltinSlug, FilterAction, ResetInterval, ScanScope } from "../sch
 import { registerGuardrail } from "../assignments/conflicts";
 import { reportConfigOnce } from "../config-warnings";
 import { shimFor } from "../shim";
+import { GUARDRAIL_TYPE } from "../policy/type-tokens";
 
 /** A builtin content filter. */
 export interface BuiltinFilterArgs {
@@ -85,6 +86,8 @@ export interface GuardrailArgs {
  * no-op, `refresh` records drift and the next `up` restores the program's values.
  */
 export class Guardrail extends pulumi.dynamic.Resource {
+  /** The type token, so CrossGuard's `validateResourceOfType(Guardrail, ...)` matches (dynamic resources have none of their own). */
+  static readonly __pulumiType = GUARDRAIL_TYPE;
   /** Display name. */
   declare readonly name: pulumi.Output<string>;
   declare readonly description: pulumi.Output<string | null>;
