@@ -6,7 +6,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { validateResourceOfType, type ResourceValidationPolicy, type StackValidationPolicy, type PolicyResource } from "@pulumi/policy";
-import { UnknownValueError, unknownCheckingProxy, unknownNumberValue, unknownStringValue, unknownObjectValue } from "@pulumi/policy/proxy";
+import * as proxy from "@pulumi/policy/proxy";
+
+// The SDK's own proxy and sentinels (marked internal in its typings): what its server hands a policy.
+const { UnknownValueError, unknownCheckingProxy, unknownNumberValue, unknownStringValue, unknownObjectValue } = proxy as any;
 import { guardrailsPolicies, parsePolicyOptions, PolicyOptionsError, POLICY_RULES, GUARDRAIL_TYPE, MEMBER_ASSIGNMENT_TYPE, loadPolicyFile } from "../../provider/policy";
 import { Guardrail, GuardrailMemberAssignment, GuardrailKeyAssignment } from "../../provider";
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -45,7 +48,7 @@ async function run(policy: ResourceValidationPolicy, props: Record<string, unkno
     await (policy.validateResource as any)(args, (message: string) => out.push({ level: policy.enforcementLevel!, message }));
   } catch (e) {
     if (!(e instanceof UnknownValueError)) throw e;
-    out.push({ level: "advisory", message: e.message });
+    out.push({ level: "advisory", message: (e as Error).message });
   }
   return out;
 }
@@ -147,7 +150,7 @@ describe("requireMemberSet (stack rule)", () => {
       await p.validateStack({ resources, getConfig: () => ({}) } as any, (message: string) => out.push({ level: "mandatory", message }));
     } catch (e) {
       if (!(e instanceof UnknownValueError)) throw e;
-      out.push({ level: "advisory", message: e.message });
+      out.push({ level: "advisory", message: (e as Error).message });
     }
     return out;
   }
