@@ -35,7 +35,8 @@ export function installTemplate(dir: string, tarball: string): string {
     JSON.stringify({
       name: "guardrails-template",
       private: true,
-      dependencies: { "@pulumi/pulumi": pkg.dependencies["@pulumi/pulumi"], "pulumi-guardrails": `file:${tarball}` },
+      // @pulumi/policy: for the policy packs of test/e2e/policy.test.ts (an optional peer dependency).
+      dependencies: { "@pulumi/pulumi": pkg.dependencies["@pulumi/pulumi"], "@pulumi/policy": pkg.devDependencies["@pulumi/policy"], "pulumi-guardrails": `file:${tarball}` },
       devDependencies: { typescript: pkg.devDependencies.typescript, "@types/node": pkg.devDependencies["@types/node"] },
     }),
   );
