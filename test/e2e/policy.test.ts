@@ -15,6 +15,7 @@ import { inject } from "vitest";
 import { Program } from "./harness";
 
 const example = join(__dirname, "../../examples/policy");
+const declarative = join(__dirname, "../../examples/declarative");
 const golden = join(__dirname, "golden/policy-preview.md");
 const SECRETS = [/987654/, /s3cr3t/];
 
@@ -62,16 +63,21 @@ describe("policy packs from pulumi-guardrails/policy under the real CLI", () => 
   let pack: string;
   const transcript: string[] = [];
 
+  /** A copy of a pack folder with the launcher's runtime and the template's node_modules. */
+  function installPack(from: string, to: string): string {
+    cpSync(from, to, { recursive: true });
+    const yaml = readFileSync(join(to, "PulumiPolicy.yaml"), "utf8");
+    expect(yaml).toMatch(/^runtime: nodejs$/m);
+    writeFileSync(join(to, "PulumiPolicy.yaml"), yaml.replace(/^runtime: nodejs$/m, "runtime: nodepolicy"));
+    symlinkSync(join(inject("e2e").template, "node_modules"), join(to, "node_modules"), "dir");
+    return to;
+  }
+
   beforeAll(async () => {
     p = await Program.create("policy-e2e");
     p.env.PULUMI_DEBUG_COMMANDS = "1";
     p.write(PROGRAM);
-    pack = join(p.dir, "pack");
-    cpSync(example, pack, { recursive: true });
-    const yaml = readFileSync(join(pack, "PulumiPolicy.yaml"), "utf8");
-    expect(yaml).toMatch(/^runtime: nodejs$/m);
-    writeFileSync(join(pack, "PulumiPolicy.yaml"), yaml.replace(/^runtime: nodejs$/m, "runtime: nodepolicy"));
-    symlinkSync(join(inject("e2e").template, "node_modules"), join(pack, "node_modules"), "dir");
+    pack = installPack(example, join(p.dir, "pack"));
   });
   afterAll(async () => {
     for (const t of transcript) for (const s of SECRETS) expect(t).not.toMatch(s);
@@ -81,7 +87,7 @@ describe("policy packs from pulumi-guardrails/policy under the real CLI", () => 
   /** A preview with the engine's event log: the exit code, the JSON, and the policy events. */
   async function preview(...extra: string[]) {
     const log = join(p.dir, `events-${Date.now()}.jsonl`);
-    const res = await p.pulumi(["preview", "--json", "--event-log", log, "--policy-pack", pack, ...extra]);
+    const res = await p.pulumi(["preview", "--json", "--event-log", log, ...(extra.includes("--policy-pack") ? [] : ["--policy-pack", pack]), ...extra]);
     transcript.push(res.output);
     writeFileSync(join(p.dir, "preview.json"), res.stdout);
     const violations: Violation[] = readFileSync(log, "utf8")
@@ -171,5 +177,15 @@ describe("policy packs from pulumi-guardrails/policy under the real CLI", () => 
     expect(log.counts.createGuardrail).toBe(1);
     const names = ((await p.api("GET", "/guardrails?limit=100")).body.data as Array<{ name: string }>).map((g) => g.name);
     expect(names).toEqual(["G ok"]);
+  });
+
+  it("the declarative path: examples/declarative's pack reads guardrails/policy.yaml, which the loader does not take for a guardrail", async () => {
+    cpSync(join(declarative, "guardrails"), join(p.dir, "guardrails"), { recursive: true });
+    p.write(readFileSync(join(declarative, "index.ts"), "utf8"));
+    const declared = installPack(join(declarative, "policy"), join(p.dir, "policy"));
+    const { code, violations } = await preview("--policy-pack", declared);
+    expect(code).toBe(0);
+    // support.yaml lacks the email filter, an advisory rule in policy.yaml; everything else passes.
+    expect(keys(violations)).toEqual(["advisory guardrails-require-builtin-filters support"]);
   });
 });
