@@ -8,7 +8,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { checkBaseUrl } from "./client/base-url";
 import { KNOWN_KEYS, NUMERIC_SETTINGS, parsePositiveInt } from "./config";
-import { closest } from "./schema/issues";
+import { closest } from "./args/messages";
 
 export interface ConfigReport {
   /** Shown as warnings; the run goes on. */

@@ -1,6 +1,6 @@
 /** pulumi-guardrails: the public surface. */
 export * from "./client";
-export type * from "./schema/wire";
+export type * from "./client/wire";
 export { Guardrail, type GuardrailArgs, type BuiltinFilterArgs, type CustomFilterArgs } from "./guardrail/resource";
 export {
   GuardrailMemberAssignment,
@@ -10,7 +10,7 @@ export {
 } from "./assignments/resource";
 export { declareGuardrails, type DeclareGuardrailsOptions, type DeclaredResources } from "./declarative/declare";
 export { loadGuardrailConfigs, DeclarativeConfigError } from "./declarative/load";
-export { summarizePreview, type PreviewJson } from "./preview/summary";
+export { summarizePreview, type PreviewJson } from "../tools/preview-summary/summary";
 export {
   exportGuardrails,
   writeExport,
@@ -19,5 +19,5 @@ export {
   type ExportOptions,
   type ExportResult,
   type ExportedFile,
-} from "./export/export";
-export { ExportSelectionError } from "./export/read";
+} from "../tools/export/export";
+export { ExportSelectionError } from "../tools/export/read";

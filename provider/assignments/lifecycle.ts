@@ -13,10 +13,10 @@ import { GuardrailsError, NotFoundError } from "../client/errors";
 import type { GuardrailsClient } from "../client/client";
 import { getClient, resolveSettings } from "../config";
 import { confirmGone } from "../confirm-gone";
-import { DEFAULT_MAX_BULK } from "../schema/constants";
-import { assignmentArgsSchema, type AssignmentInputs } from "../schema/assignment-args";
-import { issuesToFailures } from "../schema/issues";
-import { containsUnknown, isUnknown } from "../schema/unknown";
+import { DEFAULT_MAX_BULK } from "../args/constants";
+import { assignmentArgsSchema, type AssignmentInputs } from "../args/assignment-args";
+import { issuesToFailures } from "../args/messages";
+import { containsUnknown, isUnknown } from "../args/unknown";
 import { userProps } from "../guardrail/check";
 import type { AssignmentKind } from "./kind";
 import { chunk, planChanges, type Plan } from "./plan";
@@ -137,7 +137,7 @@ export function assignmentLifecycle(kind: AssignmentKind) {
     if (kind.sameScope === "organization") return found;
     const workspaceOf = new Map<string, string | undefined>();
     const ws = async (id: string) => {
-      if (!workspaceOf.has(id)) workspaceOf.set(id, await client.getGuardrail(id).then((g) => g.workspace_id, () => undefined));
+      if (!workspaceOf.has(id)) workspaceOf.set(id, await client.getGuardrail(id).then((g) => g.workspace_id ?? undefined, () => undefined));
       return workspaceOf.get(id);
     };
     const ours = await ws(guardrailId);

@@ -3,7 +3,7 @@
  * Lists are async iterators; no caller ever sees an offset.
  */
 import type { Dispatcher } from "undici";
-import { MAX_PAGE_SIZE } from "../schema/constants";
+import { MAX_PAGE_SIZE } from "../args/constants";
 import {
   assignedResponse,
   dataEnvelope,
@@ -18,7 +18,7 @@ import {
   type WireGuardrailUpdate,
   type WireKeyAssignment,
   type WireMemberAssignment,
-} from "../schema/wire";
+} from "./wire";
 import { checkBaseUrl } from "./base-url";
 import { PaginationError, redactUrl } from "./errors";
 import { MAX_LIST_ROWS, paginate } from "./pagination";

@@ -13,7 +13,7 @@ import { apiError, ConnectionError, GuardrailsError, redactUrl, ResponseShapeErr
 import { readCapped } from "./read-body";
 import { redactCause, redactValue, serverText } from "./redaction";
 import { parseRetryAfter } from "./retry";
-import { wireErrorBody } from "../schema/wire";
+import { wireErrorBody } from "./wire";
 
 /** Default whole-request deadline, ms. */
 export const DEFAULT_TIMEOUT_MS = 30_000;

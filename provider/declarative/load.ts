@@ -5,12 +5,12 @@
  */
 import { relative } from "node:path";
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from "yaml";
-import { closest, formatPath, shown } from "../schema/issues";
+import { closest, formatPath, shown } from "../args/messages";
 import { crossFileProblems, declaredIn, type Declared } from "./cross-file";
 import { at, locate, offsetOf, written, type Located, type ParsedFile } from "./locate";
 import { hasDuplicateKey } from "./json-keys";
 import { readConfigFiles } from "./read-files";
-import { guardrailFileSchema, KNOWN_KEYS, type DeclaredGuardrail } from "./schema";
+import { guardrailFileSchema, KNOWN_KEYS, type DeclaredGuardrail } from "./file-schema";
 
 export type { Located } from "./locate";
 

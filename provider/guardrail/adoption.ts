@@ -5,10 +5,11 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { NotFoundError } from "../client/errors";
 import type { GuardrailsClient } from "../client/client";
-import type { GuardrailInputs } from "../schema/guardrail-args";
-import type { WireGuardrail } from "../schema/wire";
+import type { GuardrailInputs } from "../args/guardrail-args";
+import type { WireGuardrail } from "../client/wire";
 import { changedProperties } from "./changes";
-import { outputsFromWire, patchBody, type GuardrailOutputs } from "./model";
+import { patchBody } from "./bodies";
+import { outputsFromWire, type GuardrailOutputs } from "./model";
 import { lookUpDefaultWorkspace, sameUuid } from "./workspace";
 
 /**

@@ -4,11 +4,11 @@
  * whole args object is validated, and only failures at (or inside) an unknown value are
  * dropped, so a missing `name` or a bad pattern beside an unknown field still fails preview.
  */
-import { createBody } from "./model";
-import { guardrailArgsSchema, type GuardrailInputs } from "../schema/guardrail-args";
-import { MAX_REQUEST_BODY_BYTES } from "../schema/constants";
-import { issuesToFailures, type PropertyFailure } from "../schema/issues";
-import { containsUnknown, isUnknown } from "../schema/unknown";
+import { createBody } from "./bodies";
+import { guardrailArgsSchema, type GuardrailInputs } from "../args/guardrail-args";
+import { MAX_REQUEST_BODY_BYTES } from "../args/constants";
+import { issuesToFailures, type PropertyFailure } from "../args/messages";
+import { containsUnknown, isUnknown } from "../args/unknown";
 
 /** Keys the Pulumi SDK adds to a dynamic resource's props; every other key is the user's. */
 const PULUMI_KEYS = new Set(["__provider", "__resource"]);

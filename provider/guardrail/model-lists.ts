@@ -7,7 +7,7 @@
  * answered, and compares like with like: the program's identifiers with the ones it sent
  * before, the service's canonical list with its last answer.
  */
-import type { GuardrailInputs } from "../schema/guardrail-args";
+import type { GuardrailInputs } from "../args/guardrail-args";
 
 export const MODEL_LISTS = ["allowedModels", "ignoredModels"] as const;
 export type ModelList = (typeof MODEL_LISTS)[number];

@@ -5,11 +5,11 @@
  * ids are UUIDs and compare case-insensitively.
  */
 import type { GuardrailsClient } from "../client/client";
-import type { GuardrailInputs } from "../schema/guardrail-args";
+import type { GuardrailInputs } from "../args/guardrail-args";
 
 /** The part of the recorded outputs these rules read. */
 export interface RecordedWorkspace {
-  workspaceId: string;
+  workspaceId: string | null;
   defaultWorkspaceId?: string | null;
   args: GuardrailInputs | null;
 }

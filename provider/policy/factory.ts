@@ -14,8 +14,8 @@ import { GUARDRAIL_RULES, type RuleFinding } from "./rules";
 import { memberSetFindings } from "./member-set";
 import { checkedAtUp, plainProps } from "./props";
 import { GUARDRAIL_TYPE } from "./type-tokens";
-import { BUILTIN_SLUGS } from "../schema/constants";
-import { issuesToFailures } from "../schema/issues";
+import { BUILTIN_SLUGS } from "../args/constants";
+import { issuesToFailures } from "../args/messages";
 
 /** Policy name and description of each rule, keyed by option name. */
 export const POLICY_RULES: Record<RuleOption, { name: string; description: string; config: PolicyConfigSchema["properties"][string] }> = {

@@ -4,8 +4,8 @@
  * pack config (`--policy-pack-config`) can still switch it on.
  */
 import { z } from "zod";
-import { BUILTIN_SLUGS } from "../schema/constants";
-import { issuesToFailures } from "../schema/issues";
+import { BUILTIN_SLUGS } from "../args/constants";
+import { issuesToFailures } from "../args/messages";
 
 /** How a violated rule acts: fail the preview/up, warn, or not run. */
 export const ENFORCEMENT_LEVELS = ["mandatory", "advisory", "disabled"] as const;

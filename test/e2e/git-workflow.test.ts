@@ -11,8 +11,8 @@ import { spawnSync } from "node:child_process";
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { summarizeDrift } from "../../provider/preview/drift";
-import { summarizePreview } from "../../provider/preview/summary";
+import { summarizeDrift } from "../../tools/preview-summary/drift";
+import { summarizePreview } from "../../tools/preview-summary/summary";
 import { GitRepo } from "../helpers/git-repo";
 import { normalizePreviewJson } from "../helpers/normalize-preview";
 import { Program } from "./harness";
@@ -85,7 +85,7 @@ describe("pull-request preview that runs no PR code", () => {
 describe("scheduled drift check", () => {
   let p: Program;
   let ids: Record<string, string>;
-  const research = "guardrails:\n  research:\n    name: Research\n    limitUsd: 20\n    members:\n      ids: [user_frank]\n";
+  const research = "guardrails:\n  research:\n    name: Research\n    limitUsd: 20\n    resetInterval: weekly\n    members:\n      ids: [user_frank]\n";
   beforeAll(async () => {
     p = await declarative("drift-e2e", { "guardrails/research.yaml": research })();
     await p.up();

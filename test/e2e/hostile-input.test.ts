@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../helpers/spawn-emulator";
 import { Program } from "./harness";
 
-const SUMMARY_BIN = join(REPO_ROOT, "dist/provider/preview/cli.js");
+const SUMMARY_BIN = join(REPO_ROOT, "dist/tools/preview-summary/cli.js");
 
 function summaryOf(dir: string, json: string): { code: number; markdown: string } {
   const file = join(dir, "preview.json");

@@ -120,7 +120,7 @@ describe("policy packs from pulumi-guardrails/policy under the real CLI", () => 
     expect(violations.find((v) => v.name === "v-providers")!.message).toContain("allowedProviders has 1 provider [secret] outside");
 
     // The PR summary, from the same preview: violations first, mandatory before advisory.
-    const cli = join(inject("e2e").template, "node_modules/pulumi-guardrails/dist/provider/preview/cli.js");
+    const cli = join(inject("e2e").template, "node_modules/pulumi-guardrails/dist/tools/preview-summary/cli.js");
     let summary = "";
     try {
       execFileSync(process.execPath, [cli, "--event-log", log, join(p.dir, "preview.json")], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });

@@ -61,7 +61,7 @@ export class GitRepo {
   }
 
   /** Runs the built `guardrails-ci` (or the one given) in the repository. */
-  ci(args: string[], bin = join(REPO_ROOT, "dist/provider/ci/cli.js")) {
+  ci(args: string[], bin = join(REPO_ROOT, "dist/tools/git-ci/cli.js")) {
     const r = spawnSync(process.execPath, [bin, ...args], { cwd: this.dir, encoding: "utf8" });
     return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr, outputs: Object.fromEntries(r.stdout.split("\n").filter((l) => l.includes("=")).map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)])) };
   }

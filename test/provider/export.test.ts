@@ -11,8 +11,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DEMO_KEY_HASHES } from "../../emulator";
 import { configure, resetConfiguration } from "../../provider/config";
 import { loadGuardrailConfigs } from "../../provider/declarative/load";
-import { exportGuardrails, ExportConflictError, ExportOptionsError, writeExport } from "../../provider/export/export";
-import { ExportSelectionError } from "../../provider/export/read";
+import { exportGuardrails, ExportConflictError, ExportOptionsError, writeExport } from "../../tools/export/export";
+import { ExportSelectionError } from "../../tools/export/read";
 import { guardrail, keyAssignment, memberAssignment } from "../../provider/internal";
 import { TEST_KEY, withEmulator } from "../helpers/emulator";
 import { DEFAULT_WS, HAND_MADE, populateOrganization, SECOND_WS } from "../helpers/export-org";
@@ -166,7 +166,7 @@ describe("what a program cannot say back", () => {
 });
 
 describe("the guardrails-export bin", () => {
-  const BIN = join(REPO_ROOT, "dist/provider/export/cli.js");
+  const BIN = join(REPO_ROOT, "dist/tools/export/cli.js");
   const run = (args: string[], cwd: string, env: Record<string, string> = { GUARDRAILS_API_KEY: TEST_KEY, GUARDRAILS_BASE_URL: emu.url }) =>
     new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
       const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { PATH: process.env.PATH, ...env } });

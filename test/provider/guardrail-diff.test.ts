@@ -8,7 +8,7 @@ import { configure, resetConfiguration } from "../../provider/config";
 import { guardrail } from "../../provider/internal";
 import type { GuardrailOutputs } from "../../provider/guardrail/model";
 import { collect } from "../../provider/client";
-import { UNKNOWN } from "../../provider/schema/unknown";
+import { UNKNOWN } from "../../provider/args/unknown";
 import { TEST_KEY, withEmulator } from "../helpers/emulator";
 
 const DEFAULT_WS = "00000000-0000-4000-8000-000000000001";

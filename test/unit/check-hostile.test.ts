@@ -5,8 +5,8 @@
 import { describe, expect, it } from "vitest";
 import { checkGuardrailArgs } from "../../provider/guardrail/check";
 import { memberAssignment } from "../../provider/internal";
-import { MAX_REQUEST_BODY_BYTES } from "../../provider/schema/constants";
-import { UNKNOWN } from "../../provider/schema/unknown";
+import { MAX_REQUEST_BODY_BYTES } from "../../provider/args/constants";
+import { UNKNOWN } from "../../provider/args/unknown";
 
 const lines = (news: Record<string, unknown>) => checkGuardrailArgs({ __provider: "serialized", ...news }).failures.map((f) => `${f.property}: ${f.reason}`);
 

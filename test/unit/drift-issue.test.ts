@@ -1,6 +1,6 @@
 /** The drift check's issue decision: open, update, close or nothing, and its strict inputs. */
 import { describe, expect, it } from "vitest";
-import { actionOutputs, decideDriftIssue, parseOpenIssues } from "../../provider/ci/drift-issue";
+import { actionOutputs, decideDriftIssue, parseOpenIssues } from "../../tools/git-ci/drift-issue";
 
 describe("decideDriftIssue", () => {
   it.each([

@@ -7,8 +7,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { hasDrift, MAX_DRIFT_CHARS, MAX_FACTS, summarizeDrift } from "../../provider/preview/drift";
-import { summarizePreview } from "../../provider/preview/summary";
+import { hasDrift, MAX_DRIFT_CHARS, MAX_FACTS, summarizeDrift } from "../../tools/preview-summary/drift";
+import { summarizePreview } from "../../tools/preview-summary/summary";
 
 const golden = join(__dirname, "../e2e/golden");
 const fixture = () => JSON.parse(readFileSync(join(golden, "drift-preview.json"), "utf8"));

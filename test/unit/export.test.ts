@@ -9,12 +9,12 @@ import { join } from "node:path";
 import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
 import { loadGuardrailConfigs } from "../../provider/declarative/load";
-import { STABLE_ID_RE } from "../../provider/declarative/schema";
-import { doubleAssignments } from "../../provider/export/conflicts";
-import { declaredFromLive, type LiveGuardrail } from "../../provider/export/declared";
-import { renderGuardrailFile } from "../../provider/export/render";
-import { assignStableIds, slugOf } from "../../provider/export/stable-id";
-import type { WireGuardrail } from "../../provider/schema/wire";
+import { STABLE_ID_RE } from "../../provider/declarative/file-schema";
+import { doubleAssignments } from "../../tools/export/conflicts";
+import { declaredFromLive, type LiveGuardrail } from "../../tools/export/declared";
+import { renderGuardrailFile } from "../../tools/export/render";
+import { assignStableIds, slugOf } from "../../tools/export/stable-id";
+import type { WireGuardrail } from "../../provider/client/wire";
 
 const WS = "00000000-0000-4000-8000-000000000001";
 

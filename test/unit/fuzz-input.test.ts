@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { stringify } from "yaml";
 import { afterAll, describe, expect, it } from "vitest";
 import { DeclarativeConfigError, loadGuardrailConfigs } from "../../provider/declarative/load";
-import { summarize } from "../../provider/preview/summary";
+import { summarize } from "../../tools/preview-summary/summary";
 
 const hostileString = fc.oneof(
   fc.string(),

@@ -2,10 +2,10 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { guardrailFileJsonSchema } from "../../provider/declarative/schema";
+import { guardrailFileJsonSchema } from "../../provider/declarative/file-schema";
 
 describe("schema/guardrails.schema.json", () => {
-  it("matches the zod schema (run `npm run schema` after changing provider/declarative/schema.ts)", () => {
+  it("matches the zod schema (run `npm run schema` after changing provider/declarative/file-schema.ts)", () => {
     const shipped = JSON.parse(readFileSync(join(__dirname, "../../schema/guardrails.schema.json"), "utf8"));
     expect(shipped).toEqual(guardrailFileJsonSchema());
   });

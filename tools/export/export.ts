@@ -5,10 +5,10 @@
  */
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { GuardrailsClient } from "../client/client";
-import { resolveSettings } from "../config";
-import { UUID_RE } from "../schema/constants";
-import { shown } from "../schema/issues";
+import { GuardrailsClient } from "../../provider/client/client";
+import { resolveSettings } from "../../provider/config";
+import { UUID_RE } from "../../provider/args/constants";
+import { shown } from "../../provider/args/messages";
 import { doubleAssignments } from "./conflicts";
 import { declaredFromLive } from "./declared";
 import { readGuardrails } from "./read";

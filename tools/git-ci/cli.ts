@@ -10,7 +10,7 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { hasDrift } from "../preview/drift";
+import { hasDrift } from "../preview-summary/drift";
 import { selectionComment } from "./comment";
 import { actionOutputs, decideDriftIssue, parseOpenIssues } from "./drift-issue";
 import { prepareDataPreview } from "./git";

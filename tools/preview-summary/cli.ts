@@ -6,12 +6,12 @@
  * so a CI step can never post "no changes" for a preview that did not run.
  * `--drift`: the drift check's Markdown instead (drift.ts), from `pulumi preview --refresh --json`;
  * exits 2 when drift cannot be determined.
- * `--event-log FILE`: policy violations from the engine's event log, listed first (policy/event-log.ts).
+ * `--event-log FILE`: policy violations from the engine's event log, listed first (policy-events.ts).
  */
 import { readFileSync } from "node:fs";
 import { summarizeDrift } from "./drift";
 import { summarize, type PreviewJson } from "./summary";
-import { readEventLogSection } from "../policy/event-log-file";
+import { readEventLogSection } from "./policy-events-file";
 
 function main(): void {
   const drift = process.argv.includes("--drift");

@@ -3,8 +3,8 @@
  * headline saying whether the service still matches Git, what was changed by hand (in the words
  * of the change, not of the repair), then the usual preview summary of what `pulumi up` would do.
  */
-import { FOREIGN } from "../assignments/lifecycle";
-import { literal } from "../ci/markdown";
+import { FOREIGN } from "../../provider/assignments/lifecycle";
+import { literal } from "../git-ci/markdown";
 import { summarizePreview, type PreviewJson, type PreviewStep } from "./summary";
 
 /** The parts of `pulumi preview --json` the drift check reads beyond the steps. */

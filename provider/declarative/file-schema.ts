@@ -3,8 +3,9 @@
  * plus member and key sets. The JSON Schema that editors use is generated from this.
  */
 import { z } from "zod";
-import { UUID_RE } from "../schema/constants";
-import { builtinFilterArgs, customFilterArgs, guardrailSettingsShape } from "../schema/guardrail-args";
+import { UUID_RE } from "../args/constants";
+import { guardrailSettingsShape } from "../args/guardrail-args";
+import { builtinFilterArgs, customFilterArgs } from "../args/filters";
 
 /** Stable ids name the Pulumi resources, so they are kept simple. */
 export const STABLE_ID_RE = /^[a-z0-9][a-z0-9_-]{0,62}$/;

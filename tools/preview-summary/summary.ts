@@ -5,8 +5,8 @@
  * every user-supplied string is neutralised (markdown.ts), and a failed or malformed preview
  * is a "preview failed" summary, never "no changes".
  */
-import { FOREIGN } from "../assignments/lifecycle";
-import { COMPARED } from "../guardrail/model";
+import { FOREIGN } from "../../provider/assignments/lifecycle";
+import { COMPARED } from "../../provider/guardrail/model";
 import { readPreview, type PreviewStep } from "./input";
 import { cell, code, text } from "./markdown";
 

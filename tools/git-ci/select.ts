@@ -7,7 +7,7 @@
  * the data folder) come from the head, and only as regular files. Any other change means the PR
  * carries code or config, which only a maintainer-approved run may preview with the key.
  */
-import { isPolicyFile } from "../policy/file-name";
+import { isPolicyFile } from "../../provider/policy/file-name";
 
 /** One path the PR changed, as `git diff --raw --no-renames` reports it (merge base to head). */
 export interface Change {

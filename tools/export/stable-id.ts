@@ -3,7 +3,7 @@
  * export, and independent of the order the service lists guardrails in, so a second export
  * gives the same ids (and so the same Pulumi resource names).
  */
-import { STABLE_ID_RE } from "../declarative/schema";
+import { STABLE_ID_RE } from "../../provider/declarative/file-schema";
 
 /** Longest stable id the declarative format accepts. */
 const MAX_ID = 63;

@@ -4,10 +4,10 @@
  * and the member and key sets. A value the program could not say back exactly is reported,
  * never silently changed.
  */
-import { declaredGuardrailSchema } from "../declarative/schema";
-import { COMPARED, outputsFromWire } from "../guardrail/model";
-import { formatPath, shown } from "../schema/issues";
-import type { WireGuardrail } from "../schema/wire";
+import { declaredGuardrailSchema } from "../../provider/declarative/file-schema";
+import { COMPARED, outputsFromWire } from "../../provider/guardrail/model";
+import { formatPath, shown } from "../../provider/args/messages";
+import type { WireGuardrail } from "../../provider/client/wire";
 
 /** A guardrail with its member and key sets, as read from the service. */
 export interface LiveGuardrail {

@@ -6,8 +6,8 @@
  * lists (`ceil(M/100) + ceil(K/100)` pages, whatever the number of guardrails), or, when
  * `--only` picks a few guardrails, each one's own lists (two pages or more per guardrail).
  */
-import type { GuardrailsClient } from "../client/client";
-import type { WireGuardrail } from "../schema/wire";
+import type { GuardrailsClient } from "../../provider/client/client";
+import type { WireGuardrail } from "../../provider/client/wire";
 import type { LiveGuardrail } from "./declared";
 
 export interface ReadSelection {

@@ -3,7 +3,7 @@
  * workspace, a key twice at all. The service never does this, but a race between list pages
  * could show it; the loader would then reject the files, so the export says which ids first.
  */
-import { shown } from "../schema/issues";
+import { shown } from "../../provider/args/messages";
 import type { LiveGuardrail } from "./declared";
 
 /** One message per id held twice, naming the id and both guardrails. */

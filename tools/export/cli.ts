@@ -8,7 +8,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { basename, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { exportGuardrails, writeExport } from "./export";
-import { isPolicyFile } from "../policy/file-name";
+import { isPolicyFile } from "../../provider/policy/file-name";
 
 const USAGE = `usage: guardrails-export [dir] [options]
 

@@ -1,0 +1,76 @@
+/**
+ * Wire types of the management API, both directions, in the service's snake_case.
+ * The client validates every response against these: strict on what it needs (ids, counts,
+ * envelopes), tolerant on what the service may add or leave out.
+ */
+import { z } from "zod";
+import { FIELD_NAMES, FIELDS, spec, type AnySchema, type FieldName, type WireName, type WireValue } from "../args/fields";
+
+export { wireBuiltinFilter, wireCustomFilter, type WireBuiltinFilter, type WireCustomFilter } from "../args/filters";
+
+/** Absent and `null` both read as null (docs/api-contract.md rule 10). */
+const orNull = <T extends AnySchema>(schema: T) => schema.nullish().transform((v) => v ?? null);
+
+type Fields = typeof FIELDS;
+type ReadShape = { [K in FieldName as WireName<K>]: Fields[K] extends { required: true } ? Fields[K]["read"] : Fields[K]["read"] extends infer S extends AnySchema ? ReturnType<typeof orNull<S>> : never };
+
+/**
+ * A guardrail as the service returns it, read tolerantly (docs/api-contract.md rules 10-12):
+ * only `id`, `name` and `created_at` are required, every other key absent reads as null, enum
+ * values are open (kept as they are) and extra fields are dropped.
+ */
+export const wireGuardrail = z.object({
+  id: z.string(),
+  created_at: z.string(),
+  workspace_id: orNull(z.string()),
+  updated_at: orNull(z.string()),
+  ...(Object.fromEntries(FIELD_NAMES.map((k) => [spec(k).wire, spec(k).required ? spec(k).read : orNull(spec(k).read)])) as ReadShape),
+});
+export type WireGuardrail = z.infer<typeof wireGuardrail>;
+
+/** The writable fields of a guardrail, as a create or PATCH body carries them. */
+export type WireGuardrailWrite = { [K in FieldName as WireName<K>]?: WireValue<K> | null } & { workspace_id?: string };
+/** Body of `POST /guardrails`: a name is required. */
+export type WireGuardrailCreate = WireGuardrailWrite & { name: string };
+/** Body of `PATCH /guardrails/{id}`: `workspace_id` cannot change. */
+export type WireGuardrailUpdate = Omit<WireGuardrailWrite, "workspace_id">;
+
+export const wireMemberAssignment = z.object({
+  id: z.string(),
+  user_id: z.string(),
+  organization_id: z.string(),
+  guardrail_id: z.string(),
+  assigned_by: z.string().nullable(),
+  created_at: z.string(),
+});
+export type WireMemberAssignment = z.infer<typeof wireMemberAssignment>;
+
+export const wireKeyAssignment = z.object({
+  id: z.string(),
+  key_hash: z.string(),
+  guardrail_id: z.string(),
+  key_name: z.string(),
+  key_label: z.string(),
+  assigned_by: z.string().nullable(),
+  created_at: z.string(),
+});
+export type WireKeyAssignment = z.infer<typeof wireKeyAssignment>;
+
+/** `{data: T}` envelope. */
+export const dataEnvelope = <T extends z.ZodTypeAny>(item: T) => z.object({ data: item });
+/** `{data: T[], total_count}` page. */
+export const pageEnvelope = <T extends z.ZodTypeAny>(item: T) =>
+  z.object({ data: z.array(item), total_count: z.number().int().nonnegative() });
+
+export const deletedResponse = z.object({ deleted: z.literal(true) });
+export const assignedResponse = z.object({ assigned_count: z.number().int().nonnegative() });
+export const unassignedResponse = z.object({ unassigned_count: z.number().int().nonnegative() });
+
+/** The error body every 4xx/5xx carries (API-CONTRACT.md, Transport). */
+export const wireErrorBody = z.object({
+  error: z.object({
+    code: z.number(),
+    message: z.string(),
+    metadata: z.record(z.string(), z.unknown()).nullable().optional(),
+  }),
+});
