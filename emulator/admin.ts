@@ -93,7 +93,8 @@ export function adminHandler({ store, faults, ops, log, seed, initialFaults }: A
         default: {
           const reshape = /^PATCH \/__emulator\/guardrails\/([^/]+)$/.exec(route);
           if (reshape?.[1]) {
-            const id = requireUuid(decodeURIComponent(reshape[1]), "id");
+            // A UUID needs no escapes: the raw segment is checked as it came.
+            const id = requireUuid(reshape[1], "id");
             const g = reshapeGuardrail(ops.getGuardrail(id), parseOr400(reshapeBody, body));
             store.save();
             return sendJson(res, 200, { data: g });

@@ -1,10 +1,14 @@
 #!/usr/bin/env node
-// Writes schema/guardrails.schema.json from the zod schema (provider/declarative/file-schema.ts).
-// `npm run schema` after changing the zod schema; test/unit/schema-sync.test.ts fails until then.
+// Writes schema/guardrails.schema.json and schema/policy.schema.json from the zod schemas
+// (provider/declarative/file-schema.ts, provider/policy/options.ts).
+// `npm run schema` after changing a zod schema; test/unit/schema-sync.test.ts fails until then.
 import { writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 const require = createRequire(import.meta.url);
 const { guardrailFileJsonSchema } = require("../dist/provider/declarative/file-schema.js");
-const out = new URL("../schema/guardrails.schema.json", import.meta.url);
-writeFileSync(out, JSON.stringify(guardrailFileJsonSchema(), null, 2) + "\n");
-console.log(`wrote ${out.pathname}`);
+const { policyFileJsonSchema } = require("../dist/provider/policy/policy-file.js");
+for (const [file, schema] of [["guardrails.schema.json", guardrailFileJsonSchema()], ["policy.schema.json", policyFileJsonSchema()]]) {
+  const out = new URL(`../schema/${file}`, import.meta.url);
+  writeFileSync(out, JSON.stringify(schema, null, 2) + "\n");
+  console.log(`wrote ${out.pathname}`);
+}

@@ -11,13 +11,15 @@ import { REPO_ROOT } from "./spawn-emulator";
 
 export function preparePulumiTemplate(prefix: string): PulumiContext & { tarball: string } {
   const root = REPO_ROOT;
-  const pulumi = execFileSync(join(root, "scripts/ensure-pulumi"), { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
   const work = mkdtempSync(join(tmpdir(), prefix));
+  mkdirSync(join(work, "pulumi-home"));
+  // --policy-launcher: policy packs (`runtime: nodepolicy`) run under this CLI; installed into the tests' own PULUMI_HOME.
+  const env = { ...process.env, PULUMI_HOME: join(work, "pulumi-home") };
+  const pulumi = execFileSync(join(root, "scripts/ensure-pulumi"), ["--policy-launcher"], { encoding: "utf8", env, stdio: ["ignore", "pipe", "inherit"] }).trim();
   execFileSync("npm", ["run", "build", "--silent"], { cwd: root, stdio: "inherit" });
   execFileSync("npm", ["pack", "--silent", "--pack-destination", work], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
   const tarball = join(work, readdirSync(work).find((f) => f.endsWith(".tgz"))!);
   const template = installTemplate(join(work, "template"), tarball);
-  mkdirSync(join(work, "pulumi-home"));
   return { pulumiBinDir: dirname(pulumi), template, work, tarball };
 }
 
@@ -33,7 +35,8 @@ export function installTemplate(dir: string, tarball: string): string {
     JSON.stringify({
       name: "guardrails-template",
       private: true,
-      dependencies: { "@pulumi/pulumi": pkg.dependencies["@pulumi/pulumi"], "pulumi-guardrails": `file:${tarball}` },
+      // @pulumi/policy: for the policy packs of test/e2e/policy.test.ts (an optional peer dependency).
+      dependencies: { "@pulumi/pulumi": pkg.dependencies["@pulumi/pulumi"], "@pulumi/policy": pkg.devDependencies["@pulumi/policy"], "pulumi-guardrails": `file:${tarball}` },
       devDependencies: { typescript: pkg.devDependencies.typescript, "@types/node": pkg.devDependencies["@types/node"] },
     }),
   );

@@ -1,12 +1,18 @@
 /**
  * What differs between member and key assignment sets. Everything else is one
- * implementation (rules 5 and 6 of API-CONTRACT.md: a member holds one guardrail per
+ * implementation (rules 5 and 6 of docs/api-contract.md: a member holds one guardrail per
  * workspace, a key one guardrail at all).
  */
 import type { AssigneeKind, GuardrailsClient } from "../client/client";
 
-export interface AssignmentKind {
-  /** The client's word for the collection. */
+/** Which of the two set resources a lifecycle serves, and everything that differs between them. */
+export interface AssignmentSetKind {
+  /**
+   * The key of the id map in the resource's inputs and in users' state. Stored state depends
+   * on it, so it never follows the client's URL word (`wire`).
+   */
+  readonly stateKey: "members" | "keys";
+  /** The client's word for the collection (its URL segment). */
   readonly wire: AssigneeKind;
   /** The user's arg name (`memberUserIds` / `keyHashes`). */
   readonly argName: "memberUserIds" | "keyHashes";
@@ -28,7 +34,8 @@ async function* map<T, U>(items: AsyncIterable<T>, f: (t: T) => U): AsyncIterabl
   for await (const item of items) yield f(item);
 }
 
-export const MEMBER_KIND: AssignmentKind = {
+export const MEMBER_KIND: AssignmentSetKind = {
+  stateKey: "members",
   wire: "members",
   argName: "memberUserIds",
   noun: "member",
@@ -39,7 +46,8 @@ export const MEMBER_KIND: AssignmentKind = {
   skipReason: "not members of the organization",
 };
 
-export const KEY_KIND: AssignmentKind = {
+export const KEY_KIND: AssignmentSetKind = {
+  stateKey: "keys",
   wire: "keys",
   argName: "keyHashes",
   noun: "key",

@@ -7,6 +7,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { reportConfigOnce } from "../config-warnings";
 import { registerSet } from "./conflicts";
 import { shimFor } from "../shim";
+import { KEY_ASSIGNMENT_TYPE, MEMBER_ASSIGNMENT_TYPE } from "../policy/type-tokens";
 
 interface AssignmentArgsBase {
   /** The guardrail (its id, e.g. `guardrail.id`). **Changing it replaces the resource**; the members end up on the new guardrail either way. */
@@ -43,6 +44,8 @@ const assignedIds = (map: pulumi.Output<Record<string, true | string>>) =>
  * it here moves it off any other guardrail of this guardrail's workspace.
  */
 export class GuardrailMemberAssignment extends pulumi.dynamic.Resource {
+  /** The type token, for CrossGuard's `validateResourceOfType`. */
+  static readonly __pulumiType = MEMBER_ASSIGNMENT_TYPE;
   declare readonly guardrailId: pulumi.Output<string>;
   declare readonly exclusive: pulumi.Output<boolean>;
   /** Each listed member's status: `true` when assigned here, else where it went. */
@@ -60,6 +63,8 @@ export class GuardrailMemberAssignment extends pulumi.dynamic.Resource {
 
 /** API keys of one guardrail. A key holds at most one guardrail at all. */
 export class GuardrailKeyAssignment extends pulumi.dynamic.Resource {
+  /** The type token, for CrossGuard's `validateResourceOfType`. */
+  static readonly __pulumiType = KEY_ASSIGNMENT_TYPE;
   declare readonly guardrailId: pulumi.Output<string>;
   declare readonly exclusive: pulumi.Output<boolean>;
   /** Each listed key's status: `true` when assigned here, else where it went. */

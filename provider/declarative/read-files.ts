@@ -7,6 +7,7 @@
  */
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, realpathSync, type Stats } from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
+import { isPolicyFile } from "../policy/file-name";
 
 /** Largest config file read, in bytes: a million ids fit with room to spare. */
 export const MAX_CONFIG_FILE_BYTES = 64 * 1024 * 1024;
@@ -23,7 +24,8 @@ export function readConfigFiles(pathOrDir: string): ReadOutcome[] {
   if (!isDir) return [readInside(pathOrDir, realpathSync(dirname(pathOrDir)))];
   const root = realpathSync(pathOrDir);
   return readdirSync(pathOrDir)
-    .filter((f) => CONFIG_FILE.test(f))
+    // guardrails/policy.yaml holds the organization rules (provider/policy), not a guardrail.
+    .filter((f) => CONFIG_FILE.test(f) && !isPolicyFile(f))
     .sort()
     .map((f) => readInside(join(pathOrDir, f), root));
 }

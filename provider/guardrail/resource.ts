@@ -8,6 +8,7 @@ import type { FIELDS, OutputValue } from "../args/fields";
 import { registerGuardrail } from "../assignments/conflicts";
 import { reportConfigOnce } from "../config-warnings";
 import { shimFor } from "../shim";
+import { GUARDRAIL_TYPE } from "../policy/type-tokens";
 
 /** A builtin content filter. */
 export interface BuiltinFilterArgs {
@@ -74,6 +75,8 @@ export interface Guardrail extends GuardrailFieldOutputs {}
  * no-op, `refresh` records drift and the next `up` restores the program's values.
  */
 export class Guardrail extends pulumi.dynamic.Resource {
+  /** The type token, so CrossGuard's `validateResourceOfType(Guardrail, ...)` matches (dynamic resources have none of their own). */
+  static readonly __pulumiType = GUARDRAIL_TYPE;
   /** Workspace the guardrail is in (the default one when the program did not say; null for a guardrail older than workspaces). */
   declare readonly workspaceId: pulumi.Output<string | null>;
   declare readonly createdAt: pulumi.Output<string>;

@@ -459,6 +459,7 @@ describe("guardrails reshaped by hand (PATCH /__emulator/guardrails/{id}) are se
     expectError(await reshape(g.id, { sett: {} }), 400, /sett/);
     expectError(await reshape(MISSING, { set: { x: 1 } }), 404);
     expectError(await reshape("not-a-uuid", { set: { x: 1 } }), 400, /id/);
+    expectError(await reshape("%E0%A4%A", { set: { x: 1 } }), 400, /id/);
     const noHeader = await fetch(`${emu.url}/__emulator/guardrails/${g.id}`, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ set: { name: "pwned" } }) });
     expect(noHeader.status).toBe(403);
     expect((await api("GET", `/guardrails/${g.id}`)).body.data).toEqual(g);

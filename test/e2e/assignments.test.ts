@@ -71,7 +71,7 @@ describe("member sets under the real CLI", () => {
     await p.api("POST", `/guardrails/${ops}/assignments/members`, { member_user_ids: ["user_alice"] });
     await p.refresh();
     const preview = await p.preview();
-    expect(marked(preview.stdout, "eng-members")).toEqual(["~ members: {", `~ user_alice: "on guardrail ${ops}" => true`]);
+    expect(marked(preview.stdout, "eng-members")).toEqual(["~ members: {", `~ user_alice: "on guardrail Operations (${ops.slice(0, 8)}…)" => true`]);
     await p.up();
     expect(await members(p, eng)).toEqual(["user_alice", "user_carol", "user_dave"]);
     expect(await members(p, ops)).toEqual([]);

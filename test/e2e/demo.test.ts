@@ -12,7 +12,7 @@ describe("npm run demo", () => {
       const res = spawnSync("bash", ["scripts/demo"], { cwd: REPO_ROOT, encoding: "utf8", env: { ...process.env, DEMO_SKIP_BUILD: "1", NO_COLOR: "1" } });
       const out = `${res.stdout}${res.stderr}`;
       expect(res.status, out.slice(-3000)).toBe(0);
-      expect(out).toMatch(/~ user_bob\s*: true => "on guardrail [0-9a-f-]{36}"/);
+      expect(out).toMatch(/~ user_bob\s*: true => "on guardrail Support \([0-9a-f]{8}…\)"/);
       expect(out).toContain("no changes");
       expect(out).toMatch(/Engineering\s+limit \$500\/monthly\s+members: user_alice, user_carol, user_bob/);
       expect(existsSync(join(REPO_ROOT, "Pulumi.demo.yaml"))).toBe(false);

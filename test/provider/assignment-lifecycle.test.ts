@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { configure, resetConfiguration } from "../../provider/config";
 import { keyAssignment, memberAssignment } from "../../provider/internal";
-import { FOREIGN } from "../../provider/assignments/lifecycle";
+import { FOREIGN } from "../../provider/assignments/status";
 import { collect } from "../../provider/client";
 import { TEST_KEY, withEmulator } from "../helpers/emulator";
 
@@ -80,7 +80,7 @@ describe.each([false, true])("drift (exclusive: %s)", (exclusive) => {
     const read = await memberAssignment.read(created.id, created.outs);
     expect(read.props!.members).toEqual({
       user_0001: "not assigned",
-      user_0002: `on guardrail ${other}`,
+      user_0002: `on guardrail other-${exclusive} (${other.slice(0, 8)}…)`,
       user_0003: true,
       ...(exclusive ? { user_0099: FOREIGN } : {}),
     });
@@ -186,7 +186,7 @@ describe("modes and lifecycle", () => {
     expect(a.id).toBe(`${g1}/keys`);
     await raw().assignKeys(g2, ["k1"]);
     const read = await keyAssignment.read(a.id, a.outs);
-    expect(read.props!.keys).toEqual({ k1: `on guardrail ${g2}`, k2: true });
+    expect(read.props!.keys).toEqual({ k1: `on guardrail keys-2 (${g2.slice(0, 8)}…)`, k2: true });
     await keyAssignment.update(a.id, read.props!, { __provider: "p", guardrailId: g1, keys: asMap(["k1", "k2"]), exclusive: false });
     expect((await collect(raw().listKeyAssignments(g1))).map((k) => k.key_hash).sort()).toEqual(["k1", "k2"]);
   });
@@ -201,5 +201,38 @@ describe("modes and lifecycle", () => {
       ]
     `);
     expect((await memberAssignment.check({}, { guardrailId: "04da6b54-80e4-46f7-96ec-b56ff0331ba9", members: "04da6b54-80e4-46f7-96ec-b56ff0331ba9" })).failures).toEqual([]);
+  });
+});
+
+describe("where a member went: the status names the guardrail", () => {
+  it("names it by its bounded, neutralised name; one GET per distinct guardrail; none when nothing moved", async () => {
+    const g = await newGuardrail("named-home");
+    const hostile = `Ops\u0007 team\nline two ${"x".repeat(150)}`;
+    const other = await newGuardrail(hostile);
+    const created = await memberAssignment.create(memberArgs(g, ["user_0601", "user_0602", "user_0603"]));
+    await emu.clearLog();
+    const quiet = await memberAssignment.read(created.id, created.outs);
+    expect((await emu.log()).counts.getGuardrail ?? 0).toBe(0);
+    expect(quiet.props!.members).toEqual({ user_0601: true, user_0602: true, user_0603: true });
+    await raw().assignMembers(other, ["user_0601", "user_0602"]);
+    await emu.clearLog();
+    const read = await memberAssignment.read(created.id, created.outs);
+    const status = (read.props!.members as Record<string, string>).user_0601!;
+    expect(status).toMatch(/^on guardrail Ops team line two x+… \([0-9a-f]{8}…\)$/);
+    expect([...status.replace(/ \([0-9a-f]{8}…\)$/, "").replace(/^on guardrail /, "")].length).toBe(60);
+    expect((read.props!.members as Record<string, string>).user_0602).toBe(status);
+    // Ours (for its workspace) and the other one: two GETs for two moved members.
+    expect((await emu.log()).counts.getGuardrail).toBe(2);
+  });
+
+  it("an old state's id-only status is read and replaced by the named form", async () => {
+    const g = await newGuardrail("old-home");
+    const other = await newGuardrail("Support");
+    const created = await memberAssignment.create(memberArgs(g, ["user_0701"]));
+    await raw().assignMembers(other, ["user_0701"]);
+    const oldState = { ...created.outs, members: { user_0701: `on guardrail ${other}` } };
+    const read = await memberAssignment.read(created.id, oldState);
+    expect(read.props!.members).toEqual({ user_0701: `on guardrail Support (${other.slice(0, 8)}…)` });
+    expect(await memberAssignment.diff(created.id, oldState, memberArgs(g, ["user_0701"]))).toMatchObject({ changes: true });
   });
 });

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { configure, resetConfiguration } from "../../provider/config";
 import { memberAssignment } from "../../provider/internal";
-import { FOREIGN } from "../../provider/assignments/lifecycle";
+import { FOREIGN } from "../../provider/assignments/status";
 import { collect } from "../../provider/client";
 import { TEST_KEY, withEmulator } from "../helpers/emulator";
 

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { apiError, AuthenticationError, ConflictError, ConnectionError, GuardrailsError, ResponseShapeError, TimeoutError } from "../../provider/client/errors";
 import { createOnce, DEFAULT_RETRY } from "../../provider/client/retry";
-import { PartialApplyError } from "../../provider/assignments/lifecycle";
+import { PartialApplyError } from "../../provider/assignments/apply";
 
 const ctx = { method: "POST", url: "http://127.0.0.1/api/v1/guardrails" };
 const policy = { ...DEFAULT_RETRY, maxAttempts: 3 };

@@ -55,6 +55,24 @@ describe("summarizeDrift", () => {
   });
 
 
+  it("a move reads the named status and the id-only status of earlier versions alike", () => {
+    const G2 = "3f2b8c1e-0000-4000-8000-000000000002";
+    const md = summarizeDrift({
+      steps: [
+        { op: "same", urn: urn("Guardrail", "ops"), oldState: { id: G2, inputs: { name: "Operations" } }, newState: { id: G2, inputs: { name: "Operations" } } },
+        {
+          op: "update",
+          urn: urn("GuardrailMemberAssignment", "eng-members"),
+          oldState: { inputs: { guardrailId: "g1" }, outputs: { members: { user_a: "on guardrail Operations (3f2b8c1e…)", user_b: `on guardrail ${G2}`, user_c: "on guardrail Gone `x` (99999999…)" } } },
+          newState: { inputs: { guardrailId: "g1", members: { user_a: true, user_b: true, user_c: true } } },
+        },
+      ],
+    });
+    expect(md).toContain("- `user_a` of `eng-members`: moved by hand to **`Operations`** (`ops`).");
+    expect(md).toContain("- `user_b` of `eng-members`: moved by hand to **`Operations`** (`ops`).");
+    expect(md).toContain("- `user_c` of `eng-members`: moved by hand to `Gone 'x'`.");
+  });
+
   it("a huge drift is bounded to fit an issue body, cut at a line end, saying how much is left out", () => {
     // Long ids (the set allows 500 characters), so the facts alone pass the character cap even
     // though the preview summary below them lists at most 50 ids per kind of change.

@@ -30,7 +30,7 @@ describe.each(["guardrails.yml", "drift.yml"])("%s", (file) => {
       expect(["preview", "drift-issue"]).toContain(m[1]);
       for (const flag of m[2]!.match(/--[a-z-]+/g) ?? []) expect(["--base", "--head", "--data", "--comment", "--open-issues"]).toContain(flag);
     }
-    for (const m of text.matchAll(/guardrails-preview-summary(.*)/g)) for (const flag of m[1]!.match(/--[a-z-]+/g) ?? []) expect(flag).toBe("--drift");
+    for (const m of text.matchAll(/guardrails-preview-summary(.*)/g)) for (const flag of m[1]!.match(/--[a-z-]+/g) ?? []) expect(["--drift", "--event-log"]).toContain(flag);
   });
 });
 
@@ -76,5 +76,30 @@ describe("drift.yml: the scheduled drift check", () => {
     expect(runs(wf)).toContain("guardrails-preview-summary --drift preview.json");
     expect(job.steps.map((s) => s.if).filter(Boolean)).toEqual(["steps.decide.outputs.action == 'open'", "steps.decide.outputs.action == 'update'", "steps.decide.outputs.action == 'close'"]);
     expect(job.permissions).toEqual({ contents: "read", issues: "write" });
+  });
+});
+
+describe("guardrails.yml: the organization's policy pack", () => {
+  const wf = load("guardrails.yml");
+  const previews = (["preview", "approved-preview"] as const).map((j) => wf.jobs[j]!.steps.find((s) => s.run?.includes("pulumi preview"))!);
+
+  it("every preview runs the pack and writes the event log the summary reads (violations are not in --json)", () => {
+    for (const step of previews) {
+      expect(step.env!.PULUMI_DEBUG_COMMANDS).toBe("1");
+      expect(step.run).toMatch(/pulumi preview [^\n]*--json [^\n]*--policy-pack policy --event-log events\.jsonl/);
+      expect(step.run).toMatch(/guardrails-preview-summary --event-log events\.jsonl preview\.json/);
+      // A failed preview (a mandatory violation) still gets its summary, and fails the job after.
+      expect(step.run).toContain("|| status=$?");
+    }
+    for (const job of [wf.jobs.preview!, wf.jobs["approved-preview"]!]) expect(job.steps.at(-1)!.run).toBe("exit 1");
+    expect(wf.jobs["approved-comment"]!.if).toContain("needs.approved-preview.result == 'failure'");
+    expect(wf.jobs.up!.steps.find((s) => s.run?.includes("pulumi up"))!.run).toContain("--policy-pack policy");
+  });
+
+  it("the pack and its rules file exist beside the workflow's program", () => {
+    const root = join(dir, "../..");
+    expect(readFileSync(join(root, "policy/PulumiPolicy.yaml"), "utf8")).toMatch(/^runtime: nodejs$/m);
+    expect(readFileSync(join(root, "policy/index.ts"), "utf8")).toContain('policiesFromFile(`${__dirname}/../guardrails/policy.yaml`)');
+    expect(readFileSync(join(root, "guardrails/policy.yaml"), "utf8")).toContain("schema/policy.schema.json");
   });
 });

@@ -17,3 +17,12 @@ describe("schema/guardrails.schema.json", () => {
     expect(entry.properties.guardrails.additionalProperties.additionalProperties).toBe(false);
   });
 });
+
+describe("schema/policy.schema.json", () => {
+  it("matches the zod schema of the policy options (run `npm run schema` after changing provider/policy/options.ts)", async () => {
+    const { policyFileJsonSchema } = await import("../../provider/policy/policy-file");
+    const shipped = JSON.parse(readFileSync(join(__dirname, "../../schema/policy.schema.json"), "utf8"));
+    expect(shipped).toEqual(policyFileJsonSchema());
+    expect(shipped.additionalProperties).toBe(false);
+  });
+});

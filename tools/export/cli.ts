@@ -8,6 +8,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { basename, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { exportGuardrails, writeExport } from "./export";
+import { isPolicyFile } from "../../provider/policy/file-name";
 
 const USAGE = `usage: guardrails-export [dir] [options]
 
@@ -71,7 +72,7 @@ async function main(): Promise<number> {
     process.stderr.write("guardrails-export: no guardrails to export; nothing written\n");
     return 0;
   }
-  const others = existsSync(dir) ? readdirSync(dir).filter((f) => /\.(ya?ml|json)$/i.test(f)).filter((f: string) => !result.files.some((r) => r.fileName === basename(f))) : [];
+  const others = existsSync(dir) ? readdirSync(dir).filter((f) => /\.(ya?ml|json)$/i.test(f) && !isPolicyFile(f)).filter((f: string) => !result.files.some((r) => r.fileName === basename(f))) : [];
   const written = writeExport(dir, result.files, { force: values.force ?? false });
   const shown = relative(process.cwd(), resolve(dir)) || ".";
   process.stderr.write(`guardrails-export: wrote ${written.length} file(s) to ${shown}/ (${result.files.length} guardrail(s))\n`);

@@ -7,6 +7,7 @@
  * the data folder) come from the head, and only as regular files. Any other change means the PR
  * carries code or config, which only a maintainer-approved run may preview with the key.
  */
+import { isPolicyFile } from "../../provider/policy/file-name";
 
 /** One path the PR changed, as `git diff --raw --no-renames` reports it (merge base to head). */
 export interface Change {
@@ -92,6 +93,11 @@ export function selectFiles(changes: Change[], options: { dataDir: string; baseC
       continue;
     }
     const rel = c.path.slice(dir.length + 1);
+    if (isPolicyFile(rel) && !rel.includes("/")) {
+      // The organization's rules: a PR must not relax the rules its own preview is checked by.
+      sel.blockers.push({ path: c.path, reason: "is the organization's policy file (rules, not data)" });
+      continue;
+    }
     if (rel.includes("/") || !DATA_FILE.test(rel)) {
       // The loader reads only the folder's own *.yaml, *.yml and *.json files, so nothing else
       // in it can change the preview; it is left as the base has it, never written.

@@ -6,16 +6,20 @@
  * so a CI step can never post "no changes" for a preview that did not run.
  * `--drift`: the drift check's Markdown instead (drift.ts), from `pulumi preview --refresh --json`;
  * exits 2 when drift cannot be determined.
+ * `--event-log FILE`: policy violations from the engine's event log, listed first (policy-events.ts).
  */
 import { readFileSync } from "node:fs";
 import { summarizeDrift } from "./drift";
 import { summarize, type PreviewJson } from "./summary";
+import { readEventLogSection } from "./policy-events-file";
 
 function main(): void {
   const drift = process.argv.includes("--drift");
-  const arg = process.argv.slice(2).find((a) => a !== "--drift");
+  const logAt = process.argv.indexOf("--event-log");
+  const eventLog = logAt > 1 ? process.argv[logAt + 1] : undefined;
+  const arg = process.argv.slice(2).find((a, i) => a !== "--drift" && i + 2 !== logAt && i + 2 !== logAt + 1);
   if (arg === "-h" || arg === "--help") {
-    process.stdout.write("usage: pulumi preview --json | guardrails-preview-summary [--drift] [preview.json]\n");
+    process.stdout.write("usage: pulumi preview --json | guardrails-preview-summary [--drift] [--event-log events.jsonl] [preview.json]\n");
     return;
   }
   const source = arg && arg !== "-" ? arg : "standard input";
@@ -34,7 +38,8 @@ function main(): void {
   }
   if (drift) return writeDrift(json);
   const summary = json === undefined ? { failed: true, markdown: `**Guardrails: preview failed.** ${source} is ${text.trim() === "" ? "empty" : "not JSON"}, not the output of \`pulumi preview --json\`; nothing here says what would change.\n` } : summarize(json);
-  process.stdout.write(summary.markdown);
+  const policies = logAt > 1 ? readEventLogSection(eventLog) : "";
+  process.stdout.write(policies ? `${policies}\n${summary.markdown}` : summary.markdown);
   if (summary.failed) {
     process.stderr.write("guardrails-preview-summary: the preview failed or the input is not a preview; see the summary\n");
     process.exitCode = 1;

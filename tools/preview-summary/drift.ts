@@ -3,7 +3,7 @@
  * headline saying whether the service still matches Git, what was changed by hand (in the words
  * of the change, not of the repair), then the usual preview summary of what `pulumi up` would do.
  */
-import { FOREIGN } from "../../provider/assignments/lifecycle";
+import { FOREIGN, NOT_ASSIGNED, parseOnGuardrail } from "../../provider/assignments/status";
 import { literal } from "../git-ci/markdown";
 import { summarizePreview, type PreviewJson, type PreviewStep } from "./summary";
 
@@ -104,8 +104,10 @@ function describe(s: PreviewStep, names: Map<string, string>, wasInState: boolea
   for (const id of Object.keys(held).sort()) {
     const v = held[id];
     if (v === true) continue;
-    const moved = typeof v === "string" && /^on guardrail (\S+)$/.exec(v);
-    const where = moved ? `moved by hand to ${names.get(moved[1]!) ?? literal(moved[1]!)}` : v === "not assigned" ? "unassigned by hand" : v === FOREIGN ? "assigned here by hand, not in Git" : `${literal(String(v))} (by hand)`;
+    // Statuses name the guardrail where the provider knew it; earlier versions wrote only its id.
+    const moved = typeof v === "string" ? parseOnGuardrail(v) : undefined;
+    const known = moved && (names.get(moved.id) ?? [...names].find(([id]) => moved.name !== undefined && id.startsWith(moved.id))?.[1]);
+    const where = moved ? `moved by hand to ${known ?? literal(moved.name ?? moved.id)}` : v === NOT_ASSIGNED ? "unassigned by hand" : v === FOREIGN ? "assigned here by hand, not in Git" : `${literal(String(v))} (by hand)`;
     lines.push(`- ${literal(id)} of ${owner}: ${where}.`);
   }
   return lines.length ? lines : [`- ${kind === "members" ? "Member" : "Key"} set ${logical} of ${owner} differs from Git.`];

@@ -5,7 +5,7 @@
  * every user-supplied string is neutralised (markdown.ts), and a failed or malformed preview
  * is a "preview failed" summary, never "no changes".
  */
-import { FOREIGN } from "../../provider/assignments/lifecycle";
+import { FOREIGN } from "../../provider/assignments/status";
 import { UNKNOWN } from "../../provider/args/unknown";
 import { COMPARED } from "../../provider/guardrail/model";
 import { readPreview, type PreviewStep } from "./input";

@@ -1,0 +1,53 @@
+/**
+ * Where ids that left a set's guardrail went, as the statuses the state map shows: only a
+ * guardrail that competes with ours counts (same workspace for members, any for keys), and it
+ * is named where the service tells its name (`on guardrail Engineering (3f2b8c1e…)`).
+ */
+import type { GuardrailsClient } from "../client/client";
+import type { AssignmentSetKind } from "./kind";
+import { onGuardrail } from "./status";
+
+/** Distinct other guardrails a key set looks up by name in one read; past this, ids stand alone. */
+export const MAX_NAMED_GUARDRAILS = 50;
+
+interface GuardrailFacts {
+  name?: string;
+  workspaceId?: string;
+}
+
+/**
+ * Statuses of the given ids that sit on a competing guardrail. Makes no call when `ids` is
+ * empty; otherwise one walk of the organization's assignments and at most one GET per
+ * distinct guardrail involved (ours included, for members; for keys, whose scope needs no
+ * workspace, at most MAX_NAMED_GUARDRAILS).
+ */
+export async function locate(client: GuardrailsClient, kind: AssignmentSetKind, guardrailId: string, ids: readonly string[]): Promise<Record<string, string>> {
+  if (ids.length === 0) return {};
+  const wanted = new Set(ids);
+  const found: Record<string, string> = {};
+  for await (const row of kind.listAll(client)) if (wanted.has(row.id) && row.guardrailId !== guardrailId) found[row.id] = row.guardrailId;
+  const facts = new Map<string, Promise<GuardrailFacts>>();
+  const factsOf = (id: string): Promise<GuardrailFacts> => {
+    let known = facts.get(id);
+    if (!known) {
+      known =
+        // Members need each guardrail's workspace, so every one is read; keys only want a name.
+        kind.sameScope === "organization" && facts.size >= MAX_NAMED_GUARDRAILS
+          ? Promise.resolve({})
+          : client.getGuardrail(id).then(
+              (g) => ({ name: g.name, workspaceId: g.workspace_id ?? undefined }),
+              () => ({}),
+            );
+      facts.set(id, known);
+    }
+    return known;
+  };
+  const ours = kind.sameScope === "workspace" ? (await factsOf(guardrailId)).workspaceId : undefined;
+  const out: Record<string, string> = {};
+  for (const [id, other] of Object.entries(found)) {
+    const theirs = await factsOf(other);
+    if (kind.sameScope === "workspace" && theirs.workspaceId !== ours) continue;
+    out[id] = onGuardrail(other, theirs.name);
+  }
+  return out;
+}

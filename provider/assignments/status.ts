@@ -1,0 +1,43 @@
+/**
+ * The status strings an assignment set's state map holds for ids that are not assigned to its
+ * guardrail. They show in CLI diffs (`~ user_bob: "on guardrail Engineering (3f2b8c1e…)" => true`)
+ * and the PR summary reads them back, so this module is shared and imports nothing: the summary
+ * must not load the client to know them.
+ */
+
+/** Status of an id assigned here that the program does not list (exclusive mode removes it). */
+export const FOREIGN = "assigned here, not in the program";
+
+/** Status of an id the program lists that is on no competing guardrail. */
+export const NOT_ASSIGNED = "not assigned";
+
+/** Longest guardrail name a status quotes; names come from the service, so they are bounded. */
+export const STATUS_NAME_MAX = 60;
+
+/**
+ * A service-given name made safe for a one-line status: control and formatting characters
+ * become spaces, runs of white space fold, and a long name is cut with an ellipsis.
+ */
+export function statusName(name: string): string {
+  const flat = name.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, " ").replace(/\s+/g, " ").trim();
+  const chars = [...flat];
+  return chars.length > STATUS_NAME_MAX ? `${chars.slice(0, STATUS_NAME_MAX - 1).join("")}…` : flat;
+}
+
+/**
+ * Status of an id that sits on another guardrail: by name and short id where the name is
+ * known (`on guardrail Engineering (3f2b8c1e…)`), else by id (`on guardrail <uuid>`, the only
+ * form earlier versions wrote).
+ */
+export function onGuardrail(guardrailId: string, name?: string | null): string {
+  const shown = name ? statusName(name) : "";
+  return shown ? `on guardrail ${shown} (${guardrailId.slice(0, 8)}…)` : `on guardrail ${guardrailId}`;
+}
+
+/** Reads an `onGuardrail` status back: the name when it has one, and the (possibly short) id. */
+export function parseOnGuardrail(status: string): { name?: string; id: string } | undefined {
+  const named = /^on guardrail (.+) \(([^()\s]+)…\)$/.exec(status);
+  if (named) return { name: named[1]!, id: named[2]! };
+  const bare = /^on guardrail (\S+)$/.exec(status);
+  return bare ? { id: bare[1]! } : undefined;
+}

@@ -1,0 +1,131 @@
+/**
+ * The organization rules over one guardrail's props, as pure functions. A rule gets the
+ * plain props (unknowns still in them as sentinels) and its option's value, and answers what
+ * it can prove now plus the property it could not read yet.
+ *
+ * Props are the checked inputs of the program, not the service's outputs: an omitted arg is
+ * missing (not `false`), `enforceZdr` still stands beside the per-vendor args, and model ids
+ * are as the program wrote them. Findings never quote a value: CrossGuard hands secrets over
+ * in plain text, so a value is written `[secret]`.
+ */
+import type { GuardrailsPolicyOptions, ZdrGroup } from "./options";
+import { read, readList, type Props } from "./props";
+
+export interface RuleFinding {
+  /** Violations proven from known values, each a phrase about the guardrail. */
+  violations: string[];
+  /** A property the rule needs that is not known yet (preview): checked at `up`. */
+  unknown?: string;
+}
+
+type GuardrailRule<V> = (props: Props, value: V) => RuleFinding;
+
+const ok = (violations: string[] = [], unknown?: string): RuleFinding => (unknown ? { violations, unknown } : { violations });
+
+/** `maxLimitUsd`: a spending limit at or under the ceiling; no limit exceeds any ceiling. */
+export const maxLimitUsd: GuardrailRule<number> = (props, ceiling) => {
+  const limit = read<number>(props, "limitUsd");
+  if (limit.unknown) return ok([], "limitUsd");
+  if (limit.value === undefined) return ok([`has no limitUsd (no spending limit); the organization's ceiling is ${ceiling} USD`]);
+  return ok(typeof limit.value === "number" && limit.value <= ceiling ? [] : [`limitUsd [secret] is over the organization's ceiling of ${ceiling} USD`]);
+};
+
+/** `requireResetInterval`: a spending limit resets (`daily`, `weekly` or `monthly`). */
+export const requireResetInterval: GuardrailRule<boolean> = (props, on) => {
+  if (!on) return ok();
+  const limit = read(props, "limitUsd");
+  const reset = read(props, "resetInterval");
+  if (reset.unknown) return ok([], "resetInterval");
+  if (reset.value !== undefined) return ok();
+  if (limit.unknown) return ok([], "limitUsd");
+  return ok(limit.value === undefined ? [] : ["sets limitUsd without resetInterval, so the limit never resets; set resetInterval to daily, weekly or monthly"]);
+};
+
+const ZDR_ARG: Record<ZdrGroup, string> = { vendorA: "enforceZdrVendorA", vendorB: "enforceZdrVendorB", vendorC: "enforceZdrVendorC", other: "enforceZdrOther" };
+
+/** `requireZdr`: each listed vendor group's effective ZDR flag is `true` (the per-vendor arg, else `enforceZdr`). */
+export const requireZdr: GuardrailRule<ZdrGroup[]> = (props, groups) => {
+  const violations: string[] = [];
+  let unknown: string | undefined;
+  for (const group of groups) {
+    const arg = ZDR_ARG[group];
+    const own = read(props, arg);
+    if (own.unknown) {
+      unknown ??= arg;
+      continue;
+    }
+    let effective = own.value;
+    if (effective === undefined) {
+      const legacy = read(props, "enforceZdr");
+      if (legacy.unknown) {
+        unknown ??= "enforceZdr";
+        continue;
+      }
+      effective = legacy.value;
+    }
+    if (effective === undefined) violations.push(`does not set ${arg}; the organization requires zero-data retention for ${group}`);
+    else if (effective !== true) violations.push(`${arg} is [secret], not true; the organization requires zero-data retention for ${group}`);
+  }
+  return ok(violations, unknown);
+};
+
+/** `requireBuiltinFilters`: each listed builtin slug is among `contentFilterBuiltins` (any action). */
+export const requireBuiltinFilters: GuardrailRule<string[]> = (props, slugs) => {
+  const list = readList(props, "contentFilterBuiltins");
+  if (list.unknown) return ok([], "contentFilterBuiltins");
+  const present = new Set((list.value ?? []).map((f) => (f && typeof f === "object" ? (f as Record<string, unknown>).slug : undefined)).filter((s) => typeof s === "string"));
+  const missing = slugs.filter((s) => !present.has(s));
+  // A missing slug might still be an unknown item's: only what no item can supply is proven.
+  if (missing.length > 0 && list.unknownItems) return ok([], "contentFilterBuiltins");
+  return ok(missing.length ? [`lacks the builtin content filter${missing.length > 1 ? "s" : ""} ${missing.join(", ")} in contentFilterBuiltins`] : []);
+};
+
+/** Whether a model id matches a forbidden entry (`vendor/*` matches by prefix); case-insensitive. */
+export function modelMatches(id: string, pattern: string): boolean {
+  const a = id.toLowerCase();
+  const p = pattern.toLowerCase();
+  return p.endsWith("/*") ? a.startsWith(p.slice(0, -1)) : a === p;
+}
+
+/**
+ * `forbidModels`: no forbidden model is allowed. With `allowedModels` set, none of its
+ * entries may match; without it every model is allowed, so each forbidden entry must be in
+ * `ignoredModels` (a `vendor/*` entry needs the same entry there).
+ */
+export const forbidModels: GuardrailRule<string[]> = (props, forbidden) => {
+  const allowed = readList(props, "allowedModels");
+  if (allowed.unknown) return ok([], "allowedModels");
+  if (allowed.value !== undefined) {
+    const ids = allowed.value.filter((x): x is string => typeof x === "string");
+    const hits = forbidden.filter((f) => ids.some((id) => modelMatches(id, f)));
+    if (hits.length) return ok([`allowedModels allows ${hits.length} forbidden model entr${hits.length > 1 ? "ies" : "y"} [secret] (the organization forbids ${forbidden.join(", ")})`]);
+    return ok([], allowed.unknownItems ? "allowedModels" : undefined);
+  }
+  const ignored = readList(props, "ignoredModels");
+  if (ignored.unknown) return ok([], "ignoredModels");
+  const ids = (ignored.value ?? []).filter((x): x is string => typeof x === "string").map((x) => x.toLowerCase());
+  const open = forbidden.filter((f) => !ids.includes(f.toLowerCase()));
+  if (open.length && ignored.unknownItems) return ok([], "ignoredModels");
+  return ok(open.length ? [`allows every model, including the forbidden ${open.join(", ")}; set allowedModels, or list ${open.length > 1 ? "them" : "it"} in ignoredModels`] : []);
+};
+
+/** `allowProviders`: `allowedProviders` is set and within the organization's list. */
+export const allowProviders: GuardrailRule<string[]> = (props, allowedList) => {
+  const list = readList(props, "allowedProviders");
+  if (list.unknown) return ok([], "allowedProviders");
+  if (list.value === undefined) return ok([`does not set allowedProviders, so every provider is allowed; the organization allows only ${allowedList.join(", ")}`]);
+  const allowed = new Set(allowedList.map((p) => p.toLowerCase()));
+  const outside = list.value.filter((p) => typeof p === "string" && !allowed.has(p.toLowerCase()));
+  if (outside.length) return ok([`allowedProviders has ${outside.length} provider${outside.length > 1 ? "s" : ""} [secret] outside the organization's list (${allowedList.join(", ")})`]);
+  return ok([], list.unknownItems ? "allowedProviders" : undefined);
+};
+
+/** The per-guardrail rules, keyed by option name. */
+export const GUARDRAIL_RULES = {
+  maxLimitUsd,
+  requireResetInterval,
+  requireZdr,
+  requireBuiltinFilters,
+  forbidModels,
+  allowProviders,
+} satisfies { [K in keyof GuardrailsPolicyOptions]?: GuardrailRule<NonNullable<GuardrailsPolicyOptions[K]>> };

@@ -1,0 +1,8 @@
+/**
+ * Type tokens of the package's resources. A dynamic resource's token is
+ * `pulumi-nodejs:dynamic/<module>:<type>` (the Pulumi SDK builds it from the arguments of
+ * `dynamic.Resource`), never the class's own name: policies must match these strings.
+ */
+export const GUARDRAIL_TYPE = "pulumi-nodejs:dynamic/guardrails:Guardrail";
+export const MEMBER_ASSIGNMENT_TYPE = "pulumi-nodejs:dynamic/guardrails:GuardrailMemberAssignment";
+export const KEY_ASSIGNMENT_TYPE = "pulumi-nodejs:dynamic/guardrails:GuardrailKeyAssignment";

@@ -1,0 +1,191 @@
+/**
+ * The policy pack of examples/policy under the real CLI, with the factory's rules over real
+ * programs against the emulator. One program breaks each rule once (one guardrail per rule),
+ * so every rule is proven by its own guardrail while the runs stay few.
+ *
+ * The CLI built here runs `runtime: nodejs` packs through a language host that cannot (sdk
+ * v3.68.0), so the pack's `runtime` is rewritten to `nodepolicy`, the launcher that
+ * `scripts/ensure-pulumi --policy-launcher` installed in the tests' own PULUMI_HOME.
+ */
+import { execFileSync } from "node:child_process";
+import { cpSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { inject } from "vitest";
+import { Program } from "./harness";
+
+const example = join(__dirname, "../../examples/policy");
+const declarative = join(__dirname, "../../examples/declarative");
+const golden = join(__dirname, "golden/policy-preview.md");
+const SECRETS = [/987654/, /s3cr3t/];
+
+const PROGRAM = `
+import * as pulumi from "@pulumi/pulumi";
+import { Guardrail, GuardrailArgs, GuardrailMemberAssignment } from "pulumi-guardrails";
+
+// Compliant with every rule of examples/policy; each guardrail below breaks exactly one.
+const base: Omit<GuardrailArgs, "name"> = {
+  description: "policy e2e",
+  limitUsd: 500,
+  resetInterval: "monthly",
+  enforceZdrVendorA: true,
+  enforceZdrVendorB: true,
+  contentFilterBuiltins: [{ slug: "email", action: "redact" }, { slug: "ssn", action: "block" }],
+  allowedModels: ["vendor-a/model-x"],
+  allowedProviders: ["provider-a"],
+};
+function guardrail(name: string, change: Partial<GuardrailArgs>, member: string | null = "user_" + name.replace(/-/g, "_")) {
+  const g = new Guardrail(name, { ...base, name: "G " + name, ...change });
+  if (member) new GuardrailMemberAssignment(name + "-members", { guardrailId: g.id, memberUserIds: [member] });
+  return g;
+}
+const ok = guardrail("ok", {}, "user_alice");
+guardrail("v-limit", { limitUsd: pulumi.secret(987654.25) });
+guardrail("v-reset", { resetInterval: undefined });
+guardrail("v-zdr", { enforceZdrVendorB: false });
+guardrail("v-filters", { contentFilterBuiltins: [{ slug: "email", action: "redact" }] });
+guardrail("v-forbid", { allowedModels: ["vendor-a/model-x", "other-lab/open-model-8b"] });
+guardrail("v-providers", { allowedProviders: pulumi.secret(["provider-a", "s3cr3t-provider"]) });
+guardrail("v-members", { description: undefined }, null);
+// Not known until "ok" exists: checked at up, where it is over the ceiling.
+guardrail("later", { limitUsd: ok.id.apply(() => 5000) });
+`;
+
+interface Violation {
+  level: string;
+  policy: string;
+  name: string;
+  message: string;
+}
+
+describe("policy packs from pulumi-guardrails/policy under the real CLI", () => {
+  let p: Program;
+  let pack: string;
+  const transcript: string[] = [];
+
+  /** A copy of a pack folder with the launcher's runtime and the template's node_modules. */
+  function installPack(from: string, to: string): string {
+    cpSync(from, to, { recursive: true });
+    const yaml = readFileSync(join(to, "PulumiPolicy.yaml"), "utf8");
+    expect(yaml).toMatch(/^runtime: nodejs$/m);
+    writeFileSync(join(to, "PulumiPolicy.yaml"), yaml.replace(/^runtime: nodejs$/m, "runtime: nodepolicy"));
+    symlinkSync(join(inject("e2e").template, "node_modules"), join(to, "node_modules"), "dir");
+    return to;
+  }
+
+  beforeAll(async () => {
+    p = await Program.create("policy-e2e");
+    p.env.PULUMI_DEBUG_COMMANDS = "1";
+    p.write(PROGRAM);
+    pack = installPack(example, join(p.dir, "pack"));
+  });
+  afterAll(async () => {
+    for (const t of transcript) for (const s of SECRETS) expect(t).not.toMatch(s);
+    await p.close();
+  });
+
+  /** A preview with the engine's event log: the exit code, the JSON, and the policy events. */
+  async function preview(...extra: string[]) {
+    const log = join(p.dir, `events-${Date.now()}.jsonl`);
+    const res = await p.pulumi(["preview", "--json", "--event-log", log, ...(extra.includes("--policy-pack") ? [] : ["--policy-pack", pack]), ...extra]);
+    transcript.push(res.output);
+    writeFileSync(join(p.dir, "preview.json"), res.stdout);
+    const violations: Violation[] = readFileSync(log, "utf8")
+      .split("\n")
+      .filter((l) => l.includes('"policyEvent"'))
+      .map((l) => JSON.parse(l).policyEvent)
+      .map((e) => ({ level: e.enforcementLevel, policy: e.policyName, name: e.resourceUrn.split("::").pop(), message: e.message }));
+    for (const v of violations) transcript.push(v.message);
+    return { code: res.code, log, violations };
+  }
+  const keys = (vs: Violation[]) => vs.map((v) => `${v.level} ${v.policy} ${v.name}`).sort();
+
+  it("preview fails on each rule, naming the guardrail and the rule; unknowns are checked at up; no secret in any message", async () => {
+    const { code, violations, log } = await preview();
+    expect(code).not.toBe(0);
+    expect(keys(violations)).toEqual([
+      "advisory guardrails-description v-members",
+      "advisory guardrails-max-limit-usd later",
+      "mandatory guardrails-allow-providers v-providers",
+      "mandatory guardrails-forbid-models v-forbid",
+      "mandatory guardrails-max-limit-usd v-limit",
+      "mandatory guardrails-require-builtin-filters v-filters",
+      "mandatory guardrails-require-member-set v-members",
+      "mandatory guardrails-require-reset-interval v-reset",
+      "mandatory guardrails-require-zdr v-zdr",
+    ]);
+    for (const v of violations.filter((v) => v.policy.startsWith("guardrails-") && v.policy !== "guardrails-description")) expect(v.message).toContain(`guardrail "${v.name}": `);
+    expect(violations.find((v) => v.name === "later")!.message).toMatch(/limitUsd is not known until the resources it depends on exist; guardrails-max-limit-usd is checked at up/);
+    expect(violations.find((v) => v.name === "v-limit")!.message).toContain("limitUsd [secret] is over the organization's ceiling of 1000 USD");
+    expect(violations.find((v) => v.name === "v-providers")!.message).toContain("allowedProviders has 1 provider [secret] outside");
+
+    // The PR summary, from the same preview: violations first, mandatory before advisory.
+    const cli = join(inject("e2e").template, "node_modules/pulumi-guardrails/dist/tools/preview-summary/cli.js");
+    let summary = "";
+    try {
+      execFileSync(process.execPath, [cli, "--event-log", log, join(p.dir, "preview.json")], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+    } catch (err) {
+      summary = (err as { stdout: string; status: number }).stdout;
+      expect((err as { status: number }).status).toBe(1); // a failed preview is never "no changes"
+    }
+    transcript.push(summary);
+    if (process.env.UPDATE_GOLDEN) writeFileSync(golden, summary);
+    expect(summary).toBe(readFileSync(golden, "utf8"));
+  });
+
+  it("pulumi up (with its preview) makes no API call when a mandatory rule fails", async () => {
+    await p.clearLog();
+    const res = await p.pulumi(["up", "--yes", "--policy-pack", pack]);
+    transcript.push(res.output);
+    expect(res.code).not.toBe(0);
+    expect(res.output).toMatch(/\[mandatory\]\s+guardrails-max-limit-usd/);
+    const log = await p.log();
+    expect(log.writes).toBe(0);
+    expect(log.counts.createGuardrail ?? 0).toBe(0);
+  });
+
+  it("pack config overrides the options: every rule advisory (preview passes, each still warns), and a lower ceiling", async () => {
+    const config = join(p.dir, "pack-config.json");
+    writeFileSync(config, JSON.stringify({ all: "advisory", "guardrails-max-limit-usd": { enforcementLevel: "advisory", maxLimitUsd: 100 } }));
+    const { code, violations } = await preview("--policy-pack-config", config);
+    expect(code).toBe(0);
+    expect(keys(violations)).toEqual([
+      "advisory guardrails-allow-providers v-providers",
+      "advisory guardrails-description v-members",
+      "advisory guardrails-forbid-models v-forbid",
+      "advisory guardrails-max-limit-usd later",
+      // The pack config's ceiling (100), not the options' (1000): the compliant guardrails' 500 is over it.
+      ...["ok", "v-filters", "v-forbid", "v-limit", "v-members", "v-providers", "v-reset", "v-zdr"].map((n) => `advisory guardrails-max-limit-usd ${n}`),
+      "advisory guardrails-require-builtin-filters v-filters",
+      "advisory guardrails-require-member-set v-members",
+      "advisory guardrails-require-reset-interval v-reset",
+      "advisory guardrails-require-zdr v-zdr",
+    ].sort());
+    expect(violations.find((v) => v.name === "ok")!.message).toContain("ceiling of 100 USD");
+  });
+
+  it("up --skip-preview: an unknown at preview is checked at up, and the failing guardrail never reaches the API", async () => {
+    // Only "ok" and "later": the engine stops an update at its first mandatory failure.
+    p.write(PROGRAM.replace(/^guardrail\("v-.*$/gm, ""));
+    await p.clearLog();
+    const res = await p.pulumi(["up", "--yes", "--skip-preview", "--policy-pack", pack]);
+    transcript.push(res.output);
+    expect(res.code).not.toBe(0);
+    // "later"'s limit was unknown at preview; at up it is known (5000) and the rule fails it.
+    expect(res.output).toMatch(/guardrail "later": limitUsd \[secret\] is over the organization's ceiling of 1000 USD/);
+    const log = await p.log();
+    expect(log.counts.createGuardrail).toBe(1);
+    const names = ((await p.api("GET", "/guardrails?limit=100")).body.data as Array<{ name: string }>).map((g) => g.name);
+    expect(names).toEqual(["G ok"]);
+  });
+
+  it("the declarative path: examples/declarative's pack reads guardrails/policy.yaml, which the loader does not take for a guardrail", async () => {
+    cpSync(join(declarative, "guardrails"), join(p.dir, "guardrails"), { recursive: true });
+    p.write(readFileSync(join(declarative, "index.ts"), "utf8"));
+    const declared = installPack(join(declarative, "policy"), join(p.dir, "policy"));
+    const { code, violations } = await preview("--policy-pack", declared);
+    expect(code).toBe(0);
+    // support.yaml lacks the email filter, an advisory rule in policy.yaml; everything else passes.
+    expect(keys(violations)).toEqual(["advisory guardrails-require-builtin-filters support"]);
+  });
+});

@@ -1,0 +1,87 @@
+/**
+ * The pure pieces of the assignment sets: the state map, the statuses it holds, and how a
+ * failed call is told in the program's words.
+ */
+import { describe, expect, it } from "vitest";
+import { describeFailure } from "../../provider/assignments/apply";
+import { KEY_KIND, MEMBER_KIND } from "../../provider/assignments/kind";
+import { assignedIn, setOutputs, setResourceId, statusesIn, statusMap, withoutForeign } from "../../provider/assignments/state-map";
+import { FOREIGN, NOT_ASSIGNED, onGuardrail, parseOnGuardrail, statusName, STATUS_NAME_MAX } from "../../provider/assignments/status";
+import { ConnectionError, ValidationError } from "../../provider/client/errors";
+
+const G = "3f2b8c1e-0000-4000-8000-000000000000";
+
+describe("statusMap", () => {
+  it.each([
+    { name: "all here", wanted: ["a", "b"], live: ["a", "b"], exclusive: false, elsewhere: {}, want: { a: true, b: true } },
+    { name: "one missing", wanted: ["a", "b"], live: ["a"], exclusive: false, elsewhere: {}, want: { a: true, b: NOT_ASSIGNED } },
+    { name: "one moved", wanted: ["a", "b"], live: ["a"], exclusive: false, elsewhere: { b: "on guardrail X (12345678…)" }, want: { a: true, b: "on guardrail X (12345678…)" } },
+    { name: "additive ignores extras", wanted: ["a"], live: ["a", "z"], exclusive: false, elsewhere: {}, want: { a: true } },
+    { name: "exclusive records extras", wanted: ["a"], live: ["a", "z"], exclusive: true, elsewhere: {}, want: { a: true, z: FOREIGN } },
+    { name: "a live id's place beats elsewhere", wanted: ["a"], live: ["a"], exclusive: false, elsewhere: { a: "on guardrail Y" }, want: { a: true } },
+  ])("$name", ({ wanted, live, exclusive, elsewhere, want }) => {
+    expect(statusMap(wanted, new Set(live), exclusive, elsewhere as Record<string, string>)).toEqual(want);
+  });
+
+  it("assignedIn counts ids here (the program's and foreign ones in its care), never ids elsewhere", () => {
+    expect([...assignedIn({ a: true, b: NOT_ASSIGNED, c: FOREIGN, d: onGuardrail(G, "X") })].sort()).toEqual(["a", "c"]);
+  });
+
+  it("withoutForeign releases foreign ids only", () => {
+    expect(withoutForeign({ a: true, b: NOT_ASSIGNED, c: FOREIGN })).toEqual({ a: true, b: NOT_ASSIGNED });
+  });
+
+  it("outputs sort ids and sit under the kind's state key, never the client's URL word", () => {
+    const outs = setOutputs(KEY_KIND.stateKey, { guardrailId: G, exclusive: true }, { z: true, a: FOREIGN });
+    expect(JSON.stringify(outs)).toBe(`{"guardrailId":"${G}","exclusive":true,"keys":{"a":"${FOREIGN}","z":true}}`);
+    expect(statusesIn(outs, "keys")).toEqual({ a: FOREIGN, z: true });
+    expect(statusesIn(undefined, "keys")).toEqual({});
+    expect(setResourceId(G, MEMBER_KIND.stateKey)).toBe(`${G}/members`);
+  });
+
+  it("the state keys are fixed strings of their own (stored in users' state)", () => {
+    expect([MEMBER_KIND.stateKey, KEY_KIND.stateKey]).toEqual(["members", "keys"]);
+    const renamedClient = { ...MEMBER_KIND, wire: "members-v2" as never };
+    expect(setOutputs(renamedClient.stateKey, { guardrailId: G, exclusive: false }, {})).toHaveProperty("members");
+  });
+});
+
+describe("statuses", () => {
+  it("name the guardrail with a short id, or fall back to the id alone", () => {
+    expect(onGuardrail(G, "Engineering")).toBe("on guardrail Engineering (3f2b8c1e…)");
+    expect(onGuardrail(G)).toBe(`on guardrail ${G}`);
+    expect(onGuardrail(G, " \n\t ")).toBe(`on guardrail ${G}`);
+  });
+
+  it("bound and neutralise a hostile name", () => {
+    expect(statusName("a\nb\u0000c\u202Ed  e")).toBe("a b c d e");
+    const long = statusName("é".repeat(500));
+    expect([...long]).toHaveLength(STATUS_NAME_MAX);
+    expect(long.endsWith("…")).toBe(true);
+  });
+
+  it("read back both the named form and the id-only form earlier versions wrote", () => {
+    expect(parseOnGuardrail("on guardrail Engineering (3f2b8c1e…)")).toEqual({ name: "Engineering", id: "3f2b8c1e" });
+    expect(parseOnGuardrail("on guardrail A (b) c (3f2b8c1e…)")).toEqual({ name: "A (b) c", id: "3f2b8c1e" });
+    expect(parseOnGuardrail(`on guardrail ${G}`)).toEqual({ id: G });
+    expect(parseOnGuardrail(NOT_ASSIGNED)).toBeUndefined();
+    expect(parseOnGuardrail(FOREIGN)).toBeUndefined();
+  });
+});
+
+describe("describeFailure", () => {
+  const ctx = { method: "POST", url: `https://api.example.test/api/v1/guardrails/${G}/assignments/members` };
+  it("speaks the program's names and gives no URL", () => {
+    const err = new ValidationError(400, "Bad Request", { ...ctx, serverMessage: "member_user_ids: at most 500 items" });
+    const text = describeFailure(MEMBER_KIND, "assigning 600 member(s)", err);
+    expect(text).toBe("assigning 600 member(s) failed (HTTP 400): memberUserIds: at most 500 items");
+    expect(describeFailure(KEY_KIND, "unassigning 1 key(s)", new ValidationError(400, "Bad Request", { ...ctx, serverMessage: "key_hashes: required" }))).toBe(
+      "unassigning 1 key(s) failed (HTTP 400): keyHashes: required",
+    );
+  });
+  it("names a failure with no answer by its kind", () => {
+    const text = describeFailure(MEMBER_KIND, "assigning 1 member(s)", new ConnectionError("connection refused", { ...ctx, requestSent: false }));
+    expect(text).toBe("assigning 1 member(s) failed (ConnectionError)");
+    expect(text).not.toContain("https://");
+  });
+});

@@ -1,0 +1,25 @@
+/**
+ * The PR summary is a small command-line tool: knowing the assignment statuses must not load
+ * the HTTP client (undici) or the provider's lifecycles.
+ */
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const REPO = join(__dirname, "../..");
+
+describe("tools/preview-summary module graph", () => {
+  it("loads neither undici nor the client nor a lifecycle", () => {
+    const probe = spawnSync(
+      process.execPath,
+      ["-e", `require(${JSON.stringify(join(REPO, "dist/tools/preview-summary/summary.js"))}); require(${JSON.stringify(join(REPO, "dist/tools/preview-summary/drift.js"))}); console.log(JSON.stringify(Object.keys(require.cache)))`],
+      { encoding: "utf8" },
+    );
+    expect(probe.status, probe.stderr).toBe(0);
+    const loaded: string[] = JSON.parse(probe.stdout);
+    expect(loaded.some((m) => m.includes("/tools/preview-summary/summary.js"))).toBe(true);
+    expect(loaded.filter((m) => /node_modules[\\/](undici|@pulumi)[\\/]|[\\/]provider[\\/](client[\\/]|config\.js|assignments[\\/](lifecycle|apply|locate)\.js)/.test(m))).toEqual([]);
+    // It was 225 modules when the summary took FOREIGN from the lifecycle.
+    expect(loaded.length).toBeLessThan(150);
+  });
+});
