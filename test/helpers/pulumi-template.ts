@@ -11,7 +11,8 @@ import { REPO_ROOT } from "./spawn-emulator";
 
 export function preparePulumiTemplate(prefix: string): PulumiContext & { tarball: string } {
   const root = REPO_ROOT;
-  const pulumi = execFileSync(join(root, "scripts/ensure-pulumi"), { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
+  const cliVersion = process.env.GUARDRAILS_PULUMI_CLI ? [process.env.GUARDRAILS_PULUMI_CLI] : [];
+  const pulumi = execFileSync(join(root, "scripts/ensure-pulumi"), cliVersion, { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
   const work = mkdtempSync(join(tmpdir(), prefix));
   execFileSync("npm", ["run", "build", "--silent"], { cwd: root, stdio: "inherit" });
   execFileSync("npm", ["pack", "--silent", "--pack-destination", work], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
@@ -22,8 +23,17 @@ export function preparePulumiTemplate(prefix: string): PulumiContext & { tarball
 }
 
 /**
- * A program folder that installed `tarball` with npm, the way a user would, next to the
- * `@pulumi/pulumi` and TypeScript versions this repository uses. Returns the folder.
+ * The `@pulumi/pulumi` the test programs bring, as a user's program would: the repository's
+ * devDependency, or `GUARDRAILS_PULUMI_SDK` (CI runs the e2e suite on the floor and the newest).
+ */
+export function programPulumiVersion(): string {
+  const pkg = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8"));
+  return process.env.GUARDRAILS_PULUMI_SDK || pkg.devDependencies["@pulumi/pulumi"];
+}
+
+/**
+ * A program folder that installed `tarball` with npm, the way a user would, next to its own
+ * `@pulumi/pulumi` (programPulumiVersion) and this repository's TypeScript. Returns the folder.
  */
 export function installTemplate(dir: string, tarball: string): string {
   const pkg = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8"));
@@ -33,7 +43,7 @@ export function installTemplate(dir: string, tarball: string): string {
     JSON.stringify({
       name: "guardrails-template",
       private: true,
-      dependencies: { "@pulumi/pulumi": pkg.dependencies["@pulumi/pulumi"], "pulumi-guardrails": `file:${tarball}` },
+      dependencies: { "@pulumi/pulumi": programPulumiVersion(), "pulumi-guardrails": `file:${tarball}` },
       devDependencies: { typescript: pkg.devDependencies.typescript, "@types/node": pkg.devDependencies["@types/node"] },
     }),
   );
