@@ -6,6 +6,7 @@ import type { BuiltinSlug, FilterAction, ResetInterval, ScanScope } from "../arg
 import { registerGuardrail } from "../assignments/conflicts";
 import { reportConfigOnce } from "../config-warnings";
 import { shimFor } from "../shim";
+import { refuseImportOption } from "../import-hint";
 
 /** A builtin content filter. */
 export interface BuiltinFilterArgs {
@@ -112,6 +113,7 @@ export class Guardrail extends pulumi.dynamic.Resource {
   declare readonly updatedAt: pulumi.Output<string | null>;
 
   constructor(name: string, args: GuardrailArgs, opts?: pulumi.CustomResourceOptions) {
+    refuseImportOption("Guardrail", name, opts);
     reportConfigOnce();
     // `__resource` lets a create recognise its own interrupted earlier attempt (create-journal.ts).
     const resource = `${pulumi.getProject()}/${pulumi.getStack()}/${name}`;

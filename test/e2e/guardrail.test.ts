@@ -165,16 +165,19 @@ new Guardrail("bad", {
     }
   });
 
-  it("8a. Pulumi's import option still fails for dynamic providers with this CLI (why adoptId exists)", async () => {
+  it("8a. the import option fails at once with the adoptId form to use (Pulumi cannot import dynamic resources, pulumi/pulumi#16175)", async () => {
     const existing = (await p.api("POST", "/guardrails", { name: "Importable" })).body.data;
     p.write(`
 import { Guardrail } from "pulumi-guardrails";
 new Guardrail("importable", { name: "Importable" }, { import: "${existing.id}" });
 `);
     const res = await p.preview();
-    // If this starts passing, a newer CLI fixed pulumi/pulumi#16175: document `import` again.
     expect(res.code).not.toBe(0);
-    expect(res.output).toContain("Cannot read properties of undefined (reading 'toJavaScript')");
+    expect(res.output).toContain('Guardrail "importable": the `import` resource option (and `pulumi import`) cannot work');
+    expect(res.output).toContain(`new Guardrail("importable", { ...args, adoptId: "${existing.id}" })`);
+    // It never reaches Pulumi's read (which failed deep inside with a TypeError), and prints no stack trace.
+    expect(res.output).not.toContain("toJavaScript");
+    expect(res.output).not.toMatch(/^\s+at /m);
     await p.api("DELETE", `/guardrails/${existing.id}`);
   });
 
