@@ -1,6 +1,7 @@
 /**
  * Admin endpoints under `/__emulator/` (never under `/api/v1`): the request log, reset, fault
- * settings, a state dump, and adding members or key hashes. For tests and demos.
+ * settings, a state dump, adding members or key hashes, and reshaping a stored guardrail by hand.
+ * For tests and demos.
  *
  * Every call must carry `x-guardrails-emulator: 1`, and every call that changes something a
  * JSON body: a web page the developer opens can send neither without a CORS preflight, which
@@ -14,7 +15,8 @@ import { readJson, sendError, sendJson } from "./http-io";
 import type { Operations } from "./operations";
 import type { RequestLog } from "./request-log";
 import { freshData, type SeedData, type Store } from "./store";
-import { parseOr400 } from "./validation";
+import { reshapeGuardrail, reshapeBody } from "./reshape";
+import { parseOr400, requireUuid } from "./validation";
 
 interface AdminDeps {
   store: Store;
@@ -42,6 +44,7 @@ export function adminHandler({ store, faults, ops, log, seed, initialFaults }: A
       latencyMs: z.number().min(0),
       dropAfterApplyRate: z.number().min(0).max(1),
       shortPages: z.boolean(),
+      updateConflicts: z.number().int().min(0),
     })
     .partial()
     .strict();
@@ -87,8 +90,16 @@ export function adminHandler({ store, faults, ops, log, seed, initialFaults }: A
           store.save();
           return sendJson(res, 200, { key_hashes: store.data.keyHashes.length });
         }
-        default:
+        default: {
+          const reshape = /^PATCH \/__emulator\/guardrails\/([^/]+)$/.exec(route);
+          if (reshape?.[1]) {
+            const id = requireUuid(decodeURIComponent(reshape[1]), "id");
+            const g = reshapeGuardrail(ops.getGuardrail(id), parseOr400(reshapeBody, body));
+            store.save();
+            return sendJson(res, 200, { data: g });
+          }
           throw new HttpError(404, `no admin route ${route}`);
+        }
       }
     } catch (err) {
       sendError(res, err instanceof HttpError ? err : new HttpError(500, (err as Error).message));

@@ -1,5 +1,5 @@
 /**
- * The model catalogue: each model has a `slug` and a `canonical_slug` (API-CONTRACT.md rule 4).
+ * The model catalogue: each model has a `slug` and a `canonical_slug` (docs/api-contract.md rule 4).
  */
 import { readFileSync } from "node:fs";
 import { z } from "zod";

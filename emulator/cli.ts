@@ -29,6 +29,7 @@ faults (deterministic with --seed):
   --latency-ms N           added latency per call
   --drop-after-apply R     share of writes applied, then the connection destroyed, 0..1
   --short-pages            keep removed rows in list windows so pages come back short
+  --update-conflicts N     the next N valid updates answer 409 Conflict (rule 15)
 `;
 
 function list(value: string | undefined): string[] | undefined {
@@ -66,6 +67,7 @@ async function main(): Promise<void> {
       "latency-ms": { type: "string" },
       "drop-after-apply": { type: "string" },
       "short-pages": { type: "boolean" },
+      "update-conflicts": { type: "string" },
     },
     strict: true,
   });
@@ -83,6 +85,7 @@ async function main(): Promise<void> {
       latencyMs: number("latency-ms", values["latency-ms"], 0, 60_000),
       dropAfterApplyRate: number("drop-after-apply", values["drop-after-apply"], 0, 1),
       shortPages: values["short-pages"],
+      updateConflicts: number("update-conflicts", values["update-conflicts"], 0, 1e9),
     }).filter(([, v]) => v !== undefined),
   );
   const members = list(values.members);

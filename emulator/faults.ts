@@ -20,6 +20,11 @@ export interface FaultSettings {
   dropAfterApplyRate: number;
   /** Keep removed assignment rows in list windows, so pages come back short. @default false */
   shortPages: boolean;
+  /**
+   * The next this-many valid updates of an existing guardrail answer 409 Conflict and change
+   * nothing (docs/api-contract.md rule 15); counts down to 0. @default 0
+   */
+  updateConflicts: number;
 }
 
 export const NO_FAULTS: FaultSettings = {
@@ -31,6 +36,7 @@ export const NO_FAULTS: FaultSettings = {
   latencyMs: 0,
   dropAfterApplyRate: 0,
   shortPages: false,
+  updateConflicts: 0,
 };
 
 /** mulberry32: small, fast, good enough for test faults. */
@@ -78,6 +84,13 @@ export class Faults {
       return { kind: "server-error", status: statuses[Math.floor(this.random() * statuses.length)] ?? 500 };
     }
     return { kind: "none" };
+  }
+
+  /** Whether this update answers 409 (rule 15): spends one of `updateConflicts`. Deterministic, no randomness. */
+  conflictOnUpdate(): boolean {
+    if (!(this.settings.updateConflicts >= 1)) return false;
+    this.settings = { ...this.settings, updateConflicts: this.settings.updateConflicts - 1 };
+    return true;
   }
 
   /** Whether a write that was just applied loses its answer. */

@@ -1,11 +1,11 @@
 /**
  * Programmatic entry: `startEmulator(options)` from `pulumi-guardrails/emulator`.
  */
-import { DEFAULT_MAX_BULK } from "../provider/args/constants";
 import { DEFAULT_MODELS, type CatalogueModel } from "./catalogue";
 import type { FaultSettings } from "./faults";
 import type { LogEntry } from "./request-log";
 import { ADMIN_HEADER } from "./admin";
+import { LIMITS } from "./rules";
 import { createEmulatorServer, type EmulatorServer } from "./server";
 
 export { ADMIN_HEADER } from "./admin";
@@ -78,7 +78,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       models: options.models ?? DEFAULT_MODELS,
     },
     ...(options.stateFile ? { stateFile: options.stateFile } : {}),
-    maxBulk: options.maxBulk ?? DEFAULT_MAX_BULK,
+    maxBulk: options.maxBulk ?? LIMITS.bulkDefault,
     maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
     faults: options.faults ?? {},
     logRequests: options.logRequests ?? false,

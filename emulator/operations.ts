@@ -1,17 +1,17 @@
 /**
- * The thirteen operations, as the spec and API-CONTRACT.md rule them. Input is already
+ * The thirteen operations, as the spec and docs/api-contract.md rule them. Input is already
  * validated by `validation.ts`; the rules that need the data (workspaces, catalogue,
  * membership, moves) live here.
  */
 import { randomUUID } from "node:crypto";
-import { BUILTIN_LABELS, PROMPT_INJECTION_SLUG } from "../provider/args/constants";
-import type { WireGuardrail, WireKeyAssignment, WireMemberAssignment } from "../provider/client/wire";
 import { catalogueIndex } from "./catalogue";
 import { badRequest, notFound } from "./http-error";
+import type { GuardrailRecord, KeyAssignmentRecord, MemberAssignmentRecord, StoredGuardrail } from "./records";
+import { builtinLabel, DEFAULT_SCAN_SCOPE, SCOPED_BUILTIN } from "./rules";
 import type { EmulatorData, Store } from "./store";
 import type { CreateBody, UpdateBody } from "./validation";
 
-type Row = (WireMemberAssignment | WireKeyAssignment) & { deleted?: boolean };
+type Row = (MemberAssignmentRecord | KeyAssignmentRecord) & { deleted?: boolean };
 
 /**
  * What differs between member and key assignments: where the rows live, what names an
@@ -24,17 +24,18 @@ export interface AssignmentKind {
   assignee(row: Row): string;
   exists(store: Store, id: string): boolean;
   /** A member holds one guardrail per workspace; a key holds one at all. */
-  scope(g: WireGuardrail): string;
-  makeRow(id: string, g: WireGuardrail, data: EmulatorData, now: string): Row;
+  scope(g: StoredGuardrail): string;
+  makeRow(id: string, g: StoredGuardrail, data: EmulatorData, now: string): Row;
 }
 
 export const MEMBERS: AssignmentKind = {
   name: "member",
   rows: (d) => d.memberRows,
   setRows: (d, rows) => void (d.memberRows = rows as EmulatorData["memberRows"]),
-  assignee: (r) => (r as WireMemberAssignment).user_id,
+  assignee: (r) => (r as MemberAssignmentRecord).user_id,
   exists: (s, id) => s.isMember(id),
-  scope: (g) => g.workspace_id,
+  // A legacy guardrail without a workspace (rule 10) is a scope of its own.
+  scope: (g) => (typeof g.workspace_id === "string" ? g.workspace_id : "(none)"),
   makeRow: (id, g, d, now) => ({ id: randomUUID(), user_id: id, organization_id: d.organizationId, guardrail_id: g.id, assigned_by: null, created_at: now }),
 };
 
@@ -42,7 +43,7 @@ export const KEYS: AssignmentKind = {
   name: "key",
   rows: (d) => d.keyRows,
   setRows: (d, rows) => void (d.keyRows = rows as EmulatorData["keyRows"]),
-  assignee: (r) => (r as WireKeyAssignment).key_hash,
+  assignee: (r) => (r as KeyAssignmentRecord).key_hash,
   exists: (s, id) => s.isKey(id),
   scope: () => "*",
   makeRow: (hash, g, _d, now) => ({
@@ -64,7 +65,7 @@ export interface Page<T> {
 export class Operations {
   /**
    * @param tombstones keep removed assignment rows in the list windows (filtered out of
-   *   `data`), so pages come back short before the end, as API-CONTRACT.md allows.
+   *   `data`), so pages come back short before the end, as docs/api-contract.md allows.
    */
   constructor(
     readonly store: Store,
@@ -79,25 +80,30 @@ export class Operations {
     return new Date().toISOString();
   }
 
-  listGuardrails(workspaceId: string | undefined, offset: number, limit: number): Page<WireGuardrail> {
+  /**
+   * The default workspace's guardrails when no `workspace_id` is given, and with them the legacy
+   * ones that have no workspace at all (rule 10), so a list shows every guardrail a get can.
+   */
+  listGuardrails(workspaceId: string | undefined, offset: number, limit: number): Page<StoredGuardrail> {
     const ws = workspaceId ?? this.data.defaultWorkspaceId;
     if (!this.data.workspaces.includes(ws)) throw badRequest(`workspace_id: unknown workspace "${ws}"`);
-    const all = this.data.guardrails.filter((g) => g.workspace_id === ws);
+    const unscoped = (g: StoredGuardrail) => workspaceId === undefined && (g.workspace_id === null || g.workspace_id === undefined);
+    const all = this.data.guardrails.filter((g) => g.workspace_id === ws || unscoped(g));
     return { data: all.slice(offset, offset + limit), total_count: all.length };
   }
 
-  getGuardrail(id: string): WireGuardrail {
+  getGuardrail(id: string): StoredGuardrail {
     const g = this.store.guardrail(id);
     if (!g) throw notFound(`guardrail ${id} not found`);
     return g;
   }
 
-  createGuardrail(body: CreateBody): WireGuardrail {
+  createGuardrail(body: CreateBody): GuardrailRecord {
     const ws = body.workspace_id ?? this.data.defaultWorkspaceId;
     if (!this.data.workspaces.includes(ws)) throw badRequest(`workspace_id: unknown workspace "${ws}"`);
     const zdr = (field: "enforce_zdr_vendor_a" | "enforce_zdr_vendor_b" | "enforce_zdr_vendor_c" | "enforce_zdr_other") =>
       body[field] !== undefined ? body[field] : body.enforce_zdr !== undefined ? body.enforce_zdr : null;
-    const g: WireGuardrail = {
+    const g: GuardrailRecord = {
       id: randomUUID(),
       name: body.name,
       workspace_id: ws,
@@ -117,13 +123,18 @@ export class Operations {
       enforce_zdr: body.enforce_zdr ?? null,
       content_filter_builtins: builtins(body.content_filter_builtins),
       content_filters: customFilters(body.content_filters),
+      include_byok_in_budgets: body.include_byok_in_budgets ?? false,
+      allowed_data_regions: body.allowed_data_regions ?? null,
+      enable_free_model_publication: body.enable_free_model_publication ?? null,
+      enable_free_model_training: body.enable_free_model_training ?? null,
+      enable_paid_model_training: body.enable_paid_model_training ?? null,
     };
     this.store.addGuardrail(g);
     this.store.save();
     return g;
   }
 
-  updateGuardrail(id: string, body: UpdateBody): WireGuardrail {
+  updateGuardrail(id: string, body: UpdateBody): StoredGuardrail {
     const g = this.getGuardrail(id);
     if (body.workspace_id !== undefined && body.workspace_id !== g.workspace_id) {
       throw badRequest(`workspace_id: cannot change (guardrail is in workspace ${g.workspace_id})`);
@@ -142,6 +153,10 @@ export class Operations {
     if (body.reset_interval !== undefined) g.reset_interval = body.reset_interval;
     if (body.content_filter_builtins !== undefined) g.content_filter_builtins = builtins(body.content_filter_builtins);
     if (body.content_filters !== undefined) g.content_filters = customFilters(body.content_filters);
+    if (body.include_byok_in_budgets !== undefined) g.include_byok_in_budgets = body.include_byok_in_budgets;
+    for (const field of ["allowed_data_regions", "enable_free_model_publication", "enable_free_model_training", "enable_paid_model_training"] as const) {
+      if (body[field] !== undefined) g[field] = body[field] as never;
+    }
     for (const field of ["enforce_zdr_vendor_a", "enforce_zdr_vendor_b", "enforce_zdr_vendor_c", "enforce_zdr_other"] as const) {
       const value = body[field] !== undefined ? body[field] : body.enforce_zdr;
       if (value !== undefined) g[field] = value;
@@ -236,17 +251,17 @@ export class Operations {
   }
 }
 
-function builtins(items: CreateBody["content_filter_builtins"]): WireGuardrail["content_filter_builtins"] {
+function builtins(items: CreateBody["content_filter_builtins"]): GuardrailRecord["content_filter_builtins"] {
   if (!items) return null;
   return items.map((b) => ({
     slug: b.slug,
     action: b.action,
-    ...(b.slug === PROMPT_INJECTION_SLUG ? { scan_scope: b.scan_scope ?? "all_messages" } : {}),
-    label: BUILTIN_LABELS[b.slug],
+    ...(b.slug === SCOPED_BUILTIN ? { scan_scope: b.scan_scope ?? DEFAULT_SCAN_SCOPE } : {}),
+    label: builtinLabel(b.slug),
   }));
 }
 
-function customFilters(items: CreateBody["content_filters"]): WireGuardrail["content_filters"] {
+function customFilters(items: CreateBody["content_filters"]): GuardrailRecord["content_filters"] {
   if (!items) return null;
   return items.map((f) => ({ pattern: f.pattern, action: f.action, ...(f.label != null ? { label: f.label } : {}) }));
 }

@@ -9,7 +9,7 @@ import { KeyRing } from "./auth";
 import { Faults, type FaultSettings } from "./faults";
 import { HttpError } from "./http-error";
 import { KEYS, MEMBERS, Operations } from "./operations";
-import { RequestLog } from "./request-log";
+import { REQUEST_LOG_CAP, RequestLog } from "./request-log";
 import { isWrite, matchRoute, type OperationName } from "./routes";
 import { drain, readJson, sendError, sendJson, sleep } from "./http-io";
 import { Store, type SeedData } from "./store";
@@ -43,15 +43,16 @@ export function createEmulatorServer(options: ServerOptions): EmulatorServer {
   const faults = new Faults(options.faults);
   const ops = new Operations(store, faults.settings.shortPages);
   const keys = new KeyRing(options.managementKeys, options.plainKeys);
-  const log = new RequestLog();
+  const log = new RequestLog(REQUEST_LOG_CAP, [...options.managementKeys, ...options.plainKeys]);
 
   async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const method = req.method ?? "GET";
     const path = url.pathname.slice(API_PREFIX.length) || "/";
     let operation: OperationName | null = null;
     let delayedMs = 0;
-    const record = (status: number, fault?: "dropped" | "rate-limit" | "server-error") => {
-      log.add({ method, path: url.pathname, query: url.search, operation, status, ...(fault ? { fault } : {}), ...(delayedMs ? { delayedMs } : {}) });
+    let loggedBody: unknown;
+    const record = (status: number, fault?: "dropped" | "rate-limit" | "server-error" | "conflict") => {
+      log.add({ method, path: url.pathname, query: url.search, operation, status, ...(fault ? { fault } : {}), ...(delayedMs ? { delayedMs } : {}), ...(loggedBody !== undefined ? { body: loggedBody } : {}) });
       if (options.logRequests) process.stdout.write(`${method} ${url.pathname}${url.search} -> ${fault === "dropped" ? "dropped" : status}\n`);
     };
     try {
@@ -67,16 +68,17 @@ export function createEmulatorServer(options: ServerOptions): EmulatorServer {
       if (faults.settings.latencyMs > 0) await sleep((delayedMs = faults.settings.latencyMs));
       const decision = faults.before();
       if (decision.kind === "rate-limit") {
-        await drain(req, options.maxBodyBytes).catch(() => undefined);
+        loggedBody = parsedOrUndefined(await drain(req, options.maxBodyBytes).catch(() => ""));
         sendError(res, new HttpError(429, "rate limited; retry after the Retry-After interval", null, { "Retry-After": String(decision.retryAfter) }));
         return record(429, "rate-limit");
       }
       if (decision.kind === "server-error") {
-        await drain(req, options.maxBodyBytes).catch(() => undefined);
+        loggedBody = parsedOrUndefined(await drain(req, options.maxBodyBytes).catch(() => ""));
         sendError(res, new HttpError(decision.status, "injected fault: the service failed to answer"));
         return record(decision.status, "server-error");
       }
       const body = method === "GET" || method === "DELETE" ? undefined : await readJson(req, options.maxBodyBytes);
+      loggedBody = body;
       const result = run(operation, route.id, body, url.searchParams);
       if (isWrite(method) && faults.dropAfterApply()) {
         // The write is applied; the answer is lost. The ambiguous failure real networks produce.
@@ -90,7 +92,7 @@ export function createEmulatorServer(options: ServerOptions): EmulatorServer {
       const e = err instanceof HttpError ? err : new HttpError(500, "internal error");
       if (!(err instanceof HttpError)) process.stderr.write(`emulator: internal error on ${method} ${url.pathname}: ${(err as Error).stack}\n`);
       sendError(res, e);
-      record(e.status);
+      record(e.status, e.status === 409 ? "conflict" : undefined);
     }
   }
 
@@ -108,8 +110,13 @@ export function createEmulatorServer(options: ServerOptions): EmulatorServer {
         return { data: ops.createGuardrail(parseOr400(createBody, body)) };
       case "getGuardrail":
         return { data: ops.getGuardrail(guardrailId()) };
-      case "updateGuardrail":
-        return { data: ops.updateGuardrail(guardrailId(), parseOr400(updateBody, body)) };
+      case "updateGuardrail": {
+        // 400, then 404, then the injected 409: a conflict is only ever spent on an update that would apply.
+        const update = parseOr400(updateBody, body);
+        ops.getGuardrail(guardrailId());
+        if (faults.conflictOnUpdate()) throw new HttpError(409, `guardrail ${guardrailId()} was changed by another request; fetch it and try again`);
+        return { data: ops.updateGuardrail(guardrailId(), update) };
+      }
       case "deleteGuardrail":
         ops.deleteGuardrail(guardrailId());
         return { deleted: true };
@@ -172,4 +179,14 @@ export function createEmulatorServer(options: ServerOptions): EmulatorServer {
         });
       }),
   };
+}
+
+/** A drained body for the log: its JSON value, or nothing when it is not JSON. */
+function parsedOrUndefined(text: string): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }

@@ -4,22 +4,29 @@
  */
 import { randomUUID } from "node:crypto";
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import type { WireGuardrail, WireKeyAssignment, WireMemberAssignment } from "../provider/client/wire";
 import type { CatalogueModel } from "./catalogue";
+import { NEW_IN_RULE_13, type KeyAssignmentRecord, type MemberAssignmentRecord, type StoredGuardrail } from "./records";
+
+/**
+ * The state file's format. 2 added the fields of docs/api-contract.md rule 13; a file without a
+ * version is filled in on load, once, so a hand-shaped guardrail of a newer file is never touched.
+ */
+export const DATA_VERSION = 2;
 
 /** An assignment row; `deleted` rows are kept only while tombstones are on (short pages). */
 type Row<T> = T & { deleted?: boolean };
 
 export interface EmulatorData {
+  version?: number;
   organizationId: string;
   defaultWorkspaceId: string;
   workspaces: string[];
   members: string[];
   keyHashes: string[];
   models: CatalogueModel[];
-  guardrails: WireGuardrail[];
-  memberRows: Row<WireMemberAssignment>[];
-  keyRows: Row<WireKeyAssignment>[];
+  guardrails: StoredGuardrail[];
+  memberRows: Row<MemberAssignmentRecord>[];
+  keyRows: Row<KeyAssignmentRecord>[];
 }
 
 export interface SeedData {
@@ -33,6 +40,7 @@ export interface SeedData {
 export function freshData(seed: SeedData): EmulatorData {
   const defaultWorkspaceId = seed.defaultWorkspaceId ?? randomUUID();
   return {
+    version: DATA_VERSION,
     organizationId: "org_emulator",
     defaultWorkspaceId,
     workspaces: [defaultWorkspaceId, ...(seed.workspaces ?? []).filter((w) => w !== defaultWorkspaceId)],
@@ -48,7 +56,7 @@ export function freshData(seed: SeedData): EmulatorData {
 /** The store: data plus the indexes that keep bulk calls linear at 10,000 members. */
 export class Store {
   data: EmulatorData;
-  private guardrailIndex = new Map<string, WireGuardrail>();
+  private guardrailIndex = new Map<string, StoredGuardrail>();
   private memberSet = new Set<string>();
   private keySet = new Set<string>();
 
@@ -63,7 +71,7 @@ export class Store {
   /** Loads `stateFile` if it exists, else starts from `seed`. */
   static open(seed: SeedData, stateFile?: string): Store {
     if (stateFile && existsSync(stateFile)) {
-      return new Store(JSON.parse(readFileSync(stateFile, "utf8")) as EmulatorData, stateFile);
+      return new Store(upgrade(JSON.parse(readFileSync(stateFile, "utf8")) as EmulatorData), stateFile);
     }
     const store = new Store(freshData(seed), stateFile);
     store.save();
@@ -90,10 +98,10 @@ export class Store {
     renameSync(tmp, this.stateFile);
   }
 
-  guardrail(id: string): WireGuardrail | undefined {
+  guardrail(id: string): StoredGuardrail | undefined {
     return this.guardrailIndex.get(id);
   }
-  addGuardrail(g: WireGuardrail): void {
+  addGuardrail(g: StoredGuardrail): void {
     this.data.guardrails.push(g);
     this.guardrailIndex.set(g.id, g);
   }
@@ -113,4 +121,10 @@ export class Store {
   addKeyHashes(hashes: string[]): void {
     for (const h of hashes) if (!this.keySet.has(h)) (this.keySet.add(h), this.data.keyHashes.push(h));
   }
+}
+
+/** Brings a state file written by an earlier emulator up to `DATA_VERSION`. */
+export function upgrade(data: EmulatorData): EmulatorData {
+  if ((data.version ?? 1) >= DATA_VERSION) return data;
+  return { ...data, version: DATA_VERSION, guardrails: data.guardrails.map((g) => ({ ...NEW_IN_RULE_13, ...g })) };
 }

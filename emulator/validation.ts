@@ -1,22 +1,12 @@
 /**
- * Request validation: every body and query the emulator accepts is checked here with zod,
+ * Request validation (docs/api-contract.md): every body and query the emulator accepts is checked here with zod,
  * and a failure becomes one 400 whose message names each field and why.
  */
 import { z } from "zod";
-import {
-  BUILTIN_SLUGS,
-  DESCRIPTION_MAX,
-  FILTER_ACTIONS,
-  FILTER_LABEL_MAX,
-  MAX_PAGE_SIZE,
-  NAME_MAX,
-  RESET_INTERVALS,
-  SCAN_SCOPES,
-  UUID_RE,
-  regexCompiles,
-} from "../provider/args/constants";
-import { builtinViolations } from "../provider/args/filter-rules";
 import { badRequest, HttpError } from "./http-error";
+import { ACTIONS, BUILTIN_SLUGS, builtinProblems, compiles, DATA_REGIONS, LIMITS, RESET_INTERVALS, SCAN_SCOPES, UUID_PATTERN } from "./rules";
+
+const oneOf = (values: readonly string[]) => ({ error: `must be one of ${values.join(", ")}` });
 
 const list = (what: string) =>
   z
@@ -29,10 +19,10 @@ const list = (what: string) =>
 const zdrFlag = z.boolean({ error: "must be a boolean or null" }).nullable();
 
 const builtin = z.strictObject({
-  slug: z.enum(BUILTIN_SLUGS, { error: `must be one of ${BUILTIN_SLUGS.join(", ")}` }),
-  action: z.enum(FILTER_ACTIONS, { error: `must be one of ${FILTER_ACTIONS.join(", ")}` }),
-  scan_scope: z.enum(SCAN_SCOPES, { error: `must be one of ${SCAN_SCOPES.join(", ")}` }).optional(),
-  // Accepted and ignored: the service sets the label (API-CONTRACT.md, Records).
+  slug: z.enum(BUILTIN_SLUGS, oneOf(BUILTIN_SLUGS)),
+  action: z.enum(ACTIONS, oneOf(ACTIONS)),
+  scan_scope: z.enum(SCAN_SCOPES, oneOf(SCAN_SCOPES)).optional(),
+  // Accepted and ignored: the service sets the label (docs/api-contract.md, Records).
   label: z.unknown().optional(),
 });
 
@@ -40,9 +30,7 @@ const builtins = z
   .array(builtin, { error: "must be an array of objects or null" })
   .min(1, { error: "must be null or a non-empty array ([] is not allowed)" })
   .superRefine((items, ctx) => {
-    for (const v of builtinViolations(items.map((b) => ({ slug: b.slug, action: b.action, scanScope: b.scan_scope })))) {
-      ctx.addIssue({ code: "custom", path: [v.index, v.field === "scanScope" ? "scan_scope" : v.field], message: v.message.replace("scan scope", "scan_scope") });
-    }
+    for (const p of builtinProblems(items)) ctx.addIssue({ code: "custom", path: p.path, message: p.message });
   })
   .nullable();
 
@@ -50,9 +38,9 @@ const customFilter = z.strictObject({
   pattern: z
     .string({ error: "must be a string" })
     .min(1, { error: "must be a non-empty regular expression" })
-    .refine(regexCompiles, { error: "must be a regular expression that compiles" }),
-  action: z.enum(FILTER_ACTIONS, { error: `must be one of ${FILTER_ACTIONS.join(", ")}` }),
-  label: z.string({ error: "must be a string" }).max(FILTER_LABEL_MAX, { error: `must be at most ${FILTER_LABEL_MAX} characters` }).nullable().optional(),
+    .refine(compiles, { error: "must be a regular expression that compiles" }),
+  action: z.enum(ACTIONS, oneOf(ACTIONS)),
+  label: z.string({ error: "must be a string" }).max(LIMITS.customLabelMax, { error: `must be at most ${LIMITS.customLabelMax} characters` }).nullable().optional(),
 });
 
 const customFilters = z
@@ -60,20 +48,20 @@ const customFilters = z
   .min(1, { error: "must be null or a non-empty array ([] is not allowed)" })
   .nullable();
 
-const uuid = z.string({ error: "must be a UUID string" }).regex(UUID_RE, { error: "must be a UUID" });
+const uuid = z.string({ error: "must be a UUID string" }).regex(UUID_PATTERN, { error: "must be a UUID" });
 
 const writable = {
   name: z
     .string({ error: "must be a string" })
-    .min(1, { error: `must be 1 to ${NAME_MAX} characters` })
-    .max(NAME_MAX, { error: `must be 1 to ${NAME_MAX} characters` }),
-  description: z.string({ error: "must be a string or null" }).max(DESCRIPTION_MAX, { error: `must be at most ${DESCRIPTION_MAX} characters` }).nullable(),
+    .min(1, { error: `must be 1 to ${LIMITS.nameMax} characters` })
+    .max(LIMITS.nameMax, { error: `must be 1 to ${LIMITS.nameMax} characters` }),
+  description: z.string({ error: "must be a string or null" }).max(LIMITS.descriptionMax, { error: `must be at most ${LIMITS.descriptionMax} characters` }).nullable(),
   allowed_models: list("model identifier"),
   allowed_providers: list("provider id"),
   ignored_models: list("model identifier"),
   ignored_providers: list("provider id"),
   limit_usd: z.number({ error: "must be a number or null" }).nullable(),
-  reset_interval: z.enum(RESET_INTERVALS, { error: `must be one of ${RESET_INTERVALS.join(", ")}` }).nullable(),
+  reset_interval: z.enum(RESET_INTERVALS, oneOf(RESET_INTERVALS)).nullable(),
   enforce_zdr_vendor_a: zdrFlag,
   enforce_zdr_vendor_b: zdrFlag,
   enforce_zdr_vendor_c: zdrFlag,
@@ -81,11 +69,20 @@ const writable = {
   enforce_zdr: zdrFlag,
   content_filter_builtins: builtins,
   content_filters: customFilters,
+  // Rule 13: the real service's fields beyond the spec.
+  include_byok_in_budgets: z.boolean({ error: "must be a boolean" }),
+  allowed_data_regions: z
+    .array(z.enum(DATA_REGIONS, oneOf(DATA_REGIONS)), { error: "must be an array of data regions or null" })
+    .min(1, { error: "must be null or a non-empty array ([] is not allowed)" })
+    .nullable(),
+  enable_free_model_publication: z.boolean({ error: "must be a boolean or null" }).nullable(),
+  enable_free_model_training: z.boolean({ error: "must be a boolean or null" }).nullable(),
+  enable_paid_model_training: z.boolean({ error: "must be a boolean or null" }).nullable(),
 };
 
 const unknownKeys = { error: (issue: { code?: string; keys?: string[] }) => issue.code === "unrecognized_keys" ? `unknown field(s): ${(issue.keys ?? []).join(", ")}` : undefined };
 
-export const createBody = z.strictObject(
+const guardrailBody = z.strictObject(
   {
     name: writable.name,
     description: writable.description.optional(),
@@ -103,12 +100,31 @@ export const createBody = z.strictObject(
     enforce_zdr: zdrFlag.optional(),
     content_filter_builtins: builtins.optional(),
     content_filters: customFilters.optional(),
+    include_byok_in_budgets: writable.include_byok_in_budgets.optional(),
+    allowed_data_regions: writable.allowed_data_regions.optional(),
+    enable_free_model_publication: writable.enable_free_model_publication.optional(),
+    enable_free_model_training: writable.enable_free_model_training.optional(),
+    enable_paid_model_training: writable.enable_paid_model_training.optional(),
   },
   unknownKeys,
 );
+
+/** Create body; rule 14: a spending limit and its reset interval come together or not at all. */
+export const createBody = guardrailBody.superRefine((body, ctx) => {
+  const limit = body.limit_usd != null;
+  const interval = body.reset_interval != null;
+  if (limit !== interval) {
+    ctx.addIssue({
+      code: "custom",
+      path: [limit ? "limit_usd" : "reset_interval"],
+      message: `limit_usd and reset_interval must be given together (got ${limit ? "limit_usd without reset_interval" : "reset_interval without limit_usd"})`,
+    });
+  }
+});
 export type CreateBody = z.infer<typeof createBody>;
 
-export const updateBody = createBody.partial();
+/** PATCH body: every field optional; rule 14 is a create rule only. */
+export const updateBody = guardrailBody.partial();
 export type UpdateBody = z.infer<typeof updateBody>;
 
 /** Bulk body: the array is required and non-empty, items non-empty strings (rule 8). */
@@ -142,7 +158,7 @@ const intParam = (name: string, min: number, max: number, dflt: number) =>
 
 export const pageQuery = z.object({
   offset: intParam("offset", 0, Number.MAX_SAFE_INTEGER, 0),
-  limit: intParam("limit", 1, MAX_PAGE_SIZE, 50),
+  limit: intParam("limit", 1, LIMITS.pageSizeMax, LIMITS.pageSizeDefault),
 });
 
 /** Turns zod issues into one readable 400: `field: why; field: why`. */
@@ -158,8 +174,8 @@ function formatPath(path: readonly PropertyKey[]): string {
   return path.reduce<string>((acc, part) => (typeof part === "number" ? `${acc}[${part}]` : acc ? `${acc}.${String(part)}` : String(part)), "");
 }
 
-/** A path segment that must be a UUID (API-CONTRACT.md: not a UUID is 400). */
+/** A path segment that must be a UUID (docs/api-contract.md, Operations: not a UUID is 400). */
 export function requireUuid(value: string, what: string): string {
-  if (!UUID_RE.test(value)) throw new HttpError(400, `${what}: must be a UUID (got "${value.slice(0, 80)}")`);
+  if (!UUID_PATTERN.test(value)) throw new HttpError(400, `${what}: must be a UUID (got "${value.slice(0, 80)}")`);
   return value;
 }

@@ -137,7 +137,7 @@ export function assignmentLifecycle(kind: AssignmentKind) {
     if (kind.sameScope === "organization") return found;
     const workspaceOf = new Map<string, string | undefined>();
     const ws = async (id: string) => {
-      if (!workspaceOf.has(id)) workspaceOf.set(id, await client.getGuardrail(id).then((g) => g.workspace_id, () => undefined));
+      if (!workspaceOf.has(id)) workspaceOf.set(id, await client.getGuardrail(id).then((g) => g.workspace_id ?? undefined, () => undefined));
       return workspaceOf.get(id);
     };
     const ours = await ws(guardrailId);

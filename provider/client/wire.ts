@@ -1,70 +1,35 @@
 /**
  * Wire types of the management API, both directions, in the service's snake_case.
- * The client validates every response against these; a surprise shape is an error.
+ * The client validates every response against these: strict on what it needs (ids, counts,
+ * envelopes), tolerant on what the service may add or leave out.
  */
 import { z } from "zod";
-import { BUILTIN_SLUGS, FILTER_ACTIONS, RESET_INTERVALS, SCAN_SCOPES } from "../args/constants";
+import { FIELD_NAMES, FIELDS, spec, type AnySchema, type FieldName, type WireName, type WireValue } from "../args/fields";
 
-export const wireBuiltinFilter = z.object({
-  slug: z.enum(BUILTIN_SLUGS),
-  action: z.enum(FILTER_ACTIONS),
-  scan_scope: z.enum(SCAN_SCOPES).optional(),
-  label: z.string().optional(),
-});
-export type WireBuiltinFilter = z.infer<typeof wireBuiltinFilter>;
+export { wireBuiltinFilter, wireCustomFilter, type WireBuiltinFilter, type WireCustomFilter } from "../args/filters";
 
-export const wireCustomFilter = z.object({
-  pattern: z.string(),
-  action: z.enum(FILTER_ACTIONS),
-  label: z.string().nullable().optional(),
-});
-export type WireCustomFilter = z.infer<typeof wireCustomFilter>;
+/** Absent and `null` both read as null (docs/api-contract.md rule 10). */
+const orNull = <T extends AnySchema>(schema: T) => schema.nullish().transform((v) => v ?? null);
 
-const stringList = z.array(z.string()).nullable();
+type Fields = typeof FIELDS;
+type ReadShape = { [K in FieldName as WireName<K>]: Fields[K] extends { required: true } ? Fields[K]["read"] : Fields[K]["read"] extends infer S extends AnySchema ? ReturnType<typeof orNull<S>> : never };
 
-/** A guardrail as the service returns it. */
+/**
+ * A guardrail as the service returns it, read tolerantly (docs/api-contract.md rules 10-12):
+ * only `id`, `name` and `created_at` are required, every other key absent reads as null, enum
+ * values are open (kept as they are) and extra fields are dropped.
+ */
 export const wireGuardrail = z.object({
   id: z.string(),
-  name: z.string(),
-  workspace_id: z.string(),
   created_at: z.string(),
-  updated_at: z.string().nullable(),
-  description: z.string().nullable(),
-  allowed_models: stringList,
-  allowed_providers: stringList,
-  ignored_models: stringList,
-  ignored_providers: stringList,
-  limit_usd: z.number().nullable(),
-  reset_interval: z.enum(RESET_INTERVALS).nullable(),
-  enforce_zdr_vendor_a: z.boolean().nullable(),
-  enforce_zdr_vendor_b: z.boolean().nullable(),
-  enforce_zdr_vendor_c: z.boolean().nullable(),
-  enforce_zdr_other: z.boolean().nullable(),
-  enforce_zdr: z.boolean().nullable(),
-  content_filter_builtins: z.array(wireBuiltinFilter).nullable(),
-  content_filters: z.array(wireCustomFilter).nullable(),
+  workspace_id: orNull(z.string()),
+  updated_at: orNull(z.string()),
+  ...(Object.fromEntries(FIELD_NAMES.map((k) => [spec(k).wire, spec(k).required ? spec(k).read : orNull(spec(k).read)])) as ReadShape),
 });
 export type WireGuardrail = z.infer<typeof wireGuardrail>;
 
 /** The writable fields of a guardrail, as a create or PATCH body carries them. */
-export interface WireGuardrailWrite {
-  name?: string;
-  description?: string | null;
-  workspace_id?: string;
-  allowed_models?: string[] | null;
-  allowed_providers?: string[] | null;
-  ignored_models?: string[] | null;
-  ignored_providers?: string[] | null;
-  limit_usd?: number | null;
-  reset_interval?: (typeof RESET_INTERVALS)[number] | null;
-  enforce_zdr_vendor_a?: boolean | null;
-  enforce_zdr_vendor_b?: boolean | null;
-  enforce_zdr_vendor_c?: boolean | null;
-  enforce_zdr_other?: boolean | null;
-  enforce_zdr?: boolean | null;
-  content_filter_builtins?: Array<Omit<WireBuiltinFilter, "label">> | null;
-  content_filters?: WireCustomFilter[] | null;
-}
+export type WireGuardrailWrite = { [K in FieldName as WireName<K>]?: WireValue<K> | null } & { workspace_id?: string };
 /** Body of `POST /guardrails`: a name is required. */
 export type WireGuardrailCreate = WireGuardrailWrite & { name: string };
 /** Body of `PATCH /guardrails/{id}`: `workspace_id` cannot change. */

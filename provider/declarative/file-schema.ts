@@ -4,7 +4,8 @@
  */
 import { z } from "zod";
 import { UUID_RE } from "../args/constants";
-import { builtinFilterArgs, customFilterArgs, guardrailSettingsShape } from "../args/guardrail-args";
+import { guardrailSettingsShape } from "../args/guardrail-args";
+import { builtinFilterArgs, customFilterArgs } from "../args/filters";
 
 /** Stable ids name the Pulumi resources, so they are kept simple. */
 export const STABLE_ID_RE = /^[a-z0-9][a-z0-9_-]{0,62}$/;

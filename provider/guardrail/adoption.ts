@@ -8,7 +8,8 @@ import type { GuardrailsClient } from "../client/client";
 import type { GuardrailInputs } from "../args/guardrail-args";
 import type { WireGuardrail } from "../client/wire";
 import { changedProperties } from "./changes";
-import { outputsFromWire, patchBody, type GuardrailOutputs } from "./model";
+import { patchBody } from "./bodies";
+import { outputsFromWire, type GuardrailOutputs } from "./model";
 import { lookUpDefaultWorkspace, sameUuid } from "./workspace";
 
 /**

@@ -4,10 +4,11 @@
  */
 import type { GuardrailInputs } from "../args/guardrail-args";
 import type { WireGuardrail } from "../client/wire";
+import { spec } from "../args/fields";
 import { COMPARED, comparableInputs, comparableOutputs, outputsFromWire, type ComparedProperty, type GuardrailOutputs } from "./model";
-import { MODEL_LISTS, couldAnswer, modelListChanged, type ModelList } from "./model-lists";
+import { couldAnswer, modelListChanged, type ModelList } from "./model-lists";
 
-const isModelList = (p: ComparedProperty): p is ModelList => (MODEL_LISTS as readonly string[]).includes(p);
+const isModelList = (p: ComparedProperty): p is ModelList => spec(p).kind === "modelSet";
 
 /** Properties whose desired value differs from the recorded one (a program change or drift). */
 export function changedProperties(outs: GuardrailOutputs, inputs: GuardrailInputs): ComparedProperty[] {
@@ -24,5 +25,5 @@ export function changedProperties(outs: GuardrailOutputs, inputs: GuardrailInput
 export function settingsMatch(g: WireGuardrail, inputs: GuardrailInputs): boolean {
   const want = comparableInputs(inputs);
   const have = comparableOutputs(outputsFromWire(g, undefined));
-  return COMPARED.every((p) => (isModelList(p) ? couldAnswer(inputs[p], g[p === "allowedModels" ? "allowed_models" : "ignored_models"]) : JSON.stringify(want[p]) === JSON.stringify(have[p])));
+  return COMPARED.every((p) => (isModelList(p) ? couldAnswer(inputs[p], g[spec(p).wire as "allowed_models" | "ignored_models"]) : JSON.stringify(want[p]) === JSON.stringify(have[p])));
 }

@@ -4,7 +4,7 @@
  * whole args object is validated, and only failures at (or inside) an unknown value are
  * dropped, so a missing `name` or a bad pattern beside an unknown field still fails preview.
  */
-import { createBody } from "./model";
+import { createBody } from "./bodies";
 import { guardrailArgsSchema, type GuardrailInputs } from "../args/guardrail-args";
 import { MAX_REQUEST_BODY_BYTES } from "../args/constants";
 import { issuesToFailures, type PropertyFailure } from "../args/messages";

@@ -14,10 +14,12 @@ import { confirmGone } from "../confirm-gone";
 import type { GuardrailInputs } from "../args/guardrail-args";
 import { containsUnknown, isUnknown } from "../args/unknown";
 import type { WireGuardrail } from "../client/wire";
+import { FIELD_NAMES, spec } from "../args/fields";
 import { checkGuardrailArgs, parseInputs, userProps } from "./check";
 import { adopt, assertReplacementKeepsGuardrail, assertSameGuardrail } from "./adoption";
 import { changedProperties, settingsMatch } from "./changes";
-import { createBody, outputsFromWire, refreshedInputs, patchBody, type GuardrailOutputs } from "./model";
+import { createBody, patchBody } from "./bodies";
+import { outputsFromWire, refreshedInputs, type GuardrailOutputs } from "./model";
 import { knownDefaultWorkspace, workspaceMoves } from "./workspace";
 
 export async function check(_olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.CheckResult> {
@@ -60,7 +62,7 @@ export async function read(id: string, props: GuardrailOutputs): Promise<pulumi.
     g = await client.getGuardrail(id);
   } catch (err) {
     if (!(err instanceof NotFoundError)) throw annotate(props?.name ?? id, err);
-    await confirmGone(client, err, { what: `guardrail "${props?.name ?? id}" (${id})`, guardrailId: id, workspaceId: props?.workspaceId });
+    await confirmGone(client, err, { what: `guardrail "${props?.name ?? id}" (${id})`, guardrailId: id, workspaceId: props?.workspaceId ?? undefined });
     return {};
   }
   const outs = outputsFromWire(g, undefined, props);
@@ -92,15 +94,20 @@ export async function remove(id: string, props: GuardrailOutputs): Promise<void>
   } catch (err) {
     if (!(err instanceof NotFoundError)) throw annotate(props?.name ?? id, err);
     // Already gone is the goal of a delete, but only a working service may say so.
-    await confirmGone(client, err, { what: `guardrail "${props?.name ?? id}" (${id})`, guardrailId: id, workspaceId: props?.workspaceId });
+    await confirmGone(client, err, { what: `guardrail "${props?.name ?? id}" (${id})`, guardrailId: id, workspaceId: props?.workspaceId ?? undefined });
   }
 }
 
+/** Wire name -> program name, from the field table (and the names inside its values). */
+const USER_NAMES = new Map<string, string>([
+  ["workspace_id", "workspaceId"],
+  ...FIELD_NAMES.flatMap((k) => [[spec(k).wire, k] as [string, string], ...Object.entries(spec(k).inner ?? {})]),
+]);
+const WIRE_NAME = new RegExp(`\\b(${[...USER_NAMES.keys()].sort((a, b) => b.length - a.length).join("|")})\\b`, "g");
+
 /** The service names fields in snake_case (`allowed_models[1]`); the program calls them `allowedModels[1]`. */
-function inUserNames(message: string): string {
-  return message.replace(/\b(allowed_models|ignored_models|allowed_providers|ignored_providers|limit_usd|reset_interval|workspace_id|content_filter_builtins|content_filters|enforce_zdr(?:_vendor_[abc]|_other)?|scan_scope)\b/g, (w) =>
-    w.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase()),
-  );
+export function inUserNames(message: string): string {
+  return message.replace(WIRE_NAME, (w) => USER_NAMES.get(w) ?? w);
 }
 
 /** Prefixes the resource's name, keeping the class (and so `status`) of API errors. */

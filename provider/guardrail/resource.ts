@@ -2,7 +2,9 @@
  * `Guardrail`: a named policy object of the management API, as a Pulumi resource.
  */
 import * as pulumi from "@pulumi/pulumi";
-import type { BuiltinSlug, FilterAction, ResetInterval, ScanScope } from "../args/constants";
+import type { z } from "zod";
+import type { BuiltinSlug, FilterAction, ScanScope } from "../args/constants";
+import type { FIELDS, FieldName, OutputValue } from "../args/fields";
 import { registerGuardrail } from "../assignments/conflicts";
 import { reportConfigOnce } from "../config-warnings";
 import { shimFor } from "../shim";
@@ -28,48 +30,23 @@ export interface CustomFilterArgs {
   label?: string;
 }
 
+/** A program value of type `T`, where any part may be a Pulumi input (not distributed over unions). */
+type DeepInput<T> = [T] extends [readonly (infer U)[]] ? pulumi.Input<DeepInput<U>[]> : [T] extends [object] ? pulumi.Input<{ [K in keyof T]: DeepInput<T[K]> }> : pulumi.Input<T>;
+
+/** The settings of the field table (args/fields.ts), with its docs. */
+type FieldArgs = { [K in FieldName]: DeepInput<z.input<(typeof FIELDS)[K]["arg"]>> };
+
 /** Args of a `Guardrail`. Every property updates in place except `workspaceId`. */
-export interface GuardrailArgs {
-  /** Display name, 1 to 200 characters. Updates in place. */
-  name: pulumi.Input<string>;
-  /** At most 1000 characters. @default none (null) */
-  description?: pulumi.Input<string>;
+export type GuardrailArgs = Pick<FieldArgs, "name"> & Partial<Omit<FieldArgs, "name">> & GuardrailPlacementArgs;
+
+/** Where the guardrail lives, and which one it is: not settings, read at create. */
+export interface GuardrailPlacementArgs {
   /**
    * Workspace (UUID, any case) that holds the guardrail. Omitting it and writing the default
    * workspace's id are the same value. **Moving to another workspace replaces the guardrail.**
    * @default the default workspace
    */
   workspaceId?: pulumi.Input<string>;
-  /** Models allowed, by slug or canonical slug; a set of identifiers (another identifier for a listed model is one update that then settles). Omit instead of `[]`. @default no restriction (null) */
-  allowedModels?: pulumi.Input<pulumi.Input<string>[]>;
-  /** Provider ids allowed; compared as a set. Omit instead of `[]`. @default no restriction (null) */
-  allowedProviders?: pulumi.Input<pulumi.Input<string>[]>;
-  /** Models excluded from routing, by slug or canonical slug; a set. Omit instead of `[]`. @default none (null) */
-  ignoredModels?: pulumi.Input<pulumi.Input<string>[]>;
-  /** Provider ids excluded from routing; a set. Omit instead of `[]`. @default none (null) */
-  ignoredProviders?: pulumi.Input<pulumi.Input<string>[]>;
-  /** Spending limit in US dollars, finite and >= 0. @default no limit (null) */
-  limitUsd?: pulumi.Input<number>;
-  /** When the spending limit resets: `daily`, `weekly` or `monthly`. @default none (null) */
-  resetInterval?: pulumi.Input<ResetInterval>;
-  /** Zero-data-retention for the first named model vendor. @default `enforceZdr`, else null */
-  enforceZdrVendorA?: pulumi.Input<boolean>;
-  /** Zero-data-retention for the second named model vendor. @default `enforceZdr`, else null */
-  enforceZdrVendorB?: pulumi.Input<boolean>;
-  /** Zero-data-retention for the third named model vendor. @default `enforceZdr`, else null */
-  enforceZdrVendorC?: pulumi.Input<boolean>;
-  /** Zero-data-retention for models of any other vendor. @default `enforceZdr`, else null */
-  enforceZdrOther?: pulumi.Input<boolean>;
-  /**
-   * @deprecated Use the four `enforceZdr*` per-vendor-group args. When set, its value fills
-   * each per-vendor arg that is not given (an explicit per-vendor value wins).
-   * @default null
-   */
-  enforceZdr?: pulumi.Input<boolean>;
-  /** Builtin content filters; each slug at most once. Omit instead of `[]`. @default none (null) */
-  contentFilterBuiltins?: pulumi.Input<pulumi.Input<BuiltinFilterArgs>[]>;
-  /** Custom regex content filters, applied in order. Omit instead of `[]`. @default none (null) */
-  contentFilters?: pulumi.Input<pulumi.Input<CustomFilterArgs>[]>;
   /**
    * Bring an existing guardrail (its UUID) under management instead of creating one: the
    * first `up` reads it and PATCHes what differs from these args. Pulumi's `import` option
@@ -82,33 +59,22 @@ export interface GuardrailArgs {
 }
 
 /**
+ * The Guardrail's outputs for the table's fields: each as the service holds it (canonical
+ * model slugs, effective ZDR values after the `enforceZdr` fallback, builtins with the label
+ * the service set), null where it holds nothing.
+ */
+export type GuardrailFieldOutputs = { readonly [K in FieldName]: pulumi.Output<OutputValue<K>> };
+
+// Declaration merging gives the class one output per field of the table.
+export interface Guardrail extends GuardrailFieldOutputs {}
+
+/**
  * A guardrail. `pulumi preview` validates every arg before any call, a second `up` is a
  * no-op, `refresh` records drift and the next `up` restores the program's values.
  */
 export class Guardrail extends pulumi.dynamic.Resource {
-  /** Display name. */
-  declare readonly name: pulumi.Output<string>;
-  declare readonly description: pulumi.Output<string | null>;
-  /** Workspace the guardrail is in (the default one when the program did not say). */
-  declare readonly workspaceId: pulumi.Output<string>;
-  /** Canonical slugs, as the service holds them. */
-  declare readonly allowedModels: pulumi.Output<string[] | null>;
-  declare readonly allowedProviders: pulumi.Output<string[] | null>;
-  /** Canonical slugs, as the service holds them. */
-  declare readonly ignoredModels: pulumi.Output<string[] | null>;
-  declare readonly ignoredProviders: pulumi.Output<string[] | null>;
-  declare readonly limitUsd: pulumi.Output<number | null>;
-  declare readonly resetInterval: pulumi.Output<ResetInterval | null>;
-  /** Effective ZDR values per vendor group, after the `enforceZdr` fallback. */
-  declare readonly enforceZdrVendorA: pulumi.Output<boolean | null>;
-  declare readonly enforceZdrVendorB: pulumi.Output<boolean | null>;
-  declare readonly enforceZdrVendorC: pulumi.Output<boolean | null>;
-  declare readonly enforceZdrOther: pulumi.Output<boolean | null>;
-  /** @deprecated as the arg. */
-  declare readonly enforceZdr: pulumi.Output<boolean | null>;
-  /** Builtins with the label the service set. */
-  declare readonly contentFilterBuiltins: pulumi.Output<Array<BuiltinFilterArgs & { label: string }> | null>;
-  declare readonly contentFilters: pulumi.Output<CustomFilterArgs[] | null>;
+  /** Workspace the guardrail is in (the default one when the program did not say; null for a guardrail older than workspaces). */
+  declare readonly workspaceId: pulumi.Output<string | null>;
   declare readonly createdAt: pulumi.Output<string>;
   declare readonly updatedAt: pulumi.Output<string | null>;
 

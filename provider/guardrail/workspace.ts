@@ -9,7 +9,7 @@ import type { GuardrailInputs } from "../args/guardrail-args";
 
 /** The part of the recorded outputs these rules read. */
 export interface RecordedWorkspace {
-  workspaceId: string;
+  workspaceId: string | null;
   defaultWorkspaceId?: string | null;
   args: GuardrailInputs | null;
 }

@@ -1,6 +1,7 @@
 /**
- * Conformance of `guardrails-emulator` to the spec and API-CONTRACT.md, from the outside:
- * the binary on a free port, plain HTTP, no project code. One block per rule.
+ * Conformance of `guardrails-emulator` to docs/api-contract.md (the spec's rules and the
+ * contract's), from the outside: the binary on a free port, plain HTTP, no project code. One
+ * block per rule.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { http, spawnEmulator, type SpawnedEmulator } from "../helpers/spawn-emulator";
@@ -89,7 +90,7 @@ describe("transport and authentication", () => {
   });
 });
 
-describe("create (spec rules 1-3, contract rule 1)", () => {
+describe("create (docs/api-contract.md, spec rules 1-3, rule 1)", () => {
   it("201 {data} with every field; updated_at and enforce_zdr null; the default workspace", async () => {
     const g = await create({ name: "minimal" });
     expect(g).toEqual({
@@ -97,6 +98,9 @@ describe("create (spec rules 1-3, contract rule 1)", () => {
       description: null, allowed_models: null, allowed_providers: null, ignored_models: null, ignored_providers: null, limit_usd: null,
       reset_interval: null, enforce_zdr_vendor_a: null, enforce_zdr_vendor_b: null, enforce_zdr_vendor_c: null, enforce_zdr_other: null,
       enforce_zdr: null, content_filter_builtins: null, content_filters: null,
+      // Rule 13: the real service's fields, include_byok_in_budgets always a boolean.
+      include_byok_in_budgets: false, allowed_data_regions: null, enable_free_model_publication: null, enable_free_model_training: null,
+      enable_paid_model_training: null,
     });
     expect(Number.isNaN(Date.parse(g.created_at))).toBe(false);
   });
@@ -160,7 +164,7 @@ describe("create (spec rules 1-3, contract rule 1)", () => {
     const scoped = await create({ name: "pi", content_filter_builtins: [{ slug: "regex-prompt-injection", action: "block", scan_scope: "user_only" }] });
     expect(scoped.content_filter_builtins[0].scan_scope).toBe("user_only");
     const bad = async (builtins: unknown, re: RegExp) => expectError(await api("POST", "/guardrails", { name: "x", content_filter_builtins: builtins }), 400, re);
-    await bad([{ slug: "phone", action: "flag" }], /content_filter_builtins\[0\]\.action/);
+    await bad([{ slug: "phone", action: "mask" }], /content_filter_builtins\[0\]\.action/);
     await bad([{ slug: "email", action: "block", scan_scope: "user_only" }], /scan_scope/);
     await bad([{ slug: "email", action: "block" }, { slug: "email", action: "redact" }], /duplicate slug/);
     await bad([{ slug: "passport", action: "block" }], /slug/);
@@ -223,9 +227,9 @@ describe("get, list and pagination", () => {
   });
 });
 
-describe("update (contract rule 2)", () => {
+describe("update (docs/api-contract.md rule 2)", () => {
   it("only fields present change; a collection is replaced whole; null clears; updated_at is set", async () => {
-    const g = await create({ name: "u", description: "keep", allowed_providers: ["p1", "p2"], limit_usd: 5 });
+    const g = await create({ name: "u", description: "keep", allowed_providers: ["p1", "p2"], limit_usd: 5, reset_interval: "daily" });
     const res = await api("PATCH", `/guardrails/${g.id}`, { allowed_providers: ["p3"], limit_usd: null });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ name: "u", description: "keep", allowed_providers: ["p3"], limit_usd: null, created_at: g.created_at });
@@ -252,7 +256,7 @@ describe("update (contract rule 2)", () => {
   });
 });
 
-describe("assignments (contract rules 5-9)", () => {
+describe("assignments (docs/api-contract.md rules 5-9)", () => {
   const assign = (id: string, kind: "members" | "keys", ids: unknown) => api("POST", `/guardrails/${id}/assignments/${kind}`, kind === "members" ? { member_user_ids: ids } : { key_hashes: ids });
   const unassign = (id: string, kind: "members" | "keys", ids: unknown) => api("POST", `/guardrails/${id}/assignments/${kind}/remove`, kind === "members" ? { member_user_ids: ids } : { key_hashes: ids });
   const listed = async (id: string, kind: "members" | "keys") => (await api("GET", `/guardrails/${id}/assignments/${kind}?limit=100`)).body.data.map((r: any) => r.user_id ?? r.key_hash).sort();
@@ -326,6 +330,138 @@ describe("assignments (contract rules 5-9)", () => {
     expect((await api("GET", "/guardrails/assignments/keys")).body.total_count).toBe(0);
     const g2 = await create({ name: "d2" });
     expect((await assign(g2.id, "keys", ["hash_1"])).body.assigned_count).toBe(1);
+  });
+});
+
+describe("what the real service sends (docs/api-contract.md rules 10-15)", () => {
+  const RULE_13 = ["include_byok_in_budgets", "allowed_data_regions", "enable_free_model_publication", "enable_free_model_training", "enable_paid_model_training"];
+
+  it("rule 10: every guardrail answer (create, get, list, update) carries include_byok_in_budgets, a boolean", async () => {
+    const g = await create({ name: "byok" });
+    const answers = [
+      g,
+      (await api("GET", `/guardrails/${g.id}`)).body.data,
+      ...(await api("GET", "/guardrails")).body.data,
+      ...(await api("GET", `/guardrails?workspace_id=${W1}`)).body.data,
+      (await api("PATCH", `/guardrails/${g.id}`, { name: "byok2" })).body.data,
+    ];
+    expect(answers).toHaveLength(5);
+    for (const a of answers) {
+      expect(a.include_byok_in_budgets).toBe(false);
+      for (const key of RULE_13) expect(Object.keys(a)).toContain(key);
+    }
+  });
+
+  it("rule 11: the service takes flag on every builtin and has the secrets slug; unknown slugs and actions are still 400", async () => {
+    const pii = ["email", "phone", "ssn", "credit-card", "ip-address", "person-name", "address", "secrets"];
+    const g = await create({ name: "flags", content_filter_builtins: pii.map((slug) => ({ slug, action: "flag" })) });
+    expect(g.content_filter_builtins.map((b: { slug: string; action: string; label: string }) => `${b.slug}:${b.action}:${b.label}`)).toEqual([
+      "email:flag:[EMAIL]", "phone:flag:[PHONE]", "ssn:flag:[SSN]", "credit-card:flag:[CREDIT_CARD]", "ip-address:flag:[IP_ADDRESS]",
+      "person-name:flag:[PERSON_NAME]", "address:flag:[ADDRESS]", "secrets:flag:[SECRETS]",
+    ]);
+    expect(g.content_filter_builtins.every((b: object) => !("scan_scope" in b))).toBe(true);
+    expectError(await api("POST", "/guardrails", { name: "x", content_filter_builtins: [{ slug: "secrets", action: "block", scan_scope: "user_only" }] }), 400, /scan_scope/);
+    expectError(await api("POST", "/guardrails", { name: "x", content_filter_builtins: [{ slug: "passport", action: "block" }] }), 400, /content_filter_builtins\[0\]\.slug/);
+    expectError(await api("POST", "/guardrails", { name: "x", content_filter_builtins: [{ slug: "email", action: "mask" }] }), 400, /content_filter_builtins\[0\]\.action/);
+  });
+
+  it("rule 13: the five fields are taken on create and PATCH, only fields present change, null clears", async () => {
+    const g = await create({ name: "r13", include_byok_in_budgets: true, allowed_data_regions: ["europe", "us"], enable_free_model_publication: false, enable_free_model_training: true, enable_paid_model_training: false });
+    expect(g).toMatchObject({ include_byok_in_budgets: true, allowed_data_regions: ["europe", "us"], enable_free_model_publication: false, enable_free_model_training: true, enable_paid_model_training: false });
+    expect((await api("GET", `/guardrails/${g.id}`)).body.data).toEqual(g);
+    const one = (await api("PATCH", `/guardrails/${g.id}`, { allowed_data_regions: ["global"] })).body.data;
+    expect(one).toMatchObject({ include_byok_in_budgets: true, allowed_data_regions: ["global"], enable_free_model_publication: false, enable_free_model_training: true, enable_paid_model_training: false });
+    const cleared = (await api("PATCH", `/guardrails/${g.id}`, { include_byok_in_budgets: false, allowed_data_regions: null, enable_free_model_publication: null, enable_free_model_training: null, enable_paid_model_training: true })).body.data;
+    expect(cleared).toMatchObject({ include_byok_in_budgets: false, allowed_data_regions: null, enable_free_model_publication: null, enable_free_model_training: null, enable_paid_model_training: true });
+  });
+
+  it("rule 13: allowed_data_regions [] or an unknown region is 400; include_byok_in_budgets takes no null; a 400 changes nothing", async () => {
+    const g = await create({ name: "r13bad", include_byok_in_budgets: true });
+    expectError(await api("POST", "/guardrails", { name: "x", allowed_data_regions: [] }), 400, /allowed_data_regions: must be null or a non-empty array/);
+    expectError(await api("POST", "/guardrails", { name: "x", allowed_data_regions: ["mars"] }), 400, /allowed_data_regions\[0\]: must be one of global, europe, us/);
+    expectError(await api("POST", "/guardrails", { name: "x", include_byok_in_budgets: null }), 400, /include_byok_in_budgets/);
+    for (const field of ["enable_free_model_publication", "enable_free_model_training", "enable_paid_model_training"]) {
+      expectError(await api("POST", "/guardrails", { name: "x", [field]: "yes" }), 400, new RegExp(field));
+    }
+    expectError(await api("PATCH", `/guardrails/${g.id}`, { name: "changed", include_byok_in_budgets: null }), 400, /include_byok_in_budgets/);
+    expectError(await api("PATCH", `/guardrails/${g.id}`, { name: "changed", allowed_data_regions: [] }), 400, /allowed_data_regions/);
+    expect((await api("GET", `/guardrails/${g.id}`)).body.data).toMatchObject({ name: "r13bad", include_byok_in_budgets: true });
+  });
+
+  it("rule 14: create with only one of limit_usd and reset_interval is 400 naming both; both or neither is fine", async () => {
+    for (const body of [{ limit_usd: 10 }, { reset_interval: "monthly" }, { limit_usd: 10, reset_interval: null }, { limit_usd: null, reset_interval: "daily" }]) {
+      const res = await api("POST", "/guardrails", { name: "half", ...body });
+      expectError(res, 400, /limit_usd and reset_interval must be given together/);
+    }
+    expect((await api("GET", "/guardrails")).body.total_count).toBe(0);
+    expect(await create({ name: "both", limit_usd: 10, reset_interval: "monthly" })).toMatchObject({ limit_usd: 10, reset_interval: "monthly" });
+    expect(await create({ name: "neither", limit_usd: null, reset_interval: null })).toMatchObject({ limit_usd: null, reset_interval: null });
+  });
+
+  it("rule 15: an update can answer 409 with the usual error body and change nothing; 400 and 404 come first", async () => {
+    const g = await create({ name: "c" });
+    expect((await admin("PUT", "/__emulator/faults", { updateConflicts: 2 })).body.updateConflicts).toBe(2);
+    expectError(await api("PATCH", `/guardrails/${g.id}`, { name: "" }), 400, /name/);
+    expectError(await api("PATCH", `/guardrails/${MISSING}`, { name: "x" }), 404);
+    expectError(await api("PATCH", `/guardrails/${g.id}`, { name: "first" }), 409, new RegExp(g.id));
+    expectError(await api("PATCH", `/guardrails/${g.id}`, { name: "second" }), 409);
+    expect((await api("GET", `/guardrails/${g.id}`)).body.data).toEqual(g);
+    expect((await admin("GET", "/__emulator/faults")).body.updateConflicts).toBe(0);
+    expect((await api("PATCH", `/guardrails/${g.id}`, { name: "third" })).body.data.name).toBe("third");
+    const log = (await admin("GET", "/__emulator/log")).body.entries.filter((e: { operation: string }) => e.operation === "updateGuardrail");
+    expect(log.map((e: { status: number; fault?: string }) => `${e.status}${e.fault ? `:${e.fault}` : ""}`)).toEqual(["400", "404", "409:conflict", "409:conflict", "200"]);
+  });
+});
+
+describe("guardrails reshaped by hand (PATCH /__emulator/guardrails/{id}) are served as stored", () => {
+  const reshape = (id: string, change: unknown) => admin("PATCH", `/__emulator/guardrails/${id}`, change);
+
+  it("any optional key absent: get and list serve the guardrail without it", async () => {
+    const g = await create({ name: "absent" });
+    const optional = Object.keys(g).filter((k) => !["id", "name", "created_at"].includes(k));
+    expect(optional).toHaveLength(21);
+    for (const key of optional) {
+      const fresh = await create({ name: `absent-${key}` });
+      expect((await reshape(fresh.id, { remove: [key] })).status).toBe(200);
+      const got = (await api("GET", `/guardrails/${fresh.id}`)).body.data;
+      expect(Object.keys(got)).not.toContain(key);
+      expect(Object.keys(got)).toHaveLength(23);
+    }
+  });
+
+  it("null workspace, secrets and an unknown slug, flag on a PII slug, new reset_interval and scan_scope, extra fields", async () => {
+    const g = await create({ name: "odd", limit_usd: 1, reset_interval: "daily" });
+    const builtins = [
+      { slug: "secrets", action: "redact", label: "[SECRETS]" },
+      { slug: "face-detector", action: "blur", label: "[FACE]" },
+      { slug: "email", action: "flag", label: "[EMAIL]" },
+      { slug: "regex-prompt-injection", action: "block", scan_scope: "tool_calls_only", label: "[PROMPT_INJECTION]" },
+    ];
+    const res = await reshape(g.id, { set: { workspace_id: null, content_filter_builtins: builtins, reset_interval: "hourly", enforce_zdr_vendor_d: true, audit: { by: "someone" } } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const expected = { ...g, workspace_id: null, content_filter_builtins: builtins, reset_interval: "hourly", enforce_zdr_vendor_d: true, audit: { by: "someone" } };
+    expect(res.body.data).toEqual(expected);
+    expect((await api("GET", `/guardrails/${g.id}`)).body.data).toEqual(expected);
+    // A guardrail without a workspace is listed with the default workspace's (it has none of its own).
+    expect((await api("GET", "/guardrails")).body).toEqual({ data: [expected], total_count: 1 });
+    expect((await api("GET", `/guardrails?workspace_id=${W2}`)).body.total_count).toBe(0);
+    // An API PATCH changes only what it names and keeps what it does not know.
+    const patched = (await api("PATCH", `/guardrails/${g.id}`, { description: "after" })).body.data;
+    expect(patched).toEqual({ ...expected, description: "after", updated_at: expect.any(String) });
+  });
+
+  it("refuses what rule 10 forbids, needs the admin header, and names no guardrail it cannot find", async () => {
+    const g = await create({ name: "keep" });
+    expectError(await reshape(g.id, { remove: ["id"] }), 400, /id/);
+    expectError(await reshape(g.id, { remove: ["name", "created_at"] }), 400, /name[\s\S]*created_at/);
+    expectError(await reshape(g.id, { set: { id: "x" } }), 400, /id cannot change/);
+    expectError(await reshape(g.id, { set: { name: 5 } }), 400, /set\.name/);
+    expectError(await reshape(g.id, { sett: {} }), 400, /sett/);
+    expectError(await reshape(MISSING, { set: { x: 1 } }), 404);
+    expectError(await reshape("not-a-uuid", { set: { x: 1 } }), 400, /id/);
+    const noHeader = await fetch(`${emu.url}/__emulator/guardrails/${g.id}`, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ set: { name: "pwned" } }) });
+    expect(noHeader.status).toBe(403);
+    expect((await api("GET", `/guardrails/${g.id}`)).body.data).toEqual(g);
   });
 });
 

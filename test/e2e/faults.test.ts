@@ -100,7 +100,7 @@ describe("faults (seed 7: half of all writes applied, then the answer dropped)",
     p.write(`
 import { Guardrail, GuardrailMemberAssignment } from "pulumi-guardrails";
 for (const n of ["a", "b", "c", "d", "e", "f"]) {
-  const g = new Guardrail(n, { name: "Team " + n, limitUsd: 10 });
+  const g = new Guardrail(n, { name: "Team " + n, limitUsd: 10, resetInterval: "daily" });
   if (n === "a") new GuardrailMemberAssignment("a-members", { guardrailId: g.id, memberUserIds: ["user_alice", "user_bob"] });
 }
 `);

@@ -85,7 +85,7 @@ describe("pull-request preview that runs no PR code", () => {
 describe("scheduled drift check", () => {
   let p: Program;
   let ids: Record<string, string>;
-  const research = "guardrails:\n  research:\n    name: Research\n    limitUsd: 20\n    members:\n      ids: [user_frank]\n";
+  const research = "guardrails:\n  research:\n    name: Research\n    limitUsd: 20\n    resetInterval: weekly\n    members:\n      ids: [user_frank]\n";
   beforeAll(async () => {
     p = await declarative("drift-e2e", { "guardrails/research.yaml": research })();
     await p.up();

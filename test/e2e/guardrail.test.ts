@@ -22,7 +22,7 @@ const eng = new Guardrail("eng", {
   contentFilters: [{ pattern: "ticket-\\\\d+", action: "redact", label: "[TICKET]" }],
   ${opts.ws ? `workspaceId: "${opts.ws}",` : ""}
 });
-const research = new Guardrail("research", { name: "Research", ignoredModels: ["other-lab/open-model-8b"], limitUsd: 5000 });
+const research = new Guardrail("research", { name: "Research", ignoredModels: ["other-lab/open-model-8b"], limitUsd: 5000, resetInterval: "monthly" });
 export const engId = eng.id;
 export const researchId = research.id;
 export const engModels = eng.allowedModels;
@@ -182,10 +182,10 @@ new Guardrail("importable", { name: "Importable" }, { import: "${existing.id}" }
   });
 
   it("8. an existing guardrail comes under management with adoptId, without being recreated", async () => {
-    const existing = (await p.api("POST", "/guardrails", { name: "Legacy", limit_usd: 1 })).body.data;
+    const existing = (await p.api("POST", "/guardrails", { name: "Legacy", limit_usd: 1, reset_interval: "daily" })).body.data;
     p.write(`
 import { Guardrail } from "pulumi-guardrails";
-export const id = new Guardrail("legacy", { name: "Legacy", limitUsd: 42, adoptId: "${existing.id}" }).id;
+export const id = new Guardrail("legacy", { name: "Legacy", limitUsd: 42, resetInterval: "daily", adoptId: "${existing.id}" }).id;
 `);
     await p.clearLog();
     await p.up();

@@ -40,7 +40,7 @@ describe("serialized provider", () => {
       const provider = require(${JSON.stringify(file)}).handler();
       const config = { "guardrails:apiKey": ${JSON.stringify(KEY)}, "guardrails:baseUrl": ${JSON.stringify(emu.url)} };
       provider.configure({ config: { get: (k) => config[k], require: (k) => config[k] } })
-        .then(() => provider.create({ name: "from-serialized", limitUsd: 3 }))
+        .then(() => provider.create({ name: "from-serialized", limitUsd: 3, resetInterval: "daily" }))
         .then((r) => process.stdout.write(JSON.stringify(r)));
     `;
     const created = JSON.parse(execFileSync(process.execPath, ["-e", use], { cwd: template, encoding: "utf8", env: { ...process.env, GUARDRAILS_API_KEY: "", GUARDRAILS_BASE_URL: "" } }));

@@ -2,7 +2,7 @@
  * The emulator binary: state-file persistence across a restart, and each fault mode,
  * deterministic by seed. Plain HTTP against the spawned CLI.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -42,9 +42,51 @@ describe("--state-file", () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it("a state file of an earlier emulator gains the rule 13 fields once; a guardrail shaped by hand in a current file is served as it is", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "gr-state-"));
+    const file = join(dir, "state.json");
+    try {
+      const first = await start(["--state-file", file]);
+      const api = http(first.api, KEY);
+      const old = (await api("POST", "/guardrails", { name: "old" })).body.data;
+      const odd = (await api("POST", "/guardrails", { name: "odd" })).body.data;
+      await first.stop();
+      // Rewrite the file as the emulator before rule 13 wrote it: no version, no new fields.
+      const data = JSON.parse(readFileSync(file, "utf8"));
+      expect(data.version).toBe(2);
+      const strip = ({ include_byok_in_budgets: _a, allowed_data_regions: _b, enable_free_model_publication: _c, enable_free_model_training: _d, enable_paid_model_training: _e, ...rest }: Record<string, unknown>) => rest;
+      writeFileSync(file, JSON.stringify({ ...data, version: undefined, guardrails: [strip(data.guardrails[0])] }));
+
+      const second = await start(["--state-file", file]);
+      expect((await http(second.api, KEY)("GET", `/guardrails/${old.id}`)).body.data).toEqual(old);
+      await http(second.api, KEY)("POST", "/guardrails", { name: "third" });
+      await second.stop();
+
+      // A file already at version 2 is served as stored: the hand-made absence stays absent.
+      const reshaped = JSON.parse(readFileSync(file, "utf8"));
+      writeFileSync(file, JSON.stringify({ ...reshaped, guardrails: [...reshaped.guardrails, { ...odd, workspace_id: null, include_byok_in_budgets: undefined }] }));
+      const third = await start(["--state-file", file]);
+      const served = (await http(third.api, KEY)("GET", `/guardrails/${odd.id}`)).body.data;
+      expect(served.workspace_id).toBeNull();
+      expect("include_byok_in_budgets" in served).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe("fault injection", () => {
+  it("--update-conflicts N: the next N valid updates answer 409 and change nothing (rule 15)", async () => {
+    const e = await start(["--update-conflicts", "1"]);
+    const api = http(e.api, KEY);
+    const g = (await api("POST", "/guardrails", { name: "before" })).body.data;
+    const conflict = await api("PATCH", `/guardrails/${g.id}`, { name: "after" });
+    expect(conflict.body).toEqual({ error: { code: 409, message: expect.stringContaining(g.id), metadata: null } });
+    expect((await api("GET", `/guardrails/${g.id}`)).body.data.name).toBe("before");
+    expect((await api("PATCH", `/guardrails/${g.id}`, { name: "after" })).status).toBe(200);
+  });
+
   it("--error-rate answers 5xx before applying anything, the same way for the same seed", async () => {
     const statuses = async () => {
       const e = await start(["--error-rate", "0.5", "--seed", "42"]);

@@ -21,8 +21,31 @@ export interface LogSummary {
   total: number;
   writes: number;
   counts: Record<string, number>;
-  entries: Array<{ method: string; path: string; query: string; operation: string | null; status: number; fault?: string }>;
+  /** `body` is the request's JSON body, redacted (no key ever); see emulator/request-log.ts for the bounds. */
+  entries: Array<{ method: string; path: string; query: string; operation: string | null; status: number; fault?: string; body?: unknown; bodyTruncated?: string; bodyDropped?: true }>;
   /** Entries dropped by the log's cap (counts stay exact). */
   dropped: number;
   cap: number;
+}
+
+/**
+ * How to reshape a stored guardrail by hand: `set` overwrites or adds raw fields (any JSON: a
+ * null workspace, an unknown slug or interval, extra fields), `remove` deletes keys. `id`, `name`
+ * and `created_at` stay (docs/api-contract.md rule 10).
+ */
+export interface GuardrailReshape {
+  set?: Record<string, unknown>;
+  remove?: string[];
+}
+
+/**
+ * Makes a stored guardrail hold a shape the real service may send and the API would never write
+ * (docs/api-contract.md rules 10-12), through `PATCH /__emulator/guardrails/{id}`. GET and list
+ * serve it as stored from then on. Answers the stored guardrail; throws on any refusal.
+ * Works on an in-process emulator and on a spawned one alike (`url` without `/api/v1`).
+ */
+export async function reshapeGuardrail(url: string, id: string, change: GuardrailReshape): Promise<Record<string, unknown>> {
+  const res = await http(url)("PATCH", `/__emulator/guardrails/${encodeURIComponent(id)}`, change);
+  if (res.status !== 200) throw new Error(`reshaping guardrail ${id} failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return (res.body as { data: Record<string, unknown> }).data;
 }

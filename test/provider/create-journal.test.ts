@@ -12,7 +12,7 @@ import { collect } from "../../provider/client";
 import { configure, resetConfiguration } from "../../provider/config";
 import { parseInputs } from "../../provider/guardrail/check";
 import { createKey, type JournalEntry } from "../../provider/guardrail/create-journal";
-import { createBody } from "../../provider/guardrail/model";
+import { createBody } from "../../provider/guardrail/bodies";
 import { guardrail } from "../../provider/internal";
 import { TEST_KEY, withEmulator } from "../helpers/emulator";
 

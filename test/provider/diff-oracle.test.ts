@@ -103,7 +103,7 @@ async function engineUp(id: string, olds: any, news: Record<string, unknown>) {
 
 const argsOf = (name: string, s: { description?: string; limitUsd?: number; allowedModels?: string[]; ignoredModels?: string[]; ws: Ws }, adoptId?: string) =>
   Object.fromEntries(
-    Object.entries({ __provider: "p", name, description: s.description, limitUsd: s.limitUsd, allowedModels: s.allowedModels, ignoredModels: s.ignoredModels, workspaceId: wsValue(s.ws), adoptId }).filter(([, v]) => v !== undefined),
+    Object.entries({ __provider: "p", name, description: s.description, limitUsd: s.limitUsd, resetInterval: s.limitUsd === undefined ? undefined : "monthly", allowedModels: s.allowedModels, ignoredModels: s.ignoredModels, workspaceId: wsValue(s.ws), adoptId }).filter(([, v]) => v !== undefined),
   );
 
 async function snapshot(cat: CatalogueName) {

@@ -145,7 +145,7 @@ describe("Guardrail lifecycle", () => {
   it("an ambiguous create under drop-after-apply leaves exactly one guardrail", async () => {
     await emu.setFaults({ dropAfterApplyRate: 1 });
     await emu.clearLog();
-    const { id, outs } = await created({ name: "exactly-once", limitUsd: 7 });
+    const { id, outs } = await created({ name: "exactly-once", limitUsd: 7, resetInterval: "daily" });
     await emu.setFaults({ dropAfterApplyRate: 0 });
     const all = (await collect(raw().listGuardrails())).filter((g) => g.name === "exactly-once");
     expect(all.map((g) => g.id)).toEqual([id]);
@@ -163,7 +163,7 @@ describe("Guardrail lifecycle", () => {
   });
 
   it("adoptId brings an existing guardrail under management without recreating it", async () => {
-    const existing = await raw().createGuardrail({ name: "legacy", limit_usd: 1, allowed_models: ["vendor-a/model-x"] });
+    const existing = await raw().createGuardrail({ name: "legacy", limit_usd: 1, reset_interval: "daily", allowed_models: ["vendor-a/model-x"] });
     await emu.clearLog();
     const res = await created({ name: "legacy", limitUsd: 2, allowedModels: ["vendor-a/model-x"], adoptId: existing.id });
     expect(res.id).toBe(existing.id);

@@ -34,7 +34,7 @@ describe("checkBaseUrl", () => {
 
 describe("read after a 404", () => {
   async function fixtures() {
-    const g = await guardrail.create({ __provider: "s", name: "kept", limitUsd: 3 });
+    const g = await guardrail.create({ __provider: "s", name: "kept", limitUsd: 3, resetInterval: "daily" });
     const set = await memberAssignment.create({ __provider: "s", guardrailId: g.id, members: { user_alice: true }, exclusive: false });
     return { g: { id: g.id, outs: g.outs as GuardrailOutputs }, set: { id: set.id, outs: set.outs as Record<string, unknown> } };
   }

@@ -1,7 +1,8 @@
 /** Model identifier lists: recognising the service's answer to a request, for any catalogue. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { couldAnswer } from "../../provider/guardrail/model-lists";
+import type { GuardrailInputs } from "../../provider/args/guardrail-args";
+import { answersOf, couldAnswer, modelListChanged, type RecordedModels } from "../../provider/guardrail/model-lists";
 
 /** A catalogue as the service's rule 4 resolves it; the test's own reading of the contract. */
 const answerOf = (catalogue: Array<[string, string]>, request: string[]) => {
@@ -69,5 +70,42 @@ describe("couldAnswer", () => {
       ),
       { numRuns: 500, seed: 19 },
     );
+  });
+});
+
+describe("what a model list records and when it changed (the rule that replaced alias learning)", () => {
+  const M = "vendor-b/model-m";
+  const M_C = "vendor-b/model-m-20260201";
+  const X = "vendor-a/model-x";
+  const X_C = "vendor-a/model-x-20260115";
+  const recorded = (sent: string[] | null, live: string[] | null, answer: string[] | null = live): RecordedModels => ({
+    allowedModels: live,
+    ignoredModels: null,
+    modelAnswers: { allowedModels: answer, ignoredModels: null },
+    args: { name: "n", ...(sent ? { allowedModels: sent } : {}) } as GuardrailInputs,
+  });
+  const program = (ids: string[] | undefined) => ({ name: "n", ...(ids ? { allowedModels: ids } : {}) }) as GuardrailInputs;
+
+  it.each([
+    ["the identifiers sent before, in another order", recorded([X, M], [X_C, M_C]), [M, X], false],
+    ["the canonical slugs the service answered", recorded([X, M], [X_C, M_C]), [M_C, X_C], false],
+    ["a new identifier is sent and the answer settles it", recorded([X], [X_C]), [X_C, M], true],
+    ["the canonical slug of a listed model, mixed with a slug", recorded([X, M], [X_C, M_C]), [X_C, M], true],
+    ["drift: the service's list is not its last answer", recorded([X], [M_C], [X_C]), [X], true],
+    ["the list dropped from the program", recorded([X], [X_C]), undefined, true],
+    ["no list on either side", recorded(null, null), undefined, false],
+    ["adopted (no args): the canonical set must match", { ...recorded([X], [X_C]), args: null }, [X_C], false],
+    ["adopted (no args): a slug is sent", { ...recorded([X], [X_C]), args: null }, [X], true],
+  ] as const)("%s", (_name, rec, ids, expected) => {
+    expect(modelListChanged(rec, program(ids as string[] | undefined), "allowedModels")).toBe(expected);
+  });
+
+  it.each([
+    ["recorded answers win", { ...recorded([X], [X_C]), modelAliases: { [X]: "other" } }, [X_C]],
+    ["an earlier version's alias map covering every identifier", { allowedModels: [X_C, M_C], ignoredModels: null, modelAliases: { [X]: X_C, [M]: M_C }, args: program([X, M, X]) }, [X_C, M_C]],
+    ["an alias map missing an identifier: the recorded list", { allowedModels: [X_C], ignoredModels: null, modelAliases: {}, args: program([X]) }, [X_C]],
+    ["no args at all: the recorded list", { allowedModels: [M_C], ignoredModels: null, args: null }, [M_C]],
+  ] as const)("answersOf: %s", (_name, rec, expected) => {
+    expect(answersOf(rec as RecordedModels).allowedModels).toEqual(expected);
   });
 });

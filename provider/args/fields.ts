@@ -1,0 +1,174 @@
+/**
+ * The guardrail field table: every setting a program writes and the service holds, stated
+ * once. Per field: the wire name, the zod schema `check` holds the program to (strict), the
+ * one the client reads responses with (tolerant: docs/api-contract.md rules 10-12), its kind
+ * (how it is sent, recorded and compared) and, as the entry's JSDoc, the docs a user reads in
+ * the IDE on `GuardrailArgs`. The args schema, the wire schemas, the outputs, diff, the
+ * create and PATCH bodies, refresh and the user-facing names are all derived from it, and
+ * typed over its keys, so a field cannot be half added.
+ *
+ * `workspaceId` (create-only; moving replaces) and `adoptId` (read at create only) are not
+ * settings and are not in the table.
+ */
+import { z } from "zod";
+import { DESCRIPTION_MAX, NAME_MAX, RESET_INTERVALS } from "./constants";
+import * as filters from "./filters";
+
+/** Any zod schema (zod 4's `ZodTypeAny` is `ZodType<unknown>`, which a mapped type cannot satisfy). */
+export type AnySchema = z.ZodType<any, any, any>;
+
+/** How a field is sent and compared. */
+export type FieldKind =
+  /** One value; compared as is. */
+  | "scalar"
+  /** A list compared as a set (sorted, deduplicated); sent deduplicated, in the program's order. */
+  | "set"
+  /** A set of model identifiers the service answers as canonical slugs (guardrail/model-lists.ts). */
+  | "modelSet"
+  /** A list whose order matters. */
+  | "orderedList"
+  /** A list of content filters compared as a set by slug. */
+  | "filterSet";
+
+/** One field. `A` is the program's value, `R` the service's (as read), `O` what outputs record. */
+export interface FieldSpec<Wire extends string, Arg extends AnySchema, Read extends AnySchema, O> {
+  /** The service's name. */
+  wire: Wire;
+  kind: FieldKind;
+  /** The schema `check` holds a set value to (omission and `null` are handled around it). */
+  arg: Arg;
+  /** The schema a response's value is read with (absent and `null` read as null around it). */
+  read: Read;
+  /** Required in args and in every response (only `name`). */
+  required?: boolean;
+  /** What an omitted arg means, which is also what the service holds then. @default null */
+  absent?: boolean | null;
+  /** Fields sent together whenever one of them changes (the ZDR flags). */
+  group?: "zdr";
+  /** Another field whose value this one takes when not given (spec rules 2-3). */
+  fallback?: "enforceZdr";
+  /** Names inside the value, wire -> program (for messages in the user's names). */
+  inner?: Readonly<Record<string, string>>;
+  toWire(value: z.output<Arg>): unknown;
+  fromWire(value: z.output<Read>): O;
+  /** A recorded value in the program's form (what `read` reports where it drifted). */
+  toArg(value: O): unknown;
+  /** The comparison key of a set value (program's or recorded). */
+  compare(value: never): unknown;
+}
+
+const field = <const Wire extends string, Arg extends AnySchema, Read extends AnySchema, O = z.output<Read>>(spec: FieldSpec<Wire, Arg, Read, O>) => spec;
+
+const same = <T>(v: T): T => v;
+const uniq = (xs: readonly string[]) => [...new Set(xs)];
+const sortedSet = (xs: readonly string[]) => [...new Set(xs)].sort();
+const notEmpty = { error: "must not be empty: omit the property instead of passing []" };
+
+const scalar = <const Wire extends string, Arg extends AnySchema, Read extends AnySchema>(wire: Wire, arg: Arg, read: Read) =>
+  field({ wire, kind: "scalar", arg, read, toWire: same, fromWire: (v: z.output<Read>) => v, toArg: same, compare: same });
+
+const idSet = <const Wire extends string>(wire: Wire, kind: "set" | "modelSet", what: string, item: z.ZodType<string, string> = z.string()) =>
+  field({
+    wire,
+    kind,
+    arg: z.array(z.string({ error: `each item must be a ${what} string` }).min(1, { error: `each item must be a non-empty ${what}` }).pipe(item), { error: `must be a list of ${what}s` }).min(1, notEmpty),
+    read: z.array(z.string()),
+    toWire: uniq,
+    fromWire: (v: string[]) => v,
+    toArg: same,
+    compare: sortedSet,
+  });
+
+const flag = <const Wire extends string>(wire: Wire) => scalar(wire, z.boolean({ error: "must be true or false" }), z.boolean());
+const zdrFlag = <const Wire extends string>(wire: Wire) => ({ ...flag(wire), group: "zdr" as const, fallback: "enforceZdr" as const });
+
+/** The table. Its JSDoc is what `GuardrailArgs` shows in an IDE. */
+export const FIELDS = {
+  /** Display name, 1 to 200 characters. Updates in place. */
+  name: {
+    ...scalar(
+      "name",
+      z.string({ error: "must be a string" }).min(1, { error: `must be 1 to ${NAME_MAX} characters` }).max(NAME_MAX, { error: `must be 1 to ${NAME_MAX} characters` }),
+      z.string(),
+    ),
+    required: true as const,
+  },
+  /** At most 1000 characters. @default none (null) */
+  description: scalar("description", z.string({ error: "must be a string" }).max(DESCRIPTION_MAX, { error: `must be at most ${DESCRIPTION_MAX} characters` }), z.string()),
+  /** Models allowed, by slug or canonical slug; a set of identifiers (another identifier for a listed model is one update that then settles). Omit instead of `[]`. @default no restriction (null) */
+  allowedModels: idSet("allowed_models", "modelSet", "model identifier"),
+  /** Provider ids allowed; compared as a set. Omit instead of `[]`. @default no restriction (null) */
+  allowedProviders: idSet("allowed_providers", "set", "provider id"),
+  /** Models excluded from routing, by slug or canonical slug; a set. Omit instead of `[]`. @default none (null) */
+  ignoredModels: idSet("ignored_models", "modelSet", "model identifier"),
+  /** Provider ids excluded from routing; a set. Omit instead of `[]`. @default none (null) */
+  ignoredProviders: idSet("ignored_providers", "set", "provider id"),
+  /** Spending limit in US dollars, finite and >= 0. @default no limit (null) */
+  limitUsd: scalar(
+    "limit_usd",
+    z.number({ error: "must be a number of US dollars" }).refine(Number.isFinite, { error: "must be a finite number" }).refine((n) => n >= 0, { error: "must be >= 0" }),
+    z.number(),
+  ),
+  /** When the spending limit resets: `daily`, `weekly` or `monthly`. @default none (null) */
+  resetInterval: scalar("reset_interval", z.enum(RESET_INTERVALS, { error: `must be one of ${RESET_INTERVALS.join(", ")}` }), z.string()),
+  /** Zero-data-retention for the first named model vendor. @default `enforceZdr`, else null */
+  enforceZdrVendorA: zdrFlag("enforce_zdr_vendor_a"),
+  /** Zero-data-retention for the second named model vendor. @default `enforceZdr`, else null */
+  enforceZdrVendorB: zdrFlag("enforce_zdr_vendor_b"),
+  /** Zero-data-retention for the third named model vendor. @default `enforceZdr`, else null */
+  enforceZdrVendorC: zdrFlag("enforce_zdr_vendor_c"),
+  /** Zero-data-retention for models of any other vendor. @default `enforceZdr`, else null */
+  enforceZdrOther: zdrFlag("enforce_zdr_other"),
+  /**
+   * @deprecated Use the four `enforceZdr*` per-vendor-group args. When set, its value fills
+   * each per-vendor arg that is not given (an explicit per-vendor value wins).
+   * @default null
+   */
+  enforceZdr: { ...flag("enforce_zdr"), group: "zdr" as const },
+  /** Builtin content filters; each slug at most once. Omit instead of `[]`. @default none (null) */
+  contentFilterBuiltins: field({
+    wire: "content_filter_builtins",
+    kind: "filterSet",
+    arg: filters.builtinListArgs,
+    read: z.array(filters.wireBuiltinFilter),
+    inner: { scan_scope: "scanScope" },
+    toWire: filters.builtinToWire,
+    fromWire: filters.builtinFromWire,
+    toArg: filters.builtinToArg,
+    compare: filters.builtinsKey,
+  }),
+  /** Custom regex content filters, applied in order. Omit instead of `[]`. @default none (null) */
+  contentFilters: field({
+    wire: "content_filters",
+    kind: "orderedList",
+    arg: filters.customListArgs,
+    read: z.array(filters.wireCustomFilter),
+    toWire: filters.customToWire,
+    fromWire: filters.customFromWire,
+    toArg: same,
+    compare: filters.filtersKey,
+  }),
+};
+
+type Fields = typeof FIELDS;
+/** The program's name of each field. */
+export type FieldName = keyof Fields;
+/** Every field's program name, in table order. */
+export const FIELD_NAMES = Object.keys(FIELDS) as FieldName[];
+
+/** Every entry is a FieldSpec (the compiler checks the table's shape here). */
+const _table: { [K in FieldName]: FieldSpec<Fields[K]["wire"], Fields[K]["arg"], Fields[K]["read"], ReturnType<Fields[K]["fromWire"]>> } = FIELDS;
+void _table;
+
+type IsRequired<K extends FieldName> = Fields[K] extends { required: true } ? true : false;
+/** A field's value as the program gives it (after `check`). */
+export type ArgValue<K extends FieldName> = z.output<Fields[K]["arg"]>;
+/** A field's value as outputs record it: null when the service holds none. */
+export type OutputValue<K extends FieldName> = ReturnType<Fields[K]["fromWire"]> | (IsRequired<K> extends true ? never : null);
+/** A field's value as the service answers it. */
+export type WireValue<K extends FieldName> = z.output<Fields[K]["read"]> | (IsRequired<K> extends true ? never : null);
+/** The service's name of a field. */
+export type WireName<K extends FieldName> = Fields[K]["wire"];
+
+/** Looks up an entry with the loose type the derivations need. */
+export const spec = (k: FieldName): FieldSpec<string, AnySchema, AnySchema, unknown> => FIELDS[k] as unknown as FieldSpec<string, AnySchema, AnySchema, unknown>;
