@@ -8,8 +8,8 @@ import { Program } from "./harness";
 
 const PROGRAM = (limit: number) => `
 import { Guardrail } from "pulumi-guardrails";
-new Guardrail("g0", { name: "G0", limitUsd: ${limit} });
-new Guardrail("g1", { name: "G1", limitUsd: ${limit} });
+new Guardrail("g0", { name: "G0", limitUsd: ${limit}, resetInterval: "daily" });
+new Guardrail("g1", { name: "G1", limitUsd: ${limit}, resetInterval: "daily" });
 `;
 
 /** The CLI's Diagnostics section, with ports and ids made stable and resources in name order. */

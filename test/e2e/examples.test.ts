@@ -5,7 +5,7 @@
  * `@pulumi/pulumi` is the only copy), and `pulumi preview` runs on it against the emulator.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { PASSPHRASE } from "../helpers/program";
@@ -15,6 +15,7 @@ const EXAMPLES = readdirSync(join(REPO_ROOT, "examples")).filter((d) => existsSy
 
 describe.each(EXAMPLES)("examples/%s", (name) => {
   const dir = join(REPO_ROOT, "examples", name);
+  const stack = `e2e-${process.pid}`;
   const key = `e2e-key-${Math.random().toString(36).slice(2)}`;
   let emulator: SpawnedEmulator;
   beforeAll(async () => {
@@ -46,10 +47,15 @@ describe.each(EXAMPLES)("examples/%s", (name) => {
       GUARDRAILS_JOURNAL_DIR: join(state, ".journal"),
     };
     const pulumi = (args: string[]) => spawnSync("pulumi", [...args, "--non-interactive"], { cwd: dir, env, encoding: "utf8" });
-    expect(pulumi(["stack", "init", "e2e"]).status).toBe(0);
-    const preview = pulumi(["preview", "--stack", "e2e"]);
-    expect(preview.stdout + preview.stderr).toMatch(/\+ +\d+ to create/);
-    expect(preview.status).toBe(0);
-    expect(existsSync(join(dir, "Pulumi.e2e.yaml"))).toBe(false); // nothing written into the repository
+    // The stack's settings file (the passphrase salt) is the only thing written into the repository.
+    const stackFile = join(dir, `Pulumi.${stack}.yaml`);
+    try {
+      expect(pulumi(["stack", "init", stack]).status).toBe(0);
+      const preview = pulumi(["preview", "--stack", stack]);
+      expect(preview.stdout + preview.stderr).toMatch(/\+ +\d+ to create/);
+      expect(preview.status).toBe(0);
+    } finally {
+      rmSync(stackFile, { force: true });
+    }
   });
 });
