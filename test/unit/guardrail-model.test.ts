@@ -157,6 +157,9 @@ describe("outputs from the wire", () => {
     expect(outs).toMatchInlineSnapshot(`
       {
         "allowedModels": [
+          "vendor-a/model-x",
+        ],
+        "allowedModelsCanonical": [
           "vendor-a/model-x-20260115",
         ],
         "allowedProviders": [
@@ -185,6 +188,7 @@ describe("outputs from the wire", () => {
         "enforceZdrVendorB": true,
         "enforceZdrVendorC": true,
         "ignoredModels": null,
+        "ignoredModelsCanonical": null,
         "ignoredProviders": null,
         "limitUsd": 10,
         "modelAnswers": {
