@@ -26,6 +26,7 @@ const research = new Guardrail("research", { name: "Research", ignoredModels: ["
 export const engId = eng.id;
 export const researchId = research.id;
 export const engModels = eng.allowedModels;
+export const engModelsCanonical = eng.allowedModelsCanonical;
 `;
 
 function steps(previewJson: string): Array<{ op: string; urn: string }> {
@@ -55,7 +56,9 @@ describe("Guardrail under the real CLI", () => {
       enforce_zdr_other: false,
       content_filters: [{ pattern: "ticket-\\d+", action: "redact", label: "[TICKET]" }],
     });
-    expect(out.engModels).toEqual(["vendor-b/model-m-20260201", "vendor-a/model-x-20260115"]);
+    // The output echoes the program's identifiers (issue 14); the canonical slugs have their own output.
+    expect(out.engModels).toEqual(["vendor-b/model-m", "vendor-a/model-x", "vendor-a/model-x-20260115", "vendor-b/model-m"]);
+    expect(out.engModelsCanonical).toEqual(["vendor-b/model-m-20260201", "vendor-a/model-x-20260115"]);
     expect((await p.api("GET", `/guardrails/${out.researchId}`)).body.data.ignored_models).toEqual(["other-lab/open-model-8b-20250901"]);
     await p.pulumi(["preview", "--expect-no-changes"], { check: true });
     // Exactly the canonical slugs the service answered: known to be what it holds, no change.
