@@ -33,6 +33,8 @@ interface StackSettings {
 
 let fromStack: StackSettings = { numbers: {} };
 let cached: { key: string; client: GuardrailsClient } | undefined;
+/** Whether this provider process has said how to configure it (issue 14: say it once per run). */
+let saidHowToConfigure = false;
 
 /** Called by the provider shim's `configure` with the stack config the engine sends. */
 export function configure(get: (key: string) => string | undefined): void {
@@ -60,6 +62,7 @@ export function parsePositiveInt(text: string | undefined, source: string): numb
 /** For tests: forget stack config and the cached client. */
 export function resetConfiguration(): void {
   fromStack = { numbers: {} };
+  saidHowToConfigure = false;
   void cached?.client.close();
   cached = undefined;
 }
@@ -71,7 +74,13 @@ export function resolveSettings(env: NodeJS.ProcessEnv = process.env): Required<
   const missing: string[] = [];
   if (!apiKey) missing.push("the API key: `pulumi config set --secret guardrails:apiKey <key>` or the env var GUARDRAILS_API_KEY");
   if (!baseUrl) missing.push("the service URL: `pulumi config set guardrails:baseUrl <url>` or the env var GUARDRAILS_BASE_URL");
-  if (missing.length > 0) throw new Error(`pulumi-guardrails is not configured; set ${missing.join(", and ")}`);
+  if (missing.length > 0) {
+    // One provider process serves every resource of a run, and each of them fails: the first
+    // failure says how to fix it, the rest point back to it instead of repeating it.
+    if (saidHowToConfigure) throw new Error("pulumi-guardrails is not configured (the first error of this run says what to set)");
+    saidHowToConfigure = true;
+    throw new Error(`pulumi-guardrails is not configured; set ${missing.join(", and ")}`);
+  }
   const number = (name: keyof typeof NUMERIC_SETTINGS) =>
     fromStack.numbers[name] !== undefined
       ? parsePositiveInt(fromStack.numbers[name], `guardrails:${name}`)

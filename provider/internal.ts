@@ -6,18 +6,20 @@ import * as guardrailLifecycle from "./guardrail/lifecycle";
 import { assignmentLifecycle } from "./assignments/lifecycle";
 import { KEY_KIND, MEMBER_KIND } from "./assignments/kind";
 import { withKeySource } from "./key-source";
+import { quietExpectedErrors } from "./expected-errors";
 export { configure } from "./config";
 export { shimFor } from "./shim";
 
-// Each kind keeps its method names (users' state calls them); a 401 names the key's source.
-export const guardrail = withKeySource({
+// Each kind keeps its method names (users' state calls them); a 401 names the key's source;
+// an expected failure is said once, without a stack trace (expected-errors.ts).
+export const guardrail = quietExpectedErrors(withKeySource({
   check: guardrailLifecycle.check,
   diff: guardrailLifecycle.diff,
   create: guardrailLifecycle.create,
   read: guardrailLifecycle.read,
   update: guardrailLifecycle.update,
   delete: guardrailLifecycle.delete,
-});
+}));
 
-export const memberAssignment = withKeySource(assignmentLifecycle(MEMBER_KIND));
-export const keyAssignment = withKeySource(assignmentLifecycle(KEY_KIND));
+export const memberAssignment = quietExpectedErrors(withKeySource(assignmentLifecycle(MEMBER_KIND)));
+export const keyAssignment = quietExpectedErrors(withKeySource(assignmentLifecycle(KEY_KIND)));

@@ -1,5 +1,5 @@
 /**
- * Enumerations fixed by the spec and API-CONTRACT.md. The provider's arg schemas and the
+ * Enumerations fixed by the spec and docs/api-contract.md. The provider's arg schemas and the
  * emulator's request validation both read these, so the two cannot disagree on a slug.
  */
 
@@ -44,14 +44,14 @@ export const BUILTIN_LABELS: Record<BuiltinSlug, string> = {
 export const NAME_MAX = 200;
 /** Description length bound (spec, Limits). */
 export const DESCRIPTION_MAX = 1000;
-/** Custom filter label length bound (API-CONTRACT.md). */
+/** Custom filter label length bound (docs/api-contract.md). */
 export const FILTER_LABEL_MAX = 100;
 /**
  * Largest request body the service accepts, in bytes (413 past it). The spec gives no figure;
  * this is the emulator's, and `check` holds programs to it so a huge pattern fails at preview.
  */
 export const MAX_REQUEST_BODY_BYTES = 1024 * 1024;
-/** Largest page a list operation serves (API-CONTRACT.md, Pagination). */
+/** Largest page a list operation serves (docs/api-contract.md, Pagination). */
 export const MAX_PAGE_SIZE = 100;
 /**
  * Ids per bulk assign/unassign request the provider sends when `guardrails:maxBulk` is not set:

@@ -45,7 +45,7 @@ export interface FieldSpec<Wire extends string, Arg extends AnySchema, Read exte
   absent?: boolean | null;
   /** Fields sent together whenever one of them changes (the ZDR flags). */
   group?: "zdr";
-  /** Another field whose value this one takes when not given (spec rules 2-3). */
+  /** Another field whose value this one takes when not given (docs/api-contract.md, spec rules 2-3). */
   fallback?: "enforceZdr";
   /** Names inside the value, wire -> program (for messages in the user's names). */
   inner?: Readonly<Record<string, string>>;

@@ -1,5 +1,5 @@
 /**
- * The builtin content filter rules (spec + API-CONTRACT.md), written once for both the
+ * The builtin content filter rules (spec + docs/api-contract.md), written once for both the
  * provider's `check` and the emulator's request validation.
  */
 import { PII_SLUGS, PROMPT_INJECTION_SLUG } from "./constants";

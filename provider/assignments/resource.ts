@@ -8,6 +8,7 @@ import { reportConfigOnce } from "../config-warnings";
 import { registerSet } from "./conflicts";
 import { shimFor } from "../shim";
 import { KEY_ASSIGNMENT_TYPE, MEMBER_ASSIGNMENT_TYPE } from "../policy/type-tokens";
+import { refuseImportOption } from "../import-hint";
 
 interface AssignmentArgsBase {
   /** The guardrail (its id, e.g. `guardrail.id`). **Changing it replaces the resource**; the members end up on the new guardrail either way. */
@@ -54,6 +55,7 @@ export class GuardrailMemberAssignment extends pulumi.dynamic.Resource {
   readonly memberUserIds: pulumi.Output<string[]>;
 
   constructor(name: string, args: GuardrailMemberAssignmentArgs, opts?: pulumi.CustomResourceOptions) {
+    refuseImportOption("GuardrailMemberAssignment", name, opts);
     reportConfigOnce();
     super(shimFor("memberAssignment"), name, { guardrailId: args.guardrailId, exclusive: args.exclusive ?? false, members: asMap(args.memberUserIds) }, opts, "guardrails", "GuardrailMemberAssignment");
     this.memberUserIds = assignedIds(this.members);
@@ -73,6 +75,7 @@ export class GuardrailKeyAssignment extends pulumi.dynamic.Resource {
   readonly keyHashes: pulumi.Output<string[]>;
 
   constructor(name: string, args: GuardrailKeyAssignmentArgs, opts?: pulumi.CustomResourceOptions) {
+    refuseImportOption("GuardrailKeyAssignment", name, opts);
     reportConfigOnce();
     super(shimFor("keyAssignment"), name, { guardrailId: args.guardrailId, exclusive: args.exclusive ?? false, keys: asMap(args.keyHashes) }, opts, "guardrails", "GuardrailKeyAssignment");
     this.keyHashes = assignedIds(this.keys);

@@ -1,5 +1,5 @@
 /**
- * `GuardrailsClient`: the thirteen operations of API-CONTRACT.md, typed both ways.
+ * `GuardrailsClient`: the thirteen operations of docs/api-contract.md, typed both ways.
  * Lists are async iterators; no caller ever sees an offset.
  */
 import type { Dispatcher } from "undici";

@@ -1,6 +1,6 @@
 /**
  * Offset pagination, hidden behind an async iterator. Steps `offset` by `limit` until
- * `offset >= total_count`; a short page does not end the walk (API-CONTRACT.md, Pagination),
+ * `offset >= total_count`; a short page does not end the walk (docs/api-contract.md, Pagination),
  * but the walk stops with an error when the pages cannot be right (rule 16): a page of rows
  * all read before (a server that ignores `offset`), a page longer than asked for, a count
  * past the bound, or a long run of empty pages. A broken server never makes a client loop or

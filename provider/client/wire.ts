@@ -75,7 +75,7 @@ export const assignedResponse = z.object({ assigned_count: z.number().int().nonn
 /** Answer of a bulk unassign. */
 export const unassignedResponse = z.object({ unassigned_count: z.number().int().nonnegative() });
 
-/** The error body every 4xx/5xx carries (API-CONTRACT.md, Transport). */
+/** The error body every 4xx/5xx carries (docs/api-contract.md, Transport). */
 export const wireErrorBody = z.object({
   error: z.object({
     code: z.number(),

@@ -17,13 +17,25 @@ import type { WireGuardrail } from "../client/wire";
 import { FIELD_NAMES, spec } from "../args/fields";
 import { checkGuardrailArgs, parseInputs, userProps } from "./check";
 import { adopt, assertReplacementKeepsGuardrail, assertSameGuardrail } from "./adoption";
+import { adoptionWarning } from "./adoption-preview";
 import { changedProperties, settingsMatch } from "./changes";
 import { createBody, patchBody } from "./bodies";
 import { outputsFromWire, refreshedInputs, type GuardrailOutputs } from "./model";
 import { knownDefaultWorkspace, workspaceMoves } from "./workspace";
 
-export async function check(_olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.CheckResult> {
-  return { inputs: news, failures: checkGuardrailArgs(news).failures };
+export async function check(olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.CheckResult> {
+  const failures = checkGuardrailArgs(news).failures;
+  // Not in state yet and adopting: say what the adoption will overwrite (adoption-preview.ts).
+  // The engine shows the provider's stderr in the run's output; the host has no warning channel.
+  // Old inputs are empty exactly when the resource is not in state yet (a create).
+  const creating = Object.keys(olds ?? {}).length === 0;
+  if (failures.length === 0 && creating && typeof news.adoptId === "string" && !containsUnknown(userProps(news))) {
+    const warning = await Promise.resolve()
+      .then(() => adoptionWarning(getClient(), parseInputs(news)))
+      .catch(() => undefined);
+    if (warning) console.error(warning);
+  }
+  return { inputs: news, failures };
 }
 
 export async function diff(id: string, olds: GuardrailOutputs, news: Record<string, unknown>): Promise<pulumi.dynamic.DiffResult> {

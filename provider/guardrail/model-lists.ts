@@ -1,7 +1,7 @@
 /**
  * Model identifier lists (`allowedModels`, `ignoredModels`). A request may name a model by
  * slug or by canonical slug; the service answers canonical slugs, in request order,
- * duplicates removed (API-CONTRACT.md rule 4). No operation lists the catalogue, so the
+ * duplicates removed (docs/api-contract.md rule 4). No operation lists the catalogue, so the
  * provider never guesses which slug a canonical slug stands for. It records, per list, the
  * identifiers the program last sent (the recorded args) and the canonical list the service
  * answered, and compares like with like: the program's identifiers with the ones it sent
@@ -15,15 +15,31 @@ export type ModelList = (typeof MODEL_LISTS)[number];
 /** Per list, the canonical slugs the service answered to the identifiers last sent. */
 export type ModelAnswers = Record<ModelList, string[] | null>;
 
+/**
+ * Where each list's canonical slugs are output. `allowedModels` itself echoes the program's
+ * identifiers while the service holds what they were answered with, so an exported list never
+ * previews a fake change (issue 14); state written before these outputs existed holds the
+ * canonical slugs in `allowedModels` itself.
+ */
+export const CANONICAL_OUTPUT = { allowedModels: "allowedModelsCanonical", ignoredModels: "ignoredModelsCanonical" } as const;
+
+/** The canonical slugs recorded for a list, from either form of state. */
+export function recordedCanonical(recorded: RecordedModels, list: ModelList): string[] | null {
+  const canonical = recorded[CANONICAL_OUTPUT[list]];
+  return canonical !== undefined ? canonical : (recorded[list] ?? null);
+}
+
 /** A list as a set: sorted, duplicates removed; `null` for no list. */
 export const sortedSet = (xs: readonly string[] | null | undefined): string[] | null => (xs ? [...new Set(xs)].sort() : null);
 
-const sameSet = (a: readonly string[] | null | undefined, b: readonly string[] | null | undefined) => JSON.stringify(sortedSet(a)) === JSON.stringify(sortedSet(b));
+export const sameSet = (a: readonly string[] | null | undefined, b: readonly string[] | null | undefined) => JSON.stringify(sortedSet(a)) === JSON.stringify(sortedSet(b));
 
 /** The part of the recorded outputs these rules read. */
 export interface RecordedModels {
   allowedModels: string[] | null;
   ignoredModels: string[] | null;
+  allowedModelsCanonical?: string[] | null;
+  ignoredModelsCanonical?: string[] | null;
   modelAnswers?: ModelAnswers;
   /** Written by earlier versions: identifier -> canonical slug, guessed by prefix. Read only. */
   modelAliases?: Record<string, string>;
@@ -39,10 +55,10 @@ export function answersOf(recorded: RecordedModels): ModelAnswers {
   if (recorded.modelAnswers) return recorded.modelAnswers;
   const aliases = recorded.modelAliases ?? {};
   const legacy = (list: ModelList): string[] | null => {
-    if (!recorded.args) return recorded[list] ?? null;
+    if (!recorded.args) return recordedCanonical(recorded, list);
     const ids = recorded.args[list];
     if (!ids) return null;
-    return ids.every((id) => id in aliases) ? [...new Set(ids.map((id) => aliases[id]!))] : (recorded[list] ?? null);
+    return ids.every((id) => id in aliases) ? [...new Set(ids.map((id) => aliases[id]!))] : recordedCanonical(recorded, list);
   };
   return { allowedModels: legacy("allowedModels"), ignoredModels: legacy("ignoredModels") };
 }
@@ -57,7 +73,7 @@ export function answersOf(recorded: RecordedModels): ModelAnswers {
 export function modelListChanged(recorded: RecordedModels, inputs: GuardrailInputs, list: ModelList): boolean {
   const answered = answersOf(recorded)[list];
   const sent = recorded.args ? (recorded.args[list] ?? null) : answered;
-  if (!sameSet(recorded[list], answered)) return true;
+  if (!sameSet(recordedCanonical(recorded, list), answered)) return true;
   // The answer's own canonical slugs are known to stand for themselves: a program that now
   // lists exactly them asks for what the service holds. Any other new identifier is sent.
   return !sameSet(inputs[list], sent) && !sameSet(inputs[list], answered);

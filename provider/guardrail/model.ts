@@ -7,13 +7,16 @@
 import { FIELD_NAMES, spec, type FieldName, type OutputValue } from "../args/fields";
 import type { GuardrailInputs } from "../args/guardrail-args";
 import type { WireGuardrail } from "../client/wire";
-import { answersOf as answersOrLegacy, type ModelAnswers } from "./model-lists";
+import { answersOf as answersOrLegacy, CANONICAL_OUTPUT, MODEL_LISTS, recordedCanonical, sameSet, type ModelAnswers, type ModelList } from "./model-lists";
 import { knownDefaultWorkspace } from "./workspace";
 
 /** What Pulumi stores as the Guardrail's outputs. `null` where the service holds nothing. */
 export type GuardrailOutputs = { [K in FieldName]: OutputValue<K> } & {
   /** null only for a guardrail older than workspaces (docs/api-contract.md rule 10). */
   workspaceId: string | null;
+  /** The canonical slugs the service holds; `allowedModels` echoes the program's identifiers. Missing in earlier state. */
+  allowedModelsCanonical?: string[] | null;
+  ignoredModelsCanonical?: string[] | null;
   createdAt: string;
   updatedAt: string | null;
   /**
@@ -44,7 +47,7 @@ type Comparable = Record<FieldName, unknown>;
 
 const valueOf = (bag: unknown, k: string): unknown => (bag as Record<string, unknown> | null | undefined)?.[k] ?? undefined;
 
-/** What the program gives for a field: its own value, else the one it falls back to (spec rules 2-3). */
+/** What the program gives for a field: its own value, else the one it falls back to (docs/api-contract.md, spec rules 2-3). */
 export function given(inputs: GuardrailInputs, k: FieldName): unknown {
   const fallback = spec(k).fallback;
   return valueOf(inputs, k) ?? (fallback ? valueOf(inputs, fallback) : undefined);
@@ -86,8 +89,18 @@ export function outputsFromWire(g: WireGuardrail, inputs: GuardrailInputs | unde
       return [k, w === undefined || w === null ? null : spec(k).fromWire(w)];
     }),
   ) as { [K in FieldName]: OutputValue<K> };
+  // A model list echoes the program's identifiers while the service holds their answer; the
+  // canonical slugs go to their own output. After drift, the list shows what the service holds.
+  const canonical = { allowedModelsCanonical: fields.allowedModels, ignoredModelsCanonical: fields.ignoredModels };
+  const program = inputs ?? previous?.args ?? undefined;
+  for (const list of MODEL_LISTS) {
+    const held = canonical[CANONICAL_OUTPUT[list]];
+    const theirs = program?.[list];
+    if (theirs && (inputs || sameSet(held, answers[list]))) (fields as Record<ModelList, unknown>)[list] = [...theirs];
+  }
   return {
     ...fields,
+    ...canonical,
     workspaceId: g.workspace_id,
     createdAt: g.created_at,
     updatedAt: g.updated_at,
@@ -100,7 +113,8 @@ export function outputsFromWire(g: WireGuardrail, inputs: GuardrailInputs | unde
 /** The live state as args: the form `read` reports for a property that drifted. */
 function liveArgs(outs: GuardrailOutputs): Record<FieldName, unknown> {
   // State written before a field existed has no value for it: null, what omission means.
-  return Object.fromEntries(COMPARED.map((k) => [k, ((v) => (v === undefined || v === null ? null : spec(k).toArg(v)))(valueOf(outs, k))])) as Record<FieldName, unknown>;
+  const stored = (k: FieldName) => ((MODEL_LISTS as readonly string[]).includes(k) ? recordedCanonical(outs, k as ModelList) : valueOf(outs, k));
+  return Object.fromEntries(COMPARED.map((k) => [k, ((v) => (v === undefined || v === null ? null : spec(k).toArg(v)))(stored(k))])) as Record<FieldName, unknown>;
 }
 
 /**

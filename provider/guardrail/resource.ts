@@ -9,6 +9,7 @@ import { registerGuardrail } from "../assignments/conflicts";
 import { reportConfigOnce } from "../config-warnings";
 import { shimFor } from "../shim";
 import { GUARDRAIL_TYPE } from "../policy/type-tokens";
+import { refuseImportOption } from "../import-hint";
 
 /** A builtin content filter. */
 export interface BuiltinFilterArgs {
@@ -60,8 +61,8 @@ export interface GuardrailPlacementArgs {
 }
 
 /**
- * The Guardrail's outputs for the table's fields: each as the service holds it (canonical
- * model slugs, effective ZDR values after the `enforceZdr` fallback, builtins with the label
+ * The Guardrail's outputs for the table's fields: each as the service holds it (model lists
+ * echo the program's identifiers while the service holds their answer, effective ZDR values after the `enforceZdr` fallback, builtins with the label
  * the service set), null where it holds nothing.
  */
 export type GuardrailFieldOutputs = { readonly [K in keyof typeof FIELDS]: pulumi.Output<OutputValue<K>> };
@@ -81,12 +82,16 @@ export class Guardrail extends pulumi.dynamic.Resource {
   declare readonly workspaceId: pulumi.Output<string | null>;
   declare readonly createdAt: pulumi.Output<string>;
   declare readonly updatedAt: pulumi.Output<string | null>;
+  /** Canonical slugs as the service holds them; `allowedModels` echoes the program's own identifiers (issue 14). */
+  declare readonly allowedModelsCanonical: pulumi.Output<string[] | null>;
+  declare readonly ignoredModelsCanonical: pulumi.Output<string[] | null>;
 
   constructor(name: string, args: GuardrailArgs, opts?: pulumi.CustomResourceOptions) {
+    refuseImportOption("Guardrail", name, opts);
     reportConfigOnce();
     // `__resource` lets a create recognise its own interrupted earlier attempt (create-journal.ts).
     const resource = `${pulumi.getProject()}/${pulumi.getStack()}/${name}`;
-    super(shimFor("guardrail"), name, { createdAt: undefined, updatedAt: undefined, ...args, __resource: resource }, opts, "guardrails", "Guardrail");
+    super(shimFor("guardrail"), name, { createdAt: undefined, updatedAt: undefined, allowedModelsCanonical: undefined, ignoredModelsCanonical: undefined, ...args, __resource: resource }, opts, "guardrails", "Guardrail");
     registerGuardrail(this.id, name, args.workspaceId);
   }
 }

@@ -39,7 +39,7 @@ const PREFIXED = DEFAULT_MODELS.filter((m) => /model-x|model-m/.test(m.slug));
 const CATALOGUES = { prefixed: PREFIXED, nonPrefix: NON_PREFIX } as const;
 type CatalogueName = keyof typeof CATALOGUES;
 
-/** The oracle's own reading of API-CONTRACT.md rule 4. */
+/** The oracle's own reading of docs/api-contract.md rule 4. */
 const canonical = (cat: CatalogueName, ids: string[] | undefined) => {
   if (!ids) return null;
   const index = new Map(CATALOGUES[cat].flatMap((m) => [[m.slug, m.canonical_slug], [m.canonical_slug, m.canonical_slug]] as const));

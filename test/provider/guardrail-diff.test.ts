@@ -89,7 +89,7 @@ describe("model identifiers: no guessing", () => {
   it("a slug and its canonical slug in one list: a second run is a no-op, and the read does not invent drift", async () => {
     const args = { name: "both-forms", allowedModels: [MINI, X, X_C, MINI_C, X] };
     const { id, outs } = await created(args);
-    expect(outs.allowedModels).toEqual([MINI_C, X_C]);
+    expect(outs.allowedModelsCanonical).toEqual([MINI_C, X_C]);
     expect(await guardrail.diff(id, outs, args)).toMatchObject({ changes: false });
     const read = await guardrail.read(id, outs);
     expect(await guardrail.diff(id, read.props as GuardrailOutputs, args)).toMatchObject({ changes: false });
@@ -181,7 +181,7 @@ describe("model identifiers: a catalogue whose slugs are not prefixes of their c
     const args = { name: "settles", allowedModels: ["v/al", "v/alpha"], ignoredModels: ["v/beta", "v/two-1"] };
     const res = await guardrail.create({ __provider: "p", ...args });
     const outs = res.outs as GuardrailOutputs;
-    expect(outs.allowedModels).toEqual(["v/alpha-x", "v/one-1"]);
+    expect(outs.allowedModelsCanonical).toEqual(["v/alpha-x", "v/one-1"]);
     expect(await guardrail.diff(res.id, outs, args)).toMatchObject({ changes: false });
     const read = await guardrail.read(res.id, outs);
     expect(await guardrail.diff(res.id, read.props as GuardrailOutputs, args)).toMatchObject({ changes: false });

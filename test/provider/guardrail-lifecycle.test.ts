@@ -49,7 +49,9 @@ describe("Guardrail lifecycle", () => {
     expect(outs).toMatchObject({
       name: "Engineering",
       workspaceId: "00000000-0000-4000-8000-000000000001",
-      allowedModels: ["vendor-a/model-x-20260115", "vendor-b/model-m-20260201"],
+      // The program's identifiers are echoed; the service's canonical slugs have their own output.
+      allowedModels: full.allowedModels,
+      allowedModelsCanonical: ["vendor-a/model-x-20260115", "vendor-b/model-m-20260201"],
       enforceZdrVendorA: true, enforceZdrVendorB: true, enforceZdrVendorC: true, enforceZdrOther: false, enforceZdr: true,
       contentFilterBuiltins: [{ slug: "email", action: "redact", label: "[EMAIL]" }, { slug: "regex-prompt-injection", action: "flag", scanScope: "user_only", label: "[PROMPT_INJECTION]" }],
       updatedAt: null,
@@ -209,7 +211,7 @@ describe("no perpetual diff", () => {
       contentFilterBuiltins: [{ slug: "ssn", action: "block" }, { slug: "regex-prompt-injection", action: "flag" }],
     };
     const { id, outs } = await created(args);
-    expect(outs.allowedModels).toEqual(["vendor-b/model-m-20260201", "vendor-a/model-x-20260115"]);
+    expect(outs.allowedModelsCanonical).toEqual(["vendor-b/model-m-20260201", "vendor-a/model-x-20260115"]);
     expect(await guardrail.diff(id, outs, args)).toMatchObject({ changes: false });
     const shuffled = { ...args, allowedModels: ["vendor-a/model-x-20260115", "vendor-b/model-m", "vendor-a/model-x"], allowedProviders: ["p1", "p2"], contentFilterBuiltins: [...args.contentFilterBuiltins].reverse() };
     expect(await guardrail.diff(id, outs, shuffled)).toMatchObject({ changes: false });

@@ -32,8 +32,9 @@ beforeEach(() => {
  * slug -> itself), without the fields this version added.
  */
 function asPreviousVersion(outs: GuardrailOutputs, aliases: Record<string, string>): Record<string, unknown> {
-  const { modelAnswers: _a, defaultWorkspaceId: _d, ...rest } = outs;
-  return { ...rest, modelAliases: aliases };
+  // That version held the canonical slugs in the model lists themselves (no *Canonical outputs).
+  const { modelAnswers: _a, defaultWorkspaceId: _d, allowedModelsCanonical, ignoredModelsCanonical, ...rest } = outs;
+  return { ...rest, allowedModels: allowedModelsCanonical, ignoredModels: ignoredModelsCanonical, modelAliases: aliases };
 }
 
 async function previous(args: Record<string, unknown>, aliases: Record<string, string>) {

@@ -159,6 +159,9 @@ describe("outputs from the wire", () => {
       {
         "allowedDataRegions": null,
         "allowedModels": [
+          "vendor-a/model-x",
+        ],
+        "allowedModelsCanonical": [
           "vendor-a/model-x-20260115",
         ],
         "allowedProviders": [
@@ -190,6 +193,7 @@ describe("outputs from the wire", () => {
         "enforceZdrVendorB": true,
         "enforceZdrVendorC": true,
         "ignoredModels": null,
+        "ignoredModelsCanonical": null,
         "ignoredProviders": null,
         "includeByokInBudgets": null,
         "limitUsd": 10,

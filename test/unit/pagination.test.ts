@@ -26,7 +26,7 @@ describe("paginate", () => {
     expect(await collect(paginate(fetchPage, 5))).toHaveLength(10);
   });
 
-  it("a long run of empty pages stops with an error (API-CONTRACT.md rule 16)", async () => {
+  it("a long run of empty pages stops with an error (docs/api-contract.md rule 16)", async () => {
     const { fetchPage, calls } = pages(1_000, new Set(Array.from({ length: 1_000 }, (_, i) => i)));
     await expect(collect(paginate(fetchPage, 10, { maxEmptyPages: 3 }))).rejects.toThrow("4 empty pages in a row up to offset 30 though total_count is 1000");
     expect(calls).toHaveLength(4);

@@ -1,0 +1,61 @@
+/**
+ * Issue 14: every example installs from inside the repository exactly as its README and the
+ * example workflow say (`npm ci`, against the committed lockfile; the package comes from
+ * `file:../..`, copied rather than linked per the example's .npmrc, so the program's own
+ * `@pulumi/pulumi` is the only copy), and `pulumi preview` runs on it against the emulator.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { PASSPHRASE } from "../helpers/program";
+import { REPO_ROOT, spawnEmulator, type SpawnedEmulator } from "../helpers/spawn-emulator";
+
+const EXAMPLES = readdirSync(join(REPO_ROOT, "examples")).filter((d) => existsSync(join(REPO_ROOT, "examples", d, "Pulumi.yaml")));
+
+describe.each(EXAMPLES)("examples/%s", (name) => {
+  const dir = join(REPO_ROOT, "examples", name);
+  const stack = `e2e-${process.pid}`;
+  const key = `e2e-key-${Math.random().toString(36).slice(2)}`;
+  let emulator: SpawnedEmulator;
+  beforeAll(async () => {
+    emulator = await spawnEmulator(["--management-key", key]);
+  });
+  afterAll(() => emulator.stop());
+
+  it("`npm ci` installs it with one copy of @pulumi/pulumi, and `pulumi preview` runs", () => {
+    const lock = JSON.parse(readFileSync(join(dir, "package-lock.json"), "utf8"));
+    expect(lock.packages[""].dependencies["pulumi-guardrails"]).toBe("file:../..");
+    execFileSync("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: dir, stdio: ["ignore", "ignore", "pipe"] });
+    const tree = JSON.parse(execFileSync("npm", ["ls", "@pulumi/pulumi", "--all", "--json"], { cwd: dir, encoding: "utf8" }));
+    expect(tree.dependencies["pulumi-guardrails"].dependencies["@pulumi/pulumi"].version).toBe(tree.dependencies["@pulumi/pulumi"].version);
+    expect(existsSync(join(dir, "node_modules/pulumi-guardrails/node_modules/@pulumi"))).toBe(false);
+
+    const { pulumiBinDir, work } = inject("e2e");
+    const state = mkdtempSync(join(work, `example-${name}-`));
+    const env = {
+      ...process.env,
+      PATH: `${pulumiBinDir}:${process.env.PATH}`,
+      PULUMI_HOME: join(work, "pulumi-home"),
+      PULUMI_BACKEND_URL: `file://${state}`,
+      PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
+      PULUMI_SKIP_UPDATE_CHECK: "1",
+      PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true",
+      NO_COLOR: "1",
+      GUARDRAILS_API_KEY: key,
+      GUARDRAILS_BASE_URL: emulator.url,
+      GUARDRAILS_JOURNAL_DIR: join(state, ".journal"),
+    };
+    const pulumi = (args: string[]) => spawnSync("pulumi", [...args, "--non-interactive"], { cwd: dir, env, encoding: "utf8" });
+    // The stack's settings file (the passphrase salt) is the only thing written into the repository.
+    const stackFile = join(dir, `Pulumi.${stack}.yaml`);
+    try {
+      expect(pulumi(["stack", "init", stack]).status).toBe(0);
+      const preview = pulumi(["preview", "--stack", stack]);
+      expect(preview.stdout + preview.stderr).toMatch(/\+ +\d+ to create/);
+      expect(preview.status).toBe(0);
+    } finally {
+      rmSync(stackFile, { force: true });
+    }
+  });
+});
