@@ -29,11 +29,3 @@ export function chunk<T>(ids: readonly T[], size: number): T[][] {
   for (let i = 0; i < ids.length; i += size) out.push(ids.slice(i, i + size));
   return out;
 }
-
-/** The set after a plan is applied in full. */
-export function applyPlan(live: ReadonlySet<string>, plan: Plan): Set<string> {
-  const next = new Set(live);
-  for (const id of plan.remove) next.delete(id);
-  for (const id of plan.add) next.add(id);
-  return next;
-}

@@ -1,7 +1,15 @@
 /** Property tests of the assignment set arithmetic over random live and desired sets. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { applyPlan, chunk, planChanges } from "../../provider/assignments/plan";
+import { chunk, planChanges, type Plan } from "../../provider/assignments/plan";
+
+/** The set after a plan is applied in full (the test's model of the service). */
+function applyPlan(live: ReadonlySet<string>, plan: Plan): Set<string> {
+  const next = new Set(live);
+  for (const id of plan.remove) next.delete(id);
+  for (const id of plan.add) next.add(id);
+  return next;
+}
 
 const ids = fc.uniqueArray(fc.integer({ min: 0, max: 60 }).map((n) => `user_${n}`), { maxLength: 40 });
 const scenario = fc.record({ desired: ids, live: ids, managed: ids, exclusive: fc.boolean(), size: fc.integer({ min: 1, max: 12 }) });
