@@ -41,7 +41,6 @@ function guardrail(name: string, change: Partial<GuardrailArgs>, member: string 
 }
 const ok = guardrail("ok", {}, "user_alice");
 guardrail("v-limit", { limitUsd: pulumi.secret(987654.25) });
-guardrail("v-reset", { resetInterval: undefined });
 guardrail("v-zdr", { enforceZdrVendorB: false });
 guardrail("v-filters", { contentFilterBuiltins: [{ slug: "email", action: "redact" }] });
 guardrail("v-forbid", { allowedModels: ["vendor-a/model-x", "other-lab/open-model-8b"] });
@@ -111,7 +110,6 @@ describe("policy packs from pulumi-guardrails/policy under the real CLI", () => 
       "mandatory guardrails-max-limit-usd v-limit",
       "mandatory guardrails-require-builtin-filters v-filters",
       "mandatory guardrails-require-member-set v-members",
-      "mandatory guardrails-require-reset-interval v-reset",
       "mandatory guardrails-require-zdr v-zdr",
     ]);
     for (const v of violations.filter((v) => v.policy.startsWith("guardrails-") && v.policy !== "guardrails-description")) expect(v.message).toContain(`guardrail "${v.name}": `);
@@ -155,10 +153,9 @@ describe("policy packs from pulumi-guardrails/policy under the real CLI", () => 
       "advisory guardrails-forbid-models v-forbid",
       "advisory guardrails-max-limit-usd later",
       // The pack config's ceiling (100), not the options' (1000): the compliant guardrails' 500 is over it.
-      ...["ok", "v-filters", "v-forbid", "v-limit", "v-members", "v-providers", "v-reset", "v-zdr"].map((n) => `advisory guardrails-max-limit-usd ${n}`),
+      ...["ok", "v-filters", "v-forbid", "v-limit", "v-members", "v-providers", "v-zdr"].map((n) => `advisory guardrails-max-limit-usd ${n}`),
       "advisory guardrails-require-builtin-filters v-filters",
       "advisory guardrails-require-member-set v-members",
-      "advisory guardrails-require-reset-interval v-reset",
       "advisory guardrails-require-zdr v-zdr",
     ].sort());
     expect(violations.find((v) => v.name === "ok")!.message).toContain("ceiling of 100 USD");

@@ -5,7 +5,13 @@
  * every user-supplied string is neutralised (markdown.ts), and a failed or malformed preview
  * is a "preview failed" summary, never "no changes".
  */
-import { FOREIGN } from "../../provider/assignments/status";
+import { FOREIGN, parseOnGuardrail } from "../../provider/assignments/status";
+
+/** A status without the short id the provider adds after a name (ids vary; the name tells the reviewer). */
+const shortStatus = (status: string) => {
+  const on = parseOnGuardrail(status);
+  return on?.name ? `on guardrail ${on.name}` : status;
+};
 import { UNKNOWN } from "../../provider/args/unknown";
 import { COMPARED } from "../../provider/guardrail/model";
 import { readPreview, type PreviewStep } from "./input";
@@ -204,7 +210,7 @@ function section(g: GuardrailChange): string {
     };
     if (s.added.length) lines.push(`- added: ${ids(s.added)}`);
     if (s.secret) lines.push("- changed (the list is secret: its contents are not shown)");
-    each(s.restored, ([id, why]) => `- put back: ${code(id)} (was ${text(why)})`);
+    each(s.restored, ([id, why]) => `- put back: ${code(id)} (was ${text(shortStatus(why))})`);
     each(s.movedIn, ([id, from]) => `- moved here from ${text(from)}: ${code(id)}`);
     if (s.removed.length) lines.push(`- removed: ${ids(s.removed)}`);
     each(s.movedOut, ([id, to]) => `- moved to ${text(to)}: ${code(id)}`);
