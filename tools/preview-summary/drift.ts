@@ -107,7 +107,7 @@ function describe(s: PreviewStep, names: Map<string, string>, wasInState: boolea
     // Statuses name the guardrail where the provider knew it; earlier versions wrote only its id.
     const moved = typeof v === "string" ? parseOnGuardrail(v) : undefined;
     const byName = moved?.name === undefined ? [] : [...new Set(names.values())].filter((label) => label.startsWith(`**${literal(moved.name!)}**`));
-    const known = moved && (names.get(moved.id) ?? [...names].find(([id]) => moved.name !== undefined && id.startsWith(moved.id))?.[1] ?? (byName.length === 1 ? byName[0] : undefined));
+    const known = moved && (names.get(moved.id) ?? (byName.length === 1 ? byName[0] : undefined) ?? [...names].find(([id]) => moved.name !== undefined && id.startsWith(moved.id))?.[1]);
     const where = moved ? `moved by hand to ${known ?? literal(moved.name ?? moved.id)}` : v === NOT_ASSIGNED ? "unassigned by hand" : v === FOREIGN ? "assigned here by hand, not in Git" : `${literal(String(v))} (by hand)`;
     lines.push(`- ${literal(id)} of ${owner}: ${where}.`);
   }
