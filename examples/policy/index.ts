@@ -8,7 +8,7 @@ new PolicyPack("guardrails-org-rules", {
     // (`--policy-pack-config`) overrides both a rule's level and its value.
     ...guardrailsPolicies({
       maxLimitUsd: 1000,
-      requireResetInterval: true,
+      requireResetInterval: "weekly", // a limit that resets daily or weekly
       requireZdr: ["vendorA", "vendorB"],
       requireBuiltinFilters: ["email", "ssn"],
       forbidModels: ["other-lab/*"],

@@ -14,13 +14,17 @@ import { GUARDRAIL_RULES, type RuleFinding } from "./rules";
 import { memberSetFindings } from "./member-set";
 import { checkedAtUp, plainProps } from "./props";
 import { GUARDRAIL_TYPE } from "./type-tokens";
-import { BUILTIN_SLUGS } from "../args/constants";
+import { BUILTIN_SLUGS, RESET_INTERVALS } from "../args/constants";
 import { issuesToFailures } from "../args/messages";
 
 /** Policy name and description of each rule, keyed by option name. */
 export const POLICY_RULES: Record<RuleOption, { name: string; description: string; config: PolicyConfigSchema["properties"][string] }> = {
   maxLimitUsd: { name: "guardrails-max-limit-usd", description: "Each guardrail has a spending limit at or under the organization's ceiling.", config: { type: "number", minimum: 0 } },
-  requireResetInterval: { name: "guardrails-require-reset-interval", description: "A guardrail's spending limit resets (resetInterval is set).", config: { type: "boolean" } },
+  requireResetInterval: {
+    name: "guardrails-require-reset-interval",
+    description: "Each guardrail has a spending limit that resets, at least as often as the organization requires.",
+    config: { enum: [true, false, ...RESET_INTERVALS] },
+  },
   requireZdr: { name: "guardrails-require-zdr", description: "Each guardrail enforces zero-data retention for the organization's vendor groups.", config: { type: "array", items: { type: "string", enum: [...ZDR_GROUPS] }, minItems: 1 } },
   requireBuiltinFilters: { name: "guardrails-require-builtin-filters", description: "Each guardrail carries the organization's builtin content filters.", config: { type: "array", items: { type: "string", enum: [...BUILTIN_SLUGS] }, minItems: 1 } },
   forbidModels: { name: "guardrails-forbid-models", description: "No guardrail allows a model the organization forbids.", config: { type: "array", items: { type: "string", minLength: 1 }, minItems: 1 } },

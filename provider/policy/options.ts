@@ -4,7 +4,7 @@
  * pack config (`--policy-pack-config`) can still switch it on.
  */
 import { z } from "zod";
-import { BUILTIN_SLUGS } from "../args/constants";
+import { BUILTIN_SLUGS, RESET_INTERVALS, type ResetInterval } from "../args/constants";
 import { issuesToFailures } from "../args/messages";
 
 /** How a violated rule acts: fail the preview/up, warn, or not run. */
@@ -24,7 +24,9 @@ const nonEmptyStrings = (what: string) =>
 /** The value each rule takes; the keys are the option names. */
 export const ruleValueSchemas = {
   maxLimitUsd: z.number({ error: "must be a number of US dollars" }).min(0, { error: "must be >= 0" }).refine(Number.isFinite, { error: "must be a finite number" }),
-  requireResetInterval: z.boolean({ error: "must be true or false" }),
+  requireResetInterval: z.union([z.boolean(), z.enum(RESET_INTERVALS)], {
+    error: `must be true, false, or the longest reset interval allowed (${RESET_INTERVALS.join(", ")})`,
+  }),
   requireZdr: z
     .array(z.enum(ZDR_GROUPS, { error: `each item must be one of ${ZDR_GROUPS.join(", ")}` }), { error: `must be a list of ${ZDR_GROUPS.join(", ")}` })
     .min(1, { error: "must not be empty: omit the option to disable the rule" }),
@@ -51,8 +53,13 @@ export const policyOptionsSchema = z.strictObject({
 export interface GuardrailsPolicyOptions {
   /** Ceiling for `limitUsd`; a guardrail without a spending limit exceeds any ceiling. @default rule disabled */
   maxLimitUsd?: number;
-  /** A guardrail that sets `limitUsd` must also set `resetInterval` (else the limit is a lifetime cap). @default rule disabled */
-  requireResetInterval?: boolean;
+  /**
+   * Every guardrail has a spending limit that resets: `resetInterval` is set (`true`), and,
+   * given an interval, resets at least that often (`"weekly"` refuses `monthly`). A guardrail
+   * without a limit has no interval (the two come together), so it fails this rule too.
+   * @default rule disabled
+   */
+  requireResetInterval?: boolean | ResetInterval;
   /** Vendor groups whose `enforceZdr*` must be `true` (an omitted arg is not true). @default rule disabled */
   requireZdr?: ZdrGroup[];
   /** Builtin filter slugs every guardrail must carry (any action). @default rule disabled */

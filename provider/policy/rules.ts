@@ -10,6 +10,7 @@
  */
 import type { GuardrailsPolicyOptions, ZdrGroup } from "./options";
 import { read, readList, type Props } from "./props";
+import { RESET_INTERVALS, type ResetInterval } from "../args/constants";
 
 export interface RuleFinding {
   /** Violations proven from known values, each a phrase about the guardrail. */
@@ -30,15 +31,21 @@ export const maxLimitUsd: GuardrailRule<number> = (props, ceiling) => {
   return ok(typeof limit.value === "number" && limit.value <= ceiling ? [] : [`limitUsd [secret] is over the organization's ceiling of ${ceiling} USD`]);
 };
 
-/** `requireResetInterval`: a spending limit resets (`daily`, `weekly` or `monthly`). */
-export const requireResetInterval: GuardrailRule<boolean> = (props, on) => {
-  if (!on) return ok();
-  const limit = read(props, "limitUsd");
+/**
+ * `requireResetInterval`: a spending limit that resets, at least as often as the option's
+ * interval (`true`: any). `check` already refuses a limit without an interval and the
+ * reverse, so a missing `resetInterval` means the guardrail has no spending limit at all.
+ */
+export const requireResetInterval: GuardrailRule<boolean | ResetInterval> = (props, required) => {
+  if (required === false) return ok();
+  const longest = required === true ? RESET_INTERVALS.length - 1 : RESET_INTERVALS.indexOf(required);
+  const shorter = RESET_INTERVALS.slice(0, longest + 1);
+  const allowed = shorter.length > 1 ? `${shorter.slice(0, -1).join(", ")} or ${shorter.at(-1)}` : shorter[0];
   const reset = read(props, "resetInterval");
   if (reset.unknown) return ok([], "resetInterval");
-  if (reset.value !== undefined) return ok();
-  if (limit.unknown) return ok([], "limitUsd");
-  return ok(limit.value === undefined ? [] : ["sets limitUsd without resetInterval, so the limit never resets; set resetInterval to daily, weekly or monthly"]);
+  if (reset.value === undefined) return ok([`has no resetInterval, so no spending limit that resets; set limitUsd with a resetInterval of ${allowed}`]);
+  const rank = RESET_INTERVALS.indexOf(reset.value as ResetInterval);
+  return ok(rank >= 0 && rank <= longest ? [] : [`resetInterval [secret] resets less often than the organization requires (${allowed})`]);
 };
 
 const ZDR_ARG: Record<ZdrGroup, string> = { vendorA: "enforceZdrVendorA", vendorB: "enforceZdrVendorB", vendorC: "enforceZdrVendorC", other: "enforceZdrOther" };

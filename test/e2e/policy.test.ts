@@ -27,7 +27,7 @@ import { Guardrail, GuardrailArgs, GuardrailMemberAssignment } from "pulumi-guar
 const base: Omit<GuardrailArgs, "name"> = {
   description: "policy e2e",
   limitUsd: 500,
-  resetInterval: "monthly",
+  resetInterval: "weekly",
   enforceZdrVendorA: true,
   enforceZdrVendorB: true,
   contentFilterBuiltins: [{ slug: "email", action: "redact" }, { slug: "ssn", action: "block" }],
@@ -41,6 +41,7 @@ function guardrail(name: string, change: Partial<GuardrailArgs>, member: string 
 }
 const ok = guardrail("ok", {}, "user_alice");
 guardrail("v-limit", { limitUsd: pulumi.secret(987654.25) });
+guardrail("v-reset", { resetInterval: "monthly" });
 guardrail("v-zdr", { enforceZdrVendorB: false });
 guardrail("v-filters", { contentFilterBuiltins: [{ slug: "email", action: "redact" }] });
 guardrail("v-forbid", { allowedModels: ["vendor-a/model-x", "other-lab/open-model-8b"] });
@@ -110,12 +111,14 @@ describe("policy packs from pulumi-guardrails/policy under the real CLI", () => 
       "mandatory guardrails-max-limit-usd v-limit",
       "mandatory guardrails-require-builtin-filters v-filters",
       "mandatory guardrails-require-member-set v-members",
+      "mandatory guardrails-require-reset-interval v-reset",
       "mandatory guardrails-require-zdr v-zdr",
     ]);
     for (const v of violations.filter((v) => v.policy.startsWith("guardrails-") && v.policy !== "guardrails-description")) expect(v.message).toContain(`guardrail "${v.name}": `);
     expect(violations.find((v) => v.name === "later")!.message).toMatch(/limitUsd is not known until the resources it depends on exist; guardrails-max-limit-usd is checked at up/);
     expect(violations.find((v) => v.name === "v-limit")!.message).toContain("limitUsd [secret] is over the organization's ceiling of 1000 USD");
     expect(violations.find((v) => v.name === "v-providers")!.message).toContain("allowedProviders has 1 provider [secret] outside");
+    expect(violations.find((v) => v.name === "v-reset")!.message).toContain('guardrail "v-reset": resetInterval [secret] resets less often than the organization requires (daily or weekly)');
 
     // The PR summary, from the same preview: violations first, mandatory before advisory.
     const cli = join(inject("e2e").template, "node_modules/pulumi-guardrails/dist/tools/preview-summary/cli.js");
@@ -153,9 +156,10 @@ describe("policy packs from pulumi-guardrails/policy under the real CLI", () => 
       "advisory guardrails-forbid-models v-forbid",
       "advisory guardrails-max-limit-usd later",
       // The pack config's ceiling (100), not the options' (1000): the compliant guardrails' 500 is over it.
-      ...["ok", "v-filters", "v-forbid", "v-limit", "v-members", "v-providers", "v-zdr"].map((n) => `advisory guardrails-max-limit-usd ${n}`),
+      ...["ok", "v-filters", "v-forbid", "v-limit", "v-members", "v-providers", "v-reset", "v-zdr"].map((n) => `advisory guardrails-max-limit-usd ${n}`),
       "advisory guardrails-require-builtin-filters v-filters",
       "advisory guardrails-require-member-set v-members",
+      "advisory guardrails-require-reset-interval v-reset",
       "advisory guardrails-require-zdr v-zdr",
     ].sort());
     expect(violations.find((v) => v.name === "ok")!.message).toContain("ceiling of 100 USD");

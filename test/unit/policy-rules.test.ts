@@ -18,7 +18,7 @@ import { join } from "node:path";
 
 const ALL = {
   maxLimitUsd: 1000,
-  requireResetInterval: true,
+  requireResetInterval: "weekly" as const,
   requireZdr: ["vendorA", "vendorB"] as ("vendorA" | "vendorB")[],
   requireBuiltinFilters: ["email", "ssn"] as ("email" | "ssn")[],
   forbidModels: ["bannedco/*", "acme/old-model"],
@@ -29,7 +29,7 @@ const ALL = {
 const COMPLIANT = {
   name: "Engineering",
   limitUsd: 500,
-  resetInterval: "monthly",
+  resetInterval: "weekly",
   enforceZdrVendorA: true,
   enforceZdrVendorB: true,
   contentFilterBuiltins: [{ slug: "email", action: "redact" }, { slug: "ssn", action: "block" }],
@@ -64,7 +64,8 @@ describe("guardrailsPolicies: each rule", () => {
   it.each([
     ["maxLimitUsd", { limitUsd: 5000 }, /limitUsd \[secret\] is over the organization's ceiling of 1000 USD/],
     ["maxLimitUsd", { limitUsd: undefined }, /has no limitUsd \(no spending limit\)/],
-    ["requireResetInterval", { resetInterval: undefined }, /sets limitUsd without resetInterval/],
+    ["requireResetInterval", { limitUsd: undefined, resetInterval: undefined }, /has no resetInterval, so no spending limit that resets; set limitUsd with a resetInterval of daily or weekly$/],
+    ["requireResetInterval", { resetInterval: "monthly" }, /resetInterval \[secret\] resets less often than the organization requires \(daily or weekly\)$/],
     ["requireZdr", { enforceZdrVendorB: false }, /enforceZdrVendorB is \[secret\], not true/],
     ["requireZdr", { enforceZdrVendorA: undefined }, /does not set enforceZdrVendorA/],
     ["requireBuiltinFilters", { contentFilterBuiltins: [{ slug: "email", action: "block" }] }, /lacks the builtin content filter ssn/],
@@ -78,6 +79,17 @@ describe("guardrailsPolicies: each rule", () => {
     expect(out[0]!.level).toBe("mandatory");
     expect(out[0]!.message).toMatch(/^guardrail "eng": /);
     expect(out[0]!.message).toMatch(message);
+  });
+
+  it("requireResetInterval: true takes any interval and still wants one; an interval takes itself and shorter ones", async () => {
+    expect(await run(rule("requireResetInterval", { requireResetInterval: true }), { ...COMPLIANT, resetInterval: "monthly" })).toEqual([]);
+    expect(await run(rule("requireResetInterval", { requireResetInterval: true }), { ...COMPLIANT, limitUsd: undefined, resetInterval: undefined })).toEqual([
+      { level: "mandatory", message: 'guardrail "eng": has no resetInterval, so no spending limit that resets; set limitUsd with a resetInterval of daily, weekly or monthly' },
+    ]);
+    for (const [required, reset, passes] of [["daily", "daily", true], ["daily", "weekly", false], ["weekly", "daily", true], ["monthly", "monthly", true]] as const) {
+      expect(await run(rule("requireResetInterval", { requireResetInterval: required }), { ...COMPLIANT, resetInterval: reset }), `${required} ${reset}`).toHaveLength(passes ? 0 : 1);
+    }
+    expect(() => parsePolicyOptions({ requireResetInterval: "hourly" })).toThrow('requireResetInterval must be true, false, or the longest reset interval allowed (daily, weekly, monthly) (got "hourly")');
   });
 
   it("reads the deprecated enforceZdr as the fallback of an omitted per-vendor arg", async () => {
