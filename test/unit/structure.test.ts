@@ -1,0 +1,61 @@
+/**
+ * The size limits of the code base (issue 11): no file over 250 lines under provider/ and
+ * emulator/, and no function over 80 lines in any shipped or shared source. Functions are
+ * found with the TypeScript parser, so a closure counts on its own and its enclosing function
+ * counts whole, inner helpers included.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+
+const root = join(__dirname, "../..");
+const MAX_FILE_LINES = 250;
+const MAX_FUNCTION_LINES = 80;
+
+function sources(dir: string): string[] {
+  return readdirSync(join(root, dir), { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile() && e.name.endsWith(".ts") && !e.name.endsWith(".d.ts"))
+    .map((e) => relative(root, join(e.parentPath, e.name)))
+    .sort();
+}
+
+/** Every function-like node of a file over `max` lines, as `path:line name (N lines)`. */
+export function longFunctions(path: string, text: string, max: number): string[] {
+  const file = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isFunctionLike(node) && "body" in node && node.body) {
+      const start = file.getLineAndCharacterOfPosition(node.getStart(file)).line;
+      const end = file.getLineAndCharacterOfPosition(node.getEnd()).line;
+      const lines = end - start + 1;
+      const name = node.name && ts.isIdentifier(node.name) ? node.name.text : ts.isVariableDeclaration(node.parent) && ts.isIdentifier(node.parent.name) ? node.parent.name.text : "(anonymous)";
+      if (lines > max) found.push(`${path}:${start + 1} ${name} (${lines} lines)`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return found;
+}
+
+describe("code size limits", () => {
+  it(`no file over ${MAX_FILE_LINES} lines under provider/ and emulator/`, () => {
+    const long = [...sources("provider"), ...sources("emulator")]
+      .map((p) => ({ p, n: readFileSync(join(root, p), "utf8").split("\n").length - 1 }))
+      .filter(({ n }) => n > MAX_FILE_LINES)
+      .map(({ p, n }) => `${p} (${n} lines)`);
+    expect(long).toEqual([]);
+  });
+
+  it(`no function over ${MAX_FUNCTION_LINES} lines in provider/, emulator/, tools/, support/ and bench/`, () => {
+    const files = ["provider", "emulator", "tools", "support", "bench"].flatMap(sources);
+    expect(files.length).toBeGreaterThan(50);
+    expect(files.flatMap((p) => longFunctions(p, readFileSync(join(root, p), "utf8"), MAX_FUNCTION_LINES))).toEqual([]);
+  });
+
+  it("the function finder sees a long closure inside a short-looking export, and its enclosing function", () => {
+    const body = Array.from({ length: 81 }, (_, i) => `    const x${i} = ${i};`).join("\n");
+    const text = `export function outer() {\n  return () => {\n${body}\n  };\n}\nconst short = () => 1;\n`;
+    expect(longFunctions("f.ts", text, 80)).toEqual(["f.ts:1 outer (85 lines)", "f.ts:2 (anonymous) (83 lines)"]);
+  });
+});
