@@ -58,7 +58,7 @@ describe("call counts at 2,000 members (max bulk 500)", () => {
     const created = await memberAssignment.create(memberArgs(g, MEMBERS.slice(0, 450)));
     await raw().unassignMembers(g, MEMBERS.slice(0, 120));
     await raw().assignMembers(g, MEMBERS.slice(0, 10));
-    const page = await emu.internals.ops.listAssignments((await import("../../emulator/operations")).MEMBERS, g, 0, 100);
+    const page = await emu.internals.ops.listAssignments((await import("../../emulator/assignment-kinds")).MEMBERS, g, 0, 100);
     expect(page.data.length).toBeLessThan(100);
     await emu.clearLog();
     const read = await memberAssignment.read(created.id, created.outs);

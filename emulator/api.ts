@@ -1,0 +1,85 @@
+/**
+ * The API under `/api/v1`: routing, auth, faults and the error body; every call recorded in
+ * the request log (bodies redacted there).
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { KeyRing } from "./auth";
+import { dispatch, type DispatchContext } from "./dispatch";
+import type { Faults } from "./faults";
+import { HttpError } from "./http-error";
+import { drain, readJson, sendError, sendJson, sleep } from "./http-io";
+import type { RequestLog } from "./request-log";
+import { isWrite, matchRoute, type OperationName } from "./routes";
+
+export const API_PREFIX = "/api/v1";
+
+export interface ApiContext {
+  keys: KeyRing;
+  faults: Faults;
+  log: RequestLog;
+  options: { maxBodyBytes: number; logRequests: boolean };
+  dispatchContext: DispatchContext;
+}
+
+export function apiHandler({ keys, faults, log, options, dispatchContext }: ApiContext) {
+  return async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const method = req.method ?? "GET";
+    const path = url.pathname.slice(API_PREFIX.length) || "/";
+    let operation: OperationName | null = null;
+    let delayedMs = 0;
+    let loggedBody: unknown;
+    const record = (status: number, fault?: "dropped" | "rate-limit" | "server-error" | "conflict") => {
+      log.add({ method, path: url.pathname, query: url.search, operation, status, ...(fault ? { fault } : {}), ...(delayedMs ? { delayedMs } : {}), ...(loggedBody !== undefined ? { body: loggedBody } : {}) });
+      if (options.logRequests) process.stdout.write(`${method} ${url.pathname}${url.search} -> ${fault === "dropped" ? "dropped" : status}\n`);
+    };
+    try {
+      const route = matchRoute(method, path);
+      if (route.operation === null) {
+        if (route.allowed.length > 0) throw new HttpError(405, `method ${method} not allowed; use ${route.allowed.join(", ")}`, null, { Allow: route.allowed.join(", ") });
+        throw new HttpError(404, `no route for ${method} ${url.pathname}`);
+      }
+      operation = route.operation;
+      const credential = keys.identify(req.headers.authorization);
+      if (credential === null) throw new HttpError(401, "missing, malformed or unknown API key; send Authorization: Bearer <key>");
+      if (credential !== "management") throw new HttpError(403, "a management key is required for guardrail operations");
+      if (faults.settings.latencyMs > 0) await sleep((delayedMs = faults.settings.latencyMs));
+      const decision = faults.before();
+      if (decision.kind === "rate-limit") {
+        loggedBody = parsedOrUndefined(await drain(req, options.maxBodyBytes).catch(() => ""));
+        sendError(res, new HttpError(429, "rate limited; retry after the Retry-After interval", null, { "Retry-After": String(decision.retryAfter) }));
+        return record(429, "rate-limit");
+      }
+      if (decision.kind === "server-error") {
+        loggedBody = parsedOrUndefined(await drain(req, options.maxBodyBytes).catch(() => ""));
+        sendError(res, new HttpError(decision.status, "injected fault: the service failed to answer"));
+        return record(decision.status, "server-error");
+      }
+      const body = method === "GET" || method === "DELETE" ? undefined : await readJson(req, options.maxBodyBytes);
+      loggedBody = body;
+      const result = dispatch(dispatchContext, operation, route.id, body, url.searchParams);
+      if (isWrite(method) && faults.dropAfterApply()) {
+        // The write is applied; the answer is lost. The ambiguous failure real networks produce.
+        req.socket.destroy();
+        return record(0, "dropped");
+      }
+      const status = operation === "createGuardrail" ? 201 : 200;
+      sendJson(res, status, result);
+      record(status);
+    } catch (err) {
+      const e = err instanceof HttpError ? err : new HttpError(500, "internal error");
+      if (!(err instanceof HttpError)) process.stderr.write(`emulator: internal error on ${method} ${url.pathname}: ${(err as Error).stack}\n`);
+      sendError(res, e);
+      record(e.status, e.status === 409 ? "conflict" : undefined);
+    }
+  }
+}
+
+/** A drained body for the log: its JSON value, or nothing when it is not JSON. */
+function parsedOrUndefined(text: string): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}

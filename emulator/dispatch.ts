@@ -1,0 +1,66 @@
+/**
+ * One API operation, after routing and auth: its parameters validated (400), then applied to
+ * the store through Operations. Returns the response body.
+ */
+import type { Faults } from "./faults";
+import { HttpError } from "./http-error";
+import { KEYS, MEMBERS } from "./assignment-kinds";
+import type { Operations } from "./operations";
+import type { OperationName } from "./routes";
+import { bulkBody, createBody, pageQuery, parseOr400, requireUuid, updateBody } from "./validation";
+
+export interface DispatchContext {
+  ops: Operations;
+  faults: Faults;
+  maxBulk: number;
+}
+
+export function dispatch({ ops, faults, maxBulk }: DispatchContext, operation: OperationName, rawId: string | undefined, body: unknown, query: URLSearchParams): unknown {
+  const id = rawId === undefined ? undefined : requireUuid(rawId, "id");
+  const page = () => parseOr400(pageQuery, { offset: query.get("offset") ?? undefined, limit: query.get("limit") ?? undefined });
+  const guardrailId = () => id as string;
+  switch (operation) {
+    case "listGuardrails": {
+      const { offset, limit } = page();
+      const ws = query.get("workspace_id") ?? undefined;
+      return ops.listGuardrails(ws === undefined ? undefined : requireUuid(ws, "workspace_id"), offset, limit);
+    }
+    case "createGuardrail":
+      return { data: ops.createGuardrail(parseOr400(createBody, body)) };
+    case "getGuardrail":
+      return { data: ops.getGuardrail(guardrailId()) };
+    case "updateGuardrail": {
+      // 400, then 404, then the injected 409: a conflict is only ever spent on an update that would apply.
+      const update = parseOr400(updateBody, body);
+      ops.getGuardrail(guardrailId());
+      if (faults.conflictOnUpdate()) throw new HttpError(409, `guardrail ${guardrailId()} was changed by another request; fetch it and try again`);
+      return { data: ops.updateGuardrail(guardrailId(), update) };
+    }
+    case "deleteGuardrail":
+      ops.deleteGuardrail(guardrailId());
+      return { deleted: true };
+    case "listGuardrailKeyAssignments":
+    case "listAllKeyAssignments": {
+      const { offset, limit } = page();
+      return ops.listAssignments(KEYS, id, offset, limit);
+    }
+    case "listGuardrailMemberAssignments":
+    case "listAllMemberAssignments": {
+      const { offset, limit } = page();
+      return ops.listAssignments(MEMBERS, id, offset, limit);
+    }
+    case "assignKeys":
+      return { assigned_count: ops.assign(KEYS, guardrailId(), bulk("key_hashes", body, maxBulk)) };
+    case "unassignKeys":
+      return { unassigned_count: ops.unassign(KEYS, guardrailId(), bulk("key_hashes", body, maxBulk)) };
+    case "assignMembers":
+      return { assigned_count: ops.assign(MEMBERS, guardrailId(), bulk("member_user_ids", body, maxBulk)) };
+    case "unassignMembers":
+      return { unassigned_count: ops.unassign(MEMBERS, guardrailId(), bulk("member_user_ids", body, maxBulk)) };
+  }
+}
+
+function bulk(field: "member_user_ids" | "key_hashes", body: unknown, maxBulk: number): string[] {
+  return (parseOr400(bulkBody(field, maxBulk), body) as Record<string, string[]>)[field] ?? [];
+}
+
