@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { guardrailSettingsShape, limitNeedsInterval } from "../args/guardrail-args";
 import { builtinFilterArgs, customFilterArgs } from "../args/filters";
+import { editorJsonSchema } from "../args/editor-schema";
 
 /** Stable ids name the Pulumi resources, so they are kept simple. */
 export const STABLE_ID_RE = /^[a-z0-9][a-z0-9_-]{0,62}$/;
@@ -44,11 +45,10 @@ export const KNOWN_KEYS = {
 
 /** The JSON Schema for editors (yaml-language-server), from the zod schema above. */
 export function guardrailFileJsonSchema(): Record<string, unknown> {
-  const schema = z.toJSONSchema(guardrailFileSchema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
-  return {
-    ...schema,
-    $id: "https://pulumi-guardrails.invalid/schema/guardrails.schema.json",
-    title: "pulumi-guardrails declarative guardrail file",
-    description: "Guardrails keyed by a stable id, with the settings of GuardrailArgs and member/key sets. See README 'Declarative configs'.",
-  };
+  return editorJsonSchema(
+    guardrailFileSchema,
+    "guardrails.schema.json",
+    "pulumi-guardrails declarative guardrail file",
+    "Guardrails keyed by a stable id, with the settings of GuardrailArgs and member/key sets. See README 'Declarative configs'.",
+  );
 }

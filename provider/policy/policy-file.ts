@@ -15,6 +15,7 @@ import { z } from "zod";
 import type { Policies } from "@pulumi/policy";
 import { guardrailsPolicies } from "./factory";
 import { parsePolicyOptions, policyOptionsSchema, type GuardrailsPolicyOptions } from "./options";
+import { editorJsonSchema } from "../args/editor-schema";
 
 /** Largest policy file read, in bytes. */
 const MAX_POLICY_FILE_BYTES = 1024 * 1024;
@@ -40,12 +41,10 @@ export function policiesFromFile(path: string): Policies {
 
 /** The JSON Schema of the policy file, for editors (yaml-language-server). */
 export function policyFileJsonSchema(): Record<string, unknown> {
-  const withSchema = policyOptionsSchema.extend({ $schema: z.string().optional() });
-  const schema = z.toJSONSchema(withSchema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
-  return {
-    ...schema,
-    $id: "https://pulumi-guardrails.invalid/schema/policy.schema.json",
-    title: "pulumi-guardrails organization rules (policy file)",
-    description: "Options of guardrailsPolicies: each rule is off unless given. See README 'Organization rules (policy packs)'.",
-  };
+  return editorJsonSchema(
+    policyOptionsSchema.extend({ $schema: z.string().optional() }),
+    "policy.schema.json",
+    "pulumi-guardrails organization rules (policy file)",
+    "Options of guardrailsPolicies: each rule is off unless given. See README 'Organization rules (policy packs)'.",
+  );
 }
