@@ -4,6 +4,7 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 
+/** A model of the emulator's catalogue: its slug and its canonical (dated) slug. */
 export interface CatalogueModel {
   slug: string;
   canonical_slug: string;

@@ -20,6 +20,7 @@ export const LOG_BODY_BUDGET = 16 * 1024 * 1024;
 const MAX_DEPTH = 32;
 export const REDACTED = "[REDACTED]";
 
+/** One API call as the request log records it: operation, status, injected fault, redacted body. */
 export interface LogEntry {
   seq: number;
   method: string;

@@ -9,10 +9,12 @@ import { issuesToFailures } from "../args/messages";
 
 /** How a violated rule acts: fail the preview/up, warn, or not run. */
 export const ENFORCEMENT_LEVELS = ["mandatory", "advisory", "disabled"] as const;
+/** One of `ENFORCEMENT_LEVELS`. */
 export type EnforcementLevel = (typeof ENFORCEMENT_LEVELS)[number];
 
 /** Vendor groups of the per-vendor ZDR args (`enforceZdrVendorA` ... `enforceZdrOther`). */
 export const ZDR_GROUPS = ["vendorA", "vendorB", "vendorC", "other"] as const;
+/** One of `ZDR_GROUPS`. */
 export type ZdrGroup = (typeof ZDR_GROUPS)[number];
 
 const level = z.enum(ENFORCEMENT_LEVELS, { error: `must be one of ${ENFORCEMENT_LEVELS.join(", ")}` });
@@ -38,6 +40,7 @@ export const ruleValueSchemas = {
   requireMemberSet: z.boolean({ error: "must be true or false" }),
 } as const;
 
+/** The option name of a rule (`maxLimitUsd`, ...), a key of `POLICY_RULES`. */
 export type RuleOption = keyof typeof ruleValueSchemas;
 export const RULE_OPTIONS = Object.keys(ruleValueSchemas) as RuleOption[];
 

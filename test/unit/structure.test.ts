@@ -59,3 +59,35 @@ describe("code size limits", () => {
     expect(longFunctions("f.ts", text, 80)).toEqual(["f.ts:1 outer (85 lines)", "f.ts:2 (anonymous) (83 lines)"]);
   });
 });
+
+/** Exports of an entry point (followed through re-exports) that carry no JSDoc, with class members. */
+function undocumentedExports(entries: string[]): string[] {
+  const program = ts.createProgram(entries.map((e) => join(root, e)), { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.Node16, moduleResolution: ts.ModuleResolutionKind.Node16, strict: true, skipLibCheck: true, noEmit: true });
+  const checker = program.getTypeChecker();
+  const missing = new Set<string>();
+  const documented = (s: ts.Symbol) => s.getDocumentationComment(checker).length > 0 || s.getJsDocTags(checker).length > 0;
+  for (const entry of entries) {
+    const file = program.getSourceFile(join(root, entry))!;
+    const module = checker.getSymbolAtLocation(file)!;
+    for (const exported of checker.getExportsOfModule(module)) {
+      const target = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
+      const where = relative(root, target.declarations?.[0]?.getSourceFile().fileName ?? entry);
+      if (!documented(target) && !documented(exported)) missing.add(`${where}: ${exported.name}`);
+      if (target.flags & ts.SymbolFlags.Class) {
+        for (const member of checker.getPropertiesOfType(checker.getDeclaredTypeOfSymbol(target))) {
+          const decl = member.valueDeclaration;
+          if (!decl || !ts.isMethodDeclaration(decl) || (ts.getCombinedModifierFlags(decl) & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected)) || member.name.startsWith("_")) continue;
+          if (relative(root, decl.getSourceFile().fileName).startsWith("node_modules")) continue;
+          if (!documented(member)) missing.add(`${where}: ${exported.name}.${member.name}`);
+        }
+      }
+    }
+  }
+  return [...missing].sort();
+}
+
+describe("public API documentation", () => {
+  it("every export of the package's entry points, and every public method of an exported class, has JSDoc", () => {
+    expect(undocumentedExports(["provider/index.ts", "provider/policy/index.ts", "emulator/index.ts"])).toEqual([]);
+  });
+});

@@ -14,6 +14,7 @@ export interface PreviewStep {
   oldState?: State;
   newState?: State;
 }
+/** The part of `pulumi preview --json` that the summary reads (everything else is ignored). */
 export interface PreviewJson {
   steps?: PreviewStep[];
   diagnostics?: Array<{ severity?: string; message?: string; urn?: string }>;
