@@ -91,3 +91,17 @@ describe("public API documentation", () => {
     expect(undocumentedExports(["provider/index.ts", "provider/policy/index.ts", "emulator/index.ts"])).toEqual([]);
   });
 });
+
+describe("README layout", () => {
+  it("names every folder of provider/ and tools/, every top-level file of provider/, and every emulator/ file", () => {
+    const readme = readFileSync(join(root, "README.md"), "utf8");
+    const layout = readme.slice(readme.indexOf("## Layout"), readme.indexOf("## Testing"));
+    const names = [
+      ...readdirSync(join(root, "provider"), { withFileTypes: true }).map((e) => (e.isDirectory() ? `${e.name}/` : e.name)),
+      ...readdirSync(join(root, "tools")).map((d) => `${d}/`),
+      ...readdirSync(join(root, "emulator")),
+      ...readdirSync(join(root, "provider/assignments")).map((f) => f.replace(/\.ts$/, "")),
+    ];
+    expect(names.filter((n) => !new RegExp(`(^|[\\s,(])${n.replace(/[.$]/g, "\\$&")}`, "m").test(layout))).toEqual([]);
+  });
+});
