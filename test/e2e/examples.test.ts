@@ -59,3 +59,19 @@ describe.each(EXAMPLES)("examples/%s", (name) => {
     }
   });
 });
+
+describe("examples/policy (a policy pack, no Pulumi.yaml)", () => {
+  const dir = join(REPO_ROOT, "examples/policy");
+  it("`npm ci` installs it with one copy of @pulumi/pulumi, and the pack compiles against what it installed", () => {
+    const lock = JSON.parse(readFileSync(join(dir, "package-lock.json"), "utf8"));
+    expect(lock.packages[""].dependencies["pulumi-guardrails"]).toBe("file:../..");
+    execFileSync("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: dir, stdio: ["ignore", "ignore", "pipe"] });
+    const tree = JSON.parse(execFileSync("npm", ["ls", "@pulumi/pulumi", "--all", "--json"], { cwd: dir, encoding: "utf8" }));
+    expect(tree.dependencies["pulumi-guardrails"].dependencies["@pulumi/pulumi"].version).toBe(tree.dependencies["@pulumi/pulumi"].version);
+    expect(existsSync(join(dir, "node_modules/pulumi-guardrails/node_modules/@pulumi"))).toBe(false);
+    // The pack's own typescript, over its own node_modules: the factory and Guardrail's type token resolve.
+    const tsc = spawnSync(process.execPath, [join(dir, "node_modules/typescript/bin/tsc"), "-p", dir, "--noEmit"], { encoding: "utf8" });
+    expect(tsc.stdout + tsc.stderr).toBe("");
+    expect(tsc.status).toBe(0);
+  });
+});
