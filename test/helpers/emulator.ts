@@ -6,6 +6,8 @@ import { configure, resetConfiguration } from "../../provider/config";
 import { http } from "./spawn-emulator";
 
 export const TEST_KEY = "test-management-key-7f3a";
+/** The emulator's two workspaces: its default one, and the second. */
+export { DEMO_DEFAULT_WORKSPACE as DEFAULT_WS, DEMO_EXTRA_WORKSPACE as W2 } from "../../emulator";
 
 export async function withEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator & { client: (o?: Partial<GuardrailsClientOptions>) => GuardrailsClient; log: () => Promise<LogSummary>; clearLog: () => Promise<void>; setFaults: (f: Record<string, unknown>) => Promise<void> }> {
   const emu = await startEmulator({ managementKeys: [TEST_KEY], ...options });

@@ -8,10 +8,8 @@ import { guardrail } from "../../provider/internal";
 import type { GuardrailOutputs } from "../../provider/guardrail/model";
 import { collect } from "../../provider/client";
 import { UNKNOWN } from "../../provider/args/unknown";
-import { useProviderEmulator } from "../helpers/emulator";
+import { DEFAULT_WS, useProviderEmulator, W2 } from "../helpers/emulator";
 
-const DEFAULT_WS = "00000000-0000-4000-8000-000000000001";
-const W2 = "00000000-0000-4000-8000-000000000002";
 const X = "vendor-a/model-x";
 const X_C = "vendor-a/model-x-20260115";
 const MINI = "vendor-a/model-x-mini";

@@ -7,9 +7,8 @@ import { resetConfiguration } from "../../provider/config";
 import { guardrail } from "../../provider/internal";
 import type { GuardrailOutputs } from "../../provider/guardrail/model";
 import { collect } from "../../provider/client";
-import { TEST_KEY, useProviderEmulator } from "../helpers/emulator";
+import { TEST_KEY, useProviderEmulator, W2 } from "../helpers/emulator";
 
-const W2 = "00000000-0000-4000-8000-000000000002";
 const emu = useProviderEmulator({ "guardrails:maxAttempts": "6" }, { resetFaults: true });
 const raw = () => emu.client();
 

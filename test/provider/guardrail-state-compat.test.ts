@@ -6,9 +6,8 @@
 import { describe, expect, it } from "vitest";
 import { guardrail } from "../../provider/internal";
 import type { GuardrailOutputs } from "../../provider/guardrail/model";
-import { useProviderEmulator } from "../helpers/emulator";
+import { DEFAULT_WS, useProviderEmulator } from "../helpers/emulator";
 
-const DEFAULT_WS = "00000000-0000-4000-8000-000000000001";
 const X = "vendor-a/model-x";
 const X_C = "vendor-a/model-x-20260115";
 const M = "vendor-b/model-m";
