@@ -2,8 +2,8 @@
  * Member assignment sets under the real pulumi CLI: drift found by refresh and repaired by
  * up, previews that name members (not list indices), destroy that spares foreign members.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Program } from "./harness";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useProgram, type Program } from "./harness";
 
 const program = (members: string[], exclusive: boolean) => `
 import { Guardrail, GuardrailMemberAssignment, GuardrailKeyAssignment } from "pulumi-guardrails";
@@ -25,16 +25,12 @@ function marked(stdout: string, resource: string): string[] {
 const members = async (p: Program, g: string) => ((await p.api("GET", `/guardrails/${g}/assignments/members?limit=100`)).body.data as Array<{ user_id: string }>).map((r) => r.user_id).sort();
 
 describe("member sets under the real CLI", () => {
-  let p: Program;
+  const p = useProgram("assignments-e2e", { up: program(["user_alice", "user_bob", "user_carol"], true) });
   let eng: string;
   let ops: string;
   beforeAll(async () => {
-    p = await Program.create("assignments-e2e");
-    p.write(program(["user_alice", "user_bob", "user_carol"], true));
-    await p.up();
     ({ engId: eng, opsId: ops } = await p.outputs());
   });
-  afterAll(() => p.close());
 
   it("7. a member change previews as named members added and removed, never list indices", async () => {
     p.write(program(["user_alice", "user_carol", "user_dave"], true));
@@ -47,33 +43,30 @@ describe("member sets under the real CLI", () => {
     await p.pulumi(["preview", "--expect-no-changes"], { check: true });
   });
 
-  it("3b. a member added by hand (exclusive) is found by refresh and removed by up", async () => {
-    await p.api("POST", `/guardrails/${eng}/assignments/members`, { member_user_ids: ["user_erin"] });
+  /** A hand change to eng's members: refresh finds it, the preview marks `lines` on eng-members, up puts the program's members back. */
+  async function refreshedAndRepaired(lines: string[]) {
     await p.refresh();
     const preview = await p.preview();
-    expect(marked(preview.stdout, "eng-members")).toEqual(["~ members: {", '- user_erin: "assigned here, not in the program"']);
+    expect(marked(preview.stdout, "eng-members")).toEqual(lines);
     await p.up();
     expect(await members(p, eng)).toEqual(["user_alice", "user_carol", "user_dave"]);
+  }
+
+  it("3b. a member added by hand (exclusive) is found by refresh and removed by up", async () => {
+    await p.api("POST", `/guardrails/${eng}/assignments/members`, { member_user_ids: ["user_erin"] });
+    await refreshedAndRepaired(["~ members: {", '- user_erin: "assigned here, not in the program"']);
   });
 
   it("3c. a member removed by hand is found by refresh and put back by up", async () => {
     await p.api("POST", `/guardrails/${eng}/assignments/members/remove`, { member_user_ids: ["user_carol"] });
     const refreshed = await p.pulumi(["refresh", "--preview-only", "--diff"], { check: true });
     expect(refreshed.stdout).toMatch(/user_carol\s*: true => "not assigned"/);
-    await p.refresh();
-    const preview = await p.preview();
-    expect(marked(preview.stdout, "eng-members")).toEqual(["~ members: {", '~ user_carol: "not assigned" => true']);
-    await p.up();
-    expect(await members(p, eng)).toEqual(["user_alice", "user_carol", "user_dave"]);
+    await refreshedAndRepaired(["~ members: {", '~ user_carol: "not assigned" => true']);
   });
 
   it("3d. a member moved to another guardrail is found by refresh, named with its new guardrail, and moved back", async () => {
     await p.api("POST", `/guardrails/${ops}/assignments/members`, { member_user_ids: ["user_alice"] });
-    await p.refresh();
-    const preview = await p.preview();
-    expect(marked(preview.stdout, "eng-members")).toEqual(["~ members: {", `~ user_alice: "on guardrail Operations (${ops.slice(0, 8)}…)" => true`]);
-    await p.up();
-    expect(await members(p, eng)).toEqual(["user_alice", "user_carol", "user_dave"]);
+    await refreshedAndRepaired(["~ members: {", `~ user_alice: "on guardrail Operations (${ops.slice(0, 8)}…)" => true`]);
     expect(await members(p, ops)).toEqual([]);
     await p.pulumi(["preview", "--expect-no-changes", "--refresh"], { check: true });
   });

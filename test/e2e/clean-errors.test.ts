@@ -3,8 +3,8 @@
  * validation error are each said once, in one line naming the resource, with no stack trace
  * and no `X: Name: X` echo; golden files pin the CLI's Diagnostics text.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Program } from "./harness";
+import { describe, expect, it } from "vitest";
+import { useProgram } from "./harness";
 
 const PROGRAM = (limit: number) => `
 import { Guardrail } from "pulumi-guardrails";
@@ -35,16 +35,7 @@ function expectSaidOnceWithoutTrace(output: string, message: string) {
 }
 
 describe("errors said once, in one line", () => {
-  let p: Program;
-  beforeAll(async () => {
-    p = await Program.create("clean-errors", { keyVia: "env" });
-    p.write(PROGRAM(1));
-    await p.up();
-  });
-  afterAll(async () => {
-    await p.destroy();
-    await p.close();
-  });
+  const p = useProgram("clean-errors", { create: { keyVia: "env" }, up: PROGRAM(1), destroy: true });
 
   it("a 401 at refresh: one line per resource with the operation and the service's message", async () => {
     const key = p.env.GUARDRAILS_API_KEY;

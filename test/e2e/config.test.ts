@@ -4,8 +4,8 @@
  * and after a wrong key is corrected, `pulumi refresh --run-program` uses the corrected key
  * where a plain `pulumi refresh` keeps using the config recorded at the last update.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Program } from "./harness";
+import { describe, expect, it } from "vitest";
+import { useProgram } from "./harness";
 
 const PROGRAM = (limit: number) => `
 import { Guardrail } from "pulumi-guardrails";
@@ -13,13 +13,7 @@ export const id = new Guardrail("cfg", { name: "Config", limitUsd: ${limit}, res
 `;
 
 describe("config that tells the truth", () => {
-  let p: Program;
-  beforeAll(async () => {
-    p = await Program.create("config-e2e", { keyVia: "config" });
-    p.write(PROGRAM(1));
-    await p.up();
-  });
-  afterAll(() => p.close());
+  const p = useProgram("config-e2e", { create: { keyVia: "config" }, up: PROGRAM(1) });
 
   it("an unknown guardrails:* key warns with did-you-mean; a bad number fails preview quoting the text", async () => {
     await p.pulumi(["config", "set", "guardrails:maxAtempts", "3"], { check: true });

@@ -3,17 +3,13 @@
  * sets on guardrails of one workspace, a key in any two key sets. A member in sets of two
  * different workspaces is fine and stays quiet.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Program } from "./harness";
+import { describe, expect, it } from "vitest";
+import { useProgram } from "./harness";
 
 const W2 = "00000000-0000-4000-8000-000000000002";
 
 describe("cross-set conflicts in a program", () => {
-  let p: Program;
-  beforeAll(async () => {
-    p = await Program.create("conflicts-e2e");
-  });
-  afterAll(() => p.close());
+  const p = useProgram("conflicts-e2e");
 
   it("preview warns about each id two sets claim in one scope, naming both resources", async () => {
     p.write(`

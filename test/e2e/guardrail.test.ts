@@ -1,8 +1,8 @@
 /**
  * Guardrail under the real pulumi CLI (local file backend) against the emulator binary.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Program } from "./harness";
+import { describe, expect, it } from "vitest";
+import { Program, useProgram } from "./harness";
 
 const W2 = "00000000-0000-4000-8000-000000000002";
 
@@ -34,11 +34,7 @@ function steps(previewJson: string): Array<{ op: string; urn: string }> {
 }
 
 describe("Guardrail under the real CLI", () => {
-  let p: Program;
-  beforeAll(async () => {
-    p = await Program.create("guardrail-e2e");
-  });
-  afterAll(() => p.close());
+  const p = useProgram("guardrail-e2e");
 
   it("1. up creates exactly what the program declares; a second preview expects no changes", async () => {
     p.write(program());

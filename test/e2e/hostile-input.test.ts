@@ -6,9 +6,9 @@
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../helpers/spawn-emulator";
-import { Program } from "./harness";
+import { useProgram } from "./harness";
 
 const SUMMARY_BIN = join(REPO_ROOT, "dist/tools/preview-summary/cli.js");
 
@@ -20,11 +20,7 @@ function summaryOf(dir: string, json: string): { code: number; markdown: string 
 }
 
 describe("hostile input under the real CLI", () => {
-  let p: Program;
-  beforeAll(async () => {
-    p = await Program.create("hostile-e2e");
-  });
-  afterAll(() => p.close());
+  const p = useProgram("hostile-e2e");
 
   it("each retry is reported in the CLI output as it happens", async () => {
     p.write(`import { Guardrail } from "pulumi-guardrails";\nexport const id = new Guardrail("eng", { name: "Engineering" }).id;\n`);

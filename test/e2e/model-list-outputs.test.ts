@@ -3,8 +3,8 @@
  * exported list never previews a fake change (`"vendor-a/model-x-20260115" => "vendor-a/model-x"`)
  * when another field of the guardrail is updated. The canonical slugs have their own outputs.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Program } from "./harness";
+import { describe, expect, it } from "vitest";
+import { useProgram } from "./harness";
 
 const PROGRAM = (limit: number) => `
 import { Guardrail } from "pulumi-guardrails";
@@ -14,16 +14,7 @@ export const allowedModelsCanonical = g.allowedModelsCanonical;
 `;
 
 describe("model-list outputs", () => {
-  let p: Program;
-  beforeAll(async () => {
-    p = await Program.create("model-list-outputs");
-    p.write(PROGRAM(10));
-    await p.up();
-  });
-  afterAll(async () => {
-    await p.destroy();
-    await p.close();
-  });
+  const p = useProgram("model-list-outputs", { up: PROGRAM(10), destroy: true });
 
   it("echo the program's identifiers; the canonical slugs are a separate output", async () => {
     expect(await p.outputs()).toEqual({

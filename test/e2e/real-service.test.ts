@@ -4,9 +4,9 @@
  * shown as drift and restored; the five fields of rule 13 are created, updated in place and
  * repaired after drift; a limit without an interval fails the preview before any call.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { reshapeGuardrail } from "../helpers/emulator";
-import { Program } from "./harness";
+import { useProgram } from "./harness";
 
 const program = (extra = "") => `
 import { Guardrail } from "pulumi-guardrails";
@@ -22,11 +22,7 @@ export const id = new Guardrail("eng", {
 const NEW_FIELDS = `includeByokInBudgets: true, allowedDataRegions: ["europe", "us"], enableFreeModelPublication: false, enableFreeModelTraining: false, enablePaidModelTraining: true,`;
 
 describe("the real service's shapes and fields under the real CLI", () => {
-  let p: Program;
-  beforeAll(async () => {
-    p = await Program.create("real-service-e2e");
-  });
-  afterAll(() => p.close());
+  const p = useProgram("real-service-e2e");
 
   it("1. a guardrail changed by hand to values the program does not know: refresh reads it, preview shows the drift, up restores the program", async () => {
     p.write(program());

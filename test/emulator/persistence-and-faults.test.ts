@@ -20,11 +20,19 @@ const start = async (args: string[]) => {
   return e;
 };
 
+/** Runs `test` with the path of a state file in a fresh temporary folder, removed afterwards. */
+async function withStateFile(test: (file: string) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), "gr-state-"));
+  try {
+    await test(join(dir, "state.json"));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describe("--state-file", () => {
-  it("a restart with the same file loses nothing", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "gr-state-"));
-    const file = join(dir, "state.json");
-    try {
+  it("a restart with the same file loses nothing", () =>
+    withStateFile(async (file) => {
       const first = await start(["--state-file", file]);
       const api = http(first.api, KEY);
       const g = (await api("POST", "/guardrails", { name: "durable", allowed_models: ["vendor-a/model-x"] })).body.data;
@@ -38,15 +46,10 @@ describe("--state-file", () => {
       expect((await api2("GET", `/guardrails/${g.id}`)).body.data).toEqual(g);
       expect((await api2("GET", `/guardrails/${g.id}/assignments/members`)).body.total_count).toBe(2);
       expect((await api2("GET", `/guardrails/${g.id}/assignments/keys`)).body.data[0].key_hash).toBe("a1b2c3d4e5f60718");
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+    }));
 
-  it("a state file of an earlier emulator gains the rule 13 fields once; a guardrail shaped by hand in a current file is served as it is", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "gr-state-"));
-    const file = join(dir, "state.json");
-    try {
+  it("a state file of an earlier emulator gains the rule 13 fields once; a guardrail shaped by hand in a current file is served as it is", () =>
+    withStateFile(async (file) => {
       const first = await start(["--state-file", file]);
       const api = http(first.api, KEY);
       const old = (await api("POST", "/guardrails", { name: "old" })).body.data;
@@ -70,10 +73,7 @@ describe("--state-file", () => {
       const served = (await http(third.api, KEY)("GET", `/guardrails/${odd.id}`)).body.data;
       expect(served.workspace_id).toBeNull();
       expect("include_byok_in_budgets" in served).toBe(false);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+    }));
 });
 
 describe("fault injection", () => {

@@ -1,9 +1,13 @@
 /** In-process emulator on a free port, plus a client for it. Real HTTP, no mocks. */
+import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator";
 import { GuardrailsClient, type GuardrailsClientOptions } from "../../provider/client";
+import { configure, resetConfiguration } from "../../provider/config";
 import { http } from "./spawn-emulator";
 
 export const TEST_KEY = "test-management-key-7f3a";
+/** The emulator's two workspaces: its default one, and the second. */
+export { DEMO_DEFAULT_WORKSPACE as DEFAULT_WS, DEMO_EXTRA_WORKSPACE as W2 } from "../../emulator";
 
 export async function withEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator & { client: (o?: Partial<GuardrailsClientOptions>) => GuardrailsClient; log: () => Promise<LogSummary>; clearLog: () => Promise<void>; setFaults: (f: Record<string, unknown>) => Promise<void> }> {
   const emu = await startEmulator({ managementKeys: [TEST_KEY], ...options });
@@ -15,6 +19,31 @@ export async function withEmulator(options: EmulatorOptions = {}): Promise<Runni
     clearLog: async () => void (await admin("DELETE", "/__emulator/log")),
     setFaults: async (f) => void (await admin("PUT", "/__emulator/faults", f)),
   };
+}
+
+export type TestEmulator = Awaited<ReturnType<typeof withEmulator>>;
+
+/** Configures the provider afresh: the test key, `url` as the base URL, plus any other `guardrails:*` settings. */
+export function configureProvider(url: string, extra: Record<string, string> = {}): void {
+  resetConfiguration();
+  configure((k) => ({ "guardrails:apiKey": TEST_KEY, "guardrails:baseUrl": url, ...extra })[k]);
+}
+
+/**
+ * The set-up of a provider test file: one in-process emulator for the file (started in
+ * beforeAll, closed in afterAll) and, before each test, the provider configured afresh against
+ * it with `config` added; `options` go to the emulator. With `resetFaults`, every fault rate goes back to 0 after each test.
+ * Answers the emulator; its fields are filled in when beforeAll has run.
+ */
+export function useProviderEmulator(config: Record<string, string> = {}, o: { resetFaults?: boolean; options?: EmulatorOptions } = {}): TestEmulator {
+  const emu = {} as TestEmulator;
+  beforeAll(async () => {
+    Object.assign(emu, await withEmulator(o.options));
+  });
+  afterAll(() => emu.close());
+  beforeEach(() => configureProvider(emu.url, config));
+  if (o.resetFaults) afterEach(() => emu.setFaults({ errorRate: 0, dropAfterApplyRate: 0, rateLimitRate: 0 }));
+  return emu;
 }
 
 export interface LogSummary {

@@ -6,23 +6,15 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { collect } from "../../provider/client";
-import { configure, resetConfiguration } from "../../provider/config";
 import { guardrail } from "../../provider/internal";
-import { TEST_KEY, withEmulator } from "../helpers/emulator";
+import { useProviderEmulator } from "../helpers/emulator";
 
-let emu: Awaited<ReturnType<typeof withEmulator>>;
-beforeAll(async () => {
+beforeAll(() => {
   process.env.GUARDRAILS_JOURNAL_DIR = mkdtempSync(join(tmpdir(), "guardrails-journal-"));
-  emu = await withEmulator();
 });
-afterAll(() => emu.close());
-beforeEach(() => {
-  resetConfiguration();
-  configure((k) => ({ "guardrails:apiKey": TEST_KEY, "guardrails:baseUrl": emu.url, "guardrails:maxAttempts": "5" })[k]);
-});
-afterEach(() => emu.setFaults({ errorRate: 0, dropAfterApplyRate: 0, rateLimitRate: 0 }));
+const emu = useProviderEmulator({ "guardrails:maxAttempts": "5" }, { resetFaults: true });
 
 const named = async (name: string) => (await collect(emu.client().listGuardrails())).filter((g) => g.name === name).map((g) => g.id).sort();
 

@@ -4,28 +4,19 @@
  * exclusive records the foreign ids it finds, as an exclusive create does, and removes none
  * until the next update. Also: a guardrailId differing only in case is the same guardrail.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { configure, resetConfiguration } from "../../provider/config";
+import { describe, expect, it } from "vitest";
 import { memberAssignment } from "../../provider/internal";
 import { FOREIGN } from "../../provider/assignments/status";
 import { collect } from "../../provider/client";
-import { TEST_KEY, withEmulator } from "../helpers/emulator";
+import { useProviderEmulator } from "../helpers/emulator";
 
-let emu: Awaited<ReturnType<typeof withEmulator>>;
+const emu = useProviderEmulator();
 const raw = () => emu.client();
 const asMap = (ids: string[]) => Object.fromEntries(ids.map((id) => [id, true]));
 const args = (guardrailId: string, ids: string[], exclusive: boolean) => ({ __provider: "p", guardrailId, members: asMap(ids), exclusive });
 const live = async (g: string) => (await collect(raw().listMemberAssignments(g))).map((r) => r.user_id).sort();
 const newGuardrail = async (name: string) => (await raw().createGuardrail({ name })).id;
 
-beforeAll(async () => {
-  emu = await withEmulator();
-});
-afterAll(() => emu.close());
-beforeEach(() => {
-  resetConfiguration();
-  configure((k) => ({ "guardrails:apiKey": TEST_KEY, "guardrails:baseUrl": emu.url })[k]);
-});
 
 describe("set mode flips", () => {
   it("finding 3: exclusive -> additive leaves a hand-assigned member on the service and drops it from the state", async () => {

@@ -3,32 +3,21 @@
  * the default workspace named or omitted, model identifiers of any catalogue, a changed
  * adoptId, UUIDs in either case, and unknowns during preview. Against the emulator.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { configure, resetConfiguration } from "../../provider/config";
+import { describe, expect, it } from "vitest";
 import { guardrail } from "../../provider/internal";
 import type { GuardrailOutputs } from "../../provider/guardrail/model";
 import { collect } from "../../provider/client";
 import { UNKNOWN } from "../../provider/args/unknown";
-import { TEST_KEY, withEmulator } from "../helpers/emulator";
+import { DEFAULT_WS, useProviderEmulator, W2 } from "../helpers/emulator";
 
-const DEFAULT_WS = "00000000-0000-4000-8000-000000000001";
-const W2 = "00000000-0000-4000-8000-000000000002";
 const X = "vendor-a/model-x";
 const X_C = "vendor-a/model-x-20260115";
 const MINI = "vendor-a/model-x-mini";
 const MINI_C = "vendor-a/model-x-mini-20260115";
 
-let emu: Awaited<ReturnType<typeof withEmulator>>;
+const emu = useProviderEmulator();
 const raw = () => emu.client();
 
-beforeAll(async () => {
-  emu = await withEmulator();
-});
-afterAll(() => emu.close());
-beforeEach(() => {
-  resetConfiguration();
-  configure((k) => ({ "guardrails:apiKey": TEST_KEY, "guardrails:baseUrl": emu.url })[k]);
-});
 
 async function created(args: Record<string, unknown>) {
   const res = await guardrail.create({ __provider: "serialized", ...args });
@@ -156,15 +145,7 @@ describe("model identifiers: a catalogue whose slugs are not prefixes of their c
     { slug: "v/beta", canonical_slug: "v/two-1" },
     { slug: "v/al", canonical_slug: "v/alpha-x" },
   ];
-  let other: Awaited<ReturnType<typeof withEmulator>>;
-  beforeAll(async () => {
-    other = await withEmulator({ models: NON_PREFIX });
-  });
-  afterAll(() => other.close());
-  beforeEach(() => {
-    resetConfiguration();
-    configure((k) => ({ "guardrails:apiKey": TEST_KEY, "guardrails:baseUrl": other.url, "guardrails:maxAttempts": "6" })[k]);
-  });
+  const other = useProviderEmulator({ "guardrails:maxAttempts": "6" }, { options: { models: NON_PREFIX } });
 
   it("finding 2: an ambiguous create whose lists fooled the prefix guess is found, never duplicated", async () => {
     const args = { name: "lost-create", allowedModels: ["v/alpha", "v/two-1", "v/beta"], ignoredModels: ["v/al"] };

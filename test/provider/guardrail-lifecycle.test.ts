@@ -2,26 +2,16 @@
  * The Guardrail's provider methods against the emulator over real HTTP: create, read,
  * update of each field, delete, replacement, drift, ambiguous create.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { configure, resetConfiguration } from "../../provider/config";
+import { describe, expect, it } from "vitest";
+import { resetConfiguration } from "../../provider/config";
 import { guardrail } from "../../provider/internal";
 import type { GuardrailOutputs } from "../../provider/guardrail/model";
 import { collect } from "../../provider/client";
-import { TEST_KEY, withEmulator } from "../helpers/emulator";
+import { TEST_KEY, useProviderEmulator, W2 } from "../helpers/emulator";
 
-const W2 = "00000000-0000-4000-8000-000000000002";
-let emu: Awaited<ReturnType<typeof withEmulator>>;
+const emu = useProviderEmulator({ "guardrails:maxAttempts": "6" }, { resetFaults: true });
 const raw = () => emu.client();
 
-beforeAll(async () => {
-  emu = await withEmulator();
-});
-afterAll(() => emu.close());
-beforeEach(() => {
-  resetConfiguration();
-  configure((k) => ({ "guardrails:apiKey": TEST_KEY, "guardrails:baseUrl": emu.url, "guardrails:maxAttempts": "6" })[k]);
-});
-afterEach(() => emu.setFaults({ errorRate: 0, dropAfterApplyRate: 0, rateLimitRate: 0 }));
 
 const full = {
   name: "Engineering",

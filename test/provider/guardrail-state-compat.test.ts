@@ -3,28 +3,18 @@
  * map `modelAliases` and neither `modelAnswers` nor `defaultWorkspaceId`. Refresh, a no-op
  * up, a real change and destroy all work on it, against the emulator.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { configure, resetConfiguration } from "../../provider/config";
+import { describe, expect, it } from "vitest";
 import { guardrail } from "../../provider/internal";
 import type { GuardrailOutputs } from "../../provider/guardrail/model";
-import { TEST_KEY, withEmulator } from "../helpers/emulator";
+import { DEFAULT_WS, useProviderEmulator } from "../helpers/emulator";
 
-const DEFAULT_WS = "00000000-0000-4000-8000-000000000001";
 const X = "vendor-a/model-x";
 const X_C = "vendor-a/model-x-20260115";
 const M = "vendor-b/model-m";
 const M_C = "vendor-b/model-m-20260201";
 const Q_C = "vendor-c/model-q-20251111";
 
-let emu: Awaited<ReturnType<typeof withEmulator>>;
-beforeAll(async () => {
-  emu = await withEmulator();
-});
-afterAll(() => emu.close());
-beforeEach(() => {
-  resetConfiguration();
-  configure((k) => ({ "guardrails:apiKey": TEST_KEY, "guardrails:baseUrl": emu.url })[k]);
-});
+const emu = useProviderEmulator();
 
 /**
  * The outputs the previous version wrote for the same guardrail: the same fields, plus

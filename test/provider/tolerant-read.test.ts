@@ -4,22 +4,13 @@
  * kept as it is, and shown as drift where the program says otherwise; the next update sets it
  * back. A list page with one odd row keeps every row. A 409 on update is a ConflictError.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { collect, ConflictError } from "../../provider/client";
-import { configure, resetConfiguration } from "../../provider/config";
 import { guardrail } from "../../provider/internal";
 import type { GuardrailOutputs } from "../../provider/guardrail/model";
-import { reshapeGuardrail, TEST_KEY, withEmulator, type GuardrailReshape } from "../helpers/emulator";
+import { reshapeGuardrail, useProviderEmulator, type GuardrailReshape } from "../helpers/emulator";
 
-let emu: Awaited<ReturnType<typeof withEmulator>>;
-beforeAll(async () => {
-  emu = await withEmulator();
-});
-afterAll(() => emu.close());
-beforeEach(() => {
-  resetConfiguration();
-  configure((k) => ({ "guardrails:apiKey": TEST_KEY, "guardrails:baseUrl": emu.url })[k]);
-});
+const emu = useProviderEmulator();
 
 const program = {
   name: "tolerant",
