@@ -13,6 +13,16 @@ import { REPO_ROOT, spawnEmulator, type SpawnedEmulator } from "../helpers/spawn
 
 const EXAMPLES = readdirSync(join(REPO_ROOT, "examples")).filter((d) => existsSync(join(REPO_ROOT, "examples", d, "Pulumi.yaml")));
 
+/** `npm ci` against the committed lockfile (the package from `file:../..`), then one `@pulumi/pulumi` in the tree. */
+function npmCiWithOneCopy(dir: string): void {
+  const lock = JSON.parse(readFileSync(join(dir, "package-lock.json"), "utf8"));
+  expect(lock.packages[""].dependencies["pulumi-guardrails"]).toBe("file:../..");
+  execFileSync("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: dir, stdio: ["ignore", "ignore", "pipe"] });
+  const tree = JSON.parse(execFileSync("npm", ["ls", "@pulumi/pulumi", "--all", "--json"], { cwd: dir, encoding: "utf8" }));
+  expect(tree.dependencies["pulumi-guardrails"].dependencies["@pulumi/pulumi"].version).toBe(tree.dependencies["@pulumi/pulumi"].version);
+  expect(existsSync(join(dir, "node_modules/pulumi-guardrails/node_modules/@pulumi"))).toBe(false);
+}
+
 describe.each(EXAMPLES)("examples/%s", (name) => {
   const dir = join(REPO_ROOT, "examples", name);
   const stack = `e2e-${process.pid}`;
@@ -24,12 +34,7 @@ describe.each(EXAMPLES)("examples/%s", (name) => {
   afterAll(() => emulator.stop());
 
   it("`npm ci` installs it with one copy of @pulumi/pulumi, and `pulumi preview` runs", () => {
-    const lock = JSON.parse(readFileSync(join(dir, "package-lock.json"), "utf8"));
-    expect(lock.packages[""].dependencies["pulumi-guardrails"]).toBe("file:../..");
-    execFileSync("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: dir, stdio: ["ignore", "ignore", "pipe"] });
-    const tree = JSON.parse(execFileSync("npm", ["ls", "@pulumi/pulumi", "--all", "--json"], { cwd: dir, encoding: "utf8" }));
-    expect(tree.dependencies["pulumi-guardrails"].dependencies["@pulumi/pulumi"].version).toBe(tree.dependencies["@pulumi/pulumi"].version);
-    expect(existsSync(join(dir, "node_modules/pulumi-guardrails/node_modules/@pulumi"))).toBe(false);
+    npmCiWithOneCopy(dir);
 
     const { pulumiBinDir, work } = inject("e2e");
     const state = mkdtempSync(join(work, `example-${name}-`));
@@ -63,12 +68,7 @@ describe.each(EXAMPLES)("examples/%s", (name) => {
 describe("examples/policy (a policy pack, no Pulumi.yaml)", () => {
   const dir = join(REPO_ROOT, "examples/policy");
   it("`npm ci` installs it with one copy of @pulumi/pulumi, and the pack compiles against what it installed", () => {
-    const lock = JSON.parse(readFileSync(join(dir, "package-lock.json"), "utf8"));
-    expect(lock.packages[""].dependencies["pulumi-guardrails"]).toBe("file:../..");
-    execFileSync("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: dir, stdio: ["ignore", "ignore", "pipe"] });
-    const tree = JSON.parse(execFileSync("npm", ["ls", "@pulumi/pulumi", "--all", "--json"], { cwd: dir, encoding: "utf8" }));
-    expect(tree.dependencies["pulumi-guardrails"].dependencies["@pulumi/pulumi"].version).toBe(tree.dependencies["@pulumi/pulumi"].version);
-    expect(existsSync(join(dir, "node_modules/pulumi-guardrails/node_modules/@pulumi"))).toBe(false);
+    npmCiWithOneCopy(dir);
     // The pack's own typescript, over its own node_modules: the factory and Guardrail's type token resolve.
     const tsc = spawnSync(process.execPath, [join(dir, "node_modules/typescript/bin/tsc"), "-p", dir, "--noEmit"], { encoding: "utf8" });
     expect(tsc.stdout + tsc.stderr).toBe("");
