@@ -24,10 +24,17 @@ export async function adopt(client: GuardrailsClient, inputs: GuardrailInputs, i
     if (err instanceof NotFoundError) throw new Error(`guardrail "${inputs.name}": adoptId ${id} names no guardrail; check the id (pulumi-guardrails lists ids with GET /api/v1/guardrails)`);
     throw annotate(err);
   }
-  if (inputs.workspaceId && !sameUuid(inputs.workspaceId, live.workspace_id)) {
+  if (live.workspace_id == null) {
+    // Older than workspaces (docs/api-contract.md rule 10): listed with the default workspace,
+    // which is what an omitted workspaceId means; a named workspace is not where it is.
+    if (inputs.workspaceId) {
+      throw new Error(
+        `guardrail "${inputs.name}": adoptId ${id} has no workspace (it is older than workspaces; the service lists it with the default workspace), but workspaceId says ${inputs.workspaceId}; omit workspaceId to adopt it`,
+      );
+    }
+  } else if (inputs.workspaceId && !sameUuid(inputs.workspaceId, live.workspace_id)) {
     throw new Error(`guardrail "${inputs.name}": adoptId ${id} is in workspace ${live.workspace_id}, but workspaceId says ${inputs.workspaceId}; make them agree`);
-  }
-  if (!inputs.workspaceId && !sameUuid(await lookUpDefaultWorkspace(client).catch((err) => Promise.reject(annotate(err))), live.workspace_id)) {
+  } else if (!inputs.workspaceId && !sameUuid(await lookUpDefaultWorkspace(client).catch((err) => Promise.reject(annotate(err))), live.workspace_id)) {
     throw new Error(
       `guardrail "${inputs.name}": adoptId ${id} is in workspace ${live.workspace_id}, not the default workspace that an omitted workspaceId means; set workspaceId: "${live.workspace_id}"`,
     );

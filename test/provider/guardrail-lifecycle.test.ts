@@ -7,7 +7,7 @@ import { resetConfiguration } from "../../provider/config";
 import { guardrail } from "../../provider/internal";
 import type { GuardrailOutputs } from "../../provider/guardrail/model";
 import { collect } from "../../provider/client";
-import { TEST_KEY, useProviderEmulator, W2 } from "../helpers/emulator";
+import { reshapeGuardrail, TEST_KEY, useProviderEmulator, W2 } from "../helpers/emulator";
 
 const emu = useProviderEmulator({ "guardrails:maxAttempts": "6" }, { resetFaults: true });
 const raw = () => emu.client();
@@ -163,6 +163,19 @@ describe("Guardrail lifecycle", () => {
     expect((await emu.log()).counts).toEqual({ getGuardrail: 1, listGuardrails: 1, updateGuardrail: 1 });
     expect((await raw().getGuardrail(existing.id)).limit_usd).toBe(2);
     await expect(created({ name: "x", adoptId: "00000000-0000-4000-8000-0000000000ff" })).rejects.toThrow(/adoptId 00000000-0000-4000-8000-0000000000ff names no guardrail/);
+  });
+
+  it("adoptId of a guardrail older than workspaces (workspace_id null): adopted when workspaceId is omitted, refused with the way out when it is given", async () => {
+    const existing = await raw().createGuardrail({ name: "pre-workspace", limit_usd: 1, reset_interval: "daily" });
+    await reshapeGuardrail(emu.url, existing.id, { set: { workspace_id: null } });
+    await expect(created({ name: "pre-workspace", limitUsd: 1, resetInterval: "daily", workspaceId: W2, adoptId: existing.id })).rejects.toThrow(
+      `guardrail "pre-workspace": adoptId ${existing.id} has no workspace (it is older than workspaces; the service lists it with the default workspace), but workspaceId says ${W2}; omit workspaceId to adopt it`,
+    );
+    const res = await created({ name: "pre-workspace", limitUsd: 3, resetInterval: "daily", adoptId: existing.id });
+    expect(res.id).toBe(existing.id);
+    expect((await raw().getGuardrail(existing.id)).limit_usd).toBe(3);
+    const read = await guardrail.read(res.id, res.outs);
+    expect(await guardrail.diff(res.id, read.props as GuardrailOutputs, { name: "pre-workspace", limitUsd: 3, resetInterval: "daily", adoptId: existing.id })).toMatchObject({ changes: false, replaces: [] });
   });
 
   it("a model the catalogue lacks fails at apply with the service's message in the program's names", async () => {
