@@ -38,9 +38,18 @@ export function journalDir(env: NodeJS.ProcessEnv = process.env): string {
   return env.GUARDRAILS_JOURNAL_DIR || join(homedir(), ".pulumi-guardrails", "journal");
 }
 
-/** The identity of a create: the resource, the service it goes to and exactly what it asks for. */
+/**
+ * The identity of a create: the resource, the service it goes to and exactly what it asks for.
+ * Object keys are sorted (list order is kept), so the entry of one version is found by the next
+ * whatever order its code builds the body's keys in.
+ */
 export function createKey(resource: string, baseUrl: string, body: unknown): string {
-  return createHash("sha256").update(JSON.stringify([resource, baseUrl, body])).digest("hex");
+  return createHash("sha256").update(JSON.stringify([resource, baseUrl, body], sortedKeys)).digest("hex");
+}
+
+function sortedKeys(_key: string, value: unknown): unknown {
+  if (!value || typeof value !== "object" || Array.isArray(value)) return value;
+  return Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 function parentOf(pid: number): number | undefined {
