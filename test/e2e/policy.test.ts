@@ -9,7 +9,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { cpSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { Program } from "./harness";
@@ -65,7 +65,8 @@ describe("policy packs from pulumi-guardrails/policy under the real CLI", () => 
 
   /** A copy of a pack folder with the launcher's runtime and the template's node_modules. */
   function installPack(from: string, to: string): string {
-    cpSync(from, to, { recursive: true });
+    // Not the folder's own node_modules (the examples e2e test installs one there): the template's is linked below.
+    cpSync(from, to, { recursive: true, filter: (src) => basename(src) !== "node_modules" });
     const yaml = readFileSync(join(to, "PulumiPolicy.yaml"), "utf8");
     expect(yaml).toMatch(/^runtime: nodejs$/m);
     writeFileSync(join(to, "PulumiPolicy.yaml"), yaml.replace(/^runtime: nodejs$/m, "runtime: nodepolicy"));
