@@ -1,0 +1,79 @@
+/**
+ * Issue 24, finding 23: what the docs tell a user matches what the package does.
+ * - Every subpath export resolves under `module: commonjs` / `moduleResolution: node10`, the
+ *   settings of the repository's own examples (tsconfig.json), not only under node16/bundler.
+ * - Each example policy pack can load `@pulumi/policy` from where it stands, and the README says
+ *   where to install it in terms that fit both layouts the examples use.
+ * - The recovery after a hard kill names the command the CLI itself asks for.
+ */
+import { existsSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+
+const root = resolve(__dirname, "../..");
+const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { exports: Record<string, unknown> };
+const readme = readFileSync(join(root, "README.md"), "utf8");
+
+/** The README section under a heading of any level, up to the next heading of its level or above. */
+function section(heading: string): string {
+  const match = new RegExp(`\\n(#{2,4}) ${heading.replace(/[()]/g, "\\$&")}\\n`).exec(readme);
+  expect(match, `README has a "${heading}" heading`).not.toBeNull();
+  const rest = readme.slice(match!.index + match![0].length);
+  const next = new RegExp(`\\n#{2,${match![1]!.length}} `).exec(rest);
+  return rest.slice(0, next ? next.index : undefined);
+}
+
+describe("subpath exports under moduleResolution node10", () => {
+  // A consumer folder whose node_modules/pulumi-guardrails is this repository, as `npm install` of the tarball lays it out.
+  const consumer = mkdtempSync(join(tmpdir(), "guardrails-resolve-"));
+  mkdirSync(join(consumer, "node_modules"));
+  symlinkSync(root, join(consumer, "node_modules", "pulumi-guardrails"), "dir");
+  const subpaths = Object.keys(manifest.exports).filter((k) => k.startsWith("./") && !k.endsWith(".json"));
+
+  it.each(subpaths)("pulumi-guardrails/%s resolves to its declarations", (subpath) => {
+    const spec = `pulumi-guardrails/${subpath.slice(2)}`;
+    const options: ts.CompilerOptions = { module: ts.ModuleKind.CommonJS, moduleResolution: ts.ModuleResolutionKind.Node10 };
+    const resolved = ts.resolveModuleName(spec, join(consumer, "index.ts"), options, ts.sys).resolvedModule;
+    expect(resolved, `${spec} does not resolve with moduleResolution node10`).toBeDefined();
+    const target = (manifest.exports[subpath] as { types: string }).types;
+    expect(resolve(ts.sys.realpath!(resolved!.resolvedFileName))).toBe(resolve(root, target));
+  });
+});
+
+describe("policy packs: where @pulumi/policy is installed", () => {
+  /** Example folders holding a PulumiPolicy.yaml. */
+  const packs = readdirSync(join(root, "examples"), { recursive: true, encoding: "utf8" })
+    .filter((p) => p.endsWith("PulumiPolicy.yaml") && !p.includes("node_modules"))
+    .map((p) => dirname(join(root, "examples", p)));
+
+  it.each(packs.map((p) => [p.slice(root.length + 1), p]))("%s declares @pulumi/policy in the package.json it resolves from", (_name, pack) => {
+    // Node resolves from the pack folder upwards: the nearest package.json with dependencies must name it.
+    let dir = pack;
+    let declared: string | undefined;
+    while (dir.startsWith(join(root, "examples"))) {
+      const file = join(dir, "package.json");
+      const deps = existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as { dependencies?: Record<string, string> }).dependencies : undefined;
+      if (deps) {
+        declared = deps["@pulumi/policy"];
+        break;
+      }
+      dir = dirname(dir);
+    }
+    expect(declared, `${pack}: no package.json up to examples/ declares @pulumi/policy`).toBeDefined();
+  });
+
+  it("the README names both layouts the examples use", () => {
+    const text = section("Organization rules (policy packs)");
+    expect(text).not.toMatch(/not in the\s+program/);
+    expect(text).toMatch(/examples\/policy/);
+    expect(text).toMatch(/examples\/declarative/);
+  });
+});
+
+describe("recovery after a hard kill", () => {
+  it("names `pulumi refresh --clear-pending-creates`, which the CLI asks for after one", () => {
+    expect(section("Interrupted runs")).toMatch(/pulumi refresh --clear-pending-creates/);
+  });
+});
