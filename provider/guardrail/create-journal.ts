@@ -19,7 +19,7 @@
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { z } from "zod";
 import { privateFolder, readRegular, writePrivate } from "./journal-files";
 
@@ -179,6 +179,30 @@ export class JournalHandle {
     }
     return found.sort((a, b) => a.entry.started - b.entry.started);
   }
+}
+
+/**
+ * Where the entry that was in `file` is now, as its writer left it: still there, or moved to
+ * `<base>.<tag>.json` because its POST answered (landed). Only an entry of the same create
+ * (key, pid and start) counts.
+ */
+export function currentEntry(file: string, was: JournalEntry): { entry: JournalEntry; file: string } | undefined {
+  const same = (e: JournalEntry | undefined) => e !== undefined && e.key === was.key && e.pid === was.pid && e.started === was.started;
+  const entry = readEntry(file);
+  if (same(entry)) return { entry: entry!, file };
+  const moved = `${basename(file, ".json")}.`;
+  let names: string[] = [];
+  try {
+    names = readdirSync(dirname(file));
+  } catch {
+    return undefined;
+  }
+  for (const f of names) {
+    if (!f.startsWith(moved) || !f.endsWith(".json")) continue;
+    const landed = readEntry(join(dirname(file), f));
+    if (same(landed) && landed!.id) return { entry: landed!, file: join(dirname(file), f) };
+  }
+  return undefined;
 }
 
 /** The entry in `file`, when it is a regular file holding a valid entry; else undefined. */

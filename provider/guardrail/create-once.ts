@@ -20,7 +20,7 @@ import { isAmbiguous } from "../client/retry";
 import type { GuardrailInputs } from "../args/guardrail-args";
 import type { WireGuardrail, WireGuardrailCreate } from "../client/wire";
 import { claim, isClaimed, othersSettled, serially, trackedPost } from "./create-claims";
-import { alive, createKey, JournalHandle, readEntry, type JournalEntry } from "./create-journal";
+import { alive, createKey, currentEntry, JournalHandle, type JournalEntry } from "./create-journal";
 import { settingsMatch } from "./changes";
 import { lookUpDefaultWorkspace, sameUuid } from "./workspace";
 
@@ -98,7 +98,7 @@ function matches(g: WireGuardrail, inputs: GuardrailInputs, body: WireGuardrailC
 /** The guardrail a killed run created for this exact create, if the journal says there is one. */
 async function recoverInterrupted(client: GuardrailsClient, inputs: GuardrailInputs, body: WireGuardrailCreate, key: string): Promise<WireGuardrail | undefined> {
   for (const orphan of JournalHandle.orphans(key)) {
-    const entry = await settledEntry(orphan.file, orphan.entry);
+    const { entry, file } = await settledEntry(orphan.file, orphan.entry);
     const found = await serially(async () => {
       if (!entry.id) return resolveAmbiguous(client, inputs, body, entry.started, `a run was interrupted during this create at ${new Date(entry.started).toISOString()}`);
       if (isClaimed(entry.id)) return undefined;
@@ -107,7 +107,7 @@ async function recoverInterrupted(client: GuardrailsClient, inputs: GuardrailInp
       const ours = g && matches(g, inputs, body, entry.started) && (await inAskedWorkspace(client, g, inputs));
       return ours && claim(g.id) ? g : undefined;
     });
-    rmSync(orphan.file, { force: true });
+    rmSync(file, { force: true });
     if (found) return found;
   }
   return undefined;
@@ -120,12 +120,12 @@ async function inAskedWorkspace(client: GuardrailsClient, g: WireGuardrail, inpu
   return g.workspace_id == null || sameUuid(await lookUpDefaultWorkspace(client), g.workspace_id);
 }
 
-/** Waits while the orphaned provider process that wrote the entry may still record an id. */
-async function settledEntry(file: string, entry: JournalEntry): Promise<JournalEntry> {
-  let current = entry;
-  for (let polls = 0; !current.id && alive(current.pid) && polls < ORPHAN_POLLS; polls++) {
+/** Waits while the orphaned provider process that wrote the entry may still record an id; answers the entry and where it is now. */
+async function settledEntry(file: string, entry: JournalEntry): Promise<{ entry: JournalEntry; file: string }> {
+  let current = { entry, file };
+  for (let polls = 0; !current.entry.id && alive(current.entry.pid) && polls < ORPHAN_POLLS; polls++) {
     await orphanPoll.sleep(ORPHAN_POLL_MS);
-    current = readEntry(file) ?? current;
+    current = currentEntry(file, entry) ?? current;
   }
   return current;
 }
