@@ -89,13 +89,15 @@ export class RequestLog {
 
   /** A URL path with every segment that holds a key (plain or percent-encoded) redacted. */
   redactPath(path: string): string {
-    return path.split("/").map((segment) => this.redactUrlPart(segment)).join("/");
+    // Whole first: a key may hold a `/`.
+    return this.redactString(path).split("/").map((segment) => this.redactUrlPart(segment)).join("/");
   }
 
   /** A query string (`?a=b&c`) with key-like parameters' values and anything holding a key redacted. */
   redactQuery(query: string): string {
     if (!query) return query;
-    const params = query.replace(/^\?/, "").split("&").map((param) => {
+    // Whole first: a key may hold a `&` or a `=`.
+    const params = this.redactString(query).replace(/^\?/, "").split("&").map((param) => {
       const eq = param.indexOf("=");
       if (eq < 0) return this.redactUrlPart(param);
       const name = param.slice(0, eq);
@@ -106,9 +108,10 @@ export class RequestLog {
 
   /** One segment or query part: kept as sent, or, when its decoded text holds a key, that text redacted and encoded again. */
   private redactUrlPart(raw: string): string {
-    const decoded = urlDecoded(raw);
+    const direct = this.redactString(raw);
+    const decoded = urlDecoded(direct);
     const redacted = this.redactString(decoded);
-    if (redacted === decoded && this.redactString(raw) === raw) return raw;
+    if (redacted === decoded) return direct;
     return encodeURIComponent(redacted).split(encodeURIComponent(REDACTED)).join(REDACTED);
   }
 

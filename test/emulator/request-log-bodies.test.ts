@@ -110,6 +110,18 @@ describe("request bodies in the emulator's log", () => {
     }
   });
 
+  it("a configured key with URL-special characters is redacted whether sent literally or encoded", () => {
+    const key = "k+ey/with&odd=chars";
+    const log = new RequestLog(100, [key]);
+    const base = { method: "GET", operation: null, status: 404 };
+    log.add({ ...base, path: `/api/v1/guardrails/${key}`, query: `?a=${key}&b=1` });
+    log.add({ ...base, path: `/api/v1/guardrails/${encodeURIComponent(key)}`, query: `?a=${encodeURIComponent(key)}` });
+    expect(log.entries.map((e) => `${e.path}${e.query}`)).toEqual([
+      "/api/v1/guardrails/[REDACTED]?a=[REDACTED]&b=1",
+      "/api/v1/guardrails/[REDACTED]?a=[REDACTED]",
+    ]);
+  });
+
   it("the helper reshapes a guardrail by hand and the API serves it as stored", async () => {
     const id = (await api("POST", "/guardrails", { name: "by hand" })).body.data.id;
     const stored = await reshapeGuardrail(emu.url, id, { set: { workspace_id: null, extra: [1] }, remove: ["include_byok_in_budgets"] });
