@@ -29,8 +29,9 @@ export function apiHandler({ keys, faults, log, options, dispatchContext }: ApiC
     let delayedMs = 0;
     let loggedBody: unknown;
     const record = (status: number, fault?: "dropped" | "rate-limit" | "server-error" | "conflict") => {
-      log.add({ method, path: url.pathname, query: url.search, operation, status, ...(fault ? { fault } : {}), ...(delayedMs ? { delayedMs } : {}), ...(loggedBody !== undefined ? { body: loggedBody } : {}) });
-      if (options.logRequests) process.stdout.write(`${method} ${url.pathname}${url.search} -> ${fault === "dropped" ? "dropped" : status}\n`);
+      const entry = log.add({ method, path: url.pathname, query: url.search, operation, status, ...(fault ? { fault } : {}), ...(delayedMs ? { delayedMs } : {}), ...(loggedBody !== undefined ? { body: loggedBody } : {}) });
+      // The redacted URL: a key sent in a path or a query stays out of the output too.
+      if (options.logRequests) process.stdout.write(`${method} ${entry.path}${entry.query} -> ${fault === "dropped" ? "dropped" : status}\n`);
     };
     try {
       const route = matchRoute(method, path);
@@ -67,7 +68,7 @@ export function apiHandler({ keys, faults, log, options, dispatchContext }: ApiC
       record(status);
     } catch (err) {
       const e = err instanceof HttpError ? err : new HttpError(500, "internal error");
-      if (!(err instanceof HttpError)) process.stderr.write(`emulator: internal error on ${method} ${url.pathname}: ${(err as Error).stack}\n`);
+      if (!(err instanceof HttpError)) process.stderr.write(`emulator: internal error on ${method} ${log.redactPath(url.pathname)}: ${(err as Error).stack}\n`);
       sendError(res, e);
       record(e.status, e.status === 409 ? "conflict" : undefined);
     }

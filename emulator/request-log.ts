@@ -3,6 +3,8 @@
  * write, the JSON body it carried, so a test can assert a PATCH's exact body. No headers, no keys:
  * a body is redacted before it is kept (a configured key, a bearer token or anything that looks
  * like an API key becomes `[REDACTED]`, and so does every value of a key-like field), then bounded.
+ * So is the URL: each path segment and query parameter, percent-decoded, is redacted the same
+ * way (a query parameter with a key-like name loses its value), for the log and `--log-requests`.
  *
  * Bounded three ways: only the latest `REQUEST_LOG_CAP` entries are kept (counts stay exact
  * since the last clear), a body above `LOG_BODY_CHARS` is kept as a truncated text, and the
@@ -70,9 +72,10 @@ export class RequestLog {
     return this.ring;
   }
 
-  add(input: NewEntry): void {
+  /** Records a call, its URL and body redacted; answers the entry as kept. */
+  add(input: NewEntry): LogEntry {
     const { body, ...rest } = input;
-    const entry: LogEntry = { seq: ++this.seq, ...rest };
+    const entry: LogEntry = { seq: ++this.seq, ...rest, path: this.redactPath(rest.path), query: this.redactQuery(rest.query) };
     if (body !== undefined) this.keepBody(entry, body);
     this.ring.push(entry);
     // Drop in batches: one splice per `cap / 10` adds keeps adding O(1) amortised.
@@ -81,6 +84,35 @@ export class RequestLog {
     if (entry.method !== "GET") this.writes++;
     const key = entry.operation ?? "unknown";
     this.counts[key] = (this.counts[key] ?? 0) + 1;
+    return entry;
+  }
+
+  /** A URL path with every segment that holds a key (plain or percent-encoded) redacted. */
+  redactPath(path: string): string {
+    // Whole first: a key may hold a `/`.
+    return this.redactString(path).split("/").map((segment) => this.redactUrlPart(segment)).join("/");
+  }
+
+  /** A query string (`?a=b&c`) with key-like parameters' values and anything holding a key redacted. */
+  redactQuery(query: string): string {
+    if (!query) return query;
+    // Whole first: a key may hold a `&` or a `=`.
+    const params = this.redactString(query).replace(/^\?/, "").split("&").map((param) => {
+      const eq = param.indexOf("=");
+      if (eq < 0) return this.redactUrlPart(param);
+      const name = param.slice(0, eq);
+      return `${this.redactUrlPart(name)}=${SECRET_FIELD.test(urlDecoded(name)) ? REDACTED : this.redactUrlPart(param.slice(eq + 1))}`;
+    });
+    return `?${params.join("&")}`;
+  }
+
+  /** One segment or query part: kept as sent, or, when its decoded text holds a key, that text redacted and encoded again. */
+  private redactUrlPart(raw: string): string {
+    const direct = this.redactString(raw);
+    const decoded = urlDecoded(direct);
+    const redacted = this.redactString(decoded);
+    if (redacted === decoded) return direct;
+    return encodeURIComponent(redacted).split(encodeURIComponent(REDACTED)).join(REDACTED);
   }
 
   clear(): void {
@@ -139,5 +171,14 @@ export class RequestLog {
     let out = s.replace(SECRET_VALUE, REDACTED);
     for (const secret of this.secrets) if (secret && out.includes(secret)) out = out.split(secret).join(REDACTED);
     return out;
+  }
+}
+
+/** Percent-decoded (`+` as a space, as forms send it); the text itself when it is not valid encoding. */
+function urlDecoded(raw: string): string {
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, " "));
+  } catch {
+    return raw;
   }
 }

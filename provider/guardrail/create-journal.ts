@@ -10,28 +10,44 @@
  * has not recorded, so when a create finds an entry for its own resource and body from a run
  * whose engine is gone, that run's guardrail was never recorded: with an id it is adopted;
  * without one (the process died before the answer) the guardrail created since the entry's
- * start is looked for. The key and any secret never enter an entry.
+ * start is looked for. The key and any secret never enter an entry, nor does the body: only
+ * its digest, in a folder only this user can write and read (journal-files.ts).
+ *
+ * Everything read back is untrusted: an entry is validated (a bad one is ignored), and the id
+ * the server answered is data: file names carry its digest, never the id itself.
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
+import { z } from "zod";
+import { privateFolder, readRegular, writePrivate } from "./journal-files";
+
+/** Linux's PID_MAX_LIMIT. 0, 1 and negatives are no provider process: `kill(0 | -1)` signals groups, 1 is init. */
+const PID = z.number().int().min(2).max(4_194_304);
+
+/** What a journal entry records; an entry that does not fit is ignored. */
+const journalEntry = z.object({
+  v: z.literal(1),
+  /** `project/stack/name` of the resource. */
+  resource: z.string().min(1).max(4096),
+  /** createKey's digest. */
+  key: z.string().regex(/^[0-9a-f]{64}$/),
+  started: z.number().int().positive(),
+  pid: PID,
+  /** The provider's parent and grandparent: the CLI sits there (the plugin runs under `sh`). */
+  engine: z.array(PID).max(2),
+  /** The id the POST answered, as the server sent it. */
+  id: z.string().min(1).max(1024).optional(),
+});
 
 /** What a journal entry records. */
-export interface JournalEntry {
-  v: 1;
-  /** `project/stack/name` of the resource. */
-  resource: string;
-  key: string;
-  started: number;
-  pid: number;
-  /** The provider's parent and grandparent: the CLI sits there (the plugin runs under `sh`). */
-  engine: number[];
-  id?: string;
-}
+export type JournalEntry = z.infer<typeof journalEntry>;
 
 /** Entries older than this are dropped unread: the run they belong to is long over. */
 const MAX_AGE_MS = 7 * 24 * 3600_000;
+/** An entry started further in the future than this is not one of ours. */
+const MAX_CLOCK_AHEAD_MS = 5 * 60_000;
 
 /** `GUARDRAILS_JOURNAL_DIR`, else `~/.pulumi-guardrails/journal`. */
 export function journalDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -46,6 +62,9 @@ export function journalDir(env: NodeJS.ProcessEnv = process.env): string {
 export function createKey(resource: string, baseUrl: string, body: unknown): string {
   return createHash("sha256").update(JSON.stringify([resource, baseUrl, body], sortedKeys)).digest("hex");
 }
+
+/** What stands for an id in a file name: its digest, so no server's id is ever part of a path. */
+const idTag = (id: string) => createHash("sha256").update(id).digest("hex").slice(0, 16);
 
 function sortedKeys(_key: string, value: unknown): unknown {
   if (!value || typeof value !== "object" || Array.isArray(value)) return value;
@@ -99,19 +118,19 @@ export class JournalHandle {
     const entry: JournalEntry = { v: 1, resource, key, started: Date.now(), pid: process.pid, engine: ENGINE };
     const handle = new JournalHandle(dir, `${key.slice(0, 16)}-${process.pid}-${++counter}`, entry);
     try {
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
-      handle.write();
+      // An unsafe folder was refused by orphans() before this create made any call.
+      if (privateFolder(dir)) handle.write();
     } catch {
       // The journal is a recovery aid, not a precondition.
     }
     return handle;
   }
 
-  /** The POST answered `id`: kept (the file name ends in the id) until the engine shows it recorded it. */
+  /** The POST answered `id`: kept (the file name ends in the id's tag) until the engine shows it recorded it. */
   landed(id: string): void {
     const old = this.file;
     this.entry.id = id;
-    this.file = join(this.dir, `${this.base}.${id}.json`);
+    this.file = join(this.dir, `${this.base}.${idTag(id)}.json`);
     this.write();
     rmSync(old, { force: true });
   }
@@ -119,7 +138,8 @@ export class JournalHandle {
   /** The engine knows `id` (it called diff, read, update or delete with it): drop its entries. */
   static forget(id: string, dir = journalDir()): void {
     try {
-      for (const f of readdirSync(dir)) if (f.endsWith(`.${id}.json`)) rmSync(join(dir, f), { force: true });
+      const tag = `.${idTag(id)}.json`;
+      for (const f of readdirSync(dir)) if (f.endsWith(tag)) rmSync(join(dir, f), { force: true });
     } catch {
       // No journal folder: nothing to forget.
     }
@@ -131,16 +151,18 @@ export class JournalHandle {
 
   private write(): void {
     try {
-      writeFileSync(`${this.file}.tmp`, JSON.stringify(this.entry), { mode: 0o600 });
-      renameSync(`${this.file}.tmp`, this.file);
+      writePrivate(this.file, JSON.stringify(this.entry));
     } catch {
       // As in begin.
     }
   }
 
-  /** Entries of earlier runs for this create key whose engine is gone, oldest first. */
+  /**
+   * Entries of earlier runs for this create key whose engine is gone, oldest first. Throws,
+   * naming the folder and the fix, when others could have written it (journal-files.ts).
+   */
   static orphans(key: string, dir = journalDir()): Array<{ entry: JournalEntry; file: string }> {
-    if (!existsSync(dir)) return [];
+    if (!privateFolder(dir)) return [];
     const found: Array<{ entry: JournalEntry; file: string }> = [];
     for (const f of readdirSync(dir)) {
       if (!f.startsWith(key.slice(0, 16)) || !f.endsWith(".json")) continue;
@@ -159,10 +181,37 @@ export class JournalHandle {
   }
 }
 
-export function readEntry(file: string): JournalEntry | undefined {
+/**
+ * Where the entry that was in `file` is now, as its writer left it: still there, or moved to
+ * `<base>.<tag>.json` because its POST answered (landed). Only an entry of the same create
+ * (key, pid and start) counts.
+ */
+export function currentEntry(file: string, was: JournalEntry): { entry: JournalEntry; file: string } | undefined {
+  const same = (e: JournalEntry | undefined) => e !== undefined && e.key === was.key && e.pid === was.pid && e.started === was.started;
+  const entry = readEntry(file);
+  if (same(entry)) return { entry: entry!, file };
+  const moved = `${basename(file, ".json")}.`;
+  let names: string[] = [];
   try {
-    const e = JSON.parse(readFileSync(file, "utf8")) as JournalEntry;
-    return e && e.v === 1 && typeof e.key === "string" && typeof e.resource === "string" && typeof e.started === "number" ? e : undefined;
+    names = readdirSync(dirname(file));
+  } catch {
+    return undefined;
+  }
+  for (const f of names) {
+    if (!f.startsWith(moved) || !f.endsWith(".json")) continue;
+    const landed = readEntry(join(dirname(file), f));
+    if (same(landed) && landed!.id) return { entry: landed!, file: join(dirname(file), f) };
+  }
+  return undefined;
+}
+
+/** The entry in `file`, when it is a regular file holding a valid entry; else undefined. */
+export function readEntry(file: string): JournalEntry | undefined {
+  const text = readRegular(file);
+  if (text === undefined) return undefined;
+  try {
+    const parsed = journalEntry.safeParse(JSON.parse(text));
+    return parsed.success && parsed.data.started <= Date.now() + MAX_CLOCK_AHEAD_MS ? parsed.data : undefined;
   } catch {
     return undefined;
   }

@@ -20,13 +20,18 @@ import { isAmbiguous } from "../client/retry";
 import type { GuardrailInputs } from "../args/guardrail-args";
 import type { WireGuardrail, WireGuardrailCreate } from "../client/wire";
 import { claim, isClaimed, othersSettled, serially, trackedPost } from "./create-claims";
-import { alive, createKey, JournalHandle, readEntry, type JournalEntry } from "./create-journal";
+import { alive, createKey, currentEntry, JournalHandle, type JournalEntry } from "./create-journal";
 import { settingsMatch } from "./changes";
+import { lookUpDefaultWorkspace, sameUuid } from "./workspace";
 
 /** How far the service's clock may trail ours when matching an ambiguous create. */
 const CLOCK_SKEW_MS = 5_000;
-/** How long to wait for an orphaned provider process of a killed run to finish its POST. */
-const ORPHAN_WAIT_MS = 60_000;
+/** How long to wait for an orphaned provider process of a killed run to finish its POST, in polls. */
+const ORPHAN_POLL_MS = 250;
+const ORPHAN_POLLS = 60_000 / ORPHAN_POLL_MS;
+
+/** The pause between two looks at an orphan's entry; a test counts the waits through it. */
+export const orphanPoll = { sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
 
 /**
  * Creates the guardrail exactly once. The attempts and backoff are the client's (retry.ts
@@ -93,26 +98,34 @@ function matches(g: WireGuardrail, inputs: GuardrailInputs, body: WireGuardrailC
 /** The guardrail a killed run created for this exact create, if the journal says there is one. */
 async function recoverInterrupted(client: GuardrailsClient, inputs: GuardrailInputs, body: WireGuardrailCreate, key: string): Promise<WireGuardrail | undefined> {
   for (const orphan of JournalHandle.orphans(key)) {
-    const entry = await settledEntry(orphan.file, orphan.entry);
+    const { entry, file } = await settledEntry(orphan.file, orphan.entry);
     const found = await serially(async () => {
       if (!entry.id) return resolveAmbiguous(client, inputs, body, entry.started, `a run was interrupted during this create at ${new Date(entry.started).toISOString()}`);
       if (isClaimed(entry.id)) return undefined;
       const g = await client.getGuardrail(entry.id).catch((err) => (err instanceof NotFoundError ? undefined : Promise.reject(err)));
-      return g && g.name === inputs.name && claim(g.id) ? g : undefined;
+      // The entry is a claim read from disk: adopt only what this create would have made.
+      const ours = g && matches(g, inputs, body, entry.started) && (await inAskedWorkspace(client, g, inputs));
+      return ours && claim(g.id) ? g : undefined;
     });
-    rmSync(orphan.file, { force: true });
+    rmSync(file, { force: true });
     if (found) return found;
   }
   return undefined;
 }
 
-/** Waits while the orphaned provider process that wrote the entry may still record an id. */
-async function settledEntry(file: string, entry: JournalEntry): Promise<JournalEntry> {
-  const deadline = Date.now() + ORPHAN_WAIT_MS;
-  let current = entry;
-  while (!current.id && alive(current.pid) && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 250));
-    current = readEntry(file) ?? current;
+/** Whether `g` is in the workspace the create asks for; an omitted one is the default workspace (spec, create rule 1). */
+async function inAskedWorkspace(client: GuardrailsClient, g: WireGuardrail, inputs: GuardrailInputs): Promise<boolean> {
+  if (inputs.workspaceId) return sameUuid(g.workspace_id, inputs.workspaceId);
+  // Older than workspaces (docs/api-contract.md rule 10): listed with the default workspace.
+  return g.workspace_id == null || sameUuid(await lookUpDefaultWorkspace(client), g.workspace_id);
+}
+
+/** Waits while the orphaned provider process that wrote the entry may still record an id; answers the entry and where it is now. */
+async function settledEntry(file: string, entry: JournalEntry): Promise<{ entry: JournalEntry; file: string }> {
+  let current = { entry, file };
+  for (let polls = 0; !current.entry.id && alive(current.entry.pid) && polls < ORPHAN_POLLS; polls++) {
+    await orphanPoll.sleep(ORPHAN_POLL_MS);
+    current = currentEntry(file, entry) ?? current;
   }
   return current;
 }

@@ -3,7 +3,7 @@
  * carried, and keeps no key: a configured key, a bearer token, an `sk-...` key or any value of a
  * key-like field is redacted before the body is measured and bounded.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { LOG_BODY_CHARS, RequestLog } from "../../emulator/request-log";
 import { reshapeGuardrail, TEST_KEY, withEmulator } from "../helpers/emulator";
 import { http } from "../helpers/spawn-emulator";
@@ -83,6 +83,43 @@ describe("request bodies in the emulator's log", () => {
     for (let i = 0; i < 100_000; i++) deep = [deep];
     log.add({ ...base, body: deep });
     expect(JSON.stringify(log.entries.at(-1)!.body)).toContain("[too deep]");
+  });
+
+  it("never holds a key sent in the URL: a path segment or a query value, plain or percent-encoded, in the log and in --log-requests", async () => {
+    const printed: string[] = [];
+    const write = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => (printed.push(String(chunk)), true));
+    const loud = await withEmulator({ logRequests: true });
+    try {
+      const call = http(`${loud.url}/api/v1`, TEST_KEY);
+      const encoded = [...TEST_KEY].map((c) => `%${c.charCodeAt(0).toString(16)}`).join("");
+      await call("GET", `/guardrails/${TEST_KEY}`);
+      await call("GET", `/guardrails/${encoded}/assignments/keys`);
+      await call("GET", `/guardrails?offset=0&api_key=whatever&limit=5&q=${encoded}&auth=Bearer%20abc.def&sk-or-v1-0123456789abcdef`);
+      const entries = (await loud.log()).entries;
+      const shown = [JSON.stringify(entries), ...printed.filter((l) => l.startsWith("GET "))].join("\n");
+      for (const leak of [TEST_KEY, encoded, "whatever", "abc.def", "0123456789abcdef"]) expect(shown).not.toContain(leak);
+      expect(entries.map((e) => `${e.path}${e.query}`)).toEqual([
+        "/api/v1/guardrails/[REDACTED]",
+        "/api/v1/guardrails/[REDACTED]/assignments/keys",
+        "/api/v1/guardrails?offset=0&api_key=[REDACTED]&limit=5&q=[REDACTED]&auth=[REDACTED]&[REDACTED]",
+      ]);
+      expect(printed.filter((l) => l.startsWith("GET ")).map((l) => l.split(" -> ")[0])).toEqual(entries.map((e) => `GET ${e.path}${e.query}`));
+    } finally {
+      write.mockRestore();
+      await loud.close();
+    }
+  });
+
+  it("a configured key with URL-special characters is redacted whether sent literally or encoded", () => {
+    const key = "k+ey/with&odd=chars";
+    const log = new RequestLog(100, [key]);
+    const base = { method: "GET", operation: null, status: 404 };
+    log.add({ ...base, path: `/api/v1/guardrails/${key}`, query: `?a=${key}&b=1` });
+    log.add({ ...base, path: `/api/v1/guardrails/${encodeURIComponent(key)}`, query: `?a=${encodeURIComponent(key)}` });
+    expect(log.entries.map((e) => `${e.path}${e.query}`)).toEqual([
+      "/api/v1/guardrails/[REDACTED]?a=[REDACTED]&b=1",
+      "/api/v1/guardrails/[REDACTED]?a=[REDACTED]",
+    ]);
   });
 
   it("the helper reshapes a guardrail by hand and the API serves it as stored", async () => {

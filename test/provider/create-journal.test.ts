@@ -3,16 +3,17 @@
  * same resource recovers that guardrail instead of making a second one; entries of a live
  * engine are never touched; an id the engine recorded is forgotten.
  */
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { collect } from "../../provider/client";
 import { configure, resetConfiguration } from "../../provider/config";
 import { parseInputs } from "../../provider/guardrail/check";
 import { createKey, type JournalEntry } from "../../provider/guardrail/create-journal";
 import { createBody } from "../../provider/guardrail/bodies";
+import { orphanPoll } from "../../provider/guardrail/create-once";
 import { guardrail } from "../../provider/internal";
 import { TEST_KEY, withEmulator } from "../helpers/emulator";
 
@@ -25,6 +26,7 @@ beforeAll(async () => {
   emu = await withEmulator();
 });
 afterAll(() => emu.close());
+afterEach(() => vi.restoreAllMocks());
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), "guardrails-journal-"));
   process.env.GUARDRAILS_JOURNAL_DIR = dir;
@@ -36,7 +38,9 @@ const args = (name: string) => ({ name, limitUsd: 4, resetInterval: "daily" });
 function writeEntry(resource: string, name: string, extra: Partial<JournalEntry>) {
   const key = createKey(resource, emu.url, createBody(parseInputs(args(name))));
   const entry: JournalEntry = { v: 1, resource, key, started: Date.now() - 1000, pid: deadPid(), engine: [deadPid()], ...extra };
-  writeFileSync(join(dir, `${key.slice(0, 16)}-1-1${entry.id ? `.${entry.id}` : ""}.json`), JSON.stringify(entry));
+  const file = join(dir, `${key.slice(0, 16)}-1-1.json`);
+  writeFileSync(file, JSON.stringify(entry));
+  return { file, entry };
 }
 const named = async (name: string) => (await collect(emu.client().listGuardrails())).filter((g) => g.name === name).map((g) => g.id);
 
@@ -49,7 +53,7 @@ describe("create journal", () => {
     expect(res.id).toBe(landed.id);
     expect((await emu.log()).counts.createGuardrail ?? 0).toBe(0);
     expect(await named("j-id")).toEqual([landed.id]);
-    expect(readdirSync(dir).filter((f) => f.includes(landed.id))).toEqual([]);
+    expect(readdirSync(dir)).toEqual([]);
   });
 
   it("an entry without an id (the process died before the answer) finds the guardrail created since", async () => {
@@ -72,8 +76,28 @@ describe("create journal", () => {
 
   it("a successful create keeps its id until diff shows the engine recorded it", async () => {
     const res = await guardrail.create({ __provider: "s", __resource: "proj/dev/j-ok", ...args("j-ok") });
-    expect(readdirSync(dir).filter((f) => f.endsWith(`.${res.id}.json`))).toHaveLength(1);
+    expect(readdirSync(dir).map((f) => JSON.parse(readFileSync(join(dir, f), "utf8")).id)).toEqual([res.id]);
     await guardrail.diff(res.id, res.outs as never, { ...args("j-ok") });
     expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it("a create waiting for a live orphan sees the id it journals (the entry moves to a name with the id's tag)", async () => {
+    const orphan = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60_000)"], { stdio: "ignore" });
+    try {
+      const landed = await emu.client().createGuardrail({ name: "j-wait", limit_usd: 4, reset_interval: "daily" });
+      const { file, entry } = writeEntry("proj/dev/j-wait", "j-wait", { pid: orphan.pid! });
+      // The orphan's POST answers during the first wait: it writes <base>.<tag>.json and removes <base>.json.
+      const waits = vi.spyOn(orphanPoll, "sleep").mockImplementation(async () => {
+        if (waits.mock.calls.length > 1) return;
+        writeFileSync(file.replace(/\.json$/, ".0123456789abcdef.json"), JSON.stringify({ ...entry, id: landed.id }));
+        rmSync(file);
+      });
+      const res = await guardrail.create({ __provider: "s", __resource: "proj/dev/j-wait", ...args("j-wait") });
+      expect(res.id).toBe(landed.id);
+      expect(waits).toHaveBeenCalledTimes(1);
+      expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      orphan.kill();
+    }
   });
 });
