@@ -3,8 +3,6 @@
  * `declareGuardrails` adopts with no change at all. Reads only; writing the files is
  * `writeExport`, which never overwrites unless told to.
  */
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { GuardrailsClient } from "../../provider/client/client";
 import { resolveSettings } from "../../provider/config";
 import { UUID_RE } from "../../provider/args/constants";
@@ -14,6 +12,7 @@ import { declaredFromLive } from "./declared";
 import { readGuardrails } from "./read";
 import { DEFAULT_SCHEMA_REF, renderGuardrailFile } from "./render";
 import { assignStableIds } from "./stable-id";
+import { writeFiles } from "./write";
 
 /** What `exportGuardrails` reads and how it writes the files. */
 export interface ExportOptions {
@@ -56,13 +55,7 @@ export class ExportOptionsError extends Error {
   override name = "ExportOptionsError";
 }
 
-/** `writeExport` found files it would overwrite. */
-export class ExportConflictError extends Error {
-  override name = "ExportConflictError";
-  constructor(readonly existing: string[]) {
-    super(`${existing.length} file(s) already exist: ${existing.join(", ")}; pass --force (force: true) to overwrite them`);
-  }
-}
+export { ExportConflictError, ExportTargetError } from "./write";
 
 /** Reads the selected guardrails with their sets and renders them. Makes GET calls only. */
 export async function exportGuardrails(options: ExportOptions = {}): Promise<ExportResult> {
@@ -95,18 +88,16 @@ export async function exportGuardrails(options: ExportOptions = {}): Promise<Exp
 }
 
 /**
- * Writes each file into `dir` (created if missing). Without `force`, refuses before writing
- * anything when any of the files exists, and names them all.
+ * Writes each file into `dir` (created if missing), never through a link and never outside
+ * `dir`. Before writing anything it refuses a link (dangling or not), anything but a regular
+ * file, and, without `force`, any file that exists, naming them all.
  *
+ * @throws ExportTargetError for a link or a target that is not a file, even with `force`.
+ * @throws ExportConflictError without `force`, when any of the files exists.
  * @returns the paths written.
  */
 export function writeExport(dir: string, files: readonly ExportedFile[], options: { force?: boolean } = {}): string[] {
-  const paths = files.map((f) => join(dir, f.fileName));
-  const existing = paths.filter((p) => existsSync(p));
-  if (existing.length > 0 && !options.force) throw new ExportConflictError(existing);
-  mkdirSync(dir, { recursive: true });
-  files.forEach((f, i) => writeFileSync(paths[i]!, f.text));
-  return paths;
+  return writeFiles(dir, files, options);
 }
 
 /** The provider's env vars; the message names what is missing, never the key. */
