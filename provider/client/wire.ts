@@ -67,6 +67,14 @@ export const wireKeyAssignment = z.object({
 /** A key assignment record. */
 export type WireKeyAssignment = z.infer<typeof wireKeyAssignment>;
 
+/**
+ * A workspace as `GET /workspaces` lists it (docs/api-contract.md rule 17): only the id is
+ * read; the name, slug and the service's many settings are ignored.
+ */
+export const wireWorkspace = z.object({ id: z.string() });
+/** A workspace record, as far as the client reads it. */
+export type WireWorkspace = z.infer<typeof wireWorkspace>;
+
 /** `{data: T}` envelope. */
 export const dataEnvelope = <T extends z.ZodTypeAny>(item: T) => z.object({ data: item });
 /** `{data: T[], total_count}` page. */

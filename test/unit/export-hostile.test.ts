@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadGuardrailConfigs } from "../../provider/declarative/load";
 import { wireGuardrail } from "../../provider/client/wire";
+import { comparableInputs, comparableOutputs, outputsFromWire, type GuardrailOutputs } from "../../provider/guardrail/model";
 import { declaredFromLive } from "../../tools/export/declared";
 import { ExportConflictError, writeExport, type ExportedFile } from "../../tools/export/export";
 import { renderGuardrailFile } from "../../tools/export/render";
@@ -142,5 +143,13 @@ describe("an empty list the service answers (finding 7)", () => {
     const dir = folder();
     writeExport(dir, [{ ...file("open"), text: renderGuardrailFile([["open", settings]]) }]);
     expect(loadGuardrailConfigs(dir)).toHaveLength(1);
+  });
+});
+
+describe("state that recorded [] (read before [] meant null)", () => {
+  it("compares as the setting left out, so a file without it previews no change", () => {
+    const outs = outputsFromWire(wireGuardrail.parse({ id: "3f2b8c1e-0000-4000-8000-000000000001", name: "Open", created_at: "2026-01-01T00:00:00.000Z", workspace_id: null }), undefined);
+    const recorded = { ...outs, allowedModels: [], allowedModelsCanonical: [], allowedProviders: [], contentFilterBuiltins: [], contentFilters: [], allowedDataRegions: [] } as unknown as GuardrailOutputs;
+    expect(comparableOutputs(recorded)).toEqual(comparableInputs({ name: "Open" } as never));
   });
 });
