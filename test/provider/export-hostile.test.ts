@@ -112,6 +112,17 @@ describe("a guardrail older than workspaces (workspace_id null, contract rule 10
       `guardrail "Support" (${ids[1]}) has no workspace (it is older than workspaces) and was not exported: the service lists it with the default workspace, which --workspace did not name; run without --workspace, name the default workspace, or pass --all-workspaces to export it`,
     ]);
   });
+
+  it("the default workspace named but holding only guardrails without one: not exported, and the note says why", async () => {
+    await reshapeGuardrail(emu.url, ids[0]!, { set: { workspace_id: null } });
+    const result = await exportGuardrails({ client: emu.client(), workspaces: [DEFAULT_WS] });
+    expect(result.files).toEqual([]);
+    expect(result.notes).toHaveLength(2);
+    expect(result.notes[0]).toBe(
+      `guardrail "Engineering" (${ids[0]}) has no workspace (it is older than workspaces) and was not exported: the service lists it with the default workspace, and no guardrail there carries that workspace's id, so the export cannot tell whether --workspace named it; run without --workspace or pass --all-workspaces to export it`,
+    );
+    expect((await exportGuardrails({ client: emu.client(), allWorkspaces: true })).files).toHaveLength(HAND_MADE.length);
+  });
 });
 
 describe("--all-workspaces and --exclude", () => {

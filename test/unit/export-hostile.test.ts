@@ -14,6 +14,10 @@ import { declaredFromLive } from "../../tools/export/declared";
 import { ExportConflictError, writeExport, type ExportedFile } from "../../tools/export/export";
 import { renderGuardrailFile } from "../../tools/export/render";
 import { assignStableIds } from "../../tools/export/stable-id";
+import { exportGuardrails } from "../../tools/export/export";
+import { ExportSelectionError } from "../../tools/export/read";
+import { GuardrailsClient } from "../../provider/client";
+import { hostileServer, json } from "../helpers/hostile-server";
 
 const work = mkdtempSync(join(tmpdir(), "export-hostile-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -151,5 +155,23 @@ describe("state that recorded [] (read before [] meant null)", () => {
     const outs = outputsFromWire(wireGuardrail.parse({ id: "3f2b8c1e-0000-4000-8000-000000000001", name: "Open", created_at: "2026-01-01T00:00:00.000Z", workspace_id: null }), undefined);
     const recorded = { ...outs, allowedModels: [], allowedModelsCanonical: [], allowedProviders: [], contentFilterBuiltins: [], contentFilters: [], allowedDataRegions: [] } as unknown as GuardrailOutputs;
     expect(comparableOutputs(recorded)).toEqual(comparableInputs({ name: "Open" } as never));
+  });
+});
+
+describe("a service that cannot list its workspaces (no GET /workspaces)", () => {
+  it("a missed --only keeps its plain error; --all-workspaces fails loudly, naming the call", async () => {
+    const server = await hostileServer((req, res) => {
+      if (req.url?.startsWith("/api/v1/guardrails?")) return json(res, 200, { data: [{ id: "3f2b8c1e-0000-4000-8000-000000000001", name: "A", created_at: "2026-01-01T00:00:00.000Z", workspace_id: "00000000-0000-4000-8000-000000000001" }], total_count: 1 });
+      json(res, 404, { error: { code: 404, message: "not found", metadata: null } });
+    });
+    const client = new GuardrailsClient({ baseUrl: server.url, apiKey: "k-0123456789", retry: { maxAttempts: 1 } });
+    try {
+      await expect(exportGuardrails({ client, only: ["B"] })).rejects.toThrow(new ExportSelectionError(["B"]));
+      await expect(exportGuardrails({ client, allWorkspaces: true })).rejects.toThrow(/GET .*\/api\/v1\/workspaces.*404/);
+      expect(server.requests.map((r) => r.url.split("?")[0])).toContain("/api/v1/workspaces");
+    } finally {
+      await client.close();
+      await server.close();
+    }
   });
 });

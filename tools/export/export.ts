@@ -69,7 +69,7 @@ export async function exportGuardrails(options: ExportOptions = {}): Promise<Exp
   const selection = checkOptions(options);
   const client = options.client ?? clientFromEnv();
   try {
-    const { live, leftOut } = await readGuardrails(client, selection);
+    const { live, leftOut, defaultUnknown } = await readGuardrails(client, selection);
     const ids = assignStableIds(live.map((l) => l.guardrail));
     const warnings = doubleAssignments(live, ids);
     const entries = live
@@ -85,7 +85,7 @@ export async function exportGuardrails(options: ExportOptions = {}): Promise<Exp
       files: entries.map((e) => ({ id: e.id, guardrailId: e.live.guardrail.id, name: e.live.guardrail.name, fileName: `${e.id}.yaml`, text: renderGuardrailFile([[e.id, e.settings]], schemaRef) })),
       combined: renderGuardrailFile(entries.map((e) => [e.id, e.settings] as const), schemaRef),
       warnings,
-      notes: legacyNotes(entries.map((e) => [e.id, e.live.guardrail] as const), leftOut),
+      notes: legacyNotes(entries.map((e) => [e.id, e.live.guardrail] as const), leftOut, defaultUnknown),
     };
   } finally {
     if (!options.client) await client.close();
@@ -111,15 +111,16 @@ function checkOptions(options: ExportOptions): ReadSelection {
  * exported has no `workspaceId` in its file, which is how the provider adopts it; one left out
  * is named with the options that would include it.
  */
-function legacyNotes(exported: ReadonlyArray<readonly [string, WireGuardrail]>, leftOut: readonly WireGuardrail[]): string[] {
+function legacyNotes(exported: ReadonlyArray<readonly [string, WireGuardrail]>, leftOut: readonly WireGuardrail[], defaultUnknown: boolean): string[] {
+  // The default workspace is told by the workspace its guardrails carry; with none, it cannot be.
+  const why = defaultUnknown
+    ? "the service lists it with the default workspace, and no guardrail there carries that workspace's id, so the export cannot tell whether --workspace named it; run without --workspace or pass --all-workspaces to export it"
+    : "the service lists it with the default workspace, which --workspace did not name; run without --workspace, name the default workspace, or pass --all-workspaces to export it";
   return [
     ...exported
       .filter(([, g]) => !g.workspace_id)
       .map(([id, g]) => `guardrail ${shown(g.name)} (${id}, ${g.id}) has no workspace (it is older than workspaces): exported without workspaceId, which is how it adopts; the service lists it with the default workspace`),
-    ...leftOut.map(
-      (g) =>
-        `guardrail ${shown(g.name)} (${g.id}) has no workspace (it is older than workspaces) and was not exported: the service lists it with the default workspace, which --workspace did not name; run without --workspace, name the default workspace, or pass --all-workspaces to export it`,
-    ),
+    ...leftOut.map((g) => `guardrail ${shown(g.name)} (${g.id}) has no workspace (it is older than workspaces) and was not exported: ${why}`),
   ];
 }
 

@@ -31,6 +31,8 @@ export interface ReadResult {
   live: LiveGuardrail[];
   /** Guardrails without a workspace (contract rule 10) that no listed workspace holds. */
   leftOut: WireGuardrail[];
+  /** Whether the default workspace's id is unknown (its listing shows no guardrail with a workspace). */
+  defaultUnknown: boolean;
 }
 
 /** Raised when `--only` or `--exclude` names something no listed guardrail has. */
@@ -54,7 +56,7 @@ const PER_GUARDRAIL_MAX = 10;
  * @throws ExportSelectionError when an `only` or `exclude` value matches no listed guardrail.
  */
 export async function readGuardrails(client: GuardrailsClient, selection: ReadSelection): Promise<ReadResult> {
-  const { guardrails, leftOut } = await listSelected(client, selection);
+  const { guardrails, leftOut, defaultUnknown } = await listSelected(client, selection);
   const wanted = new Set(guardrails.map((g) => g.id));
   const members = new Map<string, string[]>();
   const keys = new Map<string, string[]>();
@@ -73,11 +75,11 @@ export async function readGuardrails(client: GuardrailsClient, selection: ReadSe
     for await (const row of client.listAllMemberAssignments()) add(members, row.guardrail_id, row.user_id);
     for await (const row of client.listAllKeyAssignments()) add(keys, row.guardrail_id, row.key_hash);
   }
-  return { live: guardrails.map((g) => ({ guardrail: g, members: members.get(g.id) ?? [], keys: keys.get(g.id) ?? [] })), leftOut };
+  return { live: guardrails.map((g) => ({ guardrail: g, members: members.get(g.id) ?? [], keys: keys.get(g.id) ?? [] })), leftOut, defaultUnknown };
 }
 
 /** The listed guardrails, what the selection keeps of them, and the legacy ones left out. */
-async function listSelected(client: GuardrailsClient, selection: ReadSelection): Promise<{ guardrails: WireGuardrail[]; leftOut: WireGuardrail[] }> {
+async function listSelected(client: GuardrailsClient, selection: ReadSelection): Promise<Omit<ReadResult, "live"> & { guardrails: WireGuardrail[] }> {
   const { only } = selection;
   const exclude = selection.exclude ?? [];
   const listing = await listWorkspaces(client, selection);
@@ -85,7 +87,8 @@ async function listSelected(client: GuardrailsClient, selection: ReadSelection):
   const missing = exclude.filter((e) => !listed.some(named(e)));
   if (missing.length > 0) throw new ExportSelectionError(missing, `--exclude ${missing.map((u) => JSON.stringify(u)).join(", ")}: no guardrail of the listed workspaces has that name or id`);
   const kept = (g: WireGuardrail) => !exclude.some((e) => named(e)(g));
-  if (only.length === 0) return { guardrails: listed.filter(kept), leftOut: listing.leftOut.filter(kept) };
+  const { defaultUnknown } = listing;
+  if (only.length === 0) return { guardrails: listed.filter(kept), leftOut: listing.leftOut.filter(kept), defaultUnknown };
   const unmatched = only.filter((o) => !listed.some(named(o)));
   if (unmatched.length > 0) {
     const hints = selection.allWorkspaces ? new Map<string, string>() : await elsewhereHints(client, unmatched, listing);
@@ -93,7 +96,7 @@ async function listSelected(client: GuardrailsClient, selection: ReadSelection):
     const lines = [...(plain.length > 0 ? [new ExportSelectionError(plain).message] : []), ...[...hints].map(([u, hint]) => `${new ExportSelectionError([u]).message}; ${hint}`)];
     throw new ExportSelectionError(unmatched, lines.join("\n"));
   }
-  return { guardrails: listed.filter((g) => only.some((o) => named(o)(g)) && kept(g)), leftOut: [] };
+  return { guardrails: listed.filter((g) => only.some((o) => named(o)(g)) && kept(g)), leftOut: [], defaultUnknown };
 }
 
 /** What the listings showed: the guardrails of the listed workspaces, and what else was seen on the way. */
@@ -105,6 +108,8 @@ export interface Listing {
   unselectedDefault: WireGuardrail[];
   /** Workspace ids listed (by id, or as the default workspace's listing). */
   listedWorkspaces: Set<string>;
+  /** The default listing shows no guardrail with a workspace, so which named workspace is the default one is unknown. */
+  defaultUnknown: boolean;
 }
 
 /**
@@ -132,5 +137,6 @@ async function listWorkspaces(client: GuardrailsClient, { workspaces, allWorkspa
     leftOut: defaultHeld ? [] : dflt.filter((g) => !g.workspace_id),
     unselectedDefault: defaultHeld ? [] : dflt,
     listedWorkspaces,
+    defaultUnknown: defaultId === null,
   };
 }
