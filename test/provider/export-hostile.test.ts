@@ -111,6 +111,9 @@ describe("a guardrail older than workspaces (workspace_id null, contract rule 10
     expect(result.notes).toEqual([
       `guardrail "Support" (${ids[1]}) has no workspace (it is older than workspaces) and was not exported: the service lists it with the default workspace, which --workspace did not name; run without --workspace, name the default workspace, or pass --all-workspaces to export it`,
     ]);
+    const quiet = await exportGuardrails({ client: emu.client(), workspaces: [SECOND_WS], exclude: [ids[1]!] });
+    expect(quiet.notes).toEqual([]);
+    expect(quiet.files).toHaveLength(3);
   });
 
   it("the default workspace named but holding only guardrails without one: not exported, and the note says why", async () => {

@@ -82,9 +82,10 @@ export async function readGuardrails(client: GuardrailsClient, selection: ReadSe
 async function listSelected(client: GuardrailsClient, selection: ReadSelection): Promise<Omit<ReadResult, "live"> & { guardrails: WireGuardrail[] }> {
   const { only } = selection;
   const exclude = selection.exclude ?? [];
-  const listing = await listWorkspaces(client, selection);
+  const listing = await listGuardrailsOf(client, selection);
   const listed = [...listing.all.values()];
-  const missing = exclude.filter((e) => !listed.some(named(e)));
+  // A guardrail without a workspace that is left out may be excluded too: that silences its note.
+  const missing = exclude.filter((e) => !listed.some(named(e)) && !listing.leftOut.some(named(e)));
   if (missing.length > 0) throw new ExportSelectionError(missing, `--exclude ${missing.map((u) => JSON.stringify(u)).join(", ")}: no guardrail of the listed workspaces has that name or id`);
   const kept = (g: WireGuardrail) => !exclude.some((e) => named(e)(g));
   const { defaultUnknown } = listing;
@@ -119,7 +120,7 @@ export interface Listing {
  * default workspace when that is named (told by the workspace its guardrails carry), and
  * otherwise shows which guardrails without a workspace are left out.
  */
-async function listWorkspaces(client: GuardrailsClient, { workspaces, allWorkspaces }: ReadSelection): Promise<Listing> {
+async function listGuardrailsOf(client: GuardrailsClient, { workspaces, allWorkspaces }: ReadSelection): Promise<Listing> {
   const all = new Map<string, WireGuardrail>();
   const dflt = await collect(client.listGuardrails({}));
   const defaultId = dflt.find((g) => g.workspace_id)?.workspace_id ?? null;
