@@ -25,6 +25,10 @@ export function dispatch({ ops, faults, maxBulk }: DispatchContext, operation: O
       const ws = query.get("workspace_id") ?? undefined;
       return ops.listGuardrails(ws === undefined ? undefined : requireUuid(ws, "workspace_id"), offset, limit);
     }
+    case "listWorkspaces": {
+      const { offset, limit } = page();
+      return ops.listWorkspaces(offset, limit);
+    }
     case "createGuardrail":
       return { data: ops.createGuardrail(parseOr400(createBody, body)) };
     case "getGuardrail":

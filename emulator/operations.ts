@@ -1,5 +1,5 @@
 /**
- * The thirteen operations, as the spec and docs/api-contract.md rule them. Input is already
+ * The operations (the spec's thirteen and rule 17's workspace list), as the spec and docs/api-contract.md rule them. Input is already
  * validated by `validation.ts`; the rules that need the data (workspaces, catalogue,
  * membership, moves) live here.
  */
@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import { KEYS, MEMBERS, type AssignmentKind, type Row } from "./assignment-kinds";
 import { catalogueIndex } from "./catalogue";
 import { badRequest, notFound } from "./http-error";
-import type { GuardrailRecord, StoredGuardrail } from "./records";
+import { workspaceRecord, type GuardrailRecord, type StoredGuardrail } from "./records";
 import { builtinLabel, DEFAULT_SCAN_SCOPE, SCOPED_BUILTIN } from "./rules";
 import type { EmulatorData, Store } from "./store";
 import type { CreateBody, UpdateBody } from "./validation";
@@ -44,6 +44,12 @@ export class Operations {
     if (!this.data.workspaces.includes(ws)) throw badRequest(`workspace_id: unknown workspace "${ws}"`);
     const unscoped = (g: StoredGuardrail) => workspaceId === undefined && (g.workspace_id === null || g.workspace_id === undefined);
     const all = this.data.guardrails.filter((g) => g.workspace_id === ws || unscoped(g));
+    return { data: all.slice(offset, offset + limit), total_count: all.length };
+  }
+
+  /** Every workspace of the organization, the default one first (rule 17). */
+  listWorkspaces(offset: number, limit: number): Page<Record<string, unknown>> {
+    const all = this.data.workspaces.map((w, i) => workspaceRecord(w, i, w === this.data.defaultWorkspaceId));
     return { data: all.slice(offset, offset + limit), total_count: all.length };
   }
 

@@ -16,7 +16,8 @@ export type OperationName =
   | "assignMembers"
   | "unassignMembers"
   | "listAllKeyAssignments"
-  | "listAllMemberAssignments";
+  | "listAllMemberAssignments"
+  | "listWorkspaces";
 
 interface Route {
   method: string;
@@ -27,6 +28,7 @@ interface Route {
 const ID = "([^/]+)";
 const routes: Route[] = [
   { method: "GET", pattern: /^\/guardrails$/, operation: "listGuardrails" },
+  { method: "GET", pattern: /^\/workspaces$/, operation: "listWorkspaces" },
   { method: "POST", pattern: /^\/guardrails$/, operation: "createGuardrail" },
   { method: "GET", pattern: /^\/guardrails\/assignments\/keys$/, operation: "listAllKeyAssignments" },
   { method: "GET", pattern: /^\/guardrails\/assignments\/members$/, operation: "listAllMemberAssignments" },

@@ -16,6 +16,7 @@ export {
   writeExport,
   ExportConflictError,
   ExportOptionsError,
+  ExportTargetError,
   type ExportOptions,
   type ExportResult,
   type ExportedFile,

@@ -1,5 +1,6 @@
 /**
- * `GuardrailsClient`: the thirteen operations of docs/api-contract.md, typed both ways.
+ * `GuardrailsClient`: the operations of docs/api-contract.md (the spec's thirteen and the
+ * workspace list of rule 17), typed both ways.
  * Lists are async iterators; no caller ever sees an offset.
  */
 import type { Dispatcher } from "undici";
@@ -13,11 +14,13 @@ import {
   wireGuardrail,
   wireKeyAssignment,
   wireMemberAssignment,
+  wireWorkspace,
   type WireGuardrail,
   type WireGuardrailCreate,
   type WireGuardrailUpdate,
   type WireKeyAssignment,
   type WireMemberAssignment,
+  type WireWorkspace,
 } from "./wire";
 import { checkBaseUrl } from "./base-url";
 import { PaginationError, redactUrl } from "./errors";
@@ -52,7 +55,7 @@ export type AssigneeKind = "members" | "keys";
 
 const BULK_FIELD = { members: "member_user_ids", keys: "key_hashes" } as const;
 
-/** The management API's thirteen operations over undici, with retries, deadlines, byte caps and hidden pagination. One instance shares a keep-alive pool; `close()` releases it. */
+/** The management API's operations over undici, with retries, deadlines, byte caps and hidden pagination. One instance shares a keep-alive pool; `close()` releases it. */
 export class GuardrailsClient {
   private readonly transport: Transport;
   private readonly baseUrl: string;
@@ -93,6 +96,11 @@ export class GuardrailsClient {
   /** Guardrails of a workspace (the default one when omitted). */
   listGuardrails(options: { workspaceId?: string } = {}): AsyncGenerator<WireGuardrail, void, undefined> {
     return this.list("/guardrails", wireGuardrail, { workspace_id: options.workspaceId });
+  }
+
+  /** Every workspace of the organization (docs/api-contract.md rule 17; not in the spec). */
+  listWorkspaces(): AsyncGenerator<WireWorkspace, void, undefined> {
+    return this.list("/workspaces", wireWorkspace);
   }
 
   /**

@@ -9,8 +9,13 @@ import { FIELD_NAMES, FIELDS, spec, type AnySchema, type FieldName, type WireNam
 /** Content filter records, read tolerantly (args/filters.ts). */
 export { wireBuiltinFilter, wireCustomFilter, type WireBuiltinFilter, type WireCustomFilter } from "../args/filters";
 
-/** Absent and `null` both read as null (docs/api-contract.md rule 10). */
-const orNull = <T extends AnySchema>(schema: T) => schema.nullish().transform((v) => v ?? null);
+/**
+ * Absent and `null` both read as null (docs/api-contract.md rule 10), and so does an empty
+ * list: the service takes no `[]` (rule 3), so one it answers can only mean "none", which a
+ * declarative file says by leaving the setting out. Read this way, `[]` and null are one state
+ * everywhere: export, adoption, refresh and diff (issue 24, finding 7).
+ */
+const orNull = <T extends AnySchema>(schema: T) => schema.nullish().transform((v) => (v === undefined || (Array.isArray(v) && v.length === 0) ? null : v));
 
 type Fields = typeof FIELDS;
 type ReadShape = { [K in FieldName as WireName<K>]: Fields[K] extends { required: true } ? Fields[K]["read"] : Fields[K]["read"] extends infer S extends AnySchema ? ReturnType<typeof orNull<S>> : never };
@@ -61,6 +66,14 @@ export const wireKeyAssignment = z.object({
 });
 /** A key assignment record. */
 export type WireKeyAssignment = z.infer<typeof wireKeyAssignment>;
+
+/**
+ * A workspace as `GET /workspaces` lists it (docs/api-contract.md rule 17): only the id is
+ * read; the name, slug and the service's many settings are ignored.
+ */
+export const wireWorkspace = z.object({ id: z.string() });
+/** A workspace record, as far as the client reads it. */
+export type WireWorkspace = z.infer<typeof wireWorkspace>;
 
 /** `{data: T}` envelope. */
 export const dataEnvelope = <T extends z.ZodTypeAny>(item: T) => z.object({ data: item });

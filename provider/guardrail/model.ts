@@ -58,9 +58,9 @@ export function desired(inputs: GuardrailInputs, k: FieldName): unknown {
   return given(inputs, k) ?? spec(k).absent ?? null;
 }
 
-/** The comparison key of one value; an unset value is what omission means. */
+/** The comparison key of one value; an unset value is what omission means, and so is `[]` (state recorded from an answer of `[]`; client/wire.ts). */
 function key(k: FieldName, value: unknown): unknown {
-  const v = value ?? spec(k).absent ?? null;
+  const v = (Array.isArray(value) && value.length === 0 ? null : value) ?? spec(k).absent ?? null;
   return v === null ? null : spec(k).compare(v as never);
 }
 

@@ -211,6 +211,15 @@ describe("the service's SDK drives all 13 guardrail operations against the emula
   });
 });
 
+describe("the workspace list (docs/api-contract.md rule 17), which guardrails-export --all-workspaces reads", () => {
+  it("passes the SDK's own validation and lists every workspace, the default one first", async () => {
+    const page = await sdk.workspaces.list({ limit: 100 });
+    expect(page.result.totalCount).toBe(2);
+    expect(page.result.data.map((w) => w.id)).toEqual([W1, W2]);
+    expect(page.result.data.map((w) => w.slug)).toEqual(["default", "workspace-1"]);
+  });
+});
+
 describe("the service's answers the SDK knows how to read: errors, rule 14, rule 15", () => {
   it("a 400 for a limit without an interval (rule 14) reaches the SDK as its BadRequestResponseError naming both", async () => {
     const err = await failure(sdk.guardrails.create({ createGuardrailRequest: { name: "half", limitUsd: 5 } }));

@@ -8,6 +8,7 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { summarizePreview, type PreviewJson } from "../../tools/preview-summary/summary";
+import { reshapeGuardrail } from "../helpers/emulator";
 import { DEFAULT_WS, HAND_MADE, populateOrganization, SECOND_WS } from "../helpers/export-org";
 import { Program } from "./harness";
 
@@ -42,6 +43,9 @@ describe("guardrails-export, then declareGuardrails: the round trip is exact", (
   beforeAll(async () => {
     p = await Program.create("export-e2e");
     ids = await populateOrganization(p.api);
+    // Lists the service answers as [] (contract rule 3 forbids writing one; a read may see it):
+    // the files leave them out, as null, and the round trip below stays exact (issue 24).
+    await reshapeGuardrail(p.emulator.url, ids[3]!, { set: { allowed_models: [], allowed_providers: [], content_filters: [] } });
     p.write(`import { declareGuardrails } from "pulumi-guardrails";
 
 const declared = declareGuardrails("guardrails");
@@ -67,6 +71,8 @@ export const guardrailIds = Object.fromEntries(Object.entries(declared).map(([id
     expect((await exportBin(["--workspace", DEFAULT_WS, "--workspace", SECOND_WS])).code).toBe(1);
     expect((await exportBin(["--workspace", DEFAULT_WS, "--workspace", SECOND_WS, "--force"])).code).toBe(0);
     expect(files().map((f) => readFileSync(join(p.dir, "guardrails", f), "utf8"))).toEqual(before);
+    // No setting is written as [], which the loader would reject.
+    expect(before.filter((t) => /^ +\w+: \[\]$/m.test(t))).toEqual([]);
     // Slugs went in; the files hold what the service holds.
     expect(readFileSync(join(p.dir, "guardrails/engineering.yaml"), "utf8")).toContain("- vendor-a/model-x-20260115\n");
   });

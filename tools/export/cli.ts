@@ -16,12 +16,16 @@ Writes one YAML file per guardrail into dir (default: guardrails), in the format
 declareGuardrails reads, with adoptId, so the first pulumi up adopts them unchanged.
 Reads GUARDRAILS_API_KEY and GUARDRAILS_BASE_URL. Makes no write call.
 
-  --workspace <uuid>     a workspace to export (repeatable; default: the default workspace)
-  --only <name-or-id>    only this guardrail (repeatable)
+  --workspace <uuid>     a workspace to export (repeatable; default: the default workspace,
+                         with the guardrails older than workspaces)
+  --all-workspaces       every workspace the service lists (not with --workspace)
+  --only <name-or-id>    only this guardrail (repeatable); says so when another workspace has it
+  --exclude <name-or-id> leave this guardrail out (repeatable)
   --exclusive            member and key sets own the whole current sets
                          (default: additive sets, which never remove anyone)
   --stdout               print every guardrail as one file instead of writing files
-  --force                overwrite existing files (without it, nothing is written if any exists)
+  --force                overwrite existing files (without it, nothing is written if any exists);
+                         a symbolic link is never written through, with or without --force
 `;
 
 async function main(): Promise<number> {
@@ -31,7 +35,9 @@ async function main(): Promise<number> {
       allowPositionals: true,
       options: {
         workspace: { type: "string", multiple: true },
+        "all-workspaces": { type: "boolean" },
         only: { type: "string", multiple: true },
+        exclude: { type: "string", multiple: true },
         exclusive: { type: "boolean" },
         stdout: { type: "boolean" },
         force: { type: "boolean" },
@@ -55,15 +61,22 @@ async function main(): Promise<number> {
     process.stderr.write(`guardrails-export: --stdout writes no folder; drop ${JSON.stringify(positionals[0])} or --stdout\n`);
     return 2;
   }
+  if (values["all-workspaces"] && values.workspace) {
+    process.stderr.write(`guardrails-export: --all-workspaces reads every workspace; drop --workspace, or --all-workspaces\n\n${USAGE}`);
+    return 2;
+  }
   const dir = positionals[0] ?? "guardrails";
   const schemaFile = resolve("node_modules/pulumi-guardrails/schema/guardrails.schema.json");
   const result = await exportGuardrails({
     workspaces: values.workspace ?? [],
+    allWorkspaces: values["all-workspaces"] ?? false,
     only: values.only ?? [],
+    exclude: values.exclude ?? [],
     exclusive: values.exclusive ?? false,
     schemaRef: relative(values.stdout ? process.cwd() : resolve(dir), schemaFile),
   });
   for (const w of result.warnings) process.stderr.write(`warning: ${w}\n`);
+  for (const n of result.notes) process.stderr.write(`note: ${n}\n`);
   if (values.stdout) {
     process.stdout.write(result.combined);
     return 0;

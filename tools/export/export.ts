@@ -3,26 +3,30 @@
  * `declareGuardrails` adopts with no change at all. Reads only; writing the files is
  * `writeExport`, which never overwrites unless told to.
  */
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { GuardrailsClient } from "../../provider/client/client";
 import { resolveSettings } from "../../provider/config";
 import { UUID_RE } from "../../provider/args/constants";
 import { shown } from "../../provider/args/messages";
 import { doubleAssignments } from "./conflicts";
 import { declaredFromLive } from "./declared";
-import { readGuardrails } from "./read";
+import { readGuardrails, type ReadSelection } from "./read";
+import type { WireGuardrail } from "../../provider/client/wire";
 import { DEFAULT_SCHEMA_REF, renderGuardrailFile } from "./render";
 import { assignStableIds } from "./stable-id";
+import { writeFiles } from "./write";
 
 /** What `exportGuardrails` reads and how it writes the files. */
 export interface ExportOptions {
   /** The client to read with. @default one from GUARDRAILS_API_KEY and GUARDRAILS_BASE_URL (as the provider) */
   client?: GuardrailsClient;
-  /** Workspace ids to export. @default the default workspace */
+  /** Workspace ids to export; the default one also brings the guardrails without a workspace. @default the default workspace */
   workspaces?: string[];
+  /** Every workspace the service lists (not with `workspaces`). @default false */
+  allWorkspaces?: boolean;
   /** Only the guardrails with these names or ids. @default every guardrail */
   only?: string[];
+  /** Leave out the guardrails with these names or ids; one that matches nothing is an error. @default none */
+  exclude?: string[];
   /** Sets own the whole current member and key sets (`exclusive: true`). @default false: additive sets, which never remove anyone */
   exclusive?: boolean;
   /** The JSON Schema reference in each file's `yaml-language-server` line. @default "../node_modules/pulumi-guardrails/schema/guardrails.schema.json" */
@@ -49,6 +53,8 @@ export interface ExportResult {
   combined: string;
   /** Why some guardrail would not adopt as an exact no-op, each naming the guardrail and the field. */
   warnings: string[];
+  /** What happened to each guardrail older than workspaces: exported, or left out and how to include it. */
+  notes: string[];
 }
 
 /** A bad option, caught before any call. */
@@ -56,23 +62,14 @@ export class ExportOptionsError extends Error {
   override name = "ExportOptionsError";
 }
 
-/** `writeExport` found files it would overwrite. */
-export class ExportConflictError extends Error {
-  override name = "ExportConflictError";
-  constructor(readonly existing: string[]) {
-    super(`${existing.length} file(s) already exist: ${existing.join(", ")}; pass --force (force: true) to overwrite them`);
-  }
-}
+export { ExportConflictError, ExportTargetError } from "./write";
 
 /** Reads the selected guardrails with their sets and renders them. Makes GET calls only. */
 export async function exportGuardrails(options: ExportOptions = {}): Promise<ExportResult> {
-  const workspaces = options.workspaces ?? [];
-  const only = options.only ?? [];
-  for (const w of workspaces) if (typeof w !== "string" || !UUID_RE.test(w)) throw new ExportOptionsError(`workspace ${JSON.stringify(w)} is not a workspace id; expected a UUID such as 3f2b8c1e-0000-4000-8000-000000000000`);
-  for (const o of only) if (typeof o !== "string" || o === "") throw new ExportOptionsError(`only ${JSON.stringify(o)}: expected a guardrail name or id`);
+  const selection = checkOptions(options);
   const client = options.client ?? clientFromEnv();
   try {
-    const live = await readGuardrails(client, { workspaces, only });
+    const { live, leftOut, defaultUnknown } = await readGuardrails(client, selection);
     const ids = assignStableIds(live.map((l) => l.guardrail));
     const warnings = doubleAssignments(live, ids);
     const entries = live
@@ -88,25 +85,56 @@ export async function exportGuardrails(options: ExportOptions = {}): Promise<Exp
       files: entries.map((e) => ({ id: e.id, guardrailId: e.live.guardrail.id, name: e.live.guardrail.name, fileName: `${e.id}.yaml`, text: renderGuardrailFile([[e.id, e.settings]], schemaRef) })),
       combined: renderGuardrailFile(entries.map((e) => [e.id, e.settings] as const), schemaRef),
       warnings,
+      notes: legacyNotes(entries.map((e) => [e.id, e.live.guardrail] as const), leftOut, defaultUnknown),
     };
   } finally {
     if (!options.client) await client.close();
   }
 }
 
+/** The options as a selection, every bad value refused before any call. */
+function checkOptions(options: ExportOptions): ReadSelection {
+  const workspaces = options.workspaces ?? [];
+  const only = options.only ?? [];
+  const exclude = options.exclude ?? [];
+  const allWorkspaces = options.allWorkspaces ?? false;
+  for (const w of workspaces) if (typeof w !== "string" || !UUID_RE.test(w)) throw new ExportOptionsError(`workspace ${JSON.stringify(w)} is not a workspace id; expected a UUID such as 3f2b8c1e-0000-4000-8000-000000000000`);
+  for (const [what, values] of [["only", only], ["exclude", exclude]] as const) {
+    for (const o of values) if (typeof o !== "string" || o === "") throw new ExportOptionsError(`${what} ${JSON.stringify(o)}: expected a guardrail name or id`);
+  }
+  if (allWorkspaces && workspaces.length > 0) throw new ExportOptionsError("--all-workspaces reads every workspace; drop --workspace, or --all-workspaces");
+  return { workspaces, allWorkspaces, only, exclude };
+}
+
 /**
- * Writes each file into `dir` (created if missing). Without `force`, refuses before writing
- * anything when any of the files exists, and names them all.
+ * What happens to guardrails older than workspaces (contract rule 10), said either way: one
+ * exported has no `workspaceId` in its file, which is how the provider adopts it; one left out
+ * is named with the options that would include it.
+ */
+function legacyNotes(exported: ReadonlyArray<readonly [string, WireGuardrail]>, leftOut: readonly WireGuardrail[], defaultUnknown: boolean): string[] {
+  // The default workspace is told by the workspace its guardrails carry; with none, it cannot be.
+  const why = defaultUnknown
+    ? "the service lists it with the default workspace, and no guardrail there carries that workspace's id, so the export cannot tell whether --workspace named it; run without --workspace or pass --all-workspaces to export it"
+    : "the service lists it with the default workspace, which --workspace did not name; run without --workspace, name the default workspace, or pass --all-workspaces to export it";
+  return [
+    ...exported
+      .filter(([, g]) => !g.workspace_id)
+      .map(([id, g]) => `guardrail ${shown(g.name)} (${id}, ${g.id}) has no workspace (it is older than workspaces): exported without workspaceId, which is how it adopts; the service lists it with the default workspace`),
+    ...leftOut.map((g) => `guardrail ${shown(g.name)} (${g.id}) has no workspace (it is older than workspaces) and was not exported: ${why}`),
+  ];
+}
+
+/**
+ * Writes each file into `dir` (created if missing), never through a link and never outside
+ * `dir`. Before writing anything it refuses a link (dangling or not), anything but a regular
+ * file, and, without `force`, any file that exists, naming them all.
  *
+ * @throws ExportTargetError for a link or a target that is not a file, even with `force`.
+ * @throws ExportConflictError without `force`, when any of the files exists.
  * @returns the paths written.
  */
 export function writeExport(dir: string, files: readonly ExportedFile[], options: { force?: boolean } = {}): string[] {
-  const paths = files.map((f) => join(dir, f.fileName));
-  const existing = paths.filter((p) => existsSync(p));
-  if (existing.length > 0 && !options.force) throw new ExportConflictError(existing);
-  mkdirSync(dir, { recursive: true });
-  files.forEach((f, i) => writeFileSync(paths[i]!, f.text));
-  return paths;
+  return writeFiles(dir, files, options);
 }
 
 /** The provider's env vars; the message names what is missing, never the key. */

@@ -4,6 +4,7 @@
  * gives the same ids (and so the same Pulumi resource names).
  */
 import { STABLE_ID_RE } from "../../provider/declarative/file-schema";
+import { isPolicyFile } from "../../provider/policy/file-name";
 
 /** Longest stable id the declarative format accepts. */
 const MAX_ID = 63;
@@ -30,6 +31,15 @@ function trim(id: string, max: number): string {
   return id.slice(0, max).replace(/-+$/, "");
 }
 
+/**
+ * Slugs that would make a file nobody reads: `policy` is the organization's rules file, which
+ * the loader skips (provider/policy/file-name.ts), and Windows cannot check out a file named
+ * after a device (`con.yaml`, `com1.yaml`), whatever its extension. Such a slug is suffixed
+ * like a shared one. Slugs are lowercase, so the match is too.
+ */
+const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[1-9]|lpt[1-9])$/;
+const reserved = (slug: string) => WINDOWS_DEVICE.test(slug) || isPolicyFile(`${slug}.yaml`);
+
 /** A guardrail to name: its service id (a UUID) and display name. */
 export interface Nameable {
   id: string;
@@ -38,7 +48,8 @@ export interface Nameable {
 
 /**
  * Assigns each guardrail a stable id. A name that is unique gets its slug; guardrails whose
- * names give the same slug, or no slug at all, all get `<slug>-<first 8 hex of the UUID>`
+ * names give the same slug, a reserved one (`policy`, `con`) or no slug at all, all get
+ * `<slug>-<first 8 hex of the UUID>`
  * (`guardrail-<8 hex>` without a slug), so no one of them depends on which was listed first.
  * Should even that collide, the whole UUID is used.
  *
@@ -54,7 +65,7 @@ export function assignStableIds(guardrails: readonly Nameable[]): Map<string, st
   const taken = new Set<string>();
   const suffixed: Array<[Nameable, string]> = [];
   for (const [slug, group] of bySlug) {
-    if (slug !== "" && group.length === 1) {
+    if (slug !== "" && group.length === 1 && !reserved(slug)) {
       out.set(group[0]!.id, slug);
       taken.add(slug);
     } else for (const g of group) suffixed.push([g, slug]);
