@@ -11,6 +11,7 @@ import { spawnSync } from "node:child_process";
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DRIFT_MARKER } from "../../tools/git-ci/drift-issue";
 import { summarizeDrift } from "../../tools/preview-summary/drift";
 import { summarizePreview } from "../../tools/preview-summary/summary";
 import { GitRepo } from "../helpers/git-repo";
@@ -98,8 +99,11 @@ describe("scheduled drift check", () => {
     writeFileSync(join(p.dir, "preview.json.out"), res.stdout);
     return res;
   };
-  const decide = (open: Array<{ number: number }>) => {
-    writeFileSync(join(p.dir, "open.json.out"), JSON.stringify(open));
+  /** Open issues as `gh issue list --json number,author,body` lists them: the workflow's own unless `foreign`. */
+  const decide = (open: Array<{ number: number; foreign?: boolean }>) => {
+    const bot = { login: "app/github-actions", is_bot: true };
+    const listed = open.map(({ number, foreign }) => (foreign ? { number, author: { login: "mallory", is_bot: false }, body: `${DRIFT_MARKER}\n` } : { number, author: bot, body: `${DRIFT_MARKER}\n\n## Guardrails drift` }));
+    writeFileSync(join(p.dir, "open.json.out"), JSON.stringify(listed));
     return bin(p, "guardrails-ci", ["drift-issue", "preview.json.out", "--open-issues", "open.json.out"]);
   };
 
@@ -131,6 +135,10 @@ describe("scheduled drift check", () => {
 
     expect(decide([]).stdout).toBe("action=open\n");
     expect(decide([{ number: 9 }, { number: 7 }]).stdout).toBe("action=update\nissue=7\nduplicates=9\n");
+    // Someone put the label on their own issue: it is never the one updated, and it is reported.
+    const labelled = decide([{ number: 3, foreign: true }]);
+    expect(labelled.stdout).toBe("action=open\n");
+    expect(labelled.stderr).toContain("issue #3 was not opened by this workflow");
   });
 
   it("a preview that fails (a revoked key) is never read as 'no drift': both commands exit non-zero", async () => {
@@ -153,6 +161,6 @@ describe("scheduled drift check", () => {
     await p.up("--refresh");
     expect((await previewJson()).code).toBe(0);
     expect(bin(p, "guardrails-preview-summary", ["--drift", "preview.json.out"]).stdout).toContain("## Guardrails: no drift");
-    expect(decide([{ number: 7 }]).stdout).toBe("action=close\nissues=7\n");
+    expect(decide([{ number: 7 }, { number: 3, foreign: true }]).stdout).toBe("action=close\nissues=7\n");
   });
 });

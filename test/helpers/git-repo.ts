@@ -60,9 +60,9 @@ export class GitRepo {
     return this.raw("status", "--porcelain", "--untracked-files=all").split("\n").filter(Boolean).sort();
   }
 
-  /** Runs the built `guardrails-ci` (or the one given) in the repository. */
-  ci(args: string[], bin = join(REPO_ROOT, "dist/tools/git-ci/cli.js")) {
-    const r = spawnSync(process.execPath, [bin, ...args], { cwd: this.dir, encoding: "utf8" });
+  /** Runs the built `guardrails-ci` (or the one given) in the repository, with `env` added to the environment. */
+  ci(args: string[], { bin = join(REPO_ROOT, "dist/tools/git-ci/cli.js"), env = {} }: { bin?: string; env?: Record<string, string> } = {}) {
+    const r = spawnSync(process.execPath, [bin, ...args], { cwd: this.dir, encoding: "utf8", env: { ...process.env, ...env } });
     return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr, outputs: Object.fromEntries(r.stdout.split("\n").filter((l) => l.includes("=")).map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)])) };
   }
 

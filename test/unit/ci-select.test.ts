@@ -1,6 +1,6 @@
 /** The pure file selection of `guardrails-ci preview`: which files come from where, and whether the key may be used. */
 import { describe, expect, it } from "vitest";
-import { selectionComment } from "../../tools/git-ci/comment";
+import { COMMENT_MAX_CHARS, LISTED_MAX, selectionComment } from "../../tools/git-ci/comment";
 import { MAX_CHANGES, MAX_DATA_FILE_BYTES, selectFiles, type Change } from "../../tools/git-ci/select";
 
 const BLOB = "a".repeat(40);
@@ -88,11 +88,33 @@ describe("selectionComment", () => {
       "**Guardrails: no automatic preview.** This pull request changes more than the data files in \`guardrails/\`:
 
       - \`index.ts\` is outside guardrails/ (code or configuration)
-      - \`guardrails/x'](https:evil.example)'.yaml\` is a symbolic link; the loader reads regular files only
+      - \`guardrails/xˋ](https:evil.example)ˋ.yaml\` is a symbolic link; the loader reads regular files only
 
       The automatic preview runs only the base branch's code, with the data files from the pull request, so that no code from a pull request ever runs with the management key. Code and configuration changes need a maintainer-approved run: a maintainer who has read the changes approves the \`guardrails-code-preview\` deployment of this workflow run.
       "
     `);
+  });
+
+  it("stays within its budget at the worst: every list full of the longest paths, each cut with a count of what it left out", () => {
+    const long = (i: number, dir: string) => `${dir}${"\u202E".repeat(30)}${String(i).padStart(300, "x")}.yaml`;
+    const data = { ...select([mod("guardrails/a.yaml")]), stale: Array.from({ length: 1999 }, (_, i) => long(i, "guardrails/")), ignored: Array.from({ length: 1999 }, (_, i) => long(i, "guardrails/sub/")) };
+    const code = select(Array.from({ length: 1999 }, (_, i) => mod(long(i, "src/"))));
+    expect(code.blockers).toHaveLength(1999);
+    for (const [sel, more] of [[data, / … and ([\d,]+) more such files since/], [data, / … and ([\d,]+) more ignored paths\.$/m], [code, /^- … and ([\d,]+) more paths that block the preview$/m]] as const) {
+      const md = selectionComment(sel, { dataDir: "guardrails" });
+      expect(md.length).toBeLessThanOrEqual(COMMENT_MAX_CHARS);
+      const left = Number(md.match(more)![1]!.replace(/,/g, ""));
+      expect(left).toBeGreaterThanOrEqual(1999 - LISTED_MAX);
+      expect(left).toBeLessThan(1999);
+    }
+    expect(COMMENT_MAX_CHARS).toBeLessThanOrEqual(65_536 / 4);
+  });
+
+  it("short paths: 50 listed, the rest counted with thousands separators", () => {
+    const sel = { ...select([mod("guardrails/a.yaml")]), ignored: Array.from({ length: 1990 }, (_, i) => `guardrails/docs/p${i}.md`) };
+    const md = selectionComment(sel, { dataDir: "guardrails" });
+    expect(md.match(/`guardrails\/docs\/p\d+\.md`/g)).toHaveLength(LISTED_MAX);
+    expect(md).toContain("`guardrails/docs/p49.md` … and 1,940 more ignored paths.");
   });
 
   it("for a data PR, notes stale and ignored files", () => {

@@ -49,9 +49,9 @@ describe("summarizeDrift", () => {
         { op: "update", urn: urn("GuardrailMemberAssignment", "eng-members"), oldState: { inputs: { guardrailId: "g1" }, outputs: { members: { "user_<b>": "not assigned", user_x: "assigned here, not in the program" } } }, newState: { inputs: { guardrailId: "g1", members: { "user_<b>": true } } } },
       ],
     });
-    expect(md).toContain("- **`[x](https://evil)?# Heading 'a'`** (`eng`): `limitUsd` changed on the service.");
-    expect(md).toContain("- `user_<b>` of **`[x](https://evil)?# Heading 'a'`** (`eng`): unassigned by hand.");
-    expect(md).toContain("- `user_x` of **`[x](https://evil)?# Heading 'a'`** (`eng`): assigned here by hand, not in Git.");
+    expect(md).toContain("- **`[x](https://evil) # Heading ˋaˋ`** (`eng`): `limitUsd` changed on the service.");
+    expect(md).toContain("- `user_<b>` of **`[x](https://evil) # Heading ˋaˋ`** (`eng`): unassigned by hand.");
+    expect(md).toContain("- `user_x` of **`[x](https://evil) # Heading ˋaˋ`** (`eng`): assigned here by hand, not in Git.");
   });
 
 
@@ -70,7 +70,7 @@ describe("summarizeDrift", () => {
     });
     expect(md).toContain("- `user_a` of `eng-members`: moved by hand to **`Operations`** (`ops`).");
     expect(md).toContain("- `user_b` of `eng-members`: moved by hand to **`Operations`** (`ops`).");
-    expect(md).toContain("- `user_c` of `eng-members`: moved by hand to `Gone 'x'`.");
+    expect(md).toContain("- `user_c` of `eng-members`: moved by hand to `Gone ˋxˋ`.");
   });
 
   it("a huge drift is bounded to fit an issue body, cut at a line end, saying how much is left out", () => {

@@ -7,10 +7,11 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { DRIFT_MARKER } from "../../tools/git-ci/drift-issue";
 
 const dir = join(__dirname, "../../examples/declarative/.github/workflows");
 type Step = { name?: string; uses?: string; run?: string; if?: string; env?: Record<string, string>; with?: Record<string, string> };
-type Job = { if?: string; environment?: string; permissions?: Record<string, string>; env?: unknown; steps: Step[] };
+type Job = { if?: string; environment?: string; permissions?: Record<string, string>; concurrency?: { group: string; "cancel-in-progress": boolean }; env?: unknown; steps: Step[] };
 const load = (f: string) => parse(readFileSync(join(dir, f), "utf8")) as { on: Record<string, unknown>; env?: Record<string, string>; permissions?: unknown; jobs: Record<string, Job> };
 const secretSteps = (job: Job) => job.steps.filter((s) => JSON.stringify(s).includes("secrets."));
 const runs = (wf: ReturnType<typeof load>) => Object.values(wf.jobs).flatMap((j) => j.steps.map((s) => s.run ?? "")).join("\n");
@@ -56,10 +57,29 @@ describe("guardrails.yml: pull-request previews", () => {
     expect(secretSteps(job)[0]!.if).toBe("steps.select.outputs.preview == 'true'");
   });
 
+  it("every pull request and every push to main runs, whatever paths it touches: guardrails-ci decides, not a trigger filter", () => {
+    expect(wf.on.pull_request_target ?? {}).not.toHaveProperty("paths");
+    expect(wf.on.pull_request_target ?? {}).not.toHaveProperty("paths-ignore");
+    expect(wf.on.push).toEqual({ branches: ["main"] });
+  });
+
+  it("an approval never runs an older push's code: a newer push cancels the run, and the run checks the PR's head before any of its code runs", () => {
+    const job = wf.jobs["approved-preview"]!;
+    expect(job.concurrency).toEqual({ group: "guardrails-approved-preview-${{ github.event.pull_request.number }}", "cancel-in-progress": true });
+    const check = job.steps[0]!;
+    expect(check.env).toMatchObject({ GH_TOKEN: "${{ github.token }}", PR_NUMBER: "${{ github.event.pull_request.number }}", RUN_SHA: "${{ github.event.pull_request.head.sha }}" });
+    expect(check.run).toContain('head=$(gh api "repos/$GITHUB_REPOSITORY/pulls/$PR_NUMBER" --jq .head.sha)');
+    expect(check.run).toMatch(/if \[ "\$head" != "\$RUN_SHA" \]; then\n[^\n]*\n\s*exit 1\n\s*fi/);
+    const checkout = job.steps.findIndex((s) => s.uses?.startsWith("actions/checkout"));
+    expect(job.steps[checkout]!.with!.ref).toBe(check.env!.RUN_SHA);
+    expect(checkout).toBeGreaterThan(0);
+    expect(job.steps.indexOf(secretSteps(job)[0]!)).toBeGreaterThan(checkout);
+  });
+
   it("code changes and forks go to a job behind the protected environment, with a read-only token", () => {
     const job = wf.jobs["approved-preview"]!;
     expect(job.environment).toBe("guardrails-code-preview");
-    expect(job.permissions).toEqual({ contents: "read" });
+    expect(job.permissions).toEqual({ contents: "read", "pull-requests": "read" });
     expect(job.if).toContain("needs.preview.outputs.mode == 'code'");
     expect(job.if).toContain("github.event.pull_request.head.repo.full_name != github.repository");
     expect(job.if).toContain("github.event.pull_request.base.ref != github.event.repository.default_branch");
@@ -76,6 +96,19 @@ describe("drift.yml: the scheduled drift check", () => {
     expect(runs(wf)).toContain("guardrails-preview-summary --drift preview.json");
     expect(job.steps.map((s) => s.if).filter(Boolean)).toEqual(["steps.decide.outputs.action == 'open'", "steps.decide.outputs.action == 'update'", "steps.decide.outputs.action == 'close'"]);
     expect(job.permissions).toEqual({ contents: "read", issues: "write" });
+  });
+
+  it("touches only issues it opened: lists author and body for guardrails-ci, and writes the marker first in every body it sets", () => {
+    const steps = wf.jobs.drift!.steps;
+    const list = steps.find((s) => s.run?.includes("gh issue list"))!.run!;
+    expect(list).toMatch(/gh issue list [^\n]*--json number,author,body > open\.json/);
+    expect(list).toContain("guardrails-ci drift-issue preview.json --open-issues open.json");
+    expect(runs(wf)).toContain(`{ echo '${DRIFT_MARKER}'; echo; cat drift.md; } > issue.md`);
+    const writes = runs(wf).split("\n").filter((l) => /gh issue (create|edit)/.test(l));
+    expect(writes).toHaveLength(2);
+    for (const w of writes) expect(w).toContain("--body-file issue.md");
+    // Every issue number the job acts on comes from guardrails-ci's decision, never from a label query.
+    for (const s of steps.filter((s) => /gh issue (edit|comment|close)/.test(s.run ?? ""))) expect(JSON.stringify(s.env)).toMatch(/steps\.decide\.outputs\.issues?/);
   });
 });
 

@@ -6,6 +6,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { selectionComment } from "../../tools/git-ci/comment";
+import { selectFiles } from "../../tools/git-ci/select";
 import { summarize } from "../../tools/preview-summary/summary";
 
 const urn = (type: string, name: string) => `urn:pulumi:prod::p::pulumi-nodejs:dynamic/guardrails:${type}::${name}`;
@@ -69,6 +71,43 @@ describe("summary: user strings are neutralised", () => {
     expect(failed).toBe(false);
     expect(markdown).toContain("- added: `<img src=x onerror=alert(1)>`, `user_ˋ@security-teamˋ`");
     expectInert(markdown);
+  });
+});
+
+describe("summary: bidi and invisible controls are shown, never live (issue 24)", () => {
+  /** Any character that renders as nothing or reorders text, except the line feeds between lines and the zero-width space that breaks a mention. */
+  const INVISIBLE = /(?![\n\u200b])[\p{C}\p{Default_Ignorable_Code_Point}]/u;
+
+  it.each([["\u202E", "202E"], ["\u2066", "2066"], ["\u200F", "200F"]])("U+%s in a guardrail's name, id and values is an escape in the heading, the code span and the table", (ch, hex) => {
+    const name = `Eng${ch}gnirts`;
+    const { markdown } = summarize({
+      steps: [
+        { op: "update", urn: urn("Guardrail", `eng${ch}`), oldState: { id: "g", inputs: { name, description: "ok" } }, newState: { inputs: { name, description: `a${ch}b` } } },
+        { op: "delete", urn: urn("Guardrail", "gone"), oldState: { id: "g2", inputs: { name: `@admins${ch}` } } },
+      ],
+    });
+    expect(markdown).toContain(`### Eng\\<U\\+${hex}\\>gnirts (\`eng<U+${hex}>\`): update`);
+    expect(markdown).toContain(`| description | \`ok\` | \`a<U+${hex}>b\` |`);
+    expect(markdown).toContain(`- **@\u200badmins\\<U\\+${hex}\\>** (\`gone\`) is **deleted**`);
+    expect(markdown).not.toMatch(INVISIBLE);
+    expectInert(markdown);
+  });
+
+  it("zero-width, tag and other format characters are escapes too; the bound counts the escapes and never splits one", () => {
+    const { markdown } = summarize({ steps: [{ op: "create", urn: urn("Guardrail", "z"), newState: { inputs: { name: `a\u200bb\u2060c\u{E0041}d\u061Ce\u3164f\u0000g${"\u202E".repeat(40)}` } } }] });
+    expect(markdown).toContain("a\\<U\\+200B\\>b\\<U\\+2060\\>c\\<U\\+E0041\\>d\\<U\\+061C\\>e\\<U\\+3164\\>f\\<U\\+0000\\>g");
+    const heading = markdown.split("\n").find((l) => l.startsWith("### a"))!;
+    expect(heading).toMatch(/\\<U\\\+202E\\>… \(`z`\): new$/);
+    expect(markdown).not.toMatch(INVISIBLE);
+  });
+
+  it("one neutraliser: the summary and guardrails-ci's comment show the same hostile string the same way", () => {
+    const hostile = "x\u202Ey`z|\u2066";
+    const { markdown } = summarize({ steps: [{ op: "create", urn: urn("Guardrail", hostile), newState: { inputs: { name: "n" } } }] });
+    const comment = selectionComment(selectFiles([{ status: "M", path: hostile, newMode: "100644", newBlob: "a".repeat(40) }], { dataDir: "guardrails" }), { dataDir: "guardrails" });
+    const span = "`x<U+202E>yˋz|<U+2066>`";
+    expect(markdown).toContain(`(${span})`);
+    expect(comment).toContain(`- ${span} is outside guardrails/`);
   });
 });
 

@@ -20,8 +20,9 @@ const USAGE = `usage:
       Run in a checkout of the base: writes the PR head's data files over it when the PR changes
       nothing else, and prints preview=true|false (use the key only when true).
   guardrails-ci drift-issue <preview.json> --open-issues <issues.json>
-      From \`pulumi preview --refresh --json\` and \`gh issue list --json number\`, prints
-      action=open|update|close|none (and issue=N or issues=N M).
+      From \`pulumi preview --refresh --json\` and \`gh issue list --json number,author,body\`,
+      prints action=open|update|close|none (and issue=N or issues=N M). Only issues that GitHub
+      Actions' bot opened with the drift marker first in the body count; others are left alone.
 `;
 
 function preview(argv: string[]): void {
@@ -43,8 +44,9 @@ function driftIssue(argv: string[]): void {
   } catch (err) {
     throw new Error(`${positionals[0]} is not the JSON of \`pulumi preview --refresh --json\``, { cause: err });
   }
-  const decision = decideDriftIssue(hasDrift(json as never), parseOpenIssues(readFileSync(values["open-issues"], "utf8")));
-  process.stdout.write(actionOutputs(decision));
+  const open = parseOpenIssues(readFileSync(values["open-issues"], "utf8"));
+  for (const i of open.filter((i) => !i.ours)) process.stderr.write(`guardrails-ci: issue #${i.number} was not opened by this workflow (no GitHub Actions author or no marker line); left alone\n`);
+  process.stdout.write(actionOutputs(decideDriftIssue(hasDrift(json as never), open)));
 }
 
 class UsageError extends Error {}

@@ -4,8 +4,11 @@
  * of the change, not of the repair), then the usual preview summary of what `pulumi up` would do.
  */
 import { FOREIGN, NOT_ASSIGNED, parseOnGuardrail } from "../../provider/assignments/status";
-import { literal } from "../git-ci/markdown";
+import { code } from "../shared/markdown";
 import { summarizePreview, type PreviewJson, type PreviewStep } from "./summary";
+
+/** A name or id from the service as a code span (at most 200 characters). */
+const literal = (s: string) => code(s, 200);
 
 /** The parts of `pulumi preview --json` the drift check reads beyond the steps. */
 export interface DriftPreviewJson extends PreviewJson {

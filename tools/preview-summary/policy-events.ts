@@ -8,7 +8,7 @@
  * a silent pass; every string from it is neutralised (markdown.ts) because a policy message or
  * a resource name can carry anything a pull request wrote.
  */
-import { code, text } from "./markdown";
+import { code, text } from "../shared/markdown";
 
 /** One reported violation. */
 export interface PolicyViolation {

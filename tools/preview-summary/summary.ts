@@ -15,7 +15,7 @@ const shortStatus = (status: string) => {
 import { UNKNOWN } from "../../provider/args/unknown";
 import { COMPARED } from "../../provider/guardrail/model";
 import { readPreview, type PreviewStep } from "./input";
-import { cell, code, text } from "./markdown";
+import { cell, code, text } from "../shared/markdown";
 
 /** The parts of `pulumi preview --json` the summary reads. */
 export type { PreviewJson, PreviewStep } from "./input";

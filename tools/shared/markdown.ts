@@ -1,0 +1,63 @@
+/**
+ * The one neutraliser for strings that reach Markdown from outside: guardrail names, ids and
+ * values from a pull request or the service, file names from a pull request. Each comes out as
+ * inert text: no newline, no raw HTML, no code-span breakout, no live mention, emphasis or link,
+ * a bounded length, and no invisible character. A bidi control (U+202E, U+2066, U+200F), a
+ * zero-width or other format character, a control character or an unassigned code point is
+ * shown as `<U+202E>`, so a reviewer sees that something was there and cannot be shown text in
+ * an order or a form other than the bytes (Trojan Source, CVE-2021-42574).
+ */
+
+/** Longest user string shown, in characters (escapes included). */
+export const SHOWN_MAX = 120;
+
+/** Line breaks and tabs: shown as one space, so a name cannot start a new Markdown line. */
+const BREAKS = /[\t\n\v\f\r\u0085\u2028\u2029]+/gu;
+/**
+ * Invisible or reordering code points: every control, format (bidi, zero-width, tags),
+ * surrogate, private-use and unassigned one, and the default-ignorable ones of other
+ * categories (Hangul fillers, variation selectors) that render as nothing.
+ */
+const INVISIBLE = /[\p{C}\p{Default_Ignorable_Code_Point}]/u;
+
+const escapeOf = (c: string) => `<U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}>`;
+
+/**
+ * `s` with line breaks flattened and every invisible code point made visible, cut to at most
+ * `max` characters at a code point (never inside an escape), with `…` when cut.
+ */
+export function visible(s: string, max = SHOWN_MAX): string {
+  let out = "";
+  for (const c of s.replace(BREAKS, " ")) {
+    const shown = INVISIBLE.test(c) ? escapeOf(c) : c;
+    if (out.length + shown.length > max) return `${out}…`;
+    out += shown;
+  }
+  return out;
+}
+
+/**
+ * A code span. Backticks inside become a look-alike (ˋ) so the span cannot close early; a
+ * code span is never parsed for HTML, emphasis or mentions.
+ */
+export function code(s: string, max = SHOWN_MAX): string {
+  const inner = visible(s, max).replace(/`/g, "ˋ");
+  // A span of blanks would render as nothing: show it quoted.
+  return `\`${inner.trim() === "" ? JSON.stringify(inner) : inner.trim()}\``;
+}
+
+/** A code span inside a table cell: a `|` would end the cell. */
+export function cell(s: string, max = SHOWN_MAX): string {
+  return code(s, max).replace(/\|/g, "\\|");
+}
+
+/**
+ * Plain text: every ASCII punctuation mark backslash-escaped (no HTML, heading, emphasis,
+ * link or table syntax survives) and `@` followed by a zero-width space, which GitHub never
+ * turns into a mention.
+ */
+export function text(s: string, max = SHOWN_MAX): string {
+  // A backtick becomes the look-alike, as in code spans: an escaped one is easy to misread as a span's start.
+  const escaped = visible(s, max).replace(/`/g, "ˋ").replace(/[!-/:-@[-_{-~]/g, (c) => `\\${c}`);
+  return escaped.replace(/\\@/g, "@\u200b") || "(unnamed)";
+}
