@@ -56,7 +56,7 @@ export async function diff(id: string, olds: GuardrailOutputs, news: Record<stri
   if (replace) assertReplacementKeepsGuardrail(id, olds, inputs, inputs.workspaceId ?? `omitted, which means the default workspace ${knownDefaultWorkspace(olds) ?? ""}`.trimEnd());
   const changed = changedProperties(olds, inputs);
   // A copy recorded in plain text (or a secret no longer meant to be) is rewritten by an update that sends nothing.
-  return { changes: replace || changed.length > 0 || secretArgsChanged(olds as unknown as Record<string, unknown>, news), replaces: replace ? ["workspaceId"] : [], deleteBeforeReplace: false };
+  return { changes: replace || changed.length > 0 || secretArgsChanged(olds, news), replaces: replace ? ["workspaceId"] : [], deleteBeforeReplace: false };
 }
 
 export async function create(news: Record<string, unknown>): Promise<pulumi.dynamic.CreateResult> {
@@ -86,7 +86,7 @@ export async function read(id: string, props: GuardrailOutputs): Promise<pulumi.
   }
   const outs = outputsFromWire(g, undefined, props);
   // The copies of the args that were secret when the state was written stay secret.
-  const secrets = secretArgsOf(props as unknown as Record<string, unknown>);
+  const secrets = secretArgsOf(props);
   return { id, props: withSecretCopies(outs, secrets), inputs: withSecretCopies(refreshedInputs(props ?? outs, outs), secrets) };
 }
 

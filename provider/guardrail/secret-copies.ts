@@ -30,13 +30,13 @@ export function asSecret(value: unknown): unknown {
 }
 
 /** The secret arg names a props bag (inputs or recorded outputs) carries, sorted; [] when none. */
-export function secretArgsOf(props: Record<string, unknown> | null | undefined): string[] {
-  const names = props?.[SECRET_ARGS_KEY];
+export function secretArgsOf(props: object | null | undefined): string[] {
+  const names = (props as Record<string, unknown> | null | undefined)?.[SECRET_ARGS_KEY];
   return Array.isArray(names) ? [...new Set(names.filter((n): n is string => typeof n === "string"))].sort() : [];
 }
 
 /** Whether the program's secret args differ from the ones the state was written with. */
-export function secretArgsChanged(recorded: Record<string, unknown> | null | undefined, news: Record<string, unknown>): boolean {
+export function secretArgsChanged(recorded: object | null | undefined, news: object): boolean {
   return JSON.stringify(secretArgsOf(recorded)) !== JSON.stringify(secretArgsOf(news));
 }
 
