@@ -40,7 +40,10 @@ export function registerSet(kind: "member" | "key", setName: string, guardrailId
   if (guardrail === undefined) return; // a guardrail this program did not construct: its workspace is unknown here
   const scope = kind === "key" ? pulumi.output("the organization") : facts ? facts.workspaceId.apply((w) => w ?? "(default)") : undefined;
   if (!scope) return;
-  pulumi.all([scope, pulumi.output(ids)]).apply(([where, list]) => {
+  // Ids the program made secret are compared all the same, but never printed (issue 24).
+  const secret = pulumi.isSecret(pulumi.output(ids));
+  pulumi.all([scope, pulumi.output(ids)]).apply(async ([where, list]) => {
+    const shown = (await secret) ? () => "[secret]" : (id: string) => `"${id}"`;
     const table = claims[kind];
     const messages: string[] = [];
     for (const id of new Set(list)) {
@@ -49,8 +52,8 @@ export function registerSet(kind: "member" | "key", setName: string, guardrailId
         if (other.scope !== where || other.guardrail === guardrail) continue;
         messages.push(
           kind === "key"
-            ? `key "${id}" is listed by GuardrailKeyAssignment "${other.set}" (guardrail "${other.guardrail}") and "${setName}" (guardrail "${guardrail}"); a key holds one guardrail at all, so it would move back and forth on every up`
-            : `member "${id}" is listed by GuardrailMemberAssignment "${other.set}" (guardrail "${other.guardrail}") and "${setName}" (guardrail "${guardrail}") of the same workspace; a member holds one guardrail per workspace, so it would move back and forth on every up`,
+            ? `key ${shown(id)} is listed by GuardrailKeyAssignment "${other.set}" (guardrail "${other.guardrail}") and "${setName}" (guardrail "${guardrail}"); a key holds one guardrail at all, so it would move back and forth on every up`
+            : `member ${shown(id)} is listed by GuardrailMemberAssignment "${other.set}" (guardrail "${other.guardrail}") and "${setName}" (guardrail "${guardrail}") of the same workspace; a member holds one guardrail per workspace, so it would move back and forth on every up`,
         );
       }
       table.set(id, [...earlier, { set: setName, guardrail, scope: where }]);

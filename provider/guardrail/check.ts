@@ -10,10 +10,10 @@ import { MAX_REQUEST_BODY_BYTES } from "../args/constants";
 import { issuesToFailures, type PropertyFailure } from "../args/messages";
 import { containsUnknown, isUnknown } from "../args/unknown";
 
-/** Keys the Pulumi SDK adds to a dynamic resource's props; every other key is the user's. */
-const PULUMI_KEYS = new Set(["__provider", "__resource"]);
+/** Keys the Pulumi SDK and the Guardrail class add to a dynamic resource's props; every other key is the user's. */
+const PULUMI_KEYS = new Set(["__provider", "__resource", "__secretArgs"]);
 
-/** Strips the bookkeeping keys (`__provider` from Pulumi, `__resource` from the Guardrail class) from a props bag; a user's own `__x` stays, to be reported. */
+/** Strips the bookkeeping keys (`__provider` from Pulumi, `__resource` and `__secretArgs` from the Guardrail class) from a props bag; a user's own `__x` stays, to be reported. */
 export function userProps(props: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(props).filter(([k]) => !PULUMI_KEYS.has(k)));
 }

@@ -22,6 +22,7 @@ import { changedProperties, settingsMatch } from "./changes";
 import { createBody, patchBody } from "./bodies";
 import { outputsFromWire, refreshedInputs, type GuardrailOutputs } from "./model";
 import { knownDefaultWorkspace, workspaceMoves } from "./workspace";
+import { secretArgsChanged, secretArgsOf, withSecretCopies } from "./secret-copies";
 
 export async function check(olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.CheckResult> {
   const failures = checkGuardrailArgs(news).failures;
@@ -54,17 +55,22 @@ export async function diff(id: string, olds: GuardrailOutputs, news: Record<stri
   const replace = await workspaceMoves(olds, inputs.workspaceId, getClient);
   if (replace) assertReplacementKeepsGuardrail(id, olds, inputs, inputs.workspaceId ?? `omitted, which means the default workspace ${knownDefaultWorkspace(olds) ?? ""}`.trimEnd());
   const changed = changedProperties(olds, inputs);
-  return { changes: replace || changed.length > 0, replaces: replace ? ["workspaceId"] : [], deleteBeforeReplace: false };
+  // A copy recorded in plain text (or a secret no longer meant to be) is rewritten by an update that sends nothing.
+  return { changes: replace || changed.length > 0 || secretArgsChanged(olds, news), replaces: replace ? ["workspaceId"] : [], deleteBeforeReplace: false };
 }
 
-export async function create(news: Record<string, unknown>): Promise<pulumi.dynamic.CreateResult<GuardrailOutputs>> {
+export async function create(news: Record<string, unknown>): Promise<pulumi.dynamic.CreateResult> {
   const inputs = parseInputs(news);
   const client = getClient();
-  if (inputs.adoptId) return adopt(client, inputs, inputs.adoptId, (err) => annotate(inputs.name, err));
+  const secrets = secretArgsOf(news);
+  if (inputs.adoptId) {
+    const adopted = await adopt(client, inputs, inputs.adoptId, (err) => annotate(inputs.name, err));
+    return { id: adopted.id, outs: withSecretCopies(adopted.outs!, secrets) };
+  }
   const body = createBody(inputs);
   const resource = typeof news.__resource === "string" ? news.__resource : undefined;
   const g = await createGuardrailOnce(client, resource, checkBaseUrl(resolveSettings().baseUrl), inputs, body).catch((err) => Promise.reject(annotate(inputs.name, err)));
-  return { id: g.id, outs: outputsFromWire(g, inputs) };
+  return { id: g.id, outs: withSecretCopies(outputsFromWire(g, inputs), secrets) };
 }
 
 export async function read(id: string, props: GuardrailOutputs): Promise<pulumi.dynamic.ReadResult> {
@@ -79,18 +85,20 @@ export async function read(id: string, props: GuardrailOutputs): Promise<pulumi.
     return {};
   }
   const outs = outputsFromWire(g, undefined, props);
-  return { id, props: outs, inputs: refreshedInputs(props ?? outs, outs) };
+  // The copies of the args that were secret when the state was written stay secret.
+  const secrets = secretArgsOf(props);
+  return { id, props: withSecretCopies(outs, secrets), inputs: withSecretCopies(refreshedInputs(props ?? outs, outs), secrets) };
 }
 
-export async function update(id: string, olds: GuardrailOutputs, news: Record<string, unknown>): Promise<pulumi.dynamic.UpdateResult<GuardrailOutputs>> {
+export async function update(id: string, olds: GuardrailOutputs, news: Record<string, unknown>): Promise<pulumi.dynamic.UpdateResult> {
   JournalHandle.forget(id);
   const inputs = parseInputs(news);
   const client = getClient();
   assertSameGuardrail(id, olds, inputs);
   const changed = changedProperties(olds, inputs);
   try {
-    if (changed.length === 0) return { outs: outputsFromWire(await client.getGuardrail(id), inputs, olds) };
-    return { outs: outputsFromWire(await client.updateGuardrail(id, patchBody(inputs, changed)), inputs, olds) };
+    const g = changed.length === 0 ? await client.getGuardrail(id) : await client.updateGuardrail(id, patchBody(inputs, changed));
+    return { outs: withSecretCopies(outputsFromWire(g, inputs, olds), secretArgsOf(news)) };
   } catch (err) {
     if (err instanceof NotFoundError) {
       throw new Error(`guardrail "${inputs.name}" (${id}) no longer exists on the service; run \`pulumi refresh\` and the next \`pulumi up\` recreates it`);

@@ -89,9 +89,21 @@ export class Guardrail extends pulumi.dynamic.Resource {
   constructor(name: string, args: GuardrailArgs, opts?: pulumi.CustomResourceOptions) {
     refuseImportOption("Guardrail", name, opts);
     reportConfigOnce();
-    // `__resource` lets a create recognise its own interrupted earlier attempt (create-journal.ts).
+    // `__resource` lets a create recognise its own interrupted earlier attempt (create-journal.ts);
+    // `__secretArgs` names the secret args, whose copies in state must be secrets too.
     const resource = `${pulumi.getProject()}/${pulumi.getStack()}/${name}`;
-    super(shimFor("guardrail"), name, { createdAt: undefined, updatedAt: undefined, allowedModelsCanonical: undefined, ignoredModelsCanonical: undefined, ...args, __resource: resource }, opts, "guardrails", "Guardrail");
+    const hidden = { __resource: resource, __secretArgs: secretArgNames(args) };
+    super(shimFor("guardrail"), name, { createdAt: undefined, updatedAt: undefined, allowedModelsCanonical: undefined, ignoredModelsCanonical: undefined, ...args, ...hidden }, opts, "guardrails", "Guardrail");
     registerGuardrail(this.id, name, args.workspaceId);
   }
+}
+
+/**
+ * The names of the args that are or hold a secret, sorted (undefined when none, so a program
+ * without secrets sends nothing): the provider returns every copy of those as a secret
+ * (secret-copies.ts). Names only, never values; itself neither secret nor unknown.
+ */
+function secretArgNames(args: GuardrailArgs): pulumi.Output<string[] | undefined> {
+  const secret = Object.entries(args).map(async ([k, v]) => ((await pulumi.isSecret(pulumi.output(v))) ? k : undefined));
+  return pulumi.output(Promise.all(secret).then((names) => names.filter((k): k is string => k !== undefined).sort()).then((names) => (names.length > 0 ? names : undefined)));
 }
