@@ -13,6 +13,7 @@ import { createGuardrailOnce } from "./create-once";
 import { confirmGone } from "../confirm-gone";
 import type { GuardrailInputs } from "../args/guardrail-args";
 import { containsUnknown, isUnknown } from "../args/unknown";
+import { forEngine, secretArgsOf } from "../args/messages";
 import type { WireGuardrail } from "../client/wire";
 import { FIELD_NAMES, spec } from "../args/fields";
 import { checkGuardrailArgs, parseInputs, userProps } from "./check";
@@ -22,6 +23,7 @@ import { changedProperties, settingsMatch } from "./changes";
 import { createBody, patchBody } from "./bodies";
 import { outputsFromWire, refreshedInputs, type GuardrailOutputs } from "./model";
 import { knownDefaultWorkspace, workspaceMoves } from "./workspace";
+import { UserError } from "../user-error";
 
 export async function check(olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.CheckResult> {
   const failures = checkGuardrailArgs(news).failures;
@@ -35,7 +37,7 @@ export async function check(olds: Record<string, unknown>, news: Record<string, 
       .catch(() => undefined);
     if (warning) console.error(warning);
   }
-  return { inputs: news, failures };
+  return { inputs: news, failures: forEngine(failures, secretArgsOf(news)) };
 }
 
 export async function diff(id: string, olds: GuardrailOutputs, news: Record<string, unknown>): Promise<pulumi.dynamic.DiffResult> {
@@ -63,7 +65,7 @@ export async function create(news: Record<string, unknown>): Promise<pulumi.dyna
   if (inputs.adoptId) return adopt(client, inputs, inputs.adoptId, (err) => annotate(inputs.name, err));
   const body = createBody(inputs);
   const resource = typeof news.__resource === "string" ? news.__resource : undefined;
-  const g = await createGuardrailOnce(client, resource, checkBaseUrl(resolveSettings().baseUrl), inputs, body).catch((err) => Promise.reject(annotate(inputs.name, err)));
+  const g = await createGuardrailOnce(client, resource, journalUrl(), inputs, body).catch((err) => Promise.reject(annotate(inputs.name, err)));
   return { id: g.id, outs: outputsFromWire(g, inputs) };
 }
 
@@ -93,10 +95,16 @@ export async function update(id: string, olds: GuardrailOutputs, news: Record<st
     return { outs: outputsFromWire(await client.updateGuardrail(id, patchBody(inputs, changed)), inputs, olds) };
   } catch (err) {
     if (err instanceof NotFoundError) {
-      throw new Error(`guardrail "${inputs.name}" (${id}) no longer exists on the service; run \`pulumi refresh\` and the next \`pulumi up\` recreates it`);
+      throw new UserError(`guardrail "${inputs.name}" (${id}) no longer exists on the service; run \`pulumi refresh\` and the next \`pulumi up\` recreates it`);
     }
     throw annotate(inputs.name, err);
   }
+}
+
+/** The service URL as the create journal keys it (the client checked it already). */
+function journalUrl(): string {
+  const s = resolveSettings();
+  return checkBaseUrl(s.baseUrl, [s.apiKey]);
 }
 
 async function remove(id: string, props: GuardrailOutputs): Promise<void> {

@@ -10,6 +10,7 @@ import { reportConfigOnce } from "../config-warnings";
 import { shimFor } from "../shim";
 import { GUARDRAIL_TYPE } from "../policy/type-tokens";
 import { refuseImportOption } from "../import-hint";
+import { secretArgNames } from "../secret-args";
 
 /** A builtin content filter. */
 export interface BuiltinFilterArgs {
@@ -91,7 +92,9 @@ export class Guardrail extends pulumi.dynamic.Resource {
     reportConfigOnce();
     // `__resource` lets a create recognise its own interrupted earlier attempt (create-journal.ts).
     const resource = `${pulumi.getProject()}/${pulumi.getStack()}/${name}`;
-    super(shimFor("guardrail"), name, { createdAt: undefined, updatedAt: undefined, allowedModelsCanonical: undefined, ignoredModelsCanonical: undefined, ...args, __resource: resource }, opts, "guardrails", "Guardrail");
+    // `__secretArgs` names the args that hold a secret, so `check` never quotes them (secret-args.ts).
+    const props = { createdAt: undefined, updatedAt: undefined, allowedModelsCanonical: undefined, ignoredModelsCanonical: undefined, ...args, __resource: resource, __secretArgs: secretArgNames({ ...args }) };
+    super(shimFor("guardrail"), name, props, opts, "guardrails", "Guardrail");
     registerGuardrail(this.id, name, args.workspaceId);
   }
 }
