@@ -5,7 +5,7 @@
  * doubled into `/api/v1/api/v1/...`, where every call would answer 404.
  */
 import { UserError } from "../user-error";
-import { holdsKey, shownSetting } from "./redaction";
+import { holdsConfiguredKey, holdsKey, shownSetting } from "./redaction";
 
 const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\]|::1)$/i;
 const API_SUFFIX = /\/api\/v1\/*$/i;
@@ -23,7 +23,7 @@ export function checkBaseUrl(raw: string, keys: readonly (string | undefined)[] 
   } catch {
     throw fail(`must be an absolute URL such as https://api.example.com (got ${shownSetting(raw, keys, 200)})`);
   }
-  if (holdsKey(raw, keys) && (keys.some((k) => k && raw.includes(k)) || /sk-[A-Za-z0-9_-]{16,}/.test(raw))) {
+  if (holdsConfiguredKey(raw, keys)) {
     throw fail("must not carry an API key (it holds one, not shown); set the key with guardrails:apiKey or GUARDRAILS_API_KEY");
   }
   if (url.username || url.password) throw fail("must not carry credentials; set the API key with guardrails:apiKey");

@@ -52,9 +52,17 @@ export function redactCause(cause: unknown, secret: string, depth = 0): Error | 
 /** A token shaped like an API key: `sk-…`, or a long run of letters and digits with no dot or slash. */
 const KEY_SHAPED = /sk-[A-Za-z0-9_-]{8,}|[A-Za-z0-9_-]{32,}/g;
 
-/** Whether `text` holds one of `keys` (as given or encoded), or a token shaped like an API key. */
+/** A token shaped like a key of the service itself (`sk-or-v1-…`): never part of a service URL. */
+const SERVICE_KEY = /sk-[A-Za-z0-9_-]{16,}/;
+
+/** Whether `text` holds one of `keys` (as given or encoded), or a token shaped like the service's keys. */
+export function holdsConfiguredKey(text: string, keys: readonly (string | undefined)[] = []): boolean {
+  return keys.some((k) => k !== undefined && k.length >= 4 && redact(text, k) !== text) || SERVICE_KEY.test(text);
+}
+
+/** Whether `text` holds one of `keys`, or any token shaped like an API key (too many rather than too few). */
 export function holdsKey(text: string, keys: readonly (string | undefined)[] = []): boolean {
-  if (keys.some((k) => k !== undefined && k.length >= 4 && redact(text, k) !== text)) return true;
+  if (holdsConfiguredKey(text, keys)) return true;
   return [...text.matchAll(KEY_SHAPED)].some(([t]) => t.startsWith("sk-") || (/[0-9]/.test(t) && /[A-Za-z]/.test(t)));
 }
 

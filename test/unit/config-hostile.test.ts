@@ -147,3 +147,10 @@ describe("a failure of the key or the URL is explained once per run", () => {
     expect(second).toBeInstanceOf(ConnectionError);
   });
 });
+
+describe("a URL is refused for a key, not for looking long", () => {
+  it("a short configured key that happens to be a letter of the URL, and a UUID in a gateway path, are fine", () => {
+    expect(new GuardrailsClient({ apiKey: "k", baseUrl: "https://gw.example.com/tenants/3f2b8c1e-0000-4000-8000-000000000000" })).toBeInstanceOf(GuardrailsClient);
+    expect(() => new GuardrailsClient({ apiKey: "gr-configured-key-0001", baseUrl: "https://gw.example.com/gr-configured-key-0001" })).toThrow(/must not carry an API key/);
+  });
+});
