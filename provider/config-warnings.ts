@@ -2,13 +2,15 @@
  * Config that tells the truth, checked in the user's program when the first resource of this
  * package is constructed (the program's log always reaches the CLI, and `pulumi preview`
  * runs it): a plain-text API key and unknown `guardrails:*` keys (with a did-you-mean) warn;
- * numbers that are not positive integers (quoting the text given) and a base URL that cannot
- * work stop the program before any call.
+ * a missing key or URL, numbers that are not positive integers (quoting the text given, never
+ * a key) and a base URL that cannot work stop the program before any call, so a CI preview
+ * with broken secrets fails instead of passing and leaving `up` to fail (issue 24).
  */
 import * as pulumi from "@pulumi/pulumi";
 import { checkBaseUrl } from "./client/base-url";
-import { KNOWN_KEYS, NUMERIC_SETTINGS, parsePositiveInt } from "./config";
+import { KNOWN_KEYS, NUMERIC_SETTINGS, notConfigured, parsePositiveInt } from "./config";
 import { closest } from "./args/messages";
+import { UserError } from "./user-error";
 
 export interface ConfigReport {
   /** Shown as warnings; the run goes on. */
@@ -36,11 +38,15 @@ export function configProblems(config: Record<string, string>, isSecret: (key: s
         "or better, `pulumi config rm guardrails:apiKey` and set GUARDRAILS_API_KEY in the environment",
     );
   }
+  // The provider process sees the same stack config and environment as this program.
+  const missing = notConfigured(config["guardrails:apiKey"] || env.GUARDRAILS_API_KEY, config["guardrails:baseUrl"] || env.GUARDRAILS_BASE_URL);
+  if (missing) report.errors.push(missing);
+  const keys = [config["guardrails:apiKey"], env.GUARDRAILS_API_KEY];
   for (const [name, envVar] of Object.entries(NUMERIC_SETTINGS)) {
     const fromConfig = config[`guardrails:${name}`];
     try {
-      if (fromConfig !== undefined) parsePositiveInt(fromConfig, `guardrails:${name}`);
-      else parsePositiveInt(env[envVar], `the env var ${envVar}`);
+      if (fromConfig !== undefined) parsePositiveInt(fromConfig, `guardrails:${name}`, keys);
+      else parsePositiveInt(env[envVar], `the env var ${envVar}`, keys);
     } catch (err) {
       report.errors.push((err as Error).message);
     }
@@ -48,7 +54,7 @@ export function configProblems(config: Record<string, string>, isSecret: (key: s
   const baseUrl = config["guardrails:baseUrl"] || env.GUARDRAILS_BASE_URL;
   if (baseUrl) {
     try {
-      checkBaseUrl(baseUrl);
+      checkBaseUrl(baseUrl, keys);
     } catch (err) {
       report.errors.push(`${config["guardrails:baseUrl"] ? "guardrails:baseUrl" : "the env var GUARDRAILS_BASE_URL"}: ${(err as Error).message}`);
     }
@@ -73,6 +79,6 @@ export function reportConfigOnce(): void {
   const isSecret = (k: string) => (runtime.isConfigSecret ? runtime.isConfigSecret(k) : secretKeys().includes(k));
   const { warnings, errors } = configProblems(pulumi.runtime.allConfig(), isSecret, process.env);
   for (const w of warnings) void pulumi.log.warn(`pulumi-guardrails: ${w}`);
-  // A RunError ends the program (and so `pulumi preview`) with the message alone, no stack trace.
-  if (errors.length > 0) throw new pulumi.RunError(errors.map((e) => `pulumi-guardrails: ${e}`).join("\n"));
+  // A UserError ends the program (and so `pulumi preview`) with the message alone, no stack trace.
+  if (errors.length > 0) throw new UserError(errors.map((e) => (e.startsWith("pulumi-guardrails") ? e : `pulumi-guardrails: ${e}`)).join("\n"));
 }

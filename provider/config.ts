@@ -7,6 +7,9 @@
 import { GuardrailsClient } from "./client/client";
 import type { RetryOptions } from "./client/retry";
 import { reportRetry } from "./client/retry-report";
+import { shownSetting } from "./client/redaction";
+import { firstTime, forgetSaid } from "./said-once";
+import { UserError } from "./user-error";
 
 export interface ProviderSettings {
   apiKey?: string | undefined;
@@ -33,8 +36,9 @@ interface StackSettings {
 
 let fromStack: StackSettings = { numbers: {} };
 let cached: { key: string; client: GuardrailsClient } | undefined;
-/** Whether this provider process has said how to configure it (issue 14: say it once per run). */
-let saidHowToConfigure = false;
+
+/** Why `pulumi refresh` and `pulumi destroy` can use a setting the stack no longer has. */
+export const RECORDED_CONFIG = "`pulumi refresh` and `pulumi destroy` use the config recorded at the last `pulumi up`";
 
 /** Called by the provider shim's `configure` with the stack config the engine sends. */
 export function configure(get: (key: string) => string | undefined): void {
@@ -47,14 +51,14 @@ export function configure(get: (key: string) => string | undefined): void {
 }
 
 /**
- * A positive integer from its text, or an error quoting the text and naming where it came from.
- * `undefined` when not set.
+ * A positive integer from its text, or an error quoting the text (never a key: `keys` are the
+ * configured ones) and naming where it came from. `undefined` when not set.
  */
-export function parsePositiveInt(text: string | undefined, source: string): number | undefined {
+export function parsePositiveInt(text: string | undefined, source: string, keys: readonly (string | undefined)[] = []): number | undefined {
   if (text === undefined || text === "") return undefined;
   const value = Number(text.trim());
   if (!/^\s*\d+\s*$/.test(text) || !Number.isSafeInteger(value) || value < 1) {
-    throw new Error(`${source} must be a positive integer (got ${JSON.stringify(text.slice(0, 100))})`);
+    throw new UserError(`${source} must be a positive integer (got ${shownSetting(text, keys)})`);
   }
   return value;
 }
@@ -62,31 +66,39 @@ export function parsePositiveInt(text: string | undefined, source: string): numb
 /** For tests: forget stack config and the cached client. */
 export function resetConfiguration(): void {
   fromStack = { numbers: {} };
-  saidHowToConfigure = false;
+  forgetSaid();
   void cached?.client.close();
   cached = undefined;
 }
 
-/** Resolved settings, or an error that names both ways to set what is missing. */
-export function resolveSettings(env: NodeJS.ProcessEnv = process.env): Required<Pick<ProviderSettings, "apiKey" | "baseUrl">> & ProviderSettings & { apiKeySource: string } {
-  const apiKey = fromStack.apiKey ?? env.GUARDRAILS_API_KEY;
-  const baseUrl = fromStack.baseUrl ?? env.GUARDRAILS_BASE_URL;
+/**
+ * The message for a missing key or URL, naming both ways to set each; undefined when both are
+ * set. Checked in the program at preview (config-warnings.ts) and by the provider.
+ */
+export function notConfigured(apiKey: string | undefined, baseUrl: string | undefined): string | undefined {
   const missing: string[] = [];
   if (!apiKey) missing.push("the API key: `pulumi config set --secret guardrails:apiKey <key>` or the env var GUARDRAILS_API_KEY");
   if (!baseUrl) missing.push("the service URL: `pulumi config set guardrails:baseUrl <url>` or the env var GUARDRAILS_BASE_URL");
-  if (missing.length > 0) {
-    // One provider process serves every resource of a run, and each of them fails: the first
-    // failure says how to fix it, the rest point back to it instead of repeating it.
-    if (saidHowToConfigure) throw new Error("pulumi-guardrails is not configured (the first error of this run says what to set)");
-    saidHowToConfigure = true;
-    throw new Error(`pulumi-guardrails is not configured; set ${missing.join(", and ")}`);
+  return missing.length > 0 ? `pulumi-guardrails is not configured; set ${missing.join(", and ")}` : undefined;
+}
+
+/** Resolved settings (and where the key and URL came from), or an error that names both ways to set what is missing. */
+export function resolveSettings(env: NodeJS.ProcessEnv = process.env): Required<Pick<ProviderSettings, "apiKey" | "baseUrl">> & ProviderSettings & { apiKeySource: string; baseUrlSource: string } {
+  const apiKey = fromStack.apiKey ?? env.GUARDRAILS_API_KEY;
+  const baseUrl = fromStack.baseUrl ?? env.GUARDRAILS_BASE_URL;
+  const missing = notConfigured(apiKey, baseUrl);
+  if (missing) {
+    // The first failure of the run says how to fix it; the rest point back to it (said-once.ts).
+    throw new UserError(firstTime("not configured") ? missing : "pulumi-guardrails is not configured (the first error of this run says what to set)");
   }
+  const keys = [apiKey, env.GUARDRAILS_API_KEY];
   const number = (name: keyof typeof NUMERIC_SETTINGS) =>
     fromStack.numbers[name] !== undefined
-      ? parsePositiveInt(fromStack.numbers[name], `guardrails:${name}`)
-      : parsePositiveInt(env[NUMERIC_SETTINGS[name]], `the env var ${NUMERIC_SETTINGS[name]}`);
+      ? parsePositiveInt(fromStack.numbers[name], `guardrails:${name}`, keys)
+      : parsePositiveInt(env[NUMERIC_SETTINGS[name]], `the env var ${NUMERIC_SETTINGS[name]}`, keys);
   const apiKeySource = fromStack.apiKey ? "stack config guardrails:apiKey" : "the env var GUARDRAILS_API_KEY";
-  return { apiKey: apiKey!, baseUrl: baseUrl!, maxAttempts: number("maxAttempts"), timeoutMs: number("timeoutMs"), maxBulk: number("maxBulk"), apiKeySource };
+  const baseUrlSource = fromStack.baseUrl ? "stack config guardrails:baseUrl" : "the env var GUARDRAILS_BASE_URL";
+  return { apiKey: apiKey!, baseUrl: baseUrl!, maxAttempts: number("maxAttempts"), timeoutMs: number("timeoutMs"), maxBulk: number("maxBulk"), apiKeySource, baseUrlSource };
 }
 
 /** One client per provider process (and per settings), sharing one keep-alive pool. */

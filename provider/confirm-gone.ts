@@ -7,10 +7,21 @@
  */
 import type { GuardrailsClient } from "./client/client";
 import { ValidationError, type NotFoundError } from "./client/errors";
-import { resolveSettings } from "./config";
+import { RECORDED_CONFIG, resolveSettings } from "./config";
+import { shownSetting } from "./client/redaction";
+import { UserError } from "./user-error";
 
 /** Thrown instead of reporting a resource gone when the 404 cannot be trusted. */
-export class UntrustedNotFoundError extends Error {}
+export class UntrustedNotFoundError extends UserError {
+  constructor(
+    message: string,
+    /** How the message names the resource (`GoneQuestion.what`), for a shorter repeat. */
+    readonly what: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
 
 export interface GoneQuestion {
   /** How messages name the resource, e.g. `guardrail "Engineering" (uuid)`. */
@@ -27,12 +38,15 @@ export interface GoneQuestion {
  * only on the rare 404.
  */
 export async function confirmGone(client: GuardrailsClient, notFound: NotFoundError, q: GoneQuestion): Promise<void> {
-  const configured = resolveSettings().baseUrl;
+  const settings = resolveSettings();
+  const fromStack = settings.baseUrlSource.startsWith("stack config");
   const refuse = (why: string, cause: unknown) =>
     new UntrustedNotFoundError(
       `${q.what}: not reported as deleted, because ${why}. The state keeps the resource. ` +
-        `Check guardrails:baseUrl (or GUARDRAILS_BASE_URL), now "${configured}": it must be the service's address ` +
-        `without /api/v1 and without any other path the service does not serve, e.g. https://api.example.com`,
+        `Check ${fromStack ? "guardrails:baseUrl" : "the env var GUARDRAILS_BASE_URL"}, now ${shownSetting(settings.baseUrl, [settings.apiKey])}: it must be the service's address ` +
+        `without /api/v1 and without any other path the service does not serve, e.g. https://api.example.com` +
+        (fromStack ? `. ${RECORDED_CONFIG}: after correcting guardrails:baseUrl, run \`pulumi refresh --run-program\` or \`pulumi up\`` : ""),
+      q.what,
       { cause },
     );
   const seen: string[] = [];

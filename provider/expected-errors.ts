@@ -11,7 +11,7 @@
  * This lives behind `pulumi-guardrails/internal`, so it covers the serialized providers that
  * earlier releases wrote into users' state, which call `internal[kind].<method>` by name.
  */
-import { GuardrailsError } from "./client/errors";
+import { UserError } from "./user-error";
 
 /** Methods whose errors the host echoes to stderr (`create` and `update` go through its quiet path). */
 const ECHOED = new Set(["check", "diff", "read", "delete"]);
@@ -21,13 +21,12 @@ const MAX_PENDING = 1000;
 let filtering = false;
 
 /**
- * An error the user acts on from its message alone: the service or the network answered
- * (GuardrailsError), or our code refused on purpose. Every plain `throw new Error(...)` in this
- * package is a message written for a person (config, validation, adoption); a bug surfaces as
- * TypeError, RangeError and the like, and keeps its stack.
+ * An error the user acts on from its message alone: every failure this package raises on
+ * purpose extends `UserError` (the API's errors through `GuardrailsError`). Anything else,
+ * a plain `Error` included, is a bug and keeps its stack.
  */
-export function isExpected(err: unknown): err is Error {
-  return err instanceof GuardrailsError || (err instanceof Error && err.constructor === Error);
+export function isExpected(err: unknown): err is UserError {
+  return err instanceof UserError;
 }
 
 function dropEchoes(): void {

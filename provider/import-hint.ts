@@ -6,7 +6,8 @@
  * `pulumi import` on the command line runs no program, so this package never sees it; the
  * README says to use `adoptId` there too.
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { UserError } from "./user-error";
 
 type Kind = "Guardrail" | "GuardrailMemberAssignment" | "GuardrailKeyAssignment";
 
@@ -19,5 +20,5 @@ export function refuseImportOption(kind: Kind, name: string, opts: pulumi.Custom
     kind === "Guardrail"
       ? `Drop the \`import\` option and adopt the existing guardrail by its id: new Guardrail(${JSON.stringify(name)}, { ...args, adoptId: ${JSON.stringify(id)} }). The next \`pulumi up\` takes it over and sets it to the program's args.`
       : `Drop the \`import\` option: an assignment set needs no import. List the ids that are already assigned; the next \`pulumi up\` records them without a write.`;
-  throw new pulumi.RunError(`${limit} ${fix}`);
+  throw new UserError(`${limit} ${fix}`);
 }

@@ -1,5 +1,6 @@
 /** pulumi-guardrails: the public surface. */
 export * from "./client";
+export { UserError } from "./user-error";
 export type * from "./client/wire";
 export { Guardrail, type GuardrailArgs, type BuiltinFilterArgs, type CustomFilterArgs } from "./guardrail/resource";
 export {

@@ -1,6 +1,6 @@
 /**
  * zod issues -> failures a person can act on: the camelCase property path, what is expected,
- * and what was received. Never prints a secret: args hold none.
+ * and what was received, except under an arg that holds a secret (`SECRET_ARGS`).
  */
 import type { z } from "zod";
 
@@ -24,9 +24,41 @@ export function shown(value: unknown): string {
 }
 
 /**
- * @param known property names at the root, for did-you-mean suggestions on unknown ones.
+ * The hidden input in which a resource class records which of its args hold a secret
+ * (secret-args.ts). The dynamic-provider host accepts no secrets (`acceptSecrets: false`,
+ * @pulumi/pulumi 3.139 through 3.259 at least), so the engine strips the marks and `check`
+ * gets every value in plain text: without this record it cannot tell a secret from the rest.
  */
-export function issuesToFailures(error: { issues: readonly z.core.$ZodIssue[] }, known: readonly string[] = []): PropertyFailure[] {
+export const SECRET_ARGS = "__secretArgs";
+
+/**
+ * Whether the arg at the root of a path may hold a secret, from the props' `SECRET_ARGS`
+ * record: none when there is no record, every arg when the record cannot be read (unknown
+ * during preview, or not a list of names), so a value is quoted only when known not secret.
+ */
+export function secretArgsOf(props: Record<string, unknown>): (root: string) => boolean {
+  const record = props[SECRET_ARGS];
+  if (record === undefined) return () => false;
+  if (!Array.isArray(record) || !record.every((n) => typeof n === "string")) return () => true;
+  const names = new Set<string>(record);
+  return (root) => names.has(root);
+}
+
+/**
+ * Failures as the dynamic-provider host hands them to the engine. The engine prints a failure
+ * as `property <p> value {<the input at p>} has a problem`, looking `p` up among the top-level
+ * inputs, where a secret is in plain text (`{&{{-7}}}`). A failure under a secret arg therefore
+ * goes with no property, its path leading the reason: `has a problem: limitUsd: must be >= 0`.
+ */
+export function forEngine(failures: readonly PropertyFailure[], isSecret: (root: string) => boolean): PropertyFailure[] {
+  return failures.map((f) => (isSecret(f.property.split(/[.[]/)[0]!) ? { property: "", reason: `${f.property}: ${f.reason}` } : f));
+}
+
+/**
+ * @param known property names at the root, for did-you-mean suggestions on unknown ones.
+ * @param isSecret whether the arg at a root holds a secret: then its value is never quoted.
+ */
+export function issuesToFailures(error: { issues: readonly z.core.$ZodIssue[] }, known: readonly string[] = [], isSecret: (root: string) => boolean = () => false): PropertyFailure[] {
   return error.issues.flatMap((issue) => {
     if (issue.code === "unrecognized_keys") {
       return issue.keys.map((key) => {
@@ -40,7 +72,7 @@ export function issuesToFailures(error: { issues: readonly z.core.$ZodIssue[] },
     }
     const property = formatPath(issue.path);
     const input = "input" in issue ? issue.input : undefined;
-    const got = "input" in issue ? ` (got ${shown(input)})` : "";
+    const got = "input" in issue && !isSecret(String(issue.path[0] ?? "")) ? ` (got ${shown(input)})` : "";
     // zod calls NaN and ±Infinity "not a number"; the person needs to hear "not finite".
     if (issue.code === "invalid_type" && "input" in issue && input === undefined) return [{ property, reason: "is required" }];
     const message = issue.code === "invalid_type" && typeof input === "number" && !Number.isFinite(input) ? "must be a finite number" : issue.message;

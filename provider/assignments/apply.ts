@@ -11,10 +11,10 @@ import type { AssignmentSetKind } from "./kind";
 import { chunk, type Plan } from "./plan";
 import { setOutputs, setResourceId, statusMap } from "./state-map";
 import { FOREIGN } from "./status";
+import { UserError } from "../user-error";
 
 /** A failure after some calls landed: the engine records `properties` as the state. */
-export class PartialApplyError extends Error {
-  override readonly name = "PartialApplyError";
+export class PartialApplyError extends UserError {
   constructor(
     message: string,
     readonly id: string,
@@ -59,7 +59,7 @@ export async function applyPlanToService(ctx: ApplyContext, plan: Plan, before: 
   const relist = async () => new Set(await collect(kind.list(client, inputs.guardrailId)));
   try {
     for (const ids of chunk(plan.remove, ctx.chunkSize)) {
-      const n = await client.unassign(kind.wire, inputs.guardrailId, ids).catch((err) => Promise.reject(new Error(describeFailure(kind, `unassigning ${ids.length} ${kind.noun}(s)`, err), { cause: err })));
+      const n = await client.unassign(kind.wire, inputs.guardrailId, ids).catch((err) => Promise.reject(new UserError(describeFailure(kind, `unassigning ${ids.length} ${kind.noun}(s)`, err), { cause: err })));
       ids.forEach((id) => now.delete(id));
       if (n === ids.length) continue;
       const live = await relist();
@@ -68,7 +68,7 @@ export async function applyPlanToService(ctx: ApplyContext, plan: Plan, before: 
       if (stuck.length > 0) problems.push(`${stuck.length} ${kind.noun}(s) could not be unassigned: ${stuck.join(", ")}`);
     }
     for (const ids of chunk(plan.add, ctx.chunkSize)) {
-      const n = await client.assign(kind.wire, inputs.guardrailId, ids).catch((err) => Promise.reject(new Error(describeFailure(kind, `assigning ${ids.length} ${kind.noun}(s)`, err), { cause: err })));
+      const n = await client.assign(kind.wire, inputs.guardrailId, ids).catch((err) => Promise.reject(new UserError(describeFailure(kind, `assigning ${ids.length} ${kind.noun}(s)`, err), { cause: err })));
       ids.forEach((id) => now.add(id));
       if (n === ids.length) continue;
       // Some were skipped: find out which, and name them.

@@ -5,13 +5,14 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { SET_ARGS, type AssignmentInputs } from "../args/assignment-args";
-import { issuesToFailures } from "../args/messages";
+import { forEngine, issuesToFailures, secretArgsOf } from "../args/messages";
 import { containsUnknown, isUnknown } from "../args/unknown";
 import { userProps } from "../guardrail/check";
 import type { AssignmentSetKind } from "./kind";
 import { readSet } from "./read";
 import { statusesIn } from "./state-map";
 import { createSet, deleteSet, updateSet } from "./write";
+import { UserError } from "../user-error";
 
 type Props = Record<string, unknown>;
 
@@ -27,13 +28,20 @@ export function assignmentLifecycle(kind: AssignmentSetKind) {
   };
 }
 
-/** A zod path in the program's words: the state key (`members`) becomes the arg (`memberUserIds`). */
-const argPath = (kind: AssignmentSetKind, property: string) => property.replace(new RegExp(`^${kind.stateKey}\\b`), kind.argName);
+/**
+ * A zod path in the program's words: the state key (`members`) becomes the arg (`memberUserIds`).
+ * Past the state key, a path names an id; when the ids are secret, the path stops at the arg.
+ */
+function argPath(kind: AssignmentSetKind, property: string, isSecret: (root: string) => boolean = () => false): string {
+  if (isSecret(kind.stateKey) && new RegExp(`^${kind.stateKey}\\b`).test(property)) return kind.argName;
+  return property.replace(new RegExp(`^${kind.stateKey}\\b`), kind.argName);
+}
 
 /** The program's inputs, known and checked, as the lifecycle works with them. */
 export function parseSet(kind: AssignmentSetKind, news: Props): AssignmentInputs {
   const parsed = SET_ARGS[kind.stateKey].full.safeParse(userProps(news), { reportInput: true });
-  if (!parsed.success) throw new Error(issuesToFailures(parsed.error).map((f) => `${argPath(kind, f.property)}: ${f.reason}`).join("; "));
+  const secret = secretArgsOf(news);
+  if (!parsed.success) throw new UserError(issuesToFailures(parsed.error, [], secret).map((f) => `${argPath(kind, f.property, secret)}: ${f.reason}`).join("; "));
   const map = parsed.data.ids;
   // Guardrail ids are UUIDs, case-insensitive; the service's own are lower case.
   return { guardrailId: parsed.data.guardrailId.toLowerCase(), ids: new Set(Object.keys(map).filter((id) => map[id] === true)), exclusive: parsed.data.exclusive ?? false };
@@ -45,8 +53,9 @@ function checkSet(kind: AssignmentSetKind, news: Props): pulumi.dynamic.CheckRes
   const failures = [];
   if (!isUnknown(props.guardrailId) && !("guardrailId" in known)) failures.push({ property: "guardrailId", reason: "is required: the id of a Guardrail (e.g. guardrail.id)" });
   const parsed = SET_ARGS[kind.stateKey].partial.safeParse(known, { reportInput: true });
-  if (!parsed.success) for (const f of issuesToFailures(parsed.error, ["guardrailId", kind.argName, "exclusive"])) failures.push({ property: argPath(kind, f.property), reason: f.reason });
-  return { inputs: news, failures };
+  const secret = secretArgsOf(news);
+  if (!parsed.success) for (const f of issuesToFailures(parsed.error, ["guardrailId", kind.argName, "exclusive"], secret)) failures.push({ property: argPath(kind, f.property, secret), reason: f.reason });
+  return { inputs: news, failures: forEngine(failures, (root) => secret(root) || (root === kind.argName && secret(kind.stateKey))) };
 }
 
 function diffSet(kind: AssignmentSetKind, olds: Props, news: Props): pulumi.dynamic.DiffResult {

@@ -24,7 +24,7 @@ export function planChanges({ desired, live, managed, exclusive }: PlanInput): P
 
 /** Splits ids into calls of at most `size`; never an empty call. */
 export function chunk<T>(ids: readonly T[], size: number): T[][] {
-  if (!Number.isInteger(size) || size < 1) throw new Error(`chunk size must be a positive integer (got ${size})`);
+  if (!Number.isInteger(size) || size < 1) throw new RangeError(`chunk size must be a positive integer (got ${size})`);
   const out: T[][] = [];
   for (let i = 0; i < ids.length; i += size) out.push(ids.slice(i, i + size));
   return out;

@@ -9,6 +9,7 @@ import { registerSet } from "./conflicts";
 import { shimFor } from "../shim";
 import { KEY_ASSIGNMENT_TYPE, MEMBER_ASSIGNMENT_TYPE } from "../policy/type-tokens";
 import { refuseImportOption } from "../import-hint";
+import { secretArgNames } from "../secret-args";
 
 interface AssignmentArgsBase {
   /** The guardrail (its id, e.g. `guardrail.id`). **Changing it replaces the resource**; the members end up on the new guardrail either way. */
@@ -57,7 +58,7 @@ export class GuardrailMemberAssignment extends pulumi.dynamic.Resource {
   constructor(name: string, args: GuardrailMemberAssignmentArgs, opts?: pulumi.CustomResourceOptions) {
     refuseImportOption("GuardrailMemberAssignment", name, opts);
     reportConfigOnce();
-    super(shimFor("memberAssignment"), name, { guardrailId: args.guardrailId, exclusive: args.exclusive ?? false, members: asMap(args.memberUserIds) }, opts, "guardrails", "GuardrailMemberAssignment");
+    super(shimFor("memberAssignment"), name, { guardrailId: args.guardrailId, exclusive: args.exclusive ?? false, members: asMap(args.memberUserIds), __secretArgs: secretArgNames({ ...args }, { memberUserIds: "members" }) }, opts, "guardrails", "GuardrailMemberAssignment");
     this.memberUserIds = assignedIds(this.members);
     registerSet("member", name, args.guardrailId, args.memberUserIds, this);
   }
@@ -77,7 +78,7 @@ export class GuardrailKeyAssignment extends pulumi.dynamic.Resource {
   constructor(name: string, args: GuardrailKeyAssignmentArgs, opts?: pulumi.CustomResourceOptions) {
     refuseImportOption("GuardrailKeyAssignment", name, opts);
     reportConfigOnce();
-    super(shimFor("keyAssignment"), name, { guardrailId: args.guardrailId, exclusive: args.exclusive ?? false, keys: asMap(args.keyHashes) }, opts, "guardrails", "GuardrailKeyAssignment");
+    super(shimFor("keyAssignment"), name, { guardrailId: args.guardrailId, exclusive: args.exclusive ?? false, keys: asMap(args.keyHashes), __secretArgs: secretArgNames({ ...args }, { keyHashes: "keys" }) }, opts, "guardrails", "GuardrailKeyAssignment");
     this.keyHashes = assignedIds(this.keys);
     registerSet("key", name, args.guardrailId, args.keyHashes, this);
   }

@@ -14,6 +14,7 @@ import { applyPlanToService, describeFailure, type ApplyContext } from "./apply"
 import type { AssignmentSetKind } from "./kind";
 import { chunk, planChanges } from "./plan";
 import { assignedIn, setOutputs, setResourceId, statusesIn, statusMap, withoutForeign, type StatusMap } from "./state-map";
+import { UserError } from "../user-error";
 
 const chunkSize = () => resolveSettings().maxBulk ?? DEFAULT_MAX_BULK;
 const context = (kind: AssignmentSetKind, client: GuardrailsClient, inputs: AssignmentInputs, provider: unknown): ApplyContext => ({ client, kind, inputs, chunkSize: chunkSize(), provider });
@@ -22,7 +23,7 @@ async function listOrExplain(kind: AssignmentSetKind, client: GuardrailsClient, 
   try {
     return await collect(kind.list(client, guardrailId));
   } catch (err) {
-    if (err instanceof NotFoundError) throw new Error(`${kind.typeName}: guardrail ${guardrailId} does not exist; check guardrailId`, { cause: err });
+    if (err instanceof NotFoundError) throw new UserError(`${kind.typeName}: guardrail ${guardrailId} does not exist; check guardrailId`, { cause: err });
     throw err;
   }
 }
@@ -84,7 +85,7 @@ export async function deleteSet(kind: AssignmentSetKind, props: Record<string, u
       await client.unassign(kind.wire, guardrailId, part);
     } catch (err) {
       if (err instanceof NotFoundError) return gone(err);
-      throw new Error(`${kind.typeName} for guardrail ${guardrailId}: ${describeFailure(kind, `unassigning ${part.length} ${kind.noun}(s)`, err)}`, { cause: err });
+      throw new UserError(`${kind.typeName} for guardrail ${guardrailId}: ${describeFailure(kind, `unassigning ${part.length} ${kind.noun}(s)`, err)}`, { cause: err });
     }
   }
 }

@@ -4,26 +4,36 @@
  * `/api/v1` suffix (the emulator's banner prints the API address) is stripped rather than
  * doubled into `/api/v1/api/v1/...`, where every call would answer 404.
  */
+import { UserError } from "../user-error";
+import { holdsConfiguredKey, holdsKey, shownSetting } from "./redaction";
 
 const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\]|::1)$/i;
 const API_SUFFIX = /\/api\/v1\/*$/i;
 
-/** Normalises a base URL (no trailing slash, no `/api/v1` suffix) or throws a message saying what is expected. */
-export function checkBaseUrl(raw: string): string {
+/**
+ * Normalises a base URL (no trailing slash, no `/api/v1` suffix) or throws a message saying what
+ * is expected. `keys` are the configured API keys: a URL holding one, or anything shaped like a
+ * key, is refused, and no message quotes it (a key pasted into the wrong setting).
+ */
+export function checkBaseUrl(raw: string, keys: readonly (string | undefined)[] = []): string {
+  const fail = (message: string) => new UserError(`baseUrl ${message}`);
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new Error(`baseUrl must be an absolute URL such as https://api.example.com (got "${raw.slice(0, 200)}")`);
+    throw fail(`must be an absolute URL such as https://api.example.com (got ${shownSetting(raw, keys, 200)})`);
   }
-  if (url.username || url.password) throw new Error("baseUrl must not carry credentials; set the API key with guardrails:apiKey");
-  if (url.search || url.hash) throw new Error(`baseUrl must not carry a query or fragment (got "${url.origin}${url.pathname}${url.search ? "?…" : ""}${url.hash ? "#…" : ""}")`);
+  if (holdsConfiguredKey(raw, keys)) {
+    throw fail("must not carry an API key (it holds one, not shown); set the key with guardrails:apiKey or GUARDRAILS_API_KEY");
+  }
+  if (url.username || url.password) throw fail("must not carry credentials; set the API key with guardrails:apiKey");
+  if (url.search || url.hash) throw fail(`must not carry a query or fragment (got ${shownSetting(`${url.origin}${url.pathname}${url.search ? "?…" : ""}${url.hash ? "#…" : ""}`, keys, 200)})`);
   if (url.protocol === "https:") return normalisePath(url);
   if (url.protocol === "http:" && LOOPBACK.test(url.hostname)) return normalisePath(url);
   if (url.protocol === "http:") {
-    throw new Error(`baseUrl must use https unless the host is loopback (got http://${url.host}); plain http would send the API key in clear text`);
+    throw fail(`must use https unless the host is loopback (got ${holdsKey(url.host, keys) ? shownSetting(url.host, keys) : `http://${url.host}`}); plain http would send the API key in clear text`);
   }
-  throw new Error(`baseUrl must be an https URL (got protocol "${url.protocol}")`);
+  throw fail(`must be an https URL (got protocol ${shownSetting(url.protocol, keys)})`);
 }
 
 /** Whether `raw` ends in the `/api/v1` that `checkBaseUrl` strips (for a notice to the user). */

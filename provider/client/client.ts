@@ -27,6 +27,7 @@ import { PaginationError, redactUrl } from "./errors";
 import { MAX_LIST_ROWS, paginate } from "./pagination";
 import { createOnce, DEFAULT_RETRY, withRetry, type RetryClass, type RetryHooks, type RetryOptions, type UnknownOutcome } from "./retry";
 import { type Exchange, Transport } from "./transport";
+import { UserError } from "../user-error";
 
 /** How a `GuardrailsClient` reaches the service: address, key, and the bounds on each call. */
 export interface GuardrailsClientOptions {
@@ -65,8 +66,8 @@ export class GuardrailsClient {
   private readonly maxListRows: number;
 
   constructor(options: GuardrailsClientOptions) {
-    if (!options.apiKey) throw new Error("apiKey is required");
-    this.baseUrl = checkBaseUrl(options.baseUrl);
+    if (!options.apiKey) throw new UserError("apiKey is required");
+    this.baseUrl = checkBaseUrl(options.baseUrl, [options.apiKey]);
     this.transport = new Transport({
       baseUrl: this.baseUrl,
       apiKey: options.apiKey,

@@ -3,7 +3,9 @@
  * carries the status, method, a redacted URL, the server's message and the cause; none
  * ever carries the API key (see `redact`).
  */
+import { UserError } from "../user-error";
 
+/** What every API error carries besides its status and summary. */
 export interface ErrorContext {
   method: string;
   /** Already redacted with `redactUrl`. */
@@ -17,8 +19,8 @@ export interface ErrorContext {
   cause?: unknown;
 }
 
-/** Base class of every error the client raises. */
-export class GuardrailsError extends Error {
+/** Base class of every error the client raises; a failure meant for a person, like every `UserError`. */
+export class GuardrailsError extends UserError {
   /** HTTP status, or 0 when no answer came. */
   readonly status: number;
   readonly method: string;
@@ -28,7 +30,6 @@ export class GuardrailsError extends Error {
 
   constructor(status: number, summary: string, ctx: ErrorContext) {
     super(`${ctx.method} ${ctx.url}: ${summary}${ctx.serverMessage ? `: ${ctx.serverMessage}` : ""}`, ctx.cause === undefined ? undefined : { cause: ctx.cause });
-    this.name = new.target.name;
     this.status = status;
     this.method = ctx.method;
     this.url = ctx.url;

@@ -11,6 +11,7 @@
  * answers an empty page for a window of removed rows. A run of them longer than
  * `maxEmptyPages` is taken as a count that cannot be right.
  */
+import { UserError } from "../user-error";
 
 export interface PageResult<T> {
   data: T[];
@@ -43,7 +44,7 @@ const defaultKey = (row: unknown): string => {
 export async function* paginate<T>(fetchPage: (offset: number, limit: number) => Promise<PageResult<T>>, limit: number, options: PaginateOptions<T> = {}): AsyncGenerator<T, void, undefined> {
   const key = options.key ?? defaultKey;
   const maxRows = options.maxRows ?? MAX_LIST_ROWS;
-  const fail = options.fail ?? ((reason: string) => new Error(reason));
+  const fail = options.fail ?? ((reason: string) => new UserError(reason));
   const maxEmpty = options.maxEmptyPages ?? MAX_EMPTY_PAGES;
   const seen = new Set<string>();
   let offset = 0;

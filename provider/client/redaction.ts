@@ -48,3 +48,30 @@ export function redactCause(cause: unknown, secret: string, depth = 0): Error | 
   copy.stack = `${copy.name}: ${copy.message}`;
   return copy;
 }
+
+/** A token shaped like an API key: `sk-…`, or a long run of letters and digits with no dot or slash. */
+const KEY_SHAPED = /sk-[A-Za-z0-9_-]{8,}|[A-Za-z0-9_-]{32,}/g;
+
+/** A token shaped like a key of the service itself (`sk-or-v1-…`): never part of a service URL. */
+const SERVICE_KEY = /sk-[A-Za-z0-9_-]{16,}/;
+
+/** Whether `text` holds one of `keys` (as given or encoded), or a token shaped like the service's keys. */
+export function holdsConfiguredKey(text: string, keys: readonly (string | undefined)[] = []): boolean {
+  return keys.some((k) => k !== undefined && k.length >= 4 && redact(text, k) !== text) || SERVICE_KEY.test(text);
+}
+
+/** Whether `text` holds one of `keys`, or any token shaped like an API key (too many rather than too few). */
+export function holdsKey(text: string, keys: readonly (string | undefined)[] = []): boolean {
+  if (holdsConfiguredKey(text, keys)) return true;
+  return [...text.matchAll(KEY_SHAPED)].some(([t]) => t.startsWith("sk-") || (/[0-9]/.test(t) && /[A-Za-z]/.test(t)));
+}
+
+/**
+ * A config value as a message may quote it: JSON-quoted and cut, or, when it holds the
+ * configured key or anything shaped like a key (a key pasted into the wrong setting), a
+ * description that quotes nothing (issue 24). Every message that quotes a setting uses this.
+ */
+export function shownSetting(text: string, keys: readonly (string | undefined)[] = [], max = 100): string {
+  if (holdsKey(text, keys)) return "a value shaped like an API key, not shown; the key belongs in guardrails:apiKey or GUARDRAILS_API_KEY";
+  return JSON.stringify(text.length > max ? `${text.slice(0, max)}…` : text);
+}

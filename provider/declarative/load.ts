@@ -11,6 +11,7 @@ import { at, locate, offsetOf, written, type Located, type ParsedFile } from "./
 import { hasDuplicateKey } from "./json-keys";
 import { readConfigFiles } from "./read-files";
 import { guardrailFileSchema, KNOWN_KEYS, type DeclaredGuardrail } from "./file-schema";
+import { UserError } from "../user-error";
 
 /** Where a declared guardrail is written (`file:line:column`). */
 export type { Located } from "./locate";
@@ -34,14 +35,11 @@ const printable = (s: string) => s.replace(CONTROLS, (c) => `\\u${c.charCodeAt(0
  * Marked as a Pulumi run error, so the CLI prints the message alone: no stack, and no colour
  * codes in logs or in `--json` diagnostics.
  */
-export class DeclarativeConfigError extends Error {
+export class DeclarativeConfigError extends UserError {
   readonly problems: string[];
-  /** Read by `@pulumi/pulumi` (`RunError.isInstance`): print the message, not `util.inspect` in colour. */
-  readonly __pulumiRunError = true;
   constructor(problems: string[]) {
     const clean = problems.map(printable);
     super(`${clean.length} problem(s) in guardrail configs:\n${clean.map((p) => `  ${p}`).join("\n")}`);
-    this.name = "DeclarativeConfigError";
     this.problems = clean;
   }
 }

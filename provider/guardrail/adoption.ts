@@ -11,6 +11,7 @@ import { changedProperties } from "./changes";
 import { patchBody } from "./bodies";
 import { outputsFromWire, type GuardrailOutputs } from "./model";
 import { lookUpDefaultWorkspace, sameUuid } from "./workspace";
+import { UserError } from "../user-error";
 
 /**
  * Reads the guardrail, checks it is in the workspace the program names (omitted: the
@@ -21,21 +22,21 @@ export async function adopt(client: GuardrailsClient, inputs: GuardrailInputs, i
   try {
     live = await client.getGuardrail(id);
   } catch (err) {
-    if (err instanceof NotFoundError) throw new Error(`guardrail "${inputs.name}": adoptId ${id} names no guardrail; check the id (pulumi-guardrails lists ids with GET /api/v1/guardrails)`);
+    if (err instanceof NotFoundError) throw new UserError(`guardrail "${inputs.name}": adoptId ${id} names no guardrail; check the id (pulumi-guardrails lists ids with GET /api/v1/guardrails)`);
     throw annotate(err);
   }
   if (live.workspace_id == null) {
     // Older than workspaces (docs/api-contract.md rule 10): listed with the default workspace,
     // which is what an omitted workspaceId means; a named workspace is not where it is.
     if (inputs.workspaceId) {
-      throw new Error(
+      throw new UserError(
         `guardrail "${inputs.name}": adoptId ${id} has no workspace (it is older than workspaces; the service lists it with the default workspace), but workspaceId says ${inputs.workspaceId}; omit workspaceId to adopt it`,
       );
     }
   } else if (inputs.workspaceId && !sameUuid(inputs.workspaceId, live.workspace_id)) {
-    throw new Error(`guardrail "${inputs.name}": adoptId ${id} is in workspace ${live.workspace_id}, but workspaceId says ${inputs.workspaceId}; make them agree`);
+    throw new UserError(`guardrail "${inputs.name}": adoptId ${id} is in workspace ${live.workspace_id}, but workspaceId says ${inputs.workspaceId}; make them agree`);
   } else if (!inputs.workspaceId && !sameUuid(await lookUpDefaultWorkspace(client).catch((err) => Promise.reject(annotate(err))), live.workspace_id)) {
-    throw new Error(
+    throw new UserError(
       `guardrail "${inputs.name}": adoptId ${id} is in workspace ${live.workspace_id}, not the default workspace that an omitted workspaceId means; set workspaceId: "${live.workspace_id}"`,
     );
   }
@@ -58,7 +59,7 @@ export async function adopt(client: GuardrailsClient, inputs: GuardrailInputs, i
 export function assertSameGuardrail(id: string, recorded: GuardrailOutputs, inputs: Pick<GuardrailInputs, "name" | "adoptId">): void {
   if (!inputs.adoptId || sameUuid(inputs.adoptId, id)) return;
   const before = recorded.args?.adoptId ?? "unset (the guardrail was created by this resource)";
-  throw new Error(
+  throw new UserError(
     `guardrail "${inputs.name}": adoptId changed from ${before} to ${inputs.adoptId}, but this resource manages guardrail ${id}; nothing was changed. ` +
       `To release ${id} (it stays on the service, unmanaged) and adopt ${inputs.adoptId}: run \`pulumi state delete <this resource's URN>\`, then \`pulumi up\`. ` +
       `To delete ${id}: remove this resource from the program and run \`pulumi up\`, then add it back with the new adoptId.`,
@@ -71,7 +72,7 @@ export function assertSameGuardrail(id: string, recorded: GuardrailOutputs, inpu
  */
 export function assertReplacementKeepsGuardrail(id: string, recorded: GuardrailOutputs, inputs: GuardrailInputs, target: string): void {
   if (!inputs.adoptId || !sameUuid(inputs.adoptId, id)) return;
-  throw new Error(
+  throw new UserError(
     `guardrail "${inputs.name}": adoptId ${id} is in workspace ${recorded.workspaceId}, but workspaceId says ${target}; ` +
       `a guardrail cannot change workspaces, and replacing this resource would adopt ${id} again and then delete it. Make them agree`,
   );

@@ -7,13 +7,14 @@
 import { createBody } from "./bodies";
 import { guardrailArgsSchema, type GuardrailInputs } from "../args/guardrail-args";
 import { MAX_REQUEST_BODY_BYTES } from "../args/constants";
-import { issuesToFailures, type PropertyFailure } from "../args/messages";
+import { issuesToFailures, SECRET_ARGS, secretArgsOf, type PropertyFailure } from "../args/messages";
 import { containsUnknown, isUnknown } from "../args/unknown";
+import { UserError } from "../user-error";
 
-/** Keys the Pulumi SDK and the Guardrail class add to a dynamic resource's props; every other key is the user's. */
-const PULUMI_KEYS = new Set(["__provider", "__resource", "__secretArgs"]);
+/** Keys the Pulumi SDK and the resource classes add to a dynamic resource's props; every other key is the user's. */
+const PULUMI_KEYS = new Set(["__provider", "__resource", SECRET_ARGS]);
 
-/** Strips the bookkeeping keys (`__provider` from Pulumi, `__resource` and `__secretArgs` from the Guardrail class) from a props bag; a user's own `__x` stays, to be reported. */
+/** Strips the bookkeeping keys (`__provider` from Pulumi, `__resource` and `__secretArgs` from the resource classes) from a props bag; a user's own `__x` stays, to be reported. */
 export function userProps(props: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(props).filter(([k]) => !PULUMI_KEYS.has(k)));
 }
@@ -29,7 +30,7 @@ export function checkGuardrailArgs(news: Record<string, unknown>): CheckOutcome 
   const parsed = guardrailArgsSchema.safeParse(props, { reportInput: true });
   if (!parsed.success) {
     const issues = parsed.error.issues.filter((issue) => !touchesUnknown(props, issue.path));
-    return { failures: issuesToFailures({ issues }, Object.keys(guardrailArgsSchema.shape)) };
+    return { failures: issuesToFailures({ issues }, Object.keys(guardrailArgsSchema.shape), secretArgsOf(news)) };
   }
   if (anyUnknown) return { failures: [] };
   const tooLarge = bodyLimitFailure(parsed.data);
@@ -67,7 +68,7 @@ function bodyLimitFailure(inputs: GuardrailInputs): PropertyFailure | undefined 
 export function parseInputs(news: Record<string, unknown>): GuardrailInputs {
   const parsed = guardrailArgsSchema.safeParse(userProps(news), { reportInput: true });
   if (!parsed.success) {
-    throw new Error(`invalid guardrail args: ${issuesToFailures(parsed.error).map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
+    throw new UserError(`invalid guardrail args: ${issuesToFailures(parsed.error, [], secretArgsOf(news)).map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
   }
   // UUIDs are case-insensitive (RFC 9562); the service's own ids are lower case, so that is
   // the form sent, recorded and compared.

@@ -23,6 +23,7 @@ import { claim, isClaimed, othersSettled, serially, trackedPost } from "./create
 import { alive, createKey, currentEntry, JournalHandle, type JournalEntry } from "./create-journal";
 import { settingsMatch } from "./changes";
 import { lookUpDefaultWorkspace, sameUuid } from "./workspace";
+import { UserError } from "../user-error";
 
 /** How far the service's clock may trail ours when matching an ambiguous create. */
 const CLOCK_SKEW_MS = 5_000;
@@ -84,7 +85,7 @@ async function resolveAmbiguous(client: GuardrailsClient, inputs: GuardrailInput
   const open = listed.filter((g) => matches(g, inputs, body, since) && !isClaimed(g.id));
   if (open.length === 0) return undefined;
   if (open.length === 1 && claim(open[0]!.id)) return open[0];
-  throw new Error(
+  throw new UserError(
     `guardrail "${inputs.name}": the create's outcome is unknown (${why}), and ${open.length} guardrails with this name and these settings ` +
       `were created since it started that no other resource of this run holds: ${open.map((g) => `${g.id} (created ${g.created_at})`).join(", ")}. ` +
       `Adopting one would be a guess, so none was adopted. Check them, delete the ones nobody uses, and set adoptId to the one to keep.`,

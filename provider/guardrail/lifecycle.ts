@@ -13,6 +13,7 @@ import { createGuardrailOnce } from "./create-once";
 import { confirmGone } from "../confirm-gone";
 import type { GuardrailInputs } from "../args/guardrail-args";
 import { containsUnknown, isUnknown } from "../args/unknown";
+import { forEngine, secretArgsOf } from "../args/messages";
 import type { WireGuardrail } from "../client/wire";
 import { FIELD_NAMES, spec } from "../args/fields";
 import { checkGuardrailArgs, parseInputs, userProps } from "./check";
@@ -22,7 +23,8 @@ import { changedProperties, settingsMatch } from "./changes";
 import { createBody, patchBody } from "./bodies";
 import { outputsFromWire, refreshedInputs, type GuardrailOutputs } from "./model";
 import { knownDefaultWorkspace, workspaceMoves } from "./workspace";
-import { secretArgsChanged, secretArgsOf, withSecretCopies } from "./secret-copies";
+import { recordedSecretArgs, secretArgsChanged, withSecretCopies } from "./secret-copies";
+import { UserError } from "../user-error";
 
 export async function check(olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.CheckResult> {
   const failures = checkGuardrailArgs(news).failures;
@@ -36,7 +38,7 @@ export async function check(olds: Record<string, unknown>, news: Record<string, 
       .catch(() => undefined);
     if (warning) console.error(warning);
   }
-  return { inputs: news, failures };
+  return { inputs: news, failures: forEngine(failures, secretArgsOf(news)) };
 }
 
 export async function diff(id: string, olds: GuardrailOutputs, news: Record<string, unknown>): Promise<pulumi.dynamic.DiffResult> {
@@ -62,14 +64,14 @@ export async function diff(id: string, olds: GuardrailOutputs, news: Record<stri
 export async function create(news: Record<string, unknown>): Promise<pulumi.dynamic.CreateResult> {
   const inputs = parseInputs(news);
   const client = getClient();
-  const secrets = secretArgsOf(news);
+  const secrets = recordedSecretArgs(news);
   if (inputs.adoptId) {
     const adopted = await adopt(client, inputs, inputs.adoptId, (err) => annotate(inputs.name, err));
     return { id: adopted.id, outs: withSecretCopies(adopted.outs!, secrets) };
   }
   const body = createBody(inputs);
   const resource = typeof news.__resource === "string" ? news.__resource : undefined;
-  const g = await createGuardrailOnce(client, resource, checkBaseUrl(resolveSettings().baseUrl), inputs, body).catch((err) => Promise.reject(annotate(inputs.name, err)));
+  const g = await createGuardrailOnce(client, resource, journalUrl(), inputs, body).catch((err) => Promise.reject(annotate(inputs.name, err)));
   return { id: g.id, outs: withSecretCopies(outputsFromWire(g, inputs), secrets) };
 }
 
@@ -86,7 +88,7 @@ export async function read(id: string, props: GuardrailOutputs): Promise<pulumi.
   }
   const outs = outputsFromWire(g, undefined, props);
   // The copies of the args that were secret when the state was written stay secret.
-  const secrets = secretArgsOf(props);
+  const secrets = recordedSecretArgs(props);
   return { id, props: withSecretCopies(outs, secrets), inputs: withSecretCopies(refreshedInputs(props ?? outs, outs), secrets) };
 }
 
@@ -98,13 +100,19 @@ export async function update(id: string, olds: GuardrailOutputs, news: Record<st
   const changed = changedProperties(olds, inputs);
   try {
     const g = changed.length === 0 ? await client.getGuardrail(id) : await client.updateGuardrail(id, patchBody(inputs, changed));
-    return { outs: withSecretCopies(outputsFromWire(g, inputs, olds), secretArgsOf(news)) };
+    return { outs: withSecretCopies(outputsFromWire(g, inputs, olds), recordedSecretArgs(news)) };
   } catch (err) {
     if (err instanceof NotFoundError) {
-      throw new Error(`guardrail "${inputs.name}" (${id}) no longer exists on the service; run \`pulumi refresh\` and the next \`pulumi up\` recreates it`);
+      throw new UserError(`guardrail "${inputs.name}" (${id}) no longer exists on the service; run \`pulumi refresh\` and the next \`pulumi up\` recreates it`);
     }
     throw annotate(inputs.name, err);
   }
+}
+
+/** The service URL as the create journal keys it (the client checked it already). */
+function journalUrl(): string {
+  const s = resolveSettings();
+  return checkBaseUrl(s.baseUrl, [s.apiKey]);
 }
 
 async function remove(id: string, props: GuardrailOutputs): Promise<void> {

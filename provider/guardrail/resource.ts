@@ -10,6 +10,7 @@ import { reportConfigOnce } from "../config-warnings";
 import { shimFor } from "../shim";
 import { GUARDRAIL_TYPE } from "../policy/type-tokens";
 import { refuseImportOption } from "../import-hint";
+import { secretArgNames } from "../secret-args";
 
 /** A builtin content filter. */
 export interface BuiltinFilterArgs {
@@ -90,20 +91,11 @@ export class Guardrail extends pulumi.dynamic.Resource {
     refuseImportOption("Guardrail", name, opts);
     reportConfigOnce();
     // `__resource` lets a create recognise its own interrupted earlier attempt (create-journal.ts);
-    // `__secretArgs` names the secret args, whose copies in state must be secrets too.
+    // `__secretArgs` names the args that hold a secret (names, never values, secret-args.ts), so
+    // `check` never quotes them and every copy of them in state is a secret (secret-copies.ts).
     const resource = `${pulumi.getProject()}/${pulumi.getStack()}/${name}`;
-    const hidden = { __resource: resource, __secretArgs: secretArgNames(args) };
-    super(shimFor("guardrail"), name, { createdAt: undefined, updatedAt: undefined, allowedModelsCanonical: undefined, ignoredModelsCanonical: undefined, ...args, ...hidden }, opts, "guardrails", "Guardrail");
+    const props = { createdAt: undefined, updatedAt: undefined, allowedModelsCanonical: undefined, ignoredModelsCanonical: undefined, ...args, __resource: resource, __secretArgs: secretArgNames({ ...args }) };
+    super(shimFor("guardrail"), name, props, opts, "guardrails", "Guardrail");
     registerGuardrail(this.id, name, args.workspaceId);
   }
-}
-
-/**
- * The names of the args that are or hold a secret, sorted (undefined when none, so a program
- * without secrets sends nothing): the provider returns every copy of those as a secret
- * (secret-copies.ts). Names only, never values; itself neither secret nor unknown.
- */
-function secretArgNames(args: GuardrailArgs): pulumi.Output<string[] | undefined> {
-  const secret = Object.entries(args).map(async ([k, v]) => ((await pulumi.isSecret(pulumi.output(v))) ? k : undefined));
-  return pulumi.output(Promise.all(secret).then((names) => names.filter((k): k is string => k !== undefined).sort()).then((names) => (names.length > 0 ? names : undefined)));
 }

@@ -13,10 +13,8 @@
  * secrets gets no envelope, so its outputs, `stack output` and state stay readable.
  */
 import { FIELD_NAMES, spec } from "../args/fields";
+import { SECRET_ARGS } from "../args/messages";
 import { CANONICAL_OUTPUT, MODEL_LISTS, type ModelList } from "./model-lists";
-
-/** The hidden input (and output) naming the program's secret args; hidden keys start with `__`. */
-export const SECRET_ARGS_KEY = "__secretArgs";
 
 /** Pulumi's wire envelope of a secret (part of the protocol, like the unknown sentinels). */
 const SIG_KEY = "4dabf18193072939515e22adb298388d";
@@ -30,14 +28,14 @@ export function asSecret(value: unknown): unknown {
 }
 
 /** The secret arg names a props bag (inputs or recorded outputs) carries, sorted; [] when none. */
-export function secretArgsOf(props: object | null | undefined): string[] {
-  const names = (props as Record<string, unknown> | null | undefined)?.[SECRET_ARGS_KEY];
+export function recordedSecretArgs(props: object | null | undefined): string[] {
+  const names = (props as Record<string, unknown> | null | undefined)?.[SECRET_ARGS];
   return Array.isArray(names) ? [...new Set(names.filter((n): n is string => typeof n === "string"))].sort() : [];
 }
 
 /** Whether the program's secret args differ from the ones the state was written with. */
 export function secretArgsChanged(recorded: object | null | undefined, news: object): boolean {
-  return JSON.stringify(secretArgsOf(recorded)) !== JSON.stringify(secretArgsOf(news));
+  return JSON.stringify(recordedSecretArgs(recorded)) !== JSON.stringify(recordedSecretArgs(news));
 }
 
 /** Outputs other than its own name (and `args.<name>`) that copy an arg. */
@@ -58,7 +56,7 @@ function wrap(bag: Record<string, unknown>, key: string): void {
  */
 export function withSecretCopies<T extends object>(outs: T, names: readonly string[]): T | Record<string, unknown> {
   if (names.length === 0) return outs;
-  const marked: Record<string, unknown> = { ...outs, [SECRET_ARGS_KEY]: [...names] };
+  const marked: Record<string, unknown> = { ...outs, [SECRET_ARGS]: [...names] };
   const args = marked.args && typeof marked.args === "object" ? { ...(marked.args as Record<string, unknown>) } : undefined;
   const answers = marked.modelAnswers && typeof marked.modelAnswers === "object" ? { ...(marked.modelAnswers as Record<string, unknown>) } : undefined;
   for (const name of names) {

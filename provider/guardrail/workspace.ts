@@ -6,6 +6,7 @@
  */
 import type { GuardrailsClient } from "../client/client";
 import type { GuardrailInputs } from "../args/guardrail-args";
+import { UserError } from "../user-error";
 
 /** The part of the recorded outputs these rules read. */
 export interface RecordedWorkspace {
@@ -37,7 +38,7 @@ export async function lookUpDefaultWorkspace(client: GuardrailsClient): Promise<
     rows++;
   }
   // Rows older than workspaces name none (docs/api-contract.md rule 10): a guess here could replace a guardrail.
-  if (rows > 0) throw new Error(`cannot tell the default workspace's id: its ${rows} guardrail(s) carry no workspace_id; set workspaceId explicitly`);
+  if (rows > 0) throw new UserError(`cannot tell the default workspace's id: its ${rows} guardrail(s) carry no workspace_id; set workspaceId explicitly`);
   return null;
 }
 

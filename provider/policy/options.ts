@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { BUILTIN_SLUGS, RESET_INTERVALS, type ResetInterval } from "../args/constants";
 import { issuesToFailures } from "../args/messages";
+import { UserError } from "../user-error";
 
 /** How a violated rule acts: fail the preview/up, warn, or not run. */
 export const ENFORCEMENT_LEVELS = ["mandatory", "advisory", "disabled"] as const;
@@ -80,13 +81,12 @@ export interface GuardrailsPolicyOptions {
 }
 
 /** A bad option: names every failing field at once. */
-export class PolicyOptionsError extends Error {
+export class PolicyOptionsError extends UserError {
   constructor(
     readonly failures: { property: string; reason: string }[],
     where = "guardrailsPolicies options",
   ) {
     super(`${where}: ${failures.map((f) => `${f.property} ${f.reason}`).join("; ")}`);
-    this.name = "PolicyOptionsError";
   }
 }
 

@@ -16,6 +16,7 @@ import type { Policies } from "@pulumi/policy";
 import { guardrailsPolicies } from "./factory";
 import { parsePolicyOptions, policyOptionsSchema, type GuardrailsPolicyOptions } from "./options";
 import { editorJsonSchema } from "../args/editor-schema";
+import { UserError } from "../user-error";
 
 /** Largest policy file read, in bytes. */
 const MAX_POLICY_FILE_BYTES = 1024 * 1024;
@@ -23,12 +24,12 @@ const MAX_POLICY_FILE_BYTES = 1024 * 1024;
 /** Options from a policy file; throws naming the file and every bad field. */
 export function loadPolicyFile(path: string): GuardrailsPolicyOptions {
   const text = readFileSync(path, "utf8");
-  if (Buffer.byteLength(text) > MAX_POLICY_FILE_BYTES) throw new Error(`${path}: over ${MAX_POLICY_FILE_BYTES} bytes; a policy file holds a handful of rules`);
+  if (Buffer.byteLength(text) > MAX_POLICY_FILE_BYTES) throw new UserError(`${path}: over ${MAX_POLICY_FILE_BYTES} bytes; a policy file holds a handful of rules`);
   let doc: unknown;
   try {
     doc = parse(text, { maxAliasCount: 100 });
   } catch (err) {
-    throw new Error(`${path}: not valid YAML (${(err as Error).message.split("\n")[0]})`);
+    throw new UserError(`${path}: not valid YAML (${(err as Error).message.split("\n")[0]})`);
   }
   const { $schema: _schema, ...options } = (doc && typeof doc === "object" && !Array.isArray(doc) ? doc : { "": doc }) as Record<string, unknown>;
   return parsePolicyOptions(options, path);

@@ -8,6 +8,7 @@
  * unknowns as values, report every violation they can prove, and only then raise the
  * "checked at up" advisory (see `checkedAtUp`).
  */
+import { UserError } from "../user-error";
 
 /**
  * The engine's sentinels for values not known during preview (one per kind), as the policy
@@ -86,7 +87,7 @@ export function checkedAtUp(proxied: unknown, key: string, message: string): Err
     }
   }
   // Not behind CrossGuard's proxy (e.g. a hand-rolled caller): a plain error says the same.
-  const err = new Error(message);
+  const err = new UserError(message);
   err.name = "UnknownValueError";
   return err;
 }

@@ -1,7 +1,9 @@
 /**
  * A wrong base URL must never wipe the stack: `pulumi refresh` with `guardrails:baseUrl` set
  * to the URL plus `/api/v1` works (the suffix is stripped), and with a prefix the service
- * does not serve it fails naming the URL; either way nothing leaves the state.
+ * does not serve it fails naming the URL; either way nothing leaves the state. Issue 24: that
+ * failure is said once per run without a stack trace, and a plain refresh after the URL was
+ * corrected (which still uses the URL recorded in the state) says to use `--run-program`.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Program } from "./harness";
@@ -39,8 +41,19 @@ describe("a wrong guardrails:baseUrl never deletes anything from state", () => {
     expect(res.output).toContain("not reported as deleted");
     expect(res.output).toContain(`now "${wrong}"`);
     expect(res.output).not.toMatch(/deleted\s+\d|- \d+ deleted/);
+    expect(res.output).not.toMatch(/^\s+at /m); // an expected failure prints no stack trace
     expect(await resourceCount()).toBe(3);
     await p.pulumi(["config", "set", "guardrails:baseUrl", p.emulator.url], { check: true });
+    // A plain refresh configures the provider from the state, so it still uses the wrong URL: the
+    // error says so, once for the three resources, and names the way out.
+    const stale = await p.pulumi(["refresh", "--yes", "--skip-preview"]);
+    expect(stale.code).not.toBe(0);
+    const diag = stale.output.slice(stale.output.indexOf("Diagnostics:"));
+    expect(diag.split(`now "${wrong}"`).length - 1).toBe(1);
+    expect(diag.split("run `pulumi refresh --run-program` or `pulumi up`").length - 1).toBe(1);
+    expect(diag.split("for the reason the first error of this run gives").length - 1).toBe(2);
+    expect(stale.output).not.toMatch(/^\s+at /m);
+    expect(await resourceCount()).toBe(3);
     await p.pulumi(["refresh", "--yes", "--skip-preview", "--run-program", "--expect-no-changes"], { check: true });
     await p.pulumi(["preview", "--expect-no-changes"], { check: true });
     const state = (await p.api("GET", "/guardrails")).body as { data: unknown[] };

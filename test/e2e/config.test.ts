@@ -27,6 +27,14 @@ describe("config that tells the truth", () => {
     expect(failed.code).not.toBe(0);
     expect(failed.output).toContain('error: pulumi-guardrails: guardrails:timeoutMs must be a positive integer (got "abc")');
     expect(failed.output).not.toContain("NaN");
+    // The key pasted into the wrong setting is never quoted back (issue 24; the harness also
+    // checks every transcript for the key).
+    p.env.GUARDRAILS_TIMEOUT_MS = p.apiKey;
+    const pasted = await p.preview();
+    delete p.env.GUARDRAILS_TIMEOUT_MS;
+    expect(pasted.code).not.toBe(0);
+    expect(pasted.output).toContain("error: pulumi-guardrails: the env var GUARDRAILS_TIMEOUT_MS must be a positive integer (got a value shaped like an API key, not shown;");
+    expect(pasted.output).not.toContain(p.apiKey);
   });
 
   it("after a wrong key is corrected, refresh --run-program uses it; plain refresh names the recorded key's source", async () => {

@@ -190,7 +190,7 @@ describe("Guardrail lifecycle", () => {
     delete process.env.GUARDRAILS_BASE_URL;
     try {
       await expect(created({ name: "x" })).rejects.toThrowErrorMatchingInlineSnapshot(
-        `[Error: pulumi-guardrails is not configured; set the API key: \`pulumi config set --secret guardrails:apiKey <key>\` or the env var GUARDRAILS_API_KEY, and the service URL: \`pulumi config set guardrails:baseUrl <url>\` or the env var GUARDRAILS_BASE_URL]`,
+        `[UserError: pulumi-guardrails is not configured; set the API key: \`pulumi config set --secret guardrails:apiKey <key>\` or the env var GUARDRAILS_API_KEY, and the service URL: \`pulumi config set guardrails:baseUrl <url>\` or the env var GUARDRAILS_BASE_URL]`,
       );
       process.env.GUARDRAILS_API_KEY = TEST_KEY;
       process.env.GUARDRAILS_BASE_URL = emu.url;

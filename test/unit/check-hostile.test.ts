@@ -65,3 +65,51 @@ describe("check: messages say what was received", () => {
     expect(lines({ name: "x", contentFilters: [{ pattern: "a".repeat(MAX_REQUEST_BODY_BYTES - 1000), action: "block" }] })).toEqual([]);
   });
 });
+
+describe("check: a value that came in as a secret is never quoted (issue 24)", () => {
+  const SECRET = "TOPSECRET-PAT(";
+
+  it("a secret pattern that does not compile: the property and the rule, not the value", () => {
+    expect(lines({ name: "x", contentFilters: [{ pattern: SECRET, action: "block" }], limitUsd: -5, resetInterval: "daily", __secretArgs: ["contentFilters"] })).toEqual([
+      "limitUsd: must be >= 0 (got -5)", // another arg's value is still quoted
+      "contentFilters[0].pattern: must be a regular expression that compiles",
+    ]);
+  });
+
+  it("nor when create or update parse the inputs", async () => {
+    const { parseInputs } = await import("../../provider/guardrail/check");
+    expect(() => parseInputs({ name: "x", contentFilters: [{ pattern: SECRET, action: "block" }], __secretArgs: ["contentFilters"] })).toThrow(/contentFilters\[0\]\.pattern: must be a regular expression that compiles$/);
+  });
+
+  it("a record of secret args that cannot be read hides every value", () => {
+    for (const record of [UNKNOWN, "contentFilters", [1]]) {
+      expect(lines({ name: "x", contentFilters: [{ pattern: SECRET, action: "block" }], limitUsd: -5, resetInterval: "daily", __secretArgs: record }).join("\n")).not.toMatch(/got/);
+    }
+  });
+
+  it("secret member ids: neither the value nor the id in the property path", async () => {
+    const { failures } = await memberAssignment.check({}, { guardrailId: "3f2b8c1e-0000-4000-8000-000000000000", members: { "": true, "user secret": true }, __secretArgs: ["members"] });
+    expect(failures!.length).toBeGreaterThan(0);
+    for (const f of failures!) {
+      expect(f.property).toBe("");
+      expect(f.reason).toMatch(/^memberUserIds: /);
+      expect(f.reason).not.toMatch(/secret|got/);
+    }
+  });
+
+  it("to the engine, a secret's failure names no property: the engine would quote the input there itself", async () => {
+    const { guardrail } = await import("../../provider/internal");
+    const { failures } = await guardrail.check({}, { __provider: "p", name: "x", limitUsd: -7, resetInterval: "daily", __secretArgs: ["limitUsd"] });
+    expect(failures).toEqual([{ property: "", reason: "limitUsd: must be >= 0" }]);
+  });
+
+  it("the resource classes record which args hold a secret, anywhere inside", async () => {
+    const pulumi = await import("@pulumi/pulumi");
+    const { secretArgNames } = await import("../../provider/secret-args");
+    const read = (o: unknown) => new Promise((r) => (o as { apply(f: (v: unknown) => void): void }).apply(r));
+    const args = { name: "x", description: pulumi.output("plain"), contentFilters: [{ pattern: pulumi.secret(SECRET), action: "block" }], limitUsd: pulumi.secret(5) };
+    expect(await read(secretArgNames(args))).toEqual(["contentFilters", "limitUsd"]);
+    expect(await read(secretArgNames({ name: "x", description: pulumi.output("plain") }))).toBeUndefined();
+    expect(await read(secretArgNames({ memberUserIds: pulumi.secret(["a"]) }, { memberUserIds: "members" }))).toEqual(["members"]);
+  });
+});

@@ -9,7 +9,7 @@ afterEach(() => resetConfiguration());
 
 describe("configProblems", () => {
   it("warns on a plain-text key and on unknown keys, with did-you-mean", () => {
-    const report = configProblems({ "guardrails:apiKey": "k", "guardrails:maxAtempts": "3", "guardrails:colour": "x", "aws:region": "eu" }, () => false, {});
+    const report = configProblems({ "guardrails:apiKey": "k", "guardrails:maxAtempts": "3", "guardrails:colour": "x", "aws:region": "eu" }, () => false, { GUARDRAILS_BASE_URL: "http://127.0.0.1:1" });
     expect(report.errors).toEqual([]);
     expect(report.warnings).toMatchInlineSnapshot(`
       [
@@ -25,7 +25,7 @@ describe("configProblems", () => {
   });
 
   it("bad numbers quote the text that was given and name where it came from", () => {
-    const report = configProblems({ "guardrails:timeoutMs": "abc", "guardrails:maxBulk": "0" }, () => true, { GUARDRAILS_MAX_ATTEMPTS: "2.5" });
+    const report = configProblems({ "guardrails:apiKey": "k", "guardrails:baseUrl": "http://127.0.0.1:1", "guardrails:timeoutMs": "abc", "guardrails:maxBulk": "0" }, () => true, { GUARDRAILS_MAX_ATTEMPTS: "2.5" });
     expect(report.errors).toMatchInlineSnapshot(`
       [
         "the env var GUARDRAILS_MAX_ATTEMPTS must be a positive integer (got "2.5")",
@@ -39,7 +39,7 @@ describe("configProblems", () => {
 describe("the provider's settings", () => {
   it("a bad number fails with the text given, never NaN", () => {
     configure((k) => ({ "guardrails:apiKey": "k", "guardrails:baseUrl": "http://127.0.0.1:1", "guardrails:timeoutMs": "abc" })[k]);
-    expect(() => resolveSettings({})).toThrowErrorMatchingInlineSnapshot(`[Error: guardrails:timeoutMs must be a positive integer (got "abc")]`);
+    expect(() => resolveSettings({})).toThrowErrorMatchingInlineSnapshot(`[UserError: guardrails:timeoutMs must be a positive integer (got "abc")]`);
   });
 
   it("a 401 names the key's source", () => {
