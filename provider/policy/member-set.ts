@@ -42,11 +42,13 @@ export function memberSetFindings(resources: readonly PolicyResource[], kindOf: 
     const pendingTarget = sets.find((s) => { const t = targets.get(s)!; return "maybe" in t && t.maybe.includes(g) && membersOf(s) !== "none"; });
     if (pendingMembers) finding.unknown ??= { resource: pendingMembers, name: g.name, key: "members", what: "members of its member set" };
     else if (pendingTarget) finding.unknown ??= { resource: pendingTarget, name: g.name, key: "guardrailId", what: "which guardrail each member set names" };
-    else if (own.length === 0) finding.violations.push({ name: g.name, urn: g.urn, message: "has no GuardrailMemberAssignment whose guardrailId is its id; every guardrail needs a member set (pass guardrailId: <guardrail>.id)" });
+    else if (own.length === 0) finding.violations.push({ name: g.name, urn: g.urn, message: `has no GuardrailMemberAssignment whose guardrailId is its id; every guardrail needs a member set (pass guardrailId: <guardrail>.id)${ids.get(g) === null ? OLD_STATE : ""}` });
     else finding.violations.push({ name: g.name, urn: g.urn, message: "has a member set with no members; every guardrail needs at least one member" });
   }
   return finding;
 }
+
+const OLD_STATE = "; its state, from an earlier version, does not record its id, so a literal guardrailId cannot be matched to it until `pulumi refresh`";
 
 function membersOf(s: PolicyResource): "some" | "none" | "unknown" {
   const members = read<Record<string, unknown>>(plainProps(s.props), "members");

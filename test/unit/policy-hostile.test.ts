@@ -183,6 +183,8 @@ describe("finding 10: requireMemberSet judges a set by where its members go", ()
   it("a guardrail whose state predates its recorded id: a set depending on it alone still counts; a literal id cannot be told", async () => {
     expect(await verdicts([guardrail("a", { createdAt: "2025-01-01T00:00:00Z" }), memberSet("s", A, { guardrailIdDeps: ["a"] })])).toEqual([]);
     expect(await verdicts([guardrail("a", { createdAt: "2025-01-01T00:00:00Z" }), memberSet("s", A, { deps: ["a"] })])).toEqual(["mandatory a"]);
+    const [v] = only(await runPack(pack, [guardrail("a", { createdAt: "2025-01-01T00:00:00Z" }), memberSet("s", A, { deps: ["a"] })]), "guardrails-require-member-set");
+    expect(v!.message).toContain("does not record its id, so a literal guardrailId cannot be matched to it until `pulumi refresh`");
   });
 
   it("an unknown id that depends on no guardrail could name any: checked at up", async () => {
