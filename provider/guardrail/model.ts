@@ -20,6 +20,12 @@ export type GuardrailOutputs = { [K in FieldName]: OutputValue<K> } & {
   createdAt: string;
   updatedAt: string | null;
   /**
+   * The guardrail's own id. A policy's view of the stack holds each resource's outputs but not
+   * its id, so `guardrails-require-member-set` reads it here to see where a member set's
+   * members go. Missing in state written by earlier versions (until the next update or refresh).
+   */
+  guardrailId?: string;
+  /**
    * Per model list, the canonical slugs the service answered to the identifiers last sent
    * (those are in `args`). Drift of a model list is a change against this answer.
    * Missing in state written by earlier versions, which held `modelAliases` instead.
@@ -102,6 +108,7 @@ export function outputsFromWire(g: WireGuardrail, inputs: GuardrailInputs | unde
     ...fields,
     ...canonical,
     workspaceId: g.workspace_id,
+    guardrailId: g.id,
     createdAt: g.created_at,
     updatedAt: g.updated_at,
     modelAnswers: answers,

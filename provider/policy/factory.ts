@@ -13,7 +13,8 @@ import { PolicyOptionsError, ZDR_GROUPS, parsePolicyOptions, ruleValueSchemas, t
 import { GUARDRAIL_RULES, type RuleFinding } from "./rules";
 import { memberSetFindings } from "./member-set";
 import { checkedAtUp, plainProps } from "./props";
-import { GUARDRAIL_TYPE } from "./type-tokens";
+import { kindOf, provenancePolicy, type ProvenanceRecords } from "./provenance";
+import { showValues } from "./quote";
 import { BUILTIN_SLUGS, RESET_INTERVALS } from "../args/constants";
 import { issuesToFailures } from "../args/messages";
 
@@ -40,11 +41,13 @@ export function guardrailsPolicies(options: GuardrailsPolicyOptions = {}): Polic
     if (given === undefined || given === false) return "disabled";
     return opts.levels?.[key] ?? opts.enforcement ?? "mandatory";
   };
-  const policies: Policies = [];
+  // What only a remediation sees (the provider, the secrets), for this call's rules.
+  const records: ProvenanceRecords = new Map();
+  const policies: Policies = [provenancePolicy(records)];
   for (const key of Object.keys(GUARDRAIL_RULES) as (keyof typeof GUARDRAIL_RULES)[]) {
-    policies.push(resourcePolicy(key, opts, levelOf(key)));
+    policies.push(resourcePolicy(key, opts, levelOf(key), records));
   }
-  policies.push(memberSetPolicy(opts, levelOf("requireMemberSet")));
+  policies.push(memberSetPolicy(opts, levelOf("requireMemberSet"), records));
   return policies;
 }
 
@@ -63,29 +66,30 @@ function ruleValue<K extends RuleOption>(key: K, opts: GuardrailsPolicyOptions, 
 
 const configSchema = (key: RuleOption) => ({ properties: { [key]: POLICY_RULES[key].config } });
 
-function resourcePolicy(key: keyof typeof GUARDRAIL_RULES, opts: GuardrailsPolicyOptions, enforcementLevel: EnforcementLevel): ResourceValidationPolicy {
+function resourcePolicy(key: keyof typeof GUARDRAIL_RULES, opts: GuardrailsPolicyOptions, enforcementLevel: EnforcementLevel, records: ProvenanceRecords): ResourceValidationPolicy {
   const rule = POLICY_RULES[key];
-  const check = GUARDRAIL_RULES[key] as (props: Record<string, unknown>, value: unknown) => RuleFinding;
+  const check = GUARDRAIL_RULES[key] as (props: Record<string, unknown>, value: unknown, show: ReturnType<typeof showValues>) => RuleFinding;
+  // Every resource reaches it (no `__pulumiType`): a guardrail is what the package's provider
+  // manages, under whatever type token the program gave it (issue 24, finding 9).
   const validateResource = (args: ResourceValidationArgs, report: ReportViolation) => {
-    if (args.type !== GUARDRAIL_TYPE) return;
+    const record = records.get(args.urn);
+    if (kindOf(args.type, record) !== "guardrail") return;
     const value = ruleValue(key, opts, args.getConfig as () => Record<string, unknown>);
     if (value === false) return;
-    const finding = check(plainProps(args.props), value);
+    const finding = check(plainProps(args.props), value, showValues(record?.secretKeys));
     for (const v of finding.violations) report(`guardrail ${JSON.stringify(args.name)}: ${v}`);
     if (finding.unknown) throw checkedAtUp(args.props, finding.unknown, unknownMessage(args.name, finding.unknown, rule.name));
   };
-  // What `validateResourceOfType` attaches: CrossGuard skips other types without a call.
-  Object.assign(validateResource, { __pulumiType: GUARDRAIL_TYPE });
   return { name: rule.name, description: rule.description, enforcementLevel, configSchema: configSchema(key), validateResource };
 }
 
-function memberSetPolicy(opts: GuardrailsPolicyOptions, enforcementLevel: EnforcementLevel): StackValidationPolicy {
+function memberSetPolicy(opts: GuardrailsPolicyOptions, enforcementLevel: EnforcementLevel, records: ProvenanceRecords): StackValidationPolicy {
   const rule = POLICY_RULES.requireMemberSet;
   const validateStack = (args: StackValidationArgs, report: ReportViolation) => {
     if (ruleValue("requireMemberSet", opts, args.getConfig as () => Record<string, unknown>) === false) return;
-    const finding = memberSetFindings(args.resources);
+    const finding = memberSetFindings(args.resources, (r) => kindOf(r.type, records.get(r.urn)));
     for (const v of finding.violations) report(`guardrail ${JSON.stringify(v.name)}: ${v.message}`, v.urn);
-    if (finding.unknown) throw checkedAtUp(finding.unknown.resource.props, "members", unknownMessage(finding.unknown.name, "members of its member set", rule.name));
+    if (finding.unknown) throw checkedAtUp(finding.unknown.resource.props, finding.unknown.key, unknownMessage(finding.unknown.name, finding.unknown.what, rule.name));
   };
   return { name: rule.name, description: rule.description, enforcementLevel, configSchema: configSchema("requireMemberSet"), validateStack };
 }

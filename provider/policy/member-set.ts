@@ -1,40 +1,80 @@
 /**
  * `requireMemberSet`, a stack rule: every guardrail has a `GuardrailMemberAssignment` with at
- * least one member. A set belongs to a guardrail through its `guardrailId` input's
- * dependency on it (`guardrailId: guardrail.id`, as `declareGuardrails` writes it), which the
- * engine knows even while the id itself is unknown; a set given a literal id cannot be tied
- * to a resource of the stack.
+ * least one member. A set is judged by where its members go, the guardrail whose id its
+ * `guardrailId` holds; `dependsOn` and the resources the value was computed from are only
+ * evidence while the value is not known (issue 24, finding 10):
+ *
+ * - a known value counts for the guardrail with that id (a guardrail's outputs record it as
+ *   `guardrailId`; CrossGuard shows no resource ids), whatever the set depends on;
+ * - an unknown value (preview) computed from exactly one resource, a guardrail
+ *   (`guardrailId: g.id`), counts for that guardrail;
+ * - any other unknown value could name several guardrails: their rule is checked at up;
+ * - a known value that names no guardrail of the stack counts for none, unless a guardrail's id
+ *   is not known yet (its create or update is only planned): then that one is checked at up.
+ *   State written before ids were recorded keeps one fallback: a set computed from that
+ *   guardrail alone counts for it.
  */
 import type { PolicyResource } from "@pulumi/policy";
-import { GUARDRAIL_TYPE, MEMBER_ASSIGNMENT_TYPE } from "./type-tokens";
 import { plainProps, read } from "./props";
+import type { Kind } from "./provenance";
 
 export interface MemberSetFinding {
   /** [guardrail's program name, violation] pairs. */
   violations: { name: string; urn: string; message: string }[];
-  /** A set whose members are not known yet: the rule is checked at `up`. */
-  unknown?: { resource: PolicyResource; name: string };
+  /** A guardrail whose sets are not known yet: the rule is checked at `up`. */
+  unknown?: { resource: PolicyResource; name: string; key: string; what: string };
 }
 
-export function memberSetFindings(resources: readonly PolicyResource[]): MemberSetFinding {
-  const sets = resources.filter((r) => r.type === MEMBER_ASSIGNMENT_TYPE);
+/** Where a set's members go: one guardrail, none of the stack's, or one of several (not known yet). */
+type Target = { to: PolicyResource } | { to: null } | { maybe: PolicyResource[] };
+
+export function memberSetFindings(resources: readonly PolicyResource[], kindOf: (r: PolicyResource) => Kind | undefined): MemberSetFinding {
+  const guardrails = resources.filter((r) => kindOf(r) === "guardrail");
+  const sets = resources.filter((r) => kindOf(r) === "memberAssignment");
+  const ids = new Map(guardrails.map((g) => [g, idOf(g)] as const));
+  const targets = new Map(sets.map((s) => [s, targetOf(s, ids)] as const));
   const finding: MemberSetFinding = { violations: [] };
-  for (const g of resources.filter((r) => r.type === GUARDRAIL_TYPE)) {
-    const own = sets.filter((s) => (s.propertyDependencies?.guardrailId ?? s.dependencies ?? []).some((d) => d.urn === g.urn));
-    if (own.length === 0) {
-      finding.violations.push({ name: g.name, urn: g.urn, message: "has no GuardrailMemberAssignment; every guardrail needs a member set (pass guardrailId: <guardrail>.id)" });
-      continue;
-    }
-    let anyMember = false;
-    let unknownSet: PolicyResource | undefined;
-    for (const s of own) {
-      const members = read<Record<string, unknown>>(plainProps(s.props), "members");
-      if (members.unknown) unknownSet ??= s;
-      else if (Object.values(members.value ?? {}).some((v) => v === true)) anyMember = true;
-    }
-    if (anyMember) continue;
-    if (unknownSet) finding.unknown ??= { resource: unknownSet, name: g.name };
+  for (const g of guardrails) {
+    const own = sets.filter((s) => { const t = targets.get(s)!; return "to" in t && t.to === g; });
+    const members = own.map((s) => membersOf(s));
+    if (members.some((m) => m === "some")) continue;
+    const pendingMembers = own.find((_, i) => members[i] === "unknown");
+    const pendingTarget = sets.find((s) => { const t = targets.get(s)!; return "maybe" in t && t.maybe.includes(g) && membersOf(s) !== "none"; });
+    if (pendingMembers) finding.unknown ??= { resource: pendingMembers, name: g.name, key: "members", what: "members of its member set" };
+    else if (pendingTarget) finding.unknown ??= { resource: pendingTarget, name: g.name, key: "guardrailId", what: "which guardrail each member set names" };
+    else if (own.length === 0) finding.violations.push({ name: g.name, urn: g.urn, message: `has no GuardrailMemberAssignment whose guardrailId is its id; every guardrail needs a member set (pass guardrailId: <guardrail>.id)${ids.get(g) === null ? OLD_STATE : ""}` });
     else finding.violations.push({ name: g.name, urn: g.urn, message: "has a member set with no members; every guardrail needs at least one member" });
   }
   return finding;
+}
+
+const OLD_STATE = "; its state, from an earlier version, does not record its id, so a literal guardrailId cannot be matched to it until `pulumi refresh`";
+
+function membersOf(s: PolicyResource): "some" | "none" | "unknown" {
+  const members = read<Record<string, unknown>>(plainProps(s.props), "members");
+  if (members.unknown) return "unknown";
+  return Object.values(members.value ?? {}).some((v) => v === true) ? "some" : "none";
+}
+
+/** A guardrail's id from its outputs; `null` in state older than the record; `undefined` before it exists. */
+function idOf(g: PolicyResource): string | null | undefined {
+  const props = plainProps(g.props);
+  const id = read<string>(props, "guardrailId");
+  if (!id.unknown && typeof id.value === "string") return id.value.trim().toLowerCase();
+  // Outputs (createdAt is set) without the id: written by an earlier version.
+  return read(props, "createdAt").unknown || props.createdAt === undefined ? undefined : null;
+}
+
+function targetOf(s: PolicyResource, ids: ReadonlyMap<PolicyResource, string | null | undefined>): Target {
+  const guardrails = [...ids.keys()];
+  const deps = s.propertyDependencies?.guardrailId ?? [];
+  const sole = deps.length === 1 && guardrails.includes(deps[0]!) ? deps[0]! : undefined;
+  const value = read<unknown>(plainProps(s.props), "guardrailId");
+  if (value.unknown) return sole ? { to: sole } : { maybe: deps.some((d) => guardrails.includes(d)) ? deps.filter((d) => guardrails.includes(d)) : guardrails };
+  const id = typeof value.value === "string" ? value.value.trim().toLowerCase() : undefined;
+  const named = id === undefined ? undefined : guardrails.find((g) => ids.get(g) === id);
+  if (named) return { to: named };
+  if (sole && ids.get(sole) === null) return { to: sole };
+  const notYet = guardrails.filter((g) => ids.get(g) === undefined);
+  return notYet.length ? { maybe: notYet } : { to: null };
 }

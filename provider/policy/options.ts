@@ -68,11 +68,15 @@ export interface GuardrailsPolicyOptions {
   requireZdr?: ZdrGroup[];
   /** Builtin filter slugs every guardrail must carry (any action). @default rule disabled */
   requireBuiltinFilters?: (typeof BUILTIN_SLUGS)[number][];
-  /** Models no guardrail may allow; `vendor/*` matches a vendor's models. Case-insensitive. @default rule disabled */
+  /**
+   * Models no guardrail may allow, in any form the service may accept for them: any case, a
+   * dated canonical slug (`-20250901`) or a `:variant` of the name (an alias of another shape
+   * needs the catalogue: list it too); `vendor/*` matches a vendor's models. @default rule disabled
+   */
   forbidModels?: string[];
   /** Every guardrail must set `allowedProviders`, within this list. @default rule disabled */
   allowProviders?: string[];
-  /** Every guardrail must have a `GuardrailMemberAssignment` with at least one member. @default rule disabled */
+  /** Every guardrail must have a `GuardrailMemberAssignment` with at least one member whose `guardrailId` is its id. @default rule disabled */
   requireMemberSet?: boolean;
   /** Level of each rule that `levels` does not name. @default "mandatory" */
   enforcement?: EnforcementLevel;

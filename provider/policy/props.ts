@@ -86,10 +86,20 @@ export function checkedAtUp(proxied: unknown, key: string, message: string): Err
       return err;
     }
   }
-  // Not behind CrossGuard's proxy (e.g. a hand-rolled caller): a plain error says the same.
-  const err = new UserError(message);
-  err.name = "UnknownValueError";
+  // Nothing unknown to touch (a guardrail's id that is only planned is absent, not unknown):
+  // the SDK's own error type, from the SDK the running pack has loaded anyway; else a plain one.
+  const err = sdkUnknownError(key) ?? Object.assign(new UserError(message), { name: "UnknownValueError" });
+  err.message = message;
   return err;
+}
+
+function sdkUnknownError(key: string): Error | undefined {
+  try {
+    const sdk = require("@pulumi/policy/proxy") as { UnknownValueError: new (sentinel: string, path: string[]) => Error; unknownStringValue: string };
+    return new sdk.UnknownValueError(sdk.unknownStringValue, [key]);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Path to the first unknown inside a value ([] when the value itself is unknown). */

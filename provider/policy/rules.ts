@@ -5,12 +5,16 @@
  *
  * Props are the checked inputs of the program, not the service's outputs: an omitted arg is
  * missing (not `false`), `enforceZdr` still stands beside the per-vendor args, and model ids
- * are as the program wrote them. Findings never quote a value: CrossGuard hands secrets over
- * in plain text, so a value is written `[secret]`.
+ * are as the program wrote them. A finding quotes a value only through `show` (quote.ts): a
+ * value the program marked secret is never quoted.
  */
 import type { GuardrailsPolicyOptions, ZdrGroup } from "./options";
 import { read, readList, type Props } from "./props";
+import { showItems, showValues, type Show } from "./quote";
+import { FORMS_NOTE, modelMatches } from "./model-ids";
 import { RESET_INTERVALS, type ResetInterval } from "../args/constants";
+
+export { modelMatches } from "./model-ids";
 
 export interface RuleFinding {
   /** Violations proven from known values, each a phrase about the guardrail. */
@@ -19,16 +23,19 @@ export interface RuleFinding {
   unknown?: string;
 }
 
-type GuardrailRule<V> = (props: Props, value: V) => RuleFinding;
+type GuardrailRule<V> = (props: Props, value: V, show?: Show) => RuleFinding;
+
+/** Without a record of which inputs are secret, nothing is quoted. */
+const HIDE_ALL = showValues(undefined);
 
 const ok = (violations: string[] = [], unknown?: string): RuleFinding => (unknown ? { violations, unknown } : { violations });
 
 /** `maxLimitUsd`: a spending limit at or under the ceiling; no limit exceeds any ceiling. */
-export const maxLimitUsd: GuardrailRule<number> = (props, ceiling) => {
+export const maxLimitUsd: GuardrailRule<number> = (props, ceiling, show = HIDE_ALL) => {
   const limit = read<number>(props, "limitUsd");
   if (limit.unknown) return ok([], "limitUsd");
   if (limit.value === undefined) return ok([`has no limitUsd (no spending limit); the organization's ceiling is ${ceiling} USD`]);
-  return ok(typeof limit.value === "number" && limit.value <= ceiling ? [] : [`limitUsd [secret] is over the organization's ceiling of ${ceiling} USD`]);
+  return ok(typeof limit.value === "number" && limit.value <= ceiling ? [] : [`limitUsd ${show("limitUsd", limit.value)} is over the organization's ceiling of ${ceiling} USD`]);
 };
 
 /**
@@ -36,7 +43,7 @@ export const maxLimitUsd: GuardrailRule<number> = (props, ceiling) => {
  * interval (`true`: any). `check` already refuses a limit without an interval and the
  * reverse, so a missing `resetInterval` means the guardrail has no spending limit at all.
  */
-export const requireResetInterval: GuardrailRule<boolean | ResetInterval> = (props, required) => {
+export const requireResetInterval: GuardrailRule<boolean | ResetInterval> = (props, required, show = HIDE_ALL) => {
   if (required === false) return ok();
   const longest = required === true ? RESET_INTERVALS.length - 1 : RESET_INTERVALS.indexOf(required);
   const shorter = RESET_INTERVALS.slice(0, longest + 1);
@@ -45,13 +52,13 @@ export const requireResetInterval: GuardrailRule<boolean | ResetInterval> = (pro
   if (reset.unknown) return ok([], "resetInterval");
   if (reset.value === undefined) return ok([`has no resetInterval, so no spending limit that resets; set limitUsd with a resetInterval of ${allowed}`]);
   const rank = RESET_INTERVALS.indexOf(reset.value as ResetInterval);
-  return ok(rank >= 0 && rank <= longest ? [] : [`resetInterval [secret] resets less often than the organization requires (${allowed})`]);
+  return ok(rank >= 0 && rank <= longest ? [] : [`resetInterval ${show("resetInterval", reset.value)} resets less often than the organization requires (${allowed})`]);
 };
 
 const ZDR_ARG: Record<ZdrGroup, string> = { vendorA: "enforceZdrVendorA", vendorB: "enforceZdrVendorB", vendorC: "enforceZdrVendorC", other: "enforceZdrOther" };
 
 /** `requireZdr`: each listed vendor group's effective ZDR flag is `true` (the per-vendor arg, else `enforceZdr`). */
-export const requireZdr: GuardrailRule<ZdrGroup[]> = (props, groups) => {
+export const requireZdr: GuardrailRule<ZdrGroup[]> = (props, groups, show = HIDE_ALL) => {
   const violations: string[] = [];
   let unknown: string | undefined;
   for (const group of groups) {
@@ -62,7 +69,9 @@ export const requireZdr: GuardrailRule<ZdrGroup[]> = (props, groups) => {
       continue;
     }
     let effective = own.value;
+    let from = arg;
     if (effective === undefined) {
+      from = "enforceZdr";
       const legacy = read(props, "enforceZdr");
       if (legacy.unknown) {
         unknown ??= "enforceZdr";
@@ -71,7 +80,7 @@ export const requireZdr: GuardrailRule<ZdrGroup[]> = (props, groups) => {
       effective = legacy.value;
     }
     if (effective === undefined) violations.push(`does not set ${arg}; the organization requires zero-data retention for ${group}`);
-    else if (effective !== true) violations.push(`${arg} is [secret], not true; the organization requires zero-data retention for ${group}`);
+    else if (effective !== true) violations.push(`${arg} is ${show(from, effective)}${from === arg ? "" : " (from enforceZdr)"}, not true; the organization requires zero-data retention for ${group}`);
   }
   return ok(violations, unknown);
 };
@@ -87,43 +96,38 @@ export const requireBuiltinFilters: GuardrailRule<string[]> = (props, slugs) => 
   return ok(missing.length ? [`lacks the builtin content filter${missing.length > 1 ? "s" : ""} ${missing.join(", ")} in contentFilterBuiltins`] : []);
 };
 
-/** Whether a model id matches a forbidden entry (`vendor/*` matches by prefix); case-insensitive. */
-export function modelMatches(id: string, pattern: string): boolean {
-  const a = id.toLowerCase();
-  const p = pattern.toLowerCase();
-  return p.endsWith("/*") ? a.startsWith(p.slice(0, -1)) : a === p;
-}
-
 /**
  * `forbidModels`: no forbidden model is allowed. With `allowedModels` set, none of its
- * entries may match; without it every model is allowed, so each forbidden entry must be in
- * `ignoredModels` (a `vendor/*` entry needs the same entry there).
+ * entries may be a form of a forbidden model (model-ids.ts); without it every model is
+ * allowed, so each forbidden entry must be in `ignoredModels` as written: the service then
+ * ignores that model under every identifier it accepts for it, while another form there
+ * might name another model (a `vendor/*` entry needs the same entry there).
  */
-export const forbidModels: GuardrailRule<string[]> = (props, forbidden) => {
+export const forbidModels: GuardrailRule<string[]> = (props, forbidden, show = HIDE_ALL) => {
   const allowed = readList(props, "allowedModels");
   if (allowed.unknown) return ok([], "allowedModels");
   if (allowed.value !== undefined) {
     const ids = allowed.value.filter((x): x is string => typeof x === "string");
-    const hits = forbidden.filter((f) => ids.some((id) => modelMatches(id, f)));
-    if (hits.length) return ok([`allowedModels allows ${hits.length} forbidden model entr${hits.length > 1 ? "ies" : "y"} [secret] (the organization forbids ${forbidden.join(", ")})`]);
+    const hits = ids.filter((id) => forbidden.some((f) => modelMatches(id, f)));
+    if (hits.length) return ok([`allowedModels allows ${hits.length} forbidden model entr${hits.length > 1 ? "ies" : "y"} ${showItems(show, "allowedModels", hits)} (the organization forbids ${forbidden.join(", ")}; ${FORMS_NOTE})`]);
     return ok([], allowed.unknownItems ? "allowedModels" : undefined);
   }
   const ignored = readList(props, "ignoredModels");
   if (ignored.unknown) return ok([], "ignoredModels");
-  const ids = (ignored.value ?? []).filter((x): x is string => typeof x === "string").map((x) => x.toLowerCase());
-  const open = forbidden.filter((f) => !ids.includes(f.toLowerCase()));
+  const ids = (ignored.value ?? []).filter((x): x is string => typeof x === "string").map((x) => x.trim().toLowerCase());
+  const open = forbidden.filter((f) => !ids.includes(f.trim().toLowerCase()));
   if (open.length && ignored.unknownItems) return ok([], "ignoredModels");
-  return ok(open.length ? [`allows every model, including the forbidden ${open.join(", ")}; set allowedModels, or list ${open.length > 1 ? "them" : "it"} in ignoredModels`] : []);
+  return ok(open.length ? [`allows every model, including the forbidden ${open.join(", ")}; set allowedModels, or list ${open.length > 1 ? "them" : "it"} in ignoredModels as written there (another form of a model cannot be told the same without the model catalogue)`] : []);
 };
 
 /** `allowProviders`: `allowedProviders` is set and within the organization's list. */
-export const allowProviders: GuardrailRule<string[]> = (props, allowedList) => {
+export const allowProviders: GuardrailRule<string[]> = (props, allowedList, show = HIDE_ALL) => {
   const list = readList(props, "allowedProviders");
   if (list.unknown) return ok([], "allowedProviders");
   if (list.value === undefined) return ok([`does not set allowedProviders, so every provider is allowed; the organization allows only ${allowedList.join(", ")}`]);
   const allowed = new Set(allowedList.map((p) => p.toLowerCase()));
   const outside = list.value.filter((p) => typeof p === "string" && !allowed.has(p.toLowerCase()));
-  if (outside.length) return ok([`allowedProviders has ${outside.length} provider${outside.length > 1 ? "s" : ""} [secret] outside the organization's list (${allowedList.join(", ")})`]);
+  if (outside.length) return ok([`allowedProviders has ${outside.length} provider${outside.length > 1 ? "s" : ""} ${showItems(show, "allowedProviders", outside)} outside the organization's list (${allowedList.join(", ")})`]);
   return ok([], list.unknownItems ? "allowedProviders" : undefined);
 };
 

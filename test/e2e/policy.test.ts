@@ -49,6 +49,16 @@ guardrail("v-providers", { allowedProviders: pulumi.secret(["provider-a", "s3cr3
 guardrail("v-members", { description: undefined }, null);
 // Not known until "ok" exists: checked at up, where it is over the ceiling.
 guardrail("later", { limitUsd: ok.id.apply(() => 5000) });
+// Made through the package's provider under a type token of its own: still a guardrail.
+const { shimFor } = require("pulumi-guardrails/internal");
+class Sneaky extends pulumi.dynamic.Resource {
+  constructor(name: string, props: Record<string, unknown>) { super(shimFor("guardrail"), name, props, {}, "mymod", "Whatever"); }
+}
+function sneaky(name: string, change: Partial<GuardrailArgs>) {
+  const g = new Sneaky(name, { ...base, name: "G " + name, ...change });
+  new GuardrailMemberAssignment(name + "-members", { guardrailId: g.id, memberUserIds: ["user_" + name.replace(/-/g, "_")] });
+}
+sneaky("v-sneaky", { limitUsd: 999999 });
 `;
 
 interface Violation {
@@ -110,6 +120,7 @@ describe("policy packs from pulumi-guardrails/policy under the real CLI", () => 
       "mandatory guardrails-allow-providers v-providers",
       "mandatory guardrails-forbid-models v-forbid",
       "mandatory guardrails-max-limit-usd v-limit",
+      "mandatory guardrails-max-limit-usd v-sneaky",
       "mandatory guardrails-require-builtin-filters v-filters",
       "mandatory guardrails-require-member-set v-members",
       "mandatory guardrails-require-reset-interval v-reset",
@@ -119,7 +130,9 @@ describe("policy packs from pulumi-guardrails/policy under the real CLI", () => 
     expect(violations.find((v) => v.name === "later")!.message).toMatch(/limitUsd is not known until the resources it depends on exist; guardrails-max-limit-usd is checked at up/);
     expect(violations.find((v) => v.name === "v-limit")!.message).toContain("limitUsd [secret] is over the organization's ceiling of 1000 USD");
     expect(violations.find((v) => v.name === "v-providers")!.message).toContain("allowedProviders has 1 provider [secret] outside");
-    expect(violations.find((v) => v.name === "v-reset")!.message).toContain('guardrail "v-reset": resetInterval [secret] resets less often than the organization requires (daily or weekly)');
+    // A value the program did not mark secret is quoted; a secret one never is.
+    expect(violations.find((v) => v.name === "v-reset")!.message).toContain('guardrail "v-reset": resetInterval "monthly" resets less often than the organization requires (daily or weekly)');
+    expect(violations.find((v) => v.name === "v-sneaky")!.message).toContain('guardrail "v-sneaky": limitUsd 999999 is over the organization\'s ceiling of 1000 USD');
 
     // The PR summary, from the same preview: violations first, mandatory before advisory.
     const cli = join(inject("e2e").template, "node_modules/pulumi-guardrails/dist/tools/preview-summary/cli.js");
@@ -141,12 +154,13 @@ describe("policy packs from pulumi-guardrails/policy under the real CLI", () => 
     transcript.push(res.output);
     expect(res.code).not.toBe(0);
     expect(res.output).toMatch(/\[mandatory\]\s+guardrails-max-limit-usd/);
+    expect(res.output).toContain('guardrail "v-sneaky": limitUsd 999999 is over');
     const log = await p.log();
     expect(log.writes).toBe(0);
     expect(log.counts.createGuardrail ?? 0).toBe(0);
   });
 
-  it("pack config overrides the options: every rule advisory (preview passes, each still warns), and a lower ceiling", async () => {
+  it("pack config overrides the options: every rule advisory (preview passes, each still warns), and a lower ceiling; the provenance record off says what it no longer sees", async () => {
     const config = join(p.dir, "pack-config.json");
     writeFileSync(config, JSON.stringify({ all: "advisory", "guardrails-max-limit-usd": { enforcementLevel: "advisory", maxLimitUsd: 100 } }));
     const { code, violations } = await preview("--policy-pack-config", config);
@@ -156,25 +170,29 @@ describe("policy packs from pulumi-guardrails/policy under the real CLI", () => 
       "advisory guardrails-description v-members",
       "advisory guardrails-forbid-models v-forbid",
       "advisory guardrails-max-limit-usd later",
+      // "all" sets guardrails-provenance too, so it records nothing: it names the resource it cannot tell apart.
+      "advisory guardrails-provenance v-sneaky",
       // The pack config's ceiling (100), not the options' (1000): the compliant guardrails' 500 is over it.
       ...["ok", "v-filters", "v-forbid", "v-limit", "v-members", "v-providers", "v-reset", "v-zdr"].map((n) => `advisory guardrails-max-limit-usd ${n}`),
       "advisory guardrails-require-builtin-filters v-filters",
-      "advisory guardrails-require-member-set v-members",
+      // Nor can it tell that v-sneaky-members names a guardrail: it might name v-members, checked at up (a stack-level advisory).
+      "advisory guardrails-require-member-set policy-e2e-dev",
       "advisory guardrails-require-reset-interval v-reset",
       "advisory guardrails-require-zdr v-zdr",
     ].sort());
-    expect(violations.find((v) => v.name === "ok")!.message).toContain("ceiling of 100 USD");
+    expect(violations.find((v) => v.policy === "guardrails-require-member-set")!.message).toContain('guardrail "v-members": which guardrail each member set names is not known');
+    expect(violations.find((v) => v.name === "ok")!.message).toContain('guardrail "ok": limitUsd [hidden] is over the organization\'s ceiling of 100 USD');
   });
 
   it("up --skip-preview: an unknown at preview is checked at up, and the failing guardrail never reaches the API", async () => {
     // Only "ok" and "later": the engine stops an update at its first mandatory failure.
-    p.write(PROGRAM.replace(/^guardrail\("v-.*$/gm, ""));
+    p.write(PROGRAM.replace(/^(guardrail|sneaky)\("v-.*$/gm, ""));
     await p.clearLog();
     const res = await p.pulumi(["up", "--yes", "--skip-preview", "--policy-pack", pack]);
     transcript.push(res.output);
     expect(res.code).not.toBe(0);
     // "later"'s limit was unknown at preview; at up it is known (5000) and the rule fails it.
-    expect(res.output).toMatch(/guardrail "later": limitUsd \[secret\] is over the organization's ceiling of 1000 USD/);
+    expect(res.output).toMatch(/guardrail "later": limitUsd 5000 is over the organization's ceiling of 1000 USD/);
     const log = await p.log();
     expect(log.counts.createGuardrail).toBe(1);
     const names = ((await p.api("GET", "/guardrails?limit=100")).body.data as Array<{ name: string }>).map((g) => g.name);

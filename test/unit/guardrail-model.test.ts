@@ -192,6 +192,7 @@ describe("outputs from the wire", () => {
         "enforceZdrVendorA": true,
         "enforceZdrVendorB": true,
         "enforceZdrVendorC": true,
+        "guardrailId": "3f2b8c1e-0000-4000-8000-000000000001",
         "ignoredModels": null,
         "ignoredModelsCanonical": null,
         "ignoredProviders": null,
