@@ -6,6 +6,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import { UserError } from "../user-error";
 
 /** Largest entry read, in bytes; an entry is a few hundred. */
 const MAX_ENTRY_BYTES = 16 * 1024;
@@ -28,7 +29,7 @@ export function privateFolder(dir: string): boolean {
   if (uid === undefined) return true;
   const mode = (st.mode & 0o777).toString(8);
   const refuse = (why: string, fix: string) =>
-    new Error(`the create journal folder ${dir} ${why}, so entries in it could be planted; ${fix}, or set GUARDRAILS_JOURNAL_DIR to a folder only you can write`);
+    new UserError(`the create journal folder ${dir} ${why}, so entries in it could be planted; ${fix}, or set GUARDRAILS_JOURNAL_DIR to a folder only you can write`);
   if (!st.isDirectory()) throw refuse("is not a folder", `remove it (it is made again, private)`);
   if (st.uid !== uid) throw refuse(`is owned by uid ${st.uid}, not by this user (uid ${uid})`, `remove it (it is made again, private)`);
   if (st.mode & 0o002) throw refuse(`is writable by others (mode ${mode})`, `run \`chmod 700 ${dir}\``);

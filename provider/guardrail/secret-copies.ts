@@ -42,6 +42,8 @@ export function secretArgsChanged(recorded: object | null | undefined, news: obj
 function copiesOf(name: string): string[] {
   if ((MODEL_LISTS as readonly string[]).includes(name)) return [CANONICAL_OUTPUT[name as ModelList]];
   if (name === "workspaceId") return ["defaultWorkspaceId"];
+  // The guardrail's own id, recorded for the policy pack (model.ts), is the adopted one's id.
+  if (name === "adoptId") return ["guardrailId"];
   return FIELD_NAMES.filter((k) => spec(k).fallback === name);
 }
 

@@ -36,8 +36,8 @@ const ARGS = {
   contentFilters: [{ pattern: "SECRET-RX-[0-9]+", action: "block", label: "SECRET-LABEL" }],
 };
 const SECRET = ["allowedModels", "contentFilters", "description", "enforceZdr", "ignoredModels", "limitUsd", "workspaceId"];
-/** Plain by design: the service's own fields (includeByokInBudgets: the service always holds one), and the args the program did not make secret. */
-const PLAIN = ["createdAt", "updatedAt", "__secretArgs", "name", "args.name", "resetInterval", "args.resetInterval", "enforceZdrOther", "args.enforceZdrOther", "includeByokInBudgets"];
+/** Plain by design: the service's own fields (includeByokInBudgets: the service always holds one; guardrailId: the id it gave, as plain as the resource id), and the args the program did not make secret. */
+const PLAIN = ["createdAt", "updatedAt", "guardrailId", "__secretArgs", "name", "args.name", "resetInterval", "args.resetInterval", "enforceZdrOther", "args.enforceZdrOther", "includeByokInBudgets"];
 
 const create = async (news: Record<string, unknown>) => guardrail.create({ __provider: "serialized", __resource: "p/s/vault", ...news });
 const plainOf = (outs: unknown) => plainLeaves(outs).filter((p) => !PLAIN.some((q) => p === q || p.startsWith(`${q}[`)));
@@ -85,5 +85,12 @@ describe("copies of secret args", () => {
     const read = await guardrail.read(id, plain);
     expect(plainOf(read.props)).toEqual([]);
     expect(plainOf(read.inputs).filter((p) => p !== "__secretArgs")).toEqual([]);
+  });
+
+  it("a secret adoptId makes the guardrailId output (the adopted guardrail's id, for the policy pack) a secret too", async () => {
+    const { id } = await create(ARGS);
+    const adopted = (await create({ ...ARGS, adoptId: id, __secretArgs: [...SECRET, "adoptId"] })).outs as Record<string, unknown>;
+    expect(isEnvelope(adopted.guardrailId)).toBe(true);
+    expect(adopted.guardrailId).toEqual({ ...SIG, value: id });
   });
 });
