@@ -5,7 +5,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import type { BuiltinSlug, FilterAction, ScanScope } from "../args/constants";
 import type { FIELDS, OutputValue } from "../args/fields";
-import { registerGuardrail } from "../assignments/conflicts";
+import { claimAdoption, registerGuardrail } from "../assignments/conflicts";
 import { reportConfigOnce } from "../config-warnings";
 import { shimFor } from "../shim";
 import { GUARDRAIL_TYPE } from "../policy/type-tokens";
@@ -89,9 +89,10 @@ export class Guardrail extends pulumi.dynamic.Resource {
   constructor(name: string, args: GuardrailArgs, opts?: pulumi.CustomResourceOptions) {
     refuseImportOption("Guardrail", name, opts);
     reportConfigOnce();
+    claimAdoption(name, args.adoptId);
     // `__resource` lets a create recognise its own interrupted earlier attempt (create-journal.ts).
     const resource = `${pulumi.getProject()}/${pulumi.getStack()}/${name}`;
     super(shimFor("guardrail"), name, { createdAt: undefined, updatedAt: undefined, allowedModelsCanonical: undefined, ignoredModelsCanonical: undefined, ...args, __resource: resource }, opts, "guardrails", "Guardrail");
-    registerGuardrail(this.id, name, args.workspaceId);
+    registerGuardrail(this.id, name, args.workspaceId, args.adoptId);
   }
 }
