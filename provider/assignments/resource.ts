@@ -37,6 +37,12 @@ export interface GuardrailKeyAssignmentArgs extends AssignmentArgsBase {
 const asMap = (ids: pulumi.Input<pulumi.Input<string>[]>) =>
   pulumi.output(ids).apply((list) => Object.fromEntries([...new Set(list)].sort().map((id) => [id, true as const])));
 
+/**
+ * `__secretIds: true` when the id list is secret, else left out: `check` then copies no id under
+ * another name (Pulumi re-marks only same-named inputs secret), so a secret list gets no `moves`.
+ */
+const secretFlag = (ids: pulumi.Input<pulumi.Input<string>[]>) => ({ __secretIds: pulumi.isSecret(pulumi.output(ids)).then((secret) => (secret ? true : undefined)) });
+
 const assignedIds = (map: pulumi.Output<Record<string, true | string>>) =>
   map.apply((m) => Object.keys(m ?? {}).filter((id) => m[id] === true).sort());
 
@@ -58,7 +64,7 @@ export class GuardrailMemberAssignment extends pulumi.dynamic.Resource {
     refuseImportOption("GuardrailMemberAssignment", name, opts);
     reportConfigOnce();
     claimSet("member", name, args.guardrailId, args.exclusive);
-    super(shimFor("memberAssignment"), name, { guardrailId: args.guardrailId, exclusive: args.exclusive ?? false, members: asMap(args.memberUserIds) }, opts, "guardrails", "GuardrailMemberAssignment");
+    super(shimFor("memberAssignment"), name, { guardrailId: args.guardrailId, exclusive: args.exclusive ?? false, members: asMap(args.memberUserIds), ...secretFlag(args.memberUserIds) }, opts, "guardrails", "GuardrailMemberAssignment");
     this.memberUserIds = assignedIds(this.members);
     registerSet("member", name, args.guardrailId, args.memberUserIds, this);
   }
@@ -79,7 +85,7 @@ export class GuardrailKeyAssignment extends pulumi.dynamic.Resource {
     refuseImportOption("GuardrailKeyAssignment", name, opts);
     reportConfigOnce();
     claimSet("key", name, args.guardrailId, args.exclusive);
-    super(shimFor("keyAssignment"), name, { guardrailId: args.guardrailId, exclusive: args.exclusive ?? false, keys: asMap(args.keyHashes) }, opts, "guardrails", "GuardrailKeyAssignment");
+    super(shimFor("keyAssignment"), name, { guardrailId: args.guardrailId, exclusive: args.exclusive ?? false, keys: asMap(args.keyHashes), ...secretFlag(args.keyHashes) }, opts, "guardrails", "GuardrailKeyAssignment");
     this.keyHashes = assignedIds(this.keys);
     registerSet("key", name, args.guardrailId, args.keyHashes, this);
   }
