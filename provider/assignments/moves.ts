@@ -14,7 +14,7 @@ import type { AssignmentInputs } from "../args/assignment-args";
 import type { AssignmentSetKind } from "./kind";
 import { locate } from "./locate";
 import { statusesIn } from "./state-map";
-import { movesFrom } from "./status";
+import { movesFrom, parseOnGuardrail } from "./status";
 
 type Props = Record<string, unknown>;
 
@@ -26,7 +26,8 @@ const NAMED_MAX = 20;
 
 /**
  * The ids `inputs` adds that sit on a competing guardrail now, each with where it comes from.
- * A set already in state adds the ids its state does not hold (no read of its own guardrail);
+ * A set already in state adds the ids its state does not hold (no read of its own guardrail),
+ * except those a refresh already placed on another guardrail;
  * a new one lists its guardrail first, so ids already there (an adoption) cost no walk of the
  * organization's assignments. Calls: that list (new sets only), then, only when some ids are
  * not there, one walk of the organization's assignments and a GET per guardrail involved.
@@ -38,7 +39,8 @@ export async function movesAt(kind: AssignmentSetKind, olds: Props, news: Props,
   let adding: string[];
   if (inState) {
     const held = statusesIn(olds, kind.stateKey);
-    adding = [...inputs.ids].filter((id) => held[id] !== true);
+    // An id a refresh found on another guardrail already says so in the preview (`~ user_bob: "on guardrail …" => true`).
+    adding = [...inputs.ids].filter((id) => held[id] !== true && !(typeof held[id] === "string" && parseOnGuardrail(held[id]!)));
   } else {
     const live = new Set(await collect(kind.list(client, inputs.guardrailId)));
     adding = [...inputs.ids].filter((id) => !live.has(id));

@@ -47,6 +47,15 @@ describe("where an added id is now", () => {
     expect(stderr).toEqual([`warning: GuardrailMemberAssignment for guardrail ${eng}: moved 2 member(s) here from other guardrails: user_jon (${from}), user_lee (${from})`]);
   });
 
+  it("an id a refresh already placed on another guardrail is not looked up again: the preview says where it is", async () => {
+    const eng = await newGuardrail("Refreshed");
+    await emu.clearLog();
+    const olds = { __provider: "p", guardrailId: eng, exclusive: false, members: { user_a: true, user_jon: "on guardrail Legacy Sales (3f2b8c1e…)" } };
+    const checked = await memberAssignment.check(olds, memberArgs(eng, ["user_a", "user_jon"]));
+    expect(checked.inputs).not.toHaveProperty("moves");
+    expect((await emu.log()).total).toBe(0);
+  });
+
   it("nothing added: no call and no moves; a secret list is never copied into moves", async () => {
     const eng = await newGuardrail("Quiet");
     const legacy = await newGuardrail("Legacy quiet");
