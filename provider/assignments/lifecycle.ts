@@ -10,7 +10,7 @@ import { issuesToFailures } from "../args/messages";
 import { containsUnknown, isUnknown } from "../args/unknown";
 import { userProps } from "../guardrail/check";
 import type { AssignmentSetKind } from "./kind";
-import { EXTRA_KEYS, movesAt, movesIn, withMoves } from "./moves";
+import { EXTRA_KEYS, keptMoves, movesAt, movesIn, withMoves } from "./moves";
 import { readSet } from "./read";
 import { statusesIn } from "./state-map";
 import { createSet, deleteSet, updateSet } from "./write";
@@ -52,8 +52,9 @@ export function parseSet(kind: AssignmentSetKind, news: Props): AssignmentInputs
 async function checkWithMoves(kind: AssignmentSetKind, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
   const checked = checkSet(kind, news);
   if ((checked.failures ?? []).length > 0 || containsUnknown(setProps(news))) return checked;
-  const moves = await movesAt(kind, olds ?? {}, news, parseSet(kind, news)).catch(() => ({}));
-  return { inputs: withMoves(news, moves), failures: [] };
+  const inputs = parseSet(kind, news);
+  const moves = await movesAt(kind, olds ?? {}, news, inputs).catch(() => ({}));
+  return { inputs: withMoves(news, { ...keptMoves(kind, olds ?? {}, inputs), ...moves }), failures: [] };
 }
 
 function checkSet(kind: AssignmentSetKind, news: Props): pulumi.dynamic.CheckResult {

@@ -49,10 +49,22 @@ export async function movesAt(kind: AssignmentSetKind, olds: Props, news: Props,
   return Object.fromEntries(Object.keys(found).sort().map((id) => [id, movesFrom(found[id]!)]));
 }
 
+/**
+ * Entries of the last `moves` whose ids the set still holds and still lists: kept, so the
+ * preview of a later change does not show them leaving (`- moves: {...}`) as if something
+ * were undone. A refresh drops them (its inputs hold no `moves`).
+ */
+export function keptMoves(kind: AssignmentSetKind, olds: Props, inputs: AssignmentInputs): Record<string, string> {
+  if (typeof olds?.guardrailId !== "string" || olds.guardrailId.toLowerCase() !== inputs.guardrailId) return {};
+  const held = statusesIn(olds, kind.stateKey);
+  return Object.fromEntries(Object.entries(movesIn(olds)).filter(([id]) => inputs.ids.has(id) && held[id] === true));
+}
+
 /** The checked inputs: the program's, with `moves` when there are any (a stale one dropped). */
 export function withMoves(news: Props, moves: Record<string, string>): Props {
   const { moves: _stale, ...rest } = news;
-  return Object.keys(moves).length > 0 ? { ...rest, moves } : rest;
+  const sorted = Object.fromEntries(Object.keys(moves).sort().map((id) => [id, moves[id]!]));
+  return Object.keys(sorted).length > 0 ? { ...rest, moves: sorted } : rest;
 }
 
 /** The `moves` a checked input carries, when it is a map of strings. */

@@ -45,6 +45,12 @@ describe("where an added id is now", () => {
     await memberAssignment.update(created.id, created.outs, checked.inputs);
     expect((await emu.log()).counts).toEqual({ assignMembers: 1 });
     expect(stderr).toEqual([`warning: GuardrailMemberAssignment for guardrail ${eng}: moved 2 member(s) here from other guardrails: user_jon (${from}), user_lee (${from})`]);
+
+    // The next change keeps what moved and is still listed, so its preview shows no `- moves` entry; a dropped id leaves.
+    await emu.clearLog();
+    const next = await memberAssignment.check(checked.inputs, memberArgs(eng, ["user_a", "user_jon", "user_kim"]));
+    expect(next.inputs.moves).toEqual({ user_jon: from });
+    expect((await emu.log()).total).toBe(0);
   });
 
   it("an id a refresh already placed on another guardrail is not looked up again: the preview says where it is", async () => {
