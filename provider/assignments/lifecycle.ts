@@ -1,7 +1,8 @@
 /**
- * Provider methods of the assignment sets, one implementation for members and keys: the
- * pure ones (check, diff) here, the ones that call the service in read.ts and write.ts. The
- * state map is state-map.ts, applying a plan apply.ts, finding where ids went locate.ts.
+ * Provider methods of the assignment sets, one implementation for members and keys: check
+ * and diff here (check also records where added ids sit now, moves.ts), the ones that call
+ * the service in read.ts and write.ts. The state map is state-map.ts, applying a plan
+ * apply.ts, finding where ids went locate.ts.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { SET_ARGS, type AssignmentInputs } from "../args/assignment-args";
@@ -9,6 +10,7 @@ import { forEngine, issuesToFailures, secretArgsOf } from "../args/messages";
 import { containsUnknown, isUnknown } from "../args/unknown";
 import { userProps } from "../guardrail/check";
 import type { AssignmentSetKind } from "./kind";
+import { EXTRA_KEYS, keptMoves, movesAt, movesIn, withMoves } from "./moves";
 import { readSet } from "./read";
 import { statusesIn } from "./state-map";
 import { createSet, deleteSet, updateSet } from "./write";
@@ -19,14 +21,21 @@ type Props = Record<string, unknown>;
 /** The provider methods of one kind of set (what `internal.ts` exposes by name). */
 export function assignmentLifecycle(kind: AssignmentSetKind) {
   return {
-    check: async (_olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> => checkSet(kind, news),
+    check: async (olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> => checkWithMoves(kind, olds, news),
     diff: async (_id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> => diffSet(kind, olds, news),
-    create: async (news: Props): Promise<pulumi.dynamic.CreateResult> => createSet(kind, parseSet(kind, news), news.__provider),
+    create: async (news: Props): Promise<pulumi.dynamic.CreateResult> => createSet(kind, parseSet(kind, news), news.__provider, movesIn(news)),
     read: async (id: string, props: Props): Promise<pulumi.dynamic.ReadResult> => readSet(kind, id, props),
-    update: async (_id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> => updateSet(kind, olds, parseSet(kind, news), news.__provider),
+    update: async (_id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> => updateSet(kind, olds, parseSet(kind, news), news.__provider, movesIn(news)),
     delete: async (_id: string, props: Props): Promise<void> => deleteSet(kind, props),
   };
 }
+
+/** The user's args: without Pulumi's keys and the ones the class and `check` add (moves.ts). */
+const setProps = (props: Props) => {
+  const out = userProps(props);
+  for (const k of EXTRA_KEYS) delete out[k];
+  return out;
+};
 
 /**
  * A zod path in the program's words: the state key (`members`) becomes the arg (`memberUserIds`).
@@ -39,7 +48,7 @@ function argPath(kind: AssignmentSetKind, property: string, isSecret: (root: str
 
 /** The program's inputs, known and checked, as the lifecycle works with them. */
 export function parseSet(kind: AssignmentSetKind, news: Props): AssignmentInputs {
-  const parsed = SET_ARGS[kind.stateKey].full.safeParse(userProps(news), { reportInput: true });
+  const parsed = SET_ARGS[kind.stateKey].full.safeParse(setProps(news), { reportInput: true });
   const secret = secretArgsOf(news);
   if (!parsed.success) throw new UserError(issuesToFailures(parsed.error, [], secret).map((f) => `${argPath(kind, f.property, secret)}: ${f.reason}`).join("; "));
   const map = parsed.data.ids;
@@ -47,8 +56,17 @@ export function parseSet(kind: AssignmentSetKind, news: Props): AssignmentInputs
   return { guardrailId: parsed.data.guardrailId.toLowerCase(), ids: new Set(Object.keys(map).filter((id) => map[id] === true)), exclusive: parsed.data.exclusive ?? false };
 }
 
+/** Valid args get the ids the next `up` takes off other guardrails recorded as `moves` (moves.ts). */
+async function checkWithMoves(kind: AssignmentSetKind, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
+  const checked = checkSet(kind, news);
+  if ((checked.failures ?? []).length > 0 || containsUnknown(setProps(news))) return checked;
+  const inputs = parseSet(kind, news);
+  const moves = await movesAt(kind, olds ?? {}, news, inputs).catch(() => ({}));
+  return { inputs: withMoves(news, { ...keptMoves(kind, olds ?? {}, inputs), ...moves }), failures: [] };
+}
+
 function checkSet(kind: AssignmentSetKind, news: Props): pulumi.dynamic.CheckResult {
-  const props = userProps(news);
+  const props = setProps(news);
   const known = Object.fromEntries(Object.entries(props).filter(([, v]) => !containsUnknown(v)));
   const failures = [];
   if (!isUnknown(props.guardrailId) && !("guardrailId" in known)) failures.push({ property: "guardrailId", reason: "is required: the id of a Guardrail (e.g. guardrail.id)" });
@@ -59,7 +77,7 @@ function checkSet(kind: AssignmentSetKind, news: Props): pulumi.dynamic.CheckRes
 }
 
 function diffSet(kind: AssignmentSetKind, olds: Props, news: Props): pulumi.dynamic.DiffResult {
-  const props = userProps(news);
+  const props = setProps(news);
   if (isUnknown(props.guardrailId)) return { changes: true, replaces: ["guardrailId"], deleteBeforeReplace: false };
   if (String(props.guardrailId).toLowerCase() !== String(olds.guardrailId).toLowerCase()) return { changes: true, replaces: ["guardrailId"], deleteBeforeReplace: false };
   if (containsUnknown(props)) return { changes: true, replaces: [] };

@@ -17,15 +17,17 @@ interface GuardrailFacts {
 
 /**
  * Statuses of the given ids that sit on a competing guardrail. Makes no call when `ids` is
- * empty; otherwise one walk of the organization's assignments and at most one GET per
- * distinct guardrail involved (ours included, for members; for keys, whose scope needs no
+ * empty; otherwise one walk of the organization's assignments and, when some are elsewhere,
+ * at most one GET per distinct guardrail involved (ours included, for members; for keys, whose scope needs no
  * workspace, at most MAX_NAMED_GUARDRAILS).
  */
 export async function locate(client: GuardrailsClient, kind: AssignmentSetKind, guardrailId: string, ids: readonly string[]): Promise<Record<string, string>> {
   if (ids.length === 0) return {};
   const wanted = new Set(ids);
-  const found: Record<string, string> = {};
-  for await (const row of kind.listAll(client)) if (wanted.has(row.id) && row.guardrailId !== guardrailId) found[row.id] = row.guardrailId;
+  // A member may hold one guardrail in each workspace: keep every one, and pick ours below.
+  const found = new Map<string, string[]>();
+  for await (const row of kind.listAll(client)) if (wanted.has(row.id) && row.guardrailId !== guardrailId) found.set(row.id, [...(found.get(row.id) ?? []), row.guardrailId]);
+  if (found.size === 0) return {};
   const facts = new Map<string, Promise<GuardrailFacts>>();
   const factsOf = (id: string): Promise<GuardrailFacts> => {
     let known = facts.get(id);
@@ -44,10 +46,13 @@ export async function locate(client: GuardrailsClient, kind: AssignmentSetKind, 
   };
   const ours = kind.sameScope === "workspace" ? (await factsOf(guardrailId)).workspaceId : undefined;
   const out: Record<string, string> = {};
-  for (const [id, other] of Object.entries(found)) {
-    const theirs = await factsOf(other);
-    if (kind.sameScope === "workspace" && theirs.workspaceId !== ours) continue;
-    out[id] = onGuardrail(other, theirs.name);
+  for (const [id, others] of found) {
+    for (const other of others) {
+      const theirs = await factsOf(other);
+      if (kind.sameScope === "workspace" && theirs.workspaceId?.toLowerCase() !== ours?.toLowerCase()) continue;
+      out[id] = onGuardrail(other, theirs.name);
+      break;
+    }
   }
   return out;
 }

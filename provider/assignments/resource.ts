@@ -5,7 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { reportConfigOnce } from "../config-warnings";
-import { registerSet } from "./conflicts";
+import { claimSet, registerSet } from "./conflicts";
 import { shimFor } from "../shim";
 import { KEY_ASSIGNMENT_TYPE, MEMBER_ASSIGNMENT_TYPE } from "../policy/type-tokens";
 import { refuseImportOption } from "../import-hint";
@@ -58,6 +58,7 @@ export class GuardrailMemberAssignment extends pulumi.dynamic.Resource {
   constructor(name: string, args: GuardrailMemberAssignmentArgs, opts?: pulumi.CustomResourceOptions) {
     refuseImportOption("GuardrailMemberAssignment", name, opts);
     reportConfigOnce();
+    claimSet("member", name, args.guardrailId, args.exclusive);
     super(shimFor("memberAssignment"), name, { guardrailId: args.guardrailId, exclusive: args.exclusive ?? false, members: asMap(args.memberUserIds), __secretArgs: secretArgNames({ ...args }, { memberUserIds: "members" }) }, opts, "guardrails", "GuardrailMemberAssignment");
     this.memberUserIds = assignedIds(this.members);
     registerSet("member", name, args.guardrailId, args.memberUserIds, this);
@@ -78,6 +79,7 @@ export class GuardrailKeyAssignment extends pulumi.dynamic.Resource {
   constructor(name: string, args: GuardrailKeyAssignmentArgs, opts?: pulumi.CustomResourceOptions) {
     refuseImportOption("GuardrailKeyAssignment", name, opts);
     reportConfigOnce();
+    claimSet("key", name, args.guardrailId, args.exclusive);
     super(shimFor("keyAssignment"), name, { guardrailId: args.guardrailId, exclusive: args.exclusive ?? false, keys: asMap(args.keyHashes), __secretArgs: secretArgNames({ ...args }, { keyHashes: "keys" }) }, opts, "guardrails", "GuardrailKeyAssignment");
     this.keyHashes = assignedIds(this.keys);
     registerSet("key", name, args.guardrailId, args.keyHashes, this);

@@ -41,3 +41,16 @@ export function parseOnGuardrail(status: string): { name?: string; id: string } 
   const bare = /^on guardrail (\S+)$/.exec(status);
   return bare ? { id: bare[1]! } : undefined;
 }
+
+/**
+ * What a set's preview records for an id it is about to take off another guardrail (issue 24,
+ * finding 19): `from guardrail Legacy Sales (3f2b8c1e…)`, read from an `onGuardrail` status.
+ */
+export function movesFrom(status: string): string {
+  return status.replace(/^on /, "from ");
+}
+
+/** Reads a `movesFrom` value back, as `parseOnGuardrail` reads a status. */
+export function parseMovesFrom(value: string): { name?: string; id: string } | undefined {
+  return value.startsWith("from ") ? parseOnGuardrail(`on ${value.slice(5)}`) : undefined;
+}

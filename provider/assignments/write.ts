@@ -12,6 +12,7 @@ import { DEFAULT_MAX_BULK } from "../args/constants";
 import type { AssignmentInputs } from "../args/assignment-args";
 import { applyPlanToService, describeFailure, type ApplyContext } from "./apply";
 import type { AssignmentSetKind } from "./kind";
+import { movesWarning } from "./moves";
 import { chunk, planChanges } from "./plan";
 import { assignedIn, setOutputs, setResourceId, statusesIn, statusMap, withoutForeign, type StatusMap } from "./state-map";
 import { UserError } from "../user-error";
@@ -35,11 +36,12 @@ async function listOrExplain(kind: AssignmentSetKind, client: GuardrailsClient, 
  * removes nothing yet: the foreign ids are recorded, so the next refreshed preview names
  * their removal before any `up` performs it.
  */
-export async function createSet(kind: AssignmentSetKind, inputs: AssignmentInputs, provider: unknown): Promise<pulumi.dynamic.CreateResult> {
+export async function createSet(kind: AssignmentSetKind, inputs: AssignmentInputs, provider: unknown, moves: Record<string, string> = {}): Promise<pulumi.dynamic.CreateResult> {
   const client = getClient();
   const live = new Set(await listOrExplain(kind, client, inputs.guardrailId));
   const plan = planChanges({ desired: inputs.ids, live, managed: new Set(), exclusive: false });
   const now = await applyPlanToService(context(kind, client, inputs, provider), plan, live);
+  warnMoves(kind, inputs.guardrailId, moves, now, plan.add);
   return { id: setResourceId(inputs.guardrailId, kind.stateKey), outs: setOutputs(kind.stateKey, inputs, statusMap(inputs.ids, now, inputs.exclusive)) };
 }
 
@@ -48,24 +50,33 @@ export async function createSet(kind: AssignmentSetKind, inputs: AssignmentInput
  * program's ids, remove only ids this resource managed that the program dropped, and record
  * every other id as FOREIGN, so the next preview names them before an update removes them.
  */
-async function claim(kind: AssignmentSetKind, client: GuardrailsClient, inputs: AssignmentInputs, previous: StatusMap, provider: unknown): Promise<Record<string, unknown>> {
+async function claim(kind: AssignmentSetKind, client: GuardrailsClient, inputs: AssignmentInputs, previous: StatusMap, provider: unknown, moves: Record<string, string>): Promise<Record<string, unknown>> {
   const live = new Set(await listOrExplain(kind, client, inputs.guardrailId));
   const plan = planChanges({ desired: inputs.ids, live, managed: new Set(Object.keys(previous)), exclusive: false });
   const now = await applyPlanToService(context(kind, client, inputs, provider), plan, live);
+  warnMoves(kind, inputs.guardrailId, moves, now, plan.add);
   return setOutputs(kind.stateKey, inputs, statusMap(inputs.ids, now, true));
 }
 
-export async function updateSet(kind: AssignmentSetKind, olds: Record<string, unknown>, inputs: AssignmentInputs, provider: unknown): Promise<pulumi.dynamic.UpdateResult> {
+export async function updateSet(kind: AssignmentSetKind, olds: Record<string, unknown>, inputs: AssignmentInputs, provider: unknown, moves: Record<string, string> = {}): Promise<pulumi.dynamic.UpdateResult> {
   const client = getClient();
   const wasExclusive = Boolean(olds.exclusive);
-  if (!wasExclusive && inputs.exclusive) return { outs: await claim(kind, client, inputs, statusesIn(olds, kind.stateKey), provider) };
+  if (!wasExclusive && inputs.exclusive) return { outs: await claim(kind, client, inputs, statusesIn(olds, kind.stateKey), provider, moves) };
   // Exclusive -> additive releases the foreign ids: they leave the state and stay on the
   // service, since additive never touches what the program does not list.
   const map = wasExclusive && !inputs.exclusive ? withoutForeign(statusesIn(olds, kind.stateKey)) : statusesIn(olds, kind.stateKey);
   const live = assignedIn(map);
   const plan = planChanges({ desired: inputs.ids, live, managed: new Set(Object.keys(map)), exclusive: inputs.exclusive });
   const now = await applyPlanToService(context(kind, client, inputs, provider), plan, live);
+  warnMoves(kind, inputs.guardrailId, moves, now, plan.add);
   return { outs: setOutputs(kind.stateKey, inputs, statusMap(inputs.ids, now, inputs.exclusive)) };
+}
+
+/** The `up`'s word on ids it took off other guardrails, from what `check` recorded (moves.ts); no call. */
+function warnMoves(kind: AssignmentSetKind, guardrailId: string, moves: Record<string, string>, now: ReadonlySet<string>, added: readonly string[]): void {
+  const warning = movesWarning(kind, guardrailId, moves, now, added);
+  // The engine shows the provider's stderr in the run's output; the host has no warning channel.
+  if (warning) console.error(warning);
 }
 
 export async function deleteSet(kind: AssignmentSetKind, props: Record<string, unknown>): Promise<void> {

@@ -1,6 +1,7 @@
 /**
- * Checks across files: an id declared twice, a member under two guardrails of one workspace,
- * a key under two guardrails. They read what each file declares loosely (not only files that
+ * Checks across files: an id declared twice, two guardrails adopting one guardrail, a member
+ * under two guardrails of one workspace, a key under two guardrails. Workspace and adopted ids
+ * are UUIDs, compared in any case. They read what each file declares loosely (not only files that
  * passed validation), so one run reports these along with every per-file problem.
  */
 import { fmt, type Located } from "./locate";
@@ -9,7 +10,10 @@ import { fmt, type Located } from "./locate";
 export interface Declared {
   id: string;
   at: () => Located;
+  /** The workspace as written (for messages), or "the default workspace". */
   workspace: string;
+  /** The adopted guardrail's id, as written, and where. */
+  adopt?: Site;
   members: Site[];
   keys: Site[];
 }
@@ -38,7 +42,8 @@ export function declaredIn(js: unknown, where: Where): Declared[] {
       });
       return found;
     };
-    out.push({ id, at: () => where(["guardrails", id], "key"), workspace: typeof s.workspaceId === "string" ? s.workspaceId : "the default workspace", members: sites("members"), keys: sites("keys") });
+    const adopt = typeof s.adoptId === "string" && s.adoptId !== "" ? { id: s.adoptId, at: () => where(["guardrails", id, "adoptId"], "value") } : undefined;
+    out.push({ id, at: () => where(["guardrails", id], "key"), workspace: typeof s.workspaceId === "string" ? `workspace ${s.workspaceId}` : "the default workspace", ...(adopt ? { adopt } : {}), members: sites("members"), keys: sites("keys") });
   }
   return out;
 }
@@ -52,7 +57,8 @@ export function crossFileProblems(all: Declared[]): string[] {
     if (before) out.push(`${fmt(d.at())}: guardrail id "${d.id}" is declared twice (also at ${fmt(before.at())}); ids must be unique across files`);
     else seen.set(d.id, d);
   }
-  for (const x of conflicts(all, "members", (d) => d.workspace, "a member holds one guardrail per workspace, so it would bounce between them on every up")) out.push(x);
+  for (const x of adoptedTwice(all)) out.push(x);
+  for (const x of conflicts(all, "members", (d) => d.workspace.toLowerCase(), "a member holds one guardrail per workspace, so it would bounce between them on every up")) out.push(x);
   for (const x of conflicts(all, "keys", () => "*", "a key holds one guardrail at all, so it would bounce between them on every up")) out.push(x);
   return out;
 }
@@ -70,6 +76,20 @@ function conflicts(all: Declared[], set: "members" | "keys", scope: (d: Declared
         out.push(`${fmt(s.at())}: ${noun} "${s.id}" is in guardrails "${prior.owner.id}" (${fmt(prior.site.at())}) and "${d.id}"${set === "members" ? ` of ${d.workspace}` : ""}; ${why}`);
       }
     }
+  }
+  return out;
+}
+
+/** Two guardrails adopting one: both resources would manage it, and each `up` would set it to the other's args (issue 24, finding 18). */
+function adoptedTwice(all: Declared[]): string[] {
+  const first = new Map<string, Declared>();
+  const out: string[] = [];
+  for (const d of all) {
+    if (!d.adopt) continue;
+    const uuid = d.adopt.id.toLowerCase();
+    const prior = first.get(uuid);
+    if (!prior) first.set(uuid, d);
+    else if (prior.id !== d.id) out.push(`${fmt(d.adopt.at())}: guardrails "${prior.id}" (${fmt(prior.adopt!.at())}) and "${d.id}" both adopt guardrail ${d.adopt.id}; a guardrail is managed by one resource, so each up would set it to the other's settings. Keep one of them`);
   }
   return out;
 }

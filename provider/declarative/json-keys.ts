@@ -1,7 +1,8 @@
 /**
- * Whether a JSON text repeats a key inside one object. `JSON.parse` silently keeps the last
- * one, which would make a guardrail vanish; the loader's JSON fast path uses this to fall
- * back to the YAML parser, which reports the duplicate with its position.
+ * Whether a JSON text repeats a key inside one object, comparing keys as JSON reads them
+ * (`"eng"` and `"\u0065ng"` are one key). `JSON.parse` silently keeps the last one, which
+ * would make a guardrail vanish; the loader's JSON fast path uses this to fall back to the
+ * YAML parser, which reports the duplicate with its position.
  */
 export function hasDuplicateKey(text: string): boolean {
   // One Set per open object, null per open array.
@@ -20,8 +21,7 @@ export function hasDuplicateKey(text: string): boolean {
       }
       const top = stack[stack.length - 1];
       if (expectKey && top) {
-        // Escapes are compared as written: "a" and "\u0061" slip through, and the schema's id rules reject both.
-        const key = text.slice(start, i);
+        const key = decodeKey(text.slice(start, i));
         if (top.has(key)) return true;
         top.add(key);
       }
@@ -40,4 +40,14 @@ export function hasDuplicateKey(text: string): boolean {
     }
   }
   return false;
+}
+
+/** A key as JSON reads it: escapes decoded (issue 24, finding 12). Text that is not a valid string stays as written; JSON.parse then rejects the file. */
+function decodeKey(raw: string): string {
+  if (!raw.includes("\\")) return raw;
+  try {
+    return JSON.parse(`"${raw}"`) as string;
+  } catch {
+    return raw;
+  }
 }

@@ -4,10 +4,10 @@
  * cross-file conflicts included, in one run, each with `file:line:column`.
  */
 import { relative } from "node:path";
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from "yaml";
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type YAMLError } from "yaml";
 import { closest, formatPath, shown } from "../args/messages";
 import { crossFileProblems, declaredIn, type Declared } from "./cross-file";
-import { at, locate, offsetOf, written, type Located, type ParsedFile } from "./locate";
+import { at, duplicateKeyAt, locate, offsetOf, written, type Located, type ParsedFile } from "./locate";
 import { hasDuplicateKey } from "./json-keys";
 import { readConfigFiles } from "./read-files";
 import { guardrailFileSchema, KNOWN_KEYS, type DeclaredGuardrail } from "./file-schema";
@@ -94,7 +94,7 @@ function loadFile(file: string, text: string): { problems: string[]; loaded: Loa
   if (fast) js = fast.value;
   else {
     const { doc } = parsed();
-    if (doc.errors.length > 0) return { problems: doc.errors.map((e) => `${at(parsed(), e.pos[0])}: ${e.message.split("\n")[0]}`), loaded: [], declared: [] };
+    if (doc.errors.length > 0) return { problems: doc.errors.map((e) => parseProblem(parsed(), e)), loaded: [], declared: [] };
     try {
       js = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
     } catch (err) {
@@ -118,6 +118,13 @@ function loadFile(file: string, text: string): { problems: string[]; loaded: Loa
     return entry;
   });
   return { problems, loaded, declared };
+}
+
+/** A parse error as a problem; a repeated key is named, with where it first appears (JSON would silently keep the last). */
+function parseProblem(parsed: ParsedFile, e: YAMLError): string {
+  const dup = e.code === "DUPLICATE_KEY" ? duplicateKeyAt(parsed.doc, e.pos[0]) : undefined;
+  if (dup) return `${at(parsed, e.pos[0])}: duplicate key ${typeof dup.key === "string" ? JSON.stringify(dup.key) : written(parsed, dup.key as Node)}${dup.first === undefined ? "" : ` (also at ${at(parsed, dup.first)})`}`;
+  return `${at(parsed, e.pos[0])}: ${e.message.split("\n")[0]}`;
 }
 
 /** `{value}` when `text` is valid JSON, else undefined (the YAML parser then reports where it breaks). */

@@ -2,7 +2,7 @@
  * Source positions in a parsed YAML document: `file:line:column` for a path of keys and
  * indices, so every problem points at what to edit.
  */
-import { isMap, isScalar, isSeq, type Document, type LineCounter, type Node } from "yaml";
+import { isMap, isScalar, isSeq, visit, type Document, type LineCounter, type Node } from "yaml";
 
 export interface Located {
   file: string;
@@ -57,4 +57,24 @@ export const fmt = (l: Located) => `${l.file}:${l.line}:${l.column}`;
 /** The text of a node as written in the file (`007`, not 7). */
 export function written(parsed: ParsedFile, node: Node): string {
   return node.range ? parsed.text.slice(node.range[0], node.range[1]).trim() : String(isScalar(node) ? node.value : "");
+}
+
+/**
+ * The key the parser found repeated at `offset` (its DUPLICATE_KEY error), as read (escapes
+ * decoded), and where the same key first appears in that mapping.
+ */
+export function duplicateKeyAt(doc: Document.Parsed, offset: number): { key: unknown; first?: number } | undefined {
+  let found: { key: unknown; first?: number } | undefined;
+  visit(doc, {
+    Map(_, map) {
+      const i = map.items.findIndex((p) => (p.key as Node | null)?.range?.[0] === offset);
+      if (i < 0) return undefined;
+      const key = map.items[i]!.key;
+      const value = isScalar(key) ? key.value : key;
+      const first = map.items.slice(0, i).find((p) => p.key === key || (isScalar(p.key) && p.key.value === value));
+      found = { key: value, first: (first?.key as Node | null)?.range?.[0] };
+      return visit.BREAK;
+    },
+  });
+  return found;
 }

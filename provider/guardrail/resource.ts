@@ -5,7 +5,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import type { BuiltinSlug, FilterAction, ScanScope } from "../args/constants";
 import type { FIELDS, OutputValue } from "../args/fields";
-import { registerGuardrail } from "../assignments/conflicts";
+import { claimAdoption, registerGuardrail } from "../assignments/conflicts";
 import { reportConfigOnce } from "../config-warnings";
 import { shimFor } from "../shim";
 import { GUARDRAIL_TYPE } from "../policy/type-tokens";
@@ -90,12 +90,13 @@ export class Guardrail extends pulumi.dynamic.Resource {
   constructor(name: string, args: GuardrailArgs, opts?: pulumi.CustomResourceOptions) {
     refuseImportOption("Guardrail", name, opts);
     reportConfigOnce();
+    claimAdoption(name, args.adoptId);
     // `__resource` lets a create recognise its own interrupted earlier attempt (create-journal.ts);
     // `__secretArgs` names the args that hold a secret (names, never values, secret-args.ts), so
     // `check` never quotes them and every copy of them in state is a secret (secret-copies.ts).
     const resource = `${pulumi.getProject()}/${pulumi.getStack()}/${name}`;
     const props = { createdAt: undefined, updatedAt: undefined, allowedModelsCanonical: undefined, ignoredModelsCanonical: undefined, ...args, __resource: resource, __secretArgs: secretArgNames({ ...args }) };
     super(shimFor("guardrail"), name, props, opts, "guardrails", "Guardrail");
-    registerGuardrail(this.id, name, args.workspaceId);
+    registerGuardrail(this.id, name, args.workspaceId, args.adoptId);
   }
 }

@@ -3,6 +3,7 @@
  * up, previews that name members (not list indices), destroy that spares foreign members.
  */
 import { beforeAll, describe, expect, it } from "vitest";
+import { summarizePreview } from "../../tools/preview-summary/summary";
 import { useProgram, type Program } from "./harness";
 
 const program = (members: string[], exclusive: boolean) => `
@@ -103,6 +104,23 @@ new GuardrailMemberAssignment("legacy-members", { guardrailId: "${legacy}", memb
     p.write(program(["user_alice", "user_carol", "user_dave"], true));
     await p.up();
     await p.pulumi(["preview", "--expect-no-changes", "--refresh"], { check: true });
+  });
+
+  it("an added member who sits on a guardrail no program manages previews with where he comes from, in the PR summary too, and up warns (issue 24, finding 19)", async () => {
+    const legacy = (await p.api("POST", "/guardrails", { name: "Legacy Sales" })).body.data.id;
+    await p.api("POST", `/guardrails/${legacy}/assignments/members`, { member_user_ids: ["user_erin"] });
+    p.write(program(["user_alice", "user_carol", "user_dave", "user_erin"], true));
+    const from = `from guardrail Legacy Sales (${legacy.slice(0, 8)}…)`;
+    expect(marked((await p.preview()).stdout, "eng-members")).toEqual(["~ members: {", "+ user_erin: true", "+ moves: {", `+ user_erin: "${from}"`]);
+    const json = JSON.parse((await p.pulumi(["preview", "--json"], { check: true })).stdout);
+    expect(summarizePreview(json)).toContain("- added: `user_erin` (moves from Legacy Sales)");
+    const up = await p.up();
+    expect(up.output).toContain(`warning: GuardrailMemberAssignment for guardrail ${eng}: moved 1 member(s) here from other guardrails: user_erin (${from})`);
+    expect(await members(p, legacy)).toEqual([]);
+    await p.pulumi(["preview", "--expect-no-changes", "--refresh"], { check: true });
+    p.write(program(["user_alice", "user_carol", "user_dave"], true));
+    await p.up();
+    await p.api("DELETE", `/guardrails/${legacy}`);
   });
 
   it("5. destroy removes what the stack created and leaves members someone else assigned (additive)", async () => {

@@ -89,7 +89,19 @@ describe("loader: ids YAML coerced are rejected as written", () => {
 
   it("a duplicate key in a JSON file is reported, not silently dropped", () => {
     writeFileSync(join(dir, "a.json"), '{"guardrails": {"eng": {"name": "A"}, "eng": {"name": "B"}}}');
-    expect(problems()).toEqual([expect.stringMatching(/^a\.json:1:\d+: Map keys must be unique/)]);
+    expect(problems()).toEqual(['a.json:1:39: duplicate key "eng" (also at a.json:1:17)']);
+  });
+
+  it("keys are compared after unescaping: \\u0065ng is eng, limit\\u0055sd is limitUsd, guardr\\u0061ils is guardrails (issue 24, finding 12)", () => {
+    writeFileSync(join(dir, "a.json"), '{"guardrails": {"eng": {"name": "A"}, "\\u0065ng": {"name": "B"}}}');
+    writeFileSync(join(dir, "b.json"), '{"guardrails": {"ops": {"name": "Ops", "limitUsd": 5, "resetInterval": "daily", "limit\\u0055sd": 500}},\n "guardr\\u0061ils": {}}');
+    writeFileSync(join(dir, "c.yaml"), 'guardrails:\n  sec:\n    name: Sec\n  "\\x73ec":\n    name: Also sec\n');
+    expect(problems()).toEqual([
+      'a.json:1:39: duplicate key "eng" (also at a.json:1:17)',
+      'b.json:1:81: duplicate key "limitUsd" (also at b.json:1:40)',
+      'b.json:2:2: duplicate key "guardrails" (also at b.json:1:2)',
+      'c.yaml:4:3: duplicate key "sec" (also at c.yaml:2:3)',
+    ]);
   });
 });
 
@@ -132,6 +144,22 @@ describe("loader: every problem in one run, printable", () => {
       'b.yaml:4:5: guardrails.ops.colour: unknown field',
       'b.yaml:6:13: member "user_bob" is in guardrails "eng" (a.yaml:7:13) and "ops" of the default workspace; a member holds one guardrail per workspace, so it would bounce between them on every up',
       'b.yaml:7:3: guardrail id "eng" is declared twice (also at a.yaml:2:3); ids must be unique across files',
+    ]);
+  });
+
+  it("workspace ids compare in any case: one member under two guardrails of one workspace written twice (issue 24, finding 13)", () => {
+    writeFileSync(join(dir, "a.yaml"), "guardrails:\n  eng:\n    name: Eng\n    workspaceId: 0000000a-0000-4000-8000-00000000000b\n    members:\n      ids: [user_bob]\n");
+    writeFileSync(join(dir, "b.yaml"), "guardrails:\n  ops:\n    name: Ops\n    workspaceId: 0000000A-0000-4000-8000-00000000000B\n    members:\n      ids: [user_bob]\n");
+    expect(problems()).toEqual([
+      'b.yaml:6:13: member "user_bob" is in guardrails "eng" (a.yaml:6:13) and "ops" of workspace 0000000A-0000-4000-8000-00000000000B; a member holds one guardrail per workspace, so it would bounce between them on every up',
+    ]);
+  });
+
+  it("two files adopting one guardrail (in any case) are refused, naming both (issue 24, finding 18)", () => {
+    writeFileSync(join(dir, "a.yaml"), "guardrails:\n  sales:\n    name: Sales\n    adoptId: 22222222-0000-4000-8000-00000000000a\n");
+    writeFileSync(join(dir, "b.yaml"), "guardrails:\n  sales-copy:\n    name: Sales copy\n    adoptId: 22222222-0000-4000-8000-00000000000A\n  other:\n    name: Other\n    adoptId: 33333333-0000-4000-8000-000000000003\n");
+    expect(problems()).toEqual([
+      'b.yaml:4:14: guardrails "sales" (a.yaml:4:14) and "sales-copy" both adopt guardrail 22222222-0000-4000-8000-00000000000A; a guardrail is managed by one resource, so each up would set it to the other\'s settings. Keep one of them',
     ]);
   });
 

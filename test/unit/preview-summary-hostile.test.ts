@@ -142,6 +142,25 @@ describe("summary: verdicts are right", () => {
     expect(markdown).not.toContain("4dabf18193072939515e22adb298388d");
   });
 
+  it("an added id that sits on another guardrail says where it moves from; a hostile name stays text (issue 24, finding 19)", () => {
+    const moves = { user_jon: "from guardrail Legacy Sales (3f2b8c1e…)", user_eve: "from guardrail <!-- @admins **x** (9a7d0000…)", user_nobody: "not a move" };
+    const { markdown } = summarize({
+      steps: [
+        {
+          op: "update",
+          urn: urn("GuardrailMemberAssignment", "eng-members"),
+          oldState: { inputs: { guardrailId: "g" }, outputs: { members: { user_a: true } } },
+          newState: { inputs: { guardrailId: "g", members: { user_a: true, user_jon: true, user_eve: true, user_dave: true }, moves } },
+        },
+      ],
+    });
+    expect(markdown.split("\n")[0]).toBe("**Guardrails: no setting changes · members: 1 added, 2 moved · keys: no change**");
+    expect(markdown).toContain("- added: `user_dave`\n");
+    expect(markdown).toContain("- added: `user_jon` (moves from Legacy Sales)\n");
+    expect(markdown).toContain("- added: `user_eve` (moves from \\<\\!\\-\\- @\u200badmins \\*\\*x\\*\\*)");
+    expectInert(markdown);
+  });
+
   it("only this package's resource types are read", () => {
     const { markdown } = summarize({
       steps: [

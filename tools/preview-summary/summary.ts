@@ -5,7 +5,7 @@
  * every user-supplied string is neutralised (markdown.ts), and a failed or malformed preview
  * is a "preview failed" summary, never "no changes".
  */
-import { FOREIGN, parseOnGuardrail } from "../../provider/assignments/status";
+import { FOREIGN, parseMovesFrom, parseOnGuardrail } from "../../provider/assignments/status";
 
 /** A status without the short id the provider adds after a name (ids vary; the name tells the reviewer). */
 const shortStatus = (status: string) => {
@@ -80,6 +80,8 @@ interface SetChanges {
   restored: Array<[string, string]>;
   movedIn: Array<[string, string]>;
   movedOut: Array<[string, string]>;
+  /** Added ids the provider found on a guardrail outside this preview (its `moves` input), with that guardrail's name. */
+  taken: Array<[string, string]>;
   /** The list is secret and its resource changes: shown as changed, never its contents. */
   secret: boolean;
 }
@@ -124,7 +126,7 @@ function summarizeSteps(steps: PreviewStep[]): string {
   // Sets: what each adds and removes, then pair removals and additions of one id into moves.
   const removedFrom = { members: new Map<string, string>(), keys: new Map<string, string>() };
   const addedTo = { members: new Map<string, string>(), keys: new Map<string, string>() };
-  const owners: Array<{ owner: GuardrailChange; kind: "members" | "keys"; added: string[]; removed: string[] }> = [];
+  const owners: Array<{ owner: GuardrailChange; kind: "members" | "keys"; added: string[]; removed: string[]; moves: Record<string, unknown> }> = [];
   for (const s of steps) {
     const kind = SET_KINDS[typeOf(s.urn) as keyof typeof SET_KINDS];
     if (!kind || !changed(s.op)) continue;
@@ -146,12 +148,14 @@ function summarizeSteps(steps: PreviewStep[]): string {
     for (const id of Object.keys(after)) if (after[id] === true && typeof before[id] === "string" && before[id] !== FOREIGN) owner.sets[kind].restored.push([id, before[id] as string]);
     for (const id of added) addedTo[kind].set(id, logical);
     for (const id of removed) removedFrom[kind].set(id, logical);
-    owners.push({ owner, kind, added, removed });
+    owners.push({ owner, kind, added, removed, moves: s.op === "delete" ? {} : asMap(s.newState?.inputs?.moves) });
   }
-  for (const { owner, kind, added, removed } of owners) {
+  for (const { owner, kind, added, removed, moves } of owners) {
     for (const id of added) {
       const from = removedFrom[kind].get(id);
+      const taken = typeof moves[id] === "string" ? parseMovesFrom(moves[id] as string) : undefined;
       if (from && from !== owner.logical) owner.sets[kind].movedIn.push([id, guardrails.get(from)?.name ?? from]);
+      else if (taken) owner.sets[kind].taken.push([id, taken.name ?? taken.id]);
       else owner.sets[kind].added.push(id);
     }
     for (const id of removed) {
@@ -172,7 +176,7 @@ function totalLine(all: GuardrailChange[]): string {
   const verb: Record<string, string> = { create: "created", update: "updated", replace: "replaced", delete: "deleted" };
   const setTotals = (kind: "members" | "keys") => {
     const sum = (f: (s: GuardrailChange["sets"]["members"]) => number) => all.reduce((n, g) => n + f(g.sets[kind]), 0);
-    const parts = [[sum((s) => s.added.length + s.restored.length), "added"], [sum((s) => s.removed.length), "removed"], [sum((s) => s.movedIn.length), "moved"], [sum((s) => (s.secret ? 1 : 0)), "secret list(s) changed"]] as const;
+    const parts = [[sum((s) => s.added.length + s.restored.length), "added"], [sum((s) => s.removed.length), "removed"], [sum((s) => s.movedIn.length + s.taken.length), "moved"], [sum((s) => (s.secret ? 1 : 0)), "secret list(s) changed"]] as const;
     const shown = parts.filter(([n]) => n > 0).map(([n, w]) => `${n} ${w}`);
     return `${kind}: ${shown.length ? shown.join(", ") : "no change"}`;
   };
@@ -209,6 +213,7 @@ function section(g: GuardrailChange): string {
       if (xs.length > LISTED_MAX) lines.push(`- … and ${xs.length - LISTED_MAX} more`);
     };
     if (s.added.length) lines.push(`- added: ${ids(s.added)}`);
+    each(s.taken, ([id, from]) => `- added: ${code(id)} (moves from ${text(from)})`);
     if (s.secret) lines.push("- changed (the list is secret: its contents are not shown)");
     each(s.restored, ([id, why]) => `- put back: ${code(id)} (was ${text(shortStatus(why))})`);
     each(s.movedIn, ([id, from]) => `- moved here from ${text(from)}: ${code(id)}`);
@@ -219,6 +224,6 @@ function section(g: GuardrailChange): string {
   return out.join("\n\n");
 }
 
-const emptySet = (): SetChanges => ({ added: [], removed: [], restored: [], movedIn: [], movedOut: [], secret: false });
-const setChanged = (s: SetChanges) => s.secret || s.added.length + s.removed.length + s.restored.length + s.movedIn.length + s.movedOut.length > 0;
+const emptySet = (): SetChanges => ({ added: [], removed: [], restored: [], movedIn: [], movedOut: [], taken: [], secret: false });
+const setChanged = (s: SetChanges) => s.secret || s.added.length + s.removed.length + s.restored.length + s.movedIn.length + s.movedOut.length + s.taken.length > 0;
 const asMap = (v: unknown): Record<string, unknown> => (v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
