@@ -18,6 +18,7 @@ import { exportGuardrails } from "../../tools/export/export";
 import { ExportSelectionError } from "../../tools/export/read";
 import { GuardrailsClient } from "../../provider/client";
 import { hostileServer, json } from "../helpers/hostile-server";
+import { doubleAssignments } from "../../tools/export/conflicts";
 
 const work = mkdtempSync(join(tmpdir(), "export-hostile-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -173,5 +174,15 @@ describe("a service that cannot list its workspaces (no GET /workspaces)", () =>
       await client.close();
       await server.close();
     }
+  });
+});
+
+describe("double assignments across workspace ids in two cases (issue 24, finding 13)", () => {
+  it("a member on two guardrails whose workspace ids differ only in case is named, as the loader would refuse it", () => {
+    const live = (id: string, ws: string) => ({ guardrail: wireGuardrail.parse({ id, name: id, workspace_id: ws, created_at: "2026-01-01T00:00:00.000Z" }), members: ["user_a"], keys: [] });
+    const ids = new Map([["g1", "eng"], ["g2", "support"]]);
+    const found = doubleAssignments([live("g1", "ABCDEF00-0000-4000-8000-000000000001"), live("g2", "abcdef00-0000-4000-8000-000000000001")], ids);
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatch(/member "user_a" is on guardrails "eng" and "support" of workspace abcdef00-0000-4000-8000-000000000001/);
   });
 });

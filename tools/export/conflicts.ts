@@ -17,7 +17,8 @@ export function doubleAssignments(live: readonly LiveGuardrail[], stableIds: Rea
     else if (first !== guardrailId) out.push(`${noun} ${shown(id)} is on guardrails "${stableIds.get(first)}" and "${stableIds.get(guardrailId)}"${where}; the service allows one, so the files will not load until it is removed from one of them`);
   };
   for (const { guardrail, members, keys } of live) {
-    const ws = guardrail.workspace_id ?? "no workspace";
+    // Workspace ids are UUIDs, equal in any case (as the loader and the provider compare them).
+    const ws = guardrail.workspace_id?.toLowerCase() ?? "no workspace";
     for (const m of members) note(ws, "member", m, guardrail.id, ` of workspace ${ws}`);
     for (const k of keys) note("*", "key", k, guardrail.id, "");
   }
