@@ -3,8 +3,8 @@
  * belong, a linked folder named with a trailing slash, and names that slug to reserved or
  * colliding ids, exported from the emulator and read back by the loader unchanged.
  */
-import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -83,6 +83,21 @@ describe("a hostile local folder", () => {
     expect(res.code, res.stderr).toBe(0);
     expect(res.stderr).toContain("also holds");
     expect(res.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u202a-\u202e]/);
+  });
+});
+
+describe("the folder is a file", () => {
+  it("A43: guardrails is a regular file (or a FIFO): exit 1 saying it is not a folder, the file untouched", async () => {
+    expect((await http(`${emu.url}/api/v1`, TEST_KEY)("POST", "/guardrails", { name: "Filed" })).status).toBe(201);
+    const cwd = fresh();
+    writeFileSync(join(cwd, "guardrails"), "mine\n");
+    const res = await run(["--force"], cwd);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toBe("guardrails-export: guardrails is not a folder\n");
+    expect(readFileSync(join(cwd, "guardrails"), "utf8")).toBe("mine\n");
+    const fifo = fresh();
+    execFileSync("mkfifo", [join(fifo, "guardrails")]);
+    expect(await run([], fifo)).toMatchObject({ code: 1, stderr: "guardrails-export: guardrails is not a folder\n" });
   });
 });
 

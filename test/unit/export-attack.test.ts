@@ -9,6 +9,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { GuardrailsClient } from "../../provider/client";
+import { wireGuardrail } from "../../provider/client/wire";
+import { comparableInputs, comparableOutputs, outputsFromWire } from "../../provider/guardrail/model";
+import { declaredFromLive } from "../../tools/export/declared";
+import { renderGuardrailFile } from "../../tools/export/render";
 import { loadGuardrailConfigs } from "../../provider/declarative/load";
 import { exportGuardrails, ExportTargetError, writeExport, type ExportedFile } from "../../tools/export/export";
 import { assignStableIds } from "../../tools/export/stable-id";
@@ -363,5 +367,34 @@ describe("hostile service: what reaches the files", () => {
     } finally {
       await org.close();
     }
+  });
+});
+
+describe("odd values the service holds: adopted with no change, or a warning", () => {
+  const variants: Record<string, Row> = {
+    "empty description": { description: "" },
+    "tiny limit": { limit_usd: 1e-7 },
+    "huge limit": { limit_usd: 1e21 },
+    "float noise": { limit_usd: 0.1 + 0.2 },
+    "negative zero": { limit_usd: -0 },
+    "negative limit": { limit_usd: -5 },
+    "unknown interval": { reset_interval: "hourly" },
+    "duplicate models": { allowed_models: ["a/b", "a/b"] },
+    "empty model id": { allowed_models: [""] },
+    "byok true": { include_byok_in_budgets: true },
+    "byok false": { include_byok_in_budgets: false },
+    "regions mixed case": { allowed_data_regions: ["global", "GLOBAL"] },
+    "spaced name": { name: "  spaced  " },
+    "zdr all null but flag": { enforce_zdr: false },
+  };
+  it.each(Object.entries(variants))("A42 %s", (_, extra) => {
+    const wire = wireGuardrail.parse(row(uuid(1), "Odd", extra));
+    const { settings, warnings } = declaredFromLive({ guardrail: wire, members: [], keys: [] }, false);
+    if (warnings.length > 0) return void expect(warnings.join("\n")).toMatch(/\w+/);
+    const dir = folder();
+    writeExport(dir, [{ ...file("odd"), text: renderGuardrailFile([["odd", settings]]) }]);
+    const [loaded] = loadGuardrailConfigs(dir);
+    const { members: _m, keys: _k, adoptId: _a, ...args } = loaded!.settings as Record<string, unknown>;
+    expect(comparableInputs(args as never)).toEqual(comparableOutputs(outputsFromWire(wire, undefined)));
   });
 });

@@ -4,7 +4,7 @@
  * keys, as declarative YAML files that `declareGuardrails(dir)` adopts with no change.
  * Key and URL from GUARDRAILS_API_KEY and GUARDRAILS_BASE_URL, as the provider.
  */
-import { existsSync, readdirSync } from "node:fs";
+import { lstatSync, readdirSync } from "node:fs";
 import { basename, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { exportGuardrails, writeExport } from "./export";
@@ -96,7 +96,8 @@ async function main(): Promise<number> {
     say("guardrails-export: no guardrails to export; nothing written\n");
     return 0;
   }
-  const others = existsSync(dir) ? readdirSync(dir).filter((f) => /\.(ya?ml|json)$/i.test(f) && !isPolicyFile(f)).filter((f: string) => !result.files.some((r) => r.fileName === basename(f))) : [];
+  // Only a real folder is listed: anything else is for writeExport to refuse, naming it.
+  const others = lstatSync(dir, { throwIfNoEntry: false })?.isDirectory() ? readdirSync(dir).filter((f) => /\.(ya?ml|json)$/i.test(f) && !isPolicyFile(f)).filter((f: string) => !result.files.some((r) => r.fileName === basename(f))) : [];
   const written = writeExport(dir, result.files, { force: values.force ?? false });
   const shown = relative(process.cwd(), resolve(dir)) || ".";
   say(`guardrails-export: wrote ${written.length} file(s) to ${shown}/ (${result.files.length} guardrail(s))\n`);
