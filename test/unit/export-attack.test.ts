@@ -283,6 +283,18 @@ describe("hostile service: what reaches the terminal", () => {
     }
   });
 
+  it("A44: a guardrail named after another's id does not ride along with --only or --exclude of that id", async () => {
+    const org = await organization([row(uuid(1), "Real"), row(uuid(2), uuid(1))]);
+    try {
+      const only = await exportGuardrails({ client: org.client, only: [uuid(1)] });
+      expect(only.files.map((f) => f.guardrailId)).toEqual([uuid(1)]);
+      const excluded = await exportGuardrails({ client: org.client, exclude: [uuid(1)] });
+      expect(excluded.files.map((f) => f.guardrailId)).toEqual([uuid(2)]);
+    } finally {
+      await org.close();
+    }
+  });
+
   it("A20: the same guardrail id listed by two workspaces with different names is exported once", async () => {
     const org = await organization([row(uuid(1), "A")], { workspaces: [WS, "00000000-0000-4000-8000-00000000bbbb"], byWorkspace: { "00000000-0000-4000-8000-00000000bbbb": [row(uuid(1), "B", { workspace_id: "00000000-0000-4000-8000-00000000bbbb" })] } });
     try {
