@@ -4,11 +4,19 @@
  * keys, as declarative YAML files that `declareGuardrails(dir)` adopts with no change.
  * Key and URL from GUARDRAILS_API_KEY and GUARDRAILS_BASE_URL, as the provider.
  */
-import { existsSync, readdirSync } from "node:fs";
+import { lstatSync, readdirSync } from "node:fs";
 import { basename, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { exportGuardrails, writeExport } from "./export";
 import { isPolicyFile } from "../../provider/policy/file-name";
+import { redact } from "../../provider/client/errors";
+import { shown } from "../../provider/args/messages";
+
+/**
+ * Every line for stderr, with the API key masked: a key pasted into the wrong place (the base
+ * URL, a number setting, --only, a folder) comes back in the message that refuses it.
+ */
+const say = (text: string) => process.stderr.write(redact(text, process.env.GUARDRAILS_API_KEY));
 
 const USAGE = `usage: guardrails-export [dir] [options]
 
@@ -28,6 +36,9 @@ Reads GUARDRAILS_API_KEY and GUARDRAILS_BASE_URL. Makes no write call.
                          a symbolic link is never written through, with or without --force
 `;
 
+/** A file name of the folder (anyone's clone may hold any): as is when printable ASCII, else quoted and escaped. */
+const fileShown = (f: string) => (/^[\x20-\x7e]+$/.test(f) ? f : shown(f));
+
 async function main(): Promise<number> {
   let parsed;
   try {
@@ -45,7 +56,7 @@ async function main(): Promise<number> {
       },
     });
   } catch (err) {
-    process.stderr.write(`guardrails-export: ${(err as Error).message}\n\n${USAGE}`);
+    say(`guardrails-export: ${(err as Error).message}\n\n${USAGE}`);
     return 2;
   }
   const { values, positionals } = parsed;
@@ -54,15 +65,15 @@ async function main(): Promise<number> {
     return 0;
   }
   if (positionals.length > 1) {
-    process.stderr.write(`guardrails-export: expected at most one folder, got ${positionals.map((p) => JSON.stringify(p)).join(" ")}\n\n${USAGE}`);
+    say(`guardrails-export: expected at most one folder, got ${positionals.map((p) => JSON.stringify(p)).join(" ")}\n\n${USAGE}`);
     return 2;
   }
   if (values.stdout && positionals.length > 0) {
-    process.stderr.write(`guardrails-export: --stdout writes no folder; drop ${JSON.stringify(positionals[0])} or --stdout\n`);
+    say(`guardrails-export: --stdout writes no folder; drop ${JSON.stringify(positionals[0])} or --stdout\n`);
     return 2;
   }
   if (values["all-workspaces"] && values.workspace) {
-    process.stderr.write(`guardrails-export: --all-workspaces reads every workspace; drop --workspace, or --all-workspaces\n\n${USAGE}`);
+    say(`guardrails-export: --all-workspaces reads every workspace; drop --workspace, or --all-workspaces\n\n${USAGE}`);
     return 2;
   }
   const dir = positionals[0] ?? "guardrails";
@@ -75,22 +86,23 @@ async function main(): Promise<number> {
     exclusive: values.exclusive ?? false,
     schemaRef: relative(values.stdout ? process.cwd() : resolve(dir), schemaFile),
   });
-  for (const w of result.warnings) process.stderr.write(`warning: ${w}\n`);
-  for (const n of result.notes) process.stderr.write(`note: ${n}\n`);
+  for (const w of result.warnings) say(`warning: ${w}\n`);
+  for (const n of result.notes) say(`note: ${n}\n`);
   if (values.stdout) {
     process.stdout.write(result.combined);
     return 0;
   }
   if (result.files.length === 0) {
-    process.stderr.write("guardrails-export: no guardrails to export; nothing written\n");
+    say("guardrails-export: no guardrails to export; nothing written\n");
     return 0;
   }
-  const others = existsSync(dir) ? readdirSync(dir).filter((f) => /\.(ya?ml|json)$/i.test(f) && !isPolicyFile(f)).filter((f: string) => !result.files.some((r) => r.fileName === basename(f))) : [];
+  // Only a real folder is listed: anything else is for writeExport to refuse, naming it.
+  const others = lstatSync(dir, { throwIfNoEntry: false })?.isDirectory() ? readdirSync(dir).filter((f) => /\.(ya?ml|json)$/i.test(f) && !isPolicyFile(f)).filter((f: string) => !result.files.some((r) => r.fileName === basename(f))) : [];
   const written = writeExport(dir, result.files, { force: values.force ?? false });
   const shown = relative(process.cwd(), resolve(dir)) || ".";
-  process.stderr.write(`guardrails-export: wrote ${written.length} file(s) to ${shown}/ (${result.files.length} guardrail(s))\n`);
+  say(`guardrails-export: wrote ${written.length} file(s) to ${shown}/ (${result.files.length} guardrail(s))\n`);
   if (others.length > 0) {
-    process.stderr.write(`note: ${shown}/ also holds ${others.map((f: string) => basename(f)).join(", ")}, which declareGuardrails("${shown}") loads too\n`);
+    say(`note: ${shown}/ also holds ${others.map((f: string) => fileShown(basename(f))).join(", ")}, which declareGuardrails("${shown}") loads too\n`);
   }
   return 0;
 }
@@ -99,7 +111,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => (process.exitCode = code),
   (err: Error) => {
-    process.stderr.write(`guardrails-export: ${err.message}\n`);
+    say(`guardrails-export: ${err.message}\n`);
     process.exitCode = 1;
   },
 );

@@ -5,6 +5,7 @@
  */
 import { shown } from "../../provider/args/messages";
 import type { LiveGuardrail } from "./declared";
+import { idShown } from "./elsewhere";
 
 /** One message per id held twice, naming the id and both guardrails. */
 export function doubleAssignments(live: readonly LiveGuardrail[], stableIds: ReadonlyMap<string, string>): string[] {
@@ -19,7 +20,7 @@ export function doubleAssignments(live: readonly LiveGuardrail[], stableIds: Rea
   for (const { guardrail, members, keys } of live) {
     // Workspace ids are UUIDs, equal in any case (as the loader and the provider compare them).
     const ws = guardrail.workspace_id?.toLowerCase() ?? "no workspace";
-    for (const m of members) note(ws, "member", m, guardrail.id, ` of workspace ${ws}`);
+    for (const m of members) note(ws, "member", m, guardrail.id, ` of workspace ${guardrail.workspace_id ? idShown(ws) : ws}`);
     for (const k of keys) note("*", "key", k, guardrail.id, "");
   }
   return out;

@@ -3,11 +3,18 @@
  * the workspaces it did not list, so the error says which `--workspace` to add instead of
  * leaving the user to guess. Only on that error path; a successful export never pays for it.
  */
+import { shown } from "../../provider/args/messages";
 import { GuardrailsError } from "../../provider/client/errors";
 import { collect } from "../../provider/client/pagination";
 import type { GuardrailsClient } from "../../provider/client/client";
 import type { WireGuardrail } from "../../provider/client/wire";
 import type { Listing } from "./read";
+
+/**
+ * A service id (guardrail, workspace) for a message: as is when it is a plain token such as a
+ * UUID, else quoted and escaped like any string the service sent, so it cannot drive a terminal.
+ */
+export const idShown = (id: string): string => (/^[\w.:-]{1,80}$/.test(id) ? id : shown(id));
 
 /** Whether a guardrail has this name or id. */
 export const named = (value: string) => (g: WireGuardrail) => g.id === value || g.name === value;
@@ -41,10 +48,10 @@ function hint(gs: readonly WireGuardrail[]): string {
   const byWorkspace = new Map<string, string[]>();
   for (const g of gs) {
     const w = g.workspace_id ?? "";
-    byWorkspace.set(w, [...(byWorkspace.get(w) ?? []), g.id]);
+    byWorkspace.set(w, [...(byWorkspace.get(w) ?? []), idShown(g.id)]);
   }
-  const where = [...byWorkspace].map(([w, ids]) => `${w ? `workspace ${w}` : "a guardrail without a workspace (listed with the default workspace)"} has ${ids.length === 1 ? "one" : ids.length} (${ids.join(", ")})`);
+  const where = [...byWorkspace].map(([w, ids]) => `${w ? `workspace ${idShown(w)}` : "a guardrail without a workspace (listed with the default workspace)"} has ${ids.length === 1 ? "one" : ids.length} (${ids.join(", ")})`);
   const scoped = [...byWorkspace.keys()].filter((w) => w !== "");
-  const fix = scoped.length === byWorkspace.size ? `add ${scoped.map((w) => `--workspace ${w}`).join(" ")}, or pass --all-workspaces` : "pass --all-workspaces";
+  const fix = scoped.length === byWorkspace.size ? `add ${scoped.map((w) => `--workspace ${idShown(w)}`).join(" ")}, or pass --all-workspaces` : "pass --all-workspaces";
   return `${where.join("; ")}: ${fix}`;
 }

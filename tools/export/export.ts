@@ -9,6 +9,7 @@ import { UUID_RE } from "../../provider/args/constants";
 import { shown } from "../../provider/args/messages";
 import { doubleAssignments } from "./conflicts";
 import { declaredFromLive } from "./declared";
+import { idShown } from "./elsewhere";
 import { readGuardrails, type ReadSelection } from "./read";
 import type { WireGuardrail } from "../../provider/client/wire";
 import { DEFAULT_SCHEMA_REF, renderGuardrailFile } from "./render";
@@ -76,7 +77,7 @@ export async function exportGuardrails(options: ExportOptions = {}): Promise<Exp
       .map((l) => {
         const id = ids.get(l.guardrail.id)!;
         const declared = declaredFromLive(l, options.exclusive ?? false);
-        for (const w of declared.warnings) warnings.push(`guardrail ${shown(l.guardrail.name)} (${id}, ${l.guardrail.id}): ${w}`);
+        for (const w of declared.warnings) warnings.push(`guardrail ${shown(l.guardrail.name)} (${id}, ${idShown(l.guardrail.id)}): ${w}`);
         return { id, live: l, settings: declared.settings };
       })
       .sort((a, b) => (a.id < b.id ? -1 : 1));
@@ -119,8 +120,8 @@ function legacyNotes(exported: ReadonlyArray<readonly [string, WireGuardrail]>, 
   return [
     ...exported
       .filter(([, g]) => !g.workspace_id)
-      .map(([id, g]) => `guardrail ${shown(g.name)} (${id}, ${g.id}) has no workspace (it is older than workspaces): exported without workspaceId, which is how it adopts; the service lists it with the default workspace`),
-    ...leftOut.map((g) => `guardrail ${shown(g.name)} (${g.id}) has no workspace (it is older than workspaces) and was not exported: ${why}`),
+      .map(([id, g]) => `guardrail ${shown(g.name)} (${id}, ${idShown(g.id)}) has no workspace (it is older than workspaces): exported without workspaceId, which is how it adopts; the service lists it with the default workspace`),
+    ...leftOut.map((g) => `guardrail ${shown(g.name)} (${idShown(g.id)}) has no workspace (it is older than workspaces) and was not exported: ${why}`),
   ];
 }
 

@@ -87,7 +87,10 @@ async function listSelected(client: GuardrailsClient, selection: ReadSelection):
   // A guardrail without a workspace that is left out may be excluded too: that silences its note.
   const missing = exclude.filter((e) => !listed.some(named(e)) && !listing.leftOut.some(named(e)));
   if (missing.length > 0) throw new ExportSelectionError(missing, `--exclude ${missing.map((u) => JSON.stringify(u)).join(", ")}: no guardrail of the listed workspaces has that name or id`);
-  const kept = (g: WireGuardrail) => !exclude.some((e) => named(e)(g));
+  // A value that is some listed guardrail's id names that one only, never one merely named so.
+  const ids = new Set([...listed, ...listing.leftOut].map((g) => g.id));
+  const picks = (value: string) => (g: WireGuardrail) => (ids.has(value) ? g.id === value : g.name === value);
+  const kept = (g: WireGuardrail) => !exclude.some((e) => picks(e)(g));
   const { defaultUnknown } = listing;
   if (only.length === 0) return { guardrails: listed.filter(kept), leftOut: listing.leftOut.filter(kept), defaultUnknown };
   const unmatched = only.filter((o) => !listed.some(named(o)));
@@ -97,7 +100,7 @@ async function listSelected(client: GuardrailsClient, selection: ReadSelection):
     const lines = [...(plain.length > 0 ? [new ExportSelectionError(plain).message] : []), ...[...hints].map(([u, hint]) => `${new ExportSelectionError([u]).message}; ${hint}`)];
     throw new ExportSelectionError(unmatched, lines.join("\n"));
   }
-  return { guardrails: listed.filter((g) => only.some((o) => named(o)(g)) && kept(g)), leftOut: [], defaultUnknown };
+  return { guardrails: listed.filter((g) => only.some((o) => picks(o)(g)) && kept(g)), leftOut: [], defaultUnknown };
 }
 
 /** What the listings showed: the guardrails of the listed workspaces, and what else was seen on the way. */

@@ -5,6 +5,7 @@
  */
 import { STABLE_ID_RE } from "../../provider/declarative/file-schema";
 import { isPolicyFile } from "../../provider/policy/file-name";
+import { shown } from "../../provider/args/messages";
 
 /** Longest stable id the declarative format accepts. */
 const MAX_ID = 63;
@@ -34,10 +35,10 @@ function trim(id: string, max: number): string {
 /**
  * Slugs that would make a file nobody reads: `policy` is the organization's rules file, which
  * the loader skips (provider/policy/file-name.ts), and Windows cannot check out a file named
- * after a device (`con.yaml`, `com1.yaml`), whatever its extension. Such a slug is suffixed
+ * after a device (`con.yaml`, `com0.yaml`, `com1.yaml`), whatever its extension. Such a slug is suffixed
  * like a shared one. Slugs are lowercase, so the match is too.
  */
-const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[1-9]|lpt[1-9])$/;
+const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/;
 const reserved = (slug: string) => WINDOWS_DEVICE.test(slug) || isPolicyFile(`${slug}.yaml`);
 
 /** A guardrail to name: its service id (a UUID) and display name. */
@@ -59,7 +60,10 @@ export function assignStableIds(guardrails: readonly Nameable[]): Map<string, st
   const bySlug = new Map<string, Nameable[]>();
   for (const g of guardrails) {
     const slug = slugOf(g.name);
-    bySlug.set(slug, [...(bySlug.get(slug) ?? []), g]);
+    // Pushed, not spread: thousands of guardrails sharing a name must not cost their square.
+    const group = bySlug.get(slug);
+    if (group) group.push(g);
+    else bySlug.set(slug, [g]);
   }
   const out = new Map<string, string>();
   const taken = new Set<string>();
@@ -77,7 +81,7 @@ export function assignStableIds(guardrails: readonly Nameable[]): Map<string, st
     const stem = slug === "" ? "guardrail" : slug;
     let id = `${trim(stem, MAX_ID - 9)}-${hex.slice(0, 8)}`;
     if (taken.has(id) || !STABLE_ID_RE.test(id)) id = trim(`${trim(stem, MAX_ID - hex.length - 1)}-${hex}`, MAX_ID);
-    if (taken.has(id) || !STABLE_ID_RE.test(id)) throw new Error(`cannot derive a unique stable id for guardrail ${g.id} ("${g.name}"): ${id} is taken`);
+    if (taken.has(id) || !STABLE_ID_RE.test(id)) throw new Error(`cannot derive a unique stable id for guardrail ${shown(g.id)} (${shown(g.name)}): ${id} is taken`);
     out.set(g.id, id);
     taken.add(id);
   }

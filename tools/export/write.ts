@@ -7,7 +7,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { closeSync, constants, lstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync, type Stats } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 
 /** One file to write: its plain name inside the folder, and its text. */
 export interface FileToWrite {
@@ -45,7 +45,10 @@ const LINK = "is a symbolic link; guardrails-export never writes through a link:
  * @returns the paths written.
  */
 export function writeFiles(dir: string, files: readonly FileToWrite[], options: { force?: boolean } = {}): string[] {
-  const top = lstat(dir);
+  // Resolved first: `lstat("link/")` and `lstat("link/.")` follow the link, and the writes
+  // below use the same lexical path (join normalizes it), so the check sees what they see.
+  const folder = resolve(dir);
+  const top = lstat(folder);
   if (top?.isSymbolicLink()) throw new ExportTargetError([`${dir} is a symbolic link; guardrails-export writes only into a real folder: pass the folder it points to, or another one`]);
   if (top && !top.isDirectory()) throw new ExportTargetError([`${dir} is not a folder`]);
   const paths = files.map((f) => join(dir, f.fileName));
@@ -60,7 +63,7 @@ export function writeFiles(dir: string, files: readonly FileToWrite[], options: 
   });
   if (problems.length > 0) throw new ExportTargetError(problems);
   if (existing.length > 0 && !options.force) throw new ExportConflictError(existing);
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(folder, { recursive: true });
   files.forEach((f, i) => (existing.includes(paths[i]!) ? replaceFile(dir, paths[i]!, f.text) : createFile(paths[i]!, f.text)));
   return paths;
 }
