@@ -13,8 +13,8 @@ import { PolicyOptionsError, ZDR_GROUPS, parsePolicyOptions, ruleValueSchemas, t
 import { GUARDRAIL_RULES, type RuleFinding } from "./rules";
 import { memberSetFindings } from "./member-set";
 import { checkedAtUp, plainProps } from "./props";
-import { kindOf, provenancePolicy, type ProvenanceRecords } from "./provenance";
-import { showValues } from "./quote";
+import { kindOf, provenancePolicy, unrecorded, unrecordedMessage, type ProvenanceRecords } from "./provenance";
+import { quoteName, showValues } from "./quote";
 import { BUILTIN_SLUGS, RESET_INTERVALS } from "../args/constants";
 import { issuesToFailures } from "../args/messages";
 
@@ -73,11 +73,13 @@ function resourcePolicy(key: keyof typeof GUARDRAIL_RULES, opts: GuardrailsPolic
   // manages, under whatever type token the program gave it (issue 24, finding 9).
   const validateResource = (args: ResourceValidationArgs, report: ReportViolation) => {
     const record = records.get(args.urn);
-    if (kindOf(args.type, record) !== "guardrail") return;
+    const unplaced = unrecorded(args.type, record);
+    if (!unplaced && kindOf(args.type, record) !== "guardrail") return;
     const value = ruleValue(key, opts, args.getConfig as () => Record<string, unknown>);
     if (value === false) return;
+    if (unplaced) return report(unrecordedMessage(args.type, args.name, rule.name));
     const finding = check(plainProps(args.props), value, showValues(record?.secretKeys));
-    for (const v of finding.violations) report(`guardrail ${JSON.stringify(args.name)}: ${v}`);
+    for (const v of finding.violations) report(`guardrail ${quoteName(args.name)}: ${v}`);
     if (finding.unknown) throw checkedAtUp(args.props, finding.unknown, unknownMessage(args.name, finding.unknown, rule.name));
   };
   return { name: rule.name, description: rule.description, enforcementLevel, configSchema: configSchema(key), validateResource };
@@ -87,13 +89,14 @@ function memberSetPolicy(opts: GuardrailsPolicyOptions, enforcementLevel: Enforc
   const rule = POLICY_RULES.requireMemberSet;
   const validateStack = (args: StackValidationArgs, report: ReportViolation) => {
     if (ruleValue("requireMemberSet", opts, args.getConfig as () => Record<string, unknown>) === false) return;
+    for (const r of args.resources) if (unrecorded(r.type, records.get(r.urn))) report(unrecordedMessage(r.type, r.name, rule.name), r.urn);
     const finding = memberSetFindings(args.resources, (r) => kindOf(r.type, records.get(r.urn)));
-    for (const v of finding.violations) report(`guardrail ${JSON.stringify(v.name)}: ${v.message}`, v.urn);
+    for (const v of finding.violations) report(`guardrail ${quoteName(v.name)}: ${v.message}`, v.urn);
     if (finding.unknown) throw checkedAtUp(finding.unknown.resource.props, finding.unknown.key, unknownMessage(finding.unknown.name, finding.unknown.what, rule.name));
   };
   return { name: rule.name, description: rule.description, enforcementLevel, configSchema: configSchema("requireMemberSet"), validateStack };
 }
 
 const unknownMessage = (name: string, property: string, policy: string) =>
-  `guardrail ${JSON.stringify(name)}: ${property} is not known until the resources it depends on exist; ${policy} is checked at up`;
+  `guardrail ${quoteName(name)}: ${property} is not known until the resources it depends on exist; ${policy} is checked at up`;
 

@@ -13,9 +13,14 @@
  *   is not known yet (its create or update is only planned): then that one is checked at up.
  *   State written before ids were recorded keeps one fallback: a set computed from that
  *   guardrail alone counts for it.
+ *
+ * A member counts only where it stays: not when a set of another guardrail that may share the
+ * workspace lists it too (the service moves it, docs/api-contract.md rule 5), and not beside an
+ * exclusive set without members, which removes every member at each up.
  */
 import type { PolicyResource } from "@pulumi/policy";
 import { plainProps, read } from "./props";
+import { quoteName } from "./quote";
 import type { Kind } from "./provenance";
 
 export interface MemberSetFinding {
@@ -36,13 +41,24 @@ export function memberSetFindings(resources: readonly PolicyResource[], kindOf: 
   const finding: MemberSetFinding = { violations: [] };
   for (const g of guardrails) {
     const own = sets.filter((s) => { const t = targets.get(s)!; return "to" in t && t.to === g; });
-    const members = own.map((s) => membersOf(s));
-    if (members.some((m) => m === "some")) continue;
+    // A member another guardrail of its workspace also lists may end up there (one guardrail per workspace).
+    const rival = (id: string) => sets.find((t) => !own.includes(t) && listed(t).includes(id) && maySharePlace(g, targets.get(t)!));
+    const members = own.map((s) => membersOf(s, rival));
+    // An exclusive set makes the guardrail's members its own: an empty one removes the others' at each up.
+    const emptyExclusive = own.filter((s, i) => members[i] !== "unknown" && listed(s).length === 0 && exclusiveOf(s) !== false);
+    const wipe = emptyExclusive.find((s) => exclusiveOf(s) === true);
+    if (wipe) {
+      finding.violations.push({ name: g.name, urn: g.urn, message: `has an exclusive member set ${quoteName(wipe.name)} with no members, which removes every member at each up; give it members or make it not exclusive` });
+      continue;
+    }
+    if (members.some((m) => m === "some") && emptyExclusive.length === 0) continue;
     const pendingMembers = own.find((_, i) => members[i] === "unknown");
     const pendingTarget = sets.find((s) => { const t = targets.get(s)!; return "maybe" in t && t.maybe.includes(g) && membersOf(s) !== "none"; });
     if (pendingMembers) finding.unknown ??= { resource: pendingMembers, name: g.name, key: "members", what: "members of its member set" };
+    else if (emptyExclusive[0]) finding.unknown ??= { resource: emptyExclusive[0], name: g.name, key: "exclusive", what: "whether its member set with no members is exclusive" };
     else if (pendingTarget) finding.unknown ??= { resource: pendingTarget, name: g.name, key: "guardrailId", what: "which guardrail each member set names" };
     else if (own.length === 0) finding.violations.push({ name: g.name, urn: g.urn, message: `has no GuardrailMemberAssignment whose guardrailId is its id; every guardrail needs a member set (pass guardrailId: <guardrail>.id)${ids.get(g) === null ? OLD_STATE : ""}` });
+    else if (own.some((s) => listed(s).length)) finding.violations.push({ name: g.name, urn: g.urn, message: `has members only in common with member set ${quoteName(rival(own.flatMap(listed)[0]!)!.name)} of another guardrail that may be in its workspace; a member holds one guardrail per workspace, so the service moves it to one of them; give it a member of its own` });
     else finding.violations.push({ name: g.name, urn: g.urn, message: "has a member set with no members; every guardrail needs at least one member" });
   }
   return finding;
@@ -50,10 +66,40 @@ export function memberSetFindings(resources: readonly PolicyResource[], kindOf: 
 
 const OLD_STATE = "; its state, from an earlier version, does not record its id, so a literal guardrailId cannot be matched to it until `pulumi refresh`";
 
-function membersOf(s: PolicyResource): "some" | "none" | "unknown" {
+/** A set's `exclusive`: absent is false (the provider's default); "unknown" while not known. */
+function exclusiveOf(s: PolicyResource): boolean | "unknown" {
+  const exclusive = read(plainProps(s.props), "exclusive");
+  return exclusive.unknown ? "unknown" : exclusive.value === true;
+}
+
+/** Whether a set has a member that stays: listed, assigned (`true`) and not also listed by a `rival` set. */
+function membersOf(s: PolicyResource, rival: (id: string) => PolicyResource | undefined = () => undefined): "some" | "none" | "unknown" {
+  if (read(plainProps(s.props), "members").unknown) return "unknown";
+  return listed(s).some((id) => !rival(id)) ? "some" : "none";
+}
+
+/** The members a set assigns (`{id: true}`); [] while not known. */
+function listed(s: PolicyResource): string[] {
   const members = read<Record<string, unknown>>(plainProps(s.props), "members");
-  if (members.unknown) return "unknown";
-  return Object.values(members.value ?? {}).some((v) => v === true) ? "some" : "none";
+  return members.unknown ? [] : Object.entries(members.value ?? {}).filter(([, v]) => v === true).map(([id]) => id);
+}
+
+/**
+ * Whether a set's members might go to guardrail `g`'s workspace: unless it goes to another
+ * guardrail of the stack whose workspace is known to differ from `g`'s. A guardrail without a
+ * `workspaceId` is in the default one, whose id the stack does not show.
+ */
+function maySharePlace(g: PolicyResource, target: Target): boolean {
+  if (!("to" in target) || target.to === null) return true;
+  if (target.to === g) return false;
+  const [a, b] = [workspaceOf(g), workspaceOf(target.to)];
+  return a === "unknown" || b === "unknown" || a === b || (a === "default") !== (b === "default");
+}
+
+function workspaceOf(g: PolicyResource): string {
+  const ws = read<unknown>(plainProps(g.props), "workspaceId");
+  if (ws.unknown) return "unknown";
+  return typeof ws.value === "string" ? ws.value.trim().toLowerCase() : "default";
 }
 
 /** A guardrail's id from its outputs; `null` in state older than the record; `undefined` before it exists. */

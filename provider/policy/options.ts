@@ -71,7 +71,8 @@ export interface GuardrailsPolicyOptions {
   /**
    * Models no guardrail may allow, in any form the service may accept for them: any case, a
    * dated canonical slug (`-20250901`) or a `:variant` of the name (an alias of another shape
-   * needs the catalogue: list it too); `vendor/*` matches a vendor's models. @default rule disabled
+   * needs the catalogue: list it too); `vendor/*` matches a vendor's models. A guardrail must set
+   * `allowedModels`: `ignoredModels` cannot reach a model's variants and snapshots. @default rule disabled
    */
   forbidModels?: string[];
   /** Every guardrail must set `allowedProviders`, within this list. @default rule disabled */

@@ -11,11 +11,12 @@
  * (b) which top-level inputs hold a secret. The rules read that record.
  *
  * A pack config can set its level (`"all": "advisory"` does): it then records nothing, values
- * are not quoted, and its validation names each dynamic resource of another type token that it
- * can no longer tell apart, rather than let it pass unseen.
+ * are not quoted, and each rule names each dynamic resource of another type token that it can
+ * no longer tell apart, at the rule's own level, rather than let it pass unseen (`unrecorded`).
  */
-import type { ReportViolation, ResourceValidationArgs, ResourceValidationPolicy } from "@pulumi/policy";
+import type { ResourceValidationPolicy } from "@pulumi/policy";
 import { GUARDRAIL_TYPE, KEY_ASSIGNMENT_TYPE, MEMBER_ASSIGNMENT_TYPE } from "./type-tokens";
+import { quoteName } from "./quote";
 
 export type Kind = "guardrail" | "memberAssignment" | "keyAssignment";
 
@@ -82,6 +83,19 @@ export function provenanceOf(props: unknown): Provenance {
   return kind ? { kind, secretKeys } : { secretKeys };
 }
 
+/**
+ * Whether a resource is one the rules cannot place: a dynamic resource of another type token
+ * with no record (the recording policy did not run at level `remediate`). It might be a
+ * guardrail made through the package, so each rule names it at its own level rather than let
+ * it pass unseen (a pack config that sets only this policy's level must not turn a mandatory
+ * rule into a warning).
+ */
+export const unrecorded = (type: string, record: Provenance | undefined): boolean => !record && type.startsWith(DYNAMIC_PREFIX) && !TOKEN_KIND[type];
+
+/** What a rule says of a resource it cannot place (`unrecorded`). */
+export const unrecordedMessage = (type: string, name: string, policy: string) =>
+  `dynamic resource ${quoteName(name)} (type ${quoteName(type)}): cannot tell whether it is a guardrail, so ${policy} could not check it: ${PROVENANCE_POLICY} did not run at level remediate (a pack config set its level); set {"${PROVENANCE_POLICY}": {"enforcementLevel": "remediate"}}`;
+
 /** The recording policy. Level `remediate` always: the options' levels do not apply to it. */
 export function provenancePolicy(records: ProvenanceRecords): ResourceValidationPolicy {
   return {
@@ -91,10 +105,6 @@ export function provenancePolicy(records: ProvenanceRecords): ResourceValidation
     remediateResource: (args) => {
       records.set(args.urn, provenanceOf(args.props));
       return undefined;
-    },
-    validateResource: (args: ResourceValidationArgs, report: ReportViolation) => {
-      if (records.has(args.urn) || !args.type.startsWith(DYNAMIC_PREFIX) || TOKEN_KIND[args.type]) return;
-      report(`${args.type} ${JSON.stringify(args.name)}: cannot tell whether it is managed by pulumi-guardrails, so no guardrail rule checked it: ${PROVENANCE_POLICY} did not run at level remediate (a pack config set its level); remove that setting`);
     },
   };
 }

@@ -3,18 +3,26 @@
  * secret is quoted; a secret one never is (`[secret]`), and where the pack could not tell
  * which inputs were secret (its provenance policy did not run) nothing is quoted (`[hidden]`).
  * A quoted value is hostile text bound for terminals and PR comments: it is JSON-quoted, its
- * control, bidi and invisible characters escaped, and cut to a bounded length.
+ * control, bidi and invisible characters escaped, and cut to a bounded length. A value shaped
+ * like an API key is never quoted, secret or not: a key pasted into the wrong arg is still a
+ * key (issue 24).
  */
+import { holdsKey } from "../client/redaction";
 
 /** Writes the value of the top-level property `key` (the value itself may be an item of it). */
 export type Show = (key: string, value: unknown) => string;
 
-/** Characters shown as `\uXXXX`: C0/C1 controls, bidi controls, zero-width and other invisible marks. */
-const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]/g;
+/**
+ * Code points shown as `\uXXXX` (`\u{XXXXX}` beyond the BMP): every control, format (bidi,
+ * zero-width, tags), surrogate, private-use and unassigned one, the line and paragraph
+ * separators, and the default-ignorable ones that render as nothing (Hangul fillers, variation
+ * selectors), as tools/shared/markdown.ts.
+ */
+const INVISIBLE = /[\p{C}\p{Default_Ignorable_Code_Point}\u2028\u2029]/gu;
 const MAX_CHARS = 80;
 const MAX_ITEMS = 5;
 
-/** One value as JSON, escaped and bounded. */
+/** One value as JSON, escaped and bounded; a key-shaped one not at all. */
 export function quote(value: unknown): string {
   let text: string;
   try {
@@ -22,9 +30,19 @@ export function quote(value: unknown): string {
   } catch {
     text = String(value);
   }
+  return holdsKey(text) ? "[a value shaped like an API key, not shown]" : shown(text);
+}
+
+/** A resource's name in the program, JSON-quoted, escaped and bounded (the URN beside it is whole). */
+export const quoteName = (name: string): string => shown(JSON.stringify(name));
+
+function shown(text: string): string {
   const chars = [...text];
-  if (chars.length > MAX_CHARS) text = `${chars.slice(0, MAX_CHARS - 1).join("")}…`;
-  return text.replace(INVISIBLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  const cut = chars.length > MAX_CHARS ? `${chars.slice(0, MAX_CHARS - 1).join("")}…` : text;
+  return cut.replace(INVISIBLE, (c) => {
+    const hex = c.codePointAt(0)!.toString(16);
+    return hex.length > 4 ? `\\u{${hex}}` : `\\u${hex.padStart(4, "0")}`;
+  });
 }
 
 /** A `Show` that quotes what `secretKeys` does not name; `undefined` (not known) hides everything. */

@@ -9,7 +9,7 @@
  * value the program marked secret is never quoted.
  */
 import type { GuardrailsPolicyOptions, ZdrGroup } from "./options";
-import { read, readList, type Props } from "./props";
+import { isUnknownValue, read, readList, type Props } from "./props";
 import { showItems, showValues, type Show } from "./quote";
 import { FORMS_NOTE, modelMatches } from "./model-ids";
 import { RESET_INTERVALS, type ResetInterval } from "../args/constants";
@@ -98,10 +98,10 @@ export const requireBuiltinFilters: GuardrailRule<string[]> = (props, slugs) => 
 
 /**
  * `forbidModels`: no forbidden model is allowed. With `allowedModels` set, none of its
- * entries may be a form of a forbidden model (model-ids.ts); without it every model is
- * allowed, so each forbidden entry must be in `ignoredModels` as written: the service then
- * ignores that model under every identifier it accepts for it, while another form there
- * might name another model (a `vendor/*` entry needs the same entry there).
+ * entries may be a form of a forbidden model (model-ids.ts). Without it every model is
+ * allowed, and `ignoredModels` cannot make up for that: it drops the catalogue entries it
+ * names, while a forbidden model's `:variant`s and other dated snapshots are entries of their
+ * own, which a policy cannot list (no operation reads the catalogue). So the rule fails closed.
  */
 export const forbidModels: GuardrailRule<string[]> = (props, forbidden, show = HIDE_ALL) => {
   const allowed = readList(props, "allowedModels");
@@ -112,12 +112,7 @@ export const forbidModels: GuardrailRule<string[]> = (props, forbidden, show = H
     if (hits.length) return ok([`allowedModels allows ${hits.length} forbidden model entr${hits.length > 1 ? "ies" : "y"} ${showItems(show, "allowedModels", hits)} (the organization forbids ${forbidden.join(", ")}; ${FORMS_NOTE})`]);
     return ok([], allowed.unknownItems ? "allowedModels" : undefined);
   }
-  const ignored = readList(props, "ignoredModels");
-  if (ignored.unknown) return ok([], "ignoredModels");
-  const ids = (ignored.value ?? []).filter((x): x is string => typeof x === "string").map((x) => x.trim().toLowerCase());
-  const open = forbidden.filter((f) => !ids.includes(f.trim().toLowerCase()));
-  if (open.length && ignored.unknownItems) return ok([], "ignoredModels");
-  return ok(open.length ? [`allows every model, including the forbidden ${open.join(", ")}; set allowedModels, or list ${open.length > 1 ? "them" : "it"} in ignoredModels as written there (another form of a model cannot be told the same without the model catalogue)`] : []);
+  return ok([`allows every model, including the forbidden ${forbidden.join(", ")}: it sets no allowedModels, and ignoredModels cannot take them out (it drops the entries it names, not their :variants or other dated snapshots, which the catalogue lists as models of their own); set allowedModels`]);
 };
 
 /** `allowProviders`: `allowedProviders` is set and within the organization's list. */
@@ -126,7 +121,8 @@ export const allowProviders: GuardrailRule<string[]> = (props, allowedList, show
   if (list.unknown) return ok([], "allowedProviders");
   if (list.value === undefined) return ok([`does not set allowedProviders, so every provider is allowed; the organization allows only ${allowedList.join(", ")}`]);
   const allowed = new Set(allowedList.map((p) => p.toLowerCase()));
-  const outside = list.value.filter((p) => typeof p === "string" && !allowed.has(p.toLowerCase()));
+  // An item not known yet (preview) is the engine's placeholder string, not a provider.
+  const outside = list.value.filter((p) => typeof p === "string" && !isUnknownValue(p) && !allowed.has(p.toLowerCase()));
   if (outside.length) return ok([`allowedProviders has ${outside.length} provider${outside.length > 1 ? "s" : ""} ${showItems(show, "allowedProviders", outside)} outside the organization's list (${allowedList.join(", ")})`]);
   return ok([], list.unknownItems ? "allowedProviders" : undefined);
 };

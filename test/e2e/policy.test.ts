@@ -160,7 +160,7 @@ describe("policy packs from pulumi-guardrails/policy under the real CLI", () => 
     expect(log.counts.createGuardrail ?? 0).toBe(0);
   });
 
-  it("pack config overrides the options: every rule advisory (preview passes, each still warns), and a lower ceiling; the provenance record off says what it no longer sees", async () => {
+  it("pack config overrides the options: every rule advisory (preview passes, each still warns), and a lower ceiling; the provenance record off, each rule names what it no longer sees", async () => {
     const config = join(p.dir, "pack-config.json");
     writeFileSync(config, JSON.stringify({ all: "advisory", "guardrails-max-limit-usd": { enforcementLevel: "advisory", maxLimitUsd: 100 } }));
     const { code, violations } = await preview("--policy-pack-config", config);
@@ -170,8 +170,8 @@ describe("policy packs from pulumi-guardrails/policy under the real CLI", () => 
       "advisory guardrails-description v-members",
       "advisory guardrails-forbid-models v-forbid",
       "advisory guardrails-max-limit-usd later",
-      // "all" sets guardrails-provenance too, so it records nothing: it names the resource it cannot tell apart.
-      "advisory guardrails-provenance v-sneaky",
+      // "all" sets guardrails-provenance too, so it records nothing: each rule names the resource it cannot tell apart, at its own level.
+      ...["allow-providers", "forbid-models", "max-limit-usd", "require-builtin-filters", "require-member-set", "require-reset-interval", "require-zdr"].map((r) => `advisory guardrails-${r} v-sneaky`),
       // The pack config's ceiling (100), not the options' (1000): the compliant guardrails' 500 is over it.
       ...["ok", "v-filters", "v-forbid", "v-limit", "v-members", "v-providers", "v-reset", "v-zdr"].map((n) => `advisory guardrails-max-limit-usd ${n}`),
       "advisory guardrails-require-builtin-filters v-filters",
@@ -180,8 +180,9 @@ describe("policy packs from pulumi-guardrails/policy under the real CLI", () => 
       "advisory guardrails-require-reset-interval v-reset",
       "advisory guardrails-require-zdr v-zdr",
     ].sort());
-    expect(violations.find((v) => v.policy === "guardrails-require-member-set")!.message).toContain('guardrail "v-members": which guardrail each member set names is not known');
+    expect(violations.find((v) => v.policy === "guardrails-require-member-set" && v.name !== "v-sneaky")!.message).toContain('guardrail "v-members": which guardrail each member set names is not known');
     expect(violations.find((v) => v.name === "ok")!.message).toContain('guardrail "ok": limitUsd [hidden] is over the organization\'s ceiling of 100 USD');
+    expect(violations.find((v) => v.name === "v-sneaky")!.message).toMatch(/dynamic resource "v-sneaky" \(type "pulumi-nodejs:dynamic\/mymod:Whatever"\): cannot tell whether it is a guardrail/);
   });
 
   it("up --skip-preview: an unknown at preview is checked at up, and the failing guardrail never reaches the API", async () => {

@@ -10,89 +10,8 @@
  * remediations before validations, then the stack policy.
  */
 import { describe, expect, it } from "vitest";
-import type { Policies, PolicyResource, ResourceValidationPolicy, StackValidationPolicy } from "@pulumi/policy";
-import * as proxy from "@pulumi/policy/proxy";
-import * as deserialize from "@pulumi/policy/deserialize";
-import * as pulumi from "@pulumi/pulumi";
-import { guardrailsPolicies, GUARDRAIL_TYPE, MEMBER_ASSIGNMENT_TYPE } from "../../provider/policy";
-import { shimFor } from "../../provider/internal";
-
-const { UnknownValueError, unknownCheckingProxy, unknownStringValue, unknownObjectValue } = proxy as any;
-const { deserializeProperties } = deserialize as any;
-
-/** The engine's secret signature (sdk rpc.ts `specialSecretSig`). */
-const SIG = "4dabf18193072939515e22adb298388d";
-const secret = (value: unknown) => ({ [SIG]: "1b47061264138c4ac30d75fd1eb44270", value });
-
-/** The text Pulumi stores as a dynamic resource's `__provider`, for one of the package's shims. */
-async function serialized(kind: "guardrail" | "memberAssignment" | "keyAssignment"): Promise<string> {
-  const provider = shimFor(kind);
-  return (await pulumi.runtime.serializeFunction(() => provider, { allowSecrets: true })).text;
-}
-
-interface Res {
-  type: string;
-  name: string;
-  /** Inputs in the engine's wire form (secrets wrapped), without `__provider`. */
-  props: Record<string, unknown>;
-  provider?: string;
-  /** Stack view: the property dependencies of `guardrailId`, and all dependencies. */
-  guardrailIdDeps?: string[];
-  deps?: string[];
-}
-type Outcome = { policy: string; level: string; name: string; message: string };
-
-const urn = (r: Res) => `urn:pulumi:dev::p::${r.type}::${r.name}`;
-const wire = (props: Record<string, unknown>) => ({ toJavaScript: () => JSON.parse(JSON.stringify(props)) });
-
-/** One run of a pack over `resources`, the way the policy SDK's server drives it. */
-async function runPack(policies: Policies, resources: Res[], config: Record<string, Record<string, unknown>> = {}): Promise<Outcome[]> {
-  const out: Outcome[] = [];
-  const levelOf = (p: Policies[number]) => (config[p.name]?.enforcementLevel as string | undefined) ?? p.enforcementLevel ?? "advisory";
-  const getConfig = (p: Policies[number]) => () => config[p.name] ?? {};
-  const guard = async (p: Policies[number], name: string, level: string, fn: () => unknown) => {
-    try {
-      await fn();
-    } catch (e) {
-      if (!(e instanceof UnknownValueError)) throw e;
-      out.push({ policy: p.name, level: "advisory", name, message: (e as Error).message });
-    }
-  };
-  for (const r of resources) {
-    const withProvider = r.provider === undefined ? r.props : { ...r.props, __provider: r.provider };
-    for (const p of policies) {
-      if (levelOf(p) !== "remediate" || !("remediateResource" in p) || !p.remediateResource) continue;
-      const props = unknownCheckingProxy(deserializeProperties(wire(withProvider), true));
-      const result = await (p.remediateResource as any)({ type: r.type, name: r.name, urn: urn(r), props, getConfig: getConfig(p) });
-      expect(result, `${p.name} changes nothing`).toBeUndefined();
-    }
-    for (const p of policies) {
-      const level = levelOf(p) === "remediate" ? "mandatory" : levelOf(p);
-      if (level === "disabled" || !("validateResource" in p) || !p.validateResource) continue;
-      const pinned = (p.validateResource as any).__pulumiType;
-      if (pinned && pinned !== r.type) continue;
-      const props = unknownCheckingProxy(deserializeProperties(wire(r.props), false));
-      const report = (message: string) => out.push({ policy: p.name, level, name: r.name, message });
-      await guard(p, r.name, level, () => (p.validateResource as any)({ type: r.type, name: r.name, urn: urn(r), props, getConfig: getConfig(p) }, report));
-    }
-  }
-  const stack = resources.map((r) => ({ type: r.type, name: r.name, urn: urn(r), props: unknownCheckingProxy(deserializeProperties(wire(r.props), false)), dependencies: [], propertyDependencies: {} }) as unknown as PolicyResource);
-  resources.forEach((r, i) => {
-    const find = (n: string) => stack.find((s) => s.name === n)!;
-    stack[i]!.dependencies = (r.deps ?? r.guardrailIdDeps ?? []).map(find);
-    if (r.guardrailIdDeps) stack[i]!.propertyDependencies = { guardrailId: r.guardrailIdDeps.map(find) };
-  });
-  for (const p of policies) {
-    if (!("validateStack" in p) || levelOf(p) === "disabled") continue;
-    const report = (message: string, urnOf?: string) => out.push({ policy: p.name, level: levelOf(p), name: stack.find((s) => s.urn === urnOf)?.name ?? "?", message });
-    await guard(p, "stack", levelOf(p), () => (p as StackValidationPolicy).validateStack({ resources: stack, getConfig: getConfig(p) } as any, report));
-  }
-  return out;
-}
-
-const guardrail = (name: string, props: Record<string, unknown>, extra: Partial<Res> = {}): Res => ({ type: GUARDRAIL_TYPE, name, props: { name: `G ${name}`, ...props }, ...extra });
-const memberSet = (name: string, guardrailId: unknown, extra: Partial<Res> = {}): Res => ({ type: MEMBER_ASSIGNMENT_TYPE, name, props: { guardrailId, exclusive: false, members: { user_alice: true } }, ...extra });
-const only = (outcomes: Outcome[], policy: string) => outcomes.filter((o) => o.policy === policy);
+import { guardrailsPolicies } from "../../provider/policy";
+import { guardrail, memberSet, only, runPack, secret, serialized, unknownObjectValue, unknownStringValue, type Res } from "../helpers/policy-pack";
 
 describe("finding 8: forbidModels refuses a forbidden model in every form the service accepts", () => {
   const pack = guardrailsPolicies({ forbidModels: ["other-lab/open-model-70b", "vendor-b/model-m-20260201"] });
@@ -145,7 +64,8 @@ describe("finding 9: a guardrail made through the package under another type tok
   it("without the provenance record (its level overridden), a dynamic resource of another token is reported, not skipped silently", async () => {
     const sneaky: Res = { type: "pulumi-nodejs:dynamic/mymod:Whatever", name: "sneaky", props: { name: "G sneaky", limitUsd: 999999 }, provider: await serialized("guardrail") };
     const out = await runPack(guardrailsPolicies({ maxLimitUsd: 1000 }), [sneaky], { "guardrails-provenance": { enforcementLevel: "advisory" } });
-    expect(only(out, "guardrails-provenance")).toEqual([expect.objectContaining({ level: "advisory", name: "sneaky", message: expect.stringMatching(/cannot tell whether it is managed by pulumi-guardrails/) })]);
+    // Each rule names it at the rule's own level (a-policy attack pass: the record's level is not the rules').
+    expect(out).toEqual([expect.objectContaining({ policy: "guardrails-max-limit-usd", level: "mandatory", name: "sneaky", message: expect.stringMatching(/cannot tell whether it is a guardrail/) })]);
   });
 });
 
@@ -227,7 +147,8 @@ describe("finding 11: messages quote values that were not secret, never one that
   });
 
   it("without the provenance record, no value is quoted (it cannot be told which were secret)", async () => {
-    const out = await runPack(pack, [guardrail("g", { ...plain, limitUsd: 987654 })], { "guardrails-provenance": { enforcementLevel: "disabled" } });
+    // A fresh pack: the shared one still holds the record of the runs above.
+    const out = await runPack(guardrailsPolicies(ALL), [guardrail("g", { ...plain, limitUsd: 987654 })], { "guardrails-provenance": { enforcementLevel: "disabled" } });
     expect(out.length).toBeGreaterThan(0);
     expect(out.map((o) => o.message).join("\n")).not.toMatch(/987654|monthly|shady|open-model/);
   });
