@@ -38,6 +38,9 @@ export function privateFolder(dir: string): boolean {
   // A link's owner can point it elsewhere at any moment, whatever the folder it points at now.
   if (link?.isSymbolicLink() && link.uid !== uid && link.uid !== 0) throw refuse(`is a link owned by uid ${link.uid}`, "remove the link");
   if (!st.isDirectory()) throw refuse("is not a folder", `remove it (it is made again, private)`);
+  // Others could move the folder away and put theirs in its place; a sticky parent (/tmp) stops them.
+  const parent = statSync(dirname(dir), { throwIfNoEntry: false });
+  if (parent && parent.mode & 0o002 && !(parent.mode & 0o1000)) throw refuse(`is in ${shownPath(dirname(dir))}, which others can write`, "move it into a folder only you can write");
   if (st.uid !== uid) throw refuse(`is owned by uid ${st.uid}, not by this user (uid ${uid})`, `remove it (it is made again, private)`);
   if (st.mode & 0o002) throw refuse(`is writable by others (mode ${mode})`, `run \`chmod 700 ${shown}\``);
   if (st.mode & 0o020) throw refuse(`is writable by its group (mode ${mode})`, `run \`chmod 700 ${shown}\``);

@@ -5,7 +5,7 @@
  * hostile server where the server must lie.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { chmodSync, chownSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
@@ -373,6 +373,42 @@ describe("a hostile local disk", () => {
     expect(err?.message).toContain("is writable by others");
     expect(err?.message).toContain(root);
     expect(err?.message).not.toContain(TEST_KEY);
+  });
+});
+
+describe("the folder's surroundings, and what forget removes", () => {
+  it("27. a journal folder whose parent anyone can write (no sticky bit) is refused: anyone could swap it", async () => {
+    const parent = join(root, "shared");
+    mkdirSync(parent);
+    chmodSync(parent, 0o777);
+    process.env.GUARDRAILS_JOURNAL_DIR = join(parent, "journal");
+    await emu.clearLog();
+    await expect(create("proj/dev/j-parent", "j-parent")).rejects.toThrow(`create journal folder ${join(parent, "journal")} is in ${parent}, which others can write`);
+    expect((await emu.log()).total).toBe(0);
+    // /tmp-like (sticky): others cannot move what is ours, so it is fine.
+    chmodSync(parent, 0o1777);
+    await expect(create("proj/dev/j-parent", "j-parent")).resolves.toHaveProperty("id");
+  });
+
+  it("28. forget removes only the entries of that id, whatever the others are named", async () => {
+    mkdirSync(dir, { mode: 0o700 });
+    const a = await create("proj/dev/j-fa", "j-fa");
+    const b = await create("proj/dev/j-fb", "j-fb");
+    writeFileSync(join(dir, "unrelated.json"), "{}");
+    JournalHandle.forget(a.id, dir);
+    const left = readdirSync(dir).sort();
+    expect(left).toHaveLength(2);
+    expect(left).toContain("unrelated.json");
+    expect(JSON.parse(readFileSync(join(dir, left.find((f) => f !== "unrelated.json")!), "utf8")).id).toBe(b.id);
+  });
+
+  it("29. the API key is in no journal file, nor in any file name", async () => {
+    await create(`proj/dev/j-nokey`, "j-nokey");
+    for (const f of readdirSync(dir)) {
+      expect(f).not.toContain(TEST_KEY);
+      expect(readFileSync(join(dir, f), "utf8")).not.toContain(TEST_KEY);
+    }
+    expect(readdirSync(dir)).toHaveLength(1);
   });
 });
 
