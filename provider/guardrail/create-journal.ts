@@ -17,11 +17,12 @@
  * the server answered is data: file names carry its digest, never the id itself.
  */
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, isAbsolute, join } from "node:path";
 import { z } from "zod";
-import { privateFolder, readRegular, writePrivate } from "./journal-files";
+import { discard, privateFolder, readRegular, shownPath, writePrivate } from "./journal-files";
+import { UserError } from "../user-error";
 
 /** Linux's PID_MAX_LIMIT. 0, 1 and negatives are no provider process: `kill(0 | -1)` signals groups, 1 is init. */
 const PID = z.number().int().min(2).max(4_194_304);
@@ -49,9 +50,16 @@ const MAX_AGE_MS = 7 * 24 * 3600_000;
 /** An entry started further in the future than this is not one of ours. */
 const MAX_CLOCK_AHEAD_MS = 5 * 60_000;
 
-/** `GUARDRAILS_JOURNAL_DIR`, else `~/.pulumi-guardrails/journal`. */
+/**
+ * `GUARDRAILS_JOURNAL_DIR`, else `~/.pulumi-guardrails/journal`. A relative path is refused:
+ * it would be made in whatever folder the program runs in (a repository), and a pasted key
+ * would become a folder name there.
+ */
 export function journalDir(env: NodeJS.ProcessEnv = process.env): string {
-  return env.GUARDRAILS_JOURNAL_DIR || join(homedir(), ".pulumi-guardrails", "journal");
+  const dir = env.GUARDRAILS_JOURNAL_DIR;
+  if (!dir) return join(homedir(), ".pulumi-guardrails", "journal");
+  if (!isAbsolute(dir)) throw new UserError(`GUARDRAILS_JOURNAL_DIR must be an absolute path to a folder only you can write (got the relative path ${JSON.stringify(shownPath(dir))})`);
+  return dir;
 }
 
 /**
@@ -84,7 +92,7 @@ function parentOf(pid: number): number | undefined {
 
 const ENGINE = [process.ppid, parentOf(process.ppid)].filter((p): p is number => p !== undefined && p > 1);
 
-export function alive(pid: number): boolean {
+function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -93,10 +101,28 @@ export function alive(pid: number): boolean {
   }
 }
 
-/** Whether the engine that started this provider process is still there to record results. */
-export function engineAlive(engine: readonly number[] = ENGINE): boolean {
-  // Unknown (no /proc): assume alive, so no id is ever kept that a live engine also recorded.
-  return engine.every(alive);
+/** When process `pid` started, in ms since the epoch (from /proc; USER_HZ is 100); undefined when unknown. */
+function startedAt(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const ticks = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]);
+    const boot = Number(/^btime (\d+)$/m.exec(readFileSync("/proc/stat", "utf8"))?.[1]);
+    return Number.isFinite(ticks) && Number.isFinite(boot) ? boot * 1000 + ticks * 10 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** How much later than an entry a process may seem to have started and still be the one named in it (clock steps). */
+const START_SLACK_MS = 60_000;
+
+/**
+ * Whether the process `pid` that an entry started at `since` names may still be running. Pids
+ * are reused: a live process that started after the entry is another one (a fresh container
+ * hands out the same pids every run), so the entry's process is gone. Unknown start: alive.
+ */
+export function stillRuns(pid: number, since: number): boolean {
+  return alive(pid) && !((startedAt(pid) ?? -Infinity) > since + START_SLACK_MS);
 }
 
 let counter = 0;
@@ -132,21 +158,22 @@ export class JournalHandle {
     this.entry.id = id;
     this.file = join(this.dir, `${this.base}.${idTag(id)}.json`);
     this.write();
-    rmSync(old, { force: true });
+    discard(old);
   }
 
   /** The engine knows `id` (it called diff, read, update or delete with it): drop its entries. */
-  static forget(id: string, dir = journalDir()): void {
+  static forget(id: string, dir?: string): void {
     try {
       const tag = `.${idTag(id)}.json`;
-      for (const f of readdirSync(dir)) if (f.endsWith(tag)) rmSync(join(dir, f), { force: true });
+      const folder = dir ?? journalDir();
+      for (const f of readdirSync(folder)) if (f.endsWith(tag)) discard(join(folder, f));
     } catch {
-      // No journal folder: nothing to forget.
+      // No journal folder (or a setting create reports): nothing to forget.
     }
   }
 
   remove(): void {
-    rmSync(this.file, { force: true });
+    discard(this.file);
   }
 
   private write(): void {
@@ -168,13 +195,14 @@ export class JournalHandle {
       if (!f.startsWith(key.slice(0, 16)) || !f.endsWith(".json")) continue;
       const file = join(dir, f);
       const entry = readEntry(file);
-      if (!entry || entry.key !== key || entry.pid === process.pid) continue;
+      // This process's own creates are never orphans; an entry of an earlier process that had its pid may be.
+      if (!entry || entry.key !== key || (entry.pid === process.pid && stillRuns(entry.pid, entry.started))) continue;
       if (Date.now() - entry.started > MAX_AGE_MS) {
-        rmSync(file, { force: true });
+        discard(file);
         continue;
       }
-      // A live run's create is never ours to recover; nor is one whose engine is unknown.
-      if (entry.engine.length === 0 || engineAlive(entry.engine)) continue;
+      // A live run's create is never ours to recover; nor is one whose engine is unknown (no /proc: assume alive).
+      if (entry.engine.length === 0 || entry.engine.every((p) => stillRuns(p, entry.started))) continue;
       found.push({ entry, file });
     }
     return found.sort((a, b) => a.entry.started - b.entry.started);

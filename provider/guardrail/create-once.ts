@@ -12,7 +12,6 @@
  *   the same resource with the same URL and body recovers the guardrail it made instead of
  *   making a second one.
  */
-import { rmSync } from "node:fs";
 import { collect } from "../client/pagination";
 import { NotFoundError, type GuardrailsError } from "../client/errors";
 import type { GuardrailsClient } from "../client/client";
@@ -20,13 +19,20 @@ import { isAmbiguous } from "../client/retry";
 import type { GuardrailInputs } from "../args/guardrail-args";
 import type { WireGuardrail, WireGuardrailCreate } from "../client/wire";
 import { claim, isClaimed, othersSettled, serially, trackedPost } from "./create-claims";
-import { alive, createKey, currentEntry, JournalHandle, type JournalEntry } from "./create-journal";
+import { createKey, currentEntry, JournalHandle, stillRuns, type JournalEntry } from "./create-journal";
+import { discard } from "./journal-files";
 import { settingsMatch } from "./changes";
 import { lookUpDefaultWorkspace, sameUuid } from "./workspace";
 import { UserError } from "../user-error";
 
 /** How far the service's clock may trail ours when matching an ambiguous create. */
 const CLOCK_SKEW_MS = 5_000;
+/**
+ * How long after a killed run's POST started the guardrail it made may have been created: the
+ * service acts on a request while it is being answered. A same-named guardrail created later is
+ * someone else's (another stack's, made by hand), never adopted for a journal entry without id.
+ */
+const LATE_CREATE_MS = 10 * 60_000;
 /** How long to wait for an orphaned provider process of a killed run to finish its POST, in polls. */
 const ORPHAN_POLL_MS = 250;
 const ORPHAN_POLLS = 60_000 / ORPHAN_POLL_MS;
@@ -78,11 +84,11 @@ export async function createGuardrailOnce(
 const NO_JOURNAL = { landed: () => undefined, remove: () => undefined };
 
 /** Our guardrail among the candidates, undefined when none landed; throws when it cannot tell. */
-async function resolveAmbiguous(client: GuardrailsClient, inputs: GuardrailInputs, body: WireGuardrailCreate, since: number, why: string): Promise<WireGuardrail | undefined> {
+async function resolveAmbiguous(client: GuardrailsClient, inputs: GuardrailInputs, body: WireGuardrailCreate, since: number, why: string, until = Infinity): Promise<WireGuardrail | undefined> {
   const listed = await collect(client.listGuardrails(inputs.workspaceId ? { workspaceId: inputs.workspaceId } : {}));
   // POSTs of this process that answer while we list claim their ids before we choose.
   await othersSettled();
-  const open = listed.filter((g) => matches(g, inputs, body, since) && !isClaimed(g.id));
+  const open = listed.filter((g) => matches(g, inputs, body, since, until) && !isClaimed(g.id));
   if (open.length === 0) return undefined;
   if (open.length === 1 && claim(open[0]!.id)) return open[0];
   throw new UserError(
@@ -92,8 +98,9 @@ async function resolveAmbiguous(client: GuardrailsClient, inputs: GuardrailInput
   );
 }
 
-function matches(g: WireGuardrail, inputs: GuardrailInputs, body: WireGuardrailCreate, since: number): boolean {
-  return g.name === inputs.name && Date.parse(g.created_at) >= since - CLOCK_SKEW_MS && settingsMatch(g, inputs);
+function matches(g: WireGuardrail, inputs: GuardrailInputs, body: WireGuardrailCreate, since: number, until = Infinity): boolean {
+  const at = Date.parse(g.created_at);
+  return g.name === inputs.name && at >= since - CLOCK_SKEW_MS && at <= until + CLOCK_SKEW_MS && settingsMatch(g, inputs);
 }
 
 /** The guardrail a killed run created for this exact create, if the journal says there is one. */
@@ -101,14 +108,16 @@ async function recoverInterrupted(client: GuardrailsClient, inputs: GuardrailInp
   for (const orphan of JournalHandle.orphans(key)) {
     const { entry, file } = await settledEntry(orphan.file, orphan.entry);
     const found = await serially(async () => {
-      if (!entry.id) return resolveAmbiguous(client, inputs, body, entry.started, `a run was interrupted during this create at ${new Date(entry.started).toISOString()}`);
+      const why = `a run was interrupted during this create at ${new Date(entry.started).toISOString()}`;
+      if (!entry.id) return resolveAmbiguous(client, inputs, body, entry.started, why, entry.started + LATE_CREATE_MS);
       if (isClaimed(entry.id)) return undefined;
       const g = await client.getGuardrail(entry.id).catch((err) => (err instanceof NotFoundError ? undefined : Promise.reject(err)));
       // The entry is a claim read from disk: adopt only what this create would have made.
-      const ours = g && matches(g, inputs, body, entry.started) && (await inAskedWorkspace(client, g, inputs));
+      // A server that answers the id with another guardrail is not telling us where ours is.
+      const ours = g && g.id === entry.id && matches(g, inputs, body, entry.started) && (await inAskedWorkspace(client, g, inputs));
       return ours && claim(g.id) ? g : undefined;
     });
-    rmSync(file, { force: true });
+    discard(file);
     if (found) return found;
   }
   return undefined;
@@ -124,7 +133,7 @@ async function inAskedWorkspace(client: GuardrailsClient, g: WireGuardrail, inpu
 /** Waits while the orphaned provider process that wrote the entry may still record an id; answers the entry and where it is now. */
 async function settledEntry(file: string, entry: JournalEntry): Promise<{ entry: JournalEntry; file: string }> {
   let current = { entry, file };
-  for (let polls = 0; !current.entry.id && alive(current.entry.pid) && polls < ORPHAN_POLLS; polls++) {
+  for (let polls = 0; !current.entry.id && stillRuns(current.entry.pid, current.entry.started) && polls < ORPHAN_POLLS; polls++) {
     await orphanPoll.sleep(ORPHAN_POLL_MS);
     current = currentEntry(file, entry) ?? current;
   }

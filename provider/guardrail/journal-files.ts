@@ -6,6 +6,9 @@
  */
 import { randomBytes } from "node:crypto";
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import { dirname } from "node:path";
+import { redact } from "../client/errors";
+import { resolveSettings } from "../config";
 import { UserError } from "../user-error";
 
 /** Largest entry read, in bytes; an entry is a few hundred. */
@@ -18,9 +21,10 @@ const MAX_ENTRY_BYTES = 16 * 1024;
  */
 export function privateFolder(dir: string): boolean {
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    makeFolder(dir);
   } catch {
-    return false;
+    // Nothing there (a read-only home): the journal is lost. Something in the way is reported below.
+    if (!lstatQuiet(dir)) return false;
   }
   const st = statSync(dir, { throwIfNoEntry: false });
   if (!st) return false;
@@ -28,13 +32,62 @@ export function privateFolder(dir: string): boolean {
   // Mode bits and owners mean nothing on Windows (no getuid): nothing to check there.
   if (uid === undefined) return true;
   const mode = (st.mode & 0o777).toString(8);
+  const shown = shownPath(dir);
   const refuse = (why: string, fix: string) =>
-    new UserError(`the create journal folder ${dir} ${why}, so entries in it could be planted; ${fix}, or set GUARDRAILS_JOURNAL_DIR to a folder only you can write`);
+    new UserError(`the create journal folder ${shown} ${why}, so entries in it could be planted; ${fix}, or set GUARDRAILS_JOURNAL_DIR to a folder only you can write`);
+  const link = lstatQuiet(dir);
+  // A link's owner can point it elsewhere at any moment, whatever the folder it points at now.
+  if (link?.isSymbolicLink() && link.uid !== uid && link.uid !== 0) throw refuse(`is a link owned by uid ${link.uid}`, "remove the link");
   if (!st.isDirectory()) throw refuse("is not a folder", `remove it (it is made again, private)`);
+  // Others could move the folder away and put theirs in its place; a sticky parent (/tmp) stops them.
+  const parent = statSync(dirname(dir), { throwIfNoEntry: false });
+  if (parent && parent.mode & 0o002 && !(parent.mode & 0o1000)) throw refuse(`is in ${shownPath(dirname(dir))}, which others can write`, "move it into a folder only you can write");
   if (st.uid !== uid) throw refuse(`is owned by uid ${st.uid}, not by this user (uid ${uid})`, `remove it (it is made again, private)`);
-  if (st.mode & 0o002) throw refuse(`is writable by others (mode ${mode})`, `run \`chmod 700 ${dir}\``);
-  if (st.mode & 0o020) throw refuse(`is writable by its group (mode ${mode})`, `run \`chmod 700 ${dir}\``);
+  if (st.mode & 0o002) throw refuse(`is writable by others (mode ${mode})`, `run \`chmod 700 ${shown}\``);
+  if (st.mode & 0o020) throw refuse(`is writable by its group (mode ${mode})`, `run \`chmod 700 ${shown}\``);
   return true;
+}
+
+/**
+ * `mkdir -p`, mode 0700, one level at a time: Node 20's recursive mkdirSync spins forever where
+ * mkdir answers ENOENT under an existing parent (/proc), which would stall the create.
+ */
+function makeFolder(dir: string): void {
+  const parent = dirname(dir);
+  if (parent !== dir && !lstatQuiet(parent)) makeFolder(parent);
+  try {
+    mkdirSync(dir, { mode: 0o700 });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+  }
+}
+
+function lstatQuiet(path: string): ReturnType<typeof lstatSync> | undefined {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** `path` as a message may quote it: never with the API key in it, even when the key was pasted into GUARDRAILS_JOURNAL_DIR. */
+export function shownPath(path: string): string {
+  let key: string | undefined;
+  try {
+    key = resolveSettings().apiKey;
+  } catch {
+    // Not configured: no key to hide.
+  }
+  return redact(path, key);
+}
+
+/** Removes `file` if it is there; never throws (a journal that cannot be tidied must not fail a create that succeeded). */
+export function discard(file: string): void {
+  try {
+    rmSync(file, { force: true });
+  } catch {
+    // Left for the age limit (create-journal.ts) to drop.
+  }
 }
 
 /**
@@ -58,7 +111,11 @@ export function writePrivate(file: string, text: string): void {
   }
 }
 
-/** The text of `file` when it is a regular file (not a link, FIFO, device or folder) of bounded size; else undefined. */
+/**
+ * The text of `file` when it is a regular file (not a link, FIFO, device or folder) of bounded
+ * size that this user owns (one another user planted while the folder was open, or linked in,
+ * is not ours); else undefined.
+ */
 export function readRegular(file: string): string | undefined {
   try {
     // lstat first: a FIFO is never opened at all (even a non-blocking open lets a writer in).
@@ -69,6 +126,7 @@ export function readRegular(file: string): string | undefined {
       const st = fstatSync(fd);
       // Swapped between the lstat and the open: not the file we looked at.
       if (!st.isFile() || st.ino !== seen.ino || st.dev !== seen.dev) return undefined;
+      if (process.getuid && st.uid !== process.getuid()) return undefined;
       const buf = Buffer.alloc(MAX_ENTRY_BYTES + 1);
       const n = readSync(fd, buf, 0, buf.length, 0);
       return n > MAX_ENTRY_BYTES ? undefined : buf.subarray(0, n).toString("utf8");
