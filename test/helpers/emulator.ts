@@ -1,4 +1,7 @@
 /** In-process emulator on a free port, plus a client for it. Real HTTP, no mocks. */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator";
 import { GuardrailsClient, type GuardrailsClientOptions } from "../../provider/client";
@@ -77,4 +80,11 @@ export async function reshapeGuardrail(url: string, id: string, change: Guardrai
   const res = await http(url)("PATCH", `/__emulator/guardrails/${encodeURIComponent(id)}`, change);
   if (res.status !== 200) throw new Error(`reshaping guardrail ${id} failed: ${res.status} ${JSON.stringify(res.body)}`);
   return (res.body as { data: Record<string, unknown> }).data;
+}
+
+/** A temp folder for one test file, made now and removed after its tests. */
+export function tempFolder(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
 }

@@ -4,27 +4,17 @@
  * colliding ids, exported from the emulator and read back by the loader unchanged.
  */
 import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { loadGuardrailConfigs } from "../../provider/declarative/load";
-import { TEST_KEY, withEmulator } from "../helpers/emulator";
+import { tempFolder, TEST_KEY, useProviderEmulator } from "../helpers/emulator";
 import { hostileServer, json } from "../helpers/hostile-server";
 import { http, REPO_ROOT } from "../helpers/spawn-emulator";
 
 const BIN = join(REPO_ROOT, "dist/tools/export/cli.js");
-let emu: Awaited<ReturnType<typeof withEmulator>>;
-let work: string;
-
-beforeAll(async () => {
-  emu = await withEmulator();
-  work = mkdtempSync(join(tmpdir(), "export-attack-"));
-});
-afterAll(async () => {
-  await emu.close();
-  rmSync(work, { recursive: true, force: true });
-});
+const emu = useProviderEmulator();
+const work = tempFolder("export-attack-");
 
 const run = (args: string[], cwd: string, env: Record<string, string> = {}) =>
   new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {

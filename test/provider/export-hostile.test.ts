@@ -5,36 +5,24 @@
  */
 import { spawn } from "node:child_process";
 import { lstatSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { collect } from "../../provider/client";
-import { configure, resetConfiguration } from "../../provider/config";
 import { loadGuardrailConfigs } from "../../provider/declarative/load";
 import type { GuardrailOutputs } from "../../provider/guardrail/model";
 import { guardrail, keyAssignment, memberAssignment } from "../../provider/internal";
 import { exportGuardrails, writeExport } from "../../tools/export/export";
 import { ExportSelectionError } from "../../tools/export/read";
-import { reshapeGuardrail, TEST_KEY, withEmulator } from "../helpers/emulator";
+import { reshapeGuardrail, tempFolder, TEST_KEY, useProviderEmulator } from "../helpers/emulator";
 import { DEFAULT_WS, HAND_MADE, populateOrganization, SECOND_WS } from "../helpers/export-org";
 import { http, REPO_ROOT } from "../helpers/spawn-emulator";
 
-let emu: Awaited<ReturnType<typeof withEmulator>>;
-let work: string;
+const emu = useProviderEmulator();
+const work = tempFolder("export-hostile-");
 /** Service ids in HAND_MADE order: Engineering, Support, Support (W2), 🚀🚀 (W2), R&D — Zürich (W2). */
 let ids: string[];
 
-beforeAll(async () => {
-  emu = await withEmulator();
-  work = mkdtempSync(join(tmpdir(), "export-hostile-"));
-});
-afterAll(async () => {
-  await emu.close();
-  rmSync(work, { recursive: true, force: true });
-});
 beforeEach(async () => {
-  resetConfiguration();
-  configure((k) => ({ "guardrails:apiKey": TEST_KEY, "guardrails:baseUrl": emu.url })[k]);
   expect((await http(emu.url)("POST", "/__emulator/reset")).status).toBe(200);
   ids = await populateOrganization(http(`${emu.url}/api/v1`, TEST_KEY));
   await emu.clearLog();

@@ -4,17 +4,15 @@
  * provider adopts with zero write calls.
  */
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { DEMO_KEY_HASHES } from "../../emulator";
-import { configure, resetConfiguration } from "../../provider/config";
 import { loadGuardrailConfigs } from "../../provider/declarative/load";
 import { exportGuardrails, ExportConflictError, ExportOptionsError, writeExport } from "../../tools/export/export";
 import { ExportSelectionError } from "../../tools/export/read";
 import { guardrail, keyAssignment, memberAssignment } from "../../provider/internal";
-import { TEST_KEY, withEmulator } from "../helpers/emulator";
+import { tempFolder, TEST_KEY, useProviderEmulator, withEmulator } from "../helpers/emulator";
 import { DEFAULT_WS, HAND_MADE, populateOrganization, SECOND_WS } from "../helpers/export-org";
 import { http, REPO_ROOT } from "../helpers/spawn-emulator";
 
@@ -22,8 +20,8 @@ const GOLDEN = join(__dirname, "golden/export");
 /** Fixed ids the golden files show, in HAND_MADE order. */
 const FIXED_IDS = HAND_MADE.map((_, i) => `${String(i + 1).repeat(8)}-0000-4000-8000-00000000000${i + 1}`);
 
-let emu: Awaited<ReturnType<typeof withEmulator>>;
-let work: string;
+const emu = useProviderEmulator();
+const work = tempFolder("guardrails-export-");
 const both = { workspaces: [DEFAULT_WS, SECOND_WS] };
 
 /** Populates the hand-made organization, then pins its random guardrail ids to FIXED_IDS. */
@@ -36,19 +34,7 @@ async function handMadeOrganization(): Promise<void> {
   await emu.clearLog();
 }
 
-beforeAll(async () => {
-  emu = await withEmulator();
-  work = mkdtempSync(join(tmpdir(), "guardrails-export-"));
-});
-afterAll(async () => {
-  await emu.close();
-  rmSync(work, { recursive: true, force: true });
-});
-beforeEach(async () => {
-  resetConfiguration();
-  configure((k) => ({ "guardrails:apiKey": TEST_KEY, "guardrails:baseUrl": emu.url })[k]);
-  await handMadeOrganization();
-});
+beforeEach(handMadeOrganization);
 
 function expectGolden(name: string, text: string): void {
   const path = join(GOLDEN, name);

@@ -3,11 +3,10 @@
  * sizes) and a hostile local disk (links, odd entries) against the export and its round trip
  * through the declarative loader. Every case is something an attacker controls.
  */
-import { linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { execFileSync } from "node:child_process";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GuardrailsClient } from "../../provider/client";
 import { wireGuardrail } from "../../provider/client/wire";
 import { comparableInputs, comparableOutputs, outputsFromWire } from "../../provider/guardrail/model";
@@ -18,9 +17,9 @@ import { exportGuardrails, ExportTargetError, writeExport, type ExportedFile } f
 import { assignStableIds } from "../../tools/export/stable-id";
 import { doubleAssignments } from "../../tools/export/conflicts";
 import { hostileServer, json } from "../helpers/hostile-server";
+import { tempFolder } from "../helpers/emulator";
 
-const work = mkdtempSync(join(tmpdir(), "export-attack-"));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+const work = tempFolder("export-attack-");
 
 let n = 0;
 const folder = () => {

@@ -3,10 +3,9 @@
  * and 7): no file written through a link or outside the folder, no file name the loader skips
  * or Windows cannot check out, and no `[]` that the loader rejects.
  */
-import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { loadGuardrailConfigs } from "../../provider/declarative/load";
 import { wireGuardrail } from "../../provider/client/wire";
 import { comparableInputs, comparableOutputs, outputsFromWire, type GuardrailOutputs } from "../../provider/guardrail/model";
@@ -18,10 +17,10 @@ import { exportGuardrails } from "../../tools/export/export";
 import { ExportSelectionError } from "../../tools/export/read";
 import { GuardrailsClient } from "../../provider/client";
 import { hostileServer, json } from "../helpers/hostile-server";
+import { tempFolder } from "../helpers/emulator";
 import { doubleAssignments } from "../../tools/export/conflicts";
 
-const work = mkdtempSync(join(tmpdir(), "export-hostile-"));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+const work = tempFolder("export-hostile-");
 
 let n = 0;
 const folder = () => {
