@@ -5,9 +5,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { planChanges } from "../provider/assignments/plan";
-import { loadGuardrailConfigs } from "../provider/declarative/load";
-import { memberAssignment } from "../provider/internal";
+import { planChanges } from "../src/core/assignments/plan";
+import { loadGuardrailConfigs } from "../src/declarative/load";
+import { memberAssignment } from "../src/dynamic/internal";
 
 export interface PureTimes {
   n: number;

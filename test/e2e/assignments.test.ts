@@ -3,7 +3,7 @@
  * up, previews that name members (not list indices), destroy that spares foreign members.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { summarizePreview } from "../../tools/preview-summary/summary";
+import { summarizePreview } from "../../src/preview/summary";
 import { useProgram, type Program } from "./harness";
 
 const program = (members: string[], exclusive: boolean) => `

@@ -5,7 +5,7 @@
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { summarizePreview } from "../../tools/preview-summary/summary";
+import { summarizePreview } from "../../src/preview/summary";
 import { Program } from "./harness";
 
 const example = join(__dirname, "../../examples/declarative");

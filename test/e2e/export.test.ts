@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { summarizePreview, type PreviewJson } from "../../tools/preview-summary/summary";
+import { summarizePreview, type PreviewJson } from "../../src/preview/summary";
 import { reshapeGuardrail } from "../helpers/emulator";
 import { DEFAULT_WS, HAND_MADE, populateOrganization, SECOND_WS } from "../helpers/export-org";
 import { Program } from "./harness";

@@ -47,8 +47,8 @@ describe("installing the package", () => {
     npm(["ci", "--prefer-offline"], clone);
     const [packed] = JSON.parse(npm(["pack", "--json", "--pack-destination", work], clone)) as { files: { path: string }[] }[];
     const paths = packed!.files.map((f) => f.path);
-    expect(paths).toContain("dist/provider/index.js");
-    expect(paths).toContain("dist/provider/internal.js");
+    expect(paths).toContain("dist/src/index.js");
+    expect(paths).toContain("dist/src/dynamic/internal.js");
     expect(paths).toContain("dist/emulator/cli.js");
     expect(paths.filter((p) => p.endsWith(".map"))).toEqual([]);
     expect(paths.filter((p) => p.endsWith(".ts") && !p.endsWith(".d.ts"))).toEqual([]);

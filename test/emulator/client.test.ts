@@ -1,6 +1,6 @@
 /** GuardrailsClient driving all 13 operations against the emulator over real HTTP. */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { collect, ConnectionError, GuardrailsClient, NotFoundError, PermissionError, AuthenticationError, ValidationError, ServerError } from "../../provider/client";
+import { collect, ConnectionError, GuardrailsClient, NotFoundError, PermissionError, AuthenticationError, ValidationError, ServerError } from "../../src/core/client";
 import { TEST_KEY, withEmulator } from "../helpers/emulator";
 
 let emu: Awaited<ReturnType<typeof withEmulator>>;

@@ -4,8 +4,8 @@
  */
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkGuardrailArgs } from "../../provider/guardrail/check";
-import { memberAssignment } from "../../provider/internal";
+import { checkGuardrailArgs } from "../../src/core/guardrail/check";
+import { memberAssignment } from "../../src/dynamic/internal";
 import { TEST_KEY, withEmulator } from "../helpers/emulator";
 
 let emu: Awaited<ReturnType<typeof withEmulator>>;

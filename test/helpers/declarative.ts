@@ -1,5 +1,5 @@
 /** The declarative loader's problems for a folder, or [] when it loads. */
-import { DeclarativeConfigError, loadGuardrailConfigs } from "../../provider/declarative/load";
+import { DeclarativeConfigError, loadGuardrailConfigs } from "../../src/declarative/load";
 
 export function problemsIn(dir: string): string[] {
   try {

@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator";
-import { GuardrailsClient, type GuardrailsClientOptions } from "../../provider/client";
-import { configure, resetConfiguration } from "../../provider/config";
+import { GuardrailsClient, type GuardrailsClientOptions } from "../../src/core/client";
+import { configure, resetConfiguration } from "../../src/core/settings/config";
 import { http } from "./spawn-emulator";
 
 export const TEST_KEY = "test-management-key-7f3a";

@@ -61,7 +61,7 @@ export class GitRepo {
   }
 
   /** Runs the built `guardrails-ci` (or the one given) in the repository, with `env` added to the environment. */
-  ci(args: string[], { bin = join(REPO_ROOT, "dist/tools/git-ci/cli.js"), env = {} }: { bin?: string; env?: Record<string, string> } = {}) {
+  ci(args: string[], { bin = join(REPO_ROOT, "dist/tools/ci/cli.js"), env = {} }: { bin?: string; env?: Record<string, string> } = {}) {
     const r = spawnSync(process.execPath, [bin, ...args], { cwd: this.dir, encoding: "utf8", env: { ...process.env, ...env } });
     return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr, outputs: Object.fromEntries(r.stdout.split("\n").filter((l) => l.includes("=")).map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)])) };
   }

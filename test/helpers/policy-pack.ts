@@ -11,8 +11,8 @@ import type { Policies, PolicyResource, StackValidationPolicy } from "@pulumi/po
 import * as proxy from "@pulumi/policy/proxy";
 import * as deserialize from "@pulumi/policy/deserialize";
 import * as pulumi from "@pulumi/pulumi";
-import { GUARDRAIL_TYPE, MEMBER_ASSIGNMENT_TYPE } from "../../provider/policy";
-import { shimFor } from "../../provider/internal";
+import { GUARDRAIL_TYPE, MEMBER_ASSIGNMENT_TYPE } from "../../src/policy";
+import { shimFor } from "../../src/dynamic/internal";
 
 export const { UnknownValueError, unknownCheckingProxy, unknownStringValue, unknownObjectValue } = proxy as any;
 const { deserializeProperties } = deserialize as any;

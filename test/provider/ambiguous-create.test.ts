@@ -7,8 +7,8 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { collect } from "../../provider/client";
-import { guardrail } from "../../provider/internal";
+import { collect } from "../../src/core/client";
+import { guardrail } from "../../src/dynamic/internal";
 import { useProviderEmulator } from "../helpers/emulator";
 
 beforeAll(() => {

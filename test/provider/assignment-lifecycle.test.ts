@@ -3,10 +3,10 @@
  * Call counts come from the emulator's request log.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { configure, resetConfiguration } from "../../provider/config";
-import { keyAssignment, memberAssignment } from "../../provider/internal";
-import { FOREIGN } from "../../provider/assignments/status";
-import { collect } from "../../provider/client";
+import { configure, resetConfiguration } from "../../src/core/settings/config";
+import { keyAssignment, memberAssignment } from "../../src/dynamic/internal";
+import { FOREIGN } from "../../src/core/assignments/status";
+import { collect } from "../../src/core/client";
 import { TEST_KEY, withEmulator } from "../helpers/emulator";
 
 const MEMBERS = Array.from({ length: 2100 }, (_, i) => `user_${String(i).padStart(4, "0")}`);

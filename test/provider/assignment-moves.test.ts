@@ -5,7 +5,7 @@
  * are counted in the emulator's request log.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { keyAssignment, memberAssignment } from "../../provider/internal";
+import { keyAssignment, memberAssignment } from "../../src/dynamic/internal";
 import { useProviderEmulator, W2 } from "../helpers/emulator";
 
 const emu = useProviderEmulator({}, { options: { members: ["user_a", "user_jon", "user_kim", "user_lee"], keyHashes: ["k1", "k2"] } });

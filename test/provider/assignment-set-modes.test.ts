@@ -5,9 +5,9 @@
  * until the next update. Also: a guardrailId differing only in case is the same guardrail.
  */
 import { describe, expect, it } from "vitest";
-import { memberAssignment } from "../../provider/internal";
-import { FOREIGN } from "../../provider/assignments/status";
-import { collect } from "../../provider/client";
+import { memberAssignment } from "../../src/dynamic/internal";
+import { FOREIGN } from "../../src/core/assignments/status";
+import { collect } from "../../src/core/client";
 import { useProviderEmulator } from "../helpers/emulator";
 
 const emu = useProviderEmulator();

@@ -8,13 +8,13 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { collect } from "../../provider/client";
-import { configure, resetConfiguration } from "../../provider/config";
-import { parseInputs } from "../../provider/guardrail/check";
-import { createKey, type JournalEntry } from "../../provider/guardrail/create-journal";
-import { createBody } from "../../provider/guardrail/bodies";
-import { orphanPoll } from "../../provider/guardrail/create-once";
-import { guardrail } from "../../provider/internal";
+import { collect } from "../../src/core/client";
+import { configure, resetConfiguration } from "../../src/core/settings/config";
+import { parseInputs } from "../../src/core/guardrail/check";
+import { createKey, type JournalEntry } from "../../src/core/guardrail/create-journal";
+import { createBody } from "../../src/core/guardrail/bodies";
+import { orphanPoll } from "../../src/core/guardrail/create-once";
+import { guardrail } from "../../src/dynamic/internal";
 import { TEST_KEY, withEmulator } from "../helpers/emulator";
 
 let emu: Awaited<ReturnType<typeof withEmulator>>;

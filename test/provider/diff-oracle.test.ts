@@ -15,9 +15,9 @@
  */
 import fc from "fast-check";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { configure, resetConfiguration } from "../../provider/config";
-import { guardrail, memberAssignment } from "../../provider/internal";
-import { collect } from "../../provider/client";
+import { configure, resetConfiguration } from "../../src/core/settings/config";
+import { guardrail, memberAssignment } from "../../src/dynamic/internal";
+import { collect } from "../../src/core/client";
 import { DEFAULT_MODELS } from "../../emulator/catalogue";
 import { TEST_KEY, withEmulator } from "../helpers/emulator";
 

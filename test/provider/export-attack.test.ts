@@ -7,7 +7,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadGuardrailConfigs } from "../../provider/declarative/load";
+import { loadGuardrailConfigs } from "../../src/declarative/load";
 import { tempFolder, TEST_KEY, useProviderEmulator } from "../helpers/emulator";
 import { hostileServer, json } from "../helpers/hostile-server";
 import { http, REPO_ROOT } from "../helpers/spawn-emulator";

@@ -8,10 +8,10 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { DEMO_KEY_HASHES } from "../../emulator";
-import { loadGuardrailConfigs } from "../../provider/declarative/load";
-import { exportGuardrails, ExportConflictError, ExportOptionsError, writeExport } from "../../tools/export/export";
-import { ExportSelectionError } from "../../tools/export/read";
-import { guardrail, keyAssignment, memberAssignment } from "../../provider/internal";
+import { loadGuardrailConfigs } from "../../src/declarative/load";
+import { exportGuardrails, ExportConflictError, ExportOptionsError, writeExport } from "../../src/export/export";
+import { ExportSelectionError } from "../../src/export/read";
+import { guardrail, keyAssignment, memberAssignment } from "../../src/dynamic/internal";
 import { tempFolder, TEST_KEY, useProviderEmulator, withEmulator } from "../helpers/emulator";
 import { DEFAULT_WS, HAND_MADE, populateOrganization, SECOND_WS } from "../helpers/export-org";
 import { http, REPO_ROOT } from "../helpers/spawn-emulator";

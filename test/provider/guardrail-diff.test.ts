@@ -4,10 +4,10 @@
  * adoptId, UUIDs in either case, and unknowns during preview. Against the emulator.
  */
 import { describe, expect, it } from "vitest";
-import { guardrail } from "../../provider/internal";
-import type { GuardrailOutputs } from "../../provider/guardrail/model";
-import { collect } from "../../provider/client";
-import { UNKNOWN } from "../../provider/args/unknown";
+import { guardrail } from "../../src/dynamic/internal";
+import type { GuardrailOutputs } from "../../src/core/guardrail/model";
+import { collect } from "../../src/core/client";
+import { UNKNOWN } from "../../src/core/unknown";
 import { DEFAULT_WS, useProviderEmulator, W2 } from "../helpers/emulator";
 
 const X = "vendor-a/model-x";

@@ -3,10 +3,10 @@
  * update of each field, delete, replacement, drift, ambiguous create.
  */
 import { describe, expect, it } from "vitest";
-import { resetConfiguration } from "../../provider/config";
-import { guardrail } from "../../provider/internal";
-import type { GuardrailOutputs } from "../../provider/guardrail/model";
-import { collect } from "../../provider/client";
+import { resetConfiguration } from "../../src/core/settings/config";
+import { guardrail } from "../../src/dynamic/internal";
+import type { GuardrailOutputs } from "../../src/core/guardrail/model";
+import { collect } from "../../src/core/client";
 import { reshapeGuardrail, TEST_KEY, useProviderEmulator, W2 } from "../helpers/emulator";
 
 const emu = useProviderEmulator({ "guardrails:maxAttempts": "6" }, { resetFaults: true });

@@ -4,8 +4,8 @@
  * up, a real change and destroy all work on it, against the emulator.
  */
 import { describe, expect, it } from "vitest";
-import { guardrail } from "../../provider/internal";
-import type { GuardrailOutputs } from "../../provider/guardrail/model";
+import { guardrail } from "../../src/dynamic/internal";
+import type { GuardrailOutputs } from "../../src/core/guardrail/model";
 import { DEFAULT_WS, useProviderEmulator } from "../helpers/emulator";
 
 const X = "vendor-a/model-x";

@@ -9,11 +9,11 @@ import { chmodSync, chownSync, existsSync, linkSync, mkdirSync, mkdtempSync, rea
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { parseInputs } from "../../provider/guardrail/check";
-import { createBody } from "../../provider/guardrail/bodies";
-import { createKey, JournalHandle, readEntry } from "../../provider/guardrail/create-journal";
-import { orphanPoll } from "../../provider/guardrail/create-once";
-import { guardrail } from "../../provider/internal";
+import { parseInputs } from "../../src/core/guardrail/check";
+import { createBody } from "../../src/core/guardrail/bodies";
+import { createKey, JournalHandle, readEntry } from "../../src/core/guardrail/create-journal";
+import { orphanPoll } from "../../src/core/guardrail/create-once";
+import { guardrail } from "../../src/dynamic/internal";
 import { configureProvider, TEST_KEY, W2, withEmulator } from "../helpers/emulator";
 import { hostileServer, json } from "../helpers/hostile-server";
 

@@ -10,11 +10,11 @@ import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { parseInputs } from "../../provider/guardrail/check";
-import { createBody } from "../../provider/guardrail/bodies";
-import { createKey, JournalHandle } from "../../provider/guardrail/create-journal";
-import { orphanPoll } from "../../provider/guardrail/create-once";
-import { guardrail } from "../../provider/internal";
+import { parseInputs } from "../../src/core/guardrail/check";
+import { createBody } from "../../src/core/guardrail/bodies";
+import { createKey, JournalHandle } from "../../src/core/guardrail/create-journal";
+import { orphanPoll } from "../../src/core/guardrail/create-once";
+import { guardrail } from "../../src/dynamic/internal";
 import { configureProvider, W2, withEmulator } from "../helpers/emulator";
 import { hostileServer, json } from "../helpers/hostile-server";
 

@@ -4,10 +4,10 @@
  * for "deleted" (Pulumi would drop the resource from state and the next `up` duplicate it).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { checkBaseUrl } from "../../provider/client";
-import { configure, resetConfiguration } from "../../provider/config";
-import { guardrail, memberAssignment } from "../../provider/internal";
-import type { GuardrailOutputs } from "../../provider/guardrail/model";
+import { checkBaseUrl } from "../../src/core/client";
+import { configure, resetConfiguration } from "../../src/core/settings/config";
+import { guardrail, memberAssignment } from "../../src/dynamic/internal";
+import type { GuardrailOutputs } from "../../src/core/guardrail/model";
 import { TEST_KEY, withEmulator } from "../helpers/emulator";
 
 let emu: Awaited<ReturnType<typeof withEmulator>>;

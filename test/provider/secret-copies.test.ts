@@ -6,8 +6,8 @@
  * HTTP against the emulator; the e2e test test/e2e/secrets.test.ts proves the CLI keeps them.
  */
 import { describe, expect, it } from "vitest";
-import { guardrail } from "../../provider/internal";
-import type { GuardrailOutputs } from "../../provider/guardrail/model";
+import { guardrail } from "../../src/dynamic/internal";
+import type { GuardrailOutputs } from "../../src/core/guardrail/model";
 import { DEFAULT_WS, useProviderEmulator } from "../helpers/emulator";
 
 useProviderEmulator();

@@ -5,9 +5,9 @@
  * back. A list page with one odd row keeps every row. A 409 on update is a ConflictError.
  */
 import { describe, expect, it } from "vitest";
-import { collect, ConflictError } from "../../provider/client";
-import { guardrail } from "../../provider/internal";
-import type { GuardrailOutputs } from "../../provider/guardrail/model";
+import { collect, ConflictError } from "../../src/core/client";
+import { guardrail } from "../../src/dynamic/internal";
+import type { GuardrailOutputs } from "../../src/core/guardrail/model";
 import { reshapeGuardrail, useProviderEmulator, type GuardrailReshape } from "../helpers/emulator";
 
 const emu = useProviderEmulator();

@@ -3,11 +3,11 @@
  * failed call is told in the program's words.
  */
 import { describe, expect, it } from "vitest";
-import { describeFailure } from "../../provider/assignments/apply";
-import { KEY_KIND, MEMBER_KIND } from "../../provider/assignments/kind";
-import { assignedIn, setOutputs, setResourceId, statusesIn, statusMap, withoutForeign } from "../../provider/assignments/state-map";
-import { FOREIGN, NOT_ASSIGNED, onGuardrail, parseOnGuardrail, statusName, STATUS_NAME_MAX } from "../../provider/assignments/status";
-import { ConnectionError, ValidationError } from "../../provider/client/errors";
+import { describeFailure } from "../../src/core/assignments/apply";
+import { KEY_KIND, MEMBER_KIND } from "../../src/core/assignments/kind";
+import { assignedIn, setOutputs, setResourceId, statusesIn, statusMap, withoutForeign } from "../../src/core/assignments/state-map";
+import { FOREIGN, NOT_ASSIGNED, onGuardrail, parseOnGuardrail, statusName, STATUS_NAME_MAX } from "../../src/core/assignments/status";
+import { ConnectionError, ValidationError } from "../../src/core/client/errors";
 
 const G = "3f2b8c1e-0000-4000-8000-000000000000";
 

@@ -3,10 +3,10 @@
  * values (outputs not known during preview) hide nothing but themselves.
  */
 import { describe, expect, it } from "vitest";
-import { checkGuardrailArgs } from "../../provider/guardrail/check";
-import { memberAssignment } from "../../provider/internal";
-import { MAX_REQUEST_BODY_BYTES } from "../../provider/args/constants";
-import { UNKNOWN } from "../../provider/args/unknown";
+import { checkGuardrailArgs } from "../../src/core/guardrail/check";
+import { memberAssignment } from "../../src/dynamic/internal";
+import { MAX_REQUEST_BODY_BYTES } from "../../src/core/fields/constants";
+import { UNKNOWN } from "../../src/core/unknown";
 
 const lines = (news: Record<string, unknown>) => checkGuardrailArgs({ __provider: "serialized", ...news }).failures.map((f) => `${f.property}: ${f.reason}`);
 
@@ -77,7 +77,7 @@ describe("check: a value that came in as a secret is never quoted (issue 24)", (
   });
 
   it("nor when create or update parse the inputs", async () => {
-    const { parseInputs } = await import("../../provider/guardrail/check");
+    const { parseInputs } = await import("../../src/core/guardrail/check");
     expect(() => parseInputs({ name: "x", contentFilters: [{ pattern: SECRET, action: "block" }], __secretArgs: ["contentFilters"] })).toThrow(/contentFilters\[0\]\.pattern: must be a regular expression that compiles$/);
   });
 
@@ -98,14 +98,14 @@ describe("check: a value that came in as a secret is never quoted (issue 24)", (
   });
 
   it("to the engine, a secret's failure names no property: the engine would quote the input there itself", async () => {
-    const { guardrail } = await import("../../provider/internal");
+    const { guardrail } = await import("../../src/dynamic/internal");
     const { failures } = await guardrail.check({}, { __provider: "p", name: "x", limitUsd: -7, resetInterval: "daily", __secretArgs: ["limitUsd"] });
     expect(failures).toEqual([{ property: "", reason: "limitUsd: must be >= 0" }]);
   });
 
   it("the resource classes record which args hold a secret, anywhere inside", async () => {
     const pulumi = await import("@pulumi/pulumi");
-    const { secretArgNames } = await import("../../provider/secret-args");
+    const { secretArgNames } = await import("../../src/dynamic/secret-args");
     const read = (o: unknown) => new Promise((r) => (o as { apply(f: (v: unknown) => void): void }).apply(r));
     const args = { name: "x", description: pulumi.output("plain"), contentFilters: [{ pattern: pulumi.secret(SECRET), action: "block" }], limitUsd: pulumi.secret(5) };
     expect(await read(secretArgNames(args))).toEqual(["contentFilters", "limitUsd"]);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { checkGuardrailArgs } from "../../provider/guardrail/check";
-import { UNKNOWN } from "../../provider/args/unknown";
+import { checkGuardrailArgs } from "../../src/core/guardrail/check";
+import { UNKNOWN } from "../../src/core/unknown";
 
 describe("Guardrail check", () => {
   it("reports every failure of one bad args object at once, each with its camelCase path", () => {

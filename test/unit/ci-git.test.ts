@@ -7,7 +7,7 @@
 import { chmodSync, lstatSync, readFileSync, statSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { parseRawDiff } from "../../tools/git-ci/git";
+import { parseRawDiff } from "../../tools/ci/git";
 import { GitRepo } from "../helpers/git-repo";
 
 const BASE = {

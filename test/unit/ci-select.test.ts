@@ -1,7 +1,7 @@
 /** The pure file selection of `guardrails-ci preview`: which files come from where, and whether the key may be used. */
 import { describe, expect, it } from "vitest";
-import { COMMENT_MAX_CHARS, LISTED_MAX, selectionComment } from "../../tools/git-ci/comment";
-import { MAX_CHANGES, MAX_DATA_FILE_BYTES, selectFiles, type Change } from "../../tools/git-ci/select";
+import { COMMENT_MAX_CHARS, LISTED_MAX, selectionComment } from "../../tools/ci/comment";
+import { MAX_CHANGES, MAX_DATA_FILE_BYTES, selectFiles, type Change } from "../../tools/ci/select";
 
 const BLOB = "a".repeat(40);
 const ZERO = "0".repeat(40);

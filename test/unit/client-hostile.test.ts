@@ -4,9 +4,9 @@
  */
 import { inspect } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
-import { GuardrailsClient, PaginationError, ResponseShapeError, ResponseTooLargeError, ServerError, TimeoutError, ValidationError } from "../../provider/client";
-import { collect } from "../../provider/client/pagination";
-import { reportRetry } from "../../provider/client/retry-report";
+import { GuardrailsClient, PaginationError, ResponseShapeError, ResponseTooLargeError, ServerError, TimeoutError, ValidationError } from "../../src/core/client";
+import { collect } from "../../src/core/client/pagination";
+import { reportRetry } from "../../src/core/client/retry-report";
 import { hostileServer, json, type HostileServer } from "../helpers/hostile-server";
 
 const KEY = "gr-live-0123456789abcdefghijklmnopqrstuv";

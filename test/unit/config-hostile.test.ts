@@ -5,13 +5,13 @@
  * where a plain refresh would keep using the recorded config.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { AuthenticationError, ConnectionError } from "../../provider/client/errors";
-import { GuardrailsClient } from "../../provider/client/client";
-import { configure, getClient, resetConfiguration, resolveSettings } from "../../provider/config";
-import { configProblems } from "../../provider/config-warnings";
-import { confirmGone, UntrustedNotFoundError } from "../../provider/confirm-gone";
-import { explainAuthError, withKeySource } from "../../provider/key-source";
-import { exportGuardrails } from "../../tools/export/export";
+import { AuthenticationError, ConnectionError } from "../../src/core/client/errors";
+import { GuardrailsClient } from "../../src/core/client/client";
+import { configure, getClient, resetConfiguration, resolveSettings } from "../../src/core/settings/config";
+import { configProblems } from "../../src/dynamic/config-warnings";
+import { confirmGone, UntrustedNotFoundError } from "../../src/core/confirm-gone";
+import { explainAuthError, withKeySource } from "../../src/core/settings/key-source";
+import { exportGuardrails } from "../../src/export/export";
 import { hostileServer } from "../helpers/hostile-server";
 
 afterEach(() => resetConfiguration());

@@ -1,9 +1,9 @@
 /** Config that tells the truth: plain key, unknown keys, bad numbers, the 401's key source. */
 import { afterEach, describe, expect, it } from "vitest";
-import { AuthenticationError } from "../../provider/client/errors";
-import { configure, resetConfiguration, resolveSettings } from "../../provider/config";
-import { configProblems } from "../../provider/config-warnings";
-import { explainAuthError } from "../../provider/key-source";
+import { AuthenticationError } from "../../src/core/client/errors";
+import { configure, resetConfiguration, resolveSettings } from "../../src/core/settings/config";
+import { configProblems } from "../../src/dynamic/config-warnings";
+import { explainAuthError } from "../../src/core/settings/key-source";
 
 afterEach(() => resetConfiguration());
 

@@ -6,7 +6,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { registerGuardrail, registerSet } from "../../provider/assignments/conflicts";
+import { registerGuardrail, registerSet } from "../../src/dynamic/conflicts";
 
 const settle = () => new Promise((r) => setTimeout(r, 50));
 const resource = {} as pulumi.Resource;

@@ -4,7 +4,7 @@
  * the body's keys in.
  */
 import { describe, expect, it } from "vitest";
-import { createKey } from "../../provider/guardrail/create-journal";
+import { createKey } from "../../src/core/guardrail/create-journal";
 
 const body = {
   name: "Engineering",

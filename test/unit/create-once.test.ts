@@ -4,9 +4,9 @@
  * And the error habits: wrapping keeps the class, the details and the cause.
  */
 import { describe, expect, it } from "vitest";
-import { apiError, AuthenticationError, ConflictError, ConnectionError, GuardrailsError, ResponseShapeError, TimeoutError } from "../../provider/client/errors";
-import { createOnce, DEFAULT_RETRY } from "../../provider/client/retry";
-import { PartialApplyError } from "../../provider/assignments/apply";
+import { apiError, AuthenticationError, ConflictError, ConnectionError, GuardrailsError, ResponseShapeError, TimeoutError } from "../../src/core/client/errors";
+import { createOnce, DEFAULT_RETRY } from "../../src/core/client/retry";
+import { PartialApplyError } from "../../src/core/assignments/apply";
 
 const ctx = { method: "POST", url: "http://127.0.0.1/api/v1/guardrails" };
 const policy = { ...DEFAULT_RETRY, maxAttempts: 3 };

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { loadGuardrailConfigs } from "../../provider/declarative/load";
+import { loadGuardrailConfigs } from "../../src/declarative/load";
 import { problemsIn } from "../helpers/declarative";
 
 let dir: string;

@@ -1,6 +1,6 @@
 /** The drift check's issue decision: open, update, close or nothing, and its strict inputs. */
 import { describe, expect, it } from "vitest";
-import { actionOutputs, decideDriftIssue, DRIFT_MARKER, parseOpenIssues } from "../../tools/git-ci/drift-issue";
+import { actionOutputs, decideDriftIssue, DRIFT_MARKER, parseOpenIssues } from "../../tools/ci/drift-issue";
 
 const ours = (number: number) => ({ number, ours: true });
 

@@ -7,8 +7,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { hasDrift, MAX_DRIFT_CHARS, MAX_FACTS, summarizeDrift } from "../../tools/preview-summary/drift";
-import { summarizePreview } from "../../tools/preview-summary/summary";
+import { hasDrift, MAX_DRIFT_CHARS, MAX_FACTS, summarizeDrift } from "../../src/preview/drift";
+import { summarizePreview } from "../../src/preview/summary";
 
 const golden = join(__dirname, "../e2e/golden");
 const fixture = () => JSON.parse(readFileSync(join(golden, "drift-preview.json"), "utf8"));

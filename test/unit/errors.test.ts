@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { apiError, AuthenticationError, ConnectionError, NotFoundError, PermissionError, RateLimitError, redact, redactUrl, ServerError, UnexpectedStatusError, ValidationError } from "../../provider/client/errors";
+import { apiError, AuthenticationError, ConnectionError, NotFoundError, PermissionError, RateLimitError, redact, redactUrl, ServerError, UnexpectedStatusError, ValidationError } from "../../src/core/client/errors";
 
 const ctx = { method: "PATCH", url: "https://api.example.com/api/v1/guardrails/abc" };
 

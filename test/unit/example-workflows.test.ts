@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { DRIFT_MARKER } from "../../tools/git-ci/drift-issue";
+import { DRIFT_MARKER } from "../../tools/ci/drift-issue";
 
 const dir = join(__dirname, "../../examples/declarative/.github/workflows");
 type Step = { name?: string; uses?: string; run?: string; if?: string; env?: Record<string, string>; with?: Record<string, string> };

@@ -2,8 +2,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
-const PROVIDER = join(__dirname, "../../provider");
-/** Every source file of the provider package, relative to provider/. */
+const PROVIDER = join(__dirname, "../../src");
+/** Every source file of the library, relative to src/. */
 const SOURCES = (readdirSync(PROVIDER, { recursive: true }) as string[]).filter((f) => f.endsWith(".ts")).sort();
 
 let printed: string[] = [];
@@ -11,10 +11,10 @@ const realConsoleError = console.error;
 /** A fresh module, whose filter wraps a recorder standing in for the process's stderr. */
 async function load() {
   vi.resetModules();
-  const { quietExpectedErrors } = await import("../../provider/expected-errors");
-  const { AuthenticationError } = await import("../../provider/client/errors");
-  const { UserError } = await import("../../provider/user-error");
-  const { UntrustedNotFoundError } = await import("../../provider/confirm-gone");
+  const { quietExpectedErrors } = await import("../../src/dynamic/expected-errors");
+  const { AuthenticationError } = await import("../../src/core/client/errors");
+  const { UserError } = await import("../../src/core/user-error");
+  const { UntrustedNotFoundError } = await import("../../src/core/confirm-gone");
   return { quietExpectedErrors, AuthenticationError, UserError, UntrustedNotFoundError };
 }
 
@@ -97,8 +97,8 @@ function declaredClasses(): Array<{ file: string; name: string; base: string }> 
 
 describe("one base for failures meant for a person (issue 24)", () => {
   it("every error class the provider exports is expected: one line, no trace", async () => {
-    const { isExpected } = await import("../../provider/expected-errors");
-    const { UserError } = await import("../../provider/user-error");
+    const { isExpected } = await import("../../src/dynamic/expected-errors");
+    const { UserError } = await import("../../src/core/user-error");
     const found: string[] = [];
     const declared = new Set(declaredClasses().map((c) => c.name));
     for (const file of SOURCES) {
@@ -119,11 +119,11 @@ describe("one base for failures meant for a person (issue 24)", () => {
 
   it("only the base extends Error; a plain Error is thrown only where it would be a bug", () => {
     // DeadlinePassed is the client's own abort reason: caught in the transport, never thrown out of it.
-    expect(declaredClasses().filter((c) => c.base === "Error").map((c) => `${c.file}: ${c.name}`)).toEqual(["client/transport.ts: DeadlinePassed", "user-error.ts: UserError"]);
+    expect(declaredClasses().filter((c) => c.base === "Error").map((c) => `${c.file}: ${c.name}`)).toEqual(["core/client/transport.ts: DeadlinePassed", "core/user-error.ts: UserError"]);
     const plain = SOURCES.flatMap((file) => (readFileSync(join(PROVIDER, file), "utf8").match(/new Error\(/g) ?? []).map(() => file));
     // redaction.ts copies a cause chain (never thrown); lifecycle.ts wraps a thrown non-Error, which is a bug.
-    expect(plain).toEqual(["client/redaction.ts", "guardrail/lifecycle.ts"]);
+    expect(plain).toEqual(["core/client/redaction.ts", "core/guardrail/lifecycle.ts"]);
     const marks = SOURCES.filter((file) => /pulumi\.RunError|__pulumiRunError|constructor === Error/.test(readFileSync(join(PROVIDER, file), "utf8")));
-    expect(marks.map((f) => relative(".", f))).toEqual(["user-error.ts"]);
+    expect(marks.map((f) => relative(".", f))).toEqual(["core/user-error.ts"]);
   });
 });

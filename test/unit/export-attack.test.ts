@@ -7,15 +7,15 @@ import { linkSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileS
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { GuardrailsClient } from "../../provider/client";
-import { wireGuardrail } from "../../provider/client/wire";
-import { comparableInputs, comparableOutputs, outputsFromWire } from "../../provider/guardrail/model";
-import { declaredFromLive } from "../../tools/export/declared";
-import { renderGuardrailFile } from "../../tools/export/render";
-import { loadGuardrailConfigs } from "../../provider/declarative/load";
-import { exportGuardrails, ExportTargetError, writeExport, type ExportedFile } from "../../tools/export/export";
-import { assignStableIds } from "../../tools/export/stable-id";
-import { doubleAssignments } from "../../tools/export/conflicts";
+import { GuardrailsClient } from "../../src/core/client";
+import { wireGuardrail } from "../../src/core/client/wire";
+import { comparableInputs, comparableOutputs, outputsFromWire } from "../../src/core/guardrail/model";
+import { declaredFromLive } from "../../src/export/declared";
+import { renderGuardrailFile } from "../../src/export/render";
+import { loadGuardrailConfigs } from "../../src/declarative/load";
+import { exportGuardrails, ExportTargetError, writeExport, type ExportedFile } from "../../src/export/export";
+import { assignStableIds } from "../../src/export/stable-id";
+import { doubleAssignments } from "../../src/export/conflicts";
 import { hostileServer, json } from "../helpers/hostile-server";
 import { tempFolder } from "../helpers/emulator";
 

@@ -6,19 +6,19 @@
 import { lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadGuardrailConfigs } from "../../provider/declarative/load";
-import { wireGuardrail } from "../../provider/client/wire";
-import { comparableInputs, comparableOutputs, outputsFromWire, type GuardrailOutputs } from "../../provider/guardrail/model";
-import { declaredFromLive } from "../../tools/export/declared";
-import { ExportConflictError, writeExport, type ExportedFile } from "../../tools/export/export";
-import { renderGuardrailFile } from "../../tools/export/render";
-import { assignStableIds } from "../../tools/export/stable-id";
-import { exportGuardrails } from "../../tools/export/export";
-import { ExportSelectionError } from "../../tools/export/read";
-import { GuardrailsClient } from "../../provider/client";
+import { loadGuardrailConfigs } from "../../src/declarative/load";
+import { wireGuardrail } from "../../src/core/client/wire";
+import { comparableInputs, comparableOutputs, outputsFromWire, type GuardrailOutputs } from "../../src/core/guardrail/model";
+import { declaredFromLive } from "../../src/export/declared";
+import { ExportConflictError, writeExport, type ExportedFile } from "../../src/export/export";
+import { renderGuardrailFile } from "../../src/export/render";
+import { assignStableIds } from "../../src/export/stable-id";
+import { exportGuardrails } from "../../src/export/export";
+import { ExportSelectionError } from "../../src/export/read";
+import { GuardrailsClient } from "../../src/core/client";
 import { hostileServer, json } from "../helpers/hostile-server";
 import { tempFolder } from "../helpers/emulator";
-import { doubleAssignments } from "../../tools/export/conflicts";
+import { doubleAssignments } from "../../src/export/conflicts";
 
 const work = tempFolder("export-hostile-");
 

@@ -8,13 +8,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
-import { loadGuardrailConfigs } from "../../provider/declarative/load";
-import { STABLE_ID_RE } from "../../provider/declarative/file-schema";
-import { doubleAssignments } from "../../tools/export/conflicts";
-import { declaredFromLive, type LiveGuardrail } from "../../tools/export/declared";
-import { renderGuardrailFile } from "../../tools/export/render";
-import { assignStableIds, slugOf } from "../../tools/export/stable-id";
-import { wireGuardrail, type WireGuardrail } from "../../provider/client/wire";
+import { loadGuardrailConfigs } from "../../src/declarative/load";
+import { STABLE_ID_RE } from "../../src/declarative/file-schema";
+import { doubleAssignments } from "../../src/export/conflicts";
+import { declaredFromLive, type LiveGuardrail } from "../../src/export/declared";
+import { renderGuardrailFile } from "../../src/export/render";
+import { assignStableIds, slugOf } from "../../src/export/stable-id";
+import { wireGuardrail, type WireGuardrail } from "../../src/core/client/wire";
 
 const WS = "00000000-0000-4000-8000-000000000001";
 

@@ -5,14 +5,14 @@
  * Record over the table's keys, so a new field does not compile until it has a sample here.
  */
 import { describe, expect, it } from "vitest";
-import { FIELD_NAMES, spec, type FieldName } from "../../provider/args/fields";
-import { guardrailArgsSchema, type GuardrailInputs } from "../../provider/args/guardrail-args";
-import { wireGuardrail } from "../../provider/client/wire";
-import { createBody, patchBody } from "../../provider/guardrail/bodies";
-import { changedProperties } from "../../provider/guardrail/changes";
-import { inUserNames } from "../../provider/guardrail/lifecycle";
-import { outputsFromWire, refreshedInputs } from "../../provider/guardrail/model";
-import type { GuardrailArgs } from "../../provider/guardrail/resource";
+import { FIELD_NAMES, spec, type FieldName } from "../../src/core/fields/fields";
+import { guardrailArgsSchema, type GuardrailInputs } from "../../src/core/args/guardrail-args";
+import { wireGuardrail } from "../../src/core/client/wire";
+import { createBody, patchBody } from "../../src/core/guardrail/bodies";
+import { changedProperties } from "../../src/core/guardrail/changes";
+import { inUserNames } from "../../src/core/guardrail/lifecycle";
+import { outputsFromWire, refreshedInputs } from "../../src/core/guardrail/model";
+import type { GuardrailArgs } from "../../src/dynamic/guardrail";
 
 /** Per field: a value a program may set, and another one. */
 const SAMPLES: Record<FieldName, readonly [unknown, unknown]> = {

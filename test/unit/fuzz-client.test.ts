@@ -8,8 +8,8 @@ import fc from "fast-check";
 import type { ServerResponse } from "node:http";
 import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GuardrailsClient, GuardrailsError } from "../../provider/client";
-import { collect } from "../../provider/client/pagination";
+import { GuardrailsClient, GuardrailsError } from "../../src/core/client";
+import { collect } from "../../src/core/client/pagination";
 import { hostileServer, type HostileServer } from "../helpers/hostile-server";
 
 const KEY = "gr-fuzz-key-0123456789abcdefghijklmnop";

@@ -9,8 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { stringify } from "yaml";
 import { afterAll, describe, expect, it } from "vitest";
-import { DeclarativeConfigError, loadGuardrailConfigs } from "../../provider/declarative/load";
-import { summarize } from "../../tools/preview-summary/summary";
+import { DeclarativeConfigError, loadGuardrailConfigs } from "../../src/declarative/load";
+import { summarize } from "../../src/preview/summary";
 
 const hostileString = fc.oneof(
   fc.string(),

@@ -4,11 +4,11 @@
  * inputs `read` reports. No HTTP: every value is a literal here.
  */
 import { describe, expect, it } from "vitest";
-import { guardrailArgsSchema, type GuardrailInputs } from "../../provider/args/guardrail-args";
-import { wireGuardrail, type WireGuardrail } from "../../provider/client/wire";
-import { createBody, patchBody } from "../../provider/guardrail/bodies";
-import { changedProperties } from "../../provider/guardrail/changes";
-import { comparableInputs, outputsFromWire, refreshedInputs } from "../../provider/guardrail/model";
+import { guardrailArgsSchema, type GuardrailInputs } from "../../src/core/args/guardrail-args";
+import { wireGuardrail, type WireGuardrail } from "../../src/core/client/wire";
+import { createBody, patchBody } from "../../src/core/guardrail/bodies";
+import { changedProperties } from "../../src/core/guardrail/changes";
+import { comparableInputs, outputsFromWire, refreshedInputs } from "../../src/core/guardrail/model";
 
 const args = (a: Record<string, unknown>): GuardrailInputs => guardrailArgsSchema.parse(a);
 

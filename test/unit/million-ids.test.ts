@@ -7,9 +7,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { planChanges } from "../../provider/assignments/plan";
-import { loadGuardrailConfigs } from "../../provider/declarative/load";
-import { memberAssignment } from "../../provider/internal";
+import { planChanges } from "../../src/core/assignments/plan";
+import { loadGuardrailConfigs } from "../../src/declarative/load";
+import { memberAssignment } from "../../src/dynamic/internal";
 
 const N = 1_000_000;
 const ids = (n: number, from = 0) => Array.from({ length: n }, (_, i) => `user_${String(i + from).padStart(7, "0")}`);

@@ -1,8 +1,8 @@
 /** Model identifier lists: recognising the service's answer to a request, for any catalogue. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { GuardrailInputs } from "../../provider/args/guardrail-args";
-import { answersOf, couldAnswer, modelListChanged, type RecordedModels } from "../../provider/guardrail/model-lists";
+import type { GuardrailInputs } from "../../src/core/args/guardrail-args";
+import { answersOf, couldAnswer, modelListChanged, type RecordedModels } from "../../src/core/guardrail/model-lists";
 
 /** A catalogue as the service's rule 4 resolves it; the test's own reading of the contract. */
 const answerOf = (catalogue: Array<[string, string]>, request: string[]) => {

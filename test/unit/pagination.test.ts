@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { collect, paginate } from "../../provider/client/pagination";
+import { collect, paginate } from "../../src/core/client/pagination";
 
 /** A fake list of `total` slots where `hidden` slots are filtered out of pages (short pages). */
 function pages(total: number, hidden: Set<number>) {

@@ -9,7 +9,7 @@
  * code with the pack.
  */
 import { beforeEach, describe, expect, it } from "vitest";
-import { guardrailsPolicies, KEY_ASSIGNMENT_TYPE, MEMBER_ASSIGNMENT_TYPE } from "../../provider/policy";
+import { guardrailsPolicies, KEY_ASSIGNMENT_TYPE, MEMBER_ASSIGNMENT_TYPE } from "../../src/policy";
 import { catalogueIndex } from "../../emulator/catalogue";
 import { DEFAULT_MODELS } from "../../emulator";
 import { allAt, guardrail, memberSet, only, runPack, secret, serialized, unknownStringValue, type Res } from "../helpers/policy-pack";
@@ -64,7 +64,7 @@ describe("forbidModels: model identifier forms", () => {
 
   it("an allowedModels of the wrong shape is not a pass the pack vouches for: check refuses it first", async () => {
     // CrossGuard runs after the provider's check; a string where a list belongs never deploys.
-    const { check } = await import("../../provider/guardrail/lifecycle");
+    const { check } = await import("../../src/core/guardrail/lifecycle");
     const res = await check({}, { name: "g", allowedModels: "other-lab/open-model-70b" } as never);
     expect(res.failures?.map((f) => f.property)).toContain("allowedModels");
   });

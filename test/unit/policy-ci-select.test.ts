@@ -1,6 +1,6 @@
 /** A pull request that changes guardrails/policy.yaml cannot have its own rules relaxed in the data-only preview. */
 import { describe, expect, it } from "vitest";
-import { selectFiles, type Change } from "../../tools/git-ci/select";
+import { selectFiles, type Change } from "../../tools/ci/select";
 
 const mod = (path: string): Change => ({ status: "M", path, newMode: "100644", newBlob: "a".repeat(40) });
 

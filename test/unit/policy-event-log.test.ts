@@ -1,6 +1,6 @@
 /** The PR summary's policy section, from the engine's event log (hostile input included). */
 import { describe, expect, it } from "vitest";
-import { policySection, readPolicyEvents } from "../../tools/preview-summary/policy-events";
+import { policySection, readPolicyEvents } from "../../src/preview/policy-events";
 
 const ev = (urnName: string, policyName: string, level: string, message: string) =>
   JSON.stringify({ sequence: 1, timestamp: 1, policyEvent: { resourceUrn: `urn:pulumi:dev::p::pulumi-nodejs:dynamic/guardrails:Guardrail::${urnName}`, message, color: "never", policyName, policyPackName: "org", policyPackVersion: "0.0.1", enforcementLevel: level } });

@@ -10,7 +10,7 @@
  * remediations before validations, then the stack policy.
  */
 import { describe, expect, it } from "vitest";
-import { guardrailsPolicies } from "../../provider/policy";
+import { guardrailsPolicies } from "../../src/policy";
 import { guardrail, memberSet, only, runPack, secret, serialized, unknownObjectValue, unknownStringValue, type Res } from "../helpers/policy-pack";
 
 describe("finding 8: forbidModels refuses a forbidden model in every form the service accepts", () => {

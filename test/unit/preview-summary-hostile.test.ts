@@ -6,9 +6,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { selectionComment } from "../../tools/git-ci/comment";
-import { selectFiles } from "../../tools/git-ci/select";
-import { summarize } from "../../tools/preview-summary/summary";
+import { selectionComment } from "../../tools/ci/comment";
+import { selectFiles } from "../../tools/ci/select";
+import { summarize } from "../../src/preview/summary";
 
 const urn = (type: string, name: string) => `urn:pulumi:prod::p::pulumi-nodejs:dynamic/guardrails:${type}::${name}`;
 const fixture = (name: string) => JSON.parse(readFileSync(join(__dirname, "fixtures", name), "utf8")) as unknown;

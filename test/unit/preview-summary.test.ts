@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { summarizePreview } from "../../tools/preview-summary/summary";
+import { summarizePreview } from "../../src/preview/summary";
 
 const urn = (type: string, name: string) => `urn:pulumi:prod::p::pulumi-nodejs:dynamic/guardrails:${type}::${name}`;
 const SECRET = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", ciphertext: "v1:abc" };

@@ -6,9 +6,9 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { Guardrail } from "../../provider/guardrail/resource";
-import { GuardrailKeyAssignment, GuardrailMemberAssignment } from "../../provider/assignments/resource";
-import { UserError } from "../../provider/user-error";
+import { Guardrail } from "../../src/dynamic/guardrail";
+import { GuardrailKeyAssignment, GuardrailMemberAssignment } from "../../src/dynamic/assignments";
+import { UserError } from "../../src/core/user-error";
 
 const X = "22222222-0000-4000-8000-00000000000a";
 let stack = 0;

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { apiError, ConnectionError, TimeoutError } from "../../provider/client/errors";
-import { DEFAULT_RETRY, parseRetryAfter, retryDelayMs, shouldRetry, withRetry } from "../../provider/client/retry";
+import { apiError, ConnectionError, TimeoutError } from "../../src/core/client/errors";
+import { DEFAULT_RETRY, parseRetryAfter, retryDelayMs, shouldRetry, withRetry } from "../../src/core/client/retry";
 
 const ctx = { method: "GET", url: "http://127.0.0.1/api/v1/guardrails" };
 const policy = { ...DEFAULT_RETRY, maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 1000 };

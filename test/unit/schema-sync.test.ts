@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { guardrailFileJsonSchema } from "../../provider/declarative/file-schema";
+import { guardrailFileJsonSchema } from "../../src/declarative/file-schema";
 
 describe("schema/guardrails.schema.json", () => {
   it("matches the zod schema (run `npm run schema` after changing provider/declarative/file-schema.ts)", () => {
@@ -20,7 +20,7 @@ describe("schema/guardrails.schema.json", () => {
 
 describe("schema/policy.schema.json", () => {
   it("matches the zod schema of the policy options (run `npm run schema` after changing provider/policy/options.ts)", async () => {
-    const { policyFileJsonSchema } = await import("../../provider/policy/policy-file");
+    const { policyFileJsonSchema } = await import("../../src/policy/policy-file");
     const shipped = JSON.parse(readFileSync(join(__dirname, "../../schema/policy.schema.json"), "utf8"));
     expect(shipped).toEqual(policyFileJsonSchema());
     expect(shipped.additionalProperties).toBe(false);

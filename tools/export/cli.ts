@@ -7,10 +7,7 @@
 import { lstatSync, readdirSync } from "node:fs";
 import { basename, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { exportGuardrails, writeExport } from "./export";
-import { isPolicyFile } from "../../provider/policy/file-name";
-import { redact } from "../../provider/client/errors";
-import { shown } from "../../provider/args/messages";
+import { exportGuardrails, isPolicyFile, redact, shown, writeExport } from "../../src/export";
 
 /**
  * Every line for stderr, with the API key masked: a key pasted into the wrong place (the base

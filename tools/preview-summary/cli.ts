@@ -9,8 +9,7 @@
  * `--event-log FILE`: policy violations from the engine's event log, listed first (policy-events.ts).
  */
 import { readFileSync } from "node:fs";
-import { summarizeDrift } from "./drift";
-import { summarize, type PreviewJson } from "./summary";
+import { summarize, summarizeDrift, type PreviewJson } from "../../src/preview";
 import { readEventLogSection } from "./policy-events-file";
 
 function main(): void {

@@ -1,6 +1,6 @@
 /** `--event-log FILE` of the summary CLI: the policy section, or exit 2 naming what is wrong. */
 import { readFileSync, statSync } from "node:fs";
-import { MAX_EVENT_LOG_BYTES, policySection, readPolicyEvents } from "./policy-events";
+import { MAX_EVENT_LOG_BYTES, policySection, readPolicyEvents } from "../../src/preview";
 
 export function readEventLogSection(path: string | undefined): string {
   const fail = (why: string): never => {

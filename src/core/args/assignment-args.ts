@@ -1,0 +1,42 @@
+/**
+ * Args of the assignment sets as the provider receives them. The resource classes turn the
+ * user's id list into a map `{id: true}`, because the engine diffs objects key by key but
+ * arrays index by index: a map makes a preview name each id added or removed.
+ */
+import { z } from "zod";
+import { UUID_RE } from "../fields/constants";
+
+/** The id map: `true` is what programs send; a status string is what `read` records. */
+const idMap = (argName: string) =>
+  z
+    // A status string is what `read` records for an id that is not assigned here (the engine
+    // diffs refreshed inputs during `pulumi refresh`), so it parses too.
+    .record(z.string(), z.union([z.literal(true), z.string()]), { error: `${argName} must be a list of strings` })
+    .superRefine((map, ctx) => {
+      for (const id of Object.keys(map)) {
+        if (id.trim() === "") ctx.addIssue({ code: "custom", message: "ids must be non-empty strings", input: id });
+        else if (id.length > 500) ctx.addIssue({ code: "custom", message: "ids must be at most 500 characters", input: id });
+      }
+    });
+
+const guardrailId = z.string({ error: "must be a guardrail id (UUID)" }).regex(UUID_RE, { error: "must be a guardrail id (UUID)" });
+const exclusive = z.boolean({ error: "must be true or false" }).nullish();
+// In the order a program writes them, which is the order problems are listed in.
+const memberSetArgs = z.strictObject({ guardrailId, members: idMap("memberUserIds"), exclusive });
+const keySetArgs = z.strictObject({ guardrailId, keys: idMap("keyHashes"), exclusive });
+
+/**
+ * Per state key (`members` / `keys`): `full` parses what create and update receive, giving the
+ * map as `ids` whatever the key; `partial` is what `check` parses, unknown values left out.
+ */
+export const SET_ARGS = {
+  members: { full: memberSetArgs.transform(({ members, ...rest }) => ({ ...rest, ids: members })), partial: memberSetArgs.partial() },
+  keys: { full: keySetArgs.transform(({ keys, ...rest }) => ({ ...rest, ids: keys })), partial: keySetArgs.partial() },
+} as const;
+
+/** A set's inputs, parsed. */
+export interface AssignmentInputs {
+  guardrailId: string;
+  ids: Set<string>;
+  exclusive: boolean;
+}

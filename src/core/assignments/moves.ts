@@ -1,0 +1,86 @@
+/**
+ * Where each id a set is about to add sits now (issue 24, finding 19). Assigning moves a member
+ * off any other guardrail of the workspace (a key off any other guardrail), including ones no
+ * program manages, and the preview used to show only `+ user_jon: true`. So `check` finds
+ * the ids the next `up` will add that sit on a competing guardrail and records them in the
+ * checked inputs as `moves: {user_jon: "from guardrail Legacy Sales (3f2b8c1e…)"}`: the
+ * preview shows it beside the members, the PR summary reads it, and the `up` warns from it
+ * without another call. Best effort: a failed read records nothing (the write reports its own).
+ */
+import { collect } from "../client/pagination";
+import { getClient } from "../settings/config";
+import { containsUnknown } from "../unknown";
+import { secretArgsOf } from "../args/messages";
+import type { AssignmentInputs } from "../args/assignment-args";
+import type { AssignmentSetKind } from "./kind";
+import { locate } from "./locate";
+import { statusesIn } from "./state-map";
+import { movesFrom, parseOnGuardrail } from "./status";
+
+type Props = Record<string, unknown>;
+
+/** Inputs the set classes or `check` add beside the user's args; never parsed as args. */
+export const EXTRA_KEYS = ["moves"] as const;
+
+/** Ids a warning names; the rest are counted. */
+const NAMED_MAX = 20;
+
+/**
+ * The ids `inputs` adds that sit on a competing guardrail now, each with where it comes from.
+ * A set already in state adds the ids its state does not hold (no read of its own guardrail),
+ * except those a refresh already placed on another guardrail;
+ * a new one lists its guardrail first, so ids already there (an adoption) cost no walk of the
+ * organization's assignments. Calls: that list (new sets only), then, only when some ids are
+ * not there, one walk of the organization's assignments and a GET per guardrail involved.
+ */
+export async function movesAt(kind: AssignmentSetKind, olds: Props, news: Props, inputs: AssignmentInputs): Promise<Record<string, string>> {
+  // A secret list is never copied under another name (nor one whose secrecy cannot be read).
+  if (secretArgsOf(news)(kind.stateKey) || containsUnknown(news)) return {};
+  const client = getClient();
+  const inState = typeof olds?.guardrailId === "string" && olds.guardrailId.toLowerCase() === inputs.guardrailId;
+  let adding: string[];
+  if (inState) {
+    const held = statusesIn(olds, kind.stateKey);
+    // An id a refresh found on another guardrail already says so in the preview (`~ user_bob: "on guardrail …" => true`).
+    adding = [...inputs.ids].filter((id) => held[id] !== true && !(typeof held[id] === "string" && parseOnGuardrail(held[id]!)));
+  } else {
+    const live = new Set(await collect(kind.list(client, inputs.guardrailId)));
+    adding = [...inputs.ids].filter((id) => !live.has(id));
+  }
+  const found = await locate(client, kind, inputs.guardrailId, adding);
+  return Object.fromEntries(Object.keys(found).sort().map((id) => [id, movesFrom(found[id]!)]));
+}
+
+/**
+ * Entries of the last `moves` whose ids the set still holds and still lists: kept, so the
+ * preview of a later change does not show them leaving (`- moves: {...}`) as if something
+ * were undone. A refresh drops them (its inputs hold no `moves`).
+ */
+export function keptMoves(kind: AssignmentSetKind, olds: Props, inputs: AssignmentInputs): Record<string, string> {
+  if (typeof olds?.guardrailId !== "string" || olds.guardrailId.toLowerCase() !== inputs.guardrailId) return {};
+  const held = statusesIn(olds, kind.stateKey);
+  return Object.fromEntries(Object.entries(movesIn(olds)).filter(([id]) => inputs.ids.has(id) && held[id] === true));
+}
+
+/** The checked inputs: the program's, with `moves` when there are any (a stale one dropped). */
+export function withMoves(news: Props, moves: Record<string, string>): Props {
+  const { moves: _stale, ...rest } = news;
+  const sorted = Object.fromEntries(Object.keys(moves).sort().map((id) => [id, moves[id]!]));
+  return Object.keys(sorted).length > 0 ? { ...rest, moves: sorted } : rest;
+}
+
+/** The `moves` a checked input carries, when it is a map of strings. */
+export function movesIn(news: Props): Record<string, string> {
+  const m = news.moves;
+  if (!m || typeof m !== "object" || Array.isArray(m)) return {};
+  return Object.fromEntries(Object.entries(m).filter(([, v]) => typeof v === "string")) as Record<string, string>;
+}
+
+/** The warning an `up` prints for ids it took off other guardrails, or undefined. */
+export function movesWarning(kind: AssignmentSetKind, guardrailId: string, moves: Record<string, string>, landed: ReadonlySet<string>, added: readonly string[]): string | undefined {
+  const moved = added.filter((id) => landed.has(id) && moves[id] !== undefined);
+  if (moved.length === 0) return undefined;
+  const named = moved.slice(0, NAMED_MAX).map((id) => `${id} (${moves[id]})`);
+  const more = moved.length > NAMED_MAX ? `, and ${moved.length - NAMED_MAX} more` : "";
+  return `warning: ${kind.typeName} for guardrail ${guardrailId}: moved ${moved.length} ${kind.noun}(s) here from other guardrails: ${named.join(", ")}${more}`;
+}

@@ -1,0 +1,102 @@
+/**
+ * `create`, `update` and `delete` of an assignment set: read what is there, plan, apply
+ * (apply.ts), and record what landed.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { collect } from "../client/pagination";
+import { NotFoundError } from "../client/errors";
+import type { GuardrailsClient } from "../client/client";
+import { getClient, resolveSettings } from "../settings/config";
+import { confirmGone } from "../confirm-gone";
+import { DEFAULT_MAX_BULK } from "../fields/constants";
+import type { AssignmentInputs } from "../args/assignment-args";
+import { applyPlanToService, describeFailure, type ApplyContext } from "./apply";
+import type { AssignmentSetKind } from "./kind";
+import { movesWarning } from "./moves";
+import { chunk, planChanges } from "./plan";
+import { assignedIn, setOutputs, setResourceId, statusesIn, statusMap, withoutForeign, type StatusMap } from "./state-map";
+import { UserError } from "../user-error";
+
+const chunkSize = () => resolveSettings().maxBulk ?? DEFAULT_MAX_BULK;
+const context = (kind: AssignmentSetKind, client: GuardrailsClient, inputs: AssignmentInputs, provider: unknown): ApplyContext => ({ client, kind, inputs, chunkSize: chunkSize(), provider });
+
+async function listOrExplain(kind: AssignmentSetKind, client: GuardrailsClient, guardrailId: string): Promise<string[]> {
+  try {
+    return await collect(kind.list(client, guardrailId));
+  } catch (err) {
+    if (err instanceof NotFoundError) throw new UserError(`${kind.typeName}: guardrail ${guardrailId} does not exist; check guardrailId`, { cause: err });
+    throw err;
+  }
+}
+
+/**
+ * Read before writing, in both modes: ids already here (an adopted guardrail) cost no assign
+ * call, so adopting an existing set exactly makes no write at all, and a new guardrail's empty
+ * set is one list call. Exclusive mode on a guardrail that already has ids adds ours and
+ * removes nothing yet: the foreign ids are recorded, so the next refreshed preview names
+ * their removal before any `up` performs it.
+ */
+export async function createSet(kind: AssignmentSetKind, inputs: AssignmentInputs, provider: unknown, moves: Record<string, string> = {}): Promise<pulumi.dynamic.CreateResult> {
+  const client = getClient();
+  const live = new Set(await listOrExplain(kind, client, inputs.guardrailId));
+  const plan = planChanges({ desired: inputs.ids, live, managed: new Set(), exclusive: false });
+  const now = await applyPlanToService(context(kind, client, inputs, provider), plan, live);
+  warnMoves(kind, inputs.guardrailId, moves, now, plan.add);
+  return { id: setResourceId(inputs.guardrailId, kind.stateKey), outs: setOutputs(kind.stateKey, inputs, statusMap(inputs.ids, now, inputs.exclusive)) };
+}
+
+/**
+ * Additive -> exclusive, as an exclusive create does: list the guardrail's set, add the
+ * program's ids, remove only ids this resource managed that the program dropped, and record
+ * every other id as FOREIGN, so the next preview names them before an update removes them.
+ */
+async function claim(kind: AssignmentSetKind, client: GuardrailsClient, inputs: AssignmentInputs, previous: StatusMap, provider: unknown, moves: Record<string, string>): Promise<Record<string, unknown>> {
+  const live = new Set(await listOrExplain(kind, client, inputs.guardrailId));
+  const plan = planChanges({ desired: inputs.ids, live, managed: new Set(Object.keys(previous)), exclusive: false });
+  const now = await applyPlanToService(context(kind, client, inputs, provider), plan, live);
+  warnMoves(kind, inputs.guardrailId, moves, now, plan.add);
+  return setOutputs(kind.stateKey, inputs, statusMap(inputs.ids, now, true));
+}
+
+export async function updateSet(kind: AssignmentSetKind, olds: Record<string, unknown>, inputs: AssignmentInputs, provider: unknown, moves: Record<string, string> = {}): Promise<pulumi.dynamic.UpdateResult> {
+  const client = getClient();
+  const wasExclusive = Boolean(olds.exclusive);
+  if (!wasExclusive && inputs.exclusive) return { outs: await claim(kind, client, inputs, statusesIn(olds, kind.stateKey), provider, moves) };
+  // Exclusive -> additive releases the foreign ids: they leave the state and stay on the
+  // service, since additive never touches what the program does not list.
+  const map = wasExclusive && !inputs.exclusive ? withoutForeign(statusesIn(olds, kind.stateKey)) : statusesIn(olds, kind.stateKey);
+  const live = assignedIn(map);
+  const plan = planChanges({ desired: inputs.ids, live, managed: new Set(Object.keys(map)), exclusive: inputs.exclusive });
+  const now = await applyPlanToService(context(kind, client, inputs, provider), plan, live);
+  warnMoves(kind, inputs.guardrailId, moves, now, plan.add);
+  return { outs: setOutputs(kind.stateKey, inputs, statusMap(inputs.ids, now, inputs.exclusive)) };
+}
+
+/** The `up`'s word on ids it took off other guardrails, from what `check` recorded (moves.ts); no call. */
+function warnMoves(kind: AssignmentSetKind, guardrailId: string, moves: Record<string, string>, now: ReadonlySet<string>, added: readonly string[]): void {
+  const warning = movesWarning(kind, guardrailId, moves, now, added);
+  // The engine shows the provider's stderr in the run's output; the host has no warning channel.
+  if (warning) console.error(warning);
+}
+
+export async function deleteSet(kind: AssignmentSetKind, props: Record<string, unknown>): Promise<void> {
+  const client = getClient();
+  const guardrailId = (props.guardrailId as string).toLowerCase();
+  const gone = (err: NotFoundError) => confirmGone(client, err, { what: `${kind.typeName} of guardrail ${guardrailId}`, guardrailId });
+  let ids: string[];
+  try {
+    ids = props.exclusive ? await collect(kind.list(client, guardrailId)) : [...assignedIn(statusesIn(props, kind.stateKey))];
+  } catch (err) {
+    // The guardrail is gone, and its assignments with it (rule 9), if a working service says so.
+    if (err instanceof NotFoundError) return gone(err);
+    throw err;
+  }
+  for (const part of chunk(ids.sort(), chunkSize())) {
+    try {
+      await client.unassign(kind.wire, guardrailId, part);
+    } catch (err) {
+      if (err instanceof NotFoundError) return gone(err);
+      throw new UserError(`${kind.typeName} for guardrail ${guardrailId}: ${describeFailure(kind, `unassigning ${part.length} ${kind.noun}(s)`, err)}`, { cause: err });
+    }
+  }
+}

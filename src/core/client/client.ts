@@ -1,0 +1,177 @@
+/**
+ * `GuardrailsClient`: the operations of docs/api-contract.md (the spec's thirteen and the
+ * workspace list of rule 17), typed both ways.
+ * Lists are async iterators; no caller ever sees an offset.
+ */
+import type { Dispatcher } from "undici";
+import { MAX_PAGE_SIZE } from "../fields/constants";
+import {
+  assignedResponse,
+  dataEnvelope,
+  deletedResponse,
+  pageEnvelope,
+  unassignedResponse,
+  wireGuardrail,
+  wireKeyAssignment,
+  wireMemberAssignment,
+  wireWorkspace,
+  type WireGuardrail,
+  type WireGuardrailCreate,
+  type WireGuardrailUpdate,
+  type WireKeyAssignment,
+  type WireMemberAssignment,
+  type WireWorkspace,
+} from "./wire";
+import { checkBaseUrl } from "./base-url";
+import { PaginationError, redactUrl } from "./errors";
+import { MAX_LIST_ROWS, paginate } from "./pagination";
+import { createOnce, DEFAULT_RETRY, withRetry, type RetryClass, type RetryHooks, type RetryOptions, type UnknownOutcome } from "./retry";
+import { type Exchange, Transport } from "./transport";
+import { UserError } from "../user-error";
+
+/** How a `GuardrailsClient` reaches the service: address, key, and the bounds on each call. */
+export interface GuardrailsClientOptions {
+  /** Service address without `/api/v1`; https unless loopback. */
+  baseUrl: string;
+  /** Bearer key (a management key for guardrail operations). Never logged. */
+  apiKey: string;
+  /** undici dispatcher, for tests or proxies. @default a keep-alive Agent */
+  dispatcher?: Dispatcher;
+  /** Deadline of each request as a whole (connect, headers, the complete body), in ms. @default 30000 */
+  timeoutMs?: number;
+  /** Largest successful response body read, in bytes. @default 8 MiB */
+  maxResponseBytes?: number;
+  /** Most rows one listing may hold before paging stops with an error. @default 1,000,000 */
+  maxListRows?: number;
+  /** Retry policy. @default DEFAULT_RETRY (5 attempts) */
+  retry?: Partial<RetryOptions>;
+  /** Test hooks for the retry loop (sleep, random, onRetry). */
+  retryHooks?: RetryHooks;
+  /** Page size of list calls, 1..100. @default 100 */
+  pageSize?: number;
+}
+
+/** Which assignee list an assignment call is about. */
+export type AssigneeKind = "members" | "keys";
+
+const BULK_FIELD = { members: "member_user_ids", keys: "key_hashes" } as const;
+
+/** The management API's operations over undici, with retries, deadlines, byte caps and hidden pagination. One instance shares a keep-alive pool; `close()` releases it. */
+export class GuardrailsClient {
+  private readonly transport: Transport;
+  private readonly baseUrl: string;
+  private readonly retry: RetryOptions;
+  private readonly hooks: RetryHooks;
+  private readonly pageSize: number;
+  private readonly maxListRows: number;
+
+  constructor(options: GuardrailsClientOptions) {
+    if (!options.apiKey) throw new UserError("apiKey is required");
+    this.baseUrl = checkBaseUrl(options.baseUrl, [options.apiKey]);
+    this.transport = new Transport({
+      baseUrl: this.baseUrl,
+      apiKey: options.apiKey,
+      ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+      ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+      ...(options.maxResponseBytes ? { maxResponseBytes: options.maxResponseBytes } : {}),
+    });
+    this.maxListRows = options.maxListRows ?? MAX_LIST_ROWS;
+    this.retry = { ...DEFAULT_RETRY, ...options.retry };
+    this.hooks = options.retryHooks ?? {};
+    this.pageSize = Math.min(MAX_PAGE_SIZE, Math.max(1, options.pageSize ?? MAX_PAGE_SIZE));
+  }
+
+  private call<T>(ex: Exchange<T>, retryClass: RetryClass = "idempotent"): Promise<T> {
+    return withRetry(() => this.transport.send(ex), retryClass, this.retry, this.hooks);
+  }
+
+  private list<T>(path: string, item: Exchange<T>["schema"], query: Record<string, string | undefined> = {}): AsyncGenerator<T, void, undefined> {
+    const schema = pageEnvelope(item);
+    const shown = redactUrl(`${this.baseUrl}/api/v1${path}`);
+    return paginate((offset, limit) => this.call({ method: "GET", path, query: { ...query, offset, limit }, schema }) as Promise<{ data: T[]; total_count: number }>, this.pageSize, {
+      maxRows: this.maxListRows,
+      fail: (reason) => new PaginationError(200, `paging stopped: ${reason}`, { method: "GET", url: shown }),
+    });
+  }
+
+  /** Guardrails of a workspace (the default one when omitted). */
+  listGuardrails(options: { workspaceId?: string } = {}): AsyncGenerator<WireGuardrail, void, undefined> {
+    return this.list("/guardrails", wireGuardrail, { workspace_id: options.workspaceId });
+  }
+
+  /** Every workspace of the organization (docs/api-contract.md rule 17; not in the spec). */
+  listWorkspaces(): AsyncGenerator<WireWorkspace, void, undefined> {
+    return this.list("/workspaces", wireWorkspace);
+  }
+
+  /**
+   * Creates a guardrail. Never repeated once the request may have reached the server: without
+   * `outcome`, an ambiguous failure surfaces as `ConnectionError`/`TimeoutError`/`ServerError`;
+   * with it, `outcome.resolve` settles what the POST made before anything is repeated.
+   */
+  async createGuardrail(body: WireGuardrailCreate, outcome?: UnknownOutcome<WireGuardrail>): Promise<WireGuardrail> {
+    const post = async () => (await this.transport.send({ method: "POST", path: "/guardrails", body, schema: dataEnvelope(wireGuardrail) })).data;
+    return outcome ? createOnce(post, outcome, this.retry, this.hooks) : withRetry(post, "create", this.retry, this.hooks);
+  }
+
+  /** One guardrail by id; `NotFoundError` when the id names none. */
+  async getGuardrail(id: string): Promise<WireGuardrail> {
+    return (await this.call({ method: "GET", path: `/guardrails/${encodeURIComponent(id)}`, schema: dataEnvelope(wireGuardrail) })).data;
+  }
+
+  /** PATCH: only the fields present change; `null` clears. */
+  async updateGuardrail(id: string, body: WireGuardrailUpdate): Promise<WireGuardrail> {
+    return (await this.call({ method: "PATCH", path: `/guardrails/${encodeURIComponent(id)}`, body, schema: dataEnvelope(wireGuardrail) })).data;
+  }
+
+  /** Deletes a guardrail and its member and key assignments (contract rule 9). */
+  async deleteGuardrail(id: string): Promise<void> {
+    await this.call({ method: "DELETE", path: `/guardrails/${encodeURIComponent(id)}`, schema: deletedResponse });
+  }
+
+  /** Member assignments of one guardrail, every page. */
+  listMemberAssignments(guardrailId: string): AsyncGenerator<WireMemberAssignment, void, undefined> {
+    return this.list(`/guardrails/${encodeURIComponent(guardrailId)}/assignments/members`, wireMemberAssignment);
+  }
+
+  /** Key assignments of one guardrail, every page. */
+  listKeyAssignments(guardrailId: string): AsyncGenerator<WireKeyAssignment, void, undefined> {
+    return this.list(`/guardrails/${encodeURIComponent(guardrailId)}/assignments/keys`, wireKeyAssignment);
+  }
+
+  /** Member assignments of the whole organization, every page. */
+  listAllMemberAssignments(): AsyncGenerator<WireMemberAssignment, void, undefined> {
+    return this.list("/guardrails/assignments/members", wireMemberAssignment);
+  }
+
+  /** Key assignments of the whole organization, every page. */
+  listAllKeyAssignments(): AsyncGenerator<WireKeyAssignment, void, undefined> {
+    return this.list("/guardrails/assignments/keys", wireKeyAssignment);
+  }
+
+  /** Bulk assign; answers `assigned_count` (moves included, skips not counted). */
+  async assign(kind: AssigneeKind, guardrailId: string, ids: string[]): Promise<number> {
+    const path = `/guardrails/${encodeURIComponent(guardrailId)}/assignments/${kind}`;
+    return (await this.call({ method: "POST", path, body: { [BULK_FIELD[kind]]: ids }, schema: assignedResponse })).assigned_count;
+  }
+
+  /** Bulk unassign; answers `unassigned_count` (ids not on this guardrail are skipped). */
+  async unassign(kind: AssigneeKind, guardrailId: string, ids: string[]): Promise<number> {
+    const path = `/guardrails/${encodeURIComponent(guardrailId)}/assignments/${kind}/remove`;
+    return (await this.call({ method: "POST", path, body: { [BULK_FIELD[kind]]: ids }, schema: unassignedResponse })).unassigned_count;
+  }
+
+  /** Bulk assign members (user ids) to a guardrail; answers `assigned_count`. */
+  assignMembers = (guardrailId: string, memberUserIds: string[]) => this.assign("members", guardrailId, memberUserIds);
+  /** Bulk unassign members from a guardrail; answers `unassigned_count`. */
+  unassignMembers = (guardrailId: string, memberUserIds: string[]) => this.unassign("members", guardrailId, memberUserIds);
+  /** Bulk assign API keys (by hash) to a guardrail; answers `assigned_count`. */
+  assignKeys = (guardrailId: string, keyHashes: string[]) => this.assign("keys", guardrailId, keyHashes);
+  /** Bulk unassign API keys from a guardrail; answers `unassigned_count`. */
+  unassignKeys = (guardrailId: string, keyHashes: string[]) => this.unassign("keys", guardrailId, keyHashes);
+
+  /** Releases the connection pool (when the client owns it). */
+  close(): Promise<void> {
+    return this.transport.close();
+  }
+}

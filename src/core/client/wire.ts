@@ -1,0 +1,98 @@
+/**
+ * Wire types of the management API, both directions, in the service's snake_case.
+ * The client validates every response against these: strict on what it needs (ids, counts,
+ * envelopes), tolerant on what the service may add or leave out.
+ */
+import { z } from "zod";
+import { FIELD_NAMES, FIELDS, spec, type AnySchema, type FieldName, type WireName, type WireValue } from "../fields/fields";
+
+/** Content filter records, read tolerantly (args/filters.ts). */
+export { wireBuiltinFilter, wireCustomFilter, type WireBuiltinFilter, type WireCustomFilter } from "../fields/filters";
+
+/**
+ * Absent and `null` both read as null (docs/api-contract.md rule 10), and so does an empty
+ * list: the service takes no `[]` (rule 3), so one it answers can only mean "none", which a
+ * declarative file says by leaving the setting out. Read this way, `[]` and null are one state
+ * everywhere: export, adoption, refresh and diff (issue 24, finding 7).
+ */
+const orNull = <T extends AnySchema>(schema: T) => schema.nullish().transform((v) => (v === undefined || (Array.isArray(v) && v.length === 0) ? null : v));
+
+type Fields = typeof FIELDS;
+type ReadShape = { [K in FieldName as WireName<K>]: Fields[K] extends { required: true } ? Fields[K]["read"] : Fields[K]["read"] extends infer S extends AnySchema ? ReturnType<typeof orNull<S>> : never };
+
+/**
+ * A guardrail as the service returns it, read tolerantly (docs/api-contract.md rules 10-12):
+ * only `id`, `name` and `created_at` are required, every other key absent reads as null, enum
+ * values are open (kept as they are) and extra fields are dropped.
+ */
+export const wireGuardrail = z.object({
+  id: z.string(),
+  created_at: z.string(),
+  workspace_id: orNull(z.string()),
+  updated_at: orNull(z.string()),
+  ...(Object.fromEntries(FIELD_NAMES.map((k) => [spec(k).wire, spec(k).required ? spec(k).read : orNull(spec(k).read)])) as ReadShape),
+});
+/** A guardrail as the client reads it: every table field present, null where the service sent none. */
+export type WireGuardrail = z.infer<typeof wireGuardrail>;
+
+/** The writable fields of a guardrail, as a create or PATCH body carries them. */
+export type WireGuardrailWrite = { [K in FieldName as WireName<K>]?: WireValue<K> | null } & { workspace_id?: string };
+/** Body of `POST /guardrails`: a name is required. */
+export type WireGuardrailCreate = WireGuardrailWrite & { name: string };
+/** Body of `PATCH /guardrails/{id}`: `workspace_id` cannot change. */
+export type WireGuardrailUpdate = Omit<WireGuardrailWrite, "workspace_id">;
+
+/** A member assignment as the service returns it. */
+export const wireMemberAssignment = z.object({
+  id: z.string(),
+  user_id: z.string(),
+  organization_id: z.string(),
+  guardrail_id: z.string(),
+  assigned_by: z.string().nullable(),
+  created_at: z.string(),
+});
+/** A member assignment record. */
+export type WireMemberAssignment = z.infer<typeof wireMemberAssignment>;
+
+/** A key assignment as the service returns it. */
+export const wireKeyAssignment = z.object({
+  id: z.string(),
+  key_hash: z.string(),
+  guardrail_id: z.string(),
+  key_name: z.string(),
+  key_label: z.string(),
+  assigned_by: z.string().nullable(),
+  created_at: z.string(),
+});
+/** A key assignment record. */
+export type WireKeyAssignment = z.infer<typeof wireKeyAssignment>;
+
+/**
+ * A workspace as `GET /workspaces` lists it (docs/api-contract.md rule 17): only the id is
+ * read; the name, slug and the service's many settings are ignored.
+ */
+export const wireWorkspace = z.object({ id: z.string() });
+/** A workspace record, as far as the client reads it. */
+export type WireWorkspace = z.infer<typeof wireWorkspace>;
+
+/** `{data: T}` envelope. */
+export const dataEnvelope = <T extends z.ZodTypeAny>(item: T) => z.object({ data: item });
+/** `{data: T[], total_count}` page. */
+export const pageEnvelope = <T extends z.ZodTypeAny>(item: T) =>
+  z.object({ data: z.array(item), total_count: z.number().int().nonnegative() });
+
+/** Answer of `DELETE /guardrails/{id}`. */
+export const deletedResponse = z.object({ deleted: z.literal(true) });
+/** Answer of a bulk assign. */
+export const assignedResponse = z.object({ assigned_count: z.number().int().nonnegative() });
+/** Answer of a bulk unassign. */
+export const unassignedResponse = z.object({ unassigned_count: z.number().int().nonnegative() });
+
+/** The error body every 4xx/5xx carries (docs/api-contract.md, Transport). */
+export const wireErrorBody = z.object({
+  error: z.object({
+    code: z.number(),
+    message: z.string(),
+    metadata: z.record(z.string(), z.unknown()).nullable().optional(),
+  }),
+});

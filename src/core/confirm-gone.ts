@@ -1,0 +1,71 @@
+/**
+ * "Not found" must really mean not found. A 404 is also what a wrong base URL, a proxy
+ * prefix or a wrong API version answers, and `read` answering "gone" makes Pulumi drop the
+ * resource from state (and the next `up` create a duplicate). So before a read reports a
+ * resource gone, the service at the configured URL must answer for the guardrail collection,
+ * and, when the workspace is known, must not list the id it just said it does not know.
+ */
+import type { GuardrailsClient } from "./client/client";
+import { ValidationError, type NotFoundError } from "./client/errors";
+import { RECORDED_CONFIG, resolveSettings } from "./settings/config";
+import { shownSetting } from "./client/redaction";
+import { UserError } from "./user-error";
+
+/** Thrown instead of reporting a resource gone when the 404 cannot be trusted. */
+export class UntrustedNotFoundError extends UserError {
+  constructor(
+    message: string,
+    /** How the message names the resource (`GoneQuestion.what`), for a shorter repeat. */
+    readonly what: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
+export interface GoneQuestion {
+  /** How messages name the resource, e.g. `guardrail "Engineering" (uuid)`. */
+  what: string;
+  /** The guardrail whose absence is in question. */
+  guardrailId: string;
+  /** Its workspace, when known: then the workspace's list must not hold the id. */
+  workspaceId?: string | undefined;
+}
+
+/**
+ * Resolves when the 404 is confirmed by a working service; throws naming the URL and the
+ * likely fix otherwise. Costs one list call (the workspace's pages when it is known), and
+ * only on the rare 404.
+ */
+export async function confirmGone(client: GuardrailsClient, notFound: NotFoundError, q: GoneQuestion): Promise<void> {
+  const settings = resolveSettings();
+  const fromStack = settings.baseUrlSource.startsWith("stack config");
+  const refuse = (why: string, cause: unknown) =>
+    new UntrustedNotFoundError(
+      `${q.what}: not reported as deleted, because ${why}. The state keeps the resource. ` +
+        `Check ${fromStack ? "guardrails:baseUrl" : "the env var GUARDRAILS_BASE_URL"}, now ${shownSetting(settings.baseUrl, [settings.apiKey])}: it must be the service's address ` +
+        `without /api/v1 and without any other path the service does not serve, e.g. https://api.example.com` +
+        (fromStack ? `. ${RECORDED_CONFIG}: after correcting guardrails:baseUrl, run \`pulumi refresh --run-program\` or \`pulumi up\`` : ""),
+      q.what,
+      { cause },
+    );
+  const seen: string[] = [];
+  const list = async (workspaceId: string | undefined) => {
+    for await (const g of client.listGuardrails(workspaceId ? { workspaceId } : {})) {
+      seen.push(g.id);
+      // Without a workspace, one answered page proves the URL serves the API.
+      if (!workspaceId) break;
+    }
+  };
+  try {
+    await list(q.workspaceId);
+  } catch (err) {
+    // A workspace the service no longer knows (400) took its guardrails with it; the
+    // default workspace's list still has to prove that the URL serves the API.
+    const retried = err instanceof ValidationError && q.workspaceId ? await list(undefined).then(() => true, () => false) : false;
+    if (!retried) throw refuse(`${notFound.method} ${notFound.url} answered 404, and the guardrail list at the same address failed too (${(err as Error).message})`, err);
+  }
+  if (seen.includes(q.guardrailId)) {
+    throw refuse(`${notFound.method} ${notFound.url} answered 404, yet the service lists guardrail ${q.guardrailId} in workspace ${q.workspaceId}`, notFound);
+  }
+}

@@ -1,0 +1,149 @@
+/**
+ * The Guardrail's provider methods: check, diff, create, read, update, delete. Loaded by the
+ * thin serialized shim at call time, so nothing here ends up in state.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { GuardrailsError, NotFoundError } from "../client/errors";
+import type { GuardrailsClient } from "../client/client";
+import { checkBaseUrl } from "../client/base-url";
+import { getClient, resolveSettings } from "../settings/config";
+import { JournalHandle } from "./create-journal";
+import { claim } from "./create-claims";
+import { createGuardrailOnce } from "./create-once";
+import { confirmGone } from "../confirm-gone";
+import type { GuardrailInputs } from "../args/guardrail-args";
+import { containsUnknown, isUnknown } from "../unknown";
+import { forEngine, secretArgsOf } from "../args/messages";
+import type { WireGuardrail } from "../client/wire";
+import { FIELD_NAMES, spec } from "../fields/fields";
+import { checkGuardrailArgs, parseInputs, userProps } from "./check";
+import { adopt, assertReplacementKeepsGuardrail, assertSameGuardrail } from "./adoption";
+import { adoptionWarning } from "./adoption-preview";
+import { changedProperties, settingsMatch } from "./changes";
+import { createBody, patchBody } from "./bodies";
+import { outputsFromWire, refreshedInputs, type GuardrailOutputs } from "./model";
+import { knownDefaultWorkspace, workspaceMoves } from "./workspace";
+import { recordedSecretArgs, secretArgsChanged, withSecretCopies } from "./secret-copies";
+import { UserError } from "../user-error";
+
+export async function check(olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.CheckResult> {
+  const failures = checkGuardrailArgs(news).failures;
+  // Not in state yet and adopting: say what the adoption will overwrite (adoption-preview.ts).
+  // The engine shows the provider's stderr in the run's output; the host has no warning channel.
+  // Old inputs are empty exactly when the resource is not in state yet (a create).
+  const creating = Object.keys(olds ?? {}).length === 0;
+  if (failures.length === 0 && creating && typeof news.adoptId === "string" && !containsUnknown(userProps(news))) {
+    const warning = await Promise.resolve()
+      .then(() => adoptionWarning(getClient(), parseInputs(news)))
+      .catch(() => undefined);
+    if (warning) console.error(warning);
+  }
+  return { inputs: news, failures: forEngine(failures, secretArgsOf(news)) };
+}
+
+export async function diff(id: string, olds: GuardrailOutputs, news: Record<string, unknown>): Promise<pulumi.dynamic.DiffResult> {
+  JournalHandle.forget(id); // the engine recorded this id: no interrupted create to recover
+  const props = userProps(news);
+  if (containsUnknown(props)) {
+    // Not known until apply: say "may change", and "may replace" only if the workspace may
+    // move, by the same rule as below (an omitted workspaceId is the default workspace).
+    const ws = props.workspaceId;
+    if (typeof props.adoptId === "string" && !isUnknown(props.adoptId)) assertSameGuardrail(id, olds, { name: String(props.name), adoptId: props.adoptId });
+    const moves = isUnknown(ws) || (await workspaceMoves(olds, typeof ws === "string" ? ws : undefined, getClient));
+    return { changes: true, replaces: moves ? ["workspaceId"] : [] };
+  }
+  const inputs = parseInputs(news);
+  assertSameGuardrail(id, olds, inputs);
+  const replace = await workspaceMoves(olds, inputs.workspaceId, getClient);
+  if (replace) assertReplacementKeepsGuardrail(id, olds, inputs, inputs.workspaceId ?? `omitted, which means the default workspace ${knownDefaultWorkspace(olds) ?? ""}`.trimEnd());
+  const changed = changedProperties(olds, inputs);
+  // A copy recorded in plain text (or a secret no longer meant to be) is rewritten by an update that sends nothing.
+  return { changes: replace || changed.length > 0 || secretArgsChanged(olds, news), replaces: replace ? ["workspaceId"] : [], deleteBeforeReplace: false };
+}
+
+export async function create(news: Record<string, unknown>): Promise<pulumi.dynamic.CreateResult> {
+  const inputs = parseInputs(news);
+  const client = getClient();
+  const secrets = recordedSecretArgs(news);
+  if (inputs.adoptId) {
+    const adopted = await adopt(client, inputs, inputs.adoptId, (err) => annotate(inputs.name, err));
+    return { id: adopted.id, outs: withSecretCopies(adopted.outs!, secrets) };
+  }
+  const body = createBody(inputs);
+  const resource = typeof news.__resource === "string" ? news.__resource : undefined;
+  const g = await createGuardrailOnce(client, resource, journalUrl(), inputs, body).catch((err) => Promise.reject(annotate(inputs.name, err)));
+  return { id: g.id, outs: withSecretCopies(outputsFromWire(g, inputs), secrets) };
+}
+
+export async function read(id: string, props: GuardrailOutputs): Promise<pulumi.dynamic.ReadResult> {
+  JournalHandle.forget(id);
+  const client = getClient();
+  let g: WireGuardrail;
+  try {
+    g = await client.getGuardrail(id);
+  } catch (err) {
+    if (!(err instanceof NotFoundError)) throw annotate(props?.name ?? id, err);
+    await confirmGone(client, err, { what: `guardrail "${props?.name ?? id}" (${id})`, guardrailId: id, workspaceId: props?.workspaceId ?? undefined });
+    return {};
+  }
+  const outs = outputsFromWire(g, undefined, props);
+  // The copies of the args that were secret when the state was written stay secret.
+  const secrets = recordedSecretArgs(props);
+  return { id, props: withSecretCopies(outs, secrets), inputs: withSecretCopies(refreshedInputs(props ?? outs, outs), secrets) };
+}
+
+export async function update(id: string, olds: GuardrailOutputs, news: Record<string, unknown>): Promise<pulumi.dynamic.UpdateResult> {
+  JournalHandle.forget(id);
+  const inputs = parseInputs(news);
+  const client = getClient();
+  assertSameGuardrail(id, olds, inputs);
+  const changed = changedProperties(olds, inputs);
+  try {
+    const g = changed.length === 0 ? await client.getGuardrail(id) : await client.updateGuardrail(id, patchBody(inputs, changed));
+    return { outs: withSecretCopies(outputsFromWire(g, inputs, olds), recordedSecretArgs(news)) };
+  } catch (err) {
+    if (err instanceof NotFoundError) {
+      throw new UserError(`guardrail "${inputs.name}" (${id}) no longer exists on the service; run \`pulumi refresh\` and the next \`pulumi up\` recreates it`);
+    }
+    throw annotate(inputs.name, err);
+  }
+}
+
+/** The service URL as the create journal keys it (the client checked it already). */
+function journalUrl(): string {
+  const s = resolveSettings();
+  return checkBaseUrl(s.baseUrl, [s.apiKey]);
+}
+
+async function remove(id: string, props: GuardrailOutputs): Promise<void> {
+  JournalHandle.forget(id);
+  const client = getClient();
+  try {
+    await client.deleteGuardrail(id);
+  } catch (err) {
+    if (!(err instanceof NotFoundError)) throw annotate(props?.name ?? id, err);
+    // Already gone is the goal of a delete, but only a working service may say so.
+    await confirmGone(client, err, { what: `guardrail "${props?.name ?? id}" (${id})`, guardrailId: id, workspaceId: props?.workspaceId ?? undefined });
+  }
+}
+
+// `delete` is a reserved word: the function is `remove`, exported under the provider method's name.
+export { remove as delete };
+
+/** Wire name -> program name, from the field table (and the names inside its values). */
+const USER_NAMES = new Map<string, string>([
+  ["workspace_id", "workspaceId"],
+  ...FIELD_NAMES.flatMap((k) => [[spec(k).wire, k] as [string, string], ...Object.entries(spec(k).inner ?? {})]),
+]);
+const WIRE_NAME = new RegExp(`\\b(${[...USER_NAMES.keys()].sort((a, b) => b.length - a.length).join("|")})\\b`, "g");
+
+/** The service names fields in snake_case (`allowed_models[1]`); the program calls them `allowedModels[1]`. */
+export function inUserNames(message: string): string {
+  return message.replace(WIRE_NAME, (w) => USER_NAMES.get(w) ?? w);
+}
+
+/** Wraps an API error in one of the same class (and so `status`) naming the resource, in the program's names. */
+function annotate(name: string, err: unknown): Error {
+  if (err instanceof GuardrailsError) return err.wrap(`guardrail "${name}": ${inUserNames(err.message)}`);
+  return err instanceof Error ? err : new Error(String(err));
+}

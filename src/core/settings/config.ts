@@ -1,0 +1,113 @@
+/**
+ * Where credentials and settings come from, validated once per provider process:
+ * stack config (`guardrails:apiKey`, a secret, and `guardrails:baseUrl`), handed to the
+ * dynamic provider's `configure` by the engine, else the env vars GUARDRAILS_API_KEY and
+ * GUARDRAILS_BASE_URL. Nothing here is ever serialized into state.
+ */
+import { GuardrailsClient } from "../client/client";
+import type { RetryOptions } from "../client/retry";
+import { reportRetry } from "../client/retry-report";
+import { shownSetting } from "../client/redaction";
+import { firstTime, forgetSaid } from "./said-once";
+import { UserError } from "../user-error";
+
+export interface ProviderSettings {
+  apiKey?: string | undefined;
+  baseUrl?: string | undefined;
+  /** Attempts per idempotent call. Config `guardrails:maxAttempts` or GUARDRAILS_MAX_ATTEMPTS. @default 5 */
+  maxAttempts?: number | undefined;
+  /** Per-request timeout, ms. Config `guardrails:timeoutMs` or GUARDRAILS_TIMEOUT_MS. @default 30000 */
+  timeoutMs?: number | undefined;
+  /** Ids per bulk assign/unassign call. Config `guardrails:maxBulk` or GUARDRAILS_MAX_BULK. @default 500 (the service's maximum) */
+  maxBulk?: number | undefined;
+}
+
+/** Numeric settings, by config key suffix and env var. */
+export const NUMERIC_SETTINGS = { maxAttempts: "GUARDRAILS_MAX_ATTEMPTS", timeoutMs: "GUARDRAILS_TIMEOUT_MS", maxBulk: "GUARDRAILS_MAX_BULK" } as const;
+/** Every `guardrails:*` key this package reads. */
+export const KNOWN_KEYS = ["apiKey", "baseUrl", ...Object.keys(NUMERIC_SETTINGS)] as const;
+
+interface StackSettings {
+  apiKey?: string | undefined;
+  baseUrl?: string | undefined;
+  /** Numbers as the text that was given, so a bad one is quoted back. */
+  numbers: Partial<Record<keyof typeof NUMERIC_SETTINGS, string>>;
+}
+
+let fromStack: StackSettings = { numbers: {} };
+let cached: { key: string; client: GuardrailsClient } | undefined;
+
+/** Why `pulumi refresh` and `pulumi destroy` can use a setting the stack no longer has. */
+export const RECORDED_CONFIG = "`pulumi refresh` and `pulumi destroy` use the config recorded at the last `pulumi up`";
+
+/** Called by the provider shim's `configure` with the stack config the engine sends. */
+export function configure(get: (key: string) => string | undefined): void {
+  const numbers: StackSettings["numbers"] = {};
+  for (const name of Object.keys(NUMERIC_SETTINGS) as Array<keyof typeof NUMERIC_SETTINGS>) {
+    const v = get(`guardrails:${name}`);
+    if (v !== undefined && v !== "") numbers[name] = v;
+  }
+  fromStack = { apiKey: get("guardrails:apiKey") || undefined, baseUrl: get("guardrails:baseUrl") || undefined, numbers };
+}
+
+/**
+ * A positive integer from its text, or an error quoting the text (never a key: `keys` are the
+ * configured ones) and naming where it came from. `undefined` when not set.
+ */
+export function parsePositiveInt(text: string | undefined, source: string, keys: readonly (string | undefined)[] = []): number | undefined {
+  if (text === undefined || text === "") return undefined;
+  const value = Number(text.trim());
+  if (!/^\s*\d+\s*$/.test(text) || !Number.isSafeInteger(value) || value < 1) {
+    throw new UserError(`${source} must be a positive integer (got ${shownSetting(text, keys)})`);
+  }
+  return value;
+}
+
+/** For tests: forget stack config and the cached client. */
+export function resetConfiguration(): void {
+  fromStack = { numbers: {} };
+  forgetSaid();
+  void cached?.client.close();
+  cached = undefined;
+}
+
+/**
+ * The message for a missing key or URL, naming both ways to set each; undefined when both are
+ * set. Checked in the program at preview (config-warnings.ts) and by the provider.
+ */
+export function notConfigured(apiKey: string | undefined, baseUrl: string | undefined): string | undefined {
+  const missing: string[] = [];
+  if (!apiKey) missing.push("the API key: `pulumi config set --secret guardrails:apiKey <key>` or the env var GUARDRAILS_API_KEY");
+  if (!baseUrl) missing.push("the service URL: `pulumi config set guardrails:baseUrl <url>` or the env var GUARDRAILS_BASE_URL");
+  return missing.length > 0 ? `pulumi-guardrails is not configured; set ${missing.join(", and ")}` : undefined;
+}
+
+/** Resolved settings (and where the key and URL came from), or an error that names both ways to set what is missing. */
+export function resolveSettings(env: NodeJS.ProcessEnv = process.env): Required<Pick<ProviderSettings, "apiKey" | "baseUrl">> & ProviderSettings & { apiKeySource: string; baseUrlSource: string } {
+  const apiKey = fromStack.apiKey ?? env.GUARDRAILS_API_KEY;
+  const baseUrl = fromStack.baseUrl ?? env.GUARDRAILS_BASE_URL;
+  const missing = notConfigured(apiKey, baseUrl);
+  if (missing) {
+    // The first failure of the run says how to fix it; the rest point back to it (said-once.ts).
+    throw new UserError(firstTime("not configured") ? missing : "pulumi-guardrails is not configured (the first error of this run says what to set)");
+  }
+  const keys = [apiKey, env.GUARDRAILS_API_KEY];
+  const number = (name: keyof typeof NUMERIC_SETTINGS) =>
+    fromStack.numbers[name] !== undefined
+      ? parsePositiveInt(fromStack.numbers[name], `guardrails:${name}`, keys)
+      : parsePositiveInt(env[NUMERIC_SETTINGS[name]], `the env var ${NUMERIC_SETTINGS[name]}`, keys);
+  const apiKeySource = fromStack.apiKey ? "stack config guardrails:apiKey" : "the env var GUARDRAILS_API_KEY";
+  const baseUrlSource = fromStack.baseUrl ? "stack config guardrails:baseUrl" : "the env var GUARDRAILS_BASE_URL";
+  return { apiKey: apiKey!, baseUrl: baseUrl!, maxAttempts: number("maxAttempts"), timeoutMs: number("timeoutMs"), maxBulk: number("maxBulk"), apiKeySource, baseUrlSource };
+}
+
+/** One client per provider process (and per settings), sharing one keep-alive pool. */
+export function getClient(): GuardrailsClient {
+  const s = resolveSettings();
+  const key = JSON.stringify([s.baseUrl, s.apiKey, s.maxAttempts, s.timeoutMs]);
+  if (cached?.key !== key) {
+    const retry: Partial<RetryOptions> = s.maxAttempts ? { maxAttempts: s.maxAttempts } : {};
+    cached = { key, client: new GuardrailsClient({ baseUrl: s.baseUrl, apiKey: s.apiKey, retry, retryHooks: { onRetry: reportRetry }, ...(s.timeoutMs ? { timeoutMs: s.timeoutMs } : {}) }) };
+  }
+  return cached.client;
+}

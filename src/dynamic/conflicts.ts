@@ -1,0 +1,137 @@
+/**
+ * Conflicts between resources of one program, found while it runs so `pulumi preview` says so
+ * before any call:
+ * - one guardrail managed by two resources: two Guardrails adopting it, or an exclusive set
+ *   beside another set of the same kind on one guardrail. Each `up` would undo the other, so
+ *   the program fails, naming both resources (issue 24, finding 18);
+ * - a member held by two member sets on guardrails of one workspace (a member holds one
+ *   guardrail per workspace), or a key held by any two key sets (a key holds one guardrail at
+ *   all). Either would move back and forth on every `up --refresh`, so preview warns.
+ * The declarative loader rejects the same things in YAML; this covers programs that construct
+ * the resources. Workspace and guardrail ids are UUIDs, compared in any case.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { UserError } from "../core/user-error";
+
+/** What the program said about one Guardrail, by the identity of its `id` output. */
+interface GuardrailFacts {
+  name: string;
+  workspaceId: pulumi.Output<string | undefined>;
+  /** The adopted guardrail, lower case, when the program wrote its id as a string. */
+  adoptId?: string;
+}
+
+const guardrails = new WeakMap<object, GuardrailFacts>();
+
+/** Called by the Guardrail's constructor, after it registered. */
+export function registerGuardrail(id: pulumi.Output<string>, name: string, workspaceId: pulumi.Input<string> | undefined, adoptId?: pulumi.Input<string>): void {
+  guardrails.set(id, { name, workspaceId: pulumi.output(workspaceId), ...(typeof adoptId === "string" ? { adoptId: adoptId.toLowerCase() } : {}) });
+}
+
+/** Who manages what, per stack: `adopt:<uuid>` -> Guardrail name; `<kind>:<guardrail>` -> the sets on it. */
+const managers = new Map<string, Array<{ name: string; exclusive: boolean }>>();
+const scoped = (key: string) => `${pulumi.getProject()}/${pulumi.getStack()}\u0000${key}`;
+
+/** Fails the program now when the value is known, or logs an error (which fails the run) once it is. */
+function refuse(message: string, now: boolean): void {
+  if (now) throw new UserError(message);
+  void pulumi.log.error(message);
+}
+
+/**
+ * Called by the Guardrail's constructor before it registers: refuses an `adoptId` another
+ * Guardrail of this program adopts (in any case), or one that is another Guardrail's own id.
+ * A re-run in the same process (same resource name) is no conflict.
+ */
+export function claimAdoption(name: string, adoptId: pulumi.Input<string> | undefined): void {
+  if (adoptId === undefined) return;
+  const owner = typeof adoptId === "object" && adoptId !== null ? guardrails.get(adoptId) : undefined;
+  if (owner && owner.name !== name) {
+    refuse(`Guardrail "${name}": adoptId is the id of Guardrail "${owner.name}" of this program, which already manages that guardrail; a guardrail is managed by one resource, so each up would set it to the other's args. Remove one of them.`, true);
+  }
+  const check = (id: string | undefined, now: boolean) => {
+    if (typeof id !== "string" || id === "") return;
+    const key = scoped(`adopt:${id.toLowerCase()}`);
+    const prior = managers.get(key)?.find((m) => m.name !== name);
+    // A value that came as an output may be secret: only a literal is quoted.
+    if (prior) refuse(`Guardrail "${name}": adoptId ${now ? `${id} ` : ""}is already adopted by Guardrail "${prior.name}" of this program; a guardrail is managed by one resource, so each up would set it to the other's args. Remove one of them, or adopt another guardrail.`, now);
+    else managers.set(key, [{ name, exclusive: true }]);
+  };
+  if (typeof adoptId === "string") check(adoptId, true);
+  else pulumi.output(adoptId).apply((id) => check(id, false));
+}
+
+/** A set's guardrail as a comparable key and as messages name it, when the program says which. */
+function guardrailOf(guardrailId: pulumi.Input<string>): { key: string; shown: string } | undefined {
+  if (typeof guardrailId === "string") return { key: `uuid:${guardrailId.toLowerCase()}`, shown: `guardrail ${guardrailId}` };
+  const facts = typeof guardrailId === "object" && guardrailId !== null ? guardrails.get(guardrailId) : undefined;
+  if (!facts) return undefined;
+  return { key: facts.adoptId ? `uuid:${facts.adoptId}` : `resource:${facts.name}`, shown: `guardrail "${facts.name}"` };
+}
+
+/**
+ * Called by a set's constructor before it registers: an exclusive set owns its guardrail's
+ * whole member (or key) set, so it refuses to share the guardrail with another set of its
+ * kind, and any set refuses a guardrail an exclusive one owns. Names both resources.
+ */
+export function claimSet(kind: "member" | "key", setName: string, guardrailId: pulumi.Input<string>, exclusive: pulumi.Input<boolean> | undefined): void {
+  const type = kind === "member" ? "GuardrailMemberAssignment" : "GuardrailKeyAssignment";
+  const check = (target: { key: string; shown: string }, isExclusive: boolean, now: boolean) => {
+    const key = scoped(`${kind}:${target.key}`);
+    const sets = (managers.get(key) ?? []).filter((m) => m.name !== setName);
+    const prior = sets.find((m) => m.exclusive || isExclusive);
+    if (prior) {
+      const owner = prior.exclusive ? `exclusive ${type} "${prior.name}"` : `${type} "${prior.name}"`;
+      const mine = isExclusive ? `exclusive ${type} "${setName}"` : `${type} "${setName}"`;
+      refuse(`${mine} and ${owner} both manage the ${kind}s of ${target.shown}; an exclusive set owns the guardrail's whole ${kind} set, so each up would remove the other's ${kind}s. Merge them into one set, or make both additive (exclusive: false).`, now);
+    } else managers.set(key, [...sets, { name: setName, exclusive: isExclusive }]);
+  };
+  const known = guardrailOf(guardrailId);
+  if (known && (exclusive === undefined || typeof exclusive === "boolean")) return check(known, exclusive ?? false, true);
+  pulumi.all([pulumi.output(guardrailId), pulumi.output(exclusive)]).apply(([id, ex]) => {
+    const target = known ?? (typeof id === "string" ? { key: `uuid:${id.toLowerCase()}`, shown: `guardrail ${id}` } : undefined);
+    if (target) check(target, ex ?? false, false);
+  });
+}
+
+interface Claim {
+  set: string;
+  guardrail: string;
+  /** The workspace scope: the workspace id, "(default)", or the whole organization for keys. */
+  scope: string;
+}
+
+const claims = { member: new Map<string, Claim[]>(), key: new Map<string, Claim[]>() };
+
+/**
+ * Called by a set's constructor. Compares the set's ids with every set registered before it
+ * once the ids and the guardrail's workspace are known (during preview for literal values),
+ * and warns, naming both resources, about each id claimed twice in one scope.
+ */
+export function registerSet(kind: "member" | "key", setName: string, guardrailId: pulumi.Input<string>, ids: pulumi.Input<pulumi.Input<string>[]>, resource: pulumi.Resource): void {
+  const facts = typeof guardrailId === "object" && guardrailId !== null ? guardrails.get(guardrailId) : undefined;
+  const guardrail = facts?.name ?? (typeof guardrailId === "string" ? guardrailId : undefined);
+  if (guardrail === undefined) return; // a guardrail this program did not construct: its workspace is unknown here
+  const scope = kind === "key" ? pulumi.output("the organization") : facts ? facts.workspaceId.apply((w) => (w ?? "(default)").toLowerCase()) : undefined;
+  if (!scope) return;
+  // Ids the program made secret are compared all the same, but never printed (issue 24).
+  const secret = pulumi.isSecret(pulumi.output(ids));
+  pulumi.all([scope, pulumi.output(ids)]).apply(async ([where, list]) => {
+    const shown = (await secret) ? () => "[secret]" : (id: string) => `"${id}"`;
+    const table = claims[kind];
+    const messages: string[] = [];
+    for (const id of new Set(list)) {
+      const earlier = table.get(id) ?? [];
+      for (const other of earlier) {
+        if (other.scope !== where || other.guardrail === guardrail) continue;
+        messages.push(
+          kind === "key"
+            ? `key ${shown(id)} is listed by GuardrailKeyAssignment "${other.set}" (guardrail "${other.guardrail}") and "${setName}" (guardrail "${guardrail}"); a key holds one guardrail at all, so it would move back and forth on every up`
+            : `member ${shown(id)} is listed by GuardrailMemberAssignment "${other.set}" (guardrail "${other.guardrail}") and "${setName}" (guardrail "${guardrail}") of the same workspace; a member holds one guardrail per workspace, so it would move back and forth on every up`,
+        );
+      }
+      table.set(id, [...earlier, { set: setName, guardrail, scope: where }]);
+    }
+    for (const m of messages) void pulumi.log.warn(`pulumi-guardrails: ${m}`, resource);
+  });
+}

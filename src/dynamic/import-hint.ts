@@ -1,0 +1,24 @@
+/**
+ * Pulumi cannot import into a dynamic-provider resource: the provider's code travels in the
+ * resource's own inputs, and an import has none yet, so the engine's read fails inside
+ * Pulumi with "Cannot read properties of undefined (reading 'toJavaScript')". The resource
+ * classes refuse the `import` option up front and show the form that works (issue 14).
+ * `pulumi import` on the command line runs no program, so this package never sees it; the
+ * README says to use `adoptId` there too.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { UserError } from "../core/user-error";
+
+type Kind = "Guardrail" | "GuardrailMemberAssignment" | "GuardrailKeyAssignment";
+
+/** Throws a clean program error (no stack trace) when `opts.import` is set. */
+export function refuseImportOption(kind: Kind, name: string, opts: pulumi.CustomResourceOptions | undefined): void {
+  if (opts?.import === undefined) return;
+  const id = typeof opts.import === "string" ? opts.import : "<id>";
+  const limit = `${kind} "${name}": the \`import\` resource option (and \`pulumi import\`) cannot work for this package's resources: they are Pulumi dynamic-provider resources, and Pulumi can only import resources of a provider plugin.`;
+  const fix =
+    kind === "Guardrail"
+      ? `Drop the \`import\` option and adopt the existing guardrail by its id: new Guardrail(${JSON.stringify(name)}, { ...args, adoptId: ${JSON.stringify(id)} }). The next \`pulumi up\` takes it over and sets it to the program's args.`
+      : `Drop the \`import\` option: an assignment set needs no import. List the ids that are already assigned; the next \`pulumi up\` records them without a write.`;
+  throw new UserError(`${limit} ${fix}`);
+}

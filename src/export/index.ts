@@ -1,0 +1,19 @@
+/**
+ * `pulumi-guardrails/export`: an organization's live guardrails as declarative files that
+ * `declareGuardrails` adopts with no change. The `guardrails-export` command is a thin CLI
+ * over this entry point.
+ */
+export {
+  exportGuardrails,
+  writeExport,
+  ExportConflictError,
+  ExportOptionsError,
+  ExportTargetError,
+  type ExportOptions,
+  type ExportResult,
+  type ExportedFile,
+} from "./export";
+export { ExportSelectionError } from "./read";
+export { shown } from "../core/args/messages";
+export { redact } from "../core/client/errors";
+export { isPolicyFile } from "../declarative/file-name";

@@ -1,0 +1,26 @@
+/** pulumi-guardrails: the public surface. */
+export * from "./core/client";
+export { UserError } from "./core/user-error";
+export type * from "./core/client/wire";
+export { Guardrail, type GuardrailArgs, type BuiltinFilterArgs, type CustomFilterArgs } from "./dynamic/guardrail";
+export {
+  GuardrailMemberAssignment,
+  GuardrailKeyAssignment,
+  type GuardrailMemberAssignmentArgs,
+  type GuardrailKeyAssignmentArgs,
+} from "./dynamic/assignments";
+export { declareGuardrails, type DeclareGuardrailsOptions, type DeclaredResources } from "./declarative/declare";
+export { loadGuardrailConfigs, DeclarativeConfigError } from "./declarative/load";
+export { isPolicyFile } from "./declarative/file-name";
+export { summarizePreview, type PreviewJson } from "./preview/summary";
+export {
+  exportGuardrails,
+  writeExport,
+  ExportConflictError,
+  ExportOptionsError,
+  ExportTargetError,
+  type ExportOptions,
+  type ExportResult,
+  type ExportedFile,
+} from "./export/export";
+export { ExportSelectionError } from "./export/read";

@@ -1,0 +1,110 @@
+/**
+ * What a policy cannot see in the props CrossGuard hands it, recorded where it can.
+ *
+ * A validation sees a resource's inputs with secrets unwrapped and without `__provider` (the
+ * engine strips internal keys). A remediation sees both: the SDK wraps each secret in its
+ * `Secret` class and keeps `__provider`, the serialized dynamic provider. The engine runs every
+ * remediation of a resource before its validations (a real run shows it, at preview and at
+ * up). So `guardrails-provenance`, at level `remediate`, changes nothing and records per URN
+ * (a) which of the package's resource kinds its provider is, whatever the type token
+ * (`require("pulumi-guardrails/internal")[kind]`, the compatibility contract of shim.ts), and
+ * (b) which top-level inputs hold a secret. The rules read that record.
+ *
+ * A pack config can set its level (`"all": "advisory"` does): it then records nothing, values
+ * are not quoted, and each rule names each dynamic resource of another type token that it can
+ * no longer tell apart, at the rule's own level, rather than let it pass unseen (`unrecorded`).
+ */
+import type { ResourceValidationPolicy } from "@pulumi/policy";
+import { GUARDRAIL_TYPE, KEY_ASSIGNMENT_TYPE, MEMBER_ASSIGNMENT_TYPE } from "../core/type-tokens";
+import { quoteName } from "./quote";
+
+export type Kind = "guardrail" | "memberAssignment" | "keyAssignment";
+
+/** What the remediation saw of one resource. */
+export interface Provenance {
+  /** The kind its provider is, when the provider is one of the package's. */
+  kind?: Kind;
+  /** Top-level inputs holding a secret, at any depth. */
+  secretKeys: ReadonlySet<string>;
+}
+
+/** URN -> what the remediation saw; one per `guardrailsPolicies()` call. */
+export type ProvenanceRecords = Map<string, Provenance>;
+
+export const PROVENANCE_POLICY = "guardrails-provenance";
+const TOKEN_KIND: Record<string, Kind> = { [GUARDRAIL_TYPE]: "guardrail", [MEMBER_ASSIGNMENT_TYPE]: "memberAssignment", [KEY_ASSIGNMENT_TYPE]: "keyAssignment" };
+const KINDS: Kind[] = ["guardrail", "memberAssignment", "keyAssignment"];
+const DYNAMIC_PREFIX = "pulumi-nodejs:dynamic";
+
+/**
+ * The kind a serialized dynamic provider forwards to, if it loads this package: the kind named
+ * as a word (`kind: "guardrail"`, `.guardrail.`). A provider that loads the package but names no
+ * kind, or several, is taken for a guardrail: the rules then hold it to the strictest reading.
+ */
+export function providerKind(text: unknown): Kind | undefined {
+  if (typeof text !== "string" || !text.includes("pulumi-guardrails")) return undefined;
+  const named = KINDS.filter((k) => new RegExp(`(^|[^A-Za-z0-9_$-])${k}(?![A-Za-z0-9_$])`).test(text));
+  return named.length === 1 ? named[0] : "guardrail";
+}
+
+/** The resource's kind: its provider's when the record has one, else its type token's. */
+export function kindOf(type: string, record: Provenance | undefined): Kind | undefined {
+  return record?.kind ?? TOKEN_KIND[type];
+}
+
+const PROXY_TARGET = "__getSpecialProxyTarget";
+
+/** The object behind the SDK's proxies (unknown-checking, then secrets-preserving). */
+function rawTarget(props: unknown): Record<string, unknown> {
+  let t = props as Record<string, unknown>;
+  for (let i = 0; i < 4 && t && typeof t === "object"; i++) {
+    const inner = t[PROXY_TARGET] as Record<string, unknown> | undefined;
+    if (!inner || inner === t) break;
+    t = inner;
+  }
+  return t && typeof t === "object" ? t : {};
+}
+
+/** The policy SDK's `Secret` wrapper, recognised by shape (this package does not load the SDK). */
+const isSecret = (v: unknown): v is { value: unknown } => !!v && typeof v === "object" && (v as object).constructor?.name === "Secret" && Object.keys(v).length === 1 && "value" in v;
+
+function holdsSecret(v: unknown, depth = 0): boolean {
+  if (isSecret(v)) return true;
+  if (!v || typeof v !== "object" || depth > 32) return false;
+  return Object.values(v).some((x) => holdsSecret(x, depth + 1));
+}
+
+/** What a remediation's props say: the kind of its provider and its secret inputs. */
+export function provenanceOf(props: unknown): Provenance {
+  const raw = rawTarget(props);
+  const secretKeys = new Set(Object.keys(raw).filter((k) => holdsSecret(raw[k])));
+  const provider = isSecret(raw.__provider) ? raw.__provider.value : raw.__provider;
+  const kind = providerKind(provider);
+  return kind ? { kind, secretKeys } : { secretKeys };
+}
+
+/**
+ * Whether a resource is one the rules cannot place: a dynamic resource of another type token
+ * with no record (the recording policy did not run at level `remediate`). It might be a
+ * guardrail made through the package, so each rule names it at its own level rather than let
+ * it pass unseen (a pack config that sets only this policy's level must not turn a mandatory
+ * rule into a warning).
+ */
+export const unrecorded = (type: string, record: Provenance | undefined): boolean => !record && type.startsWith(DYNAMIC_PREFIX) && !TOKEN_KIND[type];
+
+/** What a rule says of a resource it cannot place (`unrecorded`). */
+export const unrecordedMessage = (type: string, name: string, policy: string) =>
+  `dynamic resource ${quoteName(name)} (type ${quoteName(type)}): cannot tell whether it is a guardrail, so ${policy} could not check it: ${PROVENANCE_POLICY} did not run at level remediate (a pack config set its level); set {"${PROVENANCE_POLICY}": {"enforcementLevel": "remediate"}}`;
+
+/** The recording policy. Level `remediate` always: the options' levels do not apply to it. */
+export function provenancePolicy(records: ProvenanceRecords): ResourceValidationPolicy {
+  return {
+    name: PROVENANCE_POLICY,
+    description: "Records which resources pulumi-guardrails's provider manages, whatever their type token, and which of their inputs are secret; changes nothing. Keep it at remediate: the other rules rely on it.",
+    enforcementLevel: "remediate",
+    remediateResource: (args) => {
+      records.set(args.urn, provenanceOf(args.props));
+      return undefined;
+    },
+  };
+}

@@ -1,0 +1,118 @@
+/**
+ * The drift check's Markdown: from `pulumi preview --refresh --json` on the default branch, a
+ * headline saying whether the service still matches Git, what was changed by hand (in the words
+ * of the change, not of the repair), then the usual preview summary of what `pulumi up` would do.
+ */
+import { FOREIGN, NOT_ASSIGNED, parseOnGuardrail } from "../core/assignments/status";
+import { code } from "../core/text/markdown";
+import { summarizePreview, type PreviewJson, type PreviewStep } from "./summary";
+
+/** A name or id from the service as a code span (at most 200 characters). */
+const literal = (s: string) => code(s, 200);
+
+/** The parts of `pulumi preview --json` the drift check reads beyond the steps. */
+export interface DriftPreviewJson extends PreviewJson {
+  diagnostics?: Array<{ severity?: string; message?: string }>;
+}
+
+/** The preview failed or is not a preview, so nobody can say whether the service drifted. */
+export class DriftUnknownError extends Error {
+  override name = "DriftUnknownError";
+}
+
+const SET_KINDS: Record<string, "members" | "keys"> = { GuardrailMemberAssignment: "members", GuardrailKeyAssignment: "keys" };
+const typeOf = (urn: string) => urn.split("::")[2]?.split(":").pop() ?? "";
+const nameOf = (urn: string) => urn.split("::").pop() ?? urn;
+const changed = (op: string) => op !== "same" && op !== "read" && op !== "refresh";
+
+/** The changed steps of a preview; throws DriftUnknownError when it did not complete. */
+export function driftSteps(preview: DriftPreviewJson): PreviewStep[] {
+  if (!preview || typeof preview !== "object" || !Array.isArray(preview.steps)) {
+    throw new DriftUnknownError("the input has no `steps` list; expected the JSON of `pulumi preview --refresh --json`");
+  }
+  const errors = (preview.diagnostics ?? []).filter((d) => d?.severity === "error");
+  if (errors.length > 0) throw new DriftUnknownError(`the preview reported ${errors.length} error(s), so drift is unknown; the first: ${String(errors[0]!.message ?? "").trim().slice(0, 500)}`);
+  return preview.steps.filter((s) => s && typeof s.op === "string" && typeof s.urn === "string" && changed(s.op));
+}
+
+/** True when `pulumi up` would change something: the service no longer matches Git. */
+export function hasDrift(preview: DriftPreviewJson): boolean {
+  return driftSteps(preview).length > 0;
+}
+
+/** Markdown for the drift issue (or the job summary when there is none). */
+export function summarizeDrift(preview: DriftPreviewJson): string {
+  const steps = driftSteps(preview);
+  if (steps.length === 0) return "## Guardrails: no drift\n\nThe service matches Git: `pulumi preview --refresh` found nothing to change.\n";
+  const names = guardrailNames(preview.steps ?? []);
+  const refreshed = new Set((preview.steps ?? []).filter((s) => s.op === "refresh" && s.oldState).map((s) => s.urn));
+  // Sorted, so the text does not depend on the order the engine finished its steps in.
+  const facts = steps.flatMap((s) => describe(s, names, refreshed.has(s.urn))).sort();
+  const shown = facts.length > MAX_FACTS ? [...facts.slice(0, MAX_FACTS), `- … and ${facts.length - MAX_FACTS} more`] : facts;
+  return bounded(
+    [
+      "## Guardrails drift: the service no longer matches Git",
+      `\`pulumi preview --refresh\` found ${steps.length} resource(s) that \`pulumi up\` would change. What differs:`,
+      shown.join("\n"),
+      "What `pulumi up` would do (before: the service now; after: Git):",
+      summarizePreview(preview).trimEnd(),
+    ].join("\n\n") + "\n",
+  );
+}
+
+/** At most this many lines of hand changes, and characters in all: a GitHub issue body holds 65,536. */
+export const MAX_FACTS = 200;
+export const MAX_DRIFT_CHARS = 60_000;
+
+/** Cuts at a line end under the limit, and says how much is left out. */
+function bounded(text: string): string {
+  if (text.length <= MAX_DRIFT_CHARS) return text;
+  const cut = text.lastIndexOf("\n", MAX_DRIFT_CHARS - 200);
+  return `${text.slice(0, cut)}\n\n… cut here: ${text.length - cut} more characters. The drift job's log has the whole preview.\n`;
+}
+
+/** Guardrail id -> `Display name` (`logical`), from every step that knows the id. */
+function guardrailNames(steps: PreviewStep[]): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const s of steps) {
+    if (typeOf(s.urn) !== "Guardrail") continue;
+    const name = s.newState?.inputs?.name ?? s.oldState?.inputs?.name ?? s.oldState?.outputs?.name;
+    const label = `${typeof name === "string" ? `**${literal(name)}**` : ""} (${literal(nameOf(s.urn))})`.trim();
+    for (const id of [s.oldState?.id, s.newState?.id]) if (typeof id === "string" && id) names.set(id, label);
+  }
+  return names;
+}
+
+/** One line per difference a step stands for, in the words of what happened on the service. */
+function describe(s: PreviewStep, names: Map<string, string>, wasInState: boolean): string[] {
+  const logical = literal(nameOf(s.urn));
+  const kind = SET_KINDS[typeOf(s.urn)];
+  if (typeOf(s.urn) === "Guardrail") {
+    const label = names.get(String(s.oldState?.id ?? "")) ?? `${typeof s.newState?.inputs?.name === "string" ? `**${literal(s.newState.inputs.name)}** ` : ""}(${logical})`;
+    if (s.op === "create") return [wasInState ? `- ${label} is gone from the service (deleted by hand?); \`up\` creates it again, with a new id.` : `- ${label} is in Git but was never applied; \`up\` creates it.`];
+    if (s.op === "delete") return [`- ${label} is no longer in Git but still in the stack; \`up\` deletes it.`];
+    if (s.op === "update") {
+      const before = s.oldState?.inputs ?? {};
+      const after = s.newState?.inputs ?? {};
+      const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => !k.startsWith("__") && JSON.stringify(before[k]) !== JSON.stringify(after[k])).sort();
+      return [`- ${label}: ${keys.length ? keys.map(literal).join(", ") : "settings"} changed on the service.`];
+    }
+    return [`- ${label}: \`up\` would ${s.op} it.`];
+  }
+  if (!kind) return [];
+  const owner = names.get(String(s.oldState?.inputs?.guardrailId ?? s.newState?.inputs?.guardrailId ?? "")) ?? logical;
+  if (s.op !== "update") return s.op === "create" && wasInState ? [] : [`- ${kind === "members" ? "Member" : "Key"} set ${logical} of ${owner}: \`up\` would ${s.op} it.`];
+  const held = (s.oldState?.outputs?.[kind] ?? {}) as Record<string, unknown>;
+  const lines: string[] = [];
+  for (const id of Object.keys(held).sort()) {
+    const v = held[id];
+    if (v === true) continue;
+    // Statuses name the guardrail where the provider knew it; earlier versions wrote only its id.
+    const moved = typeof v === "string" ? parseOnGuardrail(v) : undefined;
+    const byName = moved?.name === undefined ? [] : [...new Set(names.values())].filter((label) => label.startsWith(`**${literal(moved.name!)}**`));
+    const known = moved && (names.get(moved.id) ?? (byName.length === 1 ? byName[0] : undefined) ?? [...names].find(([id]) => moved.name !== undefined && id.startsWith(moved.id))?.[1]);
+    const where = moved ? `moved by hand to ${known ?? literal(moved.name ?? moved.id)}` : v === NOT_ASSIGNED ? "unassigned by hand" : v === FOREIGN ? "assigned here by hand, not in Git" : `${literal(String(v))} (by hand)`;
+    lines.push(`- ${literal(id)} of ${owner}: ${where}.`);
+  }
+  return lines.length ? lines : [`- ${kind === "members" ? "Member" : "Key"} set ${logical} of ${owner} differs from Git.`];
+}

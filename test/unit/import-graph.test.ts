@@ -1,0 +1,177 @@
+/**
+ * The house's walls, read from the code's own imports (issue 25). Every arrow goes one way:
+ *
+ *   tools/ ──entry points only──▶ src/{index,export,preview,policy}
+ *   src/declarative ─▶ src/dynamic ─▶ src/core ◀─ src/{policy,export,preview}
+ *   inside src/core: text, user-error, unknown ◀ fields ◀ client ◀ args ◀ settings ◀ guardrail | assignments
+ *
+ * The core is plain data: it loads no `@pulumi/*` package, so a second face (a native
+ * provider plugin) can adapt it without the first. The emulator shares no code with the
+ * library in either direction. Each rule is also run against a graph with one forbidden
+ * arrow planted, so a rule that can no longer fail is noticed.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, normalize, relative } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const ROOT = join(__dirname, "../..");
+type Edge = { from: string; to: string };
+
+/** Every .ts file under the given folders, as repository paths. */
+function sources(...dirs: string[]): string[] {
+  return dirs.flatMap((d) => (readdirSync(join(ROOT, d), { recursive: true }) as string[]).filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts")).map((f) => `${d}/${f}`));
+}
+
+const FILES = new Set(sources("src", "tools", "emulator", "bench", "support"));
+const SPECIFIER = /(?:\bfrom\s+|\bimport\s*\(\s*|\brequire\s*\(\s*|^\s*import\s+)["']([^"']+)["']/gm;
+
+/** A specifier as a repository path (`src/core/client/index.ts`), or the package name it loads. */
+function target(from: string, spec: string): string {
+  if (!spec.startsWith(".")) return spec.startsWith("@") ? spec.split("/").slice(0, 2).join("/") : spec.split("/")[0]!;
+  const base = normalize(join(dirname(from), spec));
+  return [`${base}.ts`, `${base}/index.ts`, base].find((c) => FILES.has(c)) ?? base;
+}
+
+/** Every import arrow of the tree, comments included (an import in a comment is rare and harmless to flag). */
+function edges(): Edge[] {
+  return [...FILES].flatMap((from) => [...readFileSync(join(ROOT, from), "utf8").matchAll(SPECIFIER)].map((m) => ({ from, to: target(from, m[1]!) })));
+}
+
+const under = (...prefixes: string[]) => (p: string) => prefixes.some((x) => (x.endsWith("/") ? p.startsWith(x) : p === x));
+const not = (f: (p: string) => boolean) => (p: string) => !f(p);
+const local = (p: string) => /^(src|tools|emulator|bench|support|test)\//.test(p);
+
+interface Rule {
+  /** What the wall keeps apart, and why. */
+  name: string;
+  from: (p: string) => boolean;
+  to: (p: string) => boolean;
+  /** An arrow that breaks it, planted to prove the rule can fail. */
+  planted: Edge;
+}
+
+const ENTRY_POINTS = under("src/index.ts", "src/export/index.ts", "src/preview/index.ts", "src/policy/index.ts", "emulator/index.ts");
+const CORE_FLOORS: [string, string[]][] = [
+  // A folder of the core, and what it must never import: everything above it.
+  ["src/core/text/", ["src/core/"]],
+  ["src/core/fields/", ["src/core/client/", "src/core/args/", "src/core/settings/", "src/core/guardrail/", "src/core/assignments/"]],
+  ["src/core/client/", ["src/core/args/", "src/core/settings/", "src/core/guardrail/", "src/core/assignments/"]],
+  ["src/core/args/", ["src/core/settings/", "src/core/guardrail/", "src/core/assignments/"]],
+  ["src/core/settings/", ["src/core/guardrail/", "src/core/assignments/"]],
+];
+
+const RULES: Rule[] = [
+  {
+    name: "the library never imports its tools, bench, test support or the emulator",
+    from: under("src/"),
+    to: (p) => local(p) && !p.startsWith("src/"),
+    planted: { from: "src/index.ts", to: "tools/export/cli.ts" },
+  },
+  {
+    name: "tools use the library and the emulator only through their public entry points",
+    from: under("tools/"),
+    to: (p) => (p.startsWith("src/") || p.startsWith("emulator/")) && !ENTRY_POINTS(p),
+    planted: { from: "tools/export/cli.ts", to: "src/core/client/client.ts" },
+  },
+  {
+    name: "the emulator shares no code with the library",
+    from: under("emulator/"),
+    to: (p) => local(p) && !p.startsWith("emulator/"),
+    planted: { from: "emulator/validation.ts", to: "src/core/fields/constants.ts" },
+  },
+  {
+    name: "the core knows no face and no library built on it",
+    from: under("src/core/"),
+    to: (p) => p.startsWith("src/") && !p.startsWith("src/core/"),
+    planted: { from: "src/core/guardrail/lifecycle.ts", to: "src/dynamic/secret-args.ts" },
+  },
+  {
+    name: "the core is plain data: no @pulumi package, not even its types",
+    from: under("src/core/"),
+    to: (p) => p.startsWith("@pulumi/"),
+    planted: { from: "src/core/assignments/lifecycle.ts", to: "@pulumi/pulumi" },
+  },
+  {
+    name: "host glue (anything that loads @pulumi/pulumi) lives in the dynamic face, the policy pack or declareGuardrails",
+    from: not(under("src/dynamic/", "src/policy/", "src/declarative/declare.ts", "bench/", "support/")),
+    to: (p) => p === "@pulumi/pulumi",
+    planted: { from: "src/export/export.ts", to: "@pulumi/pulumi" },
+  },
+  {
+    name: "the client knows the field table but not the program's args, settings or lifecycles",
+    from: under("src/core/client/"),
+    to: under("src/core/args/", "src/core/settings/", "src/core/guardrail/", "src/core/assignments/"),
+    planted: { from: "src/core/client/client.ts", to: "src/core/args/guardrail-args.ts" },
+  },
+  ...CORE_FLOORS.filter(([floor]) => floor !== "src/core/client/").map(([floor, above]) => ({
+    name: `core floors: ${floor} imports nothing above it`,
+    from: under(floor),
+    to: (p: string) => !p.startsWith(floor) && under(...above)(p),
+    planted: { from: `${floor}planted.ts`, to: `${above[above.length - 1]}lifecycle.ts` },
+  })),
+  {
+    name: "resource kinds do not import each other: what both need lives below both (guardrail -> assignments)",
+    from: under("src/core/guardrail/"),
+    to: under("src/core/assignments/"),
+    planted: { from: "src/core/guardrail/lifecycle.ts", to: "src/core/assignments/kind.ts" },
+  },
+  {
+    name: "resource kinds do not import each other: what both need lives below both (assignments -> guardrail)",
+    from: under("src/core/assignments/"),
+    to: under("src/core/guardrail/"),
+    planted: { from: "src/core/assignments/lifecycle.ts", to: "src/core/guardrail/check.ts" },
+  },
+  {
+    name: "resource kinds do not import each other (dynamic face)",
+    from: under("src/dynamic/guardrail.ts", "src/dynamic/assignments.ts"),
+    to: under("src/dynamic/guardrail.ts", "src/dynamic/assignments.ts"),
+    planted: { from: "src/dynamic/guardrail.ts", to: "src/dynamic/assignments.ts" },
+  },
+  {
+    name: "the dynamic face does not reach into the libraries built on it",
+    from: under("src/dynamic/"),
+    to: under("src/policy/", "src/declarative/", "src/export/", "src/preview/"),
+    planted: { from: "src/dynamic/guardrail.ts", to: "src/policy/index.ts" },
+  },
+  {
+    name: "the policy pack, export and the PR summary stand on the core alone, never on the dynamic face",
+    from: under("src/policy/", "src/export/", "src/preview/"),
+    to: under("src/dynamic/"),
+    planted: { from: "src/policy/rules.ts", to: "src/dynamic/guardrail.ts" },
+  },
+];
+
+const breaks = (rule: Rule, e: Edge) => rule.from(e.from) && rule.to(e.to);
+
+/** Arrows that break a rule today and are still to be mended. Empty when the house matches the drawing. */
+const KNOWN: string[] = [
+  "src/core/assignments/lifecycle.ts -> @pulumi/pulumi",
+  "src/core/assignments/lifecycle.ts -> src/core/guardrail/check.ts",
+  "src/core/assignments/read.ts -> @pulumi/pulumi",
+  "src/core/assignments/write.ts -> @pulumi/pulumi",
+  "src/core/guardrail/adoption.ts -> @pulumi/pulumi",
+  "src/core/guardrail/lifecycle.ts -> @pulumi/pulumi",
+];
+
+describe("import graph (issue 25)", () => {
+  const graph = edges();
+
+  it("reads the tree: hundreds of arrows, entry points among their targets", () => {
+    expect(graph.length).toBeGreaterThan(300);
+    expect(graph.some((e) => e.to === "src/core/fields/fields.ts")).toBe(true);
+  });
+
+  it.each(RULES.map((r) => [r.name, r] as const))("%s", (_, rule) => {
+    const broken = graph.filter((e) => breaks(rule, e)).map((e) => `${e.from} -> ${e.to}`);
+    expect(broken.filter((b) => !KNOWN.includes(b))).toEqual([]);
+  });
+
+  it.each(RULES.map((r) => [r.name, r] as const))("a planted arrow breaks it: %s", (_, rule) => {
+    expect(breaks(rule, rule.planted)).toBe(true);
+  });
+
+  it("every arrow on the known list still exists (the list only shrinks)", () => {
+    const all = new Set(graph.map((e) => `${e.from} -> ${e.to}`));
+    expect(KNOWN.filter((k) => !all.has(k))).toEqual([]);
+  });
+});
