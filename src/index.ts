@@ -13,14 +13,3 @@ export { declareGuardrails, type DeclareGuardrailsOptions, type DeclaredResource
 export { loadGuardrailConfigs, DeclarativeConfigError } from "./declarative/load";
 export { isPolicyFile } from "./declarative/file-name";
 export { summarizePreview, type PreviewJson } from "./preview/summary";
-export {
-  exportGuardrails,
-  writeExport,
-  ExportConflictError,
-  ExportOptionsError,
-  ExportTargetError,
-  type ExportOptions,
-  type ExportResult,
-  type ExportedFile,
-} from "./export/export";
-export { ExportSelectionError } from "./export/read";
