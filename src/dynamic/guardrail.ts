@@ -5,7 +5,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import type { BuiltinSlug, FilterAction, ScanScope } from "../core/fields/constants";
 import type { FIELDS, OutputValue } from "../core/fields/fields";
-import { claimAdoption, registerGuardrail } from "./conflicts";
+import { claimAdoption, registerGuardrail } from "./claims";
 import { reportConfigOnce } from "./config-warnings";
 import { shimFor } from "./shim";
 import { GUARDRAIL_TYPE } from "../core/type-tokens";

@@ -13,7 +13,7 @@ export {
   type ExportResult,
   type ExportedFile,
 } from "./export";
-export { ExportSelectionError } from "./read";
+export { ExportSelectionError } from "./fetch";
 export { shown } from "../core/args/messages";
 export { redact } from "../core/client/errors";
 export { isPolicyFile } from "../declarative/file-name";

@@ -6,7 +6,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { registerGuardrail, registerSet } from "../../src/dynamic/conflicts";
+import { registerGuardrail, registerSet } from "../../src/dynamic/claims";
 
 const settle = () => new Promise((r) => setTimeout(r, 50));
 const resource = {} as pulumi.Resource;
@@ -24,7 +24,7 @@ describe("conflict warnings about secret ids", () => {
     registerSet("member", "two-members", two, [pulumi.secret("user_SECRET-7c1e")], resource);
     await settle();
     const said = warn.mock.calls.map((c) => String(c[0])).join("\n");
-    expect(said).toContain('member [secret] is listed by GuardrailMemberAssignment "one-members" (guardrail "g1") and "two-members" (guardrail "g2")');
+    expect(said).toContain('member [secret] is assigned to two guardrails of the same workspace: "g1" (GuardrailMemberAssignment "one-members") and "g2" (GuardrailMemberAssignment "two-members")');
     expect(said).not.toContain("SECRET-7c1e");
   });
 
@@ -37,6 +37,6 @@ describe("conflict warnings about secret ids", () => {
     registerSet("key", "one-keys", one, ["plainhash01"], resource);
     registerSet("key", "two-keys", two, ["plainhash01"], resource);
     await settle();
-    expect(warn.mock.calls.map((c) => String(c[0])).join("\n")).toContain('key "plainhash01" is listed by GuardrailKeyAssignment "one-keys"');
+    expect(warn.mock.calls.map((c) => String(c[0])).join("\n")).toContain('key "plainhash01" is assigned to two guardrails: "k1" (GuardrailKeyAssignment "one-keys") and "k2" (GuardrailKeyAssignment "two-keys")');
   });
 });

@@ -137,7 +137,7 @@ const RULES: Rule[] = [
     name: "the policy pack, export and the PR summary stand on the core alone, never on the dynamic face",
     from: under("src/policy/", "src/export/", "src/preview/"),
     to: under("src/dynamic/"),
-    planted: { from: "src/policy/rules.ts", to: "src/dynamic/guardrail.ts" },
+    planted: { from: "src/policy/guardrail-rules.ts", to: "src/dynamic/guardrail.ts" },
   },
 ];
 
