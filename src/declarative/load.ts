@@ -6,6 +6,7 @@
 import { relative } from "node:path";
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type YAMLError } from "yaml";
 import { closest, formatPath, shown } from "../core/args/messages";
+import { escapeInvisible } from "../core/text/controls";
 import { crossFileProblems, declaredIn, type Declared } from "./cross-file";
 import { at, duplicateKeyAt, positionOf, offsetOf, written, type Located, type ParsedFile } from "./source-positions";
 import { hasDuplicateKey } from "./json-keys";
@@ -26,9 +27,8 @@ export interface LoadedGuardrail {
 /** Aliases one file may expand; past it YAML stops with an error (an alias bomb). */
 const MAX_ALIAS_COUNT = 100;
 
-/** C0/C1 controls (ANSI escapes, newlines) in a problem are shown escaped, never sent to a terminal. */
-const CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g;
-const printable = (s: string) => s.replace(CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+/** Controls (ANSI escapes, newlines) and other invisible characters in a problem are shown escaped, never sent to a terminal. */
+const printable = escapeInvisible;
 
 /**
  * Every problem found in the files, each already formatted `file:line:column: message`.

@@ -4,6 +4,7 @@
  * only then bounded, so a key never straddles a cut (wrap, never edit: the originals are
  * left alone and dropped).
  */
+import { blankControls } from "../text/controls";
 import { redact } from "./errors";
 
 /** Longest server message kept on an error, in characters. */
@@ -11,12 +12,10 @@ export const SERVER_MESSAGE_MAX = 500;
 const MAX_DEPTH = 6;
 const MAX_ITEMS = 50;
 
-/** C0/C1 control characters (ANSI escapes, newlines, NUL): never echoed into a terminal or a log line. */
-const CONTROLS = /[\u0000-\u001f\u007f-\u009f]+/g;
-
 /** A server-supplied text as an error may repeat it: key removed first, then controls, then cut. */
 export function serverText(text: string, secret: string, max = SERVER_MESSAGE_MAX): string {
-  const clean = redact(text, secret).replace(CONTROLS, " ").trim();
+  // Control characters (ANSI escapes, newlines, NUL) are never echoed into a terminal or a log line.
+  const clean = blankControls(redact(text, secret)).trim();
   return clean.length > max ? `${clean.slice(0, max)}… (${clean.length - max} more characters)` : clean;
 }
 
