@@ -6,16 +6,17 @@
  * is a "preview failed" summary, never "no changes".
  */
 import { FOREIGN, parseMovesFrom, parseOnGuardrail } from "../core/assignments/status";
+import { UNKNOWN } from "../core/unknown";
+import { COMPARED } from "../core/guardrail/model";
+import { PACKAGE_TYPE_PREFIX } from "../core/type-tokens";
+import { readPreview, type PreviewStep } from "./input";
+import { cell, code, text } from "../core/text/markdown";
 
 /** A status without the short id the provider adds after a name (ids vary; the name tells the reviewer). */
 const shortStatus = (status: string) => {
   const on = parseOnGuardrail(status);
   return on?.name ? `on guardrail ${on.name}` : status;
 };
-import { UNKNOWN } from "../core/unknown";
-import { COMPARED } from "../core/guardrail/model";
-import { readPreview, type PreviewStep } from "./input";
-import { cell, code, text } from "../core/text/markdown";
 
 /** The parts of `pulumi preview --json` the summary reads. */
 export type { PreviewJson, PreviewStep } from "./input";
@@ -30,14 +31,12 @@ const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 const SETTINGS = ["workspaceId", ...COMPARED, "adoptId"] as const;
 /** Ids listed per kind of change; the rest are counted (a PR comment has a size limit, and the totals line counts all). */
 const LISTED_MAX = 50;
-/** This package's resource types, exactly: another package's `x:index:Guardrail` is not ours. */
-const TYPE_PREFIX = "pulumi-nodejs:dynamic/guardrails:";
 const SET_KINDS = { GuardrailMemberAssignment: "members", GuardrailKeyAssignment: "keys" } as const;
 
 /** The resource's own type token (after any parent types, `a$b$type`), if it is one of ours. */
 const typeOf = (urn: string) => {
   const token = urn.split("::")[2]?.split("$").pop() ?? "";
-  return token.startsWith(TYPE_PREFIX) ? token.slice(TYPE_PREFIX.length) : "";
+  return token.startsWith(PACKAGE_TYPE_PREFIX) ? token.slice(PACKAGE_TYPE_PREFIX.length) : "";
 };
 const nameOf = (urn: string) => urn.split("::").pop() ?? urn;
 const changed = (op: string) => op !== "same" && op !== "read" && op !== "refresh";
