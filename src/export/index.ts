@@ -15,5 +15,5 @@ export {
 } from "./export";
 export { ExportSelectionError } from "./fetch";
 export { shown } from "../core/args/messages";
-export { redact } from "../core/client/errors";
+export { redact } from "../core/client/redaction";
 export { isPolicyFile } from "../declarative/file-name";

@@ -1,11 +1,39 @@
 /**
- * Redaction of everything a server or a socket error hands to an error object: the server's
- * message, its `metadata`, and the `cause` chain. Each is copied with the key removed, and
- * only then bounded, so a key never straddles a cut (wrap, never edit: the originals are
- * left alone and dropped).
+ * Redaction, in one place: the key removed from a text (`redact`) and a URL (`redactUrl`);
+ * everything a server or a socket error hands to an error object (the server's message, its
+ * `metadata`, and the `cause` chain), each copied with the key removed and only then bounded,
+ * so a key never straddles a cut (wrap, never edit: the originals are left alone and dropped);
+ * and whether a text holds a key at all, so a message never quotes one (`holdsKey`,
+ * `shownSetting`).
  */
 import { blankControls } from "../text/controls";
-import { redact } from "./errors";
+
+const SECRET_PARAMS = /^(key|api[-_]?key|token|access[-_]?token|secret|password|auth|authorization|signature|sig)$/i;
+
+/** Drops userinfo and masks query values whose names look secret. */
+export function redactUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return "[unparseable URL]";
+  }
+  url.username = "";
+  url.password = "";
+  for (const name of [...url.searchParams.keys()]) if (SECRET_PARAMS.test(name)) url.searchParams.set(name, "REDACTED");
+  return url.toString();
+}
+
+/**
+ * Replaces every occurrence of `secret` in `text`, as sent and in the encoded forms a server
+ * may echo it in (URL- and JSON-escaped); the last line of defence for messages.
+ */
+export function redact(text: string, secret: string | undefined): string {
+  if (!secret || secret.length < 4) return text;
+  let out = text;
+  for (const form of new Set([secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)])) out = out.split(form).join("[REDACTED]");
+  return out;
+}
 
 /** Longest server message kept on an error, in characters. */
 export const SERVER_MESSAGE_MAX = 500;
