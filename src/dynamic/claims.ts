@@ -1,6 +1,6 @@
 /**
- * Conflicts between resources of one program, found while it runs so `pulumi preview` says so
- * before any call:
+ * What each resource of one program claims (a guardrail to manage, ids to hold), checked
+ * while the program runs so `pulumi preview` names a conflict before any call:
  * - one guardrail managed by two resources: two Guardrails adopting it, or an exclusive set
  *   beside another set of the same kind on one guardrail. Each `up` would undo the other, so
  *   the program fails, naming both resources (issue 24, finding 18);
