@@ -51,9 +51,8 @@ describe("selectFiles", () => {
     ["guardrails/./a.yaml", "is a path with an empty, `.` or `..` segment"],
     ["guardrails//a.yaml", "is a path with an empty, `.` or `..` segment"],
     ["/etc/guardrails/a.yaml", "is an absolute path"],
-    ["guardrails/a\nb.yaml", "is a name with control or invisible characters"],
-    ["guardrails/a\u202eb.yaml", "is a name with control or invisible characters"],
-    ["guardrails/a\u200bb.yaml", "is a name with control or invisible characters"],
+    ["guardrails/a\nb.yaml", "is a name with control characters"],
+    ["guardrails/a\u009b2Jb.yaml", "is a name with control characters"],
     ["", "is an empty path"],
   ])("a tricky path %j blocks: %s", (path, reason) => {
     expect(select([add(path)])).toMatchObject({ exposeKey: false, blockers: [{ path, reason }] });

@@ -107,7 +107,7 @@ describe("summary: bidi and invisible controls are shown, never live (issue 24)"
     const comment = selectionComment(selectFiles([{ status: "M", path: hostile, newMode: "100644", newBlob: "a".repeat(40) }], { dataDir: "guardrails" }), { dataDir: "guardrails" });
     const span = "`x<U+202E>yˋz|<U+2066>`";
     expect(markdown).toContain(`(${span})`);
-    expect(comment).toContain(`- ${span} is a name with control or invisible characters`);
+    expect(comment).toContain(`- ${span} is outside guardrails/`);
   });
 });
 

@@ -13,9 +13,16 @@
  */
 
 const CONTROLS = /\p{Cc}+/gu;
+const ONE_CONTROL = /\p{Cc}/u;
 const LAYOUT = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]+/gu;
 const INVISIBLE = /[\p{C}\p{Default_Ignorable_Code_Point}\p{Zl}\p{Zp}]/gu;
 const ONE_INVISIBLE = /^[\p{C}\p{Default_Ignorable_Code_Point}\p{Zl}\p{Zp}]$/u;
+
+/**
+ * Whether `s` holds a control character (C0, DEL or C1: an ANSI escape, a newline, NUL).
+ * guardrails-ci refuses such a path; other invisible characters are shown escaped instead.
+ */
+export const hasControl = (s: string): boolean => ONE_CONTROL.test(s);
 
 /** Whether the one code point `c` is invisible (see above). */
 export const isInvisible = (c: string): boolean => ONE_INVISIBLE.test(c);
