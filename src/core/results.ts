@@ -1,6 +1,6 @@
 /**
  * What the lifecycles of both kinds answer, as plain data: no face's types. A face turns
- * these into its own protocol (src/dynamic/results.ts for the dynamic provider).
+ * these into its own protocol (src/dynamic/lifecycle-adapter.ts for the dynamic provider).
  */
 import type { PropertyFailure } from "./args/messages";
 

@@ -9,7 +9,7 @@ import { assignmentLifecycle } from "../../src/core/assignments/lifecycle";
 import { MEMBER_KIND } from "../../src/core/assignments/kind";
 import type { GuardrailOutputs } from "../../src/core/guardrail/model";
 import { UNKNOWN } from "../../src/core/unknown";
-import { dynamicDiff } from "../../src/dynamic/results";
+import { dynamicDiff } from "../../src/dynamic/lifecycle-adapter";
 import { useProviderEmulator, W2 } from "../helpers/emulator";
 
 const emu = useProviderEmulator({}, { options: { members: ["user_alice", "user_bob", "user_carol"] } });
