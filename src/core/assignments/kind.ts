@@ -3,7 +3,7 @@
  * implementation (rules 5 and 6 of docs/api-contract.md: a member holds one guardrail per
  * workspace, a key one guardrail at all).
  */
-import type { AssigneeKind, GuardrailsClient } from "../client/client";
+import { BULK_FIELD, type AssigneeKind, type GuardrailsClient } from "../client/client";
 
 /** Which of the two set resources a lifecycle serves, and everything that differs between them. */
 export interface AssignmentSetKind {
@@ -57,3 +57,15 @@ export const KEY_KIND: AssignmentSetKind = {
   sameScope: "organization",
   skipReason: "not API keys of the organization",
 };
+
+/**
+ * A set's name from a layer below, in the program's words (`memberUserIds`): the state key
+ * leading a property path (`members["x"]`, frozen by users' state) and the wire field in the
+ * service's messages (`member_user_ids: at most 500 items`). Past the state key a path names
+ * an id, so for a secret set the path stops at the arg.
+ */
+export function inProgramNames(kind: AssignmentSetKind, text: string, secret = false): string {
+  const statePath = new RegExp(`^${kind.stateKey}(?=$|[.[])`);
+  if (secret && statePath.test(text)) return kind.argName;
+  return text.replace(statePath, kind.argName).replace(new RegExp(`\\b${BULK_FIELD[kind.wire]}\\b`, "g"), kind.argName);
+}
