@@ -76,7 +76,7 @@ export function dataFolder(dir: string): string {
  * Decides which files come from where. `baseChanged` lists paths the base branch changed since
  * the merge base, to warn when the preview shows the PR's copy of a file both sides edited.
  */
-export function selectFiles(changes: Change[], options: { dataDir: string; baseChanged?: string[] }): Selection {
+export function selectFiles(changes: Change[], options: { dataDir: string; baseChanged?: string[] | undefined }): Selection {
   const dir = dataFolder(options.dataDir);
   const sel: Selection = { mode: "none", exposeKey: false, take: [], remove: [], ignored: [], blockers: [], stale: [] };
   if (changes.length > MAX_CHANGES) {
