@@ -49,6 +49,6 @@ export function guardrailFileJsonSchema(): Record<string, unknown> {
     guardrailFileSchema,
     "guardrails.schema.json",
     "pulumi-guardrails declarative guardrail file",
-    "Guardrails keyed by a stable id, with the settings of GuardrailArgs and member/key sets. See README 'Declarative configs'.",
+    "Guardrails keyed by a stable id, with the settings of GuardrailArgs and member/key sets. See docs/guides/declarative-configs.md.",
   );
 }

@@ -63,8 +63,8 @@ export function written(parsed: ParsedFile, node: Node): string {
  * The key the parser found repeated at `offset` (its DUPLICATE_KEY error), as read (escapes
  * decoded), and where the same key first appears in that mapping.
  */
-export function duplicateKeyAt(doc: Document.Parsed, offset: number): { key: unknown; first?: number } | undefined {
-  let found: { key: unknown; first?: number } | undefined;
+export function duplicateKeyAt(doc: Document.Parsed, offset: number): { key: unknown; first?: number | undefined } | undefined {
+  let found: { key: unknown; first?: number | undefined } | undefined;
   visit(doc, {
     Map(_, map) {
       const i = map.items.findIndex((p) => (p.key as Node | null)?.range?.[0] === offset);

@@ -39,8 +39,11 @@ type DeepInput<T> = [T] extends [readonly (infer U)[]] ? pulumi.Input<DeepInput<
 // `keyof typeof FIELDS` written out (not an alias) keeps the mapping homomorphic, so an IDE shows each entry's JSDoc.
 type FieldArgs = { [K in keyof typeof FIELDS]: DeepInput<z.output<(typeof FIELDS)[K]["arg"]>> };
 
+/** `Partial`, where `undefined` (what `config.get()` returns for an unset key) also means omitted. */
+type Optional<T> = { [K in keyof T]?: T[K] | undefined };
+
 /** Args of a `Guardrail`. Every property updates in place except `workspaceId`. */
-export type GuardrailArgs = Pick<FieldArgs, "name"> & Partial<Omit<FieldArgs, "name">> & GuardrailPlacementArgs;
+export type GuardrailArgs = Pick<FieldArgs, "name"> & Optional<Omit<FieldArgs, "name">> & GuardrailPlacementArgs;
 
 /** Where the guardrail lives, and which one it is: not settings, read at create. */
 export interface GuardrailPlacementArgs {
@@ -49,7 +52,7 @@ export interface GuardrailPlacementArgs {
    * workspace's id are the same value. **Moving to another workspace replaces the guardrail.**
    * @default the default workspace
    */
-  workspaceId?: pulumi.Input<string>;
+  workspaceId?: pulumi.Input<string> | undefined;
   /**
    * Bring an existing guardrail (its UUID) under management instead of creating one: the
    * first `up` reads it and PATCHes what differs from these args. Pulumi's `import` option
@@ -58,7 +61,7 @@ export interface GuardrailPlacementArgs {
    * preview, since a resource manages one guardrail for its whole life.
    * @default create a new guardrail
    */
-  adoptId?: pulumi.Input<string>;
+  adoptId?: pulumi.Input<string> | undefined;
 }
 
 /**

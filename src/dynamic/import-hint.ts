@@ -3,8 +3,8 @@
  * resource's own inputs, and an import has none yet, so the engine's read fails inside
  * Pulumi with "Cannot read properties of undefined (reading 'toJavaScript')". The resource
  * classes refuse the `import` option up front and show the form that works (issue 14).
- * `pulumi import` on the command line runs no program, so this package never sees it; the
- * README says to use `adoptId` there too.
+ * `pulumi import` on the command line runs no program, so this package never sees it;
+ * docs/resources/guardrail.md says to use `adoptId` there too.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { UserError } from "../core/user-error";

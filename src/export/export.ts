@@ -7,6 +7,7 @@ import { GuardrailsClient } from "../core/client/client";
 import { resolveSettings } from "../core/settings/config";
 import { UUID_RE } from "../core/fields/constants";
 import { shown } from "../core/args/messages";
+import { UserError } from "../core/user-error";
 import { doubleAssignments } from "./double-assignments";
 import { declaredFromLive } from "./declared";
 import { idShown } from "./elsewhere";
@@ -59,9 +60,7 @@ export interface ExportResult {
 }
 
 /** A bad option, caught before any call. */
-export class ExportOptionsError extends Error {
-  override name = "ExportOptionsError";
-}
+export class ExportOptionsError extends UserError {}
 
 export { ExportConflictError, ExportTargetError } from "./write";
 

@@ -11,6 +11,7 @@
 import { collect } from "../core/client/pagination";
 import type { GuardrailsClient } from "../core/client/client";
 import type { WireGuardrail } from "../core/client/wire";
+import { UserError } from "../core/user-error";
 import type { LiveGuardrail } from "./declared";
 import { elsewhereHints, named } from "./elsewhere";
 
@@ -36,13 +37,12 @@ export interface FetchResult {
 }
 
 /** Raised when `--only` or `--exclude` names something no listed guardrail has. */
-export class ExportSelectionError extends Error {
+export class ExportSelectionError extends UserError {
   constructor(
     readonly unmatched: string[],
     message = `--only ${unmatched.map((u) => JSON.stringify(u)).join(", ")}: no guardrail of the listed workspaces has that name or id`,
   ) {
     super(message);
-    this.name = "ExportSelectionError";
   }
 }
 

@@ -8,6 +8,7 @@
 import { randomBytes } from "node:crypto";
 import { closeSync, constants, lstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync, type Stats } from "node:fs";
 import { join, resolve } from "node:path";
+import { UserError } from "../core/user-error";
 
 /** One file to write: its plain name inside the folder, and its text. */
 export interface FileToWrite {
@@ -16,16 +17,17 @@ export interface FileToWrite {
 }
 
 /** A target the export will not write: a link, something other than a file, or a name that leaves the folder. */
-export class ExportTargetError extends Error {
-  override name = "ExportTargetError";
-  constructor(readonly problems: string[]) {
-    super(problems.join("\n"));
+export class ExportTargetError extends UserError {
+  constructor(
+    readonly problems: string[],
+    options?: ErrorOptions,
+  ) {
+    super(problems.join("\n"), options);
   }
 }
 
 /** `writeFiles` found files it would overwrite. */
-export class ExportConflictError extends Error {
-  override name = "ExportConflictError";
+export class ExportConflictError extends UserError {
   constructor(readonly existing: string[]) {
     super(`${existing.length} file(s) already exist: ${existing.join(", ")}; pass --force (force: true) to overwrite them`);
   }
@@ -42,9 +44,19 @@ const LINK = "is a symbolic link; guardrails-export never writes through a link:
  * with O_CREAT|O_EXCL|O_NOFOLLOW; with `force`, the text goes to a new temporary file in the
  * folder that is renamed over the old one (a rename replaces the entry, never a link's target).
  *
+ * The system refusing (EACCES, ENOTDIR, ENOSPC...) is an `ExportTargetError` too.
+ *
  * @returns the paths written.
  */
 export function writeFiles(dir: string, files: readonly FileToWrite[], options: { force?: boolean } = {}): string[] {
+  try {
+    return writeInto(dir, files, options);
+  } catch (err) {
+    throw systemFailure(dir, err);
+  }
+}
+
+function writeInto(dir: string, files: readonly FileToWrite[], options: { force?: boolean }): string[] {
   // Resolved first: `lstat("link/")` and `lstat("link/.")` follow the link, and the writes
   // below use the same lexical path (join normalizes it), so the check sees what they see.
   const folder = resolve(dir);
@@ -66,6 +78,13 @@ export function writeFiles(dir: string, files: readonly FileToWrite[], options: 
   mkdirSync(folder, { recursive: true });
   files.forEach((f, i) => (existing.includes(paths[i]!) ? replaceFile(dir, paths[i]!, f.text) : createFile(paths[i]!, f.text)));
   return paths;
+}
+
+/** The system refusing a write (EACCES, ENOSPC, EROFS...) is the user's to fix, so it reads as one line; anything else passes through. */
+function systemFailure(dir: string, err: unknown): unknown {
+  const { code, syscall } = (err ?? {}) as NodeJS.ErrnoException;
+  if (err instanceof UserError || typeof code !== "string" || typeof syscall !== "string") return err;
+  return new ExportTargetError([`cannot write into ${dir}: ${(err as Error).message}`], { cause: err });
 }
 
 /** O_EXCL fails on any existing entry, a link to nothing included; O_NOFOLLOW refuses a link outright. */

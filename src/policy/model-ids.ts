@@ -7,7 +7,7 @@
  * of its model family: the same identifier without its `:variant` and its trailing date, in
  * any case. That refuses a dated form that might be another snapshot too (fail closed); an
  * alias of any other shape cannot be recognised and must be listed itself (the rule's
- * messages and the README say so).
+ * messages and docs/guides/policy-packs.md say so).
  */
 
 /** A trailing date: `-20250901`, `-2025-09-01`, `-250901`, or `-0613` / `-2507` (MMDD, YYMM). */

@@ -46,6 +46,6 @@ export function policyFileJsonSchema(): Record<string, unknown> {
     policyOptionsSchema.extend({ $schema: z.string().optional() }),
     "policy.schema.json",
     "pulumi-guardrails organization rules (policy file)",
-    "Options of guardrailsPolicies: each rule is off unless given. See README 'Organization rules (policy packs)'.",
+    "Options of guardrailsPolicies: each rule is off unless given. See docs/guides/policy-packs.md.",
   );
 }

@@ -5,6 +5,7 @@
  */
 import { FOREIGN, NOT_ASSIGNED, parseOnGuardrail } from "../core/assignments/status";
 import { code } from "../core/text/markdown";
+import { UserError } from "../core/user-error";
 import { summarizePreview, type PreviewJson, type PreviewStep } from "./summary";
 
 /** A name or id from the service as a code span (at most 200 characters). */
@@ -16,9 +17,7 @@ export interface DriftPreviewJson extends PreviewJson {
 }
 
 /** The preview failed or is not a preview, so nobody can say whether the service drifted. */
-export class DriftUnknownError extends Error {
-  override name = "DriftUnknownError";
-}
+export class DriftUnknownError extends UserError {}
 
 const SET_KINDS: Record<string, "members" | "keys"> = { GuardrailMemberAssignment: "members", GuardrailKeyAssignment: "keys" };
 const typeOf = (urn: string) => urn.split("::")[2]?.split(":").pop() ?? "";

@@ -8,6 +8,7 @@ interface State {
   inputs?: Record<string, unknown>;
   outputs?: Record<string, unknown>;
 }
+/** One step of the preview: the operation on a resource, with its old and new state where the engine gave them. */
 export interface PreviewStep {
   op: string;
   urn: string;

@@ -19,6 +19,7 @@ export interface PolicyViolation {
   message: string;
 }
 
+/** What an event log says about policies: whether any pack ran, and the violations it reported. */
 export interface PolicyEvents {
   /** Whether any policy pack ran (a load or analyze event was seen). */
   packsRan: boolean;
@@ -35,18 +36,25 @@ const LISTED_MAX = 50;
 const CANT_RUN = /^can't run policy '[^']*' from policy pack '[^']*' during preview: /;
 const str = (v: unknown) => (typeof v === "string" ? v : "");
 
+/** A line's JSON object, or undefined when the line is not JSON or not an object. */
+function jsonObject(line: string): Record<string, unknown> | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+}
+
 /** Reads the policy events of an event log's text (JSON lines). */
 export function readPolicyEvents(log: string): PolicyEvents {
   const out: PolicyEvents = { packsRan: false, violations: [], unreadable: 0 };
   const seen = new Set<string>();
   for (const line of log.split("\n")) {
     if (line.trim() === "") continue;
-    let event: Record<string, unknown>;
-    try {
-      const parsed: unknown = JSON.parse(line);
-      if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error("not an object");
-      event = parsed as Record<string, unknown>;
-    } catch {
+    const event = jsonObject(line);
+    if (!event) {
       out.unreadable++;
       continue;
     }

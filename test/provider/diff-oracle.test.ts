@@ -101,7 +101,7 @@ async function engineUp(id: string, olds: any, news: Record<string, unknown>) {
   return { id, outs: olds, op: "same" };
 }
 
-const argsOf = (name: string, s: { description?: string; limitUsd?: number; allowedModels?: string[]; ignoredModels?: string[]; ws: Ws }, adoptId?: string) =>
+const argsOf = (name: string, s: { description?: string | undefined; limitUsd?: number | undefined; allowedModels?: string[] | undefined; ignoredModels?: string[] | undefined; ws: Ws }, adoptId?: string) =>
   Object.fromEntries(
     Object.entries({ __provider: "p", name, description: s.description, limitUsd: s.limitUsd, resetInterval: s.limitUsd === undefined ? undefined : "monthly", allowedModels: s.allowedModels, ignoredModels: s.ignoredModels, workspaceId: wsValue(s.ws), adoptId }).filter(([, v]) => v !== undefined),
   );

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { describeFailure } from "../../src/core/assignments/apply";
-import { KEY_KIND, MEMBER_KIND } from "../../src/core/assignments/kind";
+import { inProgramNames, KEY_KIND, MEMBER_KIND } from "../../src/core/assignments/kind";
 import { assignedIn, setOutputs, setResourceId, statusesIn, statusMap, withoutForeign } from "../../src/core/assignments/state-map";
 import { FOREIGN, NOT_ASSIGNED, onGuardrail, parseOnGuardrail, statusName, STATUS_NAME_MAX } from "../../src/core/assignments/status";
 import { ConnectionError, ValidationError } from "../../src/core/client/errors";
@@ -83,5 +83,24 @@ describe("describeFailure", () => {
     const text = describeFailure(MEMBER_KIND, "assigning 1 member(s)", new ConnectionError("connection refused", { ...ctx, requestSent: false }));
     expect(text).toBe("assigning 1 member(s) failed (ConnectionError)");
     expect(text).not.toContain("https://");
+  });
+});
+
+describe("inProgramNames: the one way back to the program's name of a set", () => {
+  it("the state key leading a property path, and the wire field in the service's words", () => {
+    expect(inProgramNames(MEMBER_KIND, "members.user_bob")).toBe("memberUserIds.user_bob");
+    expect(inProgramNames(MEMBER_KIND, "members")).toBe("memberUserIds");
+    expect(inProgramNames(KEY_KIND, "keys[0]")).toBe("keyHashes[0]");
+    expect(inProgramNames(MEMBER_KIND, "member_user_ids[3]: items must be non-empty strings")).toBe("memberUserIds[3]: items must be non-empty strings");
+    expect(inProgramNames(KEY_KIND, "body.key_hashes: required")).toBe("body.keyHashes: required");
+  });
+  it("leaves other words alone: `members` inside a sentence, another kind's names", () => {
+    expect(inProgramNames(MEMBER_KIND, "members must belong to the organization")).toBe("members must belong to the organization");
+    expect(inProgramNames(MEMBER_KIND, "exclusive")).toBe("exclusive");
+    expect(inProgramNames(KEY_KIND, "members.user_bob")).toBe("members.user_bob");
+  });
+  it("a path into a secret set stops at the arg: past the state key it names an id", () => {
+    expect(inProgramNames(MEMBER_KIND, "members.user_secret", true)).toBe("memberUserIds");
+    expect(inProgramNames(MEMBER_KIND, "guardrailId", true)).toBe("guardrailId");
   });
 });

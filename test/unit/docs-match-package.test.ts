@@ -2,7 +2,7 @@
  * Issue 24, finding 23: what the docs tell a user matches what the package does.
  * - Every subpath export resolves under `module: commonjs` / `moduleResolution: node10`, the
  *   settings of the repository's own examples (tsconfig.json), not only under node16/bundler.
- * - Each example policy pack can load `@pulumi/policy` from where it stands, and the README says
+ * - Each example policy pack can load `@pulumi/policy` from where it stands, and the docs say
  *   where to install it in terms that fit both layouts the examples use.
  * - The recovery after a hard kill names the command the CLI itself asks for.
  */
@@ -14,14 +14,13 @@ import { describe, expect, it } from "vitest";
 
 const root = resolve(__dirname, "../..");
 const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { exports: Record<string, unknown> };
-const readme = readFileSync(join(root, "README.md"), "utf8");
-
-/** The README section under a heading of any level, up to the next heading of its level or above. */
-function section(heading: string): string {
-  const match = new RegExp(`\\n(#{2,4}) ${heading.replace(/[()]/g, "\\$&")}\\n`).exec(readme);
-  expect(match, `README has a "${heading}" heading`).not.toBeNull();
-  const rest = readme.slice(match!.index + match![0].length);
-  const next = new RegExp(`\\n#{2,${match![1]!.length}} `).exec(rest);
+/** The section of a page (repository path) under a heading of any level, up to the next heading of its level or above. */
+function section(page: string, heading: string): string {
+  const text = `\n${readFileSync(join(root, page), "utf8")}`;
+  const match = new RegExp(`\\n(#{1,4}) ${heading.replace(/[()]/g, "\\$&")}\\n`).exec(text);
+  expect(match, `${page} has a "${heading}" heading`).not.toBeNull();
+  const rest = text.slice(match!.index + match![0].length);
+  const next = new RegExp(`\\n#{1,${match![1]!.length}} `).exec(rest);
   return rest.slice(0, next ? next.index : undefined);
 }
 
@@ -64,8 +63,8 @@ describe("policy packs: where @pulumi/policy is installed", () => {
     expect(declared, `${pack}: no package.json up to examples/ declares @pulumi/policy`).toBeDefined();
   });
 
-  it("the README names both layouts the examples use", () => {
-    const text = section("Organization rules (policy packs)");
+  it("the policy-pack guide names both layouts the examples use", () => {
+    const text = section("docs/guides/policy-packs.md", "Organization rules (policy packs)");
     expect(text).not.toMatch(/not in the\s+program/);
     expect(text).toMatch(/examples\/policy/);
     expect(text).toMatch(/examples\/declarative/);
@@ -74,6 +73,6 @@ describe("policy packs: where @pulumi/policy is installed", () => {
 
 describe("recovery after a hard kill", () => {
   it("names `pulumi refresh --clear-pending-creates`, which the CLI asks for after one", () => {
-    expect(section("Interrupted runs")).toMatch(/pulumi refresh --clear-pending-creates/);
+    expect(section("docs/guides/day-2.md", "Interrupted runs")).toMatch(/pulumi refresh --clear-pending-creates/);
   });
 });

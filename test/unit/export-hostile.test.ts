@@ -10,7 +10,7 @@ import { loadGuardrailConfigs } from "../../src/declarative/load";
 import { wireGuardrail } from "../../src/core/client/wire";
 import { comparableInputs, comparableOutputs, outputsFromWire, type GuardrailOutputs } from "../../src/core/guardrail/model";
 import { declaredFromLive } from "../../src/export/declared";
-import { ExportConflictError, writeExport, type ExportedFile } from "../../src/export/export";
+import { ExportConflictError, ExportTargetError, writeExport, type ExportedFile } from "../../src/export/export";
 import { renderGuardrailFile } from "../../src/export/render";
 import { assignStableIds } from "../../src/export/stable-id";
 import { exportGuardrails } from "../../src/export/export";
@@ -110,6 +110,15 @@ describe("writeExport never writes through a link (finding 6)", () => {
     writeExport(dir, [file("a"), file("b")], { force: true });
     expect(readFileSync(join(dir, "a.yaml"), "utf8")).toBe(file("a").text);
     expect(readdirSync(dir).sort()).toEqual(["a.yaml", "b.yaml"]);
+  });
+
+  it("the system refusing the folder is a failure for a person (one line), not a bug (issue 25)", () => {
+    const dir = folder();
+    writeFileSync(join(dir, "plain"), "x\n");
+    const err = thrown(() => writeExport(join(dir, "plain", "guardrails"), [file("a")]));
+    expect(err).toBeInstanceOf(ExportTargetError);
+    expect(err.message).toMatch(/^cannot write into .*plain\/guardrails: ENOTDIR: not a directory, /);
+    expect((err.cause as NodeJS.ErrnoException).code).toBe("ENOTDIR");
   });
 });
 

@@ -1,5 +1,5 @@
 /**
- * The size limits of the code base (issue 11): no file over 250 lines under provider/ and
+ * The size limits of the code base (issue 11): no file over 250 lines under src/ and
  * emulator/, and no function over 80 lines in any shipped or shared source. Functions are
  * found with the TypeScript parser, so a closure counts on its own and its enclosing function
  * counts whole, inner helpers included.
@@ -92,16 +92,26 @@ describe("public API documentation", () => {
   });
 });
 
-describe("README layout", () => {
-  it("names every folder of provider/ and tools/, every top-level file of provider/, and every emulator/ file", () => {
-    const readme = readFileSync(join(root, "README.md"), "utf8");
-    const layout = readme.slice(readme.indexOf("## Layout"), readme.indexOf("## Testing"));
+describe("CONTRIBUTING.md layout", () => {
+  const contributing = readFileSync(join(root, "CONTRIBUTING.md"), "utf8");
+  const layout = contributing.slice(contributing.indexOf("## Layout"), contributing.indexOf("## Testing"));
+  /** Names the layout section does not mention, each as a word of its own (`core/`, `index.ts`). */
+  const unnamed = (names: string[]) => names.filter((n) => !new RegExp(`(^|[\\s,(])${n.replace(/[.$]/g, "\\$&")}`, "m").test(layout));
+  const entries = (dir: string) => readdirSync(join(root, dir), { withFileTypes: true });
+
+  it("names every folder and top-level file of src/, every folder of src/core/ and tools/, and every emulator/ file", () => {
     const names = [
-      ...readdirSync(join(root, "provider"), { withFileTypes: true }).map((e) => (e.isDirectory() ? `${e.name}/` : e.name)),
-      ...readdirSync(join(root, "tools")).map((d) => `${d}/`),
-      ...readdirSync(join(root, "emulator")),
-      ...readdirSync(join(root, "provider/assignments")).map((f) => f.replace(/\.ts$/, "")),
+      ...entries("src").map((e) => (e.isDirectory() ? `${e.name}/` : e.name)),
+      ...entries("src/core").filter((e) => e.isDirectory()).map((e) => `${e.name}/`),
+      ...entries("tools").filter((e) => e.isDirectory()).map((e) => `${e.name}/`),
+      ...entries("emulator").map((e) => e.name),
     ];
-    expect(names.filter((n) => !new RegExp(`(^|[\\s,(])${n.replace(/[.$]/g, "\\$&")}`, "m").test(layout))).toEqual([]);
+    expect(names.length).toBeGreaterThan(30);
+    expect(unnamed(names)).toEqual([]);
+  });
+
+  it("the check can fail: a name the layout does not hold is reported", () => {
+    expect(layout).toContain("## Layout");
+    expect(unnamed(["core/", "planted-folder/", "planted.ts"])).toEqual(["planted-folder/", "planted.ts"]);
   });
 });

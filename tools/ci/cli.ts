@@ -10,7 +10,7 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { hasDrift } from "../../src/preview";
+import { failureText, hasDrift, UserError } from "../../src/preview";
 import { selectionComment } from "./comment";
 import { actionOutputs, decideDriftIssue, parseOpenIssues } from "./drift-issue";
 import { prepareDataPreview } from "./git";
@@ -29,7 +29,7 @@ function preview(argv: string[]): void {
   const { values } = parseArgs({ args: argv, options: { base: { type: "string" }, head: { type: "string" }, data: { type: "string", default: "guardrails" }, comment: { type: "string" } }, strict: true });
   if (!values.base || !values.head) throw new UsageError("preview needs --base <ref> and --head <ref>");
   const sel = prepareDataPreview(process.cwd(), { base: values.base, head: values.head, dataDir: values.data! });
-  if (values.comment) writeFileSync(values.comment, selectionComment(sel, { dataDir: values.data! }));
+  if (values.comment) onFile(values.comment, (path) => writeFileSync(path, selectionComment(sel, { dataDir: values.data! })));
   const report = [`mode: ${sel.mode}`, ...sel.take.map((t) => `from head: ${t.path}`), ...sel.remove.map((p) => `deleted by the PR: ${p}`), ...sel.ignored.map((p) => `ignored (not read by the loader): ${p}`), ...sel.blockers.map((b) => `blocks the preview: ${JSON.stringify(b.path)} ${b.reason}`), ...sel.stale.map((p) => `also changed on the base: ${p}`)];
   process.stderr.write(report.map((l) => `guardrails-ci: ${l}\n`).join(""));
   process.stdout.write(`mode=${sel.mode}\npreview=${sel.exposeKey}\n`);
@@ -42,14 +42,24 @@ function driftIssue(argv: string[]): void {
   try {
     json = JSON.parse(readFileSync(positionals[0]!, "utf8"));
   } catch (err) {
-    throw new Error(`${positionals[0]} is not the JSON of \`pulumi preview --refresh --json\``, { cause: err });
+    throw new UserError(`${positionals[0]} is not the JSON of \`pulumi preview --refresh --json\``, { cause: err });
   }
-  const open = parseOpenIssues(readFileSync(values["open-issues"], "utf8"));
+  const open = parseOpenIssues(onFile(values["open-issues"], (path) => readFileSync(path, "utf8")));
   for (const i of open.filter((i) => !i.ours)) process.stderr.write(`guardrails-ci: issue #${i.number} was not opened by this workflow (no GitHub Actions author or no marker line); left alone\n`);
   process.stdout.write(actionOutputs(decideDriftIssue(hasDrift(json as never), open)));
 }
 
-class UsageError extends Error {}
+/** The command line is wrong: said with the usage. */
+class UsageError extends UserError {}
+
+/** A file the command was pointed at: the system refusing it (ENOENT, EACCES...) is said in one line. */
+function onFile<T>(path: string, use: (path: string) => T): T {
+  try {
+    return use(path);
+  } catch (err) {
+    throw new UserError((err as Error).message, { cause: err });
+  }
+}
 
 function main(): void {
   const [command, ...rest] = process.argv.slice(2);
@@ -59,8 +69,10 @@ function main(): void {
     if (command === "-h" || command === "--help") return void process.stdout.write(USAGE);
     throw new UsageError(command ? `unknown command ${JSON.stringify(command)}` : "no command");
   } catch (err) {
-    process.stderr.write(`guardrails-ci: ${(err as Error).message}\n`);
-    if (err instanceof UsageError || (err as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) process.stderr.write(USAGE);
+    const usage = err instanceof UsageError || (err as { code?: string } | undefined)?.code?.startsWith("ERR_PARSE_ARGS");
+    // An expected failure is one line; a bug keeps its stack trace, so that it can be reported.
+    process.stderr.write(`guardrails-ci: ${usage ? (err as Error).message : failureText(err)}\n`);
+    if (usage) process.stderr.write(USAGE);
     process.exit(2);
   }
 }

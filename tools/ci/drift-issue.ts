@@ -7,6 +7,7 @@
  * workflow would then overwrite that issue's body or close it), so an issue that merely carries
  * the label is left alone and reported.
  */
+import { UserError } from "../../src/preview";
 
 /** The hidden first line of every drift issue's body; the workflow writes it, and only issues that start with it are ours. */
 export const DRIFT_MARKER = "<!-- guardrails-drift-issue: opened by the guardrails-drift workflow -->";
@@ -57,12 +58,12 @@ export function parseOpenIssues(text: string): OpenIssue[] {
   try {
     json = JSON.parse(text);
   } catch {
-    throw new Error(`the open-issues file is not JSON; expected the output of \`gh issue list --json number,author,body\`, such as ${example}`);
+    throw new UserError(`the open-issues file is not JSON; expected the output of \`gh issue list --json number,author,body\`, such as ${example}`);
   }
-  if (!Array.isArray(json)) throw new Error(`the open-issues file holds ${typeof json}; expected a JSON list such as ${example}`);
+  if (!Array.isArray(json)) throw new UserError(`the open-issues file holds ${typeof json}; expected a JSON list such as ${example}`);
   return json.map((item, i) => {
     const { number: n, author, body } = (item ?? {}) as { number?: unknown; author?: unknown; body?: unknown };
-    if (typeof n !== "number" || !Number.isSafeInteger(n) || n <= 0) throw new Error(`open issue [${i}]: number ${JSON.stringify(n)} is not a positive integer`);
+    if (typeof n !== "number" || !Number.isSafeInteger(n) || n <= 0) throw new UserError(`open issue [${i}]: number ${JSON.stringify(n)} is not a positive integer`);
     return { number: n, ours: byActionsBot(author) && typeof body === "string" && body.trimStart().startsWith(DRIFT_MARKER) };
   });
 }

@@ -7,6 +7,7 @@
 import { execFileSync } from "node:child_process";
 import { lstatSync, mkdirSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { UserError } from "../../src/export";
 import { MAX_CHANGES, selectFiles, type Change, type Selection } from "./select";
 
 /** Runs git with fixed, quoting-free output, `input` on its standard input. Wraps a failure with the command it ran. */
@@ -15,7 +16,7 @@ export function git(cwd: string, args: string[], input?: string): Buffer {
     return execFileSync("git", ["-c", "core.quotePath=false", ...args], { cwd, input, stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"], maxBuffer: 256 * 1024 * 1024 });
   } catch (err) {
     const stderr = String((err as { stderr?: Buffer }).stderr ?? "").trim();
-    throw new Error(`git ${args.join(" ")} failed${stderr ? `: ${stderr}` : ""}`, { cause: err });
+    throw new UserError(`git ${args.join(" ")} failed${stderr ? `: ${stderr}` : ""}`, { cause: err });
   }
 }
 
@@ -29,7 +30,7 @@ export function parseRawDiff(out: string): Change[] {
     const head = fields[i]!.replace(/^\n/, "");
     if (head === "") break;
     const m = /^:(\d{6}) (\d{6}) ([0-9a-f]+) ([0-9a-f]+) ([A-Z])\d*$/.exec(head);
-    if (!m) throw new Error(`unexpected line from git diff --raw: ${JSON.stringify(head.slice(0, 200))}`);
+    if (!m) throw new UserError(`unexpected line from git diff --raw: ${JSON.stringify(head.slice(0, 200))}`);
     changes.push({ status: m[5]!, path: fields[i + 1]!, newMode: m[2]!, newBlob: m[4]! });
   }
   return changes;
@@ -37,7 +38,7 @@ export function parseRawDiff(out: string): Change[] {
 
 /** The commit a ref names, checked to be one. */
 export function commitOf(cwd: string, ref: string): string {
-  if (ref.startsWith("-")) throw new Error(`ref ${JSON.stringify(ref)} starts with "-"; expected a branch, tag or commit`);
+  if (ref.startsWith("-")) throw new UserError(`ref ${JSON.stringify(ref)} starts with "-"; expected a branch, tag or commit`);
   return text(cwd, ["rev-parse", "--verify", "--end-of-options", `${ref}^{commit}`]);
 }
 
@@ -54,7 +55,7 @@ export function blobSizes(cwd: string, blobs: string[]): Map<string, number> {
   const lines = git(cwd, ["cat-file", "--batch-check"], unique.map((b) => `${b}\n`).join("")).toString("utf8").split("\n");
   unique.forEach((blob, i) => {
     const m = /^([0-9a-f]+) (\S+) (\d+)$/.exec(lines[i] ?? "");
-    if (!m || m[1] !== blob || m[2] !== "blob") throw new Error(`git cat-file --batch-check answered ${JSON.stringify((lines[i] ?? "").slice(0, 200))} for ${blob}; expected "${blob} blob <size>"`);
+    if (!m || m[1] !== blob || m[2] !== "blob") throw new UserError(`git cat-file --batch-check answered ${JSON.stringify((lines[i] ?? "").slice(0, 200))} for ${blob}; expected "${blob} blob <size>"`);
     sizes.set(blob, Number(m[3]));
   });
   return sizes;
@@ -88,10 +89,10 @@ export function readBlobs(cwd: string, blobs: string[]): Map<string, Buffer> {
     const eol = out.indexOf(10, at);
     const header = out.subarray(at, eol < 0 ? out.length : eol).toString("utf8");
     const m = /^([0-9a-f]+) blob (\d+)$/.exec(header);
-    if (eol < 0 || !m || m[1] !== blob) throw new Error(`git cat-file --batch answered ${JSON.stringify(header.slice(0, 200))} for ${blob}; expected "${blob} blob <size>"`);
+    if (eol < 0 || !m || m[1] !== blob) throw new UserError(`git cat-file --batch answered ${JSON.stringify(header.slice(0, 200))} for ${blob}; expected "${blob} blob <size>"`);
     const start = eol + 1;
     const end = start + Number(m[2]);
-    if (end + 1 > out.length || out[end] !== 10) throw new Error(`git cat-file --batch cut ${blob} short`);
+    if (end + 1 > out.length || out[end] !== 10) throw new UserError(`git cat-file --batch cut ${blob} short`);
     contents.set(blob, out.subarray(start, end));
     at = end + 1;
   }
@@ -109,7 +110,7 @@ function assertNoLinks(root: string, path: string): void {
     } catch {
       return; // does not exist yet, so nothing below it does either
     }
-    if (isLink) throw new Error(`${parts.slice(0, i).join("/")} is a symbolic link in the working tree; refusing to write ${path} through it`);
+    if (isLink) throw new UserError(`${parts.slice(0, i).join("/")} is a symbolic link in the working tree; refusing to write ${path} through it`);
   }
 }
 
@@ -144,7 +145,7 @@ export function prepareDataPreview(cwd: string, options: { base: string; head: s
   const base = commitOf(cwd, options.base);
   const head = commitOf(cwd, options.head);
   const checkedOut = commitOf(cwd, "HEAD");
-  if (checkedOut !== base) throw new Error(`the working tree is at ${checkedOut}, not at the base ${base}; check out the base first, since everything but the data files comes from it`);
+  if (checkedOut !== base) throw new UserError(`the working tree is at ${checkedOut}, not at the base ${base}; check out the base first, since everything but the data files comes from it`);
   const { changes, baseChanged } = prChanges(cwd, base, head);
   const selection = selectFiles(changes, { dataDir: options.dataDir, baseChanged });
   if (selection.exposeKey) applySelection(cwd, selection);

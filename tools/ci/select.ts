@@ -7,7 +7,7 @@
  * the data folder) come from the head, and only as regular files. Any other change means the PR
  * carries code or config, which only a maintainer-approved run may preview with the key.
  */
-import { isPolicyFile } from "../../src/export";
+import { isPolicyFile, UserError } from "../../src/export";
 import { hasControl } from "../../src/preview";
 
 /** One path the PR changed, as `git diff --raw --no-renames` reports it (merge base to head). */
@@ -68,7 +68,7 @@ export function unsafePath(path: string): string | undefined {
 export function dataFolder(dir: string): string {
   const trimmed = dir.replace(/^\.\//, "").replace(/\/+$/, "");
   const why = unsafePath(trimmed);
-  if (why) throw new Error(`data folder ${JSON.stringify(dir)} is ${why}; expected a folder relative to the repository root, such as "guardrails"`);
+  if (why) throw new UserError(`data folder ${JSON.stringify(dir)} is ${why}; expected a folder relative to the repository root, such as "guardrails"`);
   return trimmed;
 }
 
@@ -76,7 +76,7 @@ export function dataFolder(dir: string): string {
  * Decides which files come from where. `baseChanged` lists paths the base branch changed since
  * the merge base, to warn when the preview shows the PR's copy of a file both sides edited.
  */
-export function selectFiles(changes: Change[], options: { dataDir: string; baseChanged?: string[] }): Selection {
+export function selectFiles(changes: Change[], options: { dataDir: string; baseChanged?: string[] | undefined }): Selection {
   const dir = dataFolder(options.dataDir);
   const sel: Selection = { mode: "none", exposeKey: false, take: [], remove: [], ignored: [], blockers: [], stale: [] };
   if (changes.length > MAX_CHANGES) {

@@ -7,7 +7,7 @@
 import { lstatSync, readdirSync } from "node:fs";
 import { basename, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { exportGuardrails, isPolicyFile, redact, shown, writeExport } from "../../src/export";
+import { exportGuardrails, failureText, isPolicyFile, redact, shown, writeExport } from "../../src/export";
 
 /**
  * Every line for stderr, with the API key masked: a key pasted into the wrong place (the base
@@ -107,8 +107,9 @@ async function main(): Promise<number> {
 // exitCode, not exit(): a large --stdout export must drain into its pipe first.
 main().then(
   (code) => (process.exitCode = code),
-  (err: Error) => {
-    say(`guardrails-export: ${err.message}\n`);
+  (err: unknown) => {
+    // An expected failure is one line; a bug keeps its stack trace (key masked), so that it can be reported.
+    say(`guardrails-export: ${failureText(err)}\n`);
     process.exitCode = 1;
   },
 );

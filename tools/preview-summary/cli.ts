@@ -9,7 +9,7 @@
  * `--event-log FILE`: policy violations from the engine's event log, listed first (src/preview/policy-events.ts).
  */
 import { readFileSync } from "node:fs";
-import { summarize, summarizeDrift, type PreviewJson } from "../../src/preview";
+import { DriftUnknownError, failureText, summarize, summarizeDrift, type PreviewJson } from "../../src/preview";
 import { readEventLogSection } from "./policy-events-file";
 
 function main(): void {
@@ -48,10 +48,11 @@ function main(): void {
 /** A failed preview must not read as "no drift": say so and exit non-zero. */
 function writeDrift(json: unknown): void {
   try {
-    if (json === undefined) throw new Error("the input is empty or not JSON, so drift cannot be determined");
+    if (json === undefined) throw new DriftUnknownError("the input is empty or not JSON, so drift cannot be determined");
     process.stdout.write(summarizeDrift(json as PreviewJson));
   } catch (err) {
-    process.stderr.write(`guardrails-preview-summary --drift: ${(err as Error).message}\n`);
+    // An expected failure is one line; a bug keeps its stack trace, so that it can be reported.
+    process.stderr.write(`guardrails-preview-summary --drift: ${failureText(err)}\n`);
     process.exit(2);
   }
 }

@@ -7,7 +7,7 @@ import { collect } from "../client/pagination";
 import { GuardrailsError } from "../client/errors";
 import type { GuardrailsClient } from "../client/client";
 import type { AssignmentInputs } from "../args/assignment-args";
-import type { AssignmentSetKind } from "./kind";
+import { inProgramNames, type AssignmentSetKind } from "./kind";
 import { chunk, type Plan } from "./plan";
 import { setOutputs, setResourceId, statusMap } from "./state-map";
 import { FOREIGN } from "./status";
@@ -32,8 +32,7 @@ export class PartialApplyError extends UserError {
  */
 export function describeFailure(kind: AssignmentSetKind, action: string, err: unknown): string {
   if (!(err instanceof GuardrailsError)) return `${action} failed: ${err instanceof Error ? err.message : String(err)}`;
-  const wireField = kind.wire === "members" ? "member_user_ids" : "key_hashes";
-  const said = err.serverMessage ? `: ${err.serverMessage.split(wireField).join(kind.argName)}` : "";
+  const said = err.serverMessage ? `: ${inProgramNames(kind, err.serverMessage)}` : "";
   return `${action} failed (${err.status === 0 ? err.name : `HTTP ${err.status}`})${said}`;
 }
 

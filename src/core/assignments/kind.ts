@@ -2,7 +2,7 @@
  * What differs between member and key assignment sets. Everything else is one
  * implementation; how far a hold reaches (the holder rule) is core/holders.ts, by `noun`.
  */
-import type { AssigneeKind, GuardrailsClient } from "../client/client";
+import { BULK_FIELD, type AssigneeKind, type GuardrailsClient } from "../client/client";
 
 /** Which of the two set resources a lifecycle serves, and everything that differs between them. */
 export interface AssignmentSetKind {
@@ -52,3 +52,15 @@ export const KEY_KIND: AssignmentSetKind = {
   listAll: (c) => map(c.listAllKeyAssignments(), (r) => ({ id: r.key_hash, guardrailId: r.guardrail_id })),
   skipReason: "not API keys of the organization",
 };
+
+/**
+ * A set's name from a layer below, in the program's words (`memberUserIds`): the state key
+ * leading a property path (`members["x"]`, frozen by users' state) and the wire field in the
+ * service's messages (`member_user_ids: at most 500 items`). Past the state key a path names
+ * an id, so for a secret set the path stops at the arg.
+ */
+export function inProgramNames(kind: AssignmentSetKind, text: string, secret = false): string {
+  const statePath = new RegExp(`^${kind.stateKey}(?=$|[.[])`);
+  if (secret && statePath.test(text)) return kind.argName;
+  return text.replace(statePath, kind.argName).replace(new RegExp(`\\b${BULK_FIELD[kind.wire]}\\b`, "g"), kind.argName);
+}

@@ -2,7 +2,6 @@
  * `create`, `update` and `delete` of an assignment set: read what is there, plan, apply
  * (apply.ts), and record what landed.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { collect } from "../client/pagination";
 import { NotFoundError } from "../client/errors";
 import type { GuardrailsClient } from "../client/client";
@@ -16,6 +15,7 @@ import { movesWarning } from "./moves";
 import { chunk, planChanges } from "./plan";
 import { assignedIn, setOutputs, setResourceId, statusesIn, statusMap, withoutForeign, type StatusMap } from "./state-map";
 import { UserError } from "../user-error";
+import type { CreateResult, UpdateResult } from "../results";
 
 const chunkSize = () => resolveSettings().maxBulk ?? DEFAULT_MAX_BULK;
 const context = (kind: AssignmentSetKind, client: GuardrailsClient, inputs: AssignmentInputs, provider: unknown): ApplyContext => ({ client, kind, inputs, chunkSize: chunkSize(), provider });
@@ -36,13 +36,13 @@ async function listOrExplain(kind: AssignmentSetKind, client: GuardrailsClient, 
  * removes nothing yet: the foreign ids are recorded, so the next refreshed preview names
  * their removal before any `up` performs it.
  */
-export async function createSet(kind: AssignmentSetKind, inputs: AssignmentInputs, provider: unknown, moves: Record<string, string> = {}): Promise<pulumi.dynamic.CreateResult> {
+export async function createSet(kind: AssignmentSetKind, inputs: AssignmentInputs, provider: unknown, moves: Record<string, string> = {}): Promise<CreateResult> {
   const client = getClient();
   const live = new Set(await listOrExplain(kind, client, inputs.guardrailId));
   const plan = planChanges({ desired: inputs.ids, live, managed: new Set(), exclusive: false });
   const now = await applyPlanToService(context(kind, client, inputs, provider), plan, live);
   warnMoves(kind, inputs.guardrailId, moves, now, plan.add);
-  return { id: setResourceId(inputs.guardrailId, kind.stateKey), outs: setOutputs(kind.stateKey, inputs, statusMap(inputs.ids, now, inputs.exclusive)) };
+  return { id: setResourceId(inputs.guardrailId, kind.stateKey), properties: setOutputs(kind.stateKey, inputs, statusMap(inputs.ids, now, inputs.exclusive)) };
 }
 
 /**
@@ -58,10 +58,10 @@ async function claim(kind: AssignmentSetKind, client: GuardrailsClient, inputs: 
   return setOutputs(kind.stateKey, inputs, statusMap(inputs.ids, now, true));
 }
 
-export async function updateSet(kind: AssignmentSetKind, olds: Record<string, unknown>, inputs: AssignmentInputs, provider: unknown, moves: Record<string, string> = {}): Promise<pulumi.dynamic.UpdateResult> {
+export async function updateSet(kind: AssignmentSetKind, olds: Record<string, unknown>, inputs: AssignmentInputs, provider: unknown, moves: Record<string, string> = {}): Promise<UpdateResult> {
   const client = getClient();
   const wasExclusive = Boolean(olds.exclusive);
-  if (!wasExclusive && inputs.exclusive) return { outs: await claim(kind, client, inputs, statusesIn(olds, kind.stateKey), provider, moves) };
+  if (!wasExclusive && inputs.exclusive) return { properties: await claim(kind, client, inputs, statusesIn(olds, kind.stateKey), provider, moves) };
   // Exclusive -> additive releases the foreign ids: they leave the state and stay on the
   // service, since additive never touches what the program does not list.
   const map = wasExclusive && !inputs.exclusive ? withoutForeign(statusesIn(olds, kind.stateKey)) : statusesIn(olds, kind.stateKey);
@@ -69,7 +69,7 @@ export async function updateSet(kind: AssignmentSetKind, olds: Record<string, un
   const plan = planChanges({ desired: inputs.ids, live, managed: new Set(Object.keys(map)), exclusive: inputs.exclusive });
   const now = await applyPlanToService(context(kind, client, inputs, provider), plan, live);
   warnMoves(kind, inputs.guardrailId, moves, now, plan.add);
-  return { outs: setOutputs(kind.stateKey, inputs, statusMap(inputs.ids, now, inputs.exclusive)) };
+  return { properties: setOutputs(kind.stateKey, inputs, statusMap(inputs.ids, now, inputs.exclusive)) };
 }
 
 /** The `up`'s word on ids it took off other guardrails, from what `check` recorded (moves.ts); no call. */

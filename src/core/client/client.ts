@@ -55,7 +55,8 @@ export interface GuardrailsClientOptions {
 /** Which assignee list an assignment call is about. */
 export type AssigneeKind = "members" | "keys";
 
-const BULK_FIELD = { members: "member_user_ids", keys: "key_hashes" } as const;
+/** The request body's field that carries the ids of each kind (the wire's name for them). */
+export const BULK_FIELD = { members: "member_user_ids", keys: "key_hashes" } as const;
 
 /** The management API's operations over undici, with retries, deadlines, byte caps and hidden pagination. One instance shares a keep-alive pool; `close()` releases it. */
 export class GuardrailsClient {

@@ -2,7 +2,6 @@
  * `adoptId`: bringing an existing guardrail under management instead of creating one, and
  * what a later change of `adoptId` may and may not do.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { NotFoundError } from "../client/errors";
 import type { GuardrailsClient } from "../client/client";
 import type { GuardrailInputs } from "../args/guardrail-args";
@@ -12,12 +11,13 @@ import { patchBody } from "./bodies";
 import { outputsFromWire, type GuardrailOutputs } from "./model";
 import { lookUpDefaultWorkspace, sameUuid } from "./workspace";
 import { UserError } from "../user-error";
+import type { CreateResult } from "../results";
 
 /**
  * Reads the guardrail, checks it is in the workspace the program names (omitted: the
  * default one), then PATCHes what differs. Nothing is created.
  */
-export async function adopt(client: GuardrailsClient, inputs: GuardrailInputs, id: string, annotate: (err: unknown) => Error): Promise<pulumi.dynamic.CreateResult<GuardrailOutputs>> {
+export async function adopt(client: GuardrailsClient, inputs: GuardrailInputs, id: string, annotate: (err: unknown) => Error): Promise<CreateResult & { properties: GuardrailOutputs }> {
   let live: WireGuardrail;
   try {
     live = await client.getGuardrail(id);
@@ -44,9 +44,9 @@ export async function adopt(client: GuardrailsClient, inputs: GuardrailInputs, i
   // service's canonical slugs literally, and let the service's answer settle the rest.
   const current = outputsFromWire(live, undefined);
   const changed = changedProperties(current, inputs);
-  if (changed.length === 0) return { id, outs: outputsFromWire(live, inputs) };
+  if (changed.length === 0) return { id, properties: outputsFromWire(live, inputs) };
   const g = await client.updateGuardrail(id, patchBody(inputs, changed)).catch((err) => Promise.reject(annotate(err)));
-  return { id, outs: outputsFromWire(g, inputs) };
+  return { id, properties: outputsFromWire(g, inputs) };
 }
 
 /**

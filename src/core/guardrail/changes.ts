@@ -7,6 +7,7 @@ import type { WireGuardrail } from "../client/wire";
 import { spec } from "../fields/fields";
 import { COMPARED, comparableInputs, comparableOutputs, outputsFromWire, type ComparedProperty, type GuardrailOutputs } from "./model";
 import { couldAnswer, modelListChanged, type ModelList } from "./model-lists";
+import { keyPath, type PropertyChange } from "../results";
 
 const isModelList = (p: ComparedProperty): p is ModelList => spec(p).kind === "modelSet";
 
@@ -26,4 +27,34 @@ export function settingsMatch(g: WireGuardrail, inputs: GuardrailInputs): boolea
   const want = comparableInputs(inputs);
   const have = comparableOutputs(outputsFromWire(g, undefined));
   return COMPARED.every((p) => (isModelList(p) ? couldAnswer(inputs[p], g[spec(p).wire as "allowed_models" | "ignored_models"]) : JSON.stringify(want[p]) === JSON.stringify(have[p])));
+}
+
+/**
+ * The changed properties as the core's diff names them (results.ts): each by its name, the
+ * builtin content filters by slug (`contentFilterBuiltins["email"]` added, deleted or updated),
+ * unless that arg is secret: then only its name, since the slugs it holds are part of it.
+ */
+export function propertyChanges(outs: GuardrailOutputs, inputs: GuardrailInputs, changed: readonly ComparedProperty[], isSecret: (arg: string) => boolean): PropertyChange[] {
+  return changed.flatMap((p): PropertyChange[] => {
+    const slugs = p === "contentFilterBuiltins" && !isSecret(p) ? builtinChanges(outs, inputs) : [];
+    // A list that compares equal slug by slug (a slug repeated) is still a change: named whole.
+    return slugs.length > 0 ? slugs : [{ path: p, kind: "update" }];
+  });
+}
+
+/** Builtin filters keyed by slug, as diff compares them. */
+function bySlug(list: unknown): Map<string, string> {
+  return new Map(((list ?? []) as { slug: string }[]).map((b) => [b.slug, JSON.stringify(b)]));
+}
+
+function builtinChanges(outs: GuardrailOutputs, inputs: GuardrailInputs): PropertyChange[] {
+  const want = bySlug(comparableInputs(inputs).contentFilterBuiltins);
+  const have = bySlug(comparableOutputs(outs).contentFilterBuiltins);
+  const slugs = [...new Set([...want.keys(), ...have.keys()])].sort();
+  return slugs.flatMap((slug): PropertyChange[] => {
+    const path = keyPath("contentFilterBuiltins", slug);
+    if (!have.has(slug)) return [{ path, kind: "add" }];
+    if (!want.has(slug)) return [{ path, kind: "delete" }];
+    return want.get(slug) === have.get(slug) ? [] : [{ path, kind: "update" }];
+  });
 }

@@ -7,17 +7,10 @@
 import { createBody } from "./bodies";
 import { guardrailArgsSchema, type GuardrailInputs } from "../args/guardrail-args";
 import { MAX_REQUEST_BODY_BYTES } from "../fields/constants";
-import { issuesToFailures, SECRET_ARGS, secretArgsOf, type PropertyFailure } from "../args/messages";
+import { issuesToFailures, secretArgsOf, type PropertyFailure } from "../args/messages";
+import { userProps } from "../args/user-props";
 import { containsUnknown, isUnknown } from "../unknown";
 import { UserError } from "../user-error";
-
-/** Keys the Pulumi SDK and the resource classes add to a dynamic resource's props; every other key is the user's. */
-const PULUMI_KEYS = new Set(["__provider", "__resource", SECRET_ARGS]);
-
-/** Strips the bookkeeping keys (`__provider` from Pulumi, `__resource` and `__secretArgs` from the resource classes) from a props bag; a user's own `__x` stays, to be reported. */
-export function userProps(props: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(props).filter(([k]) => !PULUMI_KEYS.has(k)));
-}
 
 /** What `check` found: every failure, in the program's names. */
 export interface CheckOutcome {

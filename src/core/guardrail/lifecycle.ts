@@ -2,7 +2,6 @@
  * The Guardrail's provider methods: check, diff, create, read, update, delete. Loaded by the
  * thin serialized shim at call time, so nothing here ends up in state.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { GuardrailsError, NotFoundError } from "../client/errors";
 import type { GuardrailsClient } from "../client/client";
 import { checkBaseUrl } from "../client/base-url";
@@ -16,17 +15,19 @@ import { containsUnknown, isUnknown } from "../unknown";
 import { forEngine, secretArgsOf } from "../args/messages";
 import type { WireGuardrail } from "../client/wire";
 import { FIELD_NAMES, spec } from "../fields/fields";
-import { checkGuardrailArgs, parseInputs, userProps } from "./check";
+import { checkGuardrailArgs, parseInputs } from "./check";
+import { userProps } from "../args/user-props";
 import { adopt, assertReplacementKeepsGuardrail, assertSameGuardrail } from "./adoption";
 import { adoptionWarning } from "./adoption-preview";
-import { changedProperties, settingsMatch } from "./changes";
+import { changedProperties, propertyChanges } from "./changes";
 import { createBody, patchBody } from "./bodies";
 import { outputsFromWire, refreshedInputs, type GuardrailOutputs } from "./model";
 import { knownDefaultWorkspace, workspaceMoves } from "./workspace";
-import { recordedSecretArgs, secretArgsChanged, withSecretCopies } from "./secret-copies";
+import { recordedSecretArgs, withSecretCopies } from "./secret-copies";
 import { UserError } from "../user-error";
+import { updates, type CheckResult, type CreateResult, type DiffResult, type PropertyChange, type ReadResult, type UpdateResult } from "../results";
 
-export async function check(olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.CheckResult> {
+export async function check(olds: Record<string, unknown>, news: Record<string, unknown>): Promise<CheckResult> {
   const failures = checkGuardrailArgs(news).failures;
   // Not in state yet and adopting: say what the adoption will overwrite (adoption-preview.ts).
   // The engine shows the provider's stderr in the run's output; the host has no warning channel.
@@ -41,7 +42,7 @@ export async function check(olds: Record<string, unknown>, news: Record<string, 
   return { inputs: news, failures: forEngine(failures, secretArgsOf(news)) };
 }
 
-export async function diff(id: string, olds: GuardrailOutputs, news: Record<string, unknown>): Promise<pulumi.dynamic.DiffResult> {
+export async function diff(id: string, olds: GuardrailOutputs, news: Record<string, unknown>): Promise<DiffResult> {
   JournalHandle.forget(id); // the engine recorded this id: no interrupted create to recover
   const props = userProps(news);
   if (containsUnknown(props)) {
@@ -50,32 +51,46 @@ export async function diff(id: string, olds: GuardrailOutputs, news: Record<stri
     const ws = props.workspaceId;
     if (typeof props.adoptId === "string" && !isUnknown(props.adoptId)) assertSameGuardrail(id, olds, { name: String(props.name), adoptId: props.adoptId });
     const moves = isUnknown(ws) || (await workspaceMoves(olds, typeof ws === "string" ? ws : undefined, getClient));
-    return { changes: true, replaces: moves ? ["workspaceId"] : [] };
+    const unknown = Object.keys(props).filter((k) => containsUnknown(props[k]) && !(moves && k === "workspaceId"));
+    return { changes: [...(moves ? [MOVE] : []), ...updates(unknown)] };
   }
   const inputs = parseInputs(news);
   assertSameGuardrail(id, olds, inputs);
   const replace = await workspaceMoves(olds, inputs.workspaceId, getClient);
   if (replace) assertReplacementKeepsGuardrail(id, olds, inputs, inputs.workspaceId ?? `omitted, which means the default workspace ${knownDefaultWorkspace(olds) ?? ""}`.trimEnd());
-  const changed = changedProperties(olds, inputs);
-  // A copy recorded in plain text (or a secret no longer meant to be) is rewritten by an update that sends nothing.
-  return { changes: replace || changed.length > 0 || secretArgsChanged(olds, news), replaces: replace ? ["workspaceId"] : [], deleteBeforeReplace: false };
+  // A secret now or when the state was written: its changes name no part of its value.
+  const secret = (arg: string) => secretArgsOf(news)(arg) || recordedSecretArgs(olds).includes(arg);
+  const changed = propertyChanges(olds, inputs, changedProperties(olds, inputs), secret);
+  // A copy recorded in plain text (or a secret no longer meant to be) is rewritten by an update that sends nothing: each such arg is a change.
+  const resealed = updates(secrecyChanged(olds, news).filter((arg) => !changed.some((c) => c.path === arg)));
+  return { changes: [...(replace ? [MOVE] : []), ...changed, ...resealed], deleteBeforeReplace: false };
 }
 
-export async function create(news: Record<string, unknown>): Promise<pulumi.dynamic.CreateResult> {
+/** A move to another workspace replaces the guardrail. */
+const MOVE: PropertyChange = { path: "workspaceId", kind: "replace" };
+
+/** The args secret in the program but not when the state was written, or the other way round. */
+function secrecyChanged(olds: GuardrailOutputs, news: Record<string, unknown>): string[] {
+  const was = new Set(recordedSecretArgs(olds));
+  const now = new Set(recordedSecretArgs(news));
+  return [...new Set([...was, ...now])].filter((arg) => was.has(arg) !== now.has(arg)).sort();
+}
+
+export async function create(news: Record<string, unknown>): Promise<CreateResult> {
   const inputs = parseInputs(news);
   const client = getClient();
   const secrets = recordedSecretArgs(news);
   if (inputs.adoptId) {
     const adopted = await adopt(client, inputs, inputs.adoptId, (err) => annotate(inputs.name, err));
-    return { id: adopted.id, outs: withSecretCopies(adopted.outs!, secrets) };
+    return { id: adopted.id, properties: withSecretCopies(adopted.properties, secrets) };
   }
   const body = createBody(inputs);
   const resource = typeof news.__resource === "string" ? news.__resource : undefined;
   const g = await createGuardrailOnce(client, resource, journalUrl(), inputs, body).catch((err) => Promise.reject(annotate(inputs.name, err)));
-  return { id: g.id, outs: withSecretCopies(outputsFromWire(g, inputs), secrets) };
+  return { id: g.id, properties: withSecretCopies(outputsFromWire(g, inputs), secrets) };
 }
 
-export async function read(id: string, props: GuardrailOutputs): Promise<pulumi.dynamic.ReadResult> {
+export async function read(id: string, props: GuardrailOutputs): Promise<ReadResult | undefined> {
   JournalHandle.forget(id);
   const client = getClient();
   let g: WireGuardrail;
@@ -84,15 +99,15 @@ export async function read(id: string, props: GuardrailOutputs): Promise<pulumi.
   } catch (err) {
     if (!(err instanceof NotFoundError)) throw annotate(props?.name ?? id, err);
     await confirmGone(client, err, { what: `guardrail "${props?.name ?? id}" (${id})`, guardrailId: id, workspaceId: props?.workspaceId ?? undefined });
-    return {};
+    return undefined;
   }
   const outs = outputsFromWire(g, undefined, props);
   // The copies of the args that were secret when the state was written stay secret.
   const secrets = recordedSecretArgs(props);
-  return { id, props: withSecretCopies(outs, secrets), inputs: withSecretCopies(refreshedInputs(props ?? outs, outs), secrets) };
+  return { id, properties: withSecretCopies(outs, secrets), inputs: withSecretCopies(refreshedInputs(props ?? outs, outs), secrets) };
 }
 
-export async function update(id: string, olds: GuardrailOutputs, news: Record<string, unknown>): Promise<pulumi.dynamic.UpdateResult> {
+export async function update(id: string, olds: GuardrailOutputs, news: Record<string, unknown>): Promise<UpdateResult> {
   JournalHandle.forget(id);
   const inputs = parseInputs(news);
   const client = getClient();
@@ -100,7 +115,7 @@ export async function update(id: string, olds: GuardrailOutputs, news: Record<st
   const changed = changedProperties(olds, inputs);
   try {
     const g = changed.length === 0 ? await client.getGuardrail(id) : await client.updateGuardrail(id, patchBody(inputs, changed));
-    return { outs: withSecretCopies(outputsFromWire(g, inputs, olds), recordedSecretArgs(news)) };
+    return { properties: withSecretCopies(outputsFromWire(g, inputs, olds), recordedSecretArgs(news)) };
   } catch (err) {
     if (err instanceof NotFoundError) {
       throw new UserError(`guardrail "${inputs.name}" (${id}) no longer exists on the service; run \`pulumi refresh\` and the next \`pulumi up\` recreates it`);

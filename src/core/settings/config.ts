@@ -83,7 +83,7 @@ export function notConfigured(apiKey: string | undefined, baseUrl: string | unde
 }
 
 /** Resolved settings (and where the key and URL came from), or an error that names both ways to set what is missing. */
-export function resolveSettings(env: NodeJS.ProcessEnv = process.env): Required<Pick<ProviderSettings, "apiKey" | "baseUrl">> & ProviderSettings & { apiKeySource: string; baseUrlSource: string } {
+export function resolveSettings(env: NodeJS.ProcessEnv = process.env): { apiKey: string; baseUrl: string } & ProviderSettings & { apiKeySource: string; baseUrlSource: string } {
   const apiKey = fromStack.apiKey ?? env.GUARDRAILS_API_KEY;
   const baseUrl = fromStack.baseUrl ?? env.GUARDRAILS_BASE_URL;
   const missing = notConfigured(apiKey, baseUrl);
