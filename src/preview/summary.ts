@@ -6,16 +6,16 @@
  * is a "preview failed" summary, never "no changes".
  */
 import { FOREIGN, parseMovesFrom, parseOnGuardrail } from "../core/assignments/status";
+import { UNKNOWN } from "../core/unknown";
+import { COMPARED } from "../core/guardrail/model";
+import { readPreview, type PreviewStep } from "./input";
+import { cell, code, text } from "../core/text/markdown";
 
 /** A status without the short id the provider adds after a name (ids vary; the name tells the reviewer). */
 const shortStatus = (status: string) => {
   const on = parseOnGuardrail(status);
   return on?.name ? `on guardrail ${on.name}` : status;
 };
-import { UNKNOWN } from "../core/unknown";
-import { COMPARED } from "../core/guardrail/model";
-import { readPreview, type PreviewStep } from "./input";
-import { cell, code, text } from "../core/text/markdown";
 
 /** The parts of `pulumi preview --json` the summary reads. */
 export type { PreviewJson, PreviewStep } from "./input";

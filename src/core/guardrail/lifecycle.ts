@@ -4,14 +4,11 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { GuardrailsError, NotFoundError } from "../client/errors";
-import type { GuardrailsClient } from "../client/client";
 import { checkBaseUrl } from "../client/base-url";
 import { getClient, resolveSettings } from "../settings/config";
 import { JournalHandle } from "./create-journal";
-import { claim } from "./create-claims";
 import { createGuardrailOnce } from "./create-once";
 import { confirmGone } from "../confirm-gone";
-import type { GuardrailInputs } from "../args/guardrail-args";
 import { containsUnknown, isUnknown } from "../unknown";
 import { forEngine, secretArgsOf } from "../args/messages";
 import type { WireGuardrail } from "../client/wire";
@@ -19,7 +16,7 @@ import { FIELD_NAMES, spec } from "../fields/fields";
 import { checkGuardrailArgs, parseInputs, userProps } from "./check";
 import { adopt, assertReplacementKeepsGuardrail, assertSameGuardrail } from "./adoption";
 import { adoptionWarning } from "./adoption-preview";
-import { changedProperties, settingsMatch } from "./changes";
+import { changedProperties } from "./changes";
 import { createBody, patchBody } from "./bodies";
 import { outputsFromWire, refreshedInputs, type GuardrailOutputs } from "./model";
 import { knownDefaultWorkspace, workspaceMoves } from "./workspace";
