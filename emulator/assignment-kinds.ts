@@ -26,7 +26,9 @@ export interface AssignmentKind {
 export const MEMBERS: AssignmentKind = {
   name: "member",
   rows: (d) => d.memberRows,
-  setRows: (d, rows) => void (d.memberRows = rows as EmulatorData["memberRows"]),
+  setRows: (d, rows) => {
+    d.memberRows = rows as EmulatorData["memberRows"];
+  },
   assignee: (r) => (r as MemberAssignmentRecord).user_id,
   exists: (s, id) => s.isMember(id),
   // A legacy guardrail without a workspace (rule 10) is a scope of its own.
@@ -37,7 +39,9 @@ export const MEMBERS: AssignmentKind = {
 export const KEYS: AssignmentKind = {
   name: "key",
   rows: (d) => d.keyRows,
-  setRows: (d, rows) => void (d.keyRows = rows as EmulatorData["keyRows"]),
+  setRows: (d, rows) => {
+    d.keyRows = rows as EmulatorData["keyRows"];
+  },
   assignee: (r) => (r as KeyAssignmentRecord).key_hash,
   exists: (s, id) => s.isKey(id),
   scope: () => "*",

@@ -29,7 +29,7 @@ async function handMadeOrganization(): Promise<void> {
   expect((await http(emu.url)("POST", "/__emulator/reset")).status).toBe(200);
   const ids = await populateOrganization(http(`${emu.url}/api/v1`, TEST_KEY));
   let text = JSON.stringify(emu.internals.store.data);
-  ids.forEach((id, i) => (text = text.split(id).join(FIXED_IDS[i]!)));
+  for (const [i, id] of ids.entries()) text = text.split(id).join(FIXED_IDS[i]!);
   emu.internals.store.replace(JSON.parse(text));
   await emu.clearLog();
 }

@@ -58,7 +58,7 @@ const guardrailJson = (id: string, name: string, extra: Record<string, unknown> 
 describe("a hostile server", () => {
   it("1. ids '.', '..' and '/' never become path components: every file stays in the folder, forget finds each", async () => {
     for (const id of [".", "..", "a/../../../escape"]) {
-      const server = await hostileServer((req, res) => json(res, 201, { data: guardrailJson(id, "dots") }));
+      const server = await hostileServer((_req, res) => json(res, 201, { data: guardrailJson(id, "dots") }));
       try {
         configureProvider(server.url);
         expect((await create(`proj/dev/dots${id.length}`, "dots")).id).toBe(id);
@@ -217,7 +217,7 @@ describe("clock skew and crafted entries", () => {
       JSON.stringify({ ...base, started: Date.now(), v: 2 }),
       JSON.stringify({ ...base, started: Date.now(), id: "" }),
     ];
-    texts.forEach((t, i) => writeFileSync(join(dir, `${key.slice(0, 16)}-9-${i}.json`), t));
+    for (const [i, t] of texts.entries()) writeFileSync(join(dir, `${key.slice(0, 16)}-9-${i}.json`), t);
     for (let i = 0; i < texts.length; i++) {
       const e = readEntry(join(dir, `${key.slice(0, 16)}-9-${i}.json`));
       // Only the first carries a valid shape; its prototype keys must not survive.
@@ -350,7 +350,7 @@ describe("a hostile local disk", () => {
   });
 
   it("25. the folder swapped for a file while the POST is out does not turn the created guardrail into an error", async () => {
-    const server = await hostileServer((req, res) => {
+    const server = await hostileServer((_req, res) => {
       rmSync(dir, { recursive: true, force: true });
       writeFileSync(dir, "in the way");
       json(res, 201, { data: guardrailJson("g-swapped", "swapped") });

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { DeclarativeConfigError, loadGuardrailConfigs } from "../../src/declarative/load";
+import { type DeclarativeConfigError, loadGuardrailConfigs } from "../../src/declarative/load";
 import { problemsIn } from "../helpers/declarative";
 
 let dir: string;
