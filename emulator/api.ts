@@ -43,7 +43,8 @@ export function apiHandler({ keys, faults, log, options, dispatchContext }: ApiC
       const credential = keys.identify(req.headers.authorization);
       if (credential === null) throw new HttpError(401, "missing, malformed or unknown API key; send Authorization: Bearer <key>");
       if (credential !== "management") throw new HttpError(403, "a management key is required for guardrail operations");
-      if (faults.settings.latencyMs > 0) await sleep((delayedMs = faults.settings.latencyMs));
+      if (faults.settings.latencyMs > 0) delayedMs = faults.settings.latencyMs;
+      if (delayedMs > 0) await sleep(delayedMs);
       const decision = faults.before();
       if (decision.kind === "rate-limit") {
         loggedBody = parsedOrUndefined(await drain(req, options.maxBodyBytes).catch(() => ""));

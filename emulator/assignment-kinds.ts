@@ -23,22 +23,27 @@ export interface AssignmentKind {
   makeRow(id: string, g: StoredGuardrail, data: EmulatorData, now: string): Row;
 }
 
-export const MEMBERS: AssignmentKind = {
-  name: "member",
-  rows: (d) => d.memberRows,
-  setRows: (d, rows) => void (d.memberRows = rows as EmulatorData["memberRows"]),
-  assignee: (r) => (r as MemberAssignmentRecord).user_id,
+/** A kind from where its rows live in the store and which field of a row names the assignee, plus what it does. */
+function kind(name: AssignmentKind["name"], list: "memberRows" | "keyRows", field: "user_id" | "key_hash", does: Pick<AssignmentKind, "exists" | "scope" | "makeRow">): AssignmentKind {
+  return {
+    name,
+    rows: (d) => d[list],
+    setRows: (d, rows) => {
+      (d as Record<typeof list, Row[]>)[list] = rows;
+    },
+    assignee: (r) => (r as unknown as Record<typeof field, string>)[field],
+    ...does,
+  };
+}
+
+export const MEMBERS = kind("member", "memberRows", "user_id", {
   exists: (s, id) => s.isMember(id),
   // A legacy guardrail without a workspace (rule 10) is a scope of its own.
   scope: (g) => (typeof g.workspace_id === "string" ? g.workspace_id : "(none)"),
   makeRow: (id, g, d, now) => ({ id: randomUUID(), user_id: id, organization_id: d.organizationId, guardrail_id: g.id, assigned_by: null, created_at: now }),
-};
+});
 
-export const KEYS: AssignmentKind = {
-  name: "key",
-  rows: (d) => d.keyRows,
-  setRows: (d, rows) => void (d.keyRows = rows as EmulatorData["keyRows"]),
-  assignee: (r) => (r as KeyAssignmentRecord).key_hash,
+export const KEYS = kind("key", "keyRows", "key_hash", {
   exists: (s, id) => s.isKey(id),
   scope: () => "*",
   makeRow: (hash, g, _d, now) => ({
@@ -50,4 +55,4 @@ export const KEYS: AssignmentKind = {
     assigned_by: null,
     created_at: now,
   }),
-};
+});

@@ -9,7 +9,7 @@ import { catalogueIndex } from "./catalogue";
 import { badRequest, notFound } from "./http-error";
 import { workspaceRecord, type GuardrailRecord, type StoredGuardrail } from "./records";
 import { builtinLabel, DEFAULT_SCAN_SCOPE, SCOPED_BUILTIN } from "./rules";
-import type { EmulatorData, Store } from "./store";
+import type { Store } from "./store";
 import type { CreateBody, UpdateBody } from "./validation";
 
 export interface Page<T> {

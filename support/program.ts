@@ -87,8 +87,14 @@ export class Program {
     let stdout = "";
     let stderr = "";
     let output = "";
-    child.stdout.on("data", (d: Buffer) => ((stdout += d), (output += d)));
-    child.stderr.on("data", (d: Buffer) => ((stderr += d), (output += d)));
+    child.stdout.on("data", (d: Buffer) => {
+      stdout += d;
+      output += d;
+    });
+    child.stderr.on("data", (d: Buffer) => {
+      stderr += d;
+      output += d;
+    });
     const code = await new Promise<number>((r) => child.on("close", (c) => r(c ?? -1)));
     // `--show-secrets` asks for secrets on purpose; everything else must never show the key.
     if (!args.includes("--show-secrets")) this.transcript += output;

@@ -87,7 +87,7 @@ export function claimSet(kind: "member" | "key", setName: string, guardrailId: p
     } else managers.set(key, [...sets, { name: setName, exclusive: isExclusive }]);
   };
   const known = guardrailOf(guardrailId);
-  if (known && (exclusive === undefined || typeof exclusive === "boolean")) return check(known, exclusive ?? false, true);
+  if (known && (exclusive === undefined || typeof exclusive === "boolean")) return void check(known, exclusive ?? false, true);
   pulumi.all([pulumi.output(guardrailId), pulumi.output(exclusive)]).apply(([id, ex]) => {
     const target = known ?? (typeof id === "string" ? { key: `uuid:${id.toLowerCase()}`, shown: `guardrail ${id}` } : undefined);
     if (target) check(target, ex ?? false, false);

@@ -79,6 +79,7 @@ export interface Guardrail extends GuardrailFieldOutputs {}
  * A guardrail. `pulumi preview` validates every arg before any call, a second `up` is a
  * no-op, `refresh` records drift and the next `up` restores the program's values.
  */
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the interface only adds the table's outputs, set by Pulumi.
 export class Guardrail extends pulumi.dynamic.Resource {
   /** The type token, so CrossGuard's `validateResourceOfType(Guardrail, ...)` matches (dynamic resources have none of their own). */
   static readonly __pulumiType = GUARDRAIL_TYPE;

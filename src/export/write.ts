@@ -67,7 +67,10 @@ function writeInto(dir: string, files: readonly FileToWrite[], options: { force?
   const problems: string[] = [];
   const existing: string[] = [];
   files.forEach((f, i) => {
-    if (!PLAIN_NAME.test(f.fileName) || f.fileName === "." || f.fileName === "..") return void problems.push(`${JSON.stringify(f.fileName)} is not a plain file name; an export writes only directly into its folder`);
+    if (!PLAIN_NAME.test(f.fileName) || f.fileName === "." || f.fileName === "..") {
+      problems.push(`${JSON.stringify(f.fileName)} is not a plain file name; an export writes only directly into its folder`);
+      return;
+    }
     const st = top ? lstat(paths[i]!) : undefined;
     if (st?.isSymbolicLink()) problems.push(`${paths[i]} ${LINK}`);
     else if (st && !st.isFile()) problems.push(`${paths[i]} is not a regular file; guardrails-export replaces only files it could have written`);
@@ -76,7 +79,10 @@ function writeInto(dir: string, files: readonly FileToWrite[], options: { force?
   if (problems.length > 0) throw new ExportTargetError(problems);
   if (existing.length > 0 && !options.force) throw new ExportConflictError(existing);
   mkdirSync(folder, { recursive: true });
-  files.forEach((f, i) => (existing.includes(paths[i]!) ? replaceFile(dir, paths[i]!, f.text) : createFile(paths[i]!, f.text)));
+  files.forEach((f, i) => {
+    if (existing.includes(paths[i]!)) replaceFile(dir, paths[i]!, f.text);
+    else createFile(paths[i]!, f.text);
+  });
   return paths;
 }
 

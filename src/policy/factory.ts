@@ -55,7 +55,7 @@ export function guardrailsPolicies(options: GuardrailsPolicyOptions = {}): Polic
 function ruleValue<K extends RuleOption>(key: K, opts: GuardrailsPolicyOptions, getConfig: () => Record<string, unknown>): NonNullable<GuardrailsPolicyOptions[K]> {
   const rule = POLICY_RULES[key];
   const config = getConfig() ?? {};
-  const fromConfig = Object.prototype.hasOwnProperty.call(config, key);
+  const fromConfig = Object.hasOwn(config, key);
   const raw = fromConfig ? config[key] : opts[key];
   const where = fromConfig ? `policy pack config of ${rule.name}` : "guardrailsPolicies options";
   if (raw === undefined) throw new PolicyOptionsError([{ property: key, reason: `is required when ${rule.name} is enabled; set it in the options or in the pack config` }], where);

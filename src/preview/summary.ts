@@ -5,18 +5,13 @@
  * every user-supplied string is neutralised (markdown.ts), and a failed or malformed preview
  * is a "preview failed" summary, never "no changes".
  */
-import { FOREIGN, parseMovesFrom, parseOnGuardrail } from "../core/assignments/status";
+import { FOREIGN, parseMovesFrom } from "../core/assignments/status";
 import { UNKNOWN } from "../core/unknown";
 import { COMPARED } from "../core/guardrail/model";
-import { PACKAGE_TYPE_PREFIX } from "../core/type-tokens";
 import { readPreview, type PreviewStep } from "./input";
-import { cell, code, text } from "../core/text/markdown";
-
-/** A status without the short id the provider adds after a name (ids vary; the name tells the reviewer). */
-const shortStatus = (status: string) => {
-  const on = parseOnGuardrail(status);
-  return on?.name ? `on guardrail ${on.name}` : status;
-};
+import { code } from "../core/text/markdown";
+import { PACKAGE_TYPE_PREFIX } from "../core/type-tokens";
+import { renderChanges, type GuardrailChange, type SetChanges } from "./render";
 
 /** The parts of `pulumi preview --json` the summary reads. */
 export type { PreviewJson, PreviewStep } from "./input";
@@ -29,8 +24,6 @@ export interface Summary {
 
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 const SETTINGS = ["workspaceId", ...COMPARED, "adoptId"] as const;
-/** Ids listed per kind of change; the rest are counted (a PR comment has a size limit, and the totals line counts all). */
-const LISTED_MAX = 50;
 const SET_KINDS = { GuardrailMemberAssignment: "members", GuardrailKeyAssignment: "keys" } as const;
 
 /** The resource's own type token (after any parent types, `a$b$type`), if it is one of ours. */
@@ -65,26 +58,6 @@ function same(a: unknown, b: unknown): boolean {
   return JSON.stringify(norm(a)) === JSON.stringify(norm(b));
 }
 
-interface GuardrailChange {
-  logical: string;
-  name: string;
-  op: string;
-  settings: Array<{ key: string; before: string; after: string }>;
-  sets: Record<"members" | "keys", SetChanges>;
-}
-
-interface SetChanges {
-  added: string[];
-  removed: string[];
-  restored: Array<[string, string]>;
-  movedIn: Array<[string, string]>;
-  movedOut: Array<[string, string]>;
-  /** Added ids the provider found on a guardrail outside this preview (its `moves` input), with that guardrail's name. */
-  taken: Array<[string, string]>;
-  /** The list is secret and its resource changes: shown as changed, never its contents. */
-  secret: boolean;
-}
-
 /** The Markdown summary of a preview (a "preview failed" summary when it is one). */
 export function summarizePreview(preview: unknown): string {
   return summarize(preview).markdown;
@@ -103,7 +76,6 @@ export function summarize(preview: unknown): Summary {
 function summarizeSteps(steps: PreviewStep[]): string {
   const guardrails = new Map<string, GuardrailChange>();
   const byId = new Map<string, string>();
-  const emptySets = (): GuardrailChange["sets"] => ({ members: emptySet(), keys: emptySet() });
 
   for (const s of steps.filter((s) => typeOf(s.urn) === "Guardrail")) {
     const logical = nameOf(s.urn);
@@ -121,8 +93,14 @@ function summarizeSteps(steps: PreviewStep[]): string {
     }
     guardrails.set(logical, g);
   }
+  addSetChanges(steps, guardrails, byId);
+  const all = [...guardrails.values()].filter((g) => changed(g.op) || Object.values(g.sets).some(setChanged));
+  if (all.length === 0) return "**Guardrails: no changes.**\n";
+  return renderChanges(all);
+}
 
-  // Sets: what each adds and removes, then pair removals and additions of one id into moves.
+/** Sets: what each adds and removes, then pair removals and additions of one id into moves. */
+function addSetChanges(steps: PreviewStep[], guardrails: Map<string, GuardrailChange>, byId: Map<string, string>): void {
   const removedFrom = { members: new Map<string, string>(), keys: new Map<string, string>() };
   const addedTo = { members: new Map<string, string>(), keys: new Map<string, string>() };
   const owners: Array<{ owner: GuardrailChange; kind: "members" | "keys"; added: string[]; removed: string[]; moves: Record<string, unknown> }> = [];
@@ -163,66 +141,9 @@ function summarizeSteps(steps: PreviewStep[]): string {
       else owner.sets[kind].removed.push(id);
     }
   }
-
-  const all = [...guardrails.values()].filter((g) => changed(g.op) || Object.values(g.sets).some(setChanged));
-  if (all.length === 0) return "**Guardrails: no changes.**\n";
-  return [totalLine(all), ...callouts(all), ...all.sort((a, b) => a.name.localeCompare(b.name)).map(section)].join("\n\n") + "\n";
-}
-
-function totalLine(all: GuardrailChange[]): string {
-  const count = (op: string) => all.filter((g) => g.op === op).length;
-  const ops = ["create", "update", "replace", "delete"].map((op) => [op, count(op)] as const).filter(([, n]) => n > 0);
-  const verb: Record<string, string> = { create: "created", update: "updated", replace: "replaced", delete: "deleted" };
-  const setTotals = (kind: "members" | "keys") => {
-    const sum = (f: (s: GuardrailChange["sets"]["members"]) => number) => all.reduce((n, g) => n + f(g.sets[kind]), 0);
-    const parts = [[sum((s) => s.added.length + s.restored.length), "added"], [sum((s) => s.removed.length), "removed"], [sum((s) => s.movedIn.length + s.taken.length), "moved"], [sum((s) => (s.secret ? 1 : 0)), "secret list(s) changed"]] as const;
-    const shown = parts.filter(([n]) => n > 0).map(([n, w]) => `${n} ${w}`);
-    return `${kind}: ${shown.length ? shown.join(", ") : "no change"}`;
-  };
-  const guardrailPart = ops.length ? ops.map(([op, n]) => `${n} ${verb[op]}`).join(", ") : "no setting changes";
-  return `**Guardrails: ${guardrailPart} · ${setTotals("members")} · ${setTotals("keys")}**`;
-}
-
-function callouts(all: GuardrailChange[]): string[] {
-  const risky = all.filter((g) => g.op === "replace" || g.op === "delete");
-  if (risky.length === 0) return [];
-  const lines = risky.map((g) =>
-    g.op === "delete"
-      ? `- **${text(g.name)}** (${code(g.logical)}) is **deleted**, with its member and key assignments.`
-      : `- **${text(g.name)}** (${code(g.logical)}) is **replaced** (a new guardrail, then the old one deleted): ${g.settings.filter((s) => s.key === "workspaceId").map((s) => `workspaceId ${code(s.before)} → ${code(s.after)}`).join("") || "a setting that forces replacement changed"}.`,
-  );
-  return [`### Replacements and deletions\n\n${lines.join("\n")}`];
-}
-
-function section(g: GuardrailChange): string {
-  const what: Record<string, string> = { create: "new", update: "update", replace: "replace", delete: "delete", same: "assignments only" };
-  const out = [`### ${text(g.name)} (${code(g.logical)}): ${what[g.op] ?? text(g.op)}`];
-  if (g.settings.length > 0 && g.op !== "delete") {
-    const rows = ["| setting | before | after |", "|---|---|---|"];
-    for (const s of g.settings) rows.push(`| ${s.key} | ${cell(s.before)} | ${cell(s.after)} |`);
-    out.push(rows.join("\n"));
-  }
-  for (const kind of ["members", "keys"] as const) {
-    const s = g.sets[kind];
-    const lines: string[] = [];
-    const more = (n: number) => (n > LISTED_MAX ? `, … and ${n - LISTED_MAX} more` : "");
-    const ids = (xs: string[]) => xs.sort().slice(0, LISTED_MAX).map((x) => code(x)).join(", ") + more(xs.length);
-    const each = <T>(xs: T[], line: (x: T) => string) => {
-      for (const x of xs.sort().slice(0, LISTED_MAX)) lines.push(line(x));
-      if (xs.length > LISTED_MAX) lines.push(`- … and ${xs.length - LISTED_MAX} more`);
-    };
-    if (s.added.length) lines.push(`- added: ${ids(s.added)}`);
-    each(s.taken, ([id, from]) => `- added: ${code(id)} (moves from ${text(from)})`);
-    if (s.secret) lines.push("- changed (the list is secret: its contents are not shown)");
-    each(s.restored, ([id, why]) => `- put back: ${code(id)} (was ${text(shortStatus(why))})`);
-    each(s.movedIn, ([id, from]) => `- moved here from ${text(from)}: ${code(id)}`);
-    if (s.removed.length) lines.push(`- removed: ${ids(s.removed)}`);
-    each(s.movedOut, ([id, to]) => `- moved to ${text(to)}: ${code(id)}`);
-    if (lines.length) out.push(`${kind === "members" ? "Members" : "Keys"}:\n${lines.join("\n")}`);
-  }
-  return out.join("\n\n");
 }
 
 const emptySet = (): SetChanges => ({ added: [], removed: [], restored: [], movedIn: [], movedOut: [], taken: [], secret: false });
+const emptySets = (): GuardrailChange["sets"] => ({ members: emptySet(), keys: emptySet() });
 const setChanged = (s: SetChanges) => s.secret || s.added.length + s.removed.length + s.restored.length + s.movedIn.length + s.movedOut.length + s.taken.length > 0;
 const asMap = (v: unknown): Record<string, unknown> => (v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {});

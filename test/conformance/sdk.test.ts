@@ -19,7 +19,7 @@ const MEMBERS = ["user_a", "user_b", "user_c"];
 const HASHES = ["hash_1", "hash_2", "hash_3"];
 
 /** Spec name -> SDK name. `enforce_zdr_other` and `enforce_zdr` are the same on both sides. */
-export const VENDOR_NAMES = {
+const VENDOR_NAMES = {
   enforce_zdr_vendor_a: "enforce_zdr_anthropic",
   enforce_zdr_vendor_b: "enforce_zdr_openai",
   enforce_zdr_vendor_c: "enforce_zdr_google",

@@ -21,7 +21,7 @@ function diagnostics(output: string, anonymous = false): string {
   const blocks = section
     .replace(/http:\/\/127\.0\.0\.1:\d+/g, "http://127.0.0.1:<port>")
     .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, "<id>")
-    .split(/\n(?=  \S)/)
+    .split(/\n(?= {2}\S)/)
     .slice(1)
     .map((b) => b.trimEnd());
   return `Diagnostics:\n${blocks.sort().join("\n")}\n`;

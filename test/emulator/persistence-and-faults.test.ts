@@ -128,7 +128,10 @@ describe("fault injection", () => {
     let current = 0;
     for (const st of seq) {
       if (st === 429) current++;
-      else if (current > 0) (runs.push(current), (current = 0));
+      else if (current > 0) {
+        runs.push(current);
+        current = 0;
+      }
     }
     expect(runs.length).toBeGreaterThan(0);
     expect(seq).toContain(200);

@@ -17,7 +17,7 @@ export function normalizePreviewJson(raw: { steps: Array<{ urn: string; oldState
     if (id && !KEEP(id)) guardrails.set(s.urn.split("::").pop()!, id);
   }
   const fixed = new Map<string, string>();
-  [...guardrails.keys()].sort().forEach((name, i) => fixed.set(guardrails.get(name)!, `00000000-0000-4000-8000-1000000000${String(i + 1).padStart(2, "0")}`));
+  for (const [i, name] of [...guardrails.keys()].sort().entries()) fixed.set(guardrails.get(name)!, `00000000-0000-4000-8000-1000000000${String(i + 1).padStart(2, "0")}`);
   const text = JSON.stringify(raw, (k, v) => (k === "__provider" ? "[serialized provider, left out of the fixture]" : k === "stackTrace" || k === "sourcePosition" ? undefined : k === "duration" ? 0 : v), 2)
     .replace(UUID, (u) => fixed.get(u) ?? (KEEP(u) ? u : "00000000-0000-4000-8000-ffffffffffff"))
     .replace(/http:\/\/127\.0\.0\.1:\d+/g, "http://127.0.0.1:8787")

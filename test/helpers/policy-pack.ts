@@ -47,7 +47,7 @@ export async function runPack(policies: Policies, resources: Res[], config: Reco
   const out: Outcome[] = [];
   const levelOf = (p: Policies[number]) => (config[p.name]?.enforcementLevel as string | undefined) ?? p.enforcementLevel ?? "advisory";
   const getConfig = (p: Policies[number]) => () => config[p.name] ?? {};
-  const guard = async (p: Policies[number], name: string, level: string, fn: () => unknown) => {
+  const guard = async (p: Policies[number], name: string, _level: string, fn: () => unknown) => {
     try {
       await fn();
     } catch (e) {

@@ -3,28 +3,20 @@
  * belong, a linked folder named with a trailing slash, and names that slug to reserved or
  * colliding ids, exported from the emulator and read back by the loader unchanged.
  */
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadGuardrailConfigs } from "../../src/declarative/load";
 import { tempFolder, TEST_KEY, useProviderEmulator } from "../helpers/emulator";
 import { hostileServer, json } from "../helpers/hostile-server";
-import { http, REPO_ROOT } from "../helpers/spawn-emulator";
+import { exportBin } from "../helpers/export-bin";
+import { http } from "../helpers/spawn-emulator";
 
-const BIN = join(REPO_ROOT, "dist/tools/export/cli.js");
 const emu = useProviderEmulator();
 const work = tempFolder("export-attack-");
 
-const run = (args: string[], cwd: string, env: Record<string, string> = {}) =>
-  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { PATH: process.env.PATH, GUARDRAILS_API_KEY: TEST_KEY, GUARDRAILS_BASE_URL: emu.url, ...env } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d));
-    child.stderr.on("data", (d: Buffer) => (stderr += d));
-    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
+const run = exportBin(emu);
 const fresh = () => mkdtempSync(join(work, "bin-"));
 
 describe("the API key pasted where it does not belong never reaches stderr", () => {

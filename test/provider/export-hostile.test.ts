@@ -3,7 +3,6 @@
  * finding 7): lists the service answers as `[]`, a guardrail older than workspaces, several
  * workspaces, and selections that miss; and the bin against a folder holding a link (finding 6).
  */
-import { spawn } from "node:child_process";
 import { lstatSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -15,7 +14,8 @@ import { exportGuardrails, writeExport } from "../../src/export/export";
 import { ExportSelectionError } from "../../src/export/fetch";
 import { reshapeGuardrail, tempFolder, TEST_KEY, useProviderEmulator } from "../helpers/emulator";
 import { DEFAULT_WS, HAND_MADE, populateOrganization, SECOND_WS } from "../helpers/export-org";
-import { http, REPO_ROOT } from "../helpers/spawn-emulator";
+import { exportBin } from "../helpers/export-bin";
+import { http } from "../helpers/spawn-emulator";
 
 const emu = useProviderEmulator();
 const work = tempFolder("export-hostile-");
@@ -155,16 +155,7 @@ describe("--only that misses the listed workspaces", () => {
 });
 
 describe("the guardrails-export bin", () => {
-  const BIN = join(REPO_ROOT, "dist/tools/export/cli.js");
-  const run = (args: string[], cwd: string) =>
-    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { PATH: process.env.PATH, GUARDRAILS_API_KEY: TEST_KEY, GUARDRAILS_BASE_URL: emu.url } });
-      let stdout = "";
-      let stderr = "";
-      child.stdout.on("data", (d: Buffer) => (stdout += d));
-      child.stderr.on("data", (d: Buffer) => (stderr += d));
-      child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
-    });
+  const run = exportBin(emu);
 
   it("a dangling link in the folder: exit 1 naming it, nothing created, with or without --force", async () => {
     const cwd = mkdtempSync(join(work, "bin-"));

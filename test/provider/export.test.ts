@@ -3,7 +3,6 @@
  * golden files for a fixed organization, reads only, call counts, and files that the
  * provider adopts with zero write calls.
  */
-import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -14,7 +13,8 @@ import { ExportSelectionError } from "../../src/export/fetch";
 import { guardrail, keyAssignment, memberAssignment } from "../../src/dynamic/internal";
 import { tempFolder, TEST_KEY, useProviderEmulator, withEmulator } from "../helpers/emulator";
 import { DEFAULT_WS, HAND_MADE, populateOrganization, SECOND_WS } from "../helpers/export-org";
-import { http, REPO_ROOT } from "../helpers/spawn-emulator";
+import { exportBin } from "../helpers/export-bin";
+import { http } from "../helpers/spawn-emulator";
 
 const GOLDEN = join(__dirname, "golden/export");
 /** Fixed ids the golden files show, in HAND_MADE order. */
@@ -29,7 +29,7 @@ async function handMadeOrganization(): Promise<void> {
   expect((await http(emu.url)("POST", "/__emulator/reset")).status).toBe(200);
   const ids = await populateOrganization(http(`${emu.url}/api/v1`, TEST_KEY));
   let text = JSON.stringify(emu.internals.store.data);
-  ids.forEach((id, i) => (text = text.split(id).join(FIXED_IDS[i]!)));
+  for (const [i, id] of ids.entries()) text = text.split(id).join(FIXED_IDS[i]!);
   emu.internals.store.replace(JSON.parse(text));
   await emu.clearLog();
 }
@@ -152,16 +152,7 @@ describe("what a program cannot say back", () => {
 });
 
 describe("the guardrails-export bin", () => {
-  const BIN = join(REPO_ROOT, "dist/tools/export/cli.js");
-  const run = (args: string[], cwd: string, env: Record<string, string> = { GUARDRAILS_API_KEY: TEST_KEY, GUARDRAILS_BASE_URL: emu.url }) =>
-    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { PATH: process.env.PATH, ...env } });
-      let stdout = "";
-      let stderr = "";
-      child.stdout.on("data", (d: Buffer) => (stdout += d));
-      child.stderr.on("data", (d: Buffer) => (stderr += d));
-      child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
-    });
+  const run = exportBin(emu);
 
   it("writes the folder, refuses a second run without --force naming the files, --stdout prints one file; the key is never printed", async () => {
     const cwd = mkdtempSync(join(work, "bin-"));
@@ -189,7 +180,7 @@ describe("the guardrails-export bin", () => {
     await emu.clearLog();
     const bad = await run(["--workspace", "nope"], cwd);
     expect(bad).toMatchObject({ code: 1, stderr: 'guardrails-export: workspace "nope" is not a workspace id; expected a UUID such as 3f2b8c1e-0000-4000-8000-000000000000\n' });
-    const missing = await run([], cwd, {});
+    const missing = await run([], cwd, { GUARDRAILS_API_KEY: undefined, GUARDRAILS_BASE_URL: undefined });
     expect(missing).toMatchObject({ code: 1, stderr: "guardrails-export: set GUARDRAILS_API_KEY and GUARDRAILS_BASE_URL (the same env vars as the provider)\n" });
     const unknown = await run(["--colour"], cwd);
     expect(unknown.code).toBe(2);

@@ -5,70 +5,36 @@
  * hostile server where the server must lie.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { chmodSync, chownSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, chownSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { parseInputs } from "../../src/core/guardrail/check";
-import { createBody } from "../../src/core/guardrail/bodies";
-import { createKey, JournalHandle, readEntry } from "../../src/core/guardrail/create-journal";
+import { describe, expect, it, vi } from "vitest";
+import { JournalHandle, readEntry } from "../../src/core/guardrail/create-journal";
 import { orphanPoll } from "../../src/core/guardrail/create-once";
-import { guardrail } from "../../src/dynamic/internal";
-import { configureProvider, TEST_KEY, W2, withEmulator } from "../helpers/emulator";
+import { configureProvider, TEST_KEY, W2 } from "../helpers/emulator";
 import { hostileServer, json } from "../helpers/hostile-server";
+import { useJournalBench } from "../helpers/journal";
 
-let emu: Awaited<ReturnType<typeof withEmulator>>;
-let root: string;
-let dir: string;
-/** A pid that is certainly not running: a process that already exited. */
-const deadPid = () => spawnSync(process.execPath, ["-e", "0"]).pid!;
+const bench = useJournalBench("guardrails-journal-attack-");
+const { emu, keyOf, create, posts, plant } = bench;
 const asRoot = process.getuid?.() === 0;
 
-beforeAll(async () => {
-  emu = await withEmulator();
-});
-afterAll(() => emu.close());
-beforeEach(() => {
-  root = mkdtempSync(join(tmpdir(), "guardrails-journal-attack-"));
-  dir = join(root, "journal");
-  process.env.GUARDRAILS_JOURNAL_DIR = dir;
-  configureProvider(emu.url);
-});
-afterEach(() => {
-  vi.restoreAllMocks();
-  process.env.GUARDRAILS_JOURNAL_DIR = dir;
-});
-
-const args = (name: string, extra: Record<string, unknown> = {}) => ({ name, limitUsd: 4, resetInterval: "daily", ...extra });
-const keyOf = (resource: string, name: string, url = emu.url, extra: Record<string, unknown> = {}) => createKey(resource, url, createBody(parseInputs(args(name, extra))));
-const create = (resource: string, name: string, extra: Record<string, unknown> = {}) => guardrail.create({ __provider: "s", __resource: resource, ...args(name, extra) });
-const posts = async () => (await emu.log()).counts.createGuardrail ?? 0;
 const made = (name: string, extra: Record<string, unknown> = {}) => emu.client().createGuardrail({ name, limit_usd: 4, reset_interval: "daily", ...extra });
-
-/** An entry of a killed run (its process and engine gone), as a file in `folder`. */
-function plant(resource: string, name: string, entry: Record<string, unknown>, o: { file?: string; folder?: string; url?: string; extra?: Record<string, unknown> } = {}): string {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const key = keyOf(resource, name, o.url ?? emu.url, o.extra);
-  const path = join(o.folder ?? dir, `${key.slice(0, 16)}-${o.file ?? "1-1.json"}`);
-  writeFileSync(path, JSON.stringify({ v: 1, resource, key, started: Date.now() - 1000, pid: deadPid(), engine: [deadPid()], ...entry }));
-  return path;
-}
 const guardrailJson = (id: string, name: string, extra: Record<string, unknown> = {}) => ({ id, name, created_at: new Date().toISOString(), limit_usd: 4, reset_interval: "daily", ...extra });
 
 describe("a hostile server", () => {
   it("1. ids '.', '..' and '/' never become path components: every file stays in the folder, forget finds each", async () => {
     for (const id of [".", "..", "a/../../../escape"]) {
-      const server = await hostileServer((req, res) => json(res, 201, { data: guardrailJson(id, "dots") }));
+      const server = await hostileServer((_req, res) => json(res, 201, { data: guardrailJson(id, "dots") }));
       try {
         configureProvider(server.url);
         expect((await create(`proj/dev/dots${id.length}`, "dots")).id).toBe(id);
       } finally {
         await server.close();
       }
-      JournalHandle.forget(id, dir);
+      JournalHandle.forget(id, bench.dir);
     }
-    expect(readdirSync(root)).toEqual(["journal"]);
-    expect(readdirSync(dir)).toEqual([]);
+    expect(readdirSync(bench.root)).toEqual(["journal"]);
+    expect(readdirSync(bench.dir)).toEqual([]);
   });
 
   it("2. a POST that fails ambiguously, nothing landed, then succeeds leaves no entry the engine cannot forget", async () => {
@@ -84,8 +50,8 @@ describe("a hostile server", () => {
       await server.close();
     }
     // The engine recorded g-second (its next diff/read forgets it): nothing may stay that a later create of this resource would resolve.
-    JournalHandle.forget("g-second", dir);
-    expect(readdirSync(dir)).toEqual([]);
+    JournalHandle.forget("g-second", bench.dir);
+    expect(readdirSync(bench.dir)).toEqual([]);
   });
 
   it("3. a guardrail answered for the journaled id under another id is not adopted", async () => {
@@ -205,7 +171,7 @@ describe("clock skew and crafted entries", () => {
   });
 
   it("14. crafted JSON (prototype keys, huge numbers, deep nesting, BOM, NaN strings) is ignored without crash or pollution", async () => {
-    mkdirSync(dir, { mode: 0o700 });
+    mkdirSync(bench.dir, { mode: 0o700 });
     const key = keyOf("proj/dev/j-json", "j-json");
     const base = { v: 1, resource: "proj/dev/j-json", key, pid: 4242, engine: [4243] };
     const texts = [
@@ -217,9 +183,9 @@ describe("clock skew and crafted entries", () => {
       JSON.stringify({ ...base, started: Date.now(), v: 2 }),
       JSON.stringify({ ...base, started: Date.now(), id: "" }),
     ];
-    texts.forEach((t, i) => writeFileSync(join(dir, `${key.slice(0, 16)}-9-${i}.json`), t));
+    for (const [i, t] of texts.entries()) writeFileSync(join(bench.dir, `${key.slice(0, 16)}-9-${i}.json`), t);
     for (let i = 0; i < texts.length; i++) {
-      const e = readEntry(join(dir, `${key.slice(0, 16)}-9-${i}.json`));
+      const e = readEntry(join(bench.dir, `${key.slice(0, 16)}-9-${i}.json`));
       // Only the first carries a valid shape; its prototype keys must not survive.
       if (i === 0) expect(Object.getPrototypeOf(e)).toBe(Object.prototype);
       else expect(e).toBeUndefined();
@@ -231,9 +197,9 @@ describe("clock skew and crafted entries", () => {
 
 describe("a hostile local disk", () => {
   it("15. a journal folder that is a symlink to a private folder works; one to a world-writable folder is refused", async () => {
-    const real = join(root, "real");
+    const real = join(bench.root, "real");
     mkdirSync(real, { mode: 0o700 });
-    const link = join(root, "link");
+    const link = join(bench.root, "link");
     symlinkSync(real, link);
     process.env.GUARDRAILS_JOURNAL_DIR = link;
     await create("proj/dev/j-symdir", "j-symdir");
@@ -245,7 +211,7 @@ describe("a hostile local disk", () => {
   });
 
   it("16. GUARDRAILS_JOURNAL_DIR naming a regular file is reported, not silently dropped", async () => {
-    const file = join(root, "a-file");
+    const file = join(bench.root, "a-file");
     writeFileSync(file, "x");
     process.env.GUARDRAILS_JOURNAL_DIR = file;
     await emu.clearLog();
@@ -270,18 +236,18 @@ describe("a hostile local disk", () => {
     const g = await made("j-planted");
     const file = plant("proj/dev/j-planted", "j-planted", { id: g.id });
     chownSync(file, 4242, 4242);
-    chmodSync(dir, 0o700);
+    chmodSync(bench.dir, 0o700);
     const res = await create("proj/dev/j-planted", "j-planted");
     expect(res.id).not.toBe(g.id);
   });
 
   it.skipIf(!asRoot)("19. a journal folder reached through a symlink owned by another user is refused", async () => {
-    const real = join(root, "real");
+    const real = join(bench.root, "real");
     mkdirSync(real, { mode: 0o700 });
-    const link = join(root, "theirs");
+    const link = join(bench.root, "theirs");
     symlinkSync(real, link);
     spawnSync("chown", ["-h", "4242:4242", link]);
-    chmodSync(root, 0o1777);
+    chmodSync(bench.root, 0o1777);
     process.env.GUARDRAILS_JOURNAL_DIR = link;
     // Its owner may point it elsewhere at any moment; only the target's owner and mode are checked.
     await expect(create("proj/dev/j-theirlink", "j-theirlink")).rejects.toThrow(/journal folder/);
@@ -292,9 +258,9 @@ describe("a hostile local disk", () => {
     const path = plant("proj/dev/j-huge", "j-huge", { id: g.id });
     truncateSync(path, 2 ** 33);
     const prefix = keyOf("proj/dev/j-huge", "j-huge").slice(0, 16);
-    mkdirSync(join(dir, `${prefix}-2-2.json`));
-    if (asRoot) spawnSync("mknod", [join(dir, `${prefix}-3-3.json`), "c", "1", "5"]);
-    symlinkSync("/dev/zero", join(dir, `${prefix}-4-4.json`));
+    mkdirSync(join(bench.dir, `${prefix}-2-2.json`));
+    if (asRoot) spawnSync("mknod", [join(bench.dir, `${prefix}-3-3.json`), "c", "1", "5"]);
+    symlinkSync("/dev/zero", join(bench.dir, `${prefix}-4-4.json`));
     const t0 = Date.now();
     const res = await create("proj/dev/j-huge", "j-huge");
     expect(res.id).not.toBe(g.id);
@@ -303,21 +269,21 @@ describe("a hostile local disk", () => {
 
   it.skipIf(!asRoot)("21. an entry hard-linked in from outside the folder by another user is not trusted", async () => {
     const g = await made("j-hard");
-    const outside = plant("proj/dev/j-hard", "j-hard", { id: g.id }, { folder: root });
+    const outside = plant("proj/dev/j-hard", "j-hard", { id: g.id }, { folder: bench.root });
     chownSync(outside, 4242, 4242);
-    linkSync(outside, join(dir, `${keyOf("proj/dev/j-hard", "j-hard").slice(0, 16)}-1-1.json`));
+    linkSync(outside, join(bench.dir, `${keyOf("proj/dev/j-hard", "j-hard").slice(0, 16)}-1-1.json`));
     const res = await create("proj/dev/j-hard", "j-hard");
     expect(res.id).not.toBe(g.id);
   });
 
   it("22. an entry swapped with a FIFO or a link in a tight loop is never read through either, nor blocks", async () => {
-    mkdirSync(dir, { mode: 0o700 });
-    const file = join(dir, "race.json");
+    mkdirSync(bench.dir, { mode: 0o700 });
+    const file = join(bench.dir, "race.json");
     const good = JSON.stringify({ v: 1, resource: "r", key: "0".repeat(64), started: Date.now(), pid: 4242, engine: [] });
-    const secret = join(root, "secret.json");
+    const secret = join(bench.root, "secret.json");
     writeFileSync(secret, JSON.stringify({ v: 1, resource: "SECRET", key: "1".repeat(64), started: Date.now(), pid: 4242, engine: [] }));
-    expect(spawnSync("mkfifo", [join(root, "fifo")]).status).toBe(0);
-    const swapper = spawn(process.execPath, ["-e", SWAPPER, file, good, join(root, "fifo"), secret, root], { stdio: "ignore" });
+    expect(spawnSync("mkfifo", [join(bench.root, "fifo")]).status).toBe(0);
+    const swapper = spawn(process.execPath, ["-e", SWAPPER, file, good, join(bench.root, "fifo"), secret, bench.root], { stdio: "ignore" });
     try {
       await new Promise((r) => setTimeout(r, 200));
       const t0 = Date.now();
@@ -334,12 +300,12 @@ describe("a hostile local disk", () => {
   });
 
   it("23. a journal full of files (many entries of other keys) neither slows nor breaks a create", async () => {
-    mkdirSync(dir, { mode: 0o700 });
-    for (let i = 0; i < 3000; i++) writeFileSync(join(dir, `${i.toString(16).padStart(16, "0")}-1-1.json`), "{}");
+    mkdirSync(bench.dir, { mode: 0o700 });
+    for (let i = 0; i < 3000; i++) writeFileSync(join(bench.dir, `${i.toString(16).padStart(16, "0")}-1-1.json`), "{}");
     const t0 = Date.now();
     await create("proj/dev/j-many", "j-many");
     expect(Date.now() - t0).toBeLessThan(5000);
-    expect(readdirSync(dir)).toHaveLength(3001);
+    expect(readdirSync(bench.dir)).toHaveLength(3001);
   });
 
   it("24. a journal folder that cannot be made (under /proc) loses the journal, never the create, and never spins", async () => {
@@ -350,9 +316,9 @@ describe("a hostile local disk", () => {
   });
 
   it("25. the folder swapped for a file while the POST is out does not turn the created guardrail into an error", async () => {
-    const server = await hostileServer((req, res) => {
-      rmSync(dir, { recursive: true, force: true });
-      writeFileSync(dir, "in the way");
+    const server = await hostileServer((_req, res) => {
+      rmSync(bench.dir, { recursive: true, force: true });
+      writeFileSync(bench.dir, "in the way");
       json(res, 201, { data: guardrailJson("g-swapped", "swapped") });
     });
     try {
@@ -365,20 +331,20 @@ describe("a hostile local disk", () => {
   });
 
   it("26. a refusal names the folder without the API key pasted into its path", async () => {
-    const open = join(root, TEST_KEY);
+    const open = join(bench.root, TEST_KEY);
     mkdirSync(open, { mode: 0o777 });
     chmodSync(open, 0o777);
     process.env.GUARDRAILS_JOURNAL_DIR = open;
     const err = await create("proj/dev/j-keypath", "j-keypath").then(() => undefined, (e: Error) => e);
     expect(err?.message).toContain("is writable by others");
-    expect(err?.message).toContain(root);
+    expect(err?.message).toContain(bench.root);
     expect(err?.message).not.toContain(TEST_KEY);
   });
 });
 
 describe("the folder's surroundings, and what forget removes", () => {
   it("27. a journal folder whose parent anyone can write (no sticky bit) is refused: anyone could swap it", async () => {
-    const parent = join(root, "shared");
+    const parent = join(bench.root, "shared");
     mkdirSync(parent);
     chmodSync(parent, 0o777);
     process.env.GUARDRAILS_JOURNAL_DIR = join(parent, "journal");
@@ -391,24 +357,24 @@ describe("the folder's surroundings, and what forget removes", () => {
   });
 
   it("28. forget removes only the entries of that id, whatever the others are named", async () => {
-    mkdirSync(dir, { mode: 0o700 });
+    mkdirSync(bench.dir, { mode: 0o700 });
     const a = await create("proj/dev/j-fa", "j-fa");
     const b = await create("proj/dev/j-fb", "j-fb");
-    writeFileSync(join(dir, "unrelated.json"), "{}");
-    JournalHandle.forget(a.id, dir);
-    const left = readdirSync(dir).sort();
+    writeFileSync(join(bench.dir, "unrelated.json"), "{}");
+    JournalHandle.forget(a.id, bench.dir);
+    const left = readdirSync(bench.dir).sort();
     expect(left).toHaveLength(2);
     expect(left).toContain("unrelated.json");
-    expect(JSON.parse(readFileSync(join(dir, left.find((f) => f !== "unrelated.json")!), "utf8")).id).toBe(b.id);
+    expect(JSON.parse(readFileSync(join(bench.dir, left.find((f) => f !== "unrelated.json")!), "utf8")).id).toBe(b.id);
   });
 
   it("29. the API key is in no journal file, nor in any file name", async () => {
     await create(`proj/dev/j-nokey`, "j-nokey");
-    for (const f of readdirSync(dir)) {
+    for (const f of readdirSync(bench.dir)) {
       expect(f).not.toContain(TEST_KEY);
-      expect(readFileSync(join(dir, f), "utf8")).not.toContain(TEST_KEY);
+      expect(readFileSync(join(bench.dir, f), "utf8")).not.toContain(TEST_KEY);
     }
-    expect(readdirSync(dir)).toHaveLength(1);
+    expect(readdirSync(bench.dir)).toHaveLength(1);
   });
 });
 

@@ -6,49 +6,17 @@
  * are regular files. Real files in a temp folder; the emulator, or a hostile server for the id.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { parseInputs } from "../../src/core/guardrail/check";
-import { createBody } from "../../src/core/guardrail/bodies";
-import { createKey, JournalHandle } from "../../src/core/guardrail/create-journal";
+import { describe, expect, it, vi } from "vitest";
+import { JournalHandle } from "../../src/core/guardrail/create-journal";
 import { orphanPoll } from "../../src/core/guardrail/create-once";
-import { guardrail } from "../../src/dynamic/internal";
-import { configureProvider, W2, withEmulator } from "../helpers/emulator";
+import { configureProvider, W2 } from "../helpers/emulator";
 import { hostileServer, json } from "../helpers/hostile-server";
+import { useJournalBench } from "../helpers/journal";
 
-let emu: Awaited<ReturnType<typeof withEmulator>>;
-let root: string;
-let dir: string;
-/** A pid that is certainly not running: a process that already exited. */
-const deadPid = () => spawnSync(process.execPath, ["-e", "0"]).pid!;
-
-beforeAll(async () => {
-  emu = await withEmulator();
-});
-afterAll(() => emu.close());
-beforeEach(() => {
-  root = mkdtempSync(join(tmpdir(), "guardrails-journal-hostile-"));
-  dir = join(root, "journal");
-  process.env.GUARDRAILS_JOURNAL_DIR = dir;
-  configureProvider(emu.url);
-});
-afterEach(() => vi.restoreAllMocks());
-
-const args = (name: string, extra: Record<string, unknown> = {}) => ({ name, limitUsd: 4, resetInterval: "daily", ...extra });
-const keyOf = (resource: string, name: string, url = emu.url) => createKey(resource, url, createBody(parseInputs(args(name))));
-const create = (resource: string, name: string) => guardrail.create({ __provider: "s", __resource: resource, ...args(name) });
-const posts = async () => (await emu.log()).counts.createGuardrail ?? 0;
-
-/** An entry of a killed run (its process and engine gone), as a file in `dir` named with the entry prefix. */
-function plant(resource: string, name: string, extra: Record<string, unknown>, file = "1-1.json", folder = dir): string {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const key = keyOf(resource, name);
-  const path = join(folder, `${key.slice(0, 16)}-${file}`);
-  writeFileSync(path, JSON.stringify({ v: 1, resource, key, started: Date.now() - 1000, pid: deadPid(), engine: [deadPid()], ...extra }));
-  return path;
-}
+const bench = useJournalBench("guardrails-journal-hostile-");
+const { emu, keyOf, create, posts, plant } = bench;
 
 describe("an id from the server is data, never a path", () => {
   it("a create answered with id /../../pwned writes its entry inside the folder, and forget finds it", async () => {
@@ -64,12 +32,12 @@ describe("an id from the server is data, never a path", () => {
     } finally {
       await server.close();
     }
-    expect(readdirSync(root)).toEqual(["journal"]);
-    const files = readdirSync(dir);
+    expect(readdirSync(bench.root)).toEqual(["journal"]);
+    const files = readdirSync(bench.dir);
     expect(files).toHaveLength(1);
-    expect(JSON.parse(readFileSync(join(dir, files[0]!), "utf8")).id).toBe(id);
-    JournalHandle.forget(id, dir);
-    expect(readdirSync(dir)).toEqual([]);
+    expect(JSON.parse(readFileSync(join(bench.dir, files[0]!), "utf8")).id).toBe(id);
+    JournalHandle.forget(id, bench.dir);
+    expect(readdirSync(bench.dir)).toEqual([]);
   });
 });
 
@@ -80,27 +48,27 @@ describe("the journal folder must be private", () => {
   ])("a %s folder is refused before any call, naming the folder and the fix; its entry is not adopted", async (_what, mode, says) => {
     const landed = await emu.client().createGuardrail({ name: "j-open", limit_usd: 4, reset_interval: "daily" });
     plant("proj/dev/j-open", "j-open", { id: landed.id });
-    chmodSync(dir, mode);
+    chmodSync(bench.dir, mode);
     await emu.clearLog();
     const err = await create("proj/dev/j-open", "j-open").then(() => undefined, (e: Error) => e);
-    expect(err?.message).toContain(`create journal folder ${dir} is ${says}`);
-    expect(err?.message).toContain(`chmod 700 ${dir}`);
+    expect(err?.message).toContain(`create journal folder ${bench.dir} is ${says}`);
+    expect(err?.message).toContain(`chmod 700 ${bench.dir}`);
     expect(err?.message).toContain("GUARDRAILS_JOURNAL_DIR");
     expect((await emu.log()).total).toBe(0);
   });
 
   it.skipIf(process.getuid?.() !== 0)("a folder owned by another user is refused", async () => {
-    mkdirSync(dir, { mode: 0o700 });
-    chownSync(dir, 4242, 4242);
+    mkdirSync(bench.dir, { mode: 0o700 });
+    chownSync(bench.dir, 4242, 4242);
     await emu.clearLog();
     const err = await create("proj/dev/j-owner", "j-owner").then(() => undefined, (e: Error) => e);
-    expect(err?.message).toContain(`create journal folder ${dir} is owned by uid 4242, not by this user (uid 0)`);
+    expect(err?.message).toContain(`create journal folder ${bench.dir} is owned by uid 4242, not by this user (uid 0)`);
     expect((await emu.log()).total).toBe(0);
   });
 
   it("a missing folder is made private", async () => {
     await create("proj/dev/j-fresh", "j-fresh");
-    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(statSync(bench.dir).mode & 0o777).toBe(0o700);
   });
 });
 
@@ -151,28 +119,28 @@ describe("entries are validated, and adopted only when the guardrail matches the
 
 describe("files: no link is followed, only regular files are read", () => {
   it("a symlink planted at the temp name is not written through", async () => {
-    mkdirSync(dir, { mode: 0o700 });
-    const target = join(root, "target");
+    mkdirSync(bench.dir, { mode: 0o700 });
+    const target = join(bench.root, "target");
     const prefix = keyOf("proj/dev/j-tmp", "j-tmp").slice(0, 16);
-    for (let n = 1; n <= 300; n++) symlinkSync(target, join(dir, `${prefix}-${process.pid}-${n}.json.tmp`));
+    for (let n = 1; n <= 300; n++) symlinkSync(target, join(bench.dir, `${prefix}-${process.pid}-${n}.json.tmp`));
     await create("proj/dev/j-tmp", "j-tmp");
     expect(existsSync(target)).toBe(false);
   });
 
   it("an entry that is a symlink is not read: the guardrail it names is not adopted", async () => {
     const landed = await emu.client().createGuardrail({ name: "j-link", limit_usd: 4, reset_interval: "daily" });
-    const outside = plant("proj/dev/j-link", "j-link", { id: landed.id }, "x.json", root);
-    symlinkSync(outside, join(dir, `${keyOf("proj/dev/j-link", "j-link").slice(0, 16)}-1-1.json`));
+    const outside = plant("proj/dev/j-link", "j-link", { id: landed.id }, { file: "x.json", folder: bench.root });
+    symlinkSync(outside, join(bench.dir, `${keyOf("proj/dev/j-link", "j-link").slice(0, 16)}-1-1.json`));
     const res = await create("proj/dev/j-link", "j-link");
     expect(res.id).not.toBe(landed.id);
   });
 
   it("a FIFO with the entry prefix is never opened, so it cannot block the create", async () => {
-    mkdirSync(dir, { mode: 0o700 });
-    const fifo = join(dir, `${keyOf("proj/dev/j-fifo", "j-fifo").slice(0, 16)}-1-1.json`);
+    mkdirSync(bench.dir, { mode: 0o700 });
+    const fifo = join(bench.dir, `${keyOf("proj/dev/j-fifo", "j-fifo").slice(0, 16)}-1-1.json`);
     expect(spawnSync("mkfifo", [fifo]).status).toBe(0);
     // A writer that unblocks whoever opens the FIFO to read, and leaves a mark when it had to.
-    const mark = join(root, "opened");
+    const mark = join(bench.root, "opened");
     const opener = spawn(process.execPath, ["-e", WRITER, fifo, mark], { stdio: "ignore" });
     try {
       await create("proj/dev/j-fifo", "j-fifo");
@@ -199,10 +167,10 @@ setInterval(() => {
 
 describe("no copy of a description on disk", () => {
   it("an entry holds the create's digest, never its body", async () => {
-    const res = await guardrail.create({ __provider: "s", __resource: "proj/dev/j-desc", ...args("j-desc", { description: "s3cret-plan-b" }) });
-    const files = readdirSync(dir).filter((f) => f.endsWith(".json"));
+    const res = await create("proj/dev/j-desc", "j-desc", { description: "s3cret-plan-b" });
+    const files = readdirSync(bench.dir).filter((f) => f.endsWith(".json"));
     expect(files).toHaveLength(1);
-    const text = readFileSync(join(dir, files[0]!), "utf8");
+    const text = readFileSync(join(bench.dir, files[0]!), "utf8");
     expect(text).toContain(res.id);
     expect(text).not.toContain("s3cret");
   });

@@ -45,6 +45,7 @@ describe("check: messages say what was received", () => {
   it.each([
     [Number.NaN, "NaN"],
     [Number.POSITIVE_INFINITY, "Infinity"],
+    // biome-ignore lint/correctness/noPrecisionLoss: the overflow is the case under test.
     [1e309, "Infinity"],
     [Number.NEGATIVE_INFINITY, "-Infinity"],
   ])("limitUsd %s reads as %s, not null", (value, text) => {

@@ -1,5 +1,5 @@
 /** Load-time validation of declarative guardrail files: every kind of bad file, with file:line:column. */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -11,8 +11,7 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 function load(files: Record<string, string>): string[] {
   dir = mkdtempSync(join(tmpdir(), "gr-decl-"));
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-  return problemsIn(dir);
+  return problemsIn(dir, files);
 }
 
 describe("declarative files: bad input", () => {

@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { hasDrift, MAX_DRIFT_CHARS, MAX_FACTS, summarizeDrift } from "../../src/preview/drift";
+import { hasDrift, MAX_DRIFT_CHARS, summarizeDrift } from "../../src/preview/drift";
 import { summarizePreview } from "../../src/preview/summary";
 
 const golden = join(__dirname, "../e2e/golden");

@@ -13,21 +13,13 @@ import { comparableInputs, comparableOutputs, outputsFromWire } from "../../src/
 import { declaredFromLive } from "../../src/export/declared";
 import { renderGuardrailFile } from "../../src/export/render";
 import { loadGuardrailConfigs } from "../../src/declarative/load";
-import { exportGuardrails, ExportTargetError, writeExport, type ExportedFile } from "../../src/export/export";
+import { exportGuardrails, ExportTargetError, writeExport } from "../../src/export/export";
 import { assignStableIds } from "../../src/export/stable-id";
 import { doubleAssignments } from "../../src/export/double-assignments";
 import { hostileServer, json } from "../helpers/hostile-server";
-import { tempFolder } from "../helpers/emulator";
+import { exportedFile as file, exportScratch } from "../helpers/export-cases";
 
-const work = tempFolder("export-attack-");
-
-let n = 0;
-const folder = () => {
-  const dir = join(work, `case-${++n}`);
-  mkdirSync(dir);
-  return dir;
-};
-const file = (id: string): ExportedFile => ({ id, guardrailId: "3f2b8c1e-0000-4000-8000-000000000001", name: id, fileName: `${id}.yaml`, text: `guardrails:\n  ${id}:\n    name: ${id}\n` });
+const { work, folder, beside } = exportScratch("export-attack-");
 const uuid = (i: number) => `${i.toString(16).padStart(8, "0")}-0000-4000-8000-${i.toString(16).padStart(12, "0")}`;
 const WS = "00000000-0000-4000-8000-00000000aaaa";
 /** A raw control character that would reach the terminal (ESC, CR, LF, BEL, bidi controls). */
@@ -71,7 +63,7 @@ async function roundTrip(rows: Row[]) {
 describe("a hostile local disk", () => {
   it("A1: the target folder given with a trailing slash, where it is a link: refused, nothing written through it", () => {
     const real = folder();
-    const link = join(work, `link-${n}`);
+    const link = beside("link");
     symlinkSync(real, link);
     expect(() => writeExport(`${link}/`, [file("a")])).toThrow(ExportTargetError);
     expect(readdirSync(real)).toEqual([]);
@@ -79,7 +71,7 @@ describe("a hostile local disk", () => {
 
   it("A2: the target folder given as link/. : refused, nothing written through it", () => {
     const real = folder();
-    const link = join(work, `link-${n}`);
+    const link = beside("link");
     symlinkSync(real, link);
     expect(() => writeExport(join(link, "."), [file("a")], { force: true })).toThrow(ExportTargetError);
     expect(() => writeExport(`${link}/./`, [file("a")], { force: true })).toThrow(ExportTargetError);
@@ -88,7 +80,7 @@ describe("a hostile local disk", () => {
 
   it("A3: --force over a hard link to a file outside: the outside file keeps its bytes", () => {
     const dir = folder();
-    const outside = join(work, `hard-${n}.txt`);
+    const outside = beside("hard", ".txt");
     writeFileSync(outside, "precious\n");
     linkSync(outside, join(dir, "a.yaml"));
     writeExport(dir, [file("a")], { force: true });
@@ -113,7 +105,7 @@ describe("a hostile local disk", () => {
   });
 
   it("A6: the target folder is a plain file: refused, the file untouched", () => {
-    const path = join(work, `plain-${++n}`);
+    const path = join(folder(), "plain");
     writeFileSync(path, "x\n");
     expect(() => writeExport(path, [file("a")], { force: true })).toThrow(/is not a folder/);
     expect(readFileSync(path, "utf8")).toBe("x\n");

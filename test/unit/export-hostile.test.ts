@@ -10,25 +10,16 @@ import { loadGuardrailConfigs } from "../../src/declarative/load";
 import { wireGuardrail } from "../../src/core/client/wire";
 import { comparableInputs, comparableOutputs, outputsFromWire, type GuardrailOutputs } from "../../src/core/guardrail/model";
 import { declaredFromLive } from "../../src/export/declared";
-import { ExportConflictError, ExportTargetError, writeExport, type ExportedFile } from "../../src/export/export";
+import { ExportConflictError, ExportTargetError, writeExport, exportGuardrails } from "../../src/export/export";
 import { renderGuardrailFile } from "../../src/export/render";
 import { assignStableIds } from "../../src/export/stable-id";
-import { exportGuardrails } from "../../src/export/export";
 import { ExportSelectionError } from "../../src/export/fetch";
 import { GuardrailsClient } from "../../src/core/client";
 import { hostileServer, json } from "../helpers/hostile-server";
-import { tempFolder } from "../helpers/emulator";
+import { exportedFile as file, exportScratch } from "../helpers/export-cases";
 import { doubleAssignments } from "../../src/export/double-assignments";
 
-const work = tempFolder("export-hostile-");
-
-let n = 0;
-const folder = () => {
-  const dir = join(work, `case-${++n}`);
-  mkdirSync(dir);
-  return dir;
-};
-const file = (id: string, text = `guardrails:\n  ${id}:\n    name: ${id}\n`): ExportedFile => ({ id, guardrailId: "3f2b8c1e-0000-4000-8000-000000000001", name: id, fileName: `${id}.yaml`, text });
+const { work, folder, beside } = exportScratch("export-hostile-");
 const thrown = (f: () => unknown): Error => {
   try {
     f();
@@ -41,7 +32,7 @@ const thrown = (f: () => unknown): Error => {
 describe("writeExport never writes through a link (finding 6)", () => {
   it("a dangling link in the folder: refused without --force, naming it; the file it points to is not created", () => {
     const dir = folder();
-    const outside = join(work, `planted-${n}.yaml`);
+    const outside = beside("planted", ".yaml");
     symlinkSync(outside, join(dir, "engineering.yaml"));
     const err = thrown(() => writeExport(dir, [file("engineering"), file("support")]));
     expect(err.message).toBe(`${join(dir, "engineering.yaml")} is a symbolic link; guardrails-export never writes through a link: remove it, or export into another folder`);
@@ -52,7 +43,7 @@ describe("writeExport never writes through a link (finding 6)", () => {
 
   it("with --force, a link to a file outside the folder: refused, the outside file untouched, the link left as it was", () => {
     const dir = folder();
-    const outside = join(work, `victim-${n}.txt`);
+    const outside = beside("victim", ".txt");
     writeFileSync(outside, "precious\n");
     symlinkSync(outside, join(dir, "engineering.yaml"));
     const err = thrown(() => writeExport(dir, [file("engineering")], { force: true }));
@@ -77,14 +68,14 @@ describe("writeExport never writes through a link (finding 6)", () => {
 
   it("the folder itself a link (dangling or not): refused before anything is created", () => {
     const real = folder();
-    const link = join(work, `link-${n}`);
+    const link = beside("link");
     symlinkSync(real, link);
     expect(thrown(() => writeExport(link, [file("a")], { force: true })).message).toBe(`${link} is a symbolic link; guardrails-export writes only into a real folder: pass the folder it points to, or another one`);
     expect(readdirSync(real)).toEqual([]);
-    const dangling = join(work, `dangling-${n}`);
-    symlinkSync(join(work, `made-by-link-${n}`), dangling);
+    const dangling = beside("dangling");
+    symlinkSync(beside("made-by-link"), dangling);
     expect(() => writeExport(dangling, [file("a")])).toThrow(/is a symbolic link/);
-    expect(() => lstatSync(join(work, `made-by-link-${n}`))).toThrow(/ENOENT/);
+    expect(() => lstatSync(beside("made-by-link"))).toThrow(/ENOENT/);
   });
 
   it("a folder where a file should be is refused, never replaced", () => {

@@ -26,7 +26,9 @@ const configFile = fc.oneof(
 );
 
 const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 describe("fuzz: declarative loader", () => {
   it("random files give loaded guardrails or a DeclarativeConfigError whose every problem names its file, printable", () => {

@@ -11,7 +11,7 @@
  * arrow planted, so a rule that can no longer fail is noticed.
  */
 import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join, normalize, relative } from "node:path";
+import { dirname, join, normalize } from "node:path";
 import { describe, expect, it } from "vitest";
 
 const ROOT = join(__dirname, "../..");
@@ -40,14 +40,21 @@ function edges(): Edge[] {
 const under = (...prefixes: string[]) => (p: string) => prefixes.some((x) => (x.endsWith("/") ? p.startsWith(x) : p === x));
 const not = (f: (p: string) => boolean) => (p: string) => !f(p);
 const local = (p: string) => /^(src|tools|emulator|bench|support|test)\//.test(p);
+/** A file of this repository outside `folder`: what a self-contained folder must not import. */
+const localOutside = (folder: string) => (p: string) => local(p) && !p.startsWith(folder);
+/** An arrow written `from -> to` as an edge. */
+const arrow = (written: string): Edge => {
+  const [from = "", to = ""] = written.split(" -> ");
+  return { from, to };
+};
 
 interface Rule {
   /** What the wall keeps apart, and why. */
   name: string;
   from: (p: string) => boolean;
   to: (p: string) => boolean;
-  /** An arrow that breaks it, planted to prove the rule can fail. */
-  planted: Edge;
+  /** An arrow that breaks it, planted to prove the rule can fail: `from -> to`, as KNOWN writes arrows. */
+  planted: string;
 }
 
 const ENTRY_POINTS = under("src/index.ts", "src/export/index.ts", "src/preview/index.ts", "src/policy/index.ts", "emulator/index.ts");
@@ -64,80 +71,80 @@ const RULES: Rule[] = [
   {
     name: "the library never imports its tools, bench, test support or the emulator",
     from: under("src/"),
-    to: (p) => local(p) && !p.startsWith("src/"),
-    planted: { from: "src/index.ts", to: "tools/export/cli.ts" },
+    to: localOutside("src/"),
+    planted: "src/index.ts -> tools/export/cli.ts",
   },
   {
     name: "tools use the library and the emulator only through their public entry points",
     from: under("tools/"),
     to: (p) => (p.startsWith("src/") || p.startsWith("emulator/")) && !ENTRY_POINTS(p),
-    planted: { from: "tools/export/cli.ts", to: "src/core/client/client.ts" },
+    planted: "tools/export/cli.ts -> src/core/client/client.ts",
   },
   {
     name: "the emulator shares no code with the library",
     from: under("emulator/"),
-    to: (p) => local(p) && !p.startsWith("emulator/"),
-    planted: { from: "emulator/validation.ts", to: "src/core/fields/constants.ts" },
+    to: localOutside("emulator/"),
+    planted: "emulator/validation.ts -> src/core/fields/constants.ts",
   },
   {
     name: "the core knows no face and no library built on it",
     from: under("src/core/"),
     to: (p) => p.startsWith("src/") && !p.startsWith("src/core/"),
-    planted: { from: "src/core/guardrail/lifecycle.ts", to: "src/dynamic/secret-args.ts" },
+    planted: "src/core/guardrail/lifecycle.ts -> src/dynamic/secret-args.ts",
   },
   {
     name: "the core is plain data: no @pulumi package, not even its types",
     from: under("src/core/"),
     to: (p) => p.startsWith("@pulumi/"),
-    planted: { from: "src/core/assignments/lifecycle.ts", to: "@pulumi/pulumi" },
+    planted: "src/core/assignments/lifecycle.ts -> @pulumi/pulumi",
   },
   {
     name: "host glue (anything that loads @pulumi/pulumi) lives in the dynamic face, the policy pack or declareGuardrails",
     from: not(under("src/dynamic/", "src/policy/", "src/declarative/declare.ts", "bench/", "support/")),
     to: (p) => p === "@pulumi/pulumi",
-    planted: { from: "src/export/export.ts", to: "@pulumi/pulumi" },
+    planted: "src/export/export.ts -> @pulumi/pulumi",
   },
   {
     name: "the client knows the field table but not the program's args, settings or lifecycles",
     from: under("src/core/client/"),
     to: under("src/core/args/", "src/core/settings/", "src/core/guardrail/", "src/core/assignments/"),
-    planted: { from: "src/core/client/client.ts", to: "src/core/args/guardrail-args.ts" },
+    planted: "src/core/client/client.ts -> src/core/args/guardrail-args.ts",
   },
   ...CORE_FLOORS.filter(([floor]) => floor !== "src/core/client/").map(([floor, above]) => ({
     name: `core floors: ${floor} imports nothing above it`,
     from: under(floor),
     to: (p: string) => !p.startsWith(floor) && under(...above)(p),
-    planted: { from: `${floor}planted.ts`, to: `${above[above.length - 1]}lifecycle.ts` },
+    planted: `${floor}planted.ts -> ${above[above.length - 1]}lifecycle.ts`,
   })),
   {
     name: "resource kinds do not import each other: what both need lives below both (guardrail -> assignments)",
     from: under("src/core/guardrail/"),
     to: under("src/core/assignments/"),
-    planted: { from: "src/core/guardrail/lifecycle.ts", to: "src/core/assignments/kind.ts" },
+    planted: "src/core/guardrail/lifecycle.ts -> src/core/assignments/kind.ts",
   },
   {
     name: "resource kinds do not import each other: what both need lives below both (assignments -> guardrail)",
     from: under("src/core/assignments/"),
     to: under("src/core/guardrail/"),
-    planted: { from: "src/core/assignments/lifecycle.ts", to: "src/core/guardrail/check.ts" },
+    planted: "src/core/assignments/lifecycle.ts -> src/core/guardrail/check.ts",
   },
   {
     name: "resource kinds do not import each other (dynamic face)",
     from: under("src/dynamic/guardrail.ts", "src/dynamic/assignments.ts"),
     to: under("src/dynamic/guardrail.ts", "src/dynamic/assignments.ts"),
-    planted: { from: "src/dynamic/guardrail.ts", to: "src/dynamic/assignments.ts" },
+    planted: "src/dynamic/guardrail.ts -> src/dynamic/assignments.ts",
   },
   {
     name: "the dynamic face does not reach into the libraries built on it",
     from: under("src/dynamic/"),
     to: under("src/policy/", "src/declarative/", "src/export/", "src/preview/"),
-    planted: { from: "src/dynamic/guardrail.ts", to: "src/policy/index.ts" },
+    planted: "src/dynamic/guardrail.ts -> src/policy/index.ts",
   },
   {
     name: "the policy pack, export and the PR summary stand on the core alone, never on the dynamic face",
     from: under("src/policy/", "src/export/", "src/preview/"),
     to: under("src/dynamic/"),
-    planted: { from: "src/policy/guardrail-rules.ts", to: "src/dynamic/guardrail.ts" },
+    planted: "src/policy/guardrail-rules.ts -> src/dynamic/guardrail.ts",
   },
 ];
 
@@ -160,7 +167,7 @@ describe("import graph (issue 25)", () => {
   });
 
   it.each(RULES.map((r) => [r.name, r] as const))("a planted arrow breaks it: %s", (_, rule) => {
-    expect(breaks(rule, rule.planted)).toBe(true);
+    expect(breaks(rule, arrow(rule.planted))).toBe(true);
   });
 
   it("every arrow on the known list still exists (the list only shrinks)", () => {

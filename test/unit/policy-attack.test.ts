@@ -237,7 +237,7 @@ describe("messages: no secret, no hostile text", () => {
     const hidden = "provider-b\u{E0049}\u{E0047}\u{E004E}\u3164\uFE0F";
     const text = await messages([guardrail("g", { limitUsd: 5, allowedProviders: [hidden] })]);
     expect(text).toContain("provider-b");
-    expect(text).not.toMatch(/[\u{E0000}-\u{E007F}\u3164\uFE0F]/u);
+    expect(text).not.toMatch(/[\u{E0000}-\u{E007F}\u3164]|\uFE0F/u);
   });
 
   it("broke: an item not known at preview was reported as a provider outside the list, quoting the engine's placeholder", async () => {

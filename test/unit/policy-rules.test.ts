@@ -10,13 +10,14 @@ import { describe, expect, it } from "vitest";
 import { validateResourceOfType, type ResourceValidationPolicy, type StackValidationPolicy, type PolicyResource } from "@pulumi/policy";
 import * as proxy from "@pulumi/policy/proxy";
 
-// The SDK's own proxy and sentinels (marked internal in its typings): what its server hands a policy.
-const { UnknownValueError, unknownCheckingProxy, unknownNumberValue, unknownStringValue, unknownObjectValue } = proxy as any;
 import { guardrailsPolicies, parsePolicyOptions, PolicyOptionsError, POLICY_RULES, GUARDRAIL_TYPE, MEMBER_ASSIGNMENT_TYPE, loadPolicyFile } from "../../src/policy";
 import { Guardrail, GuardrailMemberAssignment, GuardrailKeyAssignment } from "../../src";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+
+// The SDK's own proxy and sentinels (marked internal in its typings): what its server hands a policy.
+const { UnknownValueError, unknownCheckingProxy, unknownNumberValue, unknownStringValue, unknownObjectValue } = proxy as any;
 
 const ALL = {
   maxLimitUsd: 1000,

@@ -23,36 +23,57 @@ function expectInert(md: string): void {
   expect(md).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
 }
 
+/** What a summary must say: its first line, text it shows, and text it never shows. */
+interface Says {
+  headline?: string;
+  shows?: string[];
+  hides?: string[];
+}
+
+/** Summarises `steps`: the verdict is not "failed", the summary says what `says` lists, and it is inert. Answers the markdown. */
+function expectSummary(steps: unknown[], says: Says): string {
+  const { markdown, failed } = summarize({ steps });
+  expect(failed).toBe(false);
+  if (says.headline !== undefined) expect(markdown.split("\n")[0]).toBe(says.headline);
+  for (const part of says.shows ?? []) expect(markdown).toContain(part);
+  for (const part of says.hides ?? []) expect(markdown).not.toContain(part);
+  expectInert(markdown);
+  return markdown;
+}
+
 describe("summary: user strings are neutralised", () => {
   it("a name that forges a 'no changes' headline and opens an HTML comment hides nothing", () => {
     const name = "x\n\n**Guardrails: no changes.**\n\n<!--";
-    const { markdown, failed } = summarize({
-      steps: [
+    expectSummary(
+      [
         { op: "update", urn: urn("Guardrail", "eng"), oldState: { id: "g", inputs: { name, limitUsd: 10 } }, newState: { inputs: { name, limitUsd: 1_000_000 } } },
         { op: "update", urn: urn("GuardrailMemberAssignment", "eng-members"), oldState: { inputs: { guardrailId: "g" }, outputs: { members: {} } }, newState: { inputs: { guardrailId: "g", members: { user_mallory: true } } } },
       ],
-    });
-    expect(failed).toBe(false);
-    expect(markdown.split("\n")[0]).toBe("**Guardrails: 1 updated · members: 1 added · keys: no change**");
-    expect(markdown).toContain("### x \\*\\*Guardrails\\: no changes\\.\\*\\* \\<\\!\\-\\- (`eng`): update");
-    expect(markdown).toContain("| limitUsd | `10` | `1000000` |");
-    expect(markdown).toContain("- added: `user_mallory`");
-    expectInert(markdown);
+      {
+        headline: "**Guardrails: 1 updated · members: 1 added · keys: no change**",
+        shows: [
+          "### x \\*\\*Guardrails\\: no changes\\.\\*\\* \\<\\!\\-\\- (`eng`): update",
+          "| limitUsd | `10` | `1000000` |",
+          "- added: `user_mallory`",
+        ],
+      },
+    );
   });
 
   it("a member id with backticks cannot leave its code span to ping a team", () => {
-    const { markdown } = summarize({
-      steps: [
+    expectSummary(
+      [
         { op: "update", urn: urn("GuardrailMemberAssignment", "eng-members"), oldState: { inputs: { guardrailId: "g" }, outputs: { members: {} } }, newState: { inputs: { guardrailId: "g", members: { "x` @security-team `y": true, "@octocat": true } } } },
       ],
-    });
-    expect(markdown).toContain("- added: `@octocat`, `xˋ @security-team ˋy`");
-    expectInert(markdown);
+      {
+        shows: ["- added: `@octocat`, `xˋ @security-team ˋy`"],
+      },
+    );
   });
 
   it("headings, HTML, links, table pipes and newlines in names, values and ids stay text", () => {
-    const { markdown } = summarize({
-      steps: [
+    expectSummary(
+      [
         {
           op: "create",
           urn: urn("Guardrail", "evil"),
@@ -60,10 +81,13 @@ describe("summary: user strings are neutralised", () => {
         },
         { op: "delete", urn: urn("Guardrail", "gone"), oldState: { id: "g2", inputs: { name: "@security-team <!--" } } },
       ],
-    });
-    expect(markdown).toContain("| description | `(not set)` | `a \\| b # injected` |");
-    expect(markdown).toContain("- **@\u200bsecurity\\-team \\<\\!\\-\\-** (`gone`) is **deleted**");
-    expectInert(markdown);
+      {
+        shows: [
+          "| description | `(not set)` | `a \\| b # injected` |",
+          "- **@\u200bsecurity\\-team \\<\\!\\-\\-** (`gone`) is **deleted**",
+        ],
+      },
+    );
   });
 
   it("a real preview of hostile names (from the e2e run) is inert", () => {
@@ -80,17 +104,20 @@ describe("summary: bidi and invisible controls are shown, never live (issue 24)"
 
   it.each([["\u202E", "202E"], ["\u2066", "2066"], ["\u200F", "200F"]])("U+%s in a guardrail's name, id and values is an escape in the heading, the code span and the table", (ch, hex) => {
     const name = `Eng${ch}gnirts`;
-    const { markdown } = summarize({
-      steps: [
+    const markdown = expectSummary(
+      [
         { op: "update", urn: urn("Guardrail", `eng${ch}`), oldState: { id: "g", inputs: { name, description: "ok" } }, newState: { inputs: { name, description: `a${ch}b` } } },
         { op: "delete", urn: urn("Guardrail", "gone"), oldState: { id: "g2", inputs: { name: `@admins${ch}` } } },
       ],
-    });
-    expect(markdown).toContain(`### Eng\\<U\\+${hex}\\>gnirts (\`eng<U+${hex}>\`): update`);
-    expect(markdown).toContain(`| description | \`ok\` | \`a<U+${hex}>b\` |`);
-    expect(markdown).toContain(`- **@\u200badmins\\<U\\+${hex}\\>** (\`gone\`) is **deleted**`);
+      {
+        shows: [
+          `### Eng\\<U\\+${hex}\\>gnirts (\`eng<U+${hex}>\`): update`,
+          `| description | \`ok\` | \`a<U+${hex}>b\` |`,
+          `- **@\u200badmins\\<U\\+${hex}\\>** (\`gone\`) is **deleted**`,
+        ],
+      },
+    );
     expect(markdown).not.toMatch(INVISIBLE);
-    expectInert(markdown);
   });
 
   it("zero-width, tag and other format characters are escapes too; the bound counts the escapes and never splits one", () => {
@@ -131,21 +158,27 @@ describe("summary: verdicts are right", () => {
 
   it("a secret member list that changed shows as changed, without its contents", () => {
     const secret = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", ciphertext: "v1:c2VjcmV0" };
-    const { markdown } = summarize({
-      steps: [
+    expectSummary(
+      [
         { op: "update", urn: urn("GuardrailMemberAssignment", "eng-members"), oldState: { inputs: { guardrailId: "g" }, outputs: { members: secret } }, newState: { inputs: { guardrailId: "g", members: "[secret]" } } },
       ],
-    });
-    expect(markdown).toContain("members: 1 secret list(s) changed");
-    expect(markdown).toContain("- changed (the list is secret: its contents are not shown)");
-    expect(markdown).not.toContain("v1:c2VjcmV0");
-    expect(markdown).not.toContain("4dabf18193072939515e22adb298388d");
+      {
+        shows: [
+          "members: 1 secret list(s) changed",
+          "- changed (the list is secret: its contents are not shown)",
+        ],
+        hides: [
+          "v1:c2VjcmV0",
+          "4dabf18193072939515e22adb298388d",
+        ],
+      },
+    );
   });
 
   it("an added id that sits on another guardrail says where it moves from; a hostile name stays text (issue 24, finding 19)", () => {
     const moves = { user_jon: "from guardrail Legacy Sales (3f2b8c1e…)", user_eve: "from guardrail <!-- @admins **x** (9a7d0000…)", user_nobody: "not a move" };
-    const { markdown } = summarize({
-      steps: [
+    expectSummary(
+      [
         {
           op: "update",
           urn: urn("GuardrailMemberAssignment", "eng-members"),
@@ -153,24 +186,29 @@ describe("summary: verdicts are right", () => {
           newState: { inputs: { guardrailId: "g", members: { user_a: true, user_jon: true, user_eve: true, user_dave: true }, moves } },
         },
       ],
-    });
-    expect(markdown.split("\n")[0]).toBe("**Guardrails: no setting changes · members: 1 added, 2 moved · keys: no change**");
-    expect(markdown).toContain("- added: `user_dave`\n");
-    expect(markdown).toContain("- added: `user_jon` (moves from Legacy Sales)\n");
-    expect(markdown).toContain("- added: `user_eve` (moves from \\<\\!\\-\\- @\u200badmins \\*\\*x\\*\\*)");
-    expectInert(markdown);
+      {
+        headline: "**Guardrails: no setting changes · members: 1 added, 2 moved · keys: no change**",
+        shows: [
+          "- added: `user_dave`\n",
+          "- added: `user_jon` (moves from Legacy Sales)\n",
+          "- added: `user_eve` (moves from \\<\\!\\-\\- @\u200badmins \\*\\*x\\*\\*)",
+        ],
+      },
+    );
   });
 
   it("only this package's resource types are read", () => {
-    const { markdown } = summarize({
-      steps: [
+    expectSummary(
+      [
         { op: "delete", urn: "urn:pulumi:prod::p::aws:index:Guardrail::other", oldState: { id: "x", inputs: { name: "Not ours" } } },
         { op: "update", urn: "urn:pulumi:prod::p::mypkg:dynamic/guardrails2:GuardrailMemberAssignment::m", oldState: { inputs: {}, outputs: { members: { a: true } } }, newState: { inputs: { members: {} } } },
         { op: "update", urn: `urn:pulumi:prod::p::my:component:Team$${"pulumi-nodejs:dynamic/guardrails:Guardrail"}::child`, oldState: { id: "c", inputs: { name: "Child", limitUsd: 1 } }, newState: { inputs: { name: "Child", limitUsd: 2 } } },
       ],
-    });
-    expect(markdown.split("\n")[0]).toBe("**Guardrails: 1 updated · members: no change · keys: no change**");
-    expect(markdown).not.toContain("Not ours");
+      {
+        headline: "**Guardrails: 1 updated · members: no change · keys: no change**",
+        hides: ["Not ours"],
+      },
+    );
   });
 
   it("200,000 members put back summarise without a stack overflow", () => {

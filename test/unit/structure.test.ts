@@ -21,7 +21,7 @@ function sources(dir: string): string[] {
 }
 
 /** Every function-like node of a file over `max` lines, as `path:line name (N lines)`. */
-export function longFunctions(path: string, text: string, max: number): string[] {
+function longFunctions(path: string, text: string, max: number): string[] {
   const file = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true);
   const found: string[] = [];
   const visit = (node: ts.Node) => {

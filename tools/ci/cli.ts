@@ -64,8 +64,8 @@ function onFile<T>(path: string, use: (path: string) => T): T {
 function main(): void {
   const [command, ...rest] = process.argv.slice(2);
   try {
-    if (command === "preview") return preview(rest);
-    if (command === "drift-issue") return driftIssue(rest);
+    if (command === "preview") return void preview(rest);
+    if (command === "drift-issue") return void driftIssue(rest);
     if (command === "-h" || command === "--help") return void process.stdout.write(USAGE);
     throw new UsageError(command ? `unknown command ${JSON.stringify(command)}` : "no command");
   } catch (err) {

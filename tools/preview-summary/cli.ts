@@ -35,7 +35,7 @@ function main(): void {
   } catch {
     json = undefined;
   }
-  if (drift) return writeDrift(json);
+  if (drift) return void writeDrift(json);
   const summary = json === undefined ? { failed: true, markdown: `**Guardrails: preview failed.** ${source} is ${text.trim() === "" ? "empty" : "not JSON"}, not the output of \`pulumi preview --json\`; nothing here says what would change.\n` } : summarize(json);
   const policies = logAt > 1 ? readEventLogSection(eventLog) : "";
   process.stdout.write(policies ? `${policies}\n${summary.markdown}` : summary.markdown);

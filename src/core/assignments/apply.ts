@@ -59,21 +59,21 @@ export async function applyPlanToService(ctx: ApplyContext, plan: Plan, before: 
   try {
     for (const ids of chunk(plan.remove, ctx.chunkSize)) {
       const n = await client.unassign(kind.wire, inputs.guardrailId, ids).catch((err) => Promise.reject(new UserError(describeFailure(kind, `unassigning ${ids.length} ${kind.noun}(s)`, err), { cause: err })));
-      ids.forEach((id) => now.delete(id));
+      for (const id of ids) now.delete(id);
       if (n === ids.length) continue;
       const live = await relist();
       const stuck = ids.filter((id) => live.has(id));
-      stuck.forEach((id) => now.add(id));
+      for (const id of stuck) now.add(id);
       if (stuck.length > 0) problems.push(`${stuck.length} ${kind.noun}(s) could not be unassigned: ${stuck.join(", ")}`);
     }
     for (const ids of chunk(plan.add, ctx.chunkSize)) {
       const n = await client.assign(kind.wire, inputs.guardrailId, ids).catch((err) => Promise.reject(new UserError(describeFailure(kind, `assigning ${ids.length} ${kind.noun}(s)`, err), { cause: err })));
-      ids.forEach((id) => now.add(id));
+      for (const id of ids) now.add(id);
       if (n === ids.length) continue;
       // Some were skipped: find out which, and name them.
       const live = await relist();
       const missing = ids.filter((id) => !live.has(id));
-      missing.forEach((id) => now.delete(id));
+      for (const id of missing) now.delete(id);
       if (missing.length > 0) problems.push(`${missing.length} ${kind.noun}(s) did not land (the service skipped them; are they ${kind.skipReason}?): ${missing.join(", ")}`);
     }
   } catch (err) {

@@ -4,7 +4,7 @@
  * envelopes), tolerant on what the service may add or leave out.
  */
 import { z } from "zod";
-import { FIELD_NAMES, FIELDS, spec, type AnySchema, type FieldName, type WireName, type WireValue } from "../fields/fields";
+import { FIELD_NAMES, type FIELDS, spec, type AnySchema, type FieldName, type WireName, type WireValue } from "../fields/fields";
 
 /** Content filter records, read tolerantly (core/fields/filters.ts). */
 export { wireBuiltinFilter, wireCustomFilter, type WireBuiltinFilter, type WireCustomFilter } from "../fields/filters";

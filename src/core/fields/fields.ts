@@ -15,6 +15,7 @@ import { DATA_REGIONS, DESCRIPTION_MAX, NAME_MAX, RESET_INTERVALS } from "./cons
 import * as filters from "./filters";
 
 /** Any zod schema (zod 4's `ZodTypeAny` is `ZodType<unknown>`, which a mapped type cannot satisfy). */
+// biome-ignore lint/suspicious/noExplicitAny: zod 4 has no other spelling for "any schema".
 export type AnySchema = z.ZodType<any, any, any>;
 
 /** How a field is sent and compared. */

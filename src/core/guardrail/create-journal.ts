@@ -18,11 +18,9 @@
  */
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
-import { homedir } from "node:os";
-import { basename, dirname, isAbsolute, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { z } from "zod";
-import { discard, privateFolder, readRegular, shownPath, writePrivate } from "./journal-files";
-import { UserError } from "../user-error";
+import { discard, journalDir, privateFolder, readRegular, writePrivate } from "./journal-files";
 
 /** Linux's PID_MAX_LIMIT. 0, 1 and negatives are no provider process: `kill(0 | -1)` signals groups, 1 is init. */
 const PID = z.number().int().min(2).max(4_194_304);
@@ -49,18 +47,6 @@ export type JournalEntry = z.infer<typeof journalEntry>;
 const MAX_AGE_MS = 7 * 24 * 3600_000;
 /** An entry started further in the future than this is not one of ours. */
 const MAX_CLOCK_AHEAD_MS = 5 * 60_000;
-
-/**
- * `GUARDRAILS_JOURNAL_DIR`, else `~/.pulumi-guardrails/journal`. A relative path is refused:
- * it would be made in whatever folder the program runs in (a repository), and a pasted key
- * would become a folder name there.
- */
-export function journalDir(env: NodeJS.ProcessEnv = process.env): string {
-  const dir = env.GUARDRAILS_JOURNAL_DIR;
-  if (!dir) return join(homedir(), ".pulumi-guardrails", "journal");
-  if (!isAbsolute(dir)) throw new UserError(`GUARDRAILS_JOURNAL_DIR must be an absolute path to a folder only you can write (got the relative path ${JSON.stringify(shownPath(dir))})`);
-  return dir;
-}
 
 /**
  * The identity of a create: the resource, the service it goes to and exactly what it asks for.

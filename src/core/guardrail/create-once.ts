@@ -98,7 +98,7 @@ async function resolveAmbiguous(client: GuardrailsClient, inputs: GuardrailInput
   );
 }
 
-function matches(g: WireGuardrail, inputs: GuardrailInputs, body: WireGuardrailCreate, since: number, until = Infinity): boolean {
+function matches(g: WireGuardrail, inputs: GuardrailInputs, _body: WireGuardrailCreate, since: number, until = Infinity): boolean {
   const at = Date.parse(g.created_at);
   return g.name === inputs.name && at >= since - CLOCK_SKEW_MS && at <= until + CLOCK_SKEW_MS && settingsMatch(g, inputs);
 }

@@ -6,13 +6,26 @@
  */
 import { randomBytes } from "node:crypto";
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
-import { dirname } from "node:path";
+import { homedir } from "node:os";
+import { dirname, isAbsolute, join } from "node:path";
 import { redact } from "../client/redaction";
 import { resolveSettings } from "../settings/config";
 import { UserError } from "../user-error";
 
 /** Largest entry read, in bytes; an entry is a few hundred. */
 const MAX_ENTRY_BYTES = 16 * 1024;
+
+/**
+ * `GUARDRAILS_JOURNAL_DIR`, else `~/.pulumi-guardrails/journal`. A relative path is refused:
+ * it would be made in whatever folder the program runs in (a repository), and a pasted key
+ * would become a folder name there.
+ */
+export function journalDir(env: NodeJS.ProcessEnv = process.env): string {
+  const dir = env.GUARDRAILS_JOURNAL_DIR;
+  if (!dir) return join(homedir(), ".pulumi-guardrails", "journal");
+  if (!isAbsolute(dir)) throw new UserError(`GUARDRAILS_JOURNAL_DIR must be an absolute path to a folder only you can write (got the relative path ${JSON.stringify(shownPath(dir))})`);
+  return dir;
+}
 
 /**
  * Makes the folder if it is missing (mode 0700) and checks that only this user can write it.

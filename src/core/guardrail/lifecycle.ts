@@ -3,14 +3,11 @@
  * thin serialized shim at call time, so nothing here ends up in state.
  */
 import { GuardrailsError, NotFoundError } from "../client/errors";
-import type { GuardrailsClient } from "../client/client";
 import { checkBaseUrl } from "../client/base-url";
 import { getClient, resolveSettings } from "../settings/config";
 import { JournalHandle } from "./create-journal";
-import { claim } from "./create-claims";
 import { createGuardrailOnce } from "./create-once";
 import { confirmGone } from "../confirm-gone";
-import type { GuardrailInputs } from "../args/guardrail-args";
 import { containsUnknown, isUnknown } from "../unknown";
 import { forEngine, secretArgsOf } from "../args/messages";
 import type { WireGuardrail } from "../client/wire";

@@ -51,6 +51,7 @@ export const COMPARED: readonly FieldName[] = FIELD_NAMES;
 export type ComparedProperty = FieldName;
 type Comparable = Record<FieldName, unknown>;
 
+// biome-ignore lint/suspicious/noShadowRestrictedNames: a module-local helper; no caller here means Object.prototype.valueOf.
 const valueOf = (bag: unknown, k: string): unknown => (bag as Record<string, unknown> | null | undefined)?.[k] ?? undefined;
 
 /** What the program gives for a field: its own value, else the one it falls back to (docs/api-contract.md, spec rules 2-3). */
