@@ -29,7 +29,11 @@ function scopeOf(noun: HolderNoun, workspace: string | null | undefined): string
 }
 
 /** Whether holds on guardrails of these two workspaces compete (for a key, always). */
-export function competes(noun: HolderNoun, ours: string | null | undefined, theirs: string | null | undefined): boolean {
+export function competes(
+  noun: HolderNoun,
+  ours: string | null | undefined,
+  theirs: string | null | undefined,
+): boolean {
   return scopeOf(noun, ours) === scopeOf(noun, theirs);
 }
 
@@ -87,7 +91,14 @@ export const MOVES_EVERY_UP = "it would move back and forth between them on ever
  * `id` and the guardrails come already quoted (a caller may hide a secret id); `workspace`
  * names a member's scope for the reader, such as `workspace 3f2b…` or `the default workspace`.
  */
-export function heldTwiceMessage(noun: HolderNoun, id: string, first: string, again: string, workspace: string | undefined, consequence: string): string {
+export function heldTwiceMessage(
+  noun: HolderNoun,
+  id: string,
+  first: string,
+  again: string,
+  workspace: string | undefined,
+  consequence: string,
+): string {
   const scope = noun === "member" && workspace ? ` of ${workspace}` : "";
   return `${noun} ${id} is assigned to two guardrails${scope}: ${first} and ${again}; ${RULE[noun]}, so ${consequence}`;
 }

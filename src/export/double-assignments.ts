@@ -12,11 +12,23 @@ import { idShown } from "./elsewhere";
 /** One message per id held twice, naming the id and both guardrails by their stable ids. */
 export function doubleAssignments(live: readonly LiveGuardrail[], stableIds: ReadonlyMap<string, string>): string[] {
   const holders: Holder[] = live.flatMap(({ guardrail, members, keys }) => [
-    ...members.map((id) => ({ noun: "member" as const, id, guardrail: guardrail.id, workspace: guardrail.workspace_id })),
+    ...members.map((id) => ({
+      noun: "member" as const,
+      id,
+      guardrail: guardrail.id,
+      workspace: guardrail.workspace_id,
+    })),
     ...keys.map((id) => ({ noun: "key" as const, id, guardrail: guardrail.id })),
   ]);
   return heldTwice(holders).map(({ first, again }) => {
     const ws = again.workspace ? `workspace ${idShown(again.workspace.toLowerCase())}` : "the default workspace";
-    return heldTwiceMessage(again.noun, shown(again.id), `"${stableIds.get(first.guardrail)}"`, `"${stableIds.get(again.guardrail)}"`, ws, "the files will not load until it is removed from one of them");
+    return heldTwiceMessage(
+      again.noun,
+      shown(again.id),
+      `"${stableIds.get(first.guardrail)}"`,
+      `"${stableIds.get(again.guardrail)}"`,
+      ws,
+      "the files will not load until it is removed from one of them",
+    );
   });
 }

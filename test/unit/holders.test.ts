@@ -14,7 +14,11 @@ describe("the holder rule, one home (docs/api-contract.md rules 5 and 6)", () =>
       { noun: "key", id: "k1", guardrail: "a", workspace: WS },
       { noun: "key", id: "k1", guardrail: "c" },
     ];
-    expect(heldTwice(holders).map(({ first, again }) => `${again.noun} ${again.id}: ${first.guardrail} then ${again.guardrail}`)).toEqual(["member u1: a then b", "key k1: a then c"]);
+    expect(
+      heldTwice(holders).map(
+        ({ first, again }) => `${again.noun} ${again.id}: ${first.guardrail} then ${again.guardrail}`,
+      ),
+    ).toEqual(["member u1: a then b", "key k1: a then c"]);
   });
 
   it("competes: members by workspace (no workspace is the default one), keys always", () => {
@@ -28,6 +32,8 @@ describe("the holder rule, one home (docs/api-contract.md rules 5 and 6)", () =>
     expect(heldTwiceMessage("member", '"u1"', '"a"', '"b"', "the default workspace", MOVES_EVERY_UP)).toBe(
       'member "u1" is assigned to two guardrails of the default workspace: "a" and "b"; a member holds one guardrail per workspace, so it would move back and forth between them on every up',
     );
-    expect(heldTwiceMessage("key", '"k1"', '"a"', '"b"', "workspace x", "x")).toBe('key "k1" is assigned to two guardrails: "a" and "b"; a key holds one guardrail at all, so x');
+    expect(heldTwiceMessage("key", '"k1"', '"a"', '"b"', "workspace x", "x")).toBe(
+      'key "k1" is assigned to two guardrails: "a" and "b"; a key holds one guardrail at all, so x',
+    );
   });
 });

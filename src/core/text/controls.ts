@@ -42,4 +42,6 @@ export const blankLayout = (s: string): string => s.replace(LAYOUT, " ");
  * bidi and zero-width characters and the separators raw, and a terminal acts on them.
  */
 export const escapeInvisible = (s: string): string =>
-  s.replace(INVISIBLE, (c) => [...Array(c.length).keys()].map((i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, "0")}`).join(""));
+  s.replace(INVISIBLE, (c) =>
+    [...Array(c.length).keys()].map((i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, "0")}`).join(""),
+  );

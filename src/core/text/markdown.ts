@@ -8,11 +8,10 @@
  * unassigned code point is shown as `<U+202E>`, so a reviewer sees that something was there and cannot be shown text in
  * an order or a form other than the bytes (Trojan Source, CVE-2021-42574).
  */
+import { isInvisible } from "./controls";
 
 /** Longest user string shown, in characters (escapes included). */
 export const SHOWN_MAX = 120;
-
-import { isInvisible } from "./controls";
 
 /** Line breaks and tabs: shown as one space, so a name cannot start a new Markdown line. */
 const BREAKS = /[\t\n\v\f\r\u0085\u2028\u2029]+/gu;
