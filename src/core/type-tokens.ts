@@ -3,9 +3,13 @@
  * `pulumi-nodejs:dynamic/<module>:<type>` (the Pulumi SDK builds it from the arguments of
  * `dynamic.Resource`), never the class's own name: policies must match these strings.
  */
+/** Every dynamic resource's token starts so, whichever package made it. */
+export const DYNAMIC_TYPE_PREFIX = "pulumi-nodejs:dynamic";
+/** This package's resource tokens start so: another package's `x:index:Guardrail` is not ours. */
+export const PACKAGE_TYPE_PREFIX = `${DYNAMIC_TYPE_PREFIX}/guardrails:` as const;
 /** The type token of `Guardrail`. */
-export const GUARDRAIL_TYPE = "pulumi-nodejs:dynamic/guardrails:Guardrail";
+export const GUARDRAIL_TYPE = `${PACKAGE_TYPE_PREFIX}Guardrail` as const;
 /** The type token of `GuardrailMemberAssignment`. */
-export const MEMBER_ASSIGNMENT_TYPE = "pulumi-nodejs:dynamic/guardrails:GuardrailMemberAssignment";
+export const MEMBER_ASSIGNMENT_TYPE = `${PACKAGE_TYPE_PREFIX}GuardrailMemberAssignment` as const;
 /** The type token of `GuardrailKeyAssignment`. */
-export const KEY_ASSIGNMENT_TYPE = "pulumi-nodejs:dynamic/guardrails:GuardrailKeyAssignment";
+export const KEY_ASSIGNMENT_TYPE = `${PACKAGE_TYPE_PREFIX}GuardrailKeyAssignment` as const;

@@ -4,7 +4,8 @@
  * are UUIDs, compared in any case. They read what each file declares loosely (not only files that
  * passed validation), so one run reports these along with every per-file problem.
  */
-import { fmt, type Located } from "./locate";
+import { heldTwice, heldTwiceMessage, MOVES_EVERY_UP } from "../core/holders";
+import { fmt, type Located } from "./source-positions";
 
 /** What one file declares about one guardrail, as far as it can be read. Positions are found only when a problem is reported. */
 export interface Declared {
@@ -12,6 +13,8 @@ export interface Declared {
   at: () => Located;
   /** The workspace as written (for messages), or "the default workspace". */
   workspace: string;
+  /** The workspace id as written, when it is a string. */
+  workspaceId?: string;
   /** The adopted guardrail's id, as written, and where. */
   adopt?: Site;
   members: Site[];
@@ -43,7 +46,7 @@ export function declaredIn(js: unknown, where: Where): Declared[] {
       return found;
     };
     const adopt = typeof s.adoptId === "string" && s.adoptId !== "" ? { id: s.adoptId, at: () => where(["guardrails", id, "adoptId"], "value") } : undefined;
-    out.push({ id, at: () => where(["guardrails", id], "key"), workspace: typeof s.workspaceId === "string" ? `workspace ${s.workspaceId}` : "the default workspace", ...(adopt ? { adopt } : {}), members: sites("members"), keys: sites("keys") });
+    out.push({ id, at: () => where(["guardrails", id], "key"), workspace: typeof s.workspaceId === "string" ? `workspace ${s.workspaceId}` : "the default workspace", ...(typeof s.workspaceId === "string" ? { workspaceId: s.workspaceId } : {}), ...(adopt ? { adopt } : {}), members: sites("members"), keys: sites("keys") });
   }
   return out;
 }
@@ -58,26 +61,17 @@ export function crossFileProblems(all: Declared[]): string[] {
     else seen.set(d.id, d);
   }
   for (const x of adoptedTwice(all)) out.push(x);
-  for (const x of conflicts(all, "members", (d) => d.workspace.toLowerCase(), "a member holds one guardrail per workspace, so it would bounce between them on every up")) out.push(x);
-  for (const x of conflicts(all, "keys", () => "*", "a key holds one guardrail at all, so it would bounce between them on every up")) out.push(x);
+  for (const x of heldTwiceIn(all)) out.push(x);
   return out;
 }
 
-function conflicts(all: Declared[], set: "members" | "keys", scope: (d: Declared) => string, why: string): string[] {
-  const first = new Map<string, { owner: Declared; site: Site }>();
-  const out: string[] = [];
-  for (const d of all) {
-    for (const s of d[set]) {
-      const key = `${scope(d)}\u0000${s.id}`;
-      const prior = first.get(key);
-      if (!prior) first.set(key, { owner: d, site: s });
-      else if (prior.owner.id !== d.id) {
-        const noun = set === "members" ? "member" : "key";
-        out.push(`${fmt(s.at())}: ${noun} "${s.id}" is in guardrails "${prior.owner.id}" (${fmt(prior.site.at())}) and "${d.id}"${set === "members" ? ` of ${d.workspace}` : ""}; ${why}`);
-      }
-    }
-  }
-  return out;
+/** Ids the holder rule allows once (core/holders.ts) under two guardrails, each at its later site. */
+function heldTwiceIn(all: Declared[]): string[] {
+  const holders = [
+    ...all.flatMap((d) => d.members.map((site) => ({ noun: "member" as const, id: site.id, guardrail: d.id, workspace: d.workspaceId, site, d }))),
+    ...all.flatMap((d) => d.keys.map((site) => ({ noun: "key" as const, id: site.id, guardrail: d.id, site, d }))),
+  ];
+  return heldTwice(holders).map(({ first, again }) => `${fmt(again.site.at())}: ${heldTwiceMessage(again.noun, `"${again.id}"`, `"${first.guardrail}" (${fmt(first.site.at())})`, `"${again.guardrail}"`, again.d.workspace, MOVES_EVERY_UP)}`);
 }
 
 /** Two guardrails adopting one: both resources would manage it, and each `up` would set it to the other's args (issue 24, finding 18). */

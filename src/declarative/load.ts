@@ -6,15 +6,16 @@
 import { relative } from "node:path";
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type YAMLError } from "yaml";
 import { closest, formatPath, shown } from "../core/args/messages";
+import { escapeInvisible } from "../core/text/controls";
 import { crossFileProblems, declaredIn, type Declared } from "./cross-file";
-import { at, duplicateKeyAt, locate, offsetOf, written, type Located, type ParsedFile } from "./locate";
+import { at, duplicateKeyAt, positionOf, offsetOf, written, type Located, type ParsedFile } from "./source-positions";
 import { hasDuplicateKey } from "./json-keys";
 import { readConfigFiles } from "./read-files";
 import { guardrailFileSchema, KNOWN_KEYS, type DeclaredGuardrail } from "./file-schema";
 import { UserError } from "../core/user-error";
 
 /** Where a declared guardrail is written (`file:line:column`). */
-export type { Located } from "./locate";
+export type { Located } from "./source-positions";
 
 /** One declared guardrail: its stable id, its validated settings, and where it is written. */
 export interface LoadedGuardrail {
@@ -26,9 +27,8 @@ export interface LoadedGuardrail {
 /** Aliases one file may expand; past it YAML stops with an error (an alias bomb). */
 const MAX_ALIAS_COUNT = 100;
 
-/** C0/C1 controls (ANSI escapes, newlines) in a problem are shown escaped, never sent to a terminal. */
-const CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g;
-const printable = (s: string) => s.replace(CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+/** Controls (ANSI escapes, newlines) and other invisible characters in a problem are shown escaped, never sent to a terminal. */
+const printable = escapeInvisible;
 
 /**
  * Every problem found in the files, each already formatted `file:line:column: message`.
@@ -110,11 +110,11 @@ function loadFile(file: string, text: string): { problems: string[]; loaded: Loa
       for (const x of issueProblems(parsed(), issue)) problems.push(x);
     }
   }
-  const declared = declaredIn(js, (path, want) => locate(parsed(), path, want));
+  const declared = declaredIn(js, (path, want) => positionOf(parsed(), path, want));
   if (!result.success || coerced.size > 0) return { problems, loaded: [], declared };
   const loaded = Object.entries(result.data.guardrails).map(([id, settings]) => {
     const entry = { id, settings } as LoadedGuardrail;
-    Object.defineProperty(entry, "at", { enumerable: true, get: () => locate(parsed(), ["guardrails", id], "key") });
+    Object.defineProperty(entry, "at", { enumerable: true, get: () => positionOf(parsed(), ["guardrails", id], "key") });
     return entry;
   });
   return { problems, loaded, declared };

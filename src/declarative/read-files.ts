@@ -24,7 +24,7 @@ export function readConfigFiles(pathOrDir: string): ReadOutcome[] {
   if (!isDir) return [readInside(pathOrDir, realpathSync(dirname(pathOrDir)))];
   const root = realpathSync(pathOrDir);
   return readdirSync(pathOrDir)
-    // guardrails/policy.yaml holds the organization rules (provider/policy), not a guardrail.
+    // guardrails/policy.yaml holds the organization rules (src/policy), not a guardrail.
     .filter((f) => CONFIG_FILE.test(f) && !isPolicyFile(f))
     .sort()
     .map((f) => readInside(join(pathOrDir, f), root));

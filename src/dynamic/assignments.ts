@@ -5,7 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { reportConfigOnce } from "./config-warnings";
-import { claimSet, registerSet } from "./conflicts";
+import { claimSet, registerSet } from "./claims";
 import { shimFor } from "./shim";
 import { KEY_ASSIGNMENT_TYPE, MEMBER_ASSIGNMENT_TYPE } from "../core/type-tokens";
 import { refuseImportOption } from "./import-hint";

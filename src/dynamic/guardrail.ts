@@ -5,7 +5,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import type { BuiltinSlug, FilterAction, ScanScope } from "../core/fields/constants";
 import type { FIELDS, OutputValue } from "../core/fields/fields";
-import { claimAdoption, registerGuardrail } from "./conflicts";
+import { claimAdoption, registerGuardrail } from "./claims";
 import { reportConfigOnce } from "./config-warnings";
 import { shimFor } from "./shim";
 import { GUARDRAIL_TYPE } from "../core/type-tokens";
@@ -35,7 +35,7 @@ export interface CustomFilterArgs {
 /** A program value of type `T`, where any part may be a Pulumi input (not distributed over unions). */
 type DeepInput<T> = [T] extends [readonly (infer U)[]] ? pulumi.Input<DeepInput<U>[]> : [T] extends [object] ? pulumi.Input<{ [K in keyof T]: DeepInput<T[K]> }> : pulumi.Input<T>;
 
-/** The settings of the field table (args/fields.ts), with its docs. */
+/** The settings of the field table (core/fields/fields.ts), with its docs. */
 // `keyof typeof FIELDS` written out (not an alias) keeps the mapping homomorphic, so an IDE shows each entry's JSDoc.
 type FieldArgs = { [K in keyof typeof FIELDS]: DeepInput<z.output<(typeof FIELDS)[K]["arg"]>> };
 

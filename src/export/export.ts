@@ -8,10 +8,10 @@ import { resolveSettings } from "../core/settings/config";
 import { UUID_RE } from "../core/fields/constants";
 import { shown } from "../core/args/messages";
 import { UserError } from "../core/user-error";
-import { doubleAssignments } from "./conflicts";
+import { doubleAssignments } from "./double-assignments";
 import { declaredFromLive } from "./declared";
 import { idShown } from "./elsewhere";
-import { readGuardrails, type ReadSelection } from "./read";
+import { fetchGuardrails, type FetchSelection } from "./fetch";
 import type { WireGuardrail } from "../core/client/wire";
 import { DEFAULT_SCHEMA_REF, renderGuardrailFile } from "./render";
 import { assignStableIds } from "./stable-id";
@@ -69,7 +69,7 @@ export async function exportGuardrails(options: ExportOptions = {}): Promise<Exp
   const selection = checkOptions(options);
   const client = options.client ?? clientFromEnv();
   try {
-    const { live, leftOut, defaultUnknown } = await readGuardrails(client, selection);
+    const { live, leftOut, defaultUnknown } = await fetchGuardrails(client, selection);
     const ids = assignStableIds(live.map((l) => l.guardrail));
     const warnings = doubleAssignments(live, ids);
     const entries = live
@@ -93,7 +93,7 @@ export async function exportGuardrails(options: ExportOptions = {}): Promise<Exp
 }
 
 /** The options as a selection, every bad value refused before any call. */
-function checkOptions(options: ExportOptions): ReadSelection {
+function checkOptions(options: ExportOptions): FetchSelection {
   const workspaces = options.workspaces ?? [];
   const only = options.only ?? [];
   const exclude = options.exclude ?? [];

@@ -13,9 +13,9 @@ export {
   type ExportResult,
   type ExportedFile,
 } from "./export";
-export { ExportSelectionError } from "./read";
+export { ExportSelectionError } from "./fetch";
 /** The base of every failure above: a message for a person, said in one line. */
 export { UserError, failureText } from "../core/user-error";
 export { shown } from "../core/args/messages";
-export { redact } from "../core/client/errors";
+export { redact } from "../core/client/redaction";
 export { isPolicyFile } from "../declarative/file-name";

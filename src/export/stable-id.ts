@@ -35,7 +35,7 @@ function trim(id: string, max: number): string {
 
 /**
  * Slugs that would make a file nobody reads: `policy` is the organization's rules file, which
- * the loader skips (provider/policy/file-name.ts), and Windows cannot check out a file named
+ * the loader skips (src/declarative/file-name.ts), and Windows cannot check out a file named
  * after a device (`con.yaml`, `com0.yaml`, `com1.yaml`), whatever its extension. Such a slug is suffixed
  * like a shared one. Slugs are lowercase, so the match is too.
  */

@@ -10,7 +10,7 @@
  */
 import type { Policies, PolicyConfigSchema, ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, StackValidationArgs, StackValidationPolicy } from "@pulumi/policy";
 import { PolicyOptionsError, ZDR_GROUPS, parsePolicyOptions, ruleValueSchemas, type EnforcementLevel, type GuardrailsPolicyOptions, type RuleOption } from "./options";
-import { GUARDRAIL_RULES, type RuleFinding } from "./rules";
+import { GUARDRAIL_RULES, type RuleFinding } from "./guardrail-rules";
 import { memberSetFindings } from "./member-set";
 import { checkedAtUp, plainProps } from "./props";
 import { kindOf, provenancePolicy, unrecorded, unrecordedMessage, type ProvenanceRecords } from "./provenance";

@@ -8,28 +8,11 @@
  * unknowns as values, report every violation they can prove, and only then raise the
  * "checked at up" advisory (see `checkedAtUp`).
  */
+import { isAnyUnknown } from "../core/unknown";
 import { UserError } from "../core/user-error";
-
-/**
- * The engine's sentinels for values not known during preview (one per kind), as the policy
- * SDK deserializes them; part of the Pulumi wire protocol, so they do not change.
- */
-const UNKNOWN_SENTINELS = new Set([
-  "1c4a061d-8072-4f0a-a4cb-0ff528b18fe7",
-  "3eeb2bf0-c639-47a8-9e75-3b44932eb421",
-  "04da6b54-80e4-46f7-96ec-b56ff0331ba9",
-  "6a19a0b0-7e62-4c92-b797-7f8e31da9cc2",
-  "030794c1-ac77-496b-92df-f27374a8bd58",
-  "e48ece36-62e2-4504-bad9-02848725956a",
-  "dd056dcd-154b-4c76-9bd3-c8f88648b5ff",
-]);
 
 /** The key under which the policy SDK's proxy returns its plain target. */
 const PROXY_TARGET = "__getSpecialProxyTarget";
-
-export function isUnknownValue(value: unknown): boolean {
-  return typeof value === "string" && UNKNOWN_SENTINELS.has(value);
-}
 
 export type Props = Record<string, unknown>;
 
@@ -46,7 +29,7 @@ export type Read<T> = { unknown: true } | { unknown: false; value: T | undefined
 /** Reads a top-level value; `null` reads as absent (the service holds null for "not set"). */
 export function read<T = unknown>(props: Props, key: string): Read<T> {
   const v = props[key];
-  if (isUnknownValue(v)) return { unknown: true };
+  if (isAnyUnknown(v)) return { unknown: true };
   return { unknown: false, value: (v ?? undefined) as T | undefined };
 }
 
@@ -60,7 +43,7 @@ export function readList(props: Props, key: string): { unknown: boolean; value: 
 }
 
 export function containsUnknownValue(value: unknown): boolean {
-  if (isUnknownValue(value)) return true;
+  if (isAnyUnknown(value)) return true;
   if (Array.isArray(value)) return value.some(containsUnknownValue);
   if (value && typeof value === "object") return Object.values(value).some(containsUnknownValue);
   return false;
@@ -104,7 +87,7 @@ function sdkUnknownError(key: string): Error | undefined {
 
 /** Path to the first unknown inside a value ([] when the value itself is unknown). */
 function unknownPath(value: unknown): PropertyKey[] {
-  if (isUnknownValue(value) || value === null || typeof value !== "object") return [];
+  if (isAnyUnknown(value) || value === null || typeof value !== "object") return [];
   for (const [k, v] of Object.entries(value)) {
     if (containsUnknownValue(v)) return [Array.isArray(value) ? Number(k) : k, ...unknownPath(v)];
   }

@@ -15,7 +15,7 @@
  * no longer tell apart, at the rule's own level, rather than let it pass unseen (`unrecorded`).
  */
 import type { ResourceValidationPolicy } from "@pulumi/policy";
-import { GUARDRAIL_TYPE, KEY_ASSIGNMENT_TYPE, MEMBER_ASSIGNMENT_TYPE } from "../core/type-tokens";
+import { DYNAMIC_TYPE_PREFIX, GUARDRAIL_TYPE, KEY_ASSIGNMENT_TYPE, MEMBER_ASSIGNMENT_TYPE } from "../core/type-tokens";
 import { quoteName } from "./quote";
 
 export type Kind = "guardrail" | "memberAssignment" | "keyAssignment";
@@ -34,7 +34,6 @@ export type ProvenanceRecords = Map<string, Provenance>;
 export const PROVENANCE_POLICY = "guardrails-provenance";
 const TOKEN_KIND: Record<string, Kind> = { [GUARDRAIL_TYPE]: "guardrail", [MEMBER_ASSIGNMENT_TYPE]: "memberAssignment", [KEY_ASSIGNMENT_TYPE]: "keyAssignment" };
 const KINDS: Kind[] = ["guardrail", "memberAssignment", "keyAssignment"];
-const DYNAMIC_PREFIX = "pulumi-nodejs:dynamic";
 
 /**
  * The kind a serialized dynamic provider forwards to, if it loads this package: the kind named
@@ -90,7 +89,7 @@ export function provenanceOf(props: unknown): Provenance {
  * it pass unseen (a pack config that sets only this policy's level must not turn a mandatory
  * rule into a warning).
  */
-export const unrecorded = (type: string, record: Provenance | undefined): boolean => !record && type.startsWith(DYNAMIC_PREFIX) && !TOKEN_KIND[type];
+export const unrecorded = (type: string, record: Provenance | undefined): boolean => !record && type.startsWith(DYNAMIC_TYPE_PREFIX) && !TOKEN_KIND[type];
 
 /** What a rule says of a resource it cannot place (`unrecorded`). */
 export const unrecordedMessage = (type: string, name: string, policy: string) =>

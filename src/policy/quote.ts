@@ -2,25 +2,24 @@
  * How a rule writes a resource's value into a message. A value the program did not mark
  * secret is quoted; a secret one never is (`[secret]`), and where the pack could not tell
  * which inputs were secret (its provenance policy did not run) nothing is quoted (`[hidden]`).
- * A quoted value is hostile text bound for terminals and PR comments: it is JSON-quoted, its
- * control, bidi and invisible characters escaped, and cut to a bounded length. A value shaped
- * like an API key is never quoted, secret or not: a key pasted into the wrong arg is still a
- * key (issue 24).
+ * A quoted value is hostile text bound for terminals and PR comments: it is JSON-quoted, then
+ * neutralised as all outside text is (core/text/markdown.ts `visible`: line breaks flattened,
+ * control, bidi and invisible characters shown as `<U+202E>`, cut to a bounded length). A
+ * value shaped like an API key is never quoted, secret or not: a key pasted into the wrong arg
+ * is still a key (issue 24).
  */
 import { holdsKey } from "../core/client/redaction";
+import { visible } from "../core/text/markdown";
 
 /** Writes the value of the top-level property `key` (the value itself may be an item of it). */
 export type Show = (key: string, value: unknown) => string;
 
-/**
- * Code points shown as `\uXXXX` (`\u{XXXXX}` beyond the BMP): every control, format (bidi,
- * zero-width, tags), surrogate, private-use and unassigned one, the line and paragraph
- * separators, and the default-ignorable ones that render as nothing (Hangul fillers, variation
- * selectors), as tools/shared/markdown.ts.
- */
-const INVISIBLE = /[\p{C}\p{Default_Ignorable_Code_Point}\u2028\u2029]/gu;
+/** Longest quoted value, in characters (escapes included). */
 const MAX_CHARS = 80;
 const MAX_ITEMS = 5;
+
+/** A text as a message may quote it: neutralised and bounded. */
+const shown = (text: string): string => visible(text, MAX_CHARS);
 
 /** One value as JSON, escaped and bounded; a key-shaped one not at all. */
 export function quote(value: unknown): string {
@@ -35,15 +34,6 @@ export function quote(value: unknown): string {
 
 /** A resource's name in the program, JSON-quoted, escaped and bounded (the URN beside it is whole). */
 export const quoteName = (name: string): string => shown(JSON.stringify(name));
-
-function shown(text: string): string {
-  const chars = [...text];
-  const cut = chars.length > MAX_CHARS ? `${chars.slice(0, MAX_CHARS - 1).join("")}…` : text;
-  return cut.replace(INVISIBLE, (c) => {
-    const hex = c.codePointAt(0)!.toString(16);
-    return hex.length > 4 ? `\\u{${hex}}` : `\\u${hex.padStart(4, "0")}`;
-  });
-}
 
 /** A `Show` that quotes what `secretKeys` does not name; `undefined` (not known) hides everything. */
 export function showValues(secretKeys: ReadonlySet<string> | undefined): Show {

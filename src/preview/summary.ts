@@ -10,6 +10,7 @@ import { UNKNOWN } from "../core/unknown";
 import { COMPARED } from "../core/guardrail/model";
 import { readPreview, type PreviewStep } from "./input";
 import { code } from "../core/text/markdown";
+import { PACKAGE_TYPE_PREFIX } from "../core/type-tokens";
 import { renderChanges, type GuardrailChange, type SetChanges } from "./render";
 
 /** The parts of `pulumi preview --json` the summary reads. */
@@ -23,14 +24,12 @@ export interface Summary {
 
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 const SETTINGS = ["workspaceId", ...COMPARED, "adoptId"] as const;
-/** This package's resource types, exactly: another package's `x:index:Guardrail` is not ours. */
-const TYPE_PREFIX = "pulumi-nodejs:dynamic/guardrails:";
 const SET_KINDS = { GuardrailMemberAssignment: "members", GuardrailKeyAssignment: "keys" } as const;
 
 /** The resource's own type token (after any parent types, `a$b$type`), if it is one of ours. */
 const typeOf = (urn: string) => {
   const token = urn.split("::")[2]?.split("$").pop() ?? "";
-  return token.startsWith(TYPE_PREFIX) ? token.slice(TYPE_PREFIX.length) : "";
+  return token.startsWith(PACKAGE_TYPE_PREFIX) ? token.slice(PACKAGE_TYPE_PREFIX.length) : "";
 };
 const nameOf = (urn: string) => urn.split("::").pop() ?? urn;
 const changed = (op: string) => op !== "same" && op !== "read" && op !== "refresh";

@@ -26,9 +26,9 @@ new GuardrailKeyAssignment("three-keys", { guardrailId: g3.id, keyHashes: ["a1b2
     const res = await p.preview();
     expect(res.code).toBe(0);
     expect(res.output).toContain(
-      'warning: pulumi-guardrails: member "user_bob" is listed by GuardrailMemberAssignment "one-members" (guardrail "g1") and "two-members" (guardrail "g2") of the same workspace',
+      'warning: pulumi-guardrails: member "user_bob" is assigned to two guardrails of the same workspace: "g1" (GuardrailMemberAssignment "one-members") and "g2" (GuardrailMemberAssignment "two-members")',
     );
-    expect(res.output).toContain('warning: pulumi-guardrails: key "a1b2c3d4e5f60718" is listed by GuardrailKeyAssignment "one-keys" (guardrail "g1") and "three-keys" (guardrail "g3")');
+    expect(res.output).toContain('warning: pulumi-guardrails: key "a1b2c3d4e5f60718" is assigned to two guardrails: "g1" (GuardrailKeyAssignment "one-keys") and "g3" (GuardrailKeyAssignment "three-keys")');
     expect(res.output).not.toContain('member "user_alice"');
     expect(res.output).not.toContain('member "user_carol"');
   });

@@ -11,7 +11,7 @@ import { loadGuardrailConfigs } from "../../src/declarative/load";
 import type { GuardrailOutputs } from "../../src/core/guardrail/model";
 import { guardrail, keyAssignment, memberAssignment } from "../../src/dynamic/internal";
 import { exportGuardrails, writeExport } from "../../src/export/export";
-import { ExportSelectionError } from "../../src/export/read";
+import { ExportSelectionError } from "../../src/export/fetch";
 import { reshapeGuardrail, tempFolder, TEST_KEY, useProviderEmulator } from "../helpers/emulator";
 import { DEFAULT_WS, HAND_MADE, populateOrganization, SECOND_WS } from "../helpers/export-org";
 import { exportBin } from "../helpers/export-bin";

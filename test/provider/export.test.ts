@@ -9,7 +9,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { DEMO_KEY_HASHES } from "../../emulator";
 import { loadGuardrailConfigs } from "../../src/declarative/load";
 import { exportGuardrails, ExportConflictError, ExportOptionsError, writeExport } from "../../src/export/export";
-import { ExportSelectionError } from "../../src/export/read";
+import { ExportSelectionError } from "../../src/export/fetch";
 import { guardrail, keyAssignment, memberAssignment } from "../../src/dynamic/internal";
 import { tempFolder, TEST_KEY, useProviderEmulator, withEmulator } from "../helpers/emulator";
 import { DEFAULT_WS, HAND_MADE, populateOrganization, SECOND_WS } from "../helpers/export-org";

@@ -52,6 +52,7 @@ describe("selectFiles", () => {
     ["guardrails//a.yaml", "is a path with an empty, `.` or `..` segment"],
     ["/etc/guardrails/a.yaml", "is an absolute path"],
     ["guardrails/a\nb.yaml", "is a name with control characters"],
+    ["guardrails/a\u009b2Jb.yaml", "is a name with control characters"],
     ["", "is an empty path"],
   ])("a tricky path %j blocks: %s", (path, reason) => {
     expect(select([add(path)])).toMatchObject({ exposeKey: false, blockers: [{ path, reason }] });

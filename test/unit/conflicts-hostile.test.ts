@@ -6,7 +6,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { registerGuardrail, registerSet } from "../../src/dynamic/conflicts";
+import { registerGuardrail, registerSet } from "../../src/dynamic/claims";
 
 const settle = () => new Promise((r) => setTimeout(r, 50));
 const resource = {} as pulumi.Resource;
@@ -33,11 +33,11 @@ describe("conflict warnings about secret ids", () => {
 
   it("a member listed twice in one workspace is reported without its id when the list is secret", async () => {
     const said = await warningsFor("member", "g", [pulumi.secret(["user_SECRET-7c1e"]), [pulumi.secret("user_SECRET-7c1e")]]);
-    expect(said).toContain('member [secret] is listed by GuardrailMemberAssignment "one-members" (guardrail "g1") and "two-members" (guardrail "g2")');
+    expect(said).toContain('member [secret] is assigned to two guardrails of the same workspace: "g1" (GuardrailMemberAssignment "one-members") and "g2" (GuardrailMemberAssignment "two-members")');
     expect(said).not.toContain("SECRET-7c1e");
   });
 
   it("a plain id is still named", async () => {
-    expect(await warningsFor("key", "k", [["plainhash01"], ["plainhash01"]])).toContain('key "plainhash01" is listed by GuardrailKeyAssignment "one-keys"');
+    expect(await warningsFor("key", "k", [["plainhash01"], ["plainhash01"]])).toContain('key "plainhash01" is assigned to two guardrails: "k1" (GuardrailKeyAssignment "one-keys") and "k2" (GuardrailKeyAssignment "two-keys")');
   });
 });

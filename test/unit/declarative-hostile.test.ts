@@ -139,7 +139,7 @@ describe("loader: huge input", () => {
       "a.json": JSON.stringify({ guardrails: { eng: { name: "Eng", members: { ids: ["user_a", "user_b"] } } } }, null, 2),
       "b.yaml": "guardrails:\n  ops:\n    name: Ops\n    members:\n      ids: [user_b]\n",
     };
-    expect(problems(files)).toEqual([expect.stringMatching(/^b\.yaml:5:13: member "user_b" is in guardrails "eng" \(a\.json:8:11\) and "ops" of the default workspace/)]);
+    expect(problems(files)).toEqual([expect.stringMatching(/^b\.yaml:5:13: member "user_b" is assigned to two guardrails of the default workspace: "eng" \(a\.json:8:11\) and "ops"/)]);
   });
 
   it("an alias bomb is a problem naming the file, not a raw ReferenceError", () => {
@@ -163,7 +163,7 @@ describe("loader: every problem in one run, printable", () => {
       problems: [
         "a.yaml:4:15: guardrails.eng.limitUsd: must be >= 0 (got -1)",
         'b.yaml:4:5: guardrails.ops.colour: unknown field',
-        'b.yaml:6:13: member "user_bob" is in guardrails "eng" (a.yaml:7:13) and "ops" of the default workspace; a member holds one guardrail per workspace, so it would bounce between them on every up',
+        'b.yaml:6:13: member "user_bob" is assigned to two guardrails of the default workspace: "eng" (a.yaml:7:13) and "ops"; a member holds one guardrail per workspace, so it would move back and forth between them on every up',
         'b.yaml:7:3: guardrail id "eng" is declared twice (also at a.yaml:2:3); ids must be unique across files',
       ],
     },
@@ -174,7 +174,7 @@ describe("loader: every problem in one run, printable", () => {
         "b.yaml": "guardrails:\n  ops:\n    name: Ops\n    workspaceId: 0000000A-0000-4000-8000-00000000000B\n    members:\n      ids: [user_bob]\n",
       },
       problems: [
-        'b.yaml:6:13: member "user_bob" is in guardrails "eng" (a.yaml:6:13) and "ops" of workspace 0000000A-0000-4000-8000-00000000000B; a member holds one guardrail per workspace, so it would bounce between them on every up',
+        'b.yaml:6:13: member "user_bob" is assigned to two guardrails of workspace 0000000A-0000-4000-8000-00000000000B: "eng" (a.yaml:6:13) and "ops"; a member holds one guardrail per workspace, so it would move back and forth between them on every up',
       ],
     },
     {

@@ -77,8 +77,8 @@ describe("declarative files: bad input", () => {
     expect(problems).toMatchInlineSnapshot(`
       [
         "b.yaml:2:3: guardrail id "eng" is declared twice (also at a.yaml:2:3); ids must be unique across files",
-        "b.yaml:7:13: member "user_bob" is in guardrails "eng" (a.yaml:5:13) and "ops" of the default workspace; a member holds one guardrail per workspace, so it would bounce between them on every up",
-        "b.yaml:9:13: key "hash_1" is in guardrails "eng" (a.yaml:7:13) and "ops"; a key holds one guardrail at all, so it would bounce between them on every up",
+        "b.yaml:7:13: member "user_bob" is assigned to two guardrails of the default workspace: "eng" (a.yaml:5:13) and "ops"; a member holds one guardrail per workspace, so it would move back and forth between them on every up",
+        "b.yaml:9:13: key "hash_1" is assigned to two guardrails: "eng" (a.yaml:7:13) and "ops"; a key holds one guardrail at all, so it would move back and forth between them on every up",
       ]
     `);
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { apiError, AuthenticationError, ConnectionError, NotFoundError, PermissionError, RateLimitError, redact, redactUrl, ServerError, UnexpectedStatusError, ValidationError } from "../../src/core/client/errors";
+import { apiError, AuthenticationError, ConnectionError, NotFoundError, PermissionError, RateLimitError, ServerError, UnexpectedStatusError, ValidationError } from "../../src/core/client/errors";
+import { redact, redactUrl } from "../../src/core/client/redaction";
 
 const ctx = { method: "PATCH", url: "https://api.example.com/api/v1/guardrails/abc" };
 

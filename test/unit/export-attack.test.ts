@@ -15,7 +15,7 @@ import { renderGuardrailFile } from "../../src/export/render";
 import { loadGuardrailConfigs } from "../../src/declarative/load";
 import { exportGuardrails, ExportTargetError, writeExport } from "../../src/export/export";
 import { assignStableIds } from "../../src/export/stable-id";
-import { doubleAssignments } from "../../src/export/conflicts";
+import { doubleAssignments } from "../../src/export/double-assignments";
 import { hostileServer, json } from "../helpers/hostile-server";
 import { exportedFile as file, exportScratch } from "../helpers/export-cases";
 

@@ -13,11 +13,11 @@ import { declaredFromLive } from "../../src/export/declared";
 import { ExportConflictError, ExportTargetError, writeExport, exportGuardrails } from "../../src/export/export";
 import { renderGuardrailFile } from "../../src/export/render";
 import { assignStableIds } from "../../src/export/stable-id";
-import { ExportSelectionError } from "../../src/export/read";
+import { ExportSelectionError } from "../../src/export/fetch";
 import { GuardrailsClient } from "../../src/core/client";
 import { hostileServer, json } from "../helpers/hostile-server";
 import { exportedFile as file, exportScratch } from "../helpers/export-cases";
-import { doubleAssignments } from "../../src/export/conflicts";
+import { doubleAssignments } from "../../src/export/double-assignments";
 
 const { work, folder, beside } = exportScratch("export-hostile-");
 const thrown = (f: () => unknown): Error => {
@@ -182,6 +182,6 @@ describe("double assignments across workspace ids in two cases (issue 24, findin
     const ids = new Map([["g1", "eng"], ["g2", "support"]]);
     const found = doubleAssignments([live("g1", "ABCDEF00-0000-4000-8000-000000000001"), live("g2", "abcdef00-0000-4000-8000-000000000001")], ids);
     expect(found).toHaveLength(1);
-    expect(found[0]).toMatch(/member "user_a" is on guardrails "eng" and "support" of workspace abcdef00-0000-4000-8000-000000000001/);
+    expect(found[0]).toMatch(/member "user_a" is assigned to two guardrails of workspace abcdef00-0000-4000-8000-000000000001: "eng" and "support"/);
   });
 });

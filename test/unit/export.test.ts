@@ -10,7 +10,7 @@ import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
 import { loadGuardrailConfigs } from "../../src/declarative/load";
 import { STABLE_ID_RE } from "../../src/declarative/file-schema";
-import { doubleAssignments } from "../../src/export/conflicts";
+import { doubleAssignments } from "../../src/export/double-assignments";
 import { declaredFromLive, type LiveGuardrail } from "../../src/export/declared";
 import { renderGuardrailFile } from "../../src/export/render";
 import { assignStableIds, slugOf } from "../../src/export/stable-id";
@@ -210,8 +210,8 @@ describe("doubleAssignments", () => {
   it("names a member on two guardrails of one workspace and a key on two guardrails at all; a member in two workspaces is fine", () => {
     const W2 = "00000000-0000-4000-8000-000000000002";
     expect(doubleAssignments([at("g1", WS, ["user_a", "user_b"], ["k1"]), at("g2", WS, ["user_b"]), at("g3", W2, ["user_a"], ["k1"])], ids)).toEqual([
-      `member "user_b" is on guardrails "eng" and "support" of workspace ${WS}; the service allows one, so the files will not load until it is removed from one of them`,
-      `key "k1" is on guardrails "eng" and "other-ws"; the service allows one, so the files will not load until it is removed from one of them`,
+      `member "user_b" is assigned to two guardrails of workspace ${WS}: "eng" and "support"; a member holds one guardrail per workspace, so the files will not load until it is removed from one of them`,
+      `key "k1" is assigned to two guardrails: "eng" and "other-ws"; a key holds one guardrail at all, so the files will not load until it is removed from one of them`,
     ]);
   });
 });

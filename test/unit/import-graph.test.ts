@@ -144,7 +144,7 @@ const RULES: Rule[] = [
     name: "the policy pack, export and the PR summary stand on the core alone, never on the dynamic face",
     from: under("src/policy/", "src/export/", "src/preview/"),
     to: under("src/dynamic/"),
-    planted: "src/policy/rules.ts -> src/dynamic/guardrail.ts",
+    planted: "src/policy/guardrail-rules.ts -> src/dynamic/guardrail.ts",
   },
 ];
 

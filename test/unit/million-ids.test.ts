@@ -70,6 +70,6 @@ describe("200,000 problems (past the ~120,000 arguments a spread into push() can
       problems = (err as { problems: string[] }).problems;
     }
     expect(problems).toHaveLength(M);
-    expect(problems[0]).toMatch(/member "user_0000000" is in guardrails "a"/);
+    expect(problems[0]).toMatch(/member "user_0000000" is assigned to two guardrails of the default workspace: "a"/);
   });
 });

@@ -106,7 +106,7 @@ describe("workspace ids compare in any case (issue 24, finding 13)", () => {
     new GuardrailMemberAssignment("two-members", { guardrailId: g2.id, memberUserIds: ["user_bob"] });
     await settle();
     expect(warnings.filter((w) => w.includes("user_bob"))).toEqual([
-      expect.stringContaining('member "user_bob" is listed by GuardrailMemberAssignment "one-members" (guardrail "g1") and "two-members" (guardrail "g2") of the same workspace'),
+      expect.stringContaining('member "user_bob" is assigned to two guardrails of the same workspace: "g1" (GuardrailMemberAssignment "one-members") and "g2" (GuardrailMemberAssignment "two-members")'),
     ]);
   });
 });

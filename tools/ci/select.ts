@@ -8,6 +8,7 @@
  * carries code or config, which only a maintainer-approved run may preview with the key.
  */
 import { isPolicyFile, UserError } from "../../src/export";
+import { hasControl } from "../../src/preview";
 
 /** One path the PR changed, as `git diff --raw --no-renames` reports it (merge base to head). */
 export interface Change {
@@ -53,12 +54,11 @@ export const MAX_CHANGES = 2000;
 
 const DATA_FILE = /\.(ya?ml|json)$/i;
 const REGULAR = new Set(["100644", "100755"]);
-const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /** Why a path is not a plain relative path inside the repository, or undefined when it is. */
 export function unsafePath(path: string): string | undefined {
   if (path.length === 0) return "an empty path";
-  if (CONTROL.test(path)) return "a name with control characters";
+  if (hasControl(path)) return "a name with control characters";
   if (path.startsWith("/")) return "an absolute path";
   if (path.split("/").some((seg) => seg === "" || seg === "." || seg === "..")) return "a path with an empty, `.` or `..` segment";
   return undefined;

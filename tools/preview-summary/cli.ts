@@ -4,9 +4,9 @@
  * output of `pulumi preview --json` (a file, or standard input). Exits 1, with a "preview
  * failed" summary, when the preview reported errors or the input is empty or not a preview,
  * so a CI step can never post "no changes" for a preview that did not run.
- * `--drift`: the drift check's Markdown instead (drift.ts), from `pulumi preview --refresh --json`;
+ * `--drift`: the drift check's Markdown instead (src/preview/drift.ts), from `pulumi preview --refresh --json`;
  * exits 2 when drift cannot be determined.
- * `--event-log FILE`: policy violations from the engine's event log, listed first (policy-events.ts).
+ * `--event-log FILE`: policy violations from the engine's event log, listed first (src/preview/policy-events.ts).
  */
 import { readFileSync } from "node:fs";
 import { DriftUnknownError, failureText, summarize, summarizeDrift, type PreviewJson } from "../../src/preview";

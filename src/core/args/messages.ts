@@ -3,6 +3,7 @@
  * and what was received, except under an arg that holds a secret (`SECRET_ARGS`).
  */
 import type { z } from "zod";
+import { escapeInvisible } from "../text/controls";
 
 export interface PropertyFailure {
   /** camelCase path, e.g. `contentFilterBuiltins[1].action`. */
@@ -14,19 +15,13 @@ export function formatPath(path: readonly PropertyKey[]): string {
   return path.reduce<string>((acc, part) => (typeof part === "number" ? `${acc}[${part}]` : acc ? `${acc}.${String(part)}` : String(part)), "");
 }
 
-/**
- * What JSON leaves raw but a terminal or a Markdown view acts on: DEL and C1 controls (ESC's
- * 8-bit twin included), bidi controls, and line and paragraph separators.
- */
-const UNSAFE = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-
-/** A value for a message: JSON, with what JSON leaves raw and a terminal acts on escaped; cut at 80 characters. */
+/** A value for a message: JSON, with what JSON leaves raw and a terminal acts on escaped (text/controls.ts); cut at 80 characters. */
 export function shown(value: unknown): string {
   if (value === undefined) return "nothing";
   // JSON has no NaN or Infinity: JSON.stringify would print them as null.
   if (typeof value === "number" && !Number.isFinite(value)) return String(value);
   if (typeof value === "bigint") return `${value}n`;
-  const text = (typeof value === "string" ? JSON.stringify(value) : JSON.stringify(value) ?? String(value)).replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  const text = escapeInvisible(typeof value === "string" ? JSON.stringify(value) : JSON.stringify(value) ?? String(value));
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 

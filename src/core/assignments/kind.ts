@@ -1,7 +1,6 @@
 /**
  * What differs between member and key assignment sets. Everything else is one
- * implementation (rules 5 and 6 of docs/api-contract.md: a member holds one guardrail per
- * workspace, a key one guardrail at all).
+ * implementation; how far a hold reaches (the holder rule) is core/holders.ts, by `noun`.
  */
 import { BULK_FIELD, type AssigneeKind, type GuardrailsClient } from "../client/client";
 
@@ -24,8 +23,6 @@ export interface AssignmentSetKind {
   list(client: GuardrailsClient, guardrailId: string): AsyncIterable<string>;
   /** (assignee, guardrail) pairs across the organization, every page. */
   listAll(client: GuardrailsClient): AsyncIterable<{ id: string; guardrailId: string }>;
-  /** Whether another guardrail's hold on an assignee competes with ours (same scope). */
-  sameScope: "workspace" | "organization";
   /** Why the service may skip an id, for messages about ids that did not land. */
   readonly skipReason: string;
 }
@@ -42,7 +39,6 @@ export const MEMBER_KIND: AssignmentSetKind = {
   typeName: "GuardrailMemberAssignment",
   list: (c, id) => map(c.listMemberAssignments(id), (r) => r.user_id),
   listAll: (c) => map(c.listAllMemberAssignments(), (r) => ({ id: r.user_id, guardrailId: r.guardrail_id })),
-  sameScope: "workspace",
   skipReason: "not members of the organization",
 };
 
@@ -54,7 +50,6 @@ export const KEY_KIND: AssignmentSetKind = {
   typeName: "GuardrailKeyAssignment",
   list: (c, id) => map(c.listKeyAssignments(id), (r) => r.key_hash),
   listAll: (c) => map(c.listAllKeyAssignments(), (r) => ({ id: r.key_hash, guardrailId: r.guardrail_id })),
-  sameScope: "organization",
   skipReason: "not API keys of the organization",
 };
 

@@ -2,7 +2,7 @@
  * Provider methods of the assignment sets, one implementation for members and keys: check
  * and diff here (check also records where added ids sit now, moves.ts), the ones that call
  * the service in read.ts and write.ts. The state map is state-map.ts, applying a plan
- * apply.ts, finding where ids went locate.ts.
+ * apply.ts, finding where ids went held-elsewhere.ts.
  */
 import { SET_ARGS, type AssignmentInputs } from "../args/assignment-args";
 import { forEngine, issuesToFailures, secretArgsOf } from "../args/messages";

@@ -13,7 +13,7 @@ import { containsUnknown } from "../unknown";
 import { secretArgsOf } from "../args/messages";
 import type { AssignmentInputs } from "../args/assignment-args";
 import type { AssignmentSetKind } from "./kind";
-import { locate } from "./locate";
+import { heldElsewhere } from "./held-elsewhere";
 import { statusesIn } from "./state-map";
 import { movesFrom, parseOnGuardrail } from "./status";
 
@@ -47,7 +47,7 @@ export async function movesAt(kind: AssignmentSetKind, olds: Props, news: Props,
     const live = new Set(await collect(kind.list(client, inputs.guardrailId)));
     adding = [...inputs.ids].filter((id) => !live.has(id));
   }
-  const found = await locate(client, kind, inputs.guardrailId, adding);
+  const found = await heldElsewhere(client, kind, inputs.guardrailId, adding);
   return Object.fromEntries(Object.keys(found).sort().map((id) => [id, movesFrom(found[id]!)]));
 }
 

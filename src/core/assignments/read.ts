@@ -7,7 +7,7 @@ import { NotFoundError } from "../client/errors";
 import { getClient } from "../settings/config";
 import { confirmGone } from "../confirm-gone";
 import type { AssignmentSetKind } from "./kind";
-import { locate } from "./locate";
+import { heldElsewhere } from "./held-elsewhere";
 import { setOutputs, statusesIn, statusMap } from "./state-map";
 import { FOREIGN } from "./status";
 import type { ReadResult } from "../results";
@@ -27,7 +27,7 @@ export async function readSet(kind: AssignmentSetKind, id: string, props: Record
   const previous = statusesIn(props, kind.stateKey);
   // Ids the program asked for keep their place; foreign ids are re-derived from `live`.
   const wanted = Object.keys(previous).filter((k) => previous[k] !== FOREIGN);
-  const elsewhere = await locate(client, kind, guardrailId, wanted.filter((k) => !live.has(k)));
+  const elsewhere = await heldElsewhere(client, kind, guardrailId, wanted.filter((k) => !live.has(k)));
   const map = statusMap(wanted, live, exclusive, elsewhere);
   // An id this resource still has to remove (a failed unassign) stays in its care while it is here.
   for (const k of Object.keys(previous)) if (previous[k] === FOREIGN && live.has(k)) map[k] = FOREIGN;

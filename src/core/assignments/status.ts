@@ -1,9 +1,10 @@
 /**
  * The status strings an assignment set's state map holds for ids that are not assigned to its
  * guardrail. They show in CLI diffs (`~ user_bob: "on guardrail Engineering (3f2b8c1e…)" => true`)
- * and the PR summary reads them back, so this module is shared and imports nothing: the summary
- * must not load the client to know them.
+ * and the PR summary reads them back, so this module is shared and imports only plain text
+ * helpers: the summary must not load the client to know them.
  */
+import { blankLayout } from "../text/controls";
 
 /** Status of an id assigned here that the program does not list (exclusive mode removes it). */
 export const FOREIGN = "assigned here, not in the program";
@@ -19,7 +20,7 @@ export const STATUS_NAME_MAX = 60;
  * become spaces, runs of white space fold, and a long name is cut with an ellipsis.
  */
 export function statusName(name: string): string {
-  const flat = name.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, " ").replace(/\s+/g, " ").trim();
+  const flat = blankLayout(name).replace(/\s+/g, " ").trim();
   const chars = [...flat];
   return chars.length > STATUS_NAME_MAX ? `${chars.slice(0, STATUS_NAME_MAX - 1).join("")}…` : flat;
 }

@@ -36,15 +36,6 @@ export function checkBaseUrl(raw: string, keys: readonly (string | undefined)[] 
   throw fail(`must be an https URL (got protocol ${shownSetting(url.protocol, keys)})`);
 }
 
-/** Whether `raw` ends in the `/api/v1` that `checkBaseUrl` strips (for a notice to the user). */
-export function hasApiSuffix(raw: string): boolean {
-  try {
-    return API_SUFFIX.test(new URL(raw).pathname);
-  } catch {
-    return false;
-  }
-}
-
 function normalisePath(url: URL): string {
   return `${url.origin}${url.pathname.replace(API_SUFFIX, "").replace(/\/+$/, "")}`;
 }

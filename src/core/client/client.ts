@@ -23,7 +23,8 @@ import {
   type WireWorkspace,
 } from "./wire";
 import { checkBaseUrl } from "./base-url";
-import { PaginationError, redactUrl } from "./errors";
+import { PaginationError } from "./errors";
+import { redactUrl } from "./redaction";
 import { MAX_LIST_ROWS, paginate } from "./pagination";
 import { createOnce, DEFAULT_RETRY, withRetry, type RetryClass, type RetryHooks, type RetryOptions, type UnknownOutcome } from "./retry";
 import { type Exchange, Transport } from "./transport";

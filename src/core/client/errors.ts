@@ -1,7 +1,7 @@
 /**
  * One error factory for the API: `apiError(status, ...)` picks the subclass. Every error
  * carries the status, method, a redacted URL, the server's message and the cause; none
- * ever carries the API key (see `redact`).
+ * ever carries the API key (redaction.ts).
  */
 import { UserError } from "../user-error";
 
@@ -129,31 +129,4 @@ export function apiError(status: number, ctx: ErrorContext): GuardrailsError {
   if (status === 408 || status >= 500) return new ServerError(status, summary, ctx);
   if (status >= 300 && status < 400) return new UnexpectedStatusError(status, `${summary} (redirects are not followed, so the key never leaves the configured host)`, ctx);
   return new UnexpectedStatusError(status, summary, ctx);
-}
-
-const SECRET_PARAMS = /^(key|api[-_]?key|token|access[-_]?token|secret|password|auth|authorization|signature|sig)$/i;
-
-/** Drops userinfo and masks query values whose names look secret. */
-export function redactUrl(raw: string): string {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return "[unparseable URL]";
-  }
-  url.username = "";
-  url.password = "";
-  for (const name of [...url.searchParams.keys()]) if (SECRET_PARAMS.test(name)) url.searchParams.set(name, "REDACTED");
-  return url.toString();
-}
-
-/**
- * Replaces every occurrence of `secret` in `text`, as sent and in the encoded forms a server
- * may echo it in (URL- and JSON-escaped); the last line of defence for messages.
- */
-export function redact(text: string, secret: string | undefined): string {
-  if (!secret || secret.length < 4) return text;
-  let out = text;
-  for (const form of new Set([secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)])) out = out.split(form).join("[REDACTED]");
-  return out;
 }

@@ -1,5 +1,6 @@
 export * from "./client";
 export * from "./errors";
+export { redact, redactUrl } from "./redaction";
 export { DEFAULT_RETRY, type RetryOptions, type RetryHooks, type UnknownOutcome } from "./retry";
 export { paginate, collect } from "./pagination";
 export { checkBaseUrl } from "./base-url";

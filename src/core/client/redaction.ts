@@ -1,22 +1,49 @@
 /**
- * Redaction of everything a server or a socket error hands to an error object: the server's
- * message, its `metadata`, and the `cause` chain. Each is copied with the key removed, and
- * only then bounded, so a key never straddles a cut (wrap, never edit: the originals are
- * left alone and dropped).
+ * Redaction, in one place: the key removed from a text (`redact`) and a URL (`redactUrl`);
+ * everything a server or a socket error hands to an error object (the server's message, its
+ * `metadata`, and the `cause` chain), each copied with the key removed and only then bounded,
+ * so a key never straddles a cut (wrap, never edit: the originals are left alone and dropped);
+ * and whether a text holds a key at all, so a message never quotes one (`holdsKey`,
+ * `shownSetting`).
  */
-import { redact } from "./errors";
+import { blankControls } from "../text/controls";
+
+const SECRET_PARAMS = /^(key|api[-_]?key|token|access[-_]?token|secret|password|auth|authorization|signature|sig)$/i;
+
+/** Drops userinfo and masks query values whose names look secret. */
+export function redactUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return "[unparseable URL]";
+  }
+  url.username = "";
+  url.password = "";
+  for (const name of [...url.searchParams.keys()]) if (SECRET_PARAMS.test(name)) url.searchParams.set(name, "REDACTED");
+  return url.toString();
+}
+
+/**
+ * Replaces every occurrence of `secret` in `text`, as sent and in the encoded forms a server
+ * may echo it in (URL- and JSON-escaped); the last line of defence for messages.
+ */
+export function redact(text: string, secret: string | undefined): string {
+  if (!secret || secret.length < 4) return text;
+  let out = text;
+  for (const form of new Set([secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)])) out = out.split(form).join("[REDACTED]");
+  return out;
+}
 
 /** Longest server message kept on an error, in characters. */
 export const SERVER_MESSAGE_MAX = 500;
 const MAX_DEPTH = 6;
 const MAX_ITEMS = 50;
 
-/** C0/C1 control characters (ANSI escapes, newlines, NUL): never echoed into a terminal or a log line. */
-const CONTROLS = /[\u0000-\u001f\u007f-\u009f]+/g;
-
 /** A server-supplied text as an error may repeat it: key removed first, then controls, then cut. */
 export function serverText(text: string, secret: string, max = SERVER_MESSAGE_MAX): string {
-  const clean = redact(text, secret).replace(CONTROLS, " ").trim();
+  // Control characters (ANSI escapes, newlines, NUL) are never echoed into a terminal or a log line.
+  const clean = blankControls(redact(text, secret)).trim();
   return clean.length > max ? `${clean.slice(0, max)}… (${clean.length - max} more characters)` : clean;
 }
 

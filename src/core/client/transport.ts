@@ -9,9 +9,9 @@
  */
 import { Agent, type Dispatcher, request } from "undici";
 import type { z } from "zod";
-import { apiError, ConnectionError, GuardrailsError, redactUrl, ResponseShapeError, ResponseTooLargeError, TimeoutError } from "./errors";
+import { apiError, ConnectionError, GuardrailsError, ResponseShapeError, ResponseTooLargeError, TimeoutError } from "./errors";
 import { readCapped } from "./read-body";
-import { redactCause, redactValue, serverText } from "./redaction";
+import { redactCause, redactUrl, redactValue, serverText } from "./redaction";
 import { parseRetryAfter } from "./retry";
 import { wireErrorBody } from "./wire";
 

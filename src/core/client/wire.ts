@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { FIELD_NAMES, type FIELDS, spec, type AnySchema, type FieldName, type WireName, type WireValue } from "../fields/fields";
 
-/** Content filter records, read tolerantly (args/filters.ts). */
+/** Content filter records, read tolerantly (core/fields/filters.ts). */
 export { wireBuiltinFilter, wireCustomFilter, type WireBuiltinFilter, type WireCustomFilter } from "../fields/filters";
 
 /**

@@ -1,6 +1,7 @@
 /**
- * Enumerations fixed by the spec and docs/api-contract.md. The provider's arg schemas and the
- * emulator's request validation both read these, so the two cannot disagree on a slug.
+ * Enumerations fixed by the spec and docs/api-contract.md, read by the program's arg schemas,
+ * the client's wire schemas and the policy pack. The emulator keeps its own copy
+ * (emulator/rules.ts) and reads nothing from src/: the conformance suite keeps the two agreeing.
  */
 
 /** Values of `reset_interval`. */

@@ -1,6 +1,7 @@
 /**
- * The builtin content filter rules (spec + docs/api-contract.md), written once for both the
- * provider's `check` and the emulator's request validation.
+ * The builtin content filter rules (spec + docs/api-contract.md), written once for every
+ * schema built from the field table (the program's args, the declarative files). The emulator
+ * validates requests with its own copy and reads nothing from src/.
  */
 import { PII_SLUGS, PROMPT_INJECTION_SLUG } from "./constants";
 

@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join } from "node:path";
-import { redact } from "../client/errors";
+import { redact } from "../client/redaction";
 import { resolveSettings } from "../settings/config";
 import { UserError } from "../user-error";
 

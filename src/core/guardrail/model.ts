@@ -2,7 +2,7 @@
  * Guardrail state in three shapes and the conversions between them: the user's inputs
  * (camelCase args), the service's record (wire), and the outputs Pulumi stores (every input
  * as the service holds it, plus the service's fields). `comparable` is what diff compares.
- * Every conversion walks the field table (args/fields.ts); nothing here names a field.
+ * Every conversion walks the field table (core/fields/fields.ts); nothing here names a field.
  */
 import { FIELD_NAMES, spec, type FieldName, type OutputValue } from "../fields/fields";
 import type { GuardrailInputs } from "../args/guardrail-args";

@@ -1,24 +1,20 @@
 /**
  * The one neutraliser for strings that reach Markdown from outside: guardrail names, ids and
- * values from a pull request or the service, file names from a pull request. Each comes out as
+ * values from a pull request or the service, file names from a pull request, and values a
+ * policy quotes (policy/quote.ts). Each comes out as
  * inert text: no newline, no raw HTML, no code-span breakout, no live mention, emphasis or link,
- * a bounded length, and no invisible character. A bidi control (U+202E, U+2066, U+200F), a
- * zero-width or other format character, a control character or an unassigned code point is
- * shown as `<U+202E>`, so a reviewer sees that something was there and cannot be shown text in
+ * a bounded length, and no invisible character (text/controls.ts). A bidi control (U+202E,
+ * U+2066, U+200F), a zero-width or other format character, a control character or an
+ * unassigned code point is shown as `<U+202E>`, so a reviewer sees that something was there and cannot be shown text in
  * an order or a form other than the bytes (Trojan Source, CVE-2021-42574).
  */
+import { isInvisible } from "./controls";
 
 /** Longest user string shown, in characters (escapes included). */
 export const SHOWN_MAX = 120;
 
 /** Line breaks and tabs: shown as one space, so a name cannot start a new Markdown line. */
 const BREAKS = /[\t\n\v\f\r\u0085\u2028\u2029]+/gu;
-/**
- * Invisible or reordering code points: every control, format (bidi, zero-width, tags),
- * surrogate, private-use and unassigned one, and the default-ignorable ones of other
- * categories (Hangul fillers, variation selectors) that render as nothing.
- */
-const INVISIBLE = /[\p{C}\p{Default_Ignorable_Code_Point}]/u;
 
 const escapeOf = (c: string) => `<U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}>`;
 
@@ -29,7 +25,7 @@ const escapeOf = (c: string) => `<U+${c.codePointAt(0)!.toString(16).toUpperCase
 export function visible(s: string, max = SHOWN_MAX): string {
   let out = "";
   for (const c of s.replace(BREAKS, " ")) {
-    const shown = INVISIBLE.test(c) ? escapeOf(c) : c;
+    const shown = isInvisible(c) ? escapeOf(c) : c;
     if (out.length + shown.length > max) return `${out}…`;
     out += shown;
   }

@@ -1,9 +1,11 @@
 /**
  * Where ids that left a set's guardrail went, as the statuses the state map shows: only a
- * guardrail that competes with ours counts (same workspace for members, any for keys), and it
- * is named where the service tells its name (`on guardrail Engineering (3f2b8c1e…)`).
+ * guardrail that competes with ours counts (core/holders.ts: same workspace for members, any
+ * for keys), and it is named where the service tells its name (`on guardrail Engineering
+ * (3f2b8c1e…)`).
  */
 import type { GuardrailsClient } from "../client/client";
+import { competes, HOLD_SCOPE } from "../holders";
 import type { AssignmentSetKind } from "./kind";
 import { onGuardrail } from "./status";
 
@@ -21,7 +23,7 @@ interface GuardrailFacts {
  * at most one GET per distinct guardrail involved (ours included, for members; for keys, whose scope needs no
  * workspace, at most MAX_NAMED_GUARDRAILS).
  */
-export async function locate(client: GuardrailsClient, kind: AssignmentSetKind, guardrailId: string, ids: readonly string[]): Promise<Record<string, string>> {
+export async function heldElsewhere(client: GuardrailsClient, kind: AssignmentSetKind, guardrailId: string, ids: readonly string[]): Promise<Record<string, string>> {
   if (ids.length === 0) return {};
   const wanted = new Set(ids);
   // A member may hold one guardrail in each workspace: keep every one, and pick ours below.
@@ -34,7 +36,7 @@ export async function locate(client: GuardrailsClient, kind: AssignmentSetKind, 
     if (!known) {
       known =
         // Members need each guardrail's workspace, so every one is read; keys only want a name.
-        kind.sameScope === "organization" && facts.size >= MAX_NAMED_GUARDRAILS
+        HOLD_SCOPE[kind.noun] === "organization" && facts.size >= MAX_NAMED_GUARDRAILS
           ? Promise.resolve({})
           : client.getGuardrail(id).then(
               (g) => ({ name: g.name, workspaceId: g.workspace_id ?? undefined }),
@@ -44,12 +46,12 @@ export async function locate(client: GuardrailsClient, kind: AssignmentSetKind, 
     }
     return known;
   };
-  const ours = kind.sameScope === "workspace" ? (await factsOf(guardrailId)).workspaceId : undefined;
+  const ours = HOLD_SCOPE[kind.noun] === "workspace" ? (await factsOf(guardrailId)).workspaceId : undefined;
   const out: Record<string, string> = {};
   for (const [id, others] of found) {
     for (const other of others) {
       const theirs = await factsOf(other);
-      if (kind.sameScope === "workspace" && theirs.workspaceId?.toLowerCase() !== ours?.toLowerCase()) continue;
+      if (!competes(kind.noun, ours, theirs.workspaceId)) continue;
       out[id] = onGuardrail(other, theirs.name);
       break;
     }

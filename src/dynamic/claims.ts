@@ -1,16 +1,16 @@
 /**
- * Conflicts between resources of one program, found while it runs so `pulumi preview` says so
- * before any call:
+ * What each resource of one program claims (a guardrail to manage, ids to hold), checked
+ * while the program runs so `pulumi preview` names a conflict before any call:
  * - one guardrail managed by two resources: two Guardrails adopting it, or an exclusive set
  *   beside another set of the same kind on one guardrail. Each `up` would undo the other, so
  *   the program fails, naming both resources (issue 24, finding 18);
- * - a member held by two member sets on guardrails of one workspace (a member holds one
- *   guardrail per workspace), or a key held by any two key sets (a key holds one guardrail at
- *   all). Either would move back and forth on every `up --refresh`, so preview warns.
+ * - an id the holder rule allows once (core/holders.ts) listed by two sets on different
+ *   guardrails: it would move back and forth on every `up --refresh`, so preview warns.
  * The declarative loader rejects the same things in YAML; this covers programs that construct
  * the resources. Workspace and guardrail ids are UUIDs, compared in any case.
  */
 import * as pulumi from "@pulumi/pulumi";
+import { heldTwiceMessage, HolderTable, MOVES_EVERY_UP, type Holder, type HolderNoun } from "../core/holders";
 import { UserError } from "../core/user-error";
 
 /** What the program said about one Guardrail, by the identity of its `id` output. */
@@ -94,43 +94,33 @@ export function claimSet(kind: "member" | "key", setName: string, guardrailId: p
   });
 }
 
-interface Claim {
+/** A set's hold on one id, as the program states it. */
+interface Claim extends Holder {
   set: string;
-  guardrail: string;
-  /** The workspace scope: the workspace id, "(default)", or the whole organization for keys. */
-  scope: string;
 }
 
-const claims = { member: new Map<string, Claim[]>(), key: new Map<string, Claim[]>() };
+const claims = new HolderTable<Claim>();
 
 /**
  * Called by a set's constructor. Compares the set's ids with every set registered before it
  * once the ids and the guardrail's workspace are known (during preview for literal values),
- * and warns, naming both resources, about each id claimed twice in one scope.
+ * and warns, naming both resources, about each id the holder rule allows once (core/holders.ts).
  */
-export function registerSet(kind: "member" | "key", setName: string, guardrailId: pulumi.Input<string>, ids: pulumi.Input<pulumi.Input<string>[]>, resource: pulumi.Resource): void {
+export function registerSet(kind: HolderNoun, setName: string, guardrailId: pulumi.Input<string>, ids: pulumi.Input<pulumi.Input<string>[]>, resource: pulumi.Resource): void {
   const facts = typeof guardrailId === "object" && guardrailId !== null ? guardrails.get(guardrailId) : undefined;
   const guardrail = facts?.name ?? (typeof guardrailId === "string" ? guardrailId : undefined);
   if (guardrail === undefined) return; // a guardrail this program did not construct: its workspace is unknown here
-  const scope = kind === "key" ? pulumi.output("the organization") : facts ? facts.workspaceId.apply((w) => (w ?? "(default)").toLowerCase()) : undefined;
-  if (!scope) return;
+  const workspace = kind === "key" ? pulumi.output(undefined) : facts ? facts.workspaceId : undefined;
+  if (!workspace) return;
+  const type = kind === "member" ? "GuardrailMemberAssignment" : "GuardrailKeyAssignment";
   // Ids the program made secret are compared all the same, but never printed (issue 24).
   const secret = pulumi.isSecret(pulumi.output(ids));
-  pulumi.all([scope, pulumi.output(ids)]).apply(async ([where, list]) => {
+  pulumi.all([workspace, pulumi.output(ids)]).apply(async ([ws, list]) => {
     const shown = (await secret) ? () => "[secret]" : (id: string) => `"${id}"`;
-    const table = claims[kind];
     const messages: string[] = [];
     for (const id of new Set(list)) {
-      const earlier = table.get(id) ?? [];
-      for (const other of earlier) {
-        if (other.scope !== where || other.guardrail === guardrail) continue;
-        messages.push(
-          kind === "key"
-            ? `key ${shown(id)} is listed by GuardrailKeyAssignment "${other.set}" (guardrail "${other.guardrail}") and "${setName}" (guardrail "${guardrail}"); a key holds one guardrail at all, so it would move back and forth on every up`
-            : `member ${shown(id)} is listed by GuardrailMemberAssignment "${other.set}" (guardrail "${other.guardrail}") and "${setName}" (guardrail "${guardrail}") of the same workspace; a member holds one guardrail per workspace, so it would move back and forth on every up`,
-        );
-      }
-      table.set(id, [...earlier, { set: setName, guardrail, scope: where }]);
+      const first = claims.add({ noun: kind, id, guardrail, workspace: ws, set: setName });
+      if (first) messages.push(heldTwiceMessage(kind, shown(id), `"${first.guardrail}" (${type} "${first.set}")`, `"${guardrail}" (${type} "${setName}")`, "the same workspace", MOVES_EVERY_UP));
     }
     for (const m of messages) void pulumi.log.warn(`pulumi-guardrails: ${m}`, resource);
   });

@@ -16,7 +16,7 @@ import type { LiveGuardrail } from "./declared";
 import { elsewhereHints, named } from "./elsewhere";
 
 /** Which guardrails an export reads: workspaces, and ids or names. */
-export interface ReadSelection {
+export interface FetchSelection {
   /** Workspace ids to read; none (and not `allWorkspaces`) means the default workspace. */
   workspaces: readonly string[];
   /** Every workspace the service lists. @default false */
@@ -28,7 +28,7 @@ export interface ReadSelection {
 }
 
 /** What was read, and the guardrails older than workspaces that the selection left out. */
-export interface ReadResult {
+export interface FetchResult {
   live: LiveGuardrail[];
   /** Guardrails without a workspace (contract rule 10) that no listed workspace holds. */
   leftOut: WireGuardrail[];
@@ -55,7 +55,7 @@ const PER_GUARDRAIL_MAX = 10;
  *
  * @throws ExportSelectionError when an `only` or `exclude` value matches no listed guardrail.
  */
-export async function readGuardrails(client: GuardrailsClient, selection: ReadSelection): Promise<ReadResult> {
+export async function fetchGuardrails(client: GuardrailsClient, selection: FetchSelection): Promise<FetchResult> {
   const { guardrails, leftOut, defaultUnknown } = await listSelected(client, selection);
   const wanted = new Set(guardrails.map((g) => g.id));
   const members = new Map<string, string[]>();
@@ -79,7 +79,7 @@ export async function readGuardrails(client: GuardrailsClient, selection: ReadSe
 }
 
 /** The listed guardrails, what the selection keeps of them, and the legacy ones left out. */
-async function listSelected(client: GuardrailsClient, selection: ReadSelection): Promise<Omit<ReadResult, "live"> & { guardrails: WireGuardrail[] }> {
+async function listSelected(client: GuardrailsClient, selection: FetchSelection): Promise<Omit<FetchResult, "live"> & { guardrails: WireGuardrail[] }> {
   const { only } = selection;
   const exclude = selection.exclude ?? [];
   const listing = await listGuardrailsOf(client, selection);
@@ -123,7 +123,7 @@ export interface Listing {
  * default workspace when that is named (told by the workspace its guardrails carry), and
  * otherwise shows which guardrails without a workspace are left out.
  */
-async function listGuardrailsOf(client: GuardrailsClient, { workspaces, allWorkspaces }: ReadSelection): Promise<Listing> {
+async function listGuardrailsOf(client: GuardrailsClient, { workspaces, allWorkspaces }: FetchSelection): Promise<Listing> {
   const all = new Map<string, WireGuardrail>();
   const dflt = await collect(client.listGuardrails({}));
   const defaultId = dflt.find((g) => g.workspace_id)?.workspace_id ?? null;

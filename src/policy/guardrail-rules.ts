@@ -9,7 +9,8 @@
  * value the program marked secret is never quoted.
  */
 import type { GuardrailsPolicyOptions, ZdrGroup } from "./options";
-import { isUnknownValue, read, readList, type Props } from "./props";
+import { isAnyUnknown } from "../core/unknown";
+import { read, readList, type Props } from "./props";
 import { showItems, showValues, type Show } from "./quote";
 import { FORMS_NOTE, modelMatches } from "./model-ids";
 import { RESET_INTERVALS, type ResetInterval } from "../core/fields/constants";
@@ -122,7 +123,7 @@ export const allowProviders: GuardrailRule<string[]> = (props, allowedList, show
   if (list.value === undefined) return ok([`does not set allowedProviders, so every provider is allowed; the organization allows only ${allowedList.join(", ")}`]);
   const allowed = new Set(allowedList.map((p) => p.toLowerCase()));
   // An item not known yet (preview) is the engine's placeholder string, not a provider.
-  const outside = list.value.filter((p) => typeof p === "string" && !isUnknownValue(p) && !allowed.has(p.toLowerCase()));
+  const outside = list.value.filter((p) => typeof p === "string" && !isAnyUnknown(p) && !allowed.has(p.toLowerCase()));
   if (outside.length) return ok([`allowedProviders has ${outside.length} provider${outside.length > 1 ? "s" : ""} ${showItems(show, "allowedProviders", outside)} outside the organization's list (${allowedList.join(", ")})`]);
   return ok([], list.unknownItems ? "allowedProviders" : undefined);
 };

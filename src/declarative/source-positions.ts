@@ -47,7 +47,7 @@ export function at(parsed: ParsedFile, offset: number): string {
 }
 
 /** Where the node at `path` (its key or value) starts. */
-export function locate(parsed: ParsedFile, path: readonly PropertyKey[], want: "key" | "value"): Located {
+export function positionOf(parsed: ParsedFile, path: readonly PropertyKey[], want: "key" | "value"): Located {
   const { line, col } = parsed.lines.linePos(offsetOf(parsed.doc, path, want));
   return { file: parsed.file, line, column: col };
 }
