@@ -23,15 +23,22 @@ export async function timePureSteps(n: number): Promise<PureTimes> {
   try {
     const list = ids(n);
     const file = join(dir, "big.yaml");
-    writeFileSync(file, `guardrails:\n  big:\n    name: Big\n    members:\n      ids:\n${list.map((id) => `        - ${id}\n`).join("")}`);
+    writeFileSync(
+      file,
+      `guardrails:\n  big:\n    name: Big\n    members:\n      ids:\n${list.map((id) => `        - ${id}\n`).join("")}`,
+    );
     let t0 = performance.now();
     loadGuardrailConfigs(file);
     const loaderMs = Math.round(performance.now() - t0);
     const members = Object.fromEntries(list.map((id) => [id, true]));
     t0 = performance.now();
-    const checked = await memberAssignment.check({}, { guardrailId: "3f2b8c1e-0000-4000-8000-000000000001", exclusive: true, members });
+    const checked = await memberAssignment.check(
+      {},
+      { guardrailId: "3f2b8c1e-0000-4000-8000-000000000001", exclusive: true, members },
+    );
     const checkMs = Math.round(performance.now() - t0);
-    if (checked.failures && checked.failures.length > 0) throw new Error(`check failed: ${JSON.stringify(checked.failures[0])}`);
+    if (checked.failures && checked.failures.length > 0)
+      throw new Error(`check failed: ${JSON.stringify(checked.failures[0])}`);
     const live = new Set(ids(n, 1));
     t0 = performance.now();
     planChanges({ desired: new Set(list), live, managed: live, exclusive: true });

@@ -28,8 +28,16 @@ const BUDGET_MS = 10 * 60 * 1000;
 
 /** `payload-floor`: the set's member map on a resource whose provider does nothing (programs.ts). */
 type Setup = "set" | "payload-floor" | "per-member";
-const PROGRAMS: Record<Setup, string> = { set: SET_PROGRAM, "payload-floor": PAYLOAD_FLOOR_PROGRAM, "per-member": PER_MEMBER_PROGRAM };
-const TYPES: Record<Setup, string> = { set: "GuardrailMemberAssignment", "payload-floor": "PayloadFloor", "per-member": "PerMemberAssignment" };
+const PROGRAMS: Record<Setup, string> = {
+  set: SET_PROGRAM,
+  "payload-floor": PAYLOAD_FLOOR_PROGRAM,
+  "per-member": PER_MEMBER_PROGRAM,
+};
+const TYPES: Record<Setup, string> = {
+  set: "GuardrailMemberAssignment",
+  "payload-floor": "PayloadFloor",
+  "per-member": "PerMemberAssignment",
+};
 const OPERATIONS = ["create", "add one", "remove one", "refresh", "no-op preview", "destroy"] as const;
 type Operation = (typeof OPERATIONS)[number];
 
@@ -93,12 +101,20 @@ interface SizeFacts {
 
 const members = (n: number) => Array.from({ length: n + 1 }, (_, i) => `user_${String(i).padStart(5, "0")}`);
 
-async function runSize(ctx: ReturnType<typeof preparePulumiTemplate>, setup: Setup, n: number, rows: Row[]): Promise<SizeFacts> {
-  const p = await Program.create(ctx, `bench-${setup}-${n}`, { emulatorArgs: ["--max-bulk", String(MAX_BULK), "--members", "user_seed"] });
+async function runSize(
+  ctx: ReturnType<typeof preparePulumiTemplate>,
+  setup: Setup,
+  n: number,
+  rows: Row[],
+): Promise<SizeFacts> {
+  const p = await Program.create(ctx, `bench-${setup}-${n}`, {
+    emulatorArgs: ["--max-bulk", String(MAX_BULK), "--members", "user_seed"],
+  });
   try {
     // In batches: the emulator caps a request body at 1 MiB, and 100,000 ids are more.
     const everyone = members(n);
-    for (let i = 0; i < everyone.length; i += 20_000) await http(p.emulator.url)("POST", "/__emulator/members", { user_ids: everyone.slice(i, i + 20_000) });
+    for (let i = 0; i < everyone.length; i += 20_000)
+      await http(p.emulator.url)("POST", "/__emulator/members", { user_ids: everyone.slice(i, i + 20_000) });
     p.env.GUARDRAILS_BASE_URL = p.emulator.url; // the per-member program reads it from the environment
     p.write(PROGRAMS[setup]);
     const all = members(n);
@@ -124,7 +140,9 @@ async function runSize(ctx: ReturnType<typeof preparePulumiTemplate>, setup: Set
       if (res.code !== 0) throw new Error(`${setup} N=${n} ${op} failed:\n${res.output.slice(-3000)}`);
       const log = await p.log();
       rows.push({ setup, n, op, calls: log.total, minimum: minimumCalls(op, n), ms, rssMb, writes });
-      process.stderr.write(`  ${setup} N=${n} ${op}: ${log.total} calls, ${ms} ms, ${rssMb} MB, checkpoint ${writes.checkpointBytes} B (${writes.changedBytes} B changed)\n`);
+      process.stderr.write(
+        `  ${setup} N=${n} ${op}: ${log.total} calls, ${ms} ms, ${rssMb} MB, checkpoint ${writes.checkpointBytes} B (${writes.changedBytes} B changed)\n`,
+      );
       if (op === "create") facts = await stateFacts(p, setup, n);
     }
     return facts;
@@ -137,13 +155,25 @@ async function stateFacts(p: Program, setup: Setup, n: number): Promise<SizeFact
   const { json } = await p.exportState();
   const resources = json.deployment.resources.filter((r: { type: string }) => r.type.endsWith(TYPES[setup]));
   const bytes = resources.reduce((sum: number, r: unknown) => sum + JSON.stringify(r).length, 0);
-  return { setup, n, resources: resources.length, providerBytes: resources[0]?.inputs.__provider?.length ?? 0, stateBytesPerResource: Math.round(bytes / Math.max(1, resources.length)) };
+  return {
+    setup,
+    n,
+    resources: resources.length,
+    providerBytes: resources[0]?.inputs.__provider?.length ?? 0,
+    stateBytesPerResource: Math.round(bytes / Math.max(1, resources.length)),
+  };
 }
 
 /** Median time of each floor command over FLOOR_RUNS rounds of create, update, preview, refresh, destroy. */
 async function runFloor(ctx: ReturnType<typeof preparePulumiTemplate>): Promise<Record<FloorOp, number>> {
   const p = await Program.create(ctx, "bench-floor");
-  const times: Record<FloorOp, number[]> = { "up (create)": [], "up (update)": [], preview: [], refresh: [], destroy: [] };
+  const times: Record<FloorOp, number[]> = {
+    "up (create)": [],
+    "up (update)": [],
+    preview: [],
+    refresh: [],
+    destroy: [],
+  };
   try {
     p.write(FLOOR_PROGRAM);
     for (let round = 0; round < FLOOR_RUNS; round++) {
@@ -184,14 +214,22 @@ function table(rows: Row[], facts: SizeFacts[], floor: Record<FloorOp, number>, 
       const skipped = facts.find((f) => f.setup === "per-member" && f.n === n)?.skipped;
       const ratio = (a: number, b: number) => (b === 0 ? (a === 0 ? "1.00" : "∞") : (a / b).toFixed(2));
       out.push(
-        `| ${n.toLocaleString("en")} | ${op} | ${minimumCalls(op, n)} | ${ours?.calls ?? "-"} | ${ours ? ratio(ours.calls, minimumCalls(op, n)) : "-"} | ${ours ? `${(ours.ms / 1000).toFixed(1)} s` : "-"} | ${(floor[FLOOR_OF[op]] / 1000).toFixed(1)} s | ${ours ? (ours.ms / floor[FLOOR_OF[op]]).toFixed(2) : "-"} | ${payload ? `${(payload.ms / 1000).toFixed(1)} s` : "-"} | ${ours && payload ? (ours.ms / payload.ms).toFixed(2) : "-"} | ${theirs?.calls ?? (skipped ? "not run" : "-")} | ${theirs && ours ? ratio(theirs.calls, ours.calls) : "-"} | ${theirs ? `${(theirs.ms / 1000).toFixed(1)} s` : skipped ?? "-"} |`,
+        `| ${n.toLocaleString("en")} | ${op} | ${minimumCalls(op, n)} | ${ours?.calls ?? "-"} | ${ours ? ratio(ours.calls, minimumCalls(op, n)) : "-"} | ${ours ? `${(ours.ms / 1000).toFixed(1)} s` : "-"} | ${(floor[FLOOR_OF[op]] / 1000).toFixed(1)} s | ${ours ? (ours.ms / floor[FLOOR_OF[op]]).toFixed(2) : "-"} | ${payload ? `${(payload.ms / 1000).toFixed(1)} s` : "-"} | ${ours && payload ? (ours.ms / payload.ms).toFixed(2) : "-"} | ${theirs?.calls ?? (skipped ? "not run" : "-")} | ${theirs && ours ? ratio(theirs.calls, ours.calls) : "-"} | ${theirs ? `${(theirs.ms / 1000).toFixed(1)} s` : (skipped ?? "-")} |`,
       );
     }
   }
-  out.push("", "| setup | N | resources | serialized provider bytes | state bytes per resource | peak provider RSS |", "|---|---:|---:|---:|---:|---:|");
+  out.push(
+    "",
+    "| setup | N | resources | serialized provider bytes | state bytes per resource | peak provider RSS |",
+    "|---|---:|---:|---:|---:|---:|",
+  );
   for (const f of facts) {
     const peak = Math.max(0, ...rows.filter((r) => r.setup === f.setup && r.n === f.n).map((r) => r.rssMb));
-    out.push(f.skipped ? `| ${f.setup} | ${f.n.toLocaleString("en")} | not run: ${f.skipped} | | | |` : `| ${f.setup} | ${f.n.toLocaleString("en")} | ${f.resources} | ${f.providerBytes} | ${f.stateBytesPerResource} | ${peak} MB |`);
+    out.push(
+      f.skipped
+        ? `| ${f.setup} | ${f.n.toLocaleString("en")} | not run: ${f.skipped} | | | |`
+        : `| ${f.setup} | ${f.n.toLocaleString("en")} | ${f.resources} | ${f.providerBytes} | ${f.stateBytesPerResource} | ${peak} MB |`,
+    );
   }
   out.push(
     "",
@@ -199,10 +237,17 @@ function table(rows: Row[], facts: SizeFacts[], floor: Record<FloorOp, number>, 
     "|---:|---|---:|---:|---:|",
   );
   for (const r of rows.filter((r) => r.setup === "set")) {
-    out.push(`| ${r.n.toLocaleString("en")} | ${r.op} | ${r.writes.checkpointBytes.toLocaleString("en")} | ${r.writes.changedBytes.toLocaleString("en")} | ${r.writes.writtenBytes.toLocaleString("en")} |`);
+    out.push(
+      `| ${r.n.toLocaleString("en")} | ${r.op} | ${r.writes.checkpointBytes.toLocaleString("en")} | ${r.writes.changedBytes.toLocaleString("en")} | ${r.writes.writtenBytes.toLocaleString("en")} |`,
+    );
   }
-  out.push("", "| N | loader (one YAML file) | check (set resource) | planChanges (N against N) |", "|---:|---:|---:|---:|");
-  for (const t of pure) out.push(`| ${t.n.toLocaleString("en")} | ${t.loaderMs} ms | ${t.checkMs} ms | ${t.planMs} ms |`);
+  out.push(
+    "",
+    "| N | loader (one YAML file) | check (set resource) | planChanges (N against N) |",
+    "|---:|---:|---:|---:|",
+  );
+  for (const t of pure)
+    out.push(`| ${t.n.toLocaleString("en")} | ${t.loaderMs} ms | ${t.checkMs} ms | ${t.planMs} ms |`);
   return out.join("\n");
 }
 
@@ -219,7 +264,14 @@ async function main(): Promise<void> {
         // Project from the largest size measured: writes grow with N, refresh with N^2/200 pages.
         const prev = facts.filter((f) => f.setup === "per-member" && !f.skipped).at(-1);
         if (!prev && n > PER_MEMBER_UNPROJECTED_MAX) {
-          facts.push({ setup, n, resources: n, providerBytes: 0, stateBytesPerResource: 0, skipped: `no smaller size measured to project from` });
+          facts.push({
+            setup,
+            n,
+            resources: n,
+            providerBytes: 0,
+            stateBytesPerResource: 0,
+            skipped: `no smaller size measured to project from`,
+          });
           continue;
         }
         if (prev) {
@@ -227,7 +279,14 @@ async function main(): Promise<void> {
           const prevRows = rows.filter((r) => r.setup === "per-member" && r.n === prev.n);
           const projected = prevRows.reduce((sum, r) => sum + r.ms * (r.op === "refresh" ? k * k : k), 0);
           if (projected > BUDGET_MS) {
-            facts.push({ setup, n, resources: n, providerBytes: 0, stateBytesPerResource: 0, skipped: `projected ${Math.round(projected / 60000)} min > 10 min` });
+            facts.push({
+              setup,
+              n,
+              resources: n,
+              providerBytes: 0,
+              stateBytesPerResource: 0,
+              skipped: `projected ${Math.round(projected / 60000)} min > 10 min`,
+            });
             process.stderr.write(`  per-member N=${n}: skipped, projected ${Math.round(projected / 60000)} min\n`);
             continue;
           }
@@ -239,7 +298,10 @@ async function main(): Promise<void> {
   const md = table(rows, facts, floor, pure);
   const dir = join(REPO_ROOT, "bench/results");
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, "results.json"), JSON.stringify({ date: new Date().toISOString(), maxBulk: MAX_BULK, floor, pure, rows, facts }, null, 2));
+  writeFileSync(
+    join(dir, "results.json"),
+    JSON.stringify({ date: new Date().toISOString(), maxBulk: MAX_BULK, floor, pure, rows, facts }, null, 2),
+  );
   writeFileSync(join(dir, "calls.svg"), renderChart(rows, SIZES));
   writeFileSync(join(dir, "table.md"), md + "\n");
   process.stdout.write(`${md}\n\nwrote ${dir}/results.json, calls.svg, table.md\n`);

@@ -46,7 +46,11 @@ export function watchStateWrites(backend: string): { finish(): StateWrites } {
       }
       const now = checkpoint(backend);
       const newText = now ? readFileSync(now, "utf8") : "";
-      return { checkpointBytes: Buffer.byteLength(newText), changedBytes: changedBytes(oldText, newText), writtenBytes };
+      return {
+        checkpointBytes: Buffer.byteLength(newText),
+        changedBytes: changedBytes(oldText, newText),
+        writtenBytes,
+      };
     },
   };
 }

@@ -52,7 +52,11 @@ export function adminHandler({ store, faults, ops, log, seed, initialFaults }: A
   return async function handleAdmin(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const route = `${req.method} ${url.pathname}`;
     try {
-      if (req.headers[ADMIN_HEADER] !== "1") throw new HttpError(403, `admin endpoints need the header ${ADMIN_HEADER}: 1 (a browser cannot send it without a preflight)`);
+      if (req.headers[ADMIN_HEADER] !== "1")
+        throw new HttpError(
+          403,
+          `admin endpoints need the header ${ADMIN_HEADER}: 1 (a browser cannot send it without a preflight)`,
+        );
       // Every change carries a JSON body (`{}` when there is nothing to say): a plain cross-origin form POST cannot.
       const body = req.method === "GET" ? undefined : await readJson(req, ADMIN_BODY_BYTES);
       switch (route) {

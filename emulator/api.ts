@@ -29,26 +29,46 @@ export function apiHandler({ keys, faults, log, options, dispatchContext }: ApiC
     let delayedMs = 0;
     let loggedBody: unknown;
     const record = (status: number, fault?: "dropped" | "rate-limit" | "server-error" | "conflict") => {
-      const entry = log.add({ method, path: url.pathname, query: url.search, operation, status, ...(fault ? { fault } : {}), ...(delayedMs ? { delayedMs } : {}), ...(loggedBody !== undefined ? { body: loggedBody } : {}) });
+      const entry = log.add({
+        method,
+        path: url.pathname,
+        query: url.search,
+        operation,
+        status,
+        ...(fault ? { fault } : {}),
+        ...(delayedMs ? { delayedMs } : {}),
+        ...(loggedBody !== undefined ? { body: loggedBody } : {}),
+      });
       // The redacted URL: a key sent in a path or a query stays out of the output too.
-      if (options.logRequests) process.stdout.write(`${method} ${entry.path}${entry.query} -> ${fault === "dropped" ? "dropped" : status}\n`);
+      if (options.logRequests)
+        process.stdout.write(`${method} ${entry.path}${entry.query} -> ${fault === "dropped" ? "dropped" : status}\n`);
     };
     try {
       const route = matchRoute(method, path);
       if (route.operation === null) {
-        if (route.allowed.length > 0) throw new HttpError(405, `method ${method} not allowed; use ${route.allowed.join(", ")}`, null, { Allow: route.allowed.join(", ") });
+        if (route.allowed.length > 0)
+          throw new HttpError(405, `method ${method} not allowed; use ${route.allowed.join(", ")}`, null, {
+            Allow: route.allowed.join(", "),
+          });
         throw new HttpError(404, `no route for ${method} ${url.pathname}`);
       }
       operation = route.operation;
       const credential = keys.identify(req.headers.authorization);
-      if (credential === null) throw new HttpError(401, "missing, malformed or unknown API key; send Authorization: Bearer <key>");
-      if (credential !== "management") throw new HttpError(403, "a management key is required for guardrail operations");
+      if (credential === null)
+        throw new HttpError(401, "missing, malformed or unknown API key; send Authorization: Bearer <key>");
+      if (credential !== "management")
+        throw new HttpError(403, "a management key is required for guardrail operations");
       if (faults.settings.latencyMs > 0) delayedMs = faults.settings.latencyMs;
       if (delayedMs > 0) await sleep(delayedMs);
       const decision = faults.before();
       if (decision.kind === "rate-limit") {
         loggedBody = parsedOrUndefined(await drain(req, options.maxBodyBytes).catch(() => ""));
-        sendError(res, new HttpError(429, "rate limited; retry after the Retry-After interval", null, { "Retry-After": String(decision.retryAfter) }));
+        sendError(
+          res,
+          new HttpError(429, "rate limited; retry after the Retry-After interval", null, {
+            "Retry-After": String(decision.retryAfter),
+          }),
+        );
         return record(429, "rate-limit");
       }
       if (decision.kind === "server-error") {
@@ -69,11 +89,14 @@ export function apiHandler({ keys, faults, log, options, dispatchContext }: ApiC
       record(status);
     } catch (err) {
       const e = err instanceof HttpError ? err : new HttpError(500, "internal error");
-      if (!(err instanceof HttpError)) process.stderr.write(`emulator: internal error on ${method} ${log.redactPath(url.pathname)}: ${(err as Error).stack}\n`);
+      if (!(err instanceof HttpError))
+        process.stderr.write(
+          `emulator: internal error on ${method} ${log.redactPath(url.pathname)}: ${(err as Error).stack}\n`,
+        );
       sendError(res, e);
       record(e.status, e.status === 409 ? "conflict" : undefined);
     }
-  }
+  };
 }
 
 /** A drained body for the log: its JSON value, or nothing when it is not JSON. */

@@ -24,7 +24,12 @@ export interface AssignmentKind {
 }
 
 /** A kind from where its rows live in the store and which field of a row names the assignee, plus what it does. */
-function kind(name: AssignmentKind["name"], list: "memberRows" | "keyRows", field: "user_id" | "key_hash", does: Pick<AssignmentKind, "exists" | "scope" | "makeRow">): AssignmentKind {
+function kind(
+  name: AssignmentKind["name"],
+  list: "memberRows" | "keyRows",
+  field: "user_id" | "key_hash",
+  does: Pick<AssignmentKind, "exists" | "scope" | "makeRow">,
+): AssignmentKind {
   return {
     name,
     rows: (d) => d[list],
@@ -40,7 +45,14 @@ export const MEMBERS = kind("member", "memberRows", "user_id", {
   exists: (s, id) => s.isMember(id),
   // A legacy guardrail without a workspace (rule 10) is a scope of its own.
   scope: (g) => (typeof g.workspace_id === "string" ? g.workspace_id : "(none)"),
-  makeRow: (id, g, d, now) => ({ id: randomUUID(), user_id: id, organization_id: d.organizationId, guardrail_id: g.id, assigned_by: null, created_at: now }),
+  makeRow: (id, g, d, now) => ({
+    id: randomUUID(),
+    user_id: id,
+    organization_id: d.organizationId,
+    guardrail_id: g.id,
+    assigned_by: null,
+    created_at: now,
+  }),
 });
 
 export const KEYS = kind("key", "keyRows", "key_hash", {

@@ -33,13 +33,19 @@ faults (deterministic with --seed):
 `;
 
 function list(value: string | undefined): string[] | undefined {
-  return value === undefined ? undefined : value.split(",").map((s) => s.trim()).filter(Boolean);
+  return value === undefined
+    ? undefined
+    : value
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean);
 }
 
 function number(name: string, value: string | undefined, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isFinite(n) || n < min || n > max) throw new Error(`--${name} must be a number from ${min} to ${max} (got "${value}")`);
+  if (!Number.isFinite(n) || n < min || n > max)
+    throw new Error(`--${name} must be a number from ${min} to ${max} (got "${value}")`);
   return n;
 }
 

@@ -15,9 +15,16 @@ export interface DispatchContext {
   maxBulk: number;
 }
 
-export function dispatch({ ops, faults, maxBulk }: DispatchContext, operation: OperationName, rawId: string | undefined, body: unknown, query: URLSearchParams): unknown {
+export function dispatch(
+  { ops, faults, maxBulk }: DispatchContext,
+  operation: OperationName,
+  rawId: string | undefined,
+  body: unknown,
+  query: URLSearchParams,
+): unknown {
   const id = rawId === undefined ? undefined : requireUuid(rawId, "id");
-  const page = () => parseOr400(pageQuery, { offset: query.get("offset") ?? undefined, limit: query.get("limit") ?? undefined });
+  const page = () =>
+    parseOr400(pageQuery, { offset: query.get("offset") ?? undefined, limit: query.get("limit") ?? undefined });
   const guardrailId = () => id as string;
   switch (operation) {
     case "listGuardrails": {
@@ -37,7 +44,8 @@ export function dispatch({ ops, faults, maxBulk }: DispatchContext, operation: O
       // 400, then 404, then the injected 409: a conflict is only ever spent on an update that would apply.
       const update = parseOr400(updateBody, body);
       ops.getGuardrail(guardrailId());
-      if (faults.conflictOnUpdate()) throw new HttpError(409, `guardrail ${guardrailId()} was changed by another request; fetch it and try again`);
+      if (faults.conflictOnUpdate())
+        throw new HttpError(409, `guardrail ${guardrailId()} was changed by another request; fetch it and try again`);
       return { data: ops.updateGuardrail(guardrailId(), update) };
     }
     case "deleteGuardrail":
@@ -67,4 +75,3 @@ export function dispatch({ ops, faults, maxBulk }: DispatchContext, operation: O
 function bulk(field: "member_user_ids" | "key_hashes", body: unknown, maxBulk: number): string[] {
   return (parseOr400(bulkBody(field, maxBulk), body) as Record<string, string[]>)[field] ?? [];
 }
-

@@ -51,7 +51,10 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-export type FaultDecision = { kind: "none" } | { kind: "rate-limit"; retryAfter: number } | { kind: "server-error"; status: number };
+export type FaultDecision =
+  | { kind: "none" }
+  | { kind: "rate-limit"; retryAfter: number }
+  | { kind: "server-error"; status: number };
 
 export class Faults {
   private random: () => number;

@@ -2,7 +2,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { HttpError } from "./http-error";
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(text), ...headers });
   res.end(text);
@@ -17,7 +22,8 @@ export async function readJson(req: IncomingMessage, limit: number): Promise<unk
   const type = req.headers["content-type"] ?? "";
   const text = await drain(req, limit);
   if (text.length === 0) throw new HttpError(400, "request body is required (JSON)");
-  if (!/^application\/json\b/i.test(type)) throw new HttpError(400, `Content-Type must be application/json (got "${type.slice(0, 80)}")`);
+  if (!/^application\/json\b/i.test(type))
+    throw new HttpError(400, `Content-Type must be application/json (got "${type.slice(0, 80)}")`);
   try {
     return JSON.parse(text);
   } catch {

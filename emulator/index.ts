@@ -105,7 +105,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 }
 
 /** Reads the emulator's request log over HTTP (for tests that run it as a separate process). */
-export async function fetchRequestLog(url: string): Promise<{ total: number; writes: number; counts: Record<string, number>; entries: LogEntry[] }> {
+export async function fetchRequestLog(
+  url: string,
+): Promise<{ total: number; writes: number; counts: Record<string, number>; entries: LogEntry[] }> {
   const res = await fetch(`${url}/__emulator/log`, { headers: { [ADMIN_HEADER]: "1" } });
   return (await res.json()) as Awaited<ReturnType<typeof fetchRequestLog>>;
 }

@@ -42,7 +42,8 @@ export class Operations {
   listGuardrails(workspaceId: string | undefined, offset: number, limit: number): Page<StoredGuardrail> {
     const ws = workspaceId ?? this.data.defaultWorkspaceId;
     if (!this.data.workspaces.includes(ws)) throw badRequest(`workspace_id: unknown workspace "${ws}"`);
-    const unscoped = (g: StoredGuardrail) => workspaceId === undefined && (g.workspace_id === null || g.workspace_id === undefined);
+    const unscoped = (g: StoredGuardrail) =>
+      workspaceId === undefined && (g.workspace_id === null || g.workspace_id === undefined);
     const all = this.data.guardrails.filter((g) => g.workspace_id === ws || unscoped(g));
     return { data: all.slice(offset, offset + limit), total_count: all.length };
   }
@@ -62,8 +63,9 @@ export class Operations {
   createGuardrail(body: CreateBody): GuardrailRecord {
     const ws = body.workspace_id ?? this.data.defaultWorkspaceId;
     if (!this.data.workspaces.includes(ws)) throw badRequest(`workspace_id: unknown workspace "${ws}"`);
-    const zdr = (field: "enforce_zdr_vendor_a" | "enforce_zdr_vendor_b" | "enforce_zdr_vendor_c" | "enforce_zdr_other") =>
-      body[field] !== undefined ? body[field] : body.enforce_zdr !== undefined ? body.enforce_zdr : null;
+    const zdr = (
+      field: "enforce_zdr_vendor_a" | "enforce_zdr_vendor_b" | "enforce_zdr_vendor_c" | "enforce_zdr_other",
+    ) => (body[field] !== undefined ? body[field] : body.enforce_zdr !== undefined ? body.enforce_zdr : null);
     const g: GuardrailRecord = {
       id: randomUUID(),
       name: body.name,
@@ -115,10 +117,20 @@ export class Operations {
     if (body.content_filter_builtins !== undefined) g.content_filter_builtins = builtins(body.content_filter_builtins);
     if (body.content_filters !== undefined) g.content_filters = customFilters(body.content_filters);
     if (body.include_byok_in_budgets !== undefined) g.include_byok_in_budgets = body.include_byok_in_budgets;
-    for (const field of ["allowed_data_regions", "enable_free_model_publication", "enable_free_model_training", "enable_paid_model_training"] as const) {
+    for (const field of [
+      "allowed_data_regions",
+      "enable_free_model_publication",
+      "enable_free_model_training",
+      "enable_paid_model_training",
+    ] as const) {
       if (body[field] !== undefined) g[field] = body[field] as never;
     }
-    for (const field of ["enforce_zdr_vendor_a", "enforce_zdr_vendor_b", "enforce_zdr_vendor_c", "enforce_zdr_other"] as const) {
+    for (const field of [
+      "enforce_zdr_vendor_a",
+      "enforce_zdr_vendor_b",
+      "enforce_zdr_vendor_c",
+      "enforce_zdr_other",
+    ] as const) {
       const value = body[field] !== undefined ? body[field] : body.enforce_zdr;
       if (value !== undefined) g[field] = value;
     }
@@ -180,7 +192,9 @@ export class Operations {
 
   listAssignments(kind: AssignmentKind, guardrailId: string | undefined, offset: number, limit: number): Page<Row> {
     if (guardrailId !== undefined) this.getGuardrail(guardrailId);
-    const rows = kind.rows(this.data).filter((r) => (this.tombstones || !r.deleted) && (guardrailId === undefined || r.guardrail_id === guardrailId));
+    const rows = kind
+      .rows(this.data)
+      .filter((r) => (this.tombstones || !r.deleted) && (guardrailId === undefined || r.guardrail_id === guardrailId));
     const data = rows
       .slice(offset, offset + limit)
       .filter((r) => !r.deleted)
@@ -192,7 +206,10 @@ export class Operations {
     if (this.tombstones) {
       for (const r of kind.rows(this.data)) if (!r.deleted && match(r)) r.deleted = true;
     } else {
-      kind.setRows(this.data, kind.rows(this.data).filter((r) => r.deleted || !match(r)));
+      kind.setRows(
+        this.data,
+        kind.rows(this.data).filter((r) => r.deleted || !match(r)),
+      );
     }
   }
 

@@ -49,7 +49,9 @@ export type GuardrailRecord = {
  * real service send (keys absent, `workspace_id: null`, new enum values, extra fields), so the
  * emulator serves whatever is stored, as it is, and only `id`, `name` and `created_at` are sure.
  */
-export type StoredGuardrail = Partial<GuardrailRecord> & Pick<GuardrailRecord, "id" | "name" | "created_at"> & Record<string, unknown>;
+export type StoredGuardrail = Partial<GuardrailRecord> &
+  Pick<GuardrailRecord, "id" | "name" | "created_at"> &
+  Record<string, unknown>;
 
 /** The keys a guardrail made by the API holds, for filling in guardrails of an older state file. */
 export const NEW_IN_RULE_13 = {

@@ -75,7 +75,12 @@ export class RequestLog {
   /** Records a call, its URL and body redacted; answers the entry as kept. */
   add(input: NewEntry): LogEntry {
     const { body, ...rest } = input;
-    const entry: LogEntry = { seq: ++this.seq, ...rest, path: this.redactPath(rest.path), query: this.redactQuery(rest.query) };
+    const entry: LogEntry = {
+      seq: ++this.seq,
+      ...rest,
+      path: this.redactPath(rest.path),
+      query: this.redactQuery(rest.query),
+    };
     if (body !== undefined) this.keepBody(entry, body);
     this.ring.push(entry);
     // Drop in batches: one splice per `cap / 10` adds keeps adding O(1) amortised.
@@ -90,19 +95,25 @@ export class RequestLog {
   /** A URL path with every segment that holds a key (plain or percent-encoded) redacted. */
   redactPath(path: string): string {
     // Whole first: a key may hold a `/`.
-    return this.redactString(path).split("/").map((segment) => this.redactUrlPart(segment)).join("/");
+    return this.redactString(path)
+      .split("/")
+      .map((segment) => this.redactUrlPart(segment))
+      .join("/");
   }
 
   /** A query string (`?a=b&c`) with key-like parameters' values and anything holding a key redacted. */
   redactQuery(query: string): string {
     if (!query) return query;
     // Whole first: a key may hold a `&` or a `=`.
-    const params = this.redactString(query).replace(/^\?/, "").split("&").map((param) => {
-      const eq = param.indexOf("=");
-      if (eq < 0) return this.redactUrlPart(param);
-      const name = param.slice(0, eq);
-      return `${this.redactUrlPart(name)}=${SECRET_FIELD.test(urlDecoded(name)) ? REDACTED : this.redactUrlPart(param.slice(eq + 1))}`;
-    });
+    const params = this.redactString(query)
+      .replace(/^\?/, "")
+      .split("&")
+      .map((param) => {
+        const eq = param.indexOf("=");
+        if (eq < 0) return this.redactUrlPart(param);
+        const name = param.slice(0, eq);
+        return `${this.redactUrlPart(name)}=${SECRET_FIELD.test(urlDecoded(name)) ? REDACTED : this.redactUrlPart(param.slice(eq + 1))}`;
+      });
     return `?${params.join("&")}`;
   }
 
@@ -128,7 +139,14 @@ export class RequestLog {
   /** Counts per operation, `writes` (every non-GET API call) and `total`, exact since the last clear; the latest entries, at most the cap. */
   summary() {
     const entries = this.ring.length > this.cap ? this.ring.slice(this.ring.length - this.cap) : this.ring;
-    return { total: this.total, writes: this.writes, counts: { ...this.counts }, entries, dropped: this.total - entries.length, cap: this.cap };
+    return {
+      total: this.total,
+      writes: this.writes,
+      counts: { ...this.counts },
+      entries,
+      dropped: this.total - entries.length,
+      cap: this.cap,
+    };
   }
 
   /** Redact first, then measure and bound: a cut never lands inside a secret. */
@@ -163,7 +181,8 @@ export class RequestLog {
     if (depth >= MAX_DEPTH) return "[too deep]";
     if (Array.isArray(value)) return value.map((v) => this.redact(v, depth + 1));
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[this.redactString(k)] = SECRET_FIELD.test(k) && v !== null ? REDACTED : this.redact(v, depth + 1);
+    for (const [k, v] of Object.entries(value))
+      out[this.redactString(k)] = SECRET_FIELD.test(k) && v !== null ? REDACTED : this.redact(v, depth + 1);
     return out;
   }
 

@@ -24,9 +24,12 @@ export function reshapeGuardrail(g: StoredGuardrail, change: z.infer<typeof resh
   const remove = change.remove ?? [];
   const problems: string[] = [];
   if ("id" in set) problems.push("set.id: the id cannot change");
-  for (const key of ["name", "created_at"] as const) if (key in set && typeof set[key] !== "string") problems.push(`set.${key}: must be a string (rule 10: always present)`);
+  for (const key of ["name", "created_at"] as const)
+    if (key in set && typeof set[key] !== "string")
+      problems.push(`set.${key}: must be a string (rule 10: always present)`);
   for (const key of remove) {
-    if ((KEPT as readonly string[]).includes(key)) problems.push(`remove: "${key}" cannot be removed (rule 10: id, name and created_at are always present)`);
+    if ((KEPT as readonly string[]).includes(key))
+      problems.push(`remove: "${key}" cannot be removed (rule 10: id, name and created_at are always present)`);
     if (key in set) problems.push(`remove: "${key}" is also in set`);
   }
   if (problems.length > 0) throw badRequest(problems.join("; "));
@@ -34,7 +37,8 @@ export function reshapeGuardrail(g: StoredGuardrail, change: z.infer<typeof resh
   for (const key of remove) delete target[key];
   for (const [key, value] of Object.entries(set)) {
     // JSON.parse gives own "__proto__" keys; assigning one would change the prototype instead.
-    if (key === "__proto__") Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+    if (key === "__proto__")
+      Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
     else target[key] = value;
   }
   return g;

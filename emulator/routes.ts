@@ -35,12 +35,24 @@ const routes: Route[] = [
   { method: "GET", pattern: new RegExp(`^/guardrails/${ID}$`), operation: "getGuardrail" },
   { method: "PATCH", pattern: new RegExp(`^/guardrails/${ID}$`), operation: "updateGuardrail" },
   { method: "DELETE", pattern: new RegExp(`^/guardrails/${ID}$`), operation: "deleteGuardrail" },
-  { method: "GET", pattern: new RegExp(`^/guardrails/${ID}/assignments/keys$`), operation: "listGuardrailKeyAssignments" },
+  {
+    method: "GET",
+    pattern: new RegExp(`^/guardrails/${ID}/assignments/keys$`),
+    operation: "listGuardrailKeyAssignments",
+  },
   { method: "POST", pattern: new RegExp(`^/guardrails/${ID}/assignments/keys$`), operation: "assignKeys" },
   { method: "POST", pattern: new RegExp(`^/guardrails/${ID}/assignments/keys/remove$`), operation: "unassignKeys" },
-  { method: "GET", pattern: new RegExp(`^/guardrails/${ID}/assignments/members$`), operation: "listGuardrailMemberAssignments" },
+  {
+    method: "GET",
+    pattern: new RegExp(`^/guardrails/${ID}/assignments/members$`),
+    operation: "listGuardrailMemberAssignments",
+  },
   { method: "POST", pattern: new RegExp(`^/guardrails/${ID}/assignments/members$`), operation: "assignMembers" },
-  { method: "POST", pattern: new RegExp(`^/guardrails/${ID}/assignments/members/remove$`), operation: "unassignMembers" },
+  {
+    method: "POST",
+    pattern: new RegExp(`^/guardrails/${ID}/assignments/members/remove$`),
+    operation: "unassignMembers",
+  },
 ];
 
 export type RouteMatch = { operation: OperationName; id: string | undefined } | { operation: null; allowed: string[] };
@@ -51,7 +63,8 @@ export function matchRoute(method: string, path: string): RouteMatch {
   for (const route of routes) {
     const m = route.pattern.exec(path);
     if (!m) continue;
-    if (route.method === method) return { operation: route.operation, id: m[1] === undefined ? undefined : safeDecode(m[1]) };
+    if (route.method === method)
+      return { operation: route.operation, id: m[1] === undefined ? undefined : safeDecode(m[1]) };
     allowed.push(route.method);
   }
   return { operation: null, allowed };

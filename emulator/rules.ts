@@ -8,7 +8,17 @@
 export const RESET_INTERVALS = ["daily", "weekly", "monthly"] as const;
 
 /** Builtin content filter slugs the service accepts on a write: the spec's eight plus `secrets` (rule 11). */
-export const BUILTIN_SLUGS = ["email", "phone", "ssn", "credit-card", "ip-address", "secrets", "person-name", "address", "regex-prompt-injection"] as const;
+export const BUILTIN_SLUGS = [
+  "email",
+  "phone",
+  "ssn",
+  "credit-card",
+  "ip-address",
+  "secrets",
+  "person-name",
+  "address",
+  "regex-prompt-injection",
+] as const;
 export type BuiltinSlug = (typeof BUILTIN_SLUGS)[number];
 
 /** The only builtin that takes a `scan_scope` (docs/api-contract.md, Records). */
@@ -56,12 +66,19 @@ export function compiles(pattern: string): boolean {
 }
 
 /** What breaks the builtin rules in one list: a scan scope off the prompt-injection builtin, a slug twice. */
-export function builtinProblems(items: ReadonlyArray<{ slug: string; scan_scope?: string | undefined }>): Array<{ path: [number, string]; message: string }> {
+export function builtinProblems(
+  items: ReadonlyArray<{ slug: string; scan_scope?: string | undefined }>,
+): Array<{ path: [number, string]; message: string }> {
   const problems: Array<{ path: [number, string]; message: string }> = [];
   const seen = new Set<string>();
   items.forEach((item, i) => {
-    if (item.scan_scope !== undefined && item.slug !== SCOPED_BUILTIN) problems.push({ path: [i, "scan_scope"], message: `only ${SCOPED_BUILTIN} takes a scan_scope (${item.slug} does not)` });
-    if (seen.has(item.slug)) problems.push({ path: [i, "slug"], message: `duplicate slug "${item.slug}": list each builtin once` });
+    if (item.scan_scope !== undefined && item.slug !== SCOPED_BUILTIN)
+      problems.push({
+        path: [i, "scan_scope"],
+        message: `only ${SCOPED_BUILTIN} takes a scan_scope (${item.slug} does not)`,
+      });
+    if (seen.has(item.slug))
+      problems.push({ path: [i, "slug"], message: `duplicate slug "${item.slug}": list each builtin once` });
     seen.add(item.slug);
   });
   return problems;

@@ -42,7 +42,13 @@ export function createEmulatorServer(options: ServerOptions): EmulatorServer {
   const keys = new KeyRing(options.managementKeys, options.plainKeys);
   const log = new RequestLog(REQUEST_LOG_CAP, [...options.managementKeys, ...options.plainKeys]);
 
-  const handleApi = apiHandler({ keys, faults, log, options, dispatchContext: { ops, faults, maxBulk: options.maxBulk } });
+  const handleApi = apiHandler({
+    keys,
+    faults,
+    log,
+    options,
+    dispatchContext: { ops, faults, maxBulk: options.maxBulk },
+  });
   const handleAdmin = adminHandler({ store, faults, ops, log, seed: options.seed, initialFaults: options.faults });
 
   const server = createServer((req, res) => {
@@ -52,7 +58,12 @@ export function createEmulatorServer(options: ServerOptions): EmulatorServer {
     } catch {
       return sendError(res, new HttpError(400, "malformed request URL"));
     }
-    const handler = url.pathname === API_PREFIX || url.pathname.startsWith(`${API_PREFIX}/`) ? handleApi : url.pathname.startsWith("/__emulator/") ? handleAdmin : null;
+    const handler =
+      url.pathname === API_PREFIX || url.pathname.startsWith(`${API_PREFIX}/`)
+        ? handleApi
+        : url.pathname.startsWith("/__emulator/")
+          ? handleAdmin
+          : null;
     if (!handler) return sendError(res, new HttpError(404, `no route for ${req.method} ${url.pathname}`));
     handler(req, res, url).catch((err) => {
       process.stderr.write(`emulator: ${(err as Error).stack}\n`);

@@ -116,10 +116,10 @@ export class Store {
     return this.keySet.has(hash);
   }
   addMembers(ids: string[]): void {
-    for (const id of ids) if (!this.memberSet.has(id)) (this.memberSet.add(id), this.data.members.push(id));
+    for (const id of ids) if (!this.memberSet.has(id)) this.memberSet.add(id), this.data.members.push(id);
   }
   addKeyHashes(hashes: string[]): void {
-    for (const h of hashes) if (!this.keySet.has(h)) (this.keySet.add(h), this.data.keyHashes.push(h));
+    for (const h of hashes) if (!this.keySet.has(h)) this.keySet.add(h), this.data.keyHashes.push(h);
   }
 }
 

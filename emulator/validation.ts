@@ -4,15 +4,28 @@
  */
 import { z } from "zod";
 import { badRequest, HttpError } from "./http-error";
-import { ACTIONS, BUILTIN_SLUGS, builtinProblems, compiles, DATA_REGIONS, LIMITS, RESET_INTERVALS, SCAN_SCOPES, UUID_PATTERN } from "./rules";
+import {
+  ACTIONS,
+  BUILTIN_SLUGS,
+  builtinProblems,
+  compiles,
+  DATA_REGIONS,
+  LIMITS,
+  RESET_INTERVALS,
+  SCAN_SCOPES,
+  UUID_PATTERN,
+} from "./rules";
 
 const oneOf = (values: readonly string[]) => ({ error: `must be one of ${values.join(", ")}` });
 
 const list = (what: string) =>
   z
-    .array(z.string({ error: `items must be ${what} strings` }).min(1, { error: `items must be non-empty ${what} strings` }), {
-      error: `must be an array of ${what} strings or null`,
-    })
+    .array(
+      z.string({ error: `items must be ${what} strings` }).min(1, { error: `items must be non-empty ${what} strings` }),
+      {
+        error: `must be an array of ${what} strings or null`,
+      },
+    )
     .min(1, { error: "must be null or a non-empty array ([] is not allowed)" })
     .nullable();
 
@@ -40,7 +53,11 @@ const customFilter = z.strictObject({
     .min(1, { error: "must be a non-empty regular expression" })
     .refine(compiles, { error: "must be a regular expression that compiles" }),
   action: z.enum(ACTIONS, oneOf(ACTIONS)),
-  label: z.string({ error: "must be a string" }).max(LIMITS.customLabelMax, { error: `must be at most ${LIMITS.customLabelMax} characters` }).nullable().optional(),
+  label: z
+    .string({ error: "must be a string" })
+    .max(LIMITS.customLabelMax, { error: `must be at most ${LIMITS.customLabelMax} characters` })
+    .nullable()
+    .optional(),
 });
 
 const customFilters = z
@@ -55,7 +72,10 @@ const writable = {
     .string({ error: "must be a string" })
     .min(1, { error: `must be 1 to ${LIMITS.nameMax} characters` })
     .max(LIMITS.nameMax, { error: `must be 1 to ${LIMITS.nameMax} characters` }),
-  description: z.string({ error: "must be a string or null" }).max(LIMITS.descriptionMax, { error: `must be at most ${LIMITS.descriptionMax} characters` }).nullable(),
+  description: z
+    .string({ error: "must be a string or null" })
+    .max(LIMITS.descriptionMax, { error: `must be at most ${LIMITS.descriptionMax} characters` })
+    .nullable(),
   allowed_models: list("model identifier"),
   allowed_providers: list("provider id"),
   ignored_models: list("model identifier"),
@@ -80,7 +100,10 @@ const writable = {
   enable_paid_model_training: z.boolean({ error: "must be a boolean or null" }).nullable(),
 };
 
-const unknownKeys = { error: (issue: { code?: string; keys?: string[] }) => issue.code === "unrecognized_keys" ? `unknown field(s): ${(issue.keys ?? []).join(", ")}` : undefined };
+const unknownKeys = {
+  error: (issue: { code?: string; keys?: string[] }) =>
+    issue.code === "unrecognized_keys" ? `unknown field(s): ${(issue.keys ?? []).join(", ")}` : undefined,
+};
 
 const guardrailBody = z.strictObject(
   {
@@ -150,7 +173,10 @@ const intParam = (name: string, min: number, max: number, dflt: number) =>
       if (v === undefined) return dflt;
       const n = /^\d+$/.test(v) ? Number(v) : NaN;
       if (!Number.isSafeInteger(n) || n < min || n > max) {
-        ctx.addIssue({ code: "custom", message: `${name} must be an integer from ${min}${max === Number.MAX_SAFE_INTEGER ? " up" : ` to ${max}`} (got "${v}")` });
+        ctx.addIssue({
+          code: "custom",
+          message: `${name} must be an integer from ${min}${max === Number.MAX_SAFE_INTEGER ? " up" : ` to ${max}`} (got "${v}")`,
+        });
         return z.NEVER;
       }
       return n;
@@ -171,7 +197,10 @@ export function parseOr400<T>(schema: z.ZodType<T>, value: unknown): T {
 }
 
 function formatPath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((acc, part) => (typeof part === "number" ? `${acc}[${part}]` : acc ? `${acc}.${String(part)}` : String(part)), "");
+  return path.reduce<string>(
+    (acc, part) => (typeof part === "number" ? `${acc}[${part}]` : acc ? `${acc}.${String(part)}` : String(part)),
+    "",
+  );
 }
 
 /** A path segment that must be a UUID (docs/api-contract.md, Operations: not a UUID is 400). */

@@ -7,7 +7,10 @@ import { createRequire } from "node:module";
 const require = createRequire(import.meta.url);
 const { guardrailFileJsonSchema } = require("../dist/src/declarative/file-schema.js");
 const { policyFileJsonSchema } = require("../dist/src/policy/policy-file.js");
-for (const [file, schema] of [["guardrails.schema.json", guardrailFileJsonSchema()], ["policy.schema.json", policyFileJsonSchema()]]) {
+for (const [file, schema] of [
+  ["guardrails.schema.json", guardrailFileJsonSchema()],
+  ["policy.schema.json", policyFileJsonSchema()],
+]) {
   const out = new URL(`../schema/${file}`, import.meta.url);
   writeFileSync(out, JSON.stringify(schema, null, 2) + "\n");
   console.log(`wrote ${out.pathname}`);

@@ -9,7 +9,11 @@ import { join } from "node:path";
 
 const dir = mkdtempSync(join(tmpdir(), "guardrails-vitest-"));
 const results = join(dir, "results.json");
-const run = spawnSync("npx", ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${results}`, ...process.argv.slice(2)], { stdio: "inherit" });
+const run = spawnSync(
+  "npx",
+  ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${results}`, ...process.argv.slice(2)],
+  { stdio: "inherit" },
+);
 let line = "tests: 0 passed, 1 failed (vitest wrote no results)";
 try {
   const r = JSON.parse(readFileSync(results, "utf8"));

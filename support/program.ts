@@ -39,11 +39,23 @@ export class Program {
     this.dir = mkdtempSync(join(work, `${name}-`));
     mkdirSync(join(this.dir, ".state"));
     symlinkSync(join(template, "node_modules"), join(this.dir, "node_modules"), "dir");
-    writeFileSync(join(this.dir, "Pulumi.yaml"), `name: ${name}\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n`);
+    writeFileSync(
+      join(this.dir, "Pulumi.yaml"),
+      `name: ${name}\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n`,
+    );
     writeFileSync(join(this.dir, "package.json"), JSON.stringify({ name, main: "index.ts", private: true }));
     writeFileSync(
       join(this.dir, "tsconfig.json"),
-      JSON.stringify({ compilerOptions: { strict: true, target: "ES2022", module: "commonjs", moduleResolution: "node", skipLibCheck: true }, files: ["index.ts"] }),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          target: "ES2022",
+          module: "commonjs",
+          moduleResolution: "node",
+          skipLibCheck: true,
+        },
+        files: ["index.ts"],
+      }),
     );
     this.env = {
       ...process.env,
@@ -66,7 +78,11 @@ export class Program {
    * The key goes in GUARDRAILS_API_KEY (`keyVia: "env"`, the way that keeps it out of state)
    * or in the stack config `guardrails:apiKey`.
    */
-  static async create(context: PulumiContext, name: string, options: { emulatorArgs?: string[]; keyVia?: "env" | "config" } = {}): Promise<Program> {
+  static async create(
+    context: PulumiContext,
+    name: string,
+    options: { emulatorArgs?: string[]; keyVia?: "env" | "config" } = {},
+  ): Promise<Program> {
     const apiKey = `e2e-key-${Math.random().toString(36).slice(2)}-${Date.now()}`;
     const emulator = await spawnEmulator(["--management-key", apiKey, ...(options.emulatorArgs ?? [])]);
     const program = new Program(emulator, apiKey, name, context);
@@ -83,7 +99,11 @@ export class Program {
   }
 
   async pulumi(args: string[], options: { check?: boolean } = {}): Promise<RunResult> {
-    const child = spawn("pulumi", [...args, "--non-interactive"], { cwd: this.dir, env: this.env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("pulumi", [...args, "--non-interactive"], {
+      cwd: this.dir,
+      env: this.env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     let output = "";
@@ -122,7 +142,12 @@ export class Program {
   }
 
   async log() {
-    return (await http(this.emulator.url)("GET", "/__emulator/log")).body as { total: number; writes: number; counts: Record<string, number>; entries: Array<{ method: string; operation: string }> };
+    return (await http(this.emulator.url)("GET", "/__emulator/log")).body as {
+      total: number;
+      writes: number;
+      counts: Record<string, number>;
+      entries: Array<{ method: string; operation: string }>;
+    };
   }
 
   async clearLog() {

@@ -16,9 +16,16 @@ export function preparePulumiTemplate(prefix: string): PulumiContext & { tarball
   // --policy-launcher: policy packs (`runtime: nodepolicy`) run under this CLI; installed into the tests' own PULUMI_HOME.
   const cliVersion = process.env.GUARDRAILS_PULUMI_CLI ? [process.env.GUARDRAILS_PULUMI_CLI] : [];
   const env = { ...process.env, PULUMI_HOME: join(work, "pulumi-home") };
-  const pulumi = execFileSync(join(root, "scripts/ensure-pulumi"), ["--policy-launcher", ...cliVersion], { encoding: "utf8", env, stdio: ["ignore", "pipe", "inherit"] }).trim();
+  const pulumi = execFileSync(join(root, "scripts/ensure-pulumi"), ["--policy-launcher", ...cliVersion], {
+    encoding: "utf8",
+    env,
+    stdio: ["ignore", "pipe", "inherit"],
+  }).trim();
   execFileSync("npm", ["run", "build", "--silent"], { cwd: root, stdio: "inherit" });
-  execFileSync("npm", ["pack", "--silent", "--pack-destination", work], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
+  execFileSync("npm", ["pack", "--silent", "--pack-destination", work], {
+    cwd: root,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   const tarball = join(work, readdirSync(work).find((f) => f.endsWith(".tgz"))!);
   const template = installTemplate(join(work, "template"), tarball);
   return { pulumiBinDir: dirname(pulumi), template, work, tarball };
@@ -46,8 +53,15 @@ export function installTemplate(dir: string, tarball: string): string {
       name: "guardrails-template",
       private: true,
       // @pulumi/policy: for the policy packs of test/e2e/policy.test.ts (an optional peer dependency).
-      dependencies: { "@pulumi/pulumi": programPulumiVersion(), "@pulumi/policy": pkg.devDependencies["@pulumi/policy"], "pulumi-guardrails": `file:${tarball}` },
-      devDependencies: { typescript: pkg.devDependencies.typescript, "@types/node": pkg.devDependencies["@types/node"] },
+      dependencies: {
+        "@pulumi/pulumi": programPulumiVersion(),
+        "@pulumi/policy": pkg.devDependencies["@pulumi/policy"],
+        "pulumi-guardrails": `file:${tarball}`,
+      },
+      devDependencies: {
+        typescript: pkg.devDependencies.typescript,
+        "@types/node": pkg.devDependencies["@types/node"],
+      },
     }),
   );
   execFileSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: dir, stdio: "inherit" });

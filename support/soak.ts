@@ -55,11 +55,22 @@ function rng(seed: number) {
 }
 
 function program(model: Map<string, ModelGuardrail>): string {
-  const lines = [`import { Guardrail, GuardrailMemberAssignment, GuardrailKeyAssignment } from "pulumi-guardrails";`, `export const ids: Record<string, unknown> = {};`];
+  const lines = [
+    `import { Guardrail, GuardrailMemberAssignment, GuardrailKeyAssignment } from "pulumi-guardrails";`,
+    `export const ids: Record<string, unknown> = {};`,
+  ];
   for (const [logical, g] of [...model].sort(([a], [b]) => a.localeCompare(b))) {
-    lines.push(`{ const g = new Guardrail(${JSON.stringify(logical)}, { name: ${JSON.stringify(g.name)}, limitUsd: ${g.limitUsd}, resetInterval: "monthly" }); ids[${JSON.stringify(logical)}] = g.id;`);
-    if (g.members.size > 0 || g.exclusive) lines.push(`  new GuardrailMemberAssignment(${JSON.stringify(`${logical}-members`)}, { guardrailId: g.id, exclusive: ${g.exclusive}, memberUserIds: ${JSON.stringify([...g.members].sort())} });`);
-    if (g.keys.size > 0) lines.push(`  new GuardrailKeyAssignment(${JSON.stringify(`${logical}-keys`)}, { guardrailId: g.id, keyHashes: ${JSON.stringify([...g.keys].sort())} });`);
+    lines.push(
+      `{ const g = new Guardrail(${JSON.stringify(logical)}, { name: ${JSON.stringify(g.name)}, limitUsd: ${g.limitUsd}, resetInterval: "monthly" }); ids[${JSON.stringify(logical)}] = g.id;`,
+    );
+    if (g.members.size > 0 || g.exclusive)
+      lines.push(
+        `  new GuardrailMemberAssignment(${JSON.stringify(`${logical}-members`)}, { guardrailId: g.id, exclusive: ${g.exclusive}, memberUserIds: ${JSON.stringify([...g.members].sort())} });`,
+      );
+    if (g.keys.size > 0)
+      lines.push(
+        `  new GuardrailKeyAssignment(${JSON.stringify(`${logical}-keys`)}, { guardrailId: g.id, keyHashes: ${JSON.stringify([...g.keys].sort())} });`,
+      );
     lines.push("}");
   }
   return lines.join("\n") + "\n";
@@ -93,7 +104,14 @@ export async function runSoak(context: PulumiContext, options: SoakOptions): Pro
   const admin = http(p.emulator.url);
   await admin("POST", "/__emulator/members", { user_ids: [...MEMBERS, ...FOREIGN] });
   await admin("POST", "/__emulator/key-hashes", { key_hashes: KEYS });
-  const run: SoakRun = { p, admin, r: rng(seed), model: new Map(), result: { rounds: 0, seed, ups: 0, failedUps: 0, faults: {}, outOfBand: 0 }, serial: 0 };
+  const run: SoakRun = {
+    p,
+    admin,
+    r: rng(seed),
+    model: new Map(),
+    result: { rounds: 0, seed, ups: 0, failedUps: 0, faults: {}, outOfBand: 0 },
+    serial: 0,
+  };
   try {
     for (let round = 1; round <= rounds; round++) {
       // Out-of-band changes to what the last round left (faults off while a person types).
@@ -103,7 +121,9 @@ export async function runSoak(context: PulumiContext, options: SoakOptions): Pro
       const { faults, injected, failures } = await upUnderFaults(run, round, seed, options.maxUps ?? 6, edits);
       await expectConverged(p, run.model, round, seed);
       run.result.rounds = round;
-      log(`soak round ${round}/${rounds} (seed ${seed}): ${edits.join(", ")}; faults ${JSON.stringify({ e: faults.errorRate, r: faults.rateLimitRate, d: faults.dropAfterApplyRate })}; ${injected} injected; ${failures.length} failed up(s)${failures.length > 0 ? `: ${failures.join(" || ")}` : ""}`);
+      log(
+        `soak round ${round}/${rounds} (seed ${seed}): ${edits.join(", ")}; faults ${JSON.stringify({ e: faults.errorRate, r: faults.rateLimitRate, d: faults.dropAfterApplyRate })}; ${injected} injected; ${failures.length} failed up(s)${failures.length > 0 ? `: ${failures.join(" || ")}` : ""}`,
+      );
     }
     return run.result;
   } finally {
@@ -123,10 +143,15 @@ async function outOfBandEdits({ p, admin, r, model, result }: SoakRun): Promise<
     const id = byName.get(g.name)!;
     const kind = r.pick(["patch", "unassign", "move", "foreign", "delete"] as const);
     if (kind === "patch") await p.api("PATCH", `/guardrails/${id}`, { limit_usd: g.limitUsd + 1000 });
-    if (kind === "unassign" && g.members.size > 0) await p.api("POST", `/guardrails/${id}/assignments/members/remove`, { member_user_ids: [r.pick([...g.members])] });
+    if (kind === "unassign" && g.members.size > 0)
+      await p.api("POST", `/guardrails/${id}/assignments/members/remove`, {
+        member_user_ids: [r.pick([...g.members])],
+      });
     if (kind === "move" && g.members.size > 0 && model.size > 1) {
       const other = r.pick([...model.values()].filter((o) => o !== g));
-      await p.api("POST", `/guardrails/${byName.get(other.name)}/assignments/members`, { member_user_ids: [r.pick([...g.members])] });
+      await p.api("POST", `/guardrails/${byName.get(other.name)}/assignments/members`, {
+        member_user_ids: [r.pick([...g.members])],
+      });
     }
     if (kind === "foreign") {
       const f = r.pick(FOREIGN);
@@ -152,13 +177,44 @@ function programEdits(run: SoakRun, round: number): string[] {
   const freeMembers = () => MEMBERS.filter((m) => ![...model.values()].some((g) => g.members.has(m)));
   const freeKeys = () => KEYS.filter((k) => ![...model.values()].some((g) => g.keys.has(k)));
   for (let i = 0; i < (round === 1 ? 3 : 2 + Math.floor(r.next() * 3)); i++) {
-    const op = round === 1 || model.size === 0 ? "add" : r.pick(["add", "add", "remove", "rename", "relogical", "limit", "member+", "member-", "member-move", "key+", "key-", "flip"] as const);
+    const op =
+      round === 1 || model.size === 0
+        ? "add"
+        : r.pick([
+            "add",
+            "add",
+            "remove",
+            "rename",
+            "relogical",
+            "limit",
+            "member+",
+            "member-",
+            "member-move",
+            "key+",
+            "key-",
+            "flip",
+          ] as const);
     const entries = [...model];
     const [logical, g] = entries.length > 0 ? r.pick(entries) : ["", undefined];
     if (op === "add" && model.size < 5) {
       run.serial++;
-      const members = new Set(freeMembers().filter(() => r.chance(0.3)).slice(0, 4));
-      model.set(`g${run.serial}`, { name: `Soak ${run.serial}`, limitUsd: 10 * run.serial, exclusive: r.chance(0.5), members, keys: new Set(freeKeys().filter(() => r.chance(0.2)).slice(0, 2)), foreign: new Set() });
+      const members = new Set(
+        freeMembers()
+          .filter(() => r.chance(0.3))
+          .slice(0, 4),
+      );
+      model.set(`g${run.serial}`, {
+        name: `Soak ${run.serial}`,
+        limitUsd: 10 * run.serial,
+        exclusive: r.chance(0.5),
+        members,
+        keys: new Set(
+          freeKeys()
+            .filter(() => r.chance(0.2))
+            .slice(0, 2),
+        ),
+        foreign: new Set(),
+      });
     } else if (!g) continue;
     else if (op === "remove") model.delete(logical);
     else if (op === "rename") g.name = `${g.name}'`;
@@ -182,7 +238,13 @@ function programEdits(run: SoakRun, round: number): string[] {
 }
 
 /** `up --refresh` under random faults until it succeeds (at most `maxUps` times); throws when it never does or crashes. */
-async function upUnderFaults({ p, admin, r, result }: SoakRun, round: number, seed: number, maxUps: number, edits: string[]) {
+async function upUnderFaults(
+  { p, admin, r, result }: SoakRun,
+  round: number,
+  seed: number,
+  maxUps: number,
+  edits: string[],
+) {
   const faults = {
     seed: seed * 1000 + round,
     errorRate: r.pick([0.1, 0.2, 0.3]),
@@ -201,25 +263,45 @@ async function upUnderFaults({ p, admin, r, result }: SoakRun, round: number, se
     ok = res.code === 0;
     if (!ok) {
       result.failedUps++;
-      failures.push(res.output.split("\n").filter((l) => /error:/.test(l)).slice(0, 3).join(" | "));
-      if (/TypeError|ReferenceError|Cannot read propert/.test(res.output)) throw new Error(`round ${round} (seed ${seed}): a crash, not a clear error:\n${res.output}`);
+      failures.push(
+        res.output
+          .split("\n")
+          .filter((l) => /error:/.test(l))
+          .slice(0, 3)
+          .join(" | "),
+      );
+      if (/TypeError|ReferenceError|Cannot read propert/.test(res.output))
+        throw new Error(`round ${round} (seed ${seed}): a crash, not a clear error:\n${res.output}`);
     }
   }
-  const injected = ((await admin("GET", "/__emulator/log")).body as { entries: Array<{ fault?: string }> }).entries.filter((e) => e.fault);
+  const injected = (
+    (await admin("GET", "/__emulator/log")).body as { entries: Array<{ fault?: string }> }
+  ).entries.filter((e) => e.fault);
   for (const e of injected) result.faults[e.fault!] = (result.faults[e.fault!] ?? 0) + 1;
   await admin("PUT", "/__emulator/faults", { errorRate: 0, rateLimitRate: 0, dropAfterApplyRate: 0 });
-  if (!ok) throw new Error(`round ${round} (seed ${seed}) did not converge in ${maxUps} ups; edits ${edits.join(", ")}; errors: ${failures.join(" || ")}`);
+  if (!ok)
+    throw new Error(
+      `round ${round} (seed ${seed}) did not converge in ${maxUps} ups; edits ${edits.join(", ")}; errors: ${failures.join(" || ")}`,
+    );
   return { faults, injected: injected.length, failures };
 }
 
-async function expectConverged(p: Program, model: Map<string, ModelGuardrail>, round: number, seed: number): Promise<void> {
+async function expectConverged(
+  p: Program,
+  model: Map<string, ModelGuardrail>,
+  round: number,
+  seed: number,
+): Promise<void> {
   const fail = (what: string) => {
     throw new Error(`round ${round} (seed ${seed}): ${what}`);
   };
   const d = (await http(p.emulator.url)("GET", "/__emulator/state")).body as Dump;
   const names = d.guardrails.map((g) => g.name).sort();
   const wanted = [...model.values()].map((g) => g.name).sort();
-  if (JSON.stringify(names) !== JSON.stringify(wanted)) fail(`the service holds guardrails ${JSON.stringify(names)}, the program ${JSON.stringify(wanted)} (a duplicate or an orphan)`);
+  if (JSON.stringify(names) !== JSON.stringify(wanted))
+    fail(
+      `the service holds guardrails ${JSON.stringify(names)}, the program ${JSON.stringify(wanted)} (a duplicate or an orphan)`,
+    );
   const ids = ((await p.outputs()).ids ?? {}) as Record<string, string>;
   for (const [logical, g] of model) {
     const live = d.guardrails.find((x) => x.name === g.name)!;
@@ -228,12 +310,25 @@ async function expectConverged(p: Program, model: Map<string, ModelGuardrail>, r
     // An exclusive set removed what was put by hand; an additive one (or none) left it.
     if (g.exclusive) g.foreign.clear();
     const expected = [...g.members, ...g.foreign].sort();
-    const members = d.memberRows.filter((m) => !m.deleted && m.guardrail_id === live.id).map((m) => m.user_id).sort();
-    if (JSON.stringify(members) !== JSON.stringify(expected)) fail(`${logical}: members ${JSON.stringify(members)}, expected ${JSON.stringify(expected)} (program plus foreign left by an additive set)`);
-    const keys = d.keyRows.filter((k) => !k.deleted && k.guardrail_id === live.id).map((k) => k.key_hash).sort();
-    if (JSON.stringify(keys) !== JSON.stringify([...g.keys].sort())) fail(`${logical}: keys ${JSON.stringify(keys)}, the program ${JSON.stringify([...g.keys].sort())}`);
+    const members = d.memberRows
+      .filter((m) => !m.deleted && m.guardrail_id === live.id)
+      .map((m) => m.user_id)
+      .sort();
+    if (JSON.stringify(members) !== JSON.stringify(expected))
+      fail(
+        `${logical}: members ${JSON.stringify(members)}, expected ${JSON.stringify(expected)} (program plus foreign left by an additive set)`,
+      );
+    const keys = d.keyRows
+      .filter((k) => !k.deleted && k.guardrail_id === live.id)
+      .map((k) => k.key_hash)
+      .sort();
+    if (JSON.stringify(keys) !== JSON.stringify([...g.keys].sort()))
+      fail(`${logical}: keys ${JSON.stringify(keys)}, the program ${JSON.stringify([...g.keys].sort())}`);
   }
-  for (const check of [["refresh", "--preview-only", "--expect-no-changes"], ["preview", "--expect-no-changes"]]) {
+  for (const check of [
+    ["refresh", "--preview-only", "--expect-no-changes"],
+    ["preview", "--expect-no-changes"],
+  ]) {
     const res = await p.pulumi(check);
     if (res.code !== 0) fail(`\`pulumi ${check.join(" ")}\` found changes after convergence:\n${res.output}`);
   }

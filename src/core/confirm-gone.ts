@@ -45,7 +45,9 @@ export async function confirmGone(client: GuardrailsClient, notFound: NotFoundEr
       `${q.what}: not reported as deleted, because ${why}. The state keeps the resource. ` +
         `Check ${fromStack ? "guardrails:baseUrl" : "the env var GUARDRAILS_BASE_URL"}, now ${shownSetting(settings.baseUrl, [settings.apiKey])}: it must be the service's address ` +
         `without /api/v1 and without any other path the service does not serve, e.g. https://api.example.com` +
-        (fromStack ? `. ${RECORDED_CONFIG}: after correcting guardrails:baseUrl, run \`pulumi refresh --run-program\` or \`pulumi up\`` : ""),
+        (fromStack
+          ? `. ${RECORDED_CONFIG}: after correcting guardrails:baseUrl, run \`pulumi refresh --run-program\` or \`pulumi up\``
+          : ""),
       q.what,
       { cause },
     );
@@ -62,10 +64,23 @@ export async function confirmGone(client: GuardrailsClient, notFound: NotFoundEr
   } catch (err) {
     // A workspace the service no longer knows (400) took its guardrails with it; the
     // default workspace's list still has to prove that the URL serves the API.
-    const retried = err instanceof ValidationError && q.workspaceId ? await list(undefined).then(() => true, () => false) : false;
-    if (!retried) throw refuse(`${notFound.method} ${notFound.url} answered 404, and the guardrail list at the same address failed too (${(err as Error).message})`, err);
+    const retried =
+      err instanceof ValidationError && q.workspaceId
+        ? await list(undefined).then(
+            () => true,
+            () => false,
+          )
+        : false;
+    if (!retried)
+      throw refuse(
+        `${notFound.method} ${notFound.url} answered 404, and the guardrail list at the same address failed too (${(err as Error).message})`,
+        err,
+      );
   }
   if (seen.includes(q.guardrailId)) {
-    throw refuse(`${notFound.method} ${notFound.url} answered 404, yet the service lists guardrail ${q.guardrailId} in workspace ${q.workspaceId}`, notFound);
+    throw refuse(
+      `${notFound.method} ${notFound.url} answered 404, yet the service lists guardrail ${q.guardrailId} in workspace ${q.workspaceId}`,
+      notFound,
+    );
   }
 }

@@ -41,12 +41,24 @@ export function declaredIn(js: unknown, where: Where): Declared[] {
       if (!Array.isArray(ids)) return [];
       const found: Site[] = [];
       ids.forEach((x, i) => {
-        if (typeof x === "string" && x !== "") found.push({ id: x, at: () => where(["guardrails", id, set, "ids", i], "value") });
+        if (typeof x === "string" && x !== "")
+          found.push({ id: x, at: () => where(["guardrails", id, set, "ids", i], "value") });
       });
       return found;
     };
-    const adopt = typeof s.adoptId === "string" && s.adoptId !== "" ? { id: s.adoptId, at: () => where(["guardrails", id, "adoptId"], "value") } : undefined;
-    out.push({ id, at: () => where(["guardrails", id], "key"), workspace: typeof s.workspaceId === "string" ? `workspace ${s.workspaceId}` : "the default workspace", ...(typeof s.workspaceId === "string" ? { workspaceId: s.workspaceId } : {}), ...(adopt ? { adopt } : {}), members: sites("members"), keys: sites("keys") });
+    const adopt =
+      typeof s.adoptId === "string" && s.adoptId !== ""
+        ? { id: s.adoptId, at: () => where(["guardrails", id, "adoptId"], "value") }
+        : undefined;
+    out.push({
+      id,
+      at: () => where(["guardrails", id], "key"),
+      workspace: typeof s.workspaceId === "string" ? `workspace ${s.workspaceId}` : "the default workspace",
+      ...(typeof s.workspaceId === "string" ? { workspaceId: s.workspaceId } : {}),
+      ...(adopt ? { adopt } : {}),
+      members: sites("members"),
+      keys: sites("keys"),
+    });
   }
   return out;
 }
@@ -57,7 +69,10 @@ export function crossFileProblems(all: Declared[]): string[] {
   const seen = new Map<string, Declared>();
   for (const d of all) {
     const before = seen.get(d.id);
-    if (before) out.push(`${fmt(d.at())}: guardrail id "${d.id}" is declared twice (also at ${fmt(before.at())}); ids must be unique across files`);
+    if (before)
+      out.push(
+        `${fmt(d.at())}: guardrail id "${d.id}" is declared twice (also at ${fmt(before.at())}); ids must be unique across files`,
+      );
     else seen.set(d.id, d);
   }
   for (const x of adoptedTwice(all)) out.push(x);
@@ -68,10 +83,22 @@ export function crossFileProblems(all: Declared[]): string[] {
 /** Ids the holder rule allows once (core/holders.ts) under two guardrails, each at its later site. */
 function heldTwiceIn(all: Declared[]): string[] {
   const holders = [
-    ...all.flatMap((d) => d.members.map((site) => ({ noun: "member" as const, id: site.id, guardrail: d.id, workspace: d.workspaceId, site, d }))),
+    ...all.flatMap((d) =>
+      d.members.map((site) => ({
+        noun: "member" as const,
+        id: site.id,
+        guardrail: d.id,
+        workspace: d.workspaceId,
+        site,
+        d,
+      })),
+    ),
     ...all.flatMap((d) => d.keys.map((site) => ({ noun: "key" as const, id: site.id, guardrail: d.id, site, d }))),
   ];
-  return heldTwice(holders).map(({ first, again }) => `${fmt(again.site.at())}: ${heldTwiceMessage(again.noun, `"${again.id}"`, `"${first.guardrail}" (${fmt(first.site.at())})`, `"${again.guardrail}"`, again.d.workspace, MOVES_EVERY_UP)}`);
+  return heldTwice(holders).map(
+    ({ first, again }) =>
+      `${fmt(again.site.at())}: ${heldTwiceMessage(again.noun, `"${again.id}"`, `"${first.guardrail}" (${fmt(first.site.at())})`, `"${again.guardrail}"`, again.d.workspace, MOVES_EVERY_UP)}`,
+  );
 }
 
 /** Two guardrails adopting one: both resources would manage it, and each `up` would set it to the other's args (issue 24, finding 18). */
@@ -83,7 +110,10 @@ function adoptedTwice(all: Declared[]): string[] {
     const uuid = d.adopt.id.toLowerCase();
     const prior = first.get(uuid);
     if (!prior) first.set(uuid, d);
-    else if (prior.id !== d.id) out.push(`${fmt(d.adopt.at())}: guardrails "${prior.id}" (${fmt(prior.adopt!.at())}) and "${d.id}" both adopt guardrail ${d.adopt.id}; a guardrail is managed by one resource, so each up would set it to the other's settings. Keep one of them`);
+    else if (prior.id !== d.id)
+      out.push(
+        `${fmt(d.adopt.at())}: guardrails "${prior.id}" (${fmt(prior.adopt!.at())}) and "${d.id}" both adopt guardrail ${d.adopt.id}; a guardrail is managed by one resource, so each up would set it to the other's settings. Keep one of them`,
+      );
   }
   return out;
 }

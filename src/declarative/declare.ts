@@ -31,7 +31,10 @@ export interface DeclaredResources {
  * @param pathOrDir relative to the program's folder, or absolute.
  * @returns the resources, by stable id.
  */
-export function declareGuardrails(pathOrDir: string, options: DeclareGuardrailsOptions = {}): Record<string, DeclaredResources> {
+export function declareGuardrails(
+  pathOrDir: string,
+  options: DeclareGuardrailsOptions = {},
+): Record<string, DeclaredResources> {
   const prefix = options.namePrefix ?? "";
   const opts = options.resourceOptions;
   const out: Record<string, DeclaredResources> = {};
@@ -40,8 +43,24 @@ export function declareGuardrails(pathOrDir: string, options: DeclareGuardrailsO
     const guardrail = new Guardrail(`${prefix}${id}`, args, opts);
     out[id] = {
       guardrail,
-      ...(members ? { members: new GuardrailMemberAssignment(`${prefix}${id}-members`, { guardrailId: guardrail.id, memberUserIds: members.ids, exclusive: members.exclusive ?? false }, opts) } : {}),
-      ...(keys ? { keys: new GuardrailKeyAssignment(`${prefix}${id}-keys`, { guardrailId: guardrail.id, keyHashes: keys.ids, exclusive: keys.exclusive ?? false }, opts) } : {}),
+      ...(members
+        ? {
+            members: new GuardrailMemberAssignment(
+              `${prefix}${id}-members`,
+              { guardrailId: guardrail.id, memberUserIds: members.ids, exclusive: members.exclusive ?? false },
+              opts,
+            ),
+          }
+        : {}),
+      ...(keys
+        ? {
+            keys: new GuardrailKeyAssignment(
+              `${prefix}${id}-keys`,
+              { guardrailId: guardrail.id, keyHashes: keys.ids, exclusive: keys.exclusive ?? false },
+              opts,
+            ),
+          }
+        : {}),
     };
   }
   return out;

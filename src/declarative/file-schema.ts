@@ -11,7 +11,10 @@ import { editorJsonSchema } from "../core/args/editor-schema";
 export const STABLE_ID_RE = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 
 export const assignmentSetSchema = z.strictObject({
-  ids: z.array(z.string({ error: "each id must be a string" }).min(1, { error: "each id must be a non-empty string" }), { error: "must be a list of ids" }),
+  ids: z.array(
+    z.string({ error: "each id must be a string" }).min(1, { error: "each id must be a non-empty string" }),
+    { error: "must be a list of ids" },
+  ),
   exclusive: z.boolean({ error: "must be true or false" }).optional(),
 });
 
@@ -28,9 +31,14 @@ export type DeclaredGuardrail = z.output<typeof declaredGuardrailSchema>;
 export const guardrailFileSchema = z.strictObject({
   $schema: z.string().optional(),
   guardrails: z.record(
-    z.string().regex(STABLE_ID_RE, { error: "guardrail ids must be lowercase letters, digits, - or _ (at most 63), starting with a letter or digit" }),
+    z.string().regex(STABLE_ID_RE, {
+      error: "guardrail ids must be lowercase letters, digits, - or _ (at most 63), starting with a letter or digit",
+    }),
     declaredGuardrailSchema,
-    { error: (issue) => (issue.code === "invalid_type" ? "must be a mapping of stable id -> guardrail settings" : undefined) },
+    {
+      error: (issue) =>
+        issue.code === "invalid_type" ? "must be a mapping of stable id -> guardrail settings" : undefined,
+    },
   ),
 });
 

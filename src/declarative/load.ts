@@ -54,7 +54,9 @@ export function loadGuardrailConfigs(pathOrDir: string, options: { cwd?: string 
   try {
     files = readConfigFiles(pathOrDir);
   } catch (err) {
-    throw new DeclarativeConfigError([`${pathOrDir}: cannot read (${(err as NodeJS.ErrnoException).code ?? "error"}); expected a YAML/JSON file or a folder of them`]);
+    throw new DeclarativeConfigError([
+      `${pathOrDir}: cannot read (${(err as NodeJS.ErrnoException).code ?? "error"}); expected a YAML/JSON file or a folder of them`,
+    ]);
   }
   if (files.length === 0) throw new DeclarativeConfigError([`${pathOrDir}: no *.yaml, *.yml or *.json files`]);
 
@@ -86,7 +88,12 @@ function loadFile(file: string, text: string): { problems: string[]; loaded: Loa
   const parsed = (): ParsedFile => {
     if (!parsedDoc) {
       const lines = new LineCounter();
-      parsedDoc = { file, doc: parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true }), lines, text };
+      parsedDoc = {
+        file,
+        doc: parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true }),
+        lines,
+        text,
+      };
     }
     return parsedDoc;
   };
@@ -94,11 +101,18 @@ function loadFile(file: string, text: string): { problems: string[]; loaded: Loa
   if (fast) js = fast.value;
   else {
     const { doc } = parsed();
-    if (doc.errors.length > 0) return { problems: doc.errors.map((e) => parseProblem(parsed(), e)), loaded: [], declared: [] };
+    if (doc.errors.length > 0)
+      return { problems: doc.errors.map((e) => parseProblem(parsed(), e)), loaded: [], declared: [] };
     try {
       js = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
     } catch (err) {
-      return { problems: [`${file}:1:1: cannot be read as data: ${(err as Error).message} (at most ${MAX_ALIAS_COUNT} alias expansions)`], loaded: [], declared: [] };
+      return {
+        problems: [
+          `${file}:1:1: cannot be read as data: ${(err as Error).message} (at most ${MAX_ALIAS_COUNT} alias expansions)`,
+        ],
+        loaded: [],
+        declared: [],
+      };
     }
   }
   const problems: string[] = [];
@@ -114,7 +128,10 @@ function loadFile(file: string, text: string): { problems: string[]; loaded: Loa
   if (!result.success || coerced.size > 0) return { problems, loaded: [], declared };
   const loaded = Object.entries(result.data.guardrails).map(([id, settings]) => {
     const entry = { id, settings } as LoadedGuardrail;
-    Object.defineProperty(entry, "at", { enumerable: true, get: () => positionOf(parsed(), ["guardrails", id], "key") });
+    Object.defineProperty(entry, "at", {
+      enumerable: true,
+      get: () => positionOf(parsed(), ["guardrails", id], "key"),
+    });
     return entry;
   });
   return { problems, loaded, declared };
@@ -123,7 +140,8 @@ function loadFile(file: string, text: string): { problems: string[]; loaded: Loa
 /** A parse error as a problem; a repeated key is named, with where it first appears (JSON would silently keep the last). */
 function parseProblem(parsed: ParsedFile, e: YAMLError): string {
   const dup = e.code === "DUPLICATE_KEY" ? duplicateKeyAt(parsed.doc, e.pos[0]) : undefined;
-  if (dup) return `${at(parsed, e.pos[0])}: duplicate key ${typeof dup.key === "string" ? JSON.stringify(dup.key) : written(parsed, dup.key as Node)}${dup.first === undefined ? "" : ` (also at ${at(parsed, dup.first)})`}`;
+  if (dup)
+    return `${at(parsed, e.pos[0])}: duplicate key ${typeof dup.key === "string" ? JSON.stringify(dup.key) : written(parsed, dup.key as Node)}${dup.first === undefined ? "" : ` (also at ${at(parsed, dup.first)})`}`;
   return `${at(parsed, e.pos[0])}: ${e.message.split("\n")[0]}`;
 }
 
@@ -143,13 +161,18 @@ function parseJson(text: string): { value: unknown } | undefined {
  */
 function coercedIds(parsed: ParsedFile, problems: string[]): Set<string> {
   const paths = new Set<string>();
-  const guardrails = parsed.doc.contents && isMap(parsed.doc.contents) ? parsed.doc.contents.items.find((p) => isScalar(p.key) && p.key.value === "guardrails")?.value : undefined;
+  const guardrails =
+    parsed.doc.contents && isMap(parsed.doc.contents)
+      ? parsed.doc.contents.items.find((p) => isScalar(p.key) && p.key.value === "guardrails")?.value
+      : undefined;
   if (!isMap(guardrails)) return paths;
   const report = (node: Node, path: PropertyKey[], what: string) => {
     const value = isScalar(node) ? node.value : undefined;
     const as = value === null ? "null" : `the ${typeof value} ${String(value)}`;
     const text = written(parsed, node);
-    problems.push(`${at(parsed, node.range?.[0] ?? 0)}: ${formatPath(path)}: ${what} ${text} was read by YAML as ${as}; quote it ("${text.replace(/"/g, '\\"')}") to keep it as written`);
+    problems.push(
+      `${at(parsed, node.range?.[0] ?? 0)}: ${formatPath(path)}: ${what} ${text} was read by YAML as ${as}; quote it ("${text.replace(/"/g, '\\"')}") to keep it as written`,
+    );
     paths.add(formatPath(path));
   };
   for (const pair of guardrails.items) {
@@ -159,10 +182,13 @@ function coercedIds(parsed: ParsedFile, problems: string[]): Set<string> {
     if (!isMap(pair.value)) continue;
     for (const set of ["members", "keys"] as const) {
       const setNode = pair.value.items.find((p) => isScalar(p.key) && p.key.value === set)?.value;
-      const ids = isMap(setNode) ? setNode.items.find((p) => isScalar(p.key) && p.key.value === "ids")?.value : undefined;
+      const ids = isMap(setNode)
+        ? setNode.items.find((p) => isScalar(p.key) && p.key.value === "ids")?.value
+        : undefined;
       if (!isSeq(ids)) continue;
       ids.items.forEach((item, i) => {
-        if (isScalar(item) && typeof item.value !== "string" && item.value !== null) report(item as Node, ["guardrails", id, set, "ids", i], "id");
+        if (isScalar(item) && typeof item.value !== "string" && item.value !== null)
+          report(item as Node, ["guardrails", id, set, "ids", i], "id");
       });
     }
   }
@@ -183,11 +209,19 @@ function issueProblems(parsed: ParsedFile, issue: Issue): string[] {
   const input = "input" in issue ? issue.input : undefined;
   const missing = issue.code === "invalid_type" && input === undefined;
   // The whole file's value is described, never quoted: a wrong top level is usually a file that is not a config at all.
-  const got = input === undefined ? "" : issue.path.length === 0 ? ` (got ${describe(input)})` : ` (got ${shown(input)})`;
+  const got =
+    input === undefined ? "" : issue.path.length === 0 ? ` (got ${describe(input)})` : ` (got ${shown(input)})`;
   const path = issue.path.length > 0 ? formatPath(issue.path) : "(file)";
   // A bad record key: zod nests the key's own issue; its message is the useful one.
-  const message = issue.code === "invalid_key" ? (issue.issues[0]?.message ?? issue.message) : missing ? "is required" : issue.message;
-  return [`${at(parsed, offsetOf(doc, issue.path, issue.code === "invalid_key" ? "key" : "value"))}: ${path}: ${message}${got}`];
+  const message =
+    issue.code === "invalid_key"
+      ? (issue.issues[0]?.message ?? issue.message)
+      : missing
+        ? "is required"
+        : issue.message;
+  return [
+    `${at(parsed, offsetOf(doc, issue.path, issue.code === "invalid_key" ? "key" : "value"))}: ${path}: ${message}${got}`,
+  ];
 }
 
 function describe(value: unknown): string {
@@ -214,4 +248,3 @@ function byPosition(a: string, b: string): number {
   const [, fb = "", lb = "0", cb = "0"] = key(b);
   return fa.localeCompare(fb) || Number(la) - Number(lb) || Number(ca) - Number(cb);
 }
-

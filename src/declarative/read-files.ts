@@ -5,7 +5,17 @@
  * put any of these in a guardrails folder, and the preview runs with the API key in its
  * environment.
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, realpathSync, type Stats } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readSync,
+  realpathSync,
+  type Stats,
+} from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
 import { isPolicyFile } from "./file-name";
 
@@ -23,11 +33,13 @@ export function readConfigFiles(pathOrDir: string): ReadOutcome[] {
   const isDir = top.isDirectory() || (top.isSymbolicLink() && safeStat(pathOrDir)?.isDirectory() === true);
   if (!isDir) return [readInside(pathOrDir, realpathSync(dirname(pathOrDir)))];
   const root = realpathSync(pathOrDir);
-  return readdirSync(pathOrDir)
-    // guardrails/policy.yaml holds the organization rules (src/policy), not a guardrail.
-    .filter((f) => CONFIG_FILE.test(f) && !isPolicyFile(f))
-    .sort()
-    .map((f) => readInside(join(pathOrDir, f), root));
+  return (
+    readdirSync(pathOrDir)
+      // guardrails/policy.yaml holds the organization rules (src/policy), not a guardrail.
+      .filter((f) => CONFIG_FILE.test(f) && !isPolicyFile(f))
+      .sort()
+      .map((f) => readInside(join(pathOrDir, f), root))
+  );
 }
 
 function safeStat(path: string): Stats | undefined {
@@ -45,11 +57,20 @@ function readInside(path: string, root: string): ReadOutcome {
     real = realpathSync(path);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    return { path, problem: code === "ENOENT" && lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() ? "a symlink to nothing; not read" : `cannot read (${code ?? "error"})` };
+    return {
+      path,
+      problem:
+        code === "ENOENT" && lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink()
+          ? "a symlink to nothing; not read"
+          : `cannot read (${code ?? "error"})`,
+    };
   }
   const rel = relative(root, real);
   if (rel === ".." || rel.startsWith(`..${sep}`) || rel.startsWith(sep)) {
-    return { path, problem: `a symlink that leaves its folder; not read (config files must be regular files inside ${basename(root)}/)` };
+    return {
+      path,
+      problem: `a symlink that leaves its folder; not read (config files must be regular files inside ${basename(root)}/)`,
+    };
   }
   let fd: number;
   try {
@@ -61,7 +82,11 @@ function readInside(path: string, root: string): ReadOutcome {
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) return { path, problem: `not a regular file (${kindOf(st)}); not read` };
-    if (st.size > MAX_CONFIG_FILE_BYTES) return { path, problem: `${st.size} bytes, over the ${MAX_CONFIG_FILE_BYTES}-byte limit of a config file; not read` };
+    if (st.size > MAX_CONFIG_FILE_BYTES)
+      return {
+        path,
+        problem: `${st.size} bytes, over the ${MAX_CONFIG_FILE_BYTES}-byte limit of a config file; not read`,
+      };
     const buf = Buffer.alloc(st.size);
     let got = 0;
     while (got < st.size) {

@@ -63,7 +63,10 @@ export function written(parsed: ParsedFile, node: Node): string {
  * The key the parser found repeated at `offset` (its DUPLICATE_KEY error), as read (escapes
  * decoded), and where the same key first appears in that mapping.
  */
-export function duplicateKeyAt(doc: Document.Parsed, offset: number): { key: unknown; first?: number | undefined } | undefined {
+export function duplicateKeyAt(
+  doc: Document.Parsed,
+  offset: number,
+): { key: unknown; first?: number | undefined } | undefined {
   let found: { key: unknown; first?: number | undefined } | undefined;
   visit(doc, {
     Map(_, map) {

@@ -39,7 +39,11 @@ const asMap = (ids: pulumi.Input<pulumi.Input<string>[]>) =>
   pulumi.output(ids).apply((list) => Object.fromEntries([...new Set(list)].sort().map((id) => [id, true as const])));
 
 const assignedIds = (map: pulumi.Output<Record<string, true | string>>) =>
-  map.apply((m) => Object.keys(m ?? {}).filter((id) => m[id] === true).sort());
+  map.apply((m) =>
+    Object.keys(m ?? {})
+      .filter((id) => m[id] === true)
+      .sort(),
+  );
 
 /**
  * Members of one guardrail. A member holds at most one guardrail per workspace: assigning
@@ -59,7 +63,19 @@ export class GuardrailMemberAssignment extends pulumi.dynamic.Resource {
     refuseImportOption("GuardrailMemberAssignment", name, opts);
     reportConfigOnce();
     claimSet("member", name, args.guardrailId, args.exclusive);
-    super(shimFor("memberAssignment"), name, { guardrailId: args.guardrailId, exclusive: args.exclusive ?? false, members: asMap(args.memberUserIds), __secretArgs: secretArgNames({ ...args }, { memberUserIds: "members" }) }, opts, "guardrails", "GuardrailMemberAssignment");
+    super(
+      shimFor("memberAssignment"),
+      name,
+      {
+        guardrailId: args.guardrailId,
+        exclusive: args.exclusive ?? false,
+        members: asMap(args.memberUserIds),
+        __secretArgs: secretArgNames({ ...args }, { memberUserIds: "members" }),
+      },
+      opts,
+      "guardrails",
+      "GuardrailMemberAssignment",
+    );
     this.memberUserIds = assignedIds(this.members);
     registerSet("member", name, args.guardrailId, args.memberUserIds, this);
   }
@@ -80,7 +96,19 @@ export class GuardrailKeyAssignment extends pulumi.dynamic.Resource {
     refuseImportOption("GuardrailKeyAssignment", name, opts);
     reportConfigOnce();
     claimSet("key", name, args.guardrailId, args.exclusive);
-    super(shimFor("keyAssignment"), name, { guardrailId: args.guardrailId, exclusive: args.exclusive ?? false, keys: asMap(args.keyHashes), __secretArgs: secretArgNames({ ...args }, { keyHashes: "keys" }) }, opts, "guardrails", "GuardrailKeyAssignment");
+    super(
+      shimFor("keyAssignment"),
+      name,
+      {
+        guardrailId: args.guardrailId,
+        exclusive: args.exclusive ?? false,
+        keys: asMap(args.keyHashes),
+        __secretArgs: secretArgNames({ ...args }, { keyHashes: "keys" }),
+      },
+      opts,
+      "guardrails",
+      "GuardrailKeyAssignment",
+    );
     this.keyHashes = assignedIds(this.keys);
     registerSet("key", name, args.guardrailId, args.keyHashes, this);
   }

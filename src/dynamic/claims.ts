@@ -24,8 +24,17 @@ interface GuardrailFacts {
 const guardrails = new WeakMap<object, GuardrailFacts>();
 
 /** Called by the Guardrail's constructor, after it registered. */
-export function registerGuardrail(id: pulumi.Output<string>, name: string, workspaceId: pulumi.Input<string> | undefined, adoptId?: pulumi.Input<string>): void {
-  guardrails.set(id, { name, workspaceId: pulumi.output(workspaceId), ...(typeof adoptId === "string" ? { adoptId: adoptId.toLowerCase() } : {}) });
+export function registerGuardrail(
+  id: pulumi.Output<string>,
+  name: string,
+  workspaceId: pulumi.Input<string> | undefined,
+  adoptId?: pulumi.Input<string>,
+): void {
+  guardrails.set(id, {
+    name,
+    workspaceId: pulumi.output(workspaceId),
+    ...(typeof adoptId === "string" ? { adoptId: adoptId.toLowerCase() } : {}),
+  });
 }
 
 /** Who manages what, per stack: `adopt:<uuid>` -> Guardrail name; `<kind>:<guardrail>` -> the sets on it. */
@@ -47,14 +56,21 @@ export function claimAdoption(name: string, adoptId: pulumi.Input<string> | unde
   if (adoptId === undefined) return;
   const owner = typeof adoptId === "object" && adoptId !== null ? guardrails.get(adoptId) : undefined;
   if (owner && owner.name !== name) {
-    refuse(`Guardrail "${name}": adoptId is the id of Guardrail "${owner.name}" of this program, which already manages that guardrail; a guardrail is managed by one resource, so each up would set it to the other's args. Remove one of them.`, true);
+    refuse(
+      `Guardrail "${name}": adoptId is the id of Guardrail "${owner.name}" of this program, which already manages that guardrail; a guardrail is managed by one resource, so each up would set it to the other's args. Remove one of them.`,
+      true,
+    );
   }
   const check = (id: string | undefined, now: boolean) => {
     if (typeof id !== "string" || id === "") return;
     const key = scoped(`adopt:${id.toLowerCase()}`);
     const prior = managers.get(key)?.find((m) => m.name !== name);
     // A value that came as an output may be secret: only a literal is quoted.
-    if (prior) refuse(`Guardrail "${name}": adoptId ${now ? `${id} ` : ""}is already adopted by Guardrail "${prior.name}" of this program; a guardrail is managed by one resource, so each up would set it to the other's args. Remove one of them, or adopt another guardrail.`, now);
+    if (prior)
+      refuse(
+        `Guardrail "${name}": adoptId ${now ? `${id} ` : ""}is already adopted by Guardrail "${prior.name}" of this program; a guardrail is managed by one resource, so each up would set it to the other's args. Remove one of them, or adopt another guardrail.`,
+        now,
+      );
     else managers.set(key, [{ name, exclusive: true }]);
   };
   if (typeof adoptId === "string") check(adoptId, true);
@@ -63,10 +79,14 @@ export function claimAdoption(name: string, adoptId: pulumi.Input<string> | unde
 
 /** A set's guardrail as a comparable key and as messages name it, when the program says which. */
 function guardrailOf(guardrailId: pulumi.Input<string>): { key: string; shown: string } | undefined {
-  if (typeof guardrailId === "string") return { key: `uuid:${guardrailId.toLowerCase()}`, shown: `guardrail ${guardrailId}` };
+  if (typeof guardrailId === "string")
+    return { key: `uuid:${guardrailId.toLowerCase()}`, shown: `guardrail ${guardrailId}` };
   const facts = typeof guardrailId === "object" && guardrailId !== null ? guardrails.get(guardrailId) : undefined;
   if (!facts) return undefined;
-  return { key: facts.adoptId ? `uuid:${facts.adoptId}` : `resource:${facts.name}`, shown: `guardrail "${facts.name}"` };
+  return {
+    key: facts.adoptId ? `uuid:${facts.adoptId}` : `resource:${facts.name}`,
+    shown: `guardrail "${facts.name}"`,
+  };
 }
 
 /**
@@ -74,7 +94,12 @@ function guardrailOf(guardrailId: pulumi.Input<string>): { key: string; shown: s
  * whole member (or key) set, so it refuses to share the guardrail with another set of its
  * kind, and any set refuses a guardrail an exclusive one owns. Names both resources.
  */
-export function claimSet(kind: "member" | "key", setName: string, guardrailId: pulumi.Input<string>, exclusive: pulumi.Input<boolean> | undefined): void {
+export function claimSet(
+  kind: "member" | "key",
+  setName: string,
+  guardrailId: pulumi.Input<string>,
+  exclusive: pulumi.Input<boolean> | undefined,
+): void {
   const type = kind === "member" ? "GuardrailMemberAssignment" : "GuardrailKeyAssignment";
   const check = (target: { key: string; shown: string }, isExclusive: boolean, now: boolean) => {
     const key = scoped(`${kind}:${target.key}`);
@@ -83,13 +108,18 @@ export function claimSet(kind: "member" | "key", setName: string, guardrailId: p
     if (prior) {
       const owner = prior.exclusive ? `exclusive ${type} "${prior.name}"` : `${type} "${prior.name}"`;
       const mine = isExclusive ? `exclusive ${type} "${setName}"` : `${type} "${setName}"`;
-      refuse(`${mine} and ${owner} both manage the ${kind}s of ${target.shown}; an exclusive set owns the guardrail's whole ${kind} set, so each up would remove the other's ${kind}s. Merge them into one set, or make both additive (exclusive: false).`, now);
+      refuse(
+        `${mine} and ${owner} both manage the ${kind}s of ${target.shown}; an exclusive set owns the guardrail's whole ${kind} set, so each up would remove the other's ${kind}s. Merge them into one set, or make both additive (exclusive: false).`,
+        now,
+      );
     } else managers.set(key, [...sets, { name: setName, exclusive: isExclusive }]);
   };
   const known = guardrailOf(guardrailId);
-  if (known && (exclusive === undefined || typeof exclusive === "boolean")) return void check(known, exclusive ?? false, true);
+  if (known && (exclusive === undefined || typeof exclusive === "boolean"))
+    return void check(known, exclusive ?? false, true);
   pulumi.all([pulumi.output(guardrailId), pulumi.output(exclusive)]).apply(([id, ex]) => {
-    const target = known ?? (typeof id === "string" ? { key: `uuid:${id.toLowerCase()}`, shown: `guardrail ${id}` } : undefined);
+    const target =
+      known ?? (typeof id === "string" ? { key: `uuid:${id.toLowerCase()}`, shown: `guardrail ${id}` } : undefined);
     if (target) check(target, ex ?? false, false);
   });
 }
@@ -106,7 +136,13 @@ const claims = new HolderTable<Claim>();
  * once the ids and the guardrail's workspace are known (during preview for literal values),
  * and warns, naming both resources, about each id the holder rule allows once (core/holders.ts).
  */
-export function registerSet(kind: HolderNoun, setName: string, guardrailId: pulumi.Input<string>, ids: pulumi.Input<pulumi.Input<string>[]>, resource: pulumi.Resource): void {
+export function registerSet(
+  kind: HolderNoun,
+  setName: string,
+  guardrailId: pulumi.Input<string>,
+  ids: pulumi.Input<pulumi.Input<string>[]>,
+  resource: pulumi.Resource,
+): void {
   const facts = typeof guardrailId === "object" && guardrailId !== null ? guardrails.get(guardrailId) : undefined;
   const guardrail = facts?.name ?? (typeof guardrailId === "string" ? guardrailId : undefined);
   if (guardrail === undefined) return; // a guardrail this program did not construct: its workspace is unknown here
@@ -120,7 +156,17 @@ export function registerSet(kind: HolderNoun, setName: string, guardrailId: pulu
     const messages: string[] = [];
     for (const id of new Set(list)) {
       const first = claims.add({ noun: kind, id, guardrail, workspace: ws, set: setName });
-      if (first) messages.push(heldTwiceMessage(kind, shown(id), `"${first.guardrail}" (${type} "${first.set}")`, `"${guardrail}" (${type} "${setName}")`, "the same workspace", MOVES_EVERY_UP));
+      if (first)
+        messages.push(
+          heldTwiceMessage(
+            kind,
+            shown(id),
+            `"${first.guardrail}" (${type} "${first.set}")`,
+            `"${guardrail}" (${type} "${setName}")`,
+            "the same workspace",
+            MOVES_EVERY_UP,
+          ),
+        );
     }
     for (const m of messages) void pulumi.log.warn(`pulumi-guardrails: ${m}`, resource);
   });

@@ -20,7 +20,11 @@ export interface ConfigReport {
 }
 
 /** The problems of a stack config (`namespace:key` -> value) and environment. */
-export function configProblems(config: Record<string, string>, isSecret: (key: string) => boolean, env: NodeJS.ProcessEnv): ConfigReport {
+export function configProblems(
+  config: Record<string, string>,
+  isSecret: (key: string) => boolean,
+  env: NodeJS.ProcessEnv,
+): ConfigReport {
   const report: ConfigReport = { warnings: [], errors: [] };
   for (const key of Object.keys(config).sort()) {
     if (!key.startsWith("guardrails:")) continue;
@@ -39,7 +43,10 @@ export function configProblems(config: Record<string, string>, isSecret: (key: s
     );
   }
   // The provider process sees the same stack config and environment as this program.
-  const missing = notConfigured(config["guardrails:apiKey"] || env.GUARDRAILS_API_KEY, config["guardrails:baseUrl"] || env.GUARDRAILS_BASE_URL);
+  const missing = notConfigured(
+    config["guardrails:apiKey"] || env.GUARDRAILS_API_KEY,
+    config["guardrails:baseUrl"] || env.GUARDRAILS_BASE_URL,
+  );
   if (missing) report.errors.push(missing);
   const keys = [config["guardrails:apiKey"], env.GUARDRAILS_API_KEY];
   for (const [name, envVar] of Object.entries(NUMERIC_SETTINGS)) {
@@ -56,7 +63,9 @@ export function configProblems(config: Record<string, string>, isSecret: (key: s
     try {
       checkBaseUrl(baseUrl, keys);
     } catch (err) {
-      report.errors.push(`${config["guardrails:baseUrl"] ? "guardrails:baseUrl" : "the env var GUARDRAILS_BASE_URL"}: ${(err as Error).message}`);
+      report.errors.push(
+        `${config["guardrails:baseUrl"] ? "guardrails:baseUrl" : "the env var GUARDRAILS_BASE_URL"}: ${(err as Error).message}`,
+      );
     }
   }
   return report;
@@ -80,5 +89,8 @@ export function reportConfigOnce(): void {
   const { warnings, errors } = configProblems(pulumi.runtime.allConfig(), isSecret, process.env);
   for (const w of warnings) void pulumi.log.warn(`pulumi-guardrails: ${w}`);
   // A UserError ends the program (and so `pulumi preview`) with the message alone, no stack trace.
-  if (errors.length > 0) throw new UserError(errors.map((e) => (e.startsWith("pulumi-guardrails") ? e : `pulumi-guardrails: ${e}`)).join("\n"));
+  if (errors.length > 0)
+    throw new UserError(
+      errors.map((e) => (e.startsWith("pulumi-guardrails") ? e : `pulumi-guardrails: ${e}`)).join("\n"),
+    );
 }

@@ -33,7 +33,11 @@ export interface CustomFilterArgs {
 }
 
 /** A program value of type `T`, where any part may be a Pulumi input (not distributed over unions). */
-type DeepInput<T> = [T] extends [readonly (infer U)[]] ? pulumi.Input<DeepInput<U>[]> : [T] extends [object] ? pulumi.Input<{ [K in keyof T]: DeepInput<T[K]> }> : pulumi.Input<T>;
+type DeepInput<T> = [T] extends [readonly (infer U)[]]
+  ? pulumi.Input<DeepInput<U>[]>
+  : [T] extends [object]
+    ? pulumi.Input<{ [K in keyof T]: DeepInput<T[K]> }>
+    : pulumi.Input<T>;
 
 /** The settings of the field table (core/fields/fields.ts), with its docs. */
 // `keyof typeof FIELDS` written out (not an alias) keeps the mapping homomorphic, so an IDE shows each entry's JSDoc.
@@ -99,7 +103,15 @@ export class Guardrail extends pulumi.dynamic.Resource {
     // `__secretArgs` names the args that hold a secret (names, never values, secret-args.ts), so
     // `check` never quotes them and every copy of them in state is a secret (secret-copies.ts).
     const resource = `${pulumi.getProject()}/${pulumi.getStack()}/${name}`;
-    const props = { createdAt: undefined, updatedAt: undefined, allowedModelsCanonical: undefined, ignoredModelsCanonical: undefined, ...args, __resource: resource, __secretArgs: secretArgNames({ ...args }) };
+    const props = {
+      createdAt: undefined,
+      updatedAt: undefined,
+      allowedModelsCanonical: undefined,
+      ignoredModelsCanonical: undefined,
+      ...args,
+      __resource: resource,
+      __secretArgs: secretArgNames({ ...args }),
+    };
     super(shimFor("guardrail"), name, props, opts, "guardrails", "Guardrail");
     registerGuardrail(this.id, name, args.workspaceId, args.adoptId);
   }

@@ -14,14 +14,18 @@ export { shimFor } from "./shim";
 // Each kind keeps its method names (users' state calls them); a 401 names the key's source;
 // an expected failure is said once, without a stack trace (expected-errors.ts).
 // The core answers plain data; lifecycle-adapter.ts says it in the dynamic provider's terms.
-export const guardrail = quietExpectedErrors(withKeySource(dynamicMethods({
-  check: guardrailLifecycle.check,
-  diff: guardrailLifecycle.diff,
-  create: guardrailLifecycle.create,
-  read: guardrailLifecycle.read,
-  update: guardrailLifecycle.update,
-  delete: guardrailLifecycle.delete,
-})));
+export const guardrail = quietExpectedErrors(
+  withKeySource(
+    dynamicMethods({
+      check: guardrailLifecycle.check,
+      diff: guardrailLifecycle.diff,
+      create: guardrailLifecycle.create,
+      read: guardrailLifecycle.read,
+      update: guardrailLifecycle.update,
+      delete: guardrailLifecycle.delete,
+    }),
+  ),
+);
 
 export const memberAssignment = quietExpectedErrors(withKeySource(dynamicMethods(assignmentLifecycle(MEMBER_KIND))));
 export const keyAssignment = quietExpectedErrors(withKeySource(dynamicMethods(assignmentLifecycle(KEY_KIND))));

@@ -13,14 +13,22 @@ export type DynamicMethods = {
   diff(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.DiffResult>;
   create(news: Record<string, unknown>): Promise<pulumi.dynamic.CreateResult>;
   read(id: string, props: Record<string, unknown>): Promise<pulumi.dynamic.ReadResult>;
-  update(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.UpdateResult>;
+  update(
+    id: string,
+    olds: Record<string, unknown>,
+    news: Record<string, unknown>,
+  ): Promise<pulumi.dynamic.UpdateResult>;
   delete(id: string, props: Record<string, unknown>): Promise<void>;
 };
 
 /** A core diff as the host's: changed at all, and the properties that replace. */
 export function dynamicDiff(d: DiffResult): pulumi.dynamic.DiffResult {
   const replaces = d.changes.filter((c) => c.kind === "replace").map((c) => c.path);
-  return { changes: d.changes.length > 0, replaces, ...(d.deleteBeforeReplace === undefined ? {} : { deleteBeforeReplace: d.deleteBeforeReplace }) };
+  return {
+    changes: d.changes.length > 0,
+    replaces,
+    ...(d.deleteBeforeReplace === undefined ? {} : { deleteBeforeReplace: d.deleteBeforeReplace }),
+  };
 }
 
 /** The dynamic-provider methods over one kind's core lifecycle. */

@@ -11,10 +11,17 @@ import * as pulumi from "@pulumi/pulumi";
  * the provider sees them (`rename`); resolves to undefined when there are none, so a program
  * without secrets records nothing. Never secret itself: it holds names, not values.
  */
-export function secretArgNames(args: Record<string, unknown>, rename: Record<string, string> = {}): pulumi.Output<string[] | undefined> {
-  const checks = Object.entries(args).map(async ([name, value]) => ((await pulumi.isSecret(pulumi.output(value))) ? (rename[name] ?? name) : undefined));
-  return pulumi.output(Promise.all(checks).then((names) => {
-    const secret = names.filter((n): n is string => n !== undefined);
-    return secret.length > 0 ? secret : undefined;
-  }));
+export function secretArgNames(
+  args: Record<string, unknown>,
+  rename: Record<string, string> = {},
+): pulumi.Output<string[] | undefined> {
+  const checks = Object.entries(args).map(async ([name, value]) =>
+    (await pulumi.isSecret(pulumi.output(value))) ? (rename[name] ?? name) : undefined,
+  );
+  return pulumi.output(
+    Promise.all(checks).then((names) => {
+      const secret = names.filter((n): n is string => n !== undefined);
+      return secret.length > 0 ? secret : undefined;
+    }),
+  );
 }

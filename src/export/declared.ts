@@ -44,7 +44,10 @@ export function declaredFromLive({ guardrail, members, keys }: LiveGuardrail, ex
     // What an omitted arg means (null, or the field's `absent`) is left out: the file stays minimal.
     if (p !== "name" && value !== null && value !== undefined && value !== spec(p).absent) settings[p] = value;
   }
-  for (const [set, ids] of [["members", members], ["keys", keys]] as const) {
+  for (const [set, ids] of [
+    ["members", members],
+    ["keys", keys],
+  ] as const) {
     if (exclusive) settings[set] = { exclusive: true, ids: sortedIds(ids) };
     else if (ids.length > 0) settings[set] = { ids: sortedIds(ids) };
   }
@@ -54,7 +57,9 @@ export function declaredFromLive({ guardrail, members, keys }: LiveGuardrail, ex
 /** Builtin labels are set by the service, not by the program. */
 function withoutLabels(value: unknown): unknown {
   if (!Array.isArray(value)) return value;
-  return value.map((b: Record<string, unknown>) => Object.fromEntries(Object.entries(b).filter(([k]) => k !== "label")));
+  return value.map((b: Record<string, unknown>) =>
+    Object.fromEntries(Object.entries(b).filter(([k]) => k !== "label")),
+  );
 }
 
 /**
@@ -64,7 +69,8 @@ function withoutLabels(value: unknown): unknown {
 function zdrWarnings(settings: Record<string, unknown>): string[] {
   if (settings.enforceZdr === undefined) return [];
   return ZDR_VENDORS.filter((v) => settings[v] === undefined).map(
-    (v) => `${v}: the service holds null while enforceZdr is ${String(settings.enforceZdr)}; a program cannot say that, so adopting sets ${v} to ${String(settings.enforceZdr)}`,
+    (v) =>
+      `${v}: the service holds null while enforceZdr is ${String(settings.enforceZdr)}; a program cannot say that, so adopting sets ${v} to ${String(settings.enforceZdr)}`,
   );
 }
 
@@ -72,5 +78,8 @@ function zdrWarnings(settings: Record<string, unknown>): string[] {
 function schemaWarnings(settings: Record<string, unknown>): string[] {
   const parsed = declaredGuardrailSchema.safeParse(settings, { reportInput: true });
   if (parsed.success) return [];
-  return parsed.error.issues.map((i) => `${formatPath(i.path)}: ${i.message}${"input" in i && i.input !== undefined ? ` (got ${shown(i.input)})` : ""}; the file will not load until it is edited`);
+  return parsed.error.issues.map(
+    (i) =>
+      `${formatPath(i.path)}: ${i.message}${"input" in i && i.input !== undefined ? ` (got ${shown(i.input)})` : ""}; the file will not load until it is edited`,
+  );
 }

@@ -24,13 +24,20 @@ export const named = (value: string) => (g: WireGuardrail) => g.id === value || 
  * nowhere are left out. A service that cannot list its workspaces (contract rule 17) only
  * loses the hints from other workspaces; the error itself stands either way.
  */
-export async function elsewhereHints(client: GuardrailsClient, values: readonly string[], listing: Listing): Promise<Map<string, string>> {
+export async function elsewhereHints(
+  client: GuardrailsClient,
+  values: readonly string[],
+  listing: Listing,
+): Promise<Map<string, string>> {
   const found = new Map<string, WireGuardrail[]>();
   const note = (g: WireGuardrail) => {
     for (const v of values) if (named(v)(g)) found.set(v, [...(found.get(v) ?? []), g]);
   };
   listing.unselectedDefault.forEach(note);
-  const seen = new Set([...listing.listedWorkspaces, ...listing.unselectedDefault.map((g) => g.workspace_id).filter((w): w is string => !!w)]);
+  const seen = new Set([
+    ...listing.listedWorkspaces,
+    ...listing.unselectedDefault.map((g) => g.workspace_id).filter((w): w is string => !!w),
+  ]);
   let workspaces: string[] = [];
   try {
     workspaces = (await collect(client.listWorkspaces())).map((w) => w.id);
@@ -50,8 +57,14 @@ function hint(gs: readonly WireGuardrail[]): string {
     const w = g.workspace_id ?? "";
     byWorkspace.set(w, [...(byWorkspace.get(w) ?? []), idShown(g.id)]);
   }
-  const where = [...byWorkspace].map(([w, ids]) => `${w ? `workspace ${idShown(w)}` : "a guardrail without a workspace (listed with the default workspace)"} has ${ids.length === 1 ? "one" : ids.length} (${ids.join(", ")})`);
+  const where = [...byWorkspace].map(
+    ([w, ids]) =>
+      `${w ? `workspace ${idShown(w)}` : "a guardrail without a workspace (listed with the default workspace)"} has ${ids.length === 1 ? "one" : ids.length} (${ids.join(", ")})`,
+  );
   const scoped = [...byWorkspace.keys()].filter((w) => w !== "");
-  const fix = scoped.length === byWorkspace.size ? `add ${scoped.map((w) => `--workspace ${idShown(w)}`).join(" ")}, or pass --all-workspaces` : "pass --all-workspaces";
+  const fix =
+    scoped.length === byWorkspace.size
+      ? `add ${scoped.map((w) => `--workspace ${idShown(w)}`).join(" ")}, or pass --all-workspaces`
+      : "pass --all-workspaces";
   return `${where.join("; ")}: ${fix}`;
 }

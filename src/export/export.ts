@@ -76,16 +76,30 @@ export async function exportGuardrails(options: ExportOptions = {}): Promise<Exp
       .map((l) => {
         const id = ids.get(l.guardrail.id)!;
         const declared = declaredFromLive(l, options.exclusive ?? false);
-        for (const w of declared.warnings) warnings.push(`guardrail ${shown(l.guardrail.name)} (${id}, ${idShown(l.guardrail.id)}): ${w}`);
+        for (const w of declared.warnings)
+          warnings.push(`guardrail ${shown(l.guardrail.name)} (${id}, ${idShown(l.guardrail.id)}): ${w}`);
         return { id, live: l, settings: declared.settings };
       })
       .sort((a, b) => (a.id < b.id ? -1 : 1));
     const schemaRef = options.schemaRef ?? DEFAULT_SCHEMA_REF;
     return {
-      files: entries.map((e) => ({ id: e.id, guardrailId: e.live.guardrail.id, name: e.live.guardrail.name, fileName: `${e.id}.yaml`, text: renderGuardrailFile([[e.id, e.settings]], schemaRef) })),
-      combined: renderGuardrailFile(entries.map((e) => [e.id, e.settings] as const), schemaRef),
+      files: entries.map((e) => ({
+        id: e.id,
+        guardrailId: e.live.guardrail.id,
+        name: e.live.guardrail.name,
+        fileName: `${e.id}.yaml`,
+        text: renderGuardrailFile([[e.id, e.settings]], schemaRef),
+      })),
+      combined: renderGuardrailFile(
+        entries.map((e) => [e.id, e.settings] as const),
+        schemaRef,
+      ),
       warnings,
-      notes: legacyNotes(entries.map((e) => [e.id, e.live.guardrail] as const), leftOut, defaultUnknown),
+      notes: legacyNotes(
+        entries.map((e) => [e.id, e.live.guardrail] as const),
+        leftOut,
+        defaultUnknown,
+      ),
     };
   } finally {
     if (!options.client) await client.close();
@@ -98,11 +112,21 @@ function checkOptions(options: ExportOptions): FetchSelection {
   const only = options.only ?? [];
   const exclude = options.exclude ?? [];
   const allWorkspaces = options.allWorkspaces ?? false;
-  for (const w of workspaces) if (typeof w !== "string" || !UUID_RE.test(w)) throw new ExportOptionsError(`workspace ${JSON.stringify(w)} is not a workspace id; expected a UUID such as 3f2b8c1e-0000-4000-8000-000000000000`);
-  for (const [what, values] of [["only", only], ["exclude", exclude]] as const) {
-    for (const o of values) if (typeof o !== "string" || o === "") throw new ExportOptionsError(`${what} ${JSON.stringify(o)}: expected a guardrail name or id`);
+  for (const w of workspaces)
+    if (typeof w !== "string" || !UUID_RE.test(w))
+      throw new ExportOptionsError(
+        `workspace ${JSON.stringify(w)} is not a workspace id; expected a UUID such as 3f2b8c1e-0000-4000-8000-000000000000`,
+      );
+  for (const [what, values] of [
+    ["only", only],
+    ["exclude", exclude],
+  ] as const) {
+    for (const o of values)
+      if (typeof o !== "string" || o === "")
+        throw new ExportOptionsError(`${what} ${JSON.stringify(o)}: expected a guardrail name or id`);
   }
-  if (allWorkspaces && workspaces.length > 0) throw new ExportOptionsError("--all-workspaces reads every workspace; drop --workspace, or --all-workspaces");
+  if (allWorkspaces && workspaces.length > 0)
+    throw new ExportOptionsError("--all-workspaces reads every workspace; drop --workspace, or --all-workspaces");
   return { workspaces, allWorkspaces, only, exclude };
 }
 
@@ -111,7 +135,11 @@ function checkOptions(options: ExportOptions): FetchSelection {
  * exported has no `workspaceId` in its file, which is how the provider adopts it; one left out
  * is named with the options that would include it.
  */
-function legacyNotes(exported: ReadonlyArray<readonly [string, WireGuardrail]>, leftOut: readonly WireGuardrail[], defaultUnknown: boolean): string[] {
+function legacyNotes(
+  exported: ReadonlyArray<readonly [string, WireGuardrail]>,
+  leftOut: readonly WireGuardrail[],
+  defaultUnknown: boolean,
+): string[] {
   // The default workspace is told by the workspace its guardrails carry; with none, it cannot be.
   const why = defaultUnknown
     ? "the service lists it with the default workspace, and no guardrail there carries that workspace's id, so the export cannot tell whether --workspace named it; run without --workspace or pass --all-workspaces to export it"
@@ -119,8 +147,14 @@ function legacyNotes(exported: ReadonlyArray<readonly [string, WireGuardrail]>, 
   return [
     ...exported
       .filter(([, g]) => !g.workspace_id)
-      .map(([id, g]) => `guardrail ${shown(g.name)} (${id}, ${idShown(g.id)}) has no workspace (it is older than workspaces): exported without workspaceId, which is how it adopts; the service lists it with the default workspace`),
-    ...leftOut.map((g) => `guardrail ${shown(g.name)} (${idShown(g.id)}) has no workspace (it is older than workspaces) and was not exported: ${why}`),
+      .map(
+        ([id, g]) =>
+          `guardrail ${shown(g.name)} (${id}, ${idShown(g.id)}) has no workspace (it is older than workspaces): exported without workspaceId, which is how it adopts; the service lists it with the default workspace`,
+      ),
+    ...leftOut.map(
+      (g) =>
+        `guardrail ${shown(g.name)} (${idShown(g.id)}) has no workspace (it is older than workspaces) and was not exported: ${why}`,
+    ),
   ];
 }
 
@@ -140,7 +174,13 @@ export function writeExport(dir: string, files: readonly ExportedFile[], options
 /** The provider's env vars; the message names what is missing, never the key. */
 function clientFromEnv(env: NodeJS.ProcessEnv = process.env): GuardrailsClient {
   const missing = ["GUARDRAILS_API_KEY", "GUARDRAILS_BASE_URL"].filter((v) => !env[v]);
-  if (missing.length > 0) throw new ExportOptionsError(`set ${missing.join(" and ")} (the same env vars as the provider)`);
+  if (missing.length > 0)
+    throw new ExportOptionsError(`set ${missing.join(" and ")} (the same env vars as the provider)`);
   const s = resolveSettings(env);
-  return new GuardrailsClient({ baseUrl: s.baseUrl, apiKey: s.apiKey, ...(s.maxAttempts ? { retry: { maxAttempts: s.maxAttempts } } : {}), ...(s.timeoutMs ? { timeoutMs: s.timeoutMs } : {}) });
+  return new GuardrailsClient({
+    baseUrl: s.baseUrl,
+    apiKey: s.apiKey,
+    ...(s.maxAttempts ? { retry: { maxAttempts: s.maxAttempts } } : {}),
+    ...(s.timeoutMs ? { timeoutMs: s.timeoutMs } : {}),
+  });
 }

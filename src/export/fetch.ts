@@ -75,29 +75,46 @@ export async function fetchGuardrails(client: GuardrailsClient, selection: Fetch
     for await (const row of client.listAllMemberAssignments()) add(members, row.guardrail_id, row.user_id);
     for await (const row of client.listAllKeyAssignments()) add(keys, row.guardrail_id, row.key_hash);
   }
-  return { live: guardrails.map((g) => ({ guardrail: g, members: members.get(g.id) ?? [], keys: keys.get(g.id) ?? [] })), leftOut, defaultUnknown };
+  return {
+    live: guardrails.map((g) => ({ guardrail: g, members: members.get(g.id) ?? [], keys: keys.get(g.id) ?? [] })),
+    leftOut,
+    defaultUnknown,
+  };
 }
 
 /** The listed guardrails, what the selection keeps of them, and the legacy ones left out. */
-async function listSelected(client: GuardrailsClient, selection: FetchSelection): Promise<Omit<FetchResult, "live"> & { guardrails: WireGuardrail[] }> {
+async function listSelected(
+  client: GuardrailsClient,
+  selection: FetchSelection,
+): Promise<Omit<FetchResult, "live"> & { guardrails: WireGuardrail[] }> {
   const { only } = selection;
   const exclude = selection.exclude ?? [];
   const listing = await listGuardrailsOf(client, selection);
   const listed = [...listing.all.values()];
   // A guardrail without a workspace that is left out may be excluded too: that silences its note.
   const missing = exclude.filter((e) => !listed.some(named(e)) && !listing.leftOut.some(named(e)));
-  if (missing.length > 0) throw new ExportSelectionError(missing, `--exclude ${missing.map((u) => JSON.stringify(u)).join(", ")}: no guardrail of the listed workspaces has that name or id`);
+  if (missing.length > 0)
+    throw new ExportSelectionError(
+      missing,
+      `--exclude ${missing.map((u) => JSON.stringify(u)).join(", ")}: no guardrail of the listed workspaces has that name or id`,
+    );
   // A value that is some listed guardrail's id names that one only, never one merely named so.
   const ids = new Set([...listed, ...listing.leftOut].map((g) => g.id));
   const picks = (value: string) => (g: WireGuardrail) => (ids.has(value) ? g.id === value : g.name === value);
   const kept = (g: WireGuardrail) => !exclude.some((e) => picks(e)(g));
   const { defaultUnknown } = listing;
-  if (only.length === 0) return { guardrails: listed.filter(kept), leftOut: listing.leftOut.filter(kept), defaultUnknown };
+  if (only.length === 0)
+    return { guardrails: listed.filter(kept), leftOut: listing.leftOut.filter(kept), defaultUnknown };
   const unmatched = only.filter((o) => !listed.some(named(o)));
   if (unmatched.length > 0) {
-    const hints = selection.allWorkspaces ? new Map<string, string>() : await elsewhereHints(client, unmatched, listing);
+    const hints = selection.allWorkspaces
+      ? new Map<string, string>()
+      : await elsewhereHints(client, unmatched, listing);
     const plain = unmatched.filter((u) => !hints.has(u));
-    const lines = [...(plain.length > 0 ? [new ExportSelectionError(plain).message] : []), ...[...hints].map(([u, hint]) => `${new ExportSelectionError([u]).message}; ${hint}`)];
+    const lines = [
+      ...(plain.length > 0 ? [new ExportSelectionError(plain).message] : []),
+      ...[...hints].map(([u, hint]) => `${new ExportSelectionError([u]).message}; ${hint}`),
+    ];
     throw new ExportSelectionError(unmatched, lines.join("\n"));
   }
   return { guardrails: listed.filter((g) => only.some((o) => picks(o)(g)) && kept(g)), leftOut: [], defaultUnknown };
@@ -123,12 +140,16 @@ export interface Listing {
  * default workspace when that is named (told by the workspace its guardrails carry), and
  * otherwise shows which guardrails without a workspace are left out.
  */
-async function listGuardrailsOf(client: GuardrailsClient, { workspaces, allWorkspaces }: FetchSelection): Promise<Listing> {
+async function listGuardrailsOf(
+  client: GuardrailsClient,
+  { workspaces, allWorkspaces }: FetchSelection,
+): Promise<Listing> {
   const all = new Map<string, WireGuardrail>();
   const dflt = await collect(client.listGuardrails({}));
   const defaultId = dflt.find((g) => g.workspace_id)?.workspace_id ?? null;
   const targets = allWorkspaces ? (await collect(client.listWorkspaces())).map((w) => w.id) : workspaces;
-  const defaultHeld = allWorkspaces || workspaces.length === 0 || (defaultId !== null && workspaces.includes(defaultId));
+  const defaultHeld =
+    allWorkspaces || workspaces.length === 0 || (defaultId !== null && workspaces.includes(defaultId));
   const listedWorkspaces = new Set<string>(defaultHeld && defaultId !== null ? [defaultId] : []);
   if (defaultHeld) for (const g of dflt) all.set(g.id, g);
   for (const workspaceId of targets) {

@@ -11,7 +11,10 @@ export const DEFAULT_SCHEMA_REF = "../node_modules/pulumi-guardrails/schema/guar
  * One file: the `yaml-language-server` line that points editors at the JSON Schema, then
  * `guardrails:` with each stable id and its settings, in the order given.
  */
-export function renderGuardrailFile(guardrails: ReadonlyArray<readonly [string, Record<string, unknown>]>, schemaRef: string = DEFAULT_SCHEMA_REF): string {
+export function renderGuardrailFile(
+  guardrails: ReadonlyArray<readonly [string, Record<string, unknown>]>,
+  schemaRef: string = DEFAULT_SCHEMA_REF,
+): string {
   const body = stringify(
     { guardrails: Object.fromEntries(guardrails) },
     // No line folding: a long description or regex stays on one line, as the service holds it.

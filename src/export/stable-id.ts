@@ -82,7 +82,10 @@ export function assignStableIds(guardrails: readonly Nameable[]): Map<string, st
     const stem = slug === "" ? "guardrail" : slug;
     let id = `${trim(stem, MAX_ID - 9)}-${hex.slice(0, 8)}`;
     if (taken.has(id) || !STABLE_ID_RE.test(id)) id = trim(`${trim(stem, MAX_ID - hex.length - 1)}-${hex}`, MAX_ID);
-    if (taken.has(id) || !STABLE_ID_RE.test(id)) throw new UserError(`cannot derive a unique stable id for guardrail ${shown(g.id)} (${shown(g.name)}): ${id} is taken`);
+    if (taken.has(id) || !STABLE_ID_RE.test(id))
+      throw new UserError(
+        `cannot derive a unique stable id for guardrail ${shown(g.id)} (${shown(g.name)}): ${id} is taken`,
+      );
     out.set(g.id, id);
     taken.add(id);
   }

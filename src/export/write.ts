@@ -6,7 +6,17 @@
  * never followed either.
  */
 import { randomBytes } from "node:crypto";
-import { closeSync, constants, lstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync, type Stats } from "node:fs";
+import {
+  closeSync,
+  constants,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  rmSync,
+  writeSync,
+  type Stats,
+} from "node:fs";
 import { join, resolve } from "node:path";
 import { UserError } from "../core/user-error";
 
@@ -29,13 +39,16 @@ export class ExportTargetError extends UserError {
 /** `writeFiles` found files it would overwrite. */
 export class ExportConflictError extends UserError {
   constructor(readonly existing: string[]) {
-    super(`${existing.length} file(s) already exist: ${existing.join(", ")}; pass --force (force: true) to overwrite them`);
+    super(
+      `${existing.length} file(s) already exist: ${existing.join(", ")}; pass --force (force: true) to overwrite them`,
+    );
   }
 }
 
 const PLAIN_NAME = /^[^/\\\u0000]+$/;
 const lstat = (path: string): Stats | undefined => lstatSync(path, { throwIfNoEntry: false });
-const LINK = "is a symbolic link; guardrails-export never writes through a link: remove it, or export into another folder";
+const LINK =
+  "is a symbolic link; guardrails-export never writes through a link: remove it, or export into another folder";
 
 /**
  * Writes each file into `dir` (created if missing). Before writing anything it refuses, naming
@@ -61,19 +74,25 @@ function writeInto(dir: string, files: readonly FileToWrite[], options: { force?
   // below use the same lexical path (join normalizes it), so the check sees what they see.
   const folder = resolve(dir);
   const top = lstat(folder);
-  if (top?.isSymbolicLink()) throw new ExportTargetError([`${dir} is a symbolic link; guardrails-export writes only into a real folder: pass the folder it points to, or another one`]);
+  if (top?.isSymbolicLink())
+    throw new ExportTargetError([
+      `${dir} is a symbolic link; guardrails-export writes only into a real folder: pass the folder it points to, or another one`,
+    ]);
   if (top && !top.isDirectory()) throw new ExportTargetError([`${dir} is not a folder`]);
   const paths = files.map((f) => join(dir, f.fileName));
   const problems: string[] = [];
   const existing: string[] = [];
   files.forEach((f, i) => {
     if (!PLAIN_NAME.test(f.fileName) || f.fileName === "." || f.fileName === "..") {
-      problems.push(`${JSON.stringify(f.fileName)} is not a plain file name; an export writes only directly into its folder`);
+      problems.push(
+        `${JSON.stringify(f.fileName)} is not a plain file name; an export writes only directly into its folder`,
+      );
       return;
     }
     const st = top ? lstat(paths[i]!) : undefined;
     if (st?.isSymbolicLink()) problems.push(`${paths[i]} ${LINK}`);
-    else if (st && !st.isFile()) problems.push(`${paths[i]} is not a regular file; guardrails-export replaces only files it could have written`);
+    else if (st && !st.isFile())
+      problems.push(`${paths[i]} is not a regular file; guardrails-export replaces only files it could have written`);
     else if (st) existing.push(paths[i]!);
   });
   if (problems.length > 0) throw new ExportTargetError(problems);

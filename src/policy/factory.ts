@@ -8,8 +8,24 @@
  * overrides the level (the engine does that) and the option's value (we do, validated the same
  * way as the options).
  */
-import type { Policies, PolicyConfigSchema, ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, StackValidationArgs, StackValidationPolicy } from "@pulumi/policy";
-import { PolicyOptionsError, ZDR_GROUPS, parsePolicyOptions, ruleValueSchemas, type EnforcementLevel, type GuardrailsPolicyOptions, type RuleOption } from "./options";
+import type {
+  Policies,
+  PolicyConfigSchema,
+  ReportViolation,
+  ResourceValidationArgs,
+  ResourceValidationPolicy,
+  StackValidationArgs,
+  StackValidationPolicy,
+} from "@pulumi/policy";
+import {
+  PolicyOptionsError,
+  ZDR_GROUPS,
+  parsePolicyOptions,
+  ruleValueSchemas,
+  type EnforcementLevel,
+  type GuardrailsPolicyOptions,
+  type RuleOption,
+} from "./options";
 import { GUARDRAIL_RULES, type RuleFinding } from "./guardrail-rules";
 import { memberSetFindings } from "./member-set";
 import { checkedAtUp, plainProps } from "./props";
@@ -19,18 +35,45 @@ import { BUILTIN_SLUGS, RESET_INTERVALS } from "../core/fields/constants";
 import { issuesToFailures } from "../core/args/messages";
 
 /** Policy name and description of each rule, keyed by option name. */
-export const POLICY_RULES: Record<RuleOption, { name: string; description: string; config: PolicyConfigSchema["properties"][string] }> = {
-  maxLimitUsd: { name: "guardrails-max-limit-usd", description: "Each guardrail has a spending limit at or under the organization's ceiling.", config: { type: "number", minimum: 0 } },
+export const POLICY_RULES: Record<
+  RuleOption,
+  { name: string; description: string; config: PolicyConfigSchema["properties"][string] }
+> = {
+  maxLimitUsd: {
+    name: "guardrails-max-limit-usd",
+    description: "Each guardrail has a spending limit at or under the organization's ceiling.",
+    config: { type: "number", minimum: 0 },
+  },
   requireResetInterval: {
     name: "guardrails-require-reset-interval",
     description: "Each guardrail has a spending limit that resets, at least as often as the organization requires.",
     config: { enum: [true, false, ...RESET_INTERVALS] },
   },
-  requireZdr: { name: "guardrails-require-zdr", description: "Each guardrail enforces zero-data retention for the organization's vendor groups.", config: { type: "array", items: { type: "string", enum: [...ZDR_GROUPS] }, minItems: 1 } },
-  requireBuiltinFilters: { name: "guardrails-require-builtin-filters", description: "Each guardrail carries the organization's builtin content filters.", config: { type: "array", items: { type: "string", enum: [...BUILTIN_SLUGS] }, minItems: 1 } },
-  forbidModels: { name: "guardrails-forbid-models", description: "No guardrail allows a model the organization forbids.", config: { type: "array", items: { type: "string", minLength: 1 }, minItems: 1 } },
-  allowProviders: { name: "guardrails-allow-providers", description: "Each guardrail allows only the organization's providers.", config: { type: "array", items: { type: "string", minLength: 1 }, minItems: 1 } },
-  requireMemberSet: { name: "guardrails-require-member-set", description: "Each guardrail has a member set with at least one member.", config: { type: "boolean" } },
+  requireZdr: {
+    name: "guardrails-require-zdr",
+    description: "Each guardrail enforces zero-data retention for the organization's vendor groups.",
+    config: { type: "array", items: { type: "string", enum: [...ZDR_GROUPS] }, minItems: 1 },
+  },
+  requireBuiltinFilters: {
+    name: "guardrails-require-builtin-filters",
+    description: "Each guardrail carries the organization's builtin content filters.",
+    config: { type: "array", items: { type: "string", enum: [...BUILTIN_SLUGS] }, minItems: 1 },
+  },
+  forbidModels: {
+    name: "guardrails-forbid-models",
+    description: "No guardrail allows a model the organization forbids.",
+    config: { type: "array", items: { type: "string", minLength: 1 }, minItems: 1 },
+  },
+  allowProviders: {
+    name: "guardrails-allow-providers",
+    description: "Each guardrail allows only the organization's providers.",
+    config: { type: "array", items: { type: "string", minLength: 1 }, minItems: 1 },
+  },
+  requireMemberSet: {
+    name: "guardrails-require-member-set",
+    description: "Each guardrail has a member set with at least one member.",
+    config: { type: "boolean" },
+  },
 };
 
 /** CrossGuard policies for `options` (see `GuardrailsPolicyOptions`); throws `PolicyOptionsError` on a bad option. */
@@ -52,23 +95,52 @@ export function guardrailsPolicies(options: GuardrailsPolicyOptions = {}): Polic
 }
 
 /** The rule's value: the pack config's when it has one, else the option's; validated. */
-function ruleValue<K extends RuleOption>(key: K, opts: GuardrailsPolicyOptions, getConfig: () => Record<string, unknown>): NonNullable<GuardrailsPolicyOptions[K]> {
+function ruleValue<K extends RuleOption>(
+  key: K,
+  opts: GuardrailsPolicyOptions,
+  getConfig: () => Record<string, unknown>,
+): NonNullable<GuardrailsPolicyOptions[K]> {
   const rule = POLICY_RULES[key];
   const config = getConfig() ?? {};
   const fromConfig = Object.hasOwn(config, key);
   const raw = fromConfig ? config[key] : opts[key];
   const where = fromConfig ? `policy pack config of ${rule.name}` : "guardrailsPolicies options";
-  if (raw === undefined) throw new PolicyOptionsError([{ property: key, reason: `is required when ${rule.name} is enabled; set it in the options or in the pack config` }], where);
+  if (raw === undefined)
+    throw new PolicyOptionsError(
+      [
+        {
+          property: key,
+          reason: `is required when ${rule.name} is enabled; set it in the options or in the pack config`,
+        },
+      ],
+      where,
+    );
   const parsed = ruleValueSchemas[key].safeParse(raw, { reportInput: true });
-  if (!parsed.success) throw new PolicyOptionsError(issuesToFailures(parsed.error).map((f) => ({ property: f.property ? `${key}${f.property.startsWith("[") ? "" : "."}${f.property}` : key, reason: f.reason })), where);
+  if (!parsed.success)
+    throw new PolicyOptionsError(
+      issuesToFailures(parsed.error).map((f) => ({
+        property: f.property ? `${key}${f.property.startsWith("[") ? "" : "."}${f.property}` : key,
+        reason: f.reason,
+      })),
+      where,
+    );
   return parsed.data as NonNullable<GuardrailsPolicyOptions[K]>;
 }
 
 const configSchema = (key: RuleOption) => ({ properties: { [key]: POLICY_RULES[key].config } });
 
-function resourcePolicy(key: keyof typeof GUARDRAIL_RULES, opts: GuardrailsPolicyOptions, enforcementLevel: EnforcementLevel, records: ProvenanceRecords): ResourceValidationPolicy {
+function resourcePolicy(
+  key: keyof typeof GUARDRAIL_RULES,
+  opts: GuardrailsPolicyOptions,
+  enforcementLevel: EnforcementLevel,
+  records: ProvenanceRecords,
+): ResourceValidationPolicy {
   const rule = POLICY_RULES[key];
-  const check = GUARDRAIL_RULES[key] as (props: Record<string, unknown>, value: unknown, show: ReturnType<typeof showValues>) => RuleFinding;
+  const check = GUARDRAIL_RULES[key] as (
+    props: Record<string, unknown>,
+    value: unknown,
+    show: ReturnType<typeof showValues>,
+  ) => RuleFinding;
   // Every resource reaches it (no `__pulumiType`): a guardrail is what the package's provider
   // manages, under whatever type token the program gave it (issue 24, finding 9).
   const validateResource = (args: ResourceValidationArgs, report: ReportViolation) => {
@@ -80,23 +152,45 @@ function resourcePolicy(key: keyof typeof GUARDRAIL_RULES, opts: GuardrailsPolic
     if (unplaced) return report(unrecordedMessage(args.type, args.name, rule.name));
     const finding = check(plainProps(args.props), value, showValues(record?.secretKeys));
     for (const v of finding.violations) report(`guardrail ${quoteName(args.name)}: ${v}`);
-    if (finding.unknown) throw checkedAtUp(args.props, finding.unknown, unknownMessage(args.name, finding.unknown, rule.name));
+    if (finding.unknown)
+      throw checkedAtUp(args.props, finding.unknown, unknownMessage(args.name, finding.unknown, rule.name));
   };
-  return { name: rule.name, description: rule.description, enforcementLevel, configSchema: configSchema(key), validateResource };
+  return {
+    name: rule.name,
+    description: rule.description,
+    enforcementLevel,
+    configSchema: configSchema(key),
+    validateResource,
+  };
 }
 
-function memberSetPolicy(opts: GuardrailsPolicyOptions, enforcementLevel: EnforcementLevel, records: ProvenanceRecords): StackValidationPolicy {
+function memberSetPolicy(
+  opts: GuardrailsPolicyOptions,
+  enforcementLevel: EnforcementLevel,
+  records: ProvenanceRecords,
+): StackValidationPolicy {
   const rule = POLICY_RULES.requireMemberSet;
   const validateStack = (args: StackValidationArgs, report: ReportViolation) => {
     if (ruleValue("requireMemberSet", opts, args.getConfig as () => Record<string, unknown>) === false) return;
-    for (const r of args.resources) if (unrecorded(r.type, records.get(r.urn))) report(unrecordedMessage(r.type, r.name, rule.name), r.urn);
+    for (const r of args.resources)
+      if (unrecorded(r.type, records.get(r.urn))) report(unrecordedMessage(r.type, r.name, rule.name), r.urn);
     const finding = memberSetFindings(args.resources, (r) => kindOf(r.type, records.get(r.urn)));
     for (const v of finding.violations) report(`guardrail ${quoteName(v.name)}: ${v.message}`, v.urn);
-    if (finding.unknown) throw checkedAtUp(finding.unknown.resource.props, finding.unknown.key, unknownMessage(finding.unknown.name, finding.unknown.what, rule.name));
+    if (finding.unknown)
+      throw checkedAtUp(
+        finding.unknown.resource.props,
+        finding.unknown.key,
+        unknownMessage(finding.unknown.name, finding.unknown.what, rule.name),
+      );
   };
-  return { name: rule.name, description: rule.description, enforcementLevel, configSchema: configSchema("requireMemberSet"), validateStack };
+  return {
+    name: rule.name,
+    description: rule.description,
+    enforcementLevel,
+    configSchema: configSchema("requireMemberSet"),
+    validateStack,
+  };
 }
 
 const unknownMessage = (name: string, property: string, policy: string) =>
   `guardrail ${quoteName(name)}: ${property} is not known until the resources it depends on exist; ${policy} is checked at up`;
-

@@ -29,14 +29,20 @@ type GuardrailRule<V> = (props: Props, value: V, show?: Show) => RuleFinding;
 /** Without a record of which inputs are secret, nothing is quoted. */
 const HIDE_ALL = showValues(undefined);
 
-const ok = (violations: string[] = [], unknown?: string): RuleFinding => (unknown ? { violations, unknown } : { violations });
+const ok = (violations: string[] = [], unknown?: string): RuleFinding =>
+  unknown ? { violations, unknown } : { violations };
 
 /** `maxLimitUsd`: a spending limit at or under the ceiling; no limit exceeds any ceiling. */
 export const maxLimitUsd: GuardrailRule<number> = (props, ceiling, show = HIDE_ALL) => {
   const limit = read<number>(props, "limitUsd");
   if (limit.unknown) return ok([], "limitUsd");
-  if (limit.value === undefined) return ok([`has no limitUsd (no spending limit); the organization's ceiling is ${ceiling} USD`]);
-  return ok(typeof limit.value === "number" && limit.value <= ceiling ? [] : [`limitUsd ${show("limitUsd", limit.value)} is over the organization's ceiling of ${ceiling} USD`]);
+  if (limit.value === undefined)
+    return ok([`has no limitUsd (no spending limit); the organization's ceiling is ${ceiling} USD`]);
+  return ok(
+    typeof limit.value === "number" && limit.value <= ceiling
+      ? []
+      : [`limitUsd ${show("limitUsd", limit.value)} is over the organization's ceiling of ${ceiling} USD`],
+  );
 };
 
 /**
@@ -51,12 +57,26 @@ export const requireResetInterval: GuardrailRule<boolean | ResetInterval> = (pro
   const allowed = shorter.length > 1 ? `${shorter.slice(0, -1).join(", ")} or ${shorter.at(-1)}` : shorter[0];
   const reset = read(props, "resetInterval");
   if (reset.unknown) return ok([], "resetInterval");
-  if (reset.value === undefined) return ok([`has no resetInterval, so no spending limit that resets; set limitUsd with a resetInterval of ${allowed}`]);
+  if (reset.value === undefined)
+    return ok([
+      `has no resetInterval, so no spending limit that resets; set limitUsd with a resetInterval of ${allowed}`,
+    ]);
   const rank = RESET_INTERVALS.indexOf(reset.value as ResetInterval);
-  return ok(rank >= 0 && rank <= longest ? [] : [`resetInterval ${show("resetInterval", reset.value)} resets less often than the organization requires (${allowed})`]);
+  return ok(
+    rank >= 0 && rank <= longest
+      ? []
+      : [
+          `resetInterval ${show("resetInterval", reset.value)} resets less often than the organization requires (${allowed})`,
+        ],
+  );
 };
 
-const ZDR_ARG: Record<ZdrGroup, string> = { vendorA: "enforceZdrVendorA", vendorB: "enforceZdrVendorB", vendorC: "enforceZdrVendorC", other: "enforceZdrOther" };
+const ZDR_ARG: Record<ZdrGroup, string> = {
+  vendorA: "enforceZdrVendorA",
+  vendorB: "enforceZdrVendorB",
+  vendorC: "enforceZdrVendorC",
+  other: "enforceZdrOther",
+};
 
 /** `requireZdr`: each listed vendor group's effective ZDR flag is `true` (the per-vendor arg, else `enforceZdr`). */
 export const requireZdr: GuardrailRule<ZdrGroup[]> = (props, groups, show = HIDE_ALL) => {
@@ -80,8 +100,12 @@ export const requireZdr: GuardrailRule<ZdrGroup[]> = (props, groups, show = HIDE
       }
       effective = legacy.value;
     }
-    if (effective === undefined) violations.push(`does not set ${arg}; the organization requires zero-data retention for ${group}`);
-    else if (effective !== true) violations.push(`${arg} is ${show(from, effective)}${from === arg ? "" : " (from enforceZdr)"}, not true; the organization requires zero-data retention for ${group}`);
+    if (effective === undefined)
+      violations.push(`does not set ${arg}; the organization requires zero-data retention for ${group}`);
+    else if (effective !== true)
+      violations.push(
+        `${arg} is ${show(from, effective)}${from === arg ? "" : " (from enforceZdr)"}, not true; the organization requires zero-data retention for ${group}`,
+      );
   }
   return ok(violations, unknown);
 };
@@ -90,11 +114,21 @@ export const requireZdr: GuardrailRule<ZdrGroup[]> = (props, groups, show = HIDE
 export const requireBuiltinFilters: GuardrailRule<string[]> = (props, slugs) => {
   const list = readList(props, "contentFilterBuiltins");
   if (list.unknown) return ok([], "contentFilterBuiltins");
-  const present = new Set((list.value ?? []).map((f) => (f && typeof f === "object" ? (f as Record<string, unknown>).slug : undefined)).filter((s) => typeof s === "string"));
+  const present = new Set(
+    (list.value ?? [])
+      .map((f) => (f && typeof f === "object" ? (f as Record<string, unknown>).slug : undefined))
+      .filter((s) => typeof s === "string"),
+  );
   const missing = slugs.filter((s) => !present.has(s));
   // A missing slug might still be an unknown item's: only what no item can supply is proven.
   if (missing.length > 0 && list.unknownItems) return ok([], "contentFilterBuiltins");
-  return ok(missing.length ? [`lacks the builtin content filter${missing.length > 1 ? "s" : ""} ${missing.join(", ")} in contentFilterBuiltins`] : []);
+  return ok(
+    missing.length
+      ? [
+          `lacks the builtin content filter${missing.length > 1 ? "s" : ""} ${missing.join(", ")} in contentFilterBuiltins`,
+        ]
+      : [],
+  );
 };
 
 /**
@@ -110,21 +144,32 @@ export const forbidModels: GuardrailRule<string[]> = (props, forbidden, show = H
   if (allowed.value !== undefined) {
     const ids = allowed.value.filter((x): x is string => typeof x === "string");
     const hits = ids.filter((id) => forbidden.some((f) => modelMatches(id, f)));
-    if (hits.length) return ok([`allowedModels allows ${hits.length} forbidden model entr${hits.length > 1 ? "ies" : "y"} ${showItems(show, "allowedModels", hits)} (the organization forbids ${forbidden.join(", ")}; ${FORMS_NOTE})`]);
+    if (hits.length)
+      return ok([
+        `allowedModels allows ${hits.length} forbidden model entr${hits.length > 1 ? "ies" : "y"} ${showItems(show, "allowedModels", hits)} (the organization forbids ${forbidden.join(", ")}; ${FORMS_NOTE})`,
+      ]);
     return ok([], allowed.unknownItems ? "allowedModels" : undefined);
   }
-  return ok([`allows every model, including the forbidden ${forbidden.join(", ")}: it sets no allowedModels, and ignoredModels cannot take them out (it drops the entries it names, not their :variants or other dated snapshots, which the catalogue lists as models of their own); set allowedModels`]);
+  return ok([
+    `allows every model, including the forbidden ${forbidden.join(", ")}: it sets no allowedModels, and ignoredModels cannot take them out (it drops the entries it names, not their :variants or other dated snapshots, which the catalogue lists as models of their own); set allowedModels`,
+  ]);
 };
 
 /** `allowProviders`: `allowedProviders` is set and within the organization's list. */
 export const allowProviders: GuardrailRule<string[]> = (props, allowedList, show = HIDE_ALL) => {
   const list = readList(props, "allowedProviders");
   if (list.unknown) return ok([], "allowedProviders");
-  if (list.value === undefined) return ok([`does not set allowedProviders, so every provider is allowed; the organization allows only ${allowedList.join(", ")}`]);
+  if (list.value === undefined)
+    return ok([
+      `does not set allowedProviders, so every provider is allowed; the organization allows only ${allowedList.join(", ")}`,
+    ]);
   const allowed = new Set(allowedList.map((p) => p.toLowerCase()));
   // An item not known yet (preview) is the engine's placeholder string, not a provider.
   const outside = list.value.filter((p) => typeof p === "string" && !isAnyUnknown(p) && !allowed.has(p.toLowerCase()));
-  if (outside.length) return ok([`allowedProviders has ${outside.length} provider${outside.length > 1 ? "s" : ""} ${showItems(show, "allowedProviders", outside)} outside the organization's list (${allowedList.join(", ")})`]);
+  if (outside.length)
+    return ok([
+      `allowedProviders has ${outside.length} provider${outside.length > 1 ? "s" : ""} ${showItems(show, "allowedProviders", outside)} outside the organization's list (${allowedList.join(", ")})`,
+    ]);
   return ok([], list.unknownItems ? "allowedProviders" : undefined);
 };
 

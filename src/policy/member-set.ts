@@ -33,38 +33,83 @@ export interface MemberSetFinding {
 /** Where a set's members go: one guardrail, none of the stack's, or one of several (not known yet). */
 type Target = { to: PolicyResource } | { to: null } | { maybe: PolicyResource[] };
 
-export function memberSetFindings(resources: readonly PolicyResource[], kindOf: (r: PolicyResource) => Kind | undefined): MemberSetFinding {
+export function memberSetFindings(
+  resources: readonly PolicyResource[],
+  kindOf: (r: PolicyResource) => Kind | undefined,
+): MemberSetFinding {
   const guardrails = resources.filter((r) => kindOf(r) === "guardrail");
   const sets = resources.filter((r) => kindOf(r) === "memberAssignment");
   const ids = new Map(guardrails.map((g) => [g, idOf(g)] as const));
   const targets = new Map(sets.map((s) => [s, targetOf(s, ids)] as const));
   const finding: MemberSetFinding = { violations: [] };
   for (const g of guardrails) {
-    const own = sets.filter((s) => { const t = targets.get(s)!; return "to" in t && t.to === g; });
+    const own = sets.filter((s) => {
+      const t = targets.get(s)!;
+      return "to" in t && t.to === g;
+    });
     // A member another guardrail of its workspace also lists may end up there (one guardrail per workspace).
-    const rival = (id: string) => sets.find((t) => !own.includes(t) && listed(t).includes(id) && maySharePlace(g, targets.get(t)!));
+    const rival = (id: string) =>
+      sets.find((t) => !own.includes(t) && listed(t).includes(id) && maySharePlace(g, targets.get(t)!));
     const members = own.map((s) => membersOf(s, rival));
     // An exclusive set makes the guardrail's members its own: an empty one removes the others' at each up.
-    const emptyExclusive = own.filter((s, i) => members[i] !== "unknown" && listed(s).length === 0 && exclusiveOf(s) !== false);
+    const emptyExclusive = own.filter(
+      (s, i) => members[i] !== "unknown" && listed(s).length === 0 && exclusiveOf(s) !== false,
+    );
     const wipe = emptyExclusive.find((s) => exclusiveOf(s) === true);
     if (wipe) {
-      finding.violations.push({ name: g.name, urn: g.urn, message: `has an exclusive member set ${quoteName(wipe.name)} with no members, which removes every member at each up; give it members or make it not exclusive` });
+      finding.violations.push({
+        name: g.name,
+        urn: g.urn,
+        message: `has an exclusive member set ${quoteName(wipe.name)} with no members, which removes every member at each up; give it members or make it not exclusive`,
+      });
       continue;
     }
     if (members.some((m) => m === "some") && emptyExclusive.length === 0) continue;
     const pendingMembers = own.find((_, i) => members[i] === "unknown");
-    const pendingTarget = sets.find((s) => { const t = targets.get(s)!; return "maybe" in t && t.maybe.includes(g) && membersOf(s) !== "none"; });
-    if (pendingMembers) finding.unknown ??= { resource: pendingMembers, name: g.name, key: "members", what: "members of its member set" };
-    else if (emptyExclusive[0]) finding.unknown ??= { resource: emptyExclusive[0], name: g.name, key: "exclusive", what: "whether its member set with no members is exclusive" };
-    else if (pendingTarget) finding.unknown ??= { resource: pendingTarget, name: g.name, key: "guardrailId", what: "which guardrail each member set names" };
-    else if (own.length === 0) finding.violations.push({ name: g.name, urn: g.urn, message: `has no GuardrailMemberAssignment whose guardrailId is its id; every guardrail needs a member set (pass guardrailId: <guardrail>.id)${ids.get(g) === null ? OLD_STATE : ""}` });
-    else if (own.some((s) => listed(s).length)) finding.violations.push({ name: g.name, urn: g.urn, message: `has members only in common with member set ${quoteName(rival(own.flatMap(listed)[0]!)!.name)} of another guardrail that may be in its workspace; a member holds one guardrail per workspace, so the service moves it to one of them; give it a member of its own` });
-    else finding.violations.push({ name: g.name, urn: g.urn, message: "has a member set with no members; every guardrail needs at least one member" });
+    const pendingTarget = sets.find((s) => {
+      const t = targets.get(s)!;
+      return "maybe" in t && t.maybe.includes(g) && membersOf(s) !== "none";
+    });
+    if (pendingMembers)
+      finding.unknown ??= { resource: pendingMembers, name: g.name, key: "members", what: "members of its member set" };
+    else if (emptyExclusive[0])
+      finding.unknown ??= {
+        resource: emptyExclusive[0],
+        name: g.name,
+        key: "exclusive",
+        what: "whether its member set with no members is exclusive",
+      };
+    else if (pendingTarget)
+      finding.unknown ??= {
+        resource: pendingTarget,
+        name: g.name,
+        key: "guardrailId",
+        what: "which guardrail each member set names",
+      };
+    else if (own.length === 0)
+      finding.violations.push({
+        name: g.name,
+        urn: g.urn,
+        message: `has no GuardrailMemberAssignment whose guardrailId is its id; every guardrail needs a member set (pass guardrailId: <guardrail>.id)${ids.get(g) === null ? OLD_STATE : ""}`,
+      });
+    else if (own.some((s) => listed(s).length))
+      finding.violations.push({
+        name: g.name,
+        urn: g.urn,
+        message: `has members only in common with member set ${quoteName(rival(own.flatMap(listed)[0]!)!.name)} of another guardrail that may be in its workspace; a member holds one guardrail per workspace, so the service moves it to one of them; give it a member of its own`,
+      });
+    else
+      finding.violations.push({
+        name: g.name,
+        urn: g.urn,
+        message: "has a member set with no members; every guardrail needs at least one member",
+      });
   }
   return finding;
 }
 
-const OLD_STATE = "; its state, from an earlier version, does not record its id, so a literal guardrailId cannot be matched to it until `pulumi refresh`";
+const OLD_STATE =
+  "; its state, from an earlier version, does not record its id, so a literal guardrailId cannot be matched to it until `pulumi refresh`";
 
 /** A set's `exclusive`: absent is false (the provider's default); "unknown" while not known. */
 function exclusiveOf(s: PolicyResource): boolean | "unknown" {
@@ -73,7 +118,10 @@ function exclusiveOf(s: PolicyResource): boolean | "unknown" {
 }
 
 /** Whether a set has a member that stays: listed, assigned (`true`) and not also listed by a `rival` set. */
-function membersOf(s: PolicyResource, rival: (id: string) => PolicyResource | undefined = () => undefined): "some" | "none" | "unknown" {
+function membersOf(
+  s: PolicyResource,
+  rival: (id: string) => PolicyResource | undefined = () => undefined,
+): "some" | "none" | "unknown" {
   if (read(plainProps(s.props), "members").unknown) return "unknown";
   return listed(s).some((id) => !rival(id)) ? "some" : "none";
 }
@@ -81,7 +129,11 @@ function membersOf(s: PolicyResource, rival: (id: string) => PolicyResource | un
 /** The members a set assigns (`{id: true}`); [] while not known. */
 function listed(s: PolicyResource): string[] {
   const members = read<Record<string, unknown>>(plainProps(s.props), "members");
-  return members.unknown ? [] : Object.entries(members.value ?? {}).filter(([, v]) => v === true).map(([id]) => id);
+  return members.unknown
+    ? []
+    : Object.entries(members.value ?? {})
+        .filter(([, v]) => v === true)
+        .map(([id]) => id);
 }
 
 /**
@@ -116,7 +168,10 @@ function targetOf(s: PolicyResource, ids: ReadonlyMap<PolicyResource, string | n
   const deps = s.propertyDependencies?.guardrailId ?? [];
   const sole = deps.length === 1 && guardrails.includes(deps[0]!) ? deps[0]! : undefined;
   const value = read<unknown>(plainProps(s.props), "guardrailId");
-  if (value.unknown) return sole ? { to: sole } : { maybe: deps.some((d) => guardrails.includes(d)) ? deps.filter((d) => guardrails.includes(d)) : guardrails };
+  if (value.unknown)
+    return sole
+      ? { to: sole }
+      : { maybe: deps.some((d) => guardrails.includes(d)) ? deps.filter((d) => guardrails.includes(d)) : guardrails };
   const id = typeof value.value === "string" ? value.value.trim().toLowerCase() : undefined;
   const named = id === undefined ? undefined : guardrails.find((g) => ids.get(g) === id);
   if (named) return { to: named };

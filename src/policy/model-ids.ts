@@ -29,4 +29,5 @@ export function modelMatches(id: string, pattern: string): boolean {
 }
 
 /** What the rule's messages add about the forms it covers. */
-export const FORMS_NOTE = "a model's dated canonical slugs and :variants count as the model; an alias of another shape needs the catalogue, so list it in forbidModels too";
+export const FORMS_NOTE =
+  "a model's dated canonical slugs and :variants count as the model; an alias of another shape needs the catalogue, so list it in forbidModels too";

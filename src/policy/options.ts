@@ -21,20 +21,33 @@ export type ZdrGroup = (typeof ZDR_GROUPS)[number];
 const level = z.enum(ENFORCEMENT_LEVELS, { error: `must be one of ${ENFORCEMENT_LEVELS.join(", ")}` });
 const nonEmptyStrings = (what: string) =>
   z
-    .array(z.string({ error: `each item must be a ${what} string` }).trim().min(1, { error: `each item must be a non-empty ${what}` }), { error: `must be a list of ${what}s` })
+    .array(
+      z
+        .string({ error: `each item must be a ${what} string` })
+        .trim()
+        .min(1, { error: `each item must be a non-empty ${what}` }),
+      { error: `must be a list of ${what}s` },
+    )
     .min(1, { error: "must not be empty: omit the option to disable the rule" });
 
 /** The value each rule takes; the keys are the option names. */
 export const ruleValueSchemas = {
-  maxLimitUsd: z.number({ error: "must be a number of US dollars" }).min(0, { error: "must be >= 0" }).refine(Number.isFinite, { error: "must be a finite number" }),
+  maxLimitUsd: z
+    .number({ error: "must be a number of US dollars" })
+    .min(0, { error: "must be >= 0" })
+    .refine(Number.isFinite, { error: "must be a finite number" }),
   requireResetInterval: z.union([z.boolean(), z.enum(RESET_INTERVALS)], {
     error: `must be true, false, or the longest reset interval allowed (${RESET_INTERVALS.join(", ")})`,
   }),
   requireZdr: z
-    .array(z.enum(ZDR_GROUPS, { error: `each item must be one of ${ZDR_GROUPS.join(", ")}` }), { error: `must be a list of ${ZDR_GROUPS.join(", ")}` })
+    .array(z.enum(ZDR_GROUPS, { error: `each item must be one of ${ZDR_GROUPS.join(", ")}` }), {
+      error: `must be a list of ${ZDR_GROUPS.join(", ")}`,
+    })
     .min(1, { error: "must not be empty: omit the option to disable the rule" }),
   requireBuiltinFilters: z
-    .array(z.enum(BUILTIN_SLUGS, { error: `each item must be one of ${BUILTIN_SLUGS.join(", ")}` }), { error: "must be a list of builtin filter slugs" })
+    .array(z.enum(BUILTIN_SLUGS, { error: `each item must be one of ${BUILTIN_SLUGS.join(", ")}` }), {
+      error: "must be a list of builtin filter slugs",
+    })
     .min(1, { error: "must not be empty: omit the option to disable the rule" }),
   forbidModels: nonEmptyStrings("model identifier"),
   allowProviders: nonEmptyStrings("provider id"),
@@ -98,6 +111,7 @@ export class PolicyOptionsError extends UserError {
 /** Validates options; throws `PolicyOptionsError` listing every bad field. */
 export function parsePolicyOptions(input: unknown, where?: string): GuardrailsPolicyOptions {
   const parsed = policyOptionsSchema.safeParse(input ?? {}, { reportInput: true });
-  if (!parsed.success) throw new PolicyOptionsError(issuesToFailures(parsed.error, Object.keys(policyOptionsSchema.shape)), where);
+  if (!parsed.success)
+    throw new PolicyOptionsError(issuesToFailures(parsed.error, Object.keys(policyOptionsSchema.shape)), where);
   return parsed.data as GuardrailsPolicyOptions;
 }

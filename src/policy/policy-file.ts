@@ -24,14 +24,17 @@ const MAX_POLICY_FILE_BYTES = 1024 * 1024;
 /** Options from a policy file; throws naming the file and every bad field. */
 export function loadPolicyFile(path: string): GuardrailsPolicyOptions {
   const text = readFileSync(path, "utf8");
-  if (Buffer.byteLength(text) > MAX_POLICY_FILE_BYTES) throw new UserError(`${path}: over ${MAX_POLICY_FILE_BYTES} bytes; a policy file holds a handful of rules`);
+  if (Buffer.byteLength(text) > MAX_POLICY_FILE_BYTES)
+    throw new UserError(`${path}: over ${MAX_POLICY_FILE_BYTES} bytes; a policy file holds a handful of rules`);
   let doc: unknown;
   try {
     doc = parse(text, { maxAliasCount: 100 });
   } catch (err) {
     throw new UserError(`${path}: not valid YAML (${(err as Error).message.split("\n")[0]})`);
   }
-  const { $schema: _schema, ...options } = (doc && typeof doc === "object" && !Array.isArray(doc) ? doc : { "": doc }) as Record<string, unknown>;
+  const { $schema: _schema, ...options } = (
+    doc && typeof doc === "object" && !Array.isArray(doc) ? doc : { "": doc }
+  ) as Record<string, unknown>;
   return parsePolicyOptions(options, path);
 }
 

@@ -34,7 +34,10 @@ export function read<T = unknown>(props: Props, key: string): Read<T> {
 }
 
 /** Reads a list; an unknown list, or unknown items, make the result unknown for those items. */
-export function readList(props: Props, key: string): { unknown: boolean; value: unknown[] | undefined; unknownItems: boolean } {
+export function readList(
+  props: Props,
+  key: string,
+): { unknown: boolean; value: unknown[] | undefined; unknownItems: boolean } {
   const r = read<unknown>(props, key);
   if (r.unknown) return { unknown: true, value: undefined, unknownItems: false };
   if (r.value === undefined) return { unknown: false, value: undefined, unknownItems: false };
@@ -78,7 +81,10 @@ export function checkedAtUp(proxied: unknown, key: string, message: string): Err
 
 function sdkUnknownError(key: string): Error | undefined {
   try {
-    const sdk = require("@pulumi/policy/proxy") as { UnknownValueError: new (sentinel: string, path: string[]) => Error; unknownStringValue: string };
+    const sdk = require("@pulumi/policy/proxy") as {
+      UnknownValueError: new (sentinel: string, path: string[]) => Error;
+      unknownStringValue: string;
+    };
     return new sdk.UnknownValueError(sdk.unknownStringValue, [key]);
   } catch {
     return undefined;

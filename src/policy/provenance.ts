@@ -32,7 +32,11 @@ export interface Provenance {
 export type ProvenanceRecords = Map<string, Provenance>;
 
 export const PROVENANCE_POLICY = "guardrails-provenance";
-const TOKEN_KIND: Record<string, Kind> = { [GUARDRAIL_TYPE]: "guardrail", [MEMBER_ASSIGNMENT_TYPE]: "memberAssignment", [KEY_ASSIGNMENT_TYPE]: "keyAssignment" };
+const TOKEN_KIND: Record<string, Kind> = {
+  [GUARDRAIL_TYPE]: "guardrail",
+  [MEMBER_ASSIGNMENT_TYPE]: "memberAssignment",
+  [KEY_ASSIGNMENT_TYPE]: "keyAssignment",
+};
 const KINDS: Kind[] = ["guardrail", "memberAssignment", "keyAssignment"];
 
 /**
@@ -65,7 +69,12 @@ function rawTarget(props: unknown): Record<string, unknown> {
 }
 
 /** The policy SDK's `Secret` wrapper, recognised by shape (this package does not load the SDK). */
-const isSecret = (v: unknown): v is { value: unknown } => !!v && typeof v === "object" && (v as object).constructor?.name === "Secret" && Object.keys(v).length === 1 && "value" in v;
+const isSecret = (v: unknown): v is { value: unknown } =>
+  !!v &&
+  typeof v === "object" &&
+  (v as object).constructor?.name === "Secret" &&
+  Object.keys(v).length === 1 &&
+  "value" in v;
 
 function holdsSecret(v: unknown, depth = 0): boolean {
   if (isSecret(v)) return true;
@@ -89,7 +98,8 @@ export function provenanceOf(props: unknown): Provenance {
  * it pass unseen (a pack config that sets only this policy's level must not turn a mandatory
  * rule into a warning).
  */
-export const unrecorded = (type: string, record: Provenance | undefined): boolean => !record && type.startsWith(DYNAMIC_TYPE_PREFIX) && !TOKEN_KIND[type];
+export const unrecorded = (type: string, record: Provenance | undefined): boolean =>
+  !record && type.startsWith(DYNAMIC_TYPE_PREFIX) && !TOKEN_KIND[type];
 
 /** What a rule says of a resource it cannot place (`unrecorded`). */
 export const unrecordedMessage = (type: string, name: string, policy: string) =>
@@ -99,7 +109,8 @@ export const unrecordedMessage = (type: string, name: string, policy: string) =>
 export function provenancePolicy(records: ProvenanceRecords): ResourceValidationPolicy {
   return {
     name: PROVENANCE_POLICY,
-    description: "Records which resources pulumi-guardrails's provider manages, whatever their type token, and which of their inputs are secret; changes nothing. Keep it at remediate: the other rules rely on it.",
+    description:
+      "Records which resources pulumi-guardrails's provider manages, whatever their type token, and which of their inputs are secret; changes nothing. Keep it at remediate: the other rules rely on it.",
     enforcementLevel: "remediate",
     remediateResource: (args) => {
       records.set(args.urn, provenanceOf(args.props));

@@ -19,7 +19,10 @@ export interface DriftPreviewJson extends PreviewJson {
 /** The preview failed or is not a preview, so nobody can say whether the service drifted. */
 export class DriftUnknownError extends UserError {}
 
-const SET_KINDS: Record<string, "members" | "keys"> = { GuardrailMemberAssignment: "members", GuardrailKeyAssignment: "keys" };
+const SET_KINDS: Record<string, "members" | "keys"> = {
+  GuardrailMemberAssignment: "members",
+  GuardrailKeyAssignment: "keys",
+};
 const typeOf = (urn: string) => urn.split("::")[2]?.split(":").pop() ?? "";
 const nameOf = (urn: string) => urn.split("::").pop() ?? urn;
 const changed = (op: string) => op !== "same" && op !== "read" && op !== "refresh";
@@ -27,10 +30,19 @@ const changed = (op: string) => op !== "same" && op !== "read" && op !== "refres
 /** The changed steps of a preview; throws DriftUnknownError when it did not complete. */
 export function driftSteps(preview: DriftPreviewJson): PreviewStep[] {
   if (!preview || typeof preview !== "object" || !Array.isArray(preview.steps)) {
-    throw new DriftUnknownError("the input has no `steps` list; expected the JSON of `pulumi preview --refresh --json`");
+    throw new DriftUnknownError(
+      "the input has no `steps` list; expected the JSON of `pulumi preview --refresh --json`",
+    );
   }
   const errors = (preview.diagnostics ?? []).filter((d) => d?.severity === "error");
-  if (errors.length > 0) throw new DriftUnknownError(`the preview reported ${errors.length} error(s), so drift is unknown; the first: ${String(errors[0]!.message ?? "").trim().slice(0, 500)}`);
+  if (errors.length > 0)
+    throw new DriftUnknownError(
+      `the preview reported ${errors.length} error(s), so drift is unknown; the first: ${String(
+        errors[0]!.message ?? "",
+      )
+        .trim()
+        .slice(0, 500)}`,
+    );
   return preview.steps.filter((s) => s && typeof s.op === "string" && typeof s.urn === "string" && changed(s.op));
 }
 
@@ -42,12 +54,14 @@ export function hasDrift(preview: DriftPreviewJson): boolean {
 /** Markdown for the drift issue (or the job summary when there is none). */
 export function summarizeDrift(preview: DriftPreviewJson): string {
   const steps = driftSteps(preview);
-  if (steps.length === 0) return "## Guardrails: no drift\n\nThe service matches Git: `pulumi preview --refresh` found nothing to change.\n";
+  if (steps.length === 0)
+    return "## Guardrails: no drift\n\nThe service matches Git: `pulumi preview --refresh` found nothing to change.\n";
   const names = guardrailNames(preview.steps ?? []);
   const refreshed = new Set((preview.steps ?? []).filter((s) => s.op === "refresh" && s.oldState).map((s) => s.urn));
   // Sorted, so the text does not depend on the order the engine finished its steps in.
   const facts = steps.flatMap((s) => describe(s, names, refreshed.has(s.urn))).sort();
-  const shown = facts.length > MAX_FACTS ? [...facts.slice(0, MAX_FACTS), `- … and ${facts.length - MAX_FACTS} more`] : facts;
+  const shown =
+    facts.length > MAX_FACTS ? [...facts.slice(0, MAX_FACTS), `- … and ${facts.length - MAX_FACTS} more`] : facts;
   return bounded(
     [
       "## Guardrails drift: the service no longer matches Git",
@@ -87,20 +101,32 @@ function describe(s: PreviewStep, names: Map<string, string>, wasInState: boolea
   const logical = literal(nameOf(s.urn));
   const kind = SET_KINDS[typeOf(s.urn)];
   if (typeOf(s.urn) === "Guardrail") {
-    const label = names.get(String(s.oldState?.id ?? "")) ?? `${typeof s.newState?.inputs?.name === "string" ? `**${literal(s.newState.inputs.name)}** ` : ""}(${logical})`;
-    if (s.op === "create") return [wasInState ? `- ${label} is gone from the service (deleted by hand?); \`up\` creates it again, with a new id.` : `- ${label} is in Git but was never applied; \`up\` creates it.`];
+    const label =
+      names.get(String(s.oldState?.id ?? "")) ??
+      `${typeof s.newState?.inputs?.name === "string" ? `**${literal(s.newState.inputs.name)}** ` : ""}(${logical})`;
+    if (s.op === "create")
+      return [
+        wasInState
+          ? `- ${label} is gone from the service (deleted by hand?); \`up\` creates it again, with a new id.`
+          : `- ${label} is in Git but was never applied; \`up\` creates it.`,
+      ];
     if (s.op === "delete") return [`- ${label} is no longer in Git but still in the stack; \`up\` deletes it.`];
     if (s.op === "update") {
       const before = s.oldState?.inputs ?? {};
       const after = s.newState?.inputs ?? {};
-      const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => !k.startsWith("__") && JSON.stringify(before[k]) !== JSON.stringify(after[k])).sort();
+      const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])]
+        .filter((k) => !k.startsWith("__") && JSON.stringify(before[k]) !== JSON.stringify(after[k]))
+        .sort();
       return [`- ${label}: ${keys.length ? keys.map(literal).join(", ") : "settings"} changed on the service.`];
     }
     return [`- ${label}: \`up\` would ${s.op} it.`];
   }
   if (!kind) return [];
   const owner = names.get(String(s.oldState?.inputs?.guardrailId ?? s.newState?.inputs?.guardrailId ?? "")) ?? logical;
-  if (s.op !== "update") return s.op === "create" && wasInState ? [] : [`- ${kind === "members" ? "Member" : "Key"} set ${logical} of ${owner}: \`up\` would ${s.op} it.`];
+  if (s.op !== "update")
+    return s.op === "create" && wasInState
+      ? []
+      : [`- ${kind === "members" ? "Member" : "Key"} set ${logical} of ${owner}: \`up\` would ${s.op} it.`];
   const held = (s.oldState?.outputs?.[kind] ?? {}) as Record<string, unknown>;
   const lines: string[] = [];
   for (const id of Object.keys(held).sort()) {
@@ -108,10 +134,25 @@ function describe(s: PreviewStep, names: Map<string, string>, wasInState: boolea
     if (v === true) continue;
     // Statuses name the guardrail where the provider knew it; earlier versions wrote only its id.
     const moved = typeof v === "string" ? parseOnGuardrail(v) : undefined;
-    const byName = moved?.name === undefined ? [] : [...new Set(names.values())].filter((label) => label.startsWith(`**${literal(moved.name!)}**`));
-    const known = moved && (names.get(moved.id) ?? (byName.length === 1 ? byName[0] : undefined) ?? [...names].find(([id]) => moved.name !== undefined && id.startsWith(moved.id))?.[1]);
-    const where = moved ? `moved by hand to ${known ?? literal(moved.name ?? moved.id)}` : v === NOT_ASSIGNED ? "unassigned by hand" : v === FOREIGN ? "assigned here by hand, not in Git" : `${literal(String(v))} (by hand)`;
+    const byName =
+      moved?.name === undefined
+        ? []
+        : [...new Set(names.values())].filter((label) => label.startsWith(`**${literal(moved.name!)}**`));
+    const known =
+      moved &&
+      (names.get(moved.id) ??
+        (byName.length === 1 ? byName[0] : undefined) ??
+        [...names].find(([id]) => moved.name !== undefined && id.startsWith(moved.id))?.[1]);
+    const where = moved
+      ? `moved by hand to ${known ?? literal(moved.name ?? moved.id)}`
+      : v === NOT_ASSIGNED
+        ? "unassigned by hand"
+        : v === FOREIGN
+          ? "assigned here by hand, not in Git"
+          : `${literal(String(v))} (by hand)`;
     lines.push(`- ${literal(id)} of ${owner}: ${where}.`);
   }
-  return lines.length ? lines : [`- ${kind === "members" ? "Member" : "Key"} set ${logical} of ${owner} differs from Git.`];
+  return lines.length
+    ? lines
+    : [`- ${kind === "members" ? "Member" : "Key"} set ${logical} of ${owner} differs from Git.`];
 }

@@ -5,7 +5,13 @@
  */
 export { summarizePreview, summarize, type PreviewJson, type PreviewStep, type Summary } from "./summary";
 export { summarizeDrift, hasDrift, driftSteps, DriftUnknownError, type DriftPreviewJson } from "./drift";
-export { MAX_EVENT_LOG_BYTES, policySection, readPolicyEvents, type PolicyEvents, type PolicyViolation } from "./policy-events";
+export {
+  MAX_EVENT_LOG_BYTES,
+  policySection,
+  readPolicyEvents,
+  type PolicyEvents,
+  type PolicyViolation,
+} from "./policy-events";
 export { code, cell, text, visible } from "../core/text/markdown";
 export { hasControl } from "../core/text/controls";
 /** The base of `DriftUnknownError`: a message for a person, said in one line. */

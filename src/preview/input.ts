@@ -31,15 +31,29 @@ const MAX_ERRORS = 10;
 
 /** Checks the parsed JSON: error diagnostics, a missing or malformed `steps`, or a non-object all make it "failed". */
 export function readPreview(input: unknown): PreviewInput {
-  if (!isObject(input)) return { ok: false, reason: `the input is not the JSON object of \`pulumi preview --json\` (got ${input === null ? "null" : Array.isArray(input) ? "a list" : typeof input})`, errors: [] };
+  if (!isObject(input))
+    return {
+      ok: false,
+      reason: `the input is not the JSON object of \`pulumi preview --json\` (got ${input === null ? "null" : Array.isArray(input) ? "a list" : typeof input})`,
+      errors: [],
+    };
   const diagnostics = Array.isArray(input.diagnostics) ? input.diagnostics : [];
-  const errors = diagnostics.filter((d): d is { severity: string; message?: unknown } => isObject(d) && d.severity === "error").map((d) => (typeof d.message === "string" ? d.message : "(an error without a message)"));
-  if (errors.length > 0) return { ok: false, reason: `the preview reported ${errors.length} error(s)`, errors: errors.slice(0, MAX_ERRORS) };
-  if (!("steps" in input)) return { ok: false, reason: "the input has no `steps`: not the output of `pulumi preview --json`, or a preview that did not finish", errors: [] };
+  const errors = diagnostics
+    .filter((d): d is { severity: string; message?: unknown } => isObject(d) && d.severity === "error")
+    .map((d) => (typeof d.message === "string" ? d.message : "(an error without a message)"));
+  if (errors.length > 0)
+    return { ok: false, reason: `the preview reported ${errors.length} error(s)`, errors: errors.slice(0, MAX_ERRORS) };
+  if (!("steps" in input))
+    return {
+      ok: false,
+      reason: "the input has no `steps`: not the output of `pulumi preview --json`, or a preview that did not finish",
+      errors: [],
+    };
   if (!Array.isArray(input.steps)) return { ok: false, reason: "`steps` is not a list", errors: [] };
   const steps: PreviewStep[] = [];
   for (const [i, s] of input.steps.entries()) {
-    if (!isObject(s) || typeof s.op !== "string" || typeof s.urn !== "string") return { ok: false, reason: `step ${i} has no \`op\` and \`urn\` strings`, errors: [] };
+    if (!isObject(s) || typeof s.op !== "string" || typeof s.urn !== "string")
+      return { ok: false, reason: `step ${i} has no \`op\` and \`urn\` strings`, errors: [] };
     steps.push({ op: s.op, urn: s.urn, ...state("oldState", s.oldState), ...state("newState", s.newState) });
   }
   return { ok: true, steps };
@@ -47,5 +61,7 @@ export function readPreview(input: unknown): PreviewInput {
 
 function state(key: "oldState" | "newState", v: unknown): Partial<Record<typeof key, State>> {
   if (!isObject(v)) return {};
-  return { [key]: { id: v.id, inputs: isObject(v.inputs) ? v.inputs : {}, outputs: isObject(v.outputs) ? v.outputs : {} } };
+  return {
+    [key]: { id: v.id, inputs: isObject(v.inputs) ? v.inputs : {}, outputs: isObject(v.outputs) ? v.outputs : {} },
+  };
 }

@@ -44,7 +44,9 @@ function jsonObject(line: string): Record<string, unknown> | undefined {
   } catch {
     return undefined;
   }
-  return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+  return parsed && typeof parsed === "object" && !Array.isArray(parsed)
+    ? (parsed as Record<string, unknown>)
+    : undefined;
 }
 
 /** Reads the policy events of an event log's text (JSON lines). */
@@ -58,7 +60,10 @@ export function readPolicyEvents(log: string): PolicyEvents {
       out.unreadable++;
       continue;
     }
-    if (Object.keys(event).some((k) => /^policy(Load|AnalyzeSummary|AnalyzeStackSummary|RemediateSummary)Event$/.test(k))) out.packsRan = true;
+    if (
+      Object.keys(event).some((k) => /^policy(Load|AnalyzeSummary|AnalyzeStackSummary|RemediateSummary)Event$/.test(k))
+    )
+      out.packsRan = true;
     const p = event.policyEvent;
     if (!p || typeof p !== "object") continue;
     out.packsRan = true;
@@ -71,7 +76,7 @@ export function readPolicyEvents(log: string): PolicyEvents {
       message: str(e.message).trim(),
     };
     const key = JSON.stringify([v.urn, v.policyName, v.policyPack, v.level, v.message]);
-    if (!seen.has(key)) (seen.add(key), out.violations.push(v));
+    if (!seen.has(key)) seen.add(key), out.violations.push(v);
   }
   return out;
 }
@@ -85,11 +90,19 @@ export function policySection(events: PolicyEvents): string {
   const { violations } = events;
   const mandatory = violations.filter((v) => v.level === "mandatory").length;
   const advisory = violations.length - mandatory;
-  const unreadable = events.unreadable ? ` (${events.unreadable} line(s) of the event log were not JSON events and were skipped)` : "";
-  if (!events.packsRan) return `**Policies: no policy pack ran** in this preview; organization rules were not checked.${unreadable}\n`;
+  const unreadable = events.unreadable
+    ? ` (${events.unreadable} line(s) of the event log were not JSON events and were skipped)`
+    : "";
+  if (!events.packsRan)
+    return `**Policies: no policy pack ran** in this preview; organization rules were not checked.${unreadable}\n`;
   if (violations.length === 0) return `**Policies: no violations.**${unreadable}\n`;
   const head = `**Policies: ${mandatory} mandatory violation(s) (block the merge) · ${advisory} advisory**${unreadable}`;
-  const sorted = [...violations].sort((a, b) => rank(a.level) - rank(b.level) || a.policyName.localeCompare(b.policyName) || nameOf(a.urn).localeCompare(nameOf(b.urn)));
+  const sorted = [...violations].sort(
+    (a, b) =>
+      rank(a.level) - rank(b.level) ||
+      a.policyName.localeCompare(b.policyName) ||
+      nameOf(a.urn).localeCompare(nameOf(b.urn)),
+  );
   const lines: string[] = [];
   for (const level of [...new Set(sorted.map((v) => v.level))]) {
     const of = sorted.filter((v) => v.level === level);

@@ -38,7 +38,10 @@ const shortStatus = (status: string) => {
 
 /** The summary of the guardrails a preview changes (at least one). */
 export function renderChanges(all: GuardrailChange[]): string {
-  return [totalLine(all), ...callouts(all), ...all.sort((a, b) => a.name.localeCompare(b.name)).map(section)].join("\n\n") + "\n";
+  return (
+    [totalLine(all), ...callouts(all), ...all.sort((a, b) => a.name.localeCompare(b.name)).map(section)].join("\n\n") +
+    "\n"
+  );
 }
 
 function totalLine(all: GuardrailChange[]): string {
@@ -47,7 +50,12 @@ function totalLine(all: GuardrailChange[]): string {
   const verb: Record<string, string> = { create: "created", update: "updated", replace: "replaced", delete: "deleted" };
   const setTotals = (kind: "members" | "keys") => {
     const sum = (f: (s: GuardrailChange["sets"]["members"]) => number) => all.reduce((n, g) => n + f(g.sets[kind]), 0);
-    const parts = [[sum((s) => s.added.length + s.restored.length), "added"], [sum((s) => s.removed.length), "removed"], [sum((s) => s.movedIn.length + s.taken.length), "moved"], [sum((s) => (s.secret ? 1 : 0)), "secret list(s) changed"]] as const;
+    const parts = [
+      [sum((s) => s.added.length + s.restored.length), "added"],
+      [sum((s) => s.removed.length), "removed"],
+      [sum((s) => s.movedIn.length + s.taken.length), "moved"],
+      [sum((s) => (s.secret ? 1 : 0)), "secret list(s) changed"],
+    ] as const;
     const shown = parts.filter(([n]) => n > 0).map(([n, w]) => `${n} ${w}`);
     return `${kind}: ${shown.length ? shown.join(", ") : "no change"}`;
   };
@@ -61,13 +69,24 @@ function callouts(all: GuardrailChange[]): string[] {
   const lines = risky.map((g) =>
     g.op === "delete"
       ? `- **${text(g.name)}** (${code(g.logical)}) is **deleted**, with its member and key assignments.`
-      : `- **${text(g.name)}** (${code(g.logical)}) is **replaced** (a new guardrail, then the old one deleted): ${g.settings.filter((s) => s.key === "workspaceId").map((s) => `workspaceId ${code(s.before)} → ${code(s.after)}`).join("") || "a setting that forces replacement changed"}.`,
+      : `- **${text(g.name)}** (${code(g.logical)}) is **replaced** (a new guardrail, then the old one deleted): ${
+          g.settings
+            .filter((s) => s.key === "workspaceId")
+            .map((s) => `workspaceId ${code(s.before)} → ${code(s.after)}`)
+            .join("") || "a setting that forces replacement changed"
+        }.`,
   );
   return [`### Replacements and deletions\n\n${lines.join("\n")}`];
 }
 
 function section(g: GuardrailChange): string {
-  const what: Record<string, string> = { create: "new", update: "update", replace: "replace", delete: "delete", same: "assignments only" };
+  const what: Record<string, string> = {
+    create: "new",
+    update: "update",
+    replace: "replace",
+    delete: "delete",
+    same: "assignments only",
+  };
   const out = [`### ${text(g.name)} (${code(g.logical)}): ${what[g.op] ?? text(g.op)}`];
   if (g.settings.length > 0 && g.op !== "delete") {
     const rows = ["| setting | before | after |", "|---|---|---|"];
@@ -78,7 +97,12 @@ function section(g: GuardrailChange): string {
     const s = g.sets[kind];
     const lines: string[] = [];
     const more = (n: number) => (n > LISTED_MAX ? `, … and ${n - LISTED_MAX} more` : "");
-    const ids = (xs: string[]) => xs.sort().slice(0, LISTED_MAX).map((x) => code(x)).join(", ") + more(xs.length);
+    const ids = (xs: string[]) =>
+      xs
+        .sort()
+        .slice(0, LISTED_MAX)
+        .map((x) => code(x))
+        .join(", ") + more(xs.length);
     const each = <T>(xs: T[], line: (x: T) => string) => {
       for (const x of xs.sort().slice(0, LISTED_MAX)) lines.push(line(x));
       if (xs.length > LISTED_MAX) lines.push(`- … and ${xs.length - LISTED_MAX} more`);

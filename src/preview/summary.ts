@@ -43,18 +43,23 @@ function show(v: unknown): string {
   if (isSecret(v)) return "[secret]";
   if (v === undefined || v === null) return "(not set)";
   if (v === UNKNOWN) return "(known after apply)";
-  if (Array.isArray(v)) return v.length === 0 ? "(empty)" : v.map((x) => (typeof x === "object" ? compact(x) : String(x))).join(", ");
+  if (Array.isArray(v))
+    return v.length === 0 ? "(empty)" : v.map((x) => (typeof x === "object" ? compact(x) : String(x))).join(", ");
   if (typeof v === "object") return compact(v);
   return String(v);
 }
 function compact(v: unknown): string {
   if (isSecret(v)) return "[secret]";
-  if (v && typeof v === "object" && !Array.isArray(v)) return `{${Object.entries(v).map(([k, x]) => `${k}: ${isSecret(x) ? "[secret]" : typeof x === "object" ? compact(x) : String(x)}`).join(", ")}}`;
+  if (v && typeof v === "object" && !Array.isArray(v))
+    return `{${Object.entries(v)
+      .map(([k, x]) => `${k}: ${isSecret(x) ? "[secret]" : typeof x === "object" ? compact(x) : String(x)}`)
+      .join(", ")}}`;
   return String(v);
 }
 /** Equal as a reviewer would judge: lists of strings compare as sets. */
 function same(a: unknown, b: unknown): boolean {
-  const norm = (v: unknown) => (Array.isArray(v) && v.every((x) => typeof x === "string") ? [...new Set(v)].sort() : v ?? null);
+  const norm = (v: unknown) =>
+    Array.isArray(v) && v.every((x) => typeof x === "string") ? [...new Set(v)].sort() : (v ?? null);
   return JSON.stringify(norm(a)) === JSON.stringify(norm(b));
 }
 
@@ -68,7 +73,14 @@ export function summarize(preview: unknown): Summary {
   const input = readPreview(preview);
   if (!input.ok) {
     const errors = input.errors.map((e) => `- ${code(e, 300)}`);
-    return { failed: true, markdown: [`**Guardrails: preview failed.** ${input.reason}; nothing here says what would change.`, ...(errors.length ? [errors.join("\n")] : [])].join("\n\n") + "\n" };
+    return {
+      failed: true,
+      markdown:
+        [
+          `**Guardrails: preview failed.** ${input.reason}; nothing here says what would change.`,
+          ...(errors.length ? [errors.join("\n")] : []),
+        ].join("\n\n") + "\n",
+    };
   }
   return { failed: false, markdown: summarizeSteps(input.steps) };
 }
@@ -100,10 +112,20 @@ function summarizeSteps(steps: PreviewStep[]): string {
 }
 
 /** Sets: what each adds and removes, then pair removals and additions of one id into moves. */
-function addSetChanges(steps: PreviewStep[], guardrails: Map<string, GuardrailChange>, byId: Map<string, string>): void {
+function addSetChanges(
+  steps: PreviewStep[],
+  guardrails: Map<string, GuardrailChange>,
+  byId: Map<string, string>,
+): void {
   const removedFrom = { members: new Map<string, string>(), keys: new Map<string, string>() };
   const addedTo = { members: new Map<string, string>(), keys: new Map<string, string>() };
-  const owners: Array<{ owner: GuardrailChange; kind: "members" | "keys"; added: string[]; removed: string[]; moves: Record<string, unknown> }> = [];
+  const owners: Array<{
+    owner: GuardrailChange;
+    kind: "members" | "keys";
+    added: string[];
+    removed: string[];
+    moves: Record<string, unknown>;
+  }> = [];
   for (const s of steps) {
     const kind = SET_KINDS[typeOf(s.urn) as keyof typeof SET_KINDS];
     if (!kind || !changed(s.op)) continue;
@@ -120,9 +142,13 @@ function addSetChanges(steps: PreviewStep[], guardrails: Map<string, GuardrailCh
     const before = asMap(rawBefore);
     const after = asMap(rawAfter);
     const here = (v: unknown) => v === true || v === FOREIGN;
-    const added = Object.keys(after).filter((id) => after[id] === true && !here(before[id]) && !(typeof before[id] === "string"));
+    const added = Object.keys(after).filter(
+      (id) => after[id] === true && !here(before[id]) && !(typeof before[id] === "string"),
+    );
     const removed = Object.keys(before).filter((id) => here(before[id]) && after[id] !== true);
-    for (const id of Object.keys(after)) if (after[id] === true && typeof before[id] === "string" && before[id] !== FOREIGN) owner.sets[kind].restored.push([id, before[id] as string]);
+    for (const id of Object.keys(after))
+      if (after[id] === true && typeof before[id] === "string" && before[id] !== FOREIGN)
+        owner.sets[kind].restored.push([id, before[id] as string]);
     for (const id of added) addedTo[kind].set(id, logical);
     for (const id of removed) removedFrom[kind].set(id, logical);
     owners.push({ owner, kind, added, removed, moves: s.op === "delete" ? {} : asMap(s.newState?.inputs?.moves) });
@@ -143,7 +169,18 @@ function addSetChanges(steps: PreviewStep[], guardrails: Map<string, GuardrailCh
   }
 }
 
-const emptySet = (): SetChanges => ({ added: [], removed: [], restored: [], movedIn: [], movedOut: [], taken: [], secret: false });
+const emptySet = (): SetChanges => ({
+  added: [],
+  removed: [],
+  restored: [],
+  movedIn: [],
+  movedOut: [],
+  taken: [],
+  secret: false,
+});
 const emptySets = (): GuardrailChange["sets"] => ({ members: emptySet(), keys: emptySet() });
-const setChanged = (s: SetChanges) => s.secret || s.added.length + s.removed.length + s.restored.length + s.movedIn.length + s.movedOut.length + s.taken.length > 0;
-const asMap = (v: unknown): Record<string, unknown> => (v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+const setChanged = (s: SetChanges) =>
+  s.secret ||
+  s.added.length + s.removed.length + s.restored.length + s.movedIn.length + s.movedOut.length + s.taken.length > 0;
+const asMap = (v: unknown): Record<string, unknown> =>
+  v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {};

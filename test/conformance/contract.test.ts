@@ -22,8 +22,20 @@ let admin: ReturnType<typeof http>;
 
 beforeAll(async () => {
   emu = await spawnEmulator([
-    "--management-key", MGMT, "--key", PLAIN, "--default-workspace", W1, "--workspaces", W2,
-    "--members", MEMBERS.join(","), "--key-hashes", HASHES.join(","), "--max-bulk", "5",
+    "--management-key",
+    MGMT,
+    "--key",
+    PLAIN,
+    "--default-workspace",
+    W1,
+    "--workspaces",
+    W2,
+    "--members",
+    MEMBERS.join(","),
+    "--key-hashes",
+    HASHES.join(","),
+    "--max-bulk",
+    "5",
   ]);
   api = http(emu.api, MGMT);
   plain = http(emu.api, PLAIN);
@@ -59,26 +71,44 @@ describe("transport and authentication", () => {
     expectError(await http(emu.api, "nope")("POST", "/guardrails", { name: "x" }), 401);
     const g = await create({ name: "auth" });
     expectError(await anon("POST", `/guardrails/${g.id}/assignments/members`, { member_user_ids: ["user_a"] }), 401);
-    expectError(await http(emu.api, "nope")("POST", `/guardrails/${g.id}/assignments/members/remove`, { member_user_ids: ["user_a"] }), 401);
+    expectError(
+      await http(emu.api, "nope")("POST", `/guardrails/${g.id}/assignments/members/remove`, {
+        member_user_ids: ["user_a"],
+      }),
+      401,
+    );
   });
 
   it("403 for a valid non-management key on every one of the 13 operations", async () => {
     const g = await create({ name: "g" });
     const calls: Array<[string, string, unknown?]> = [
-      ["GET", "/guardrails"], ["POST", "/guardrails", { name: "x" }], ["GET", `/guardrails/${g.id}`],
-      ["PATCH", `/guardrails/${g.id}`, { name: "y" }], ["DELETE", `/guardrails/${g.id}`],
-      ["GET", `/guardrails/${g.id}/assignments/keys`], ["POST", `/guardrails/${g.id}/assignments/keys`, { key_hashes: ["hash_1"] }],
+      ["GET", "/guardrails"],
+      ["POST", "/guardrails", { name: "x" }],
+      ["GET", `/guardrails/${g.id}`],
+      ["PATCH", `/guardrails/${g.id}`, { name: "y" }],
+      ["DELETE", `/guardrails/${g.id}`],
+      ["GET", `/guardrails/${g.id}/assignments/keys`],
+      ["POST", `/guardrails/${g.id}/assignments/keys`, { key_hashes: ["hash_1"] }],
       ["POST", `/guardrails/${g.id}/assignments/keys/remove`, { key_hashes: ["hash_1"] }],
-      ["GET", `/guardrails/${g.id}/assignments/members`], ["POST", `/guardrails/${g.id}/assignments/members`, { member_user_ids: ["user_a"] }],
+      ["GET", `/guardrails/${g.id}/assignments/members`],
+      ["POST", `/guardrails/${g.id}/assignments/members`, { member_user_ids: ["user_a"] }],
       ["POST", `/guardrails/${g.id}/assignments/members/remove`, { member_user_ids: ["user_a"] }],
-      ["GET", "/guardrails/assignments/keys"], ["GET", "/guardrails/assignments/members"],
+      ["GET", "/guardrails/assignments/keys"],
+      ["GET", "/guardrails/assignments/members"],
     ];
     for (const [method, path, body] of calls) expectError(await plain(method, path, body), 403);
     expect((await api("GET", `/guardrails/${g.id}`)).body.data.name).toBe("g");
   });
 
   it("400 for an id that is not a UUID, 404 for one that names no guardrail", async () => {
-    for (const [m, p, b] of [["GET", ""], ["PATCH", "", { name: "x" }], ["DELETE", ""], ["GET", "/assignments/members"], ["POST", "/assignments/members", { member_user_ids: ["user_a"] }], ["POST", "/assignments/keys/remove", { key_hashes: ["hash_1"] }]] as const) {
+    for (const [m, p, b] of [
+      ["GET", ""],
+      ["PATCH", "", { name: "x" }],
+      ["DELETE", ""],
+      ["GET", "/assignments/members"],
+      ["POST", "/assignments/members", { member_user_ids: ["user_a"] }],
+      ["POST", "/assignments/keys/remove", { key_hashes: ["hash_1"] }],
+    ] as const) {
       expectError(await api(m, `/guardrails/not-a-uuid${p}`, b), 400, /id/);
       expectError(await api(m, `/guardrails/${MISSING}${p}`, b), 404);
     }
@@ -86,7 +116,11 @@ describe("transport and authentication", () => {
 
   it("JSON bodies: malformed JSON and a wrong content type are 400", async () => {
     expectError(await api("POST", "/guardrails", "{not json"), 400, /JSON/);
-    expectError(await api("POST", "/guardrails", JSON.stringify({ name: "x" }), { "content-type": "text/plain" }), 400, /Content-Type/);
+    expectError(
+      await api("POST", "/guardrails", JSON.stringify({ name: "x" }), { "content-type": "text/plain" }),
+      400,
+      /Content-Type/,
+    );
   });
 });
 
@@ -94,12 +128,30 @@ describe("create (docs/api-contract.md, spec rules 1-3, rule 1)", () => {
   it("201 {data} with every field; updated_at and enforce_zdr null; the default workspace", async () => {
     const g = await create({ name: "minimal" });
     expect(g).toEqual({
-      id: expect.stringMatching(/^[0-9a-f-]{36}$/), name: "minimal", workspace_id: W1, created_at: expect.any(String), updated_at: null,
-      description: null, allowed_models: null, allowed_providers: null, ignored_models: null, ignored_providers: null, limit_usd: null,
-      reset_interval: null, enforce_zdr_vendor_a: null, enforce_zdr_vendor_b: null, enforce_zdr_vendor_c: null, enforce_zdr_other: null,
-      enforce_zdr: null, content_filter_builtins: null, content_filters: null,
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      name: "minimal",
+      workspace_id: W1,
+      created_at: expect.any(String),
+      updated_at: null,
+      description: null,
+      allowed_models: null,
+      allowed_providers: null,
+      ignored_models: null,
+      ignored_providers: null,
+      limit_usd: null,
+      reset_interval: null,
+      enforce_zdr_vendor_a: null,
+      enforce_zdr_vendor_b: null,
+      enforce_zdr_vendor_c: null,
+      enforce_zdr_other: null,
+      enforce_zdr: null,
+      content_filter_builtins: null,
+      content_filters: null,
       // Rule 13: the real service's fields, include_byok_in_budgets always a boolean.
-      include_byok_in_budgets: false, allowed_data_regions: null, enable_free_model_publication: null, enable_free_model_training: null,
+      include_byok_in_budgets: false,
+      allowed_data_regions: null,
+      enable_free_model_publication: null,
+      enable_free_model_training: null,
       enable_paid_model_training: null,
     });
     expect(Number.isNaN(Date.parse(g.created_at))).toBe(false);
@@ -113,11 +165,31 @@ describe("create (docs/api-contract.md, spec rules 1-3, rule 1)", () => {
 
   it("ZDR: enforce_zdr falls back into every per-vendor field not given; an explicit one wins", async () => {
     const all = await create({ name: "zdr", enforce_zdr: true });
-    expect([all.enforce_zdr_vendor_a, all.enforce_zdr_vendor_b, all.enforce_zdr_vendor_c, all.enforce_zdr_other, all.enforce_zdr]).toEqual([true, true, true, true, true]);
-    const mixed = await create({ name: "zdr2", enforce_zdr: false, enforce_zdr_vendor_b: true, enforce_zdr_other: null });
-    expect([mixed.enforce_zdr_vendor_a, mixed.enforce_zdr_vendor_b, mixed.enforce_zdr_vendor_c, mixed.enforce_zdr_other]).toEqual([false, true, false, null]);
+    expect([
+      all.enforce_zdr_vendor_a,
+      all.enforce_zdr_vendor_b,
+      all.enforce_zdr_vendor_c,
+      all.enforce_zdr_other,
+      all.enforce_zdr,
+    ]).toEqual([true, true, true, true, true]);
+    const mixed = await create({
+      name: "zdr2",
+      enforce_zdr: false,
+      enforce_zdr_vendor_b: true,
+      enforce_zdr_other: null,
+    });
+    expect([
+      mixed.enforce_zdr_vendor_a,
+      mixed.enforce_zdr_vendor_b,
+      mixed.enforce_zdr_vendor_c,
+      mixed.enforce_zdr_other,
+    ]).toEqual([false, true, false, null]);
     const explicit = await create({ name: "zdr3", enforce_zdr_vendor_c: true });
-    expect([explicit.enforce_zdr_vendor_a, explicit.enforce_zdr_vendor_c, explicit.enforce_zdr]).toEqual([null, true, null]);
+    expect([explicit.enforce_zdr_vendor_a, explicit.enforce_zdr_vendor_c, explicit.enforce_zdr]).toEqual([
+      null,
+      true,
+      null,
+    ]);
   });
 
   it("name is 1 to 200 characters; description at most 1000", async () => {
@@ -136,52 +208,97 @@ describe("create (docs/api-contract.md, spec rules 1-3, rule 1)", () => {
   });
 
   it("rule 3: every array field is null or non-empty; [] is 400", async () => {
-    for (const field of ["allowed_models", "allowed_providers", "ignored_models", "ignored_providers", "content_filter_builtins", "content_filters"]) {
+    for (const field of [
+      "allowed_models",
+      "allowed_providers",
+      "ignored_models",
+      "ignored_providers",
+      "content_filter_builtins",
+      "content_filters",
+    ]) {
       expectError(await api("POST", "/guardrails", { name: "x", [field]: [] }), 400, new RegExp(field));
       expect((await create({ name: "x", [field]: null }))[field]).toBeNull();
     }
   });
 
   it("rule 4: slug or canonical in, canonical out, request order, duplicates removed; unknown 400", async () => {
-    const g = await create({ name: "m", allowed_models: ["vendor-b/model-m", "vendor-a/model-x", "vendor-a/model-x-20260115", "vendor-b/model-m"], ignored_models: ["other-lab/open-model-8b"] });
+    const g = await create({
+      name: "m",
+      allowed_models: ["vendor-b/model-m", "vendor-a/model-x", "vendor-a/model-x-20260115", "vendor-b/model-m"],
+      ignored_models: ["other-lab/open-model-8b"],
+    });
     expect(g.allowed_models).toEqual(["vendor-b/model-m-20260201", "vendor-a/model-x-20260115"]);
     expect(g.ignored_models).toEqual(["other-lab/open-model-8b-20250901"]);
-    expectError(await api("POST", "/guardrails", { name: "x", allowed_models: ["vendor-a/model-x", "nobody/none"] }), 400, /allowed_models\[1\].*nobody\/none/);
+    expectError(
+      await api("POST", "/guardrails", { name: "x", allowed_models: ["vendor-a/model-x", "nobody/none"] }),
+      400,
+      /allowed_models\[1\].*nobody\/none/,
+    );
   });
 
   it("content_filter_builtins: labels set by the server, scan_scope defaults, and the slug/action rules", async () => {
     const g = await create({
       name: "cf",
-      content_filter_builtins: [{ slug: "email", action: "redact", label: "mine" }, { slug: "regex-prompt-injection", action: "flag" }, { slug: "ssn", action: "block" }],
-      content_filters: [{ pattern: "secret-\\d+", action: "redact", label: "[SECRET]" }, { pattern: "forbidden", action: "block" }],
+      content_filter_builtins: [
+        { slug: "email", action: "redact", label: "mine" },
+        { slug: "regex-prompt-injection", action: "flag" },
+        { slug: "ssn", action: "block" },
+      ],
+      content_filters: [
+        { pattern: "secret-\\d+", action: "redact", label: "[SECRET]" },
+        { pattern: "forbidden", action: "block" },
+      ],
     });
     expect(g.content_filter_builtins).toEqual([
       { slug: "email", action: "redact", label: "[EMAIL]" },
       { slug: "regex-prompt-injection", action: "flag", scan_scope: "all_messages", label: "[PROMPT_INJECTION]" },
       { slug: "ssn", action: "block", label: "[SSN]" },
     ]);
-    expect(g.content_filters).toEqual([{ pattern: "secret-\\d+", action: "redact", label: "[SECRET]" }, { pattern: "forbidden", action: "block" }]);
-    const scoped = await create({ name: "pi", content_filter_builtins: [{ slug: "regex-prompt-injection", action: "block", scan_scope: "user_only" }] });
+    expect(g.content_filters).toEqual([
+      { pattern: "secret-\\d+", action: "redact", label: "[SECRET]" },
+      { pattern: "forbidden", action: "block" },
+    ]);
+    const scoped = await create({
+      name: "pi",
+      content_filter_builtins: [{ slug: "regex-prompt-injection", action: "block", scan_scope: "user_only" }],
+    });
     expect(scoped.content_filter_builtins[0].scan_scope).toBe("user_only");
-    const bad = async (builtins: unknown, re: RegExp) => expectError(await api("POST", "/guardrails", { name: "x", content_filter_builtins: builtins }), 400, re);
+    const bad = async (builtins: unknown, re: RegExp) =>
+      expectError(await api("POST", "/guardrails", { name: "x", content_filter_builtins: builtins }), 400, re);
     await bad([{ slug: "phone", action: "mask" }], /content_filter_builtins\[0\]\.action/);
     await bad([{ slug: "email", action: "block", scan_scope: "user_only" }], /scan_scope/);
-    await bad([{ slug: "email", action: "block" }, { slug: "email", action: "redact" }], /duplicate slug/);
+    await bad(
+      [
+        { slug: "email", action: "block" },
+        { slug: "email", action: "redact" },
+      ],
+      /duplicate slug/,
+    );
     await bad([{ slug: "passport", action: "block" }], /slug/);
     await bad([{ slug: "regex-prompt-injection", action: "block", scan_scope: "everything" }], /scan_scope/);
   });
 
   it("content_filters: a pattern that compiles, a valid action, a label of at most 100", async () => {
-    const bad = async (filters: unknown, re: RegExp) => expectError(await api("POST", "/guardrails", { name: "x", content_filters: filters }), 400, re);
+    const bad = async (filters: unknown, re: RegExp) =>
+      expectError(await api("POST", "/guardrails", { name: "x", content_filters: filters }), 400, re);
     await bad([{ pattern: "(unclosed", action: "block" }], /pattern/);
     await bad([{ pattern: "", action: "block" }], /pattern/);
     await bad([{ pattern: "ok", action: "delete" }], /action/);
     await bad([{ pattern: "ok", action: "flag", label: "l".repeat(101) }], /label/);
-    expect((await create({ name: "x", content_filters: [{ pattern: "ok", action: "flag", label: "l".repeat(100) }] })).content_filters[0].label).toHaveLength(100);
+    expect(
+      (await create({ name: "x", content_filters: [{ pattern: "ok", action: "flag", label: "l".repeat(100) }] }))
+        .content_filters[0].label,
+    ).toHaveLength(100);
   });
 
   it("every failure of one body is reported at once, each naming its field", async () => {
-    const res = await api("POST", "/guardrails", { name: "", description: 5, allowed_models: [], reset_interval: "yearly", bogus: 1 });
+    const res = await api("POST", "/guardrails", {
+      name: "",
+      description: 5,
+      allowed_models: [],
+      reset_interval: "yearly",
+      bogus: 1,
+    });
     expectError(res, 400);
     const paths = res.body.error.metadata.issues.map((i: { path: string }) => i.path);
     expect(paths).toEqual(expect.arrayContaining(["name", "description", "allowed_models", "reset_interval"]));
@@ -206,13 +323,16 @@ describe("get, list and pagination", () => {
     expect((await api("GET", "/guardrails")).body.data).toHaveLength(50);
     const second = await api("GET", "/guardrails?offset=50&limit=100");
     expect([second.body.data.length, second.body.total_count]).toEqual([5, 55]);
-    for (const q of ["offset=-1", "limit=0", "limit=101", "limit=abc", "offset=1.5"]) expectError(await api("GET", `/guardrails?${q}`), 400, /offset|limit/);
+    for (const q of ["offset=-1", "limit=0", "limit=101", "limit=abc", "offset=1.5"])
+      expectError(await api("GET", `/guardrails?${q}`), 400, /offset|limit/);
   });
 
   it("short pages before the end: stepping offset by limit still reaches every row", async () => {
     await admin("PUT", "/__emulator/faults", { shortPages: true });
     const g = await create({ name: "short" });
-    await api("POST", `/guardrails/${g.id}/assignments/members`, { member_user_ids: ["user_a", "user_b", "user_c", "user_d", "user_e"] });
+    await api("POST", `/guardrails/${g.id}/assignments/members`, {
+      member_user_ids: ["user_a", "user_b", "user_c", "user_d", "user_e"],
+    });
     await api("POST", `/guardrails/${g.id}/assignments/members/remove`, { member_user_ids: ["user_b", "user_c"] });
     await api("POST", `/guardrails/${g.id}/assignments/members`, { member_user_ids: ["user_f", "user_g"] });
     const first = await api("GET", `/guardrails/${g.id}/assignments/members?offset=0&limit=3`);
@@ -229,10 +349,22 @@ describe("get, list and pagination", () => {
 
 describe("update (docs/api-contract.md rule 2)", () => {
   it("only fields present change; a collection is replaced whole; null clears; updated_at is set", async () => {
-    const g = await create({ name: "u", description: "keep", allowed_providers: ["p1", "p2"], limit_usd: 5, reset_interval: "daily" });
+    const g = await create({
+      name: "u",
+      description: "keep",
+      allowed_providers: ["p1", "p2"],
+      limit_usd: 5,
+      reset_interval: "daily",
+    });
     const res = await api("PATCH", `/guardrails/${g.id}`, { allowed_providers: ["p3"], limit_usd: null });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ name: "u", description: "keep", allowed_providers: ["p3"], limit_usd: null, created_at: g.created_at });
+    expect(res.body.data).toMatchObject({
+      name: "u",
+      description: "keep",
+      allowed_providers: ["p3"],
+      limit_usd: null,
+      created_at: g.created_at,
+    });
     expect(res.body.data.updated_at).toEqual(expect.any(String));
     const empty = await api("PATCH", `/guardrails/${g.id}`, {});
     expect(empty.status).toBe(200);
@@ -242,24 +374,51 @@ describe("update (docs/api-contract.md rule 2)", () => {
   it("workspace_id cannot change; [] is 400; a 400 changes nothing", async () => {
     const g = await create({ name: "u" });
     expectError(await api("PATCH", `/guardrails/${g.id}`, { workspace_id: W2 }), 400, /workspace_id/);
-    expectError(await api("PATCH", `/guardrails/${g.id}`, { name: "changed", ignored_providers: [] }), 400, /ignored_providers/);
-    expectError(await api("PATCH", `/guardrails/${g.id}`, { name: "changed", allowed_models: ["ghost/model"] }), 400, /allowed_models/);
+    expectError(
+      await api("PATCH", `/guardrails/${g.id}`, { name: "changed", ignored_providers: [] }),
+      400,
+      /ignored_providers/,
+    );
+    expectError(
+      await api("PATCH", `/guardrails/${g.id}`, { name: "changed", allowed_models: ["ghost/model"] }),
+      400,
+      /allowed_models/,
+    );
     expect((await api("GET", `/guardrails/${g.id}`)).body.data.name).toBe("u");
   });
 
   it("enforce_zdr in a PATCH falls back into the per-vendor fields not given in the same request", async () => {
     const g = await create({ name: "z", enforce_zdr_vendor_a: false, enforce_zdr_vendor_b: false });
     const res = await api("PATCH", `/guardrails/${g.id}`, { enforce_zdr: true, enforce_zdr_vendor_b: false });
-    expect(res.body.data).toMatchObject({ enforce_zdr: true, enforce_zdr_vendor_a: true, enforce_zdr_vendor_b: false, enforce_zdr_vendor_c: true, enforce_zdr_other: true });
+    expect(res.body.data).toMatchObject({
+      enforce_zdr: true,
+      enforce_zdr_vendor_a: true,
+      enforce_zdr_vendor_b: false,
+      enforce_zdr_vendor_c: true,
+      enforce_zdr_other: true,
+    });
     const only = await api("PATCH", `/guardrails/${g.id}`, { enforce_zdr_other: false });
     expect(only.body.data).toMatchObject({ enforce_zdr: true, enforce_zdr_vendor_a: true, enforce_zdr_other: false });
   });
 });
 
 describe("assignments (docs/api-contract.md rules 5-9)", () => {
-  const assign = (id: string, kind: "members" | "keys", ids: unknown) => api("POST", `/guardrails/${id}/assignments/${kind}`, kind === "members" ? { member_user_ids: ids } : { key_hashes: ids });
-  const unassign = (id: string, kind: "members" | "keys", ids: unknown) => api("POST", `/guardrails/${id}/assignments/${kind}/remove`, kind === "members" ? { member_user_ids: ids } : { key_hashes: ids });
-  const listed = async (id: string, kind: "members" | "keys") => (await api("GET", `/guardrails/${id}/assignments/${kind}?limit=100`)).body.data.map((r: any) => r.user_id ?? r.key_hash).sort();
+  const assign = (id: string, kind: "members" | "keys", ids: unknown) =>
+    api(
+      "POST",
+      `/guardrails/${id}/assignments/${kind}`,
+      kind === "members" ? { member_user_ids: ids } : { key_hashes: ids },
+    );
+  const unassign = (id: string, kind: "members" | "keys", ids: unknown) =>
+    api(
+      "POST",
+      `/guardrails/${id}/assignments/${kind}/remove`,
+      kind === "members" ? { member_user_ids: ids } : { key_hashes: ids },
+    );
+  const listed = async (id: string, kind: "members" | "keys") =>
+    (await api("GET", `/guardrails/${id}/assignments/${kind}?limit=100`)).body.data
+      .map((r: any) => r.user_id ?? r.key_hash)
+      .sort();
 
   it("rule 5: counts new placements; skips repeats, ids already here and non-members; records have the contract's fields", async () => {
     const g = await create({ name: "m" });
@@ -268,7 +427,14 @@ describe("assignments (docs/api-contract.md rules 5-9)", () => {
     expect((await assign(g.id, "members", ["user_a", "user_c"])).body.assigned_count).toBe(1);
     const rows = (await api("GET", `/guardrails/${g.id}/assignments/members`)).body;
     expect(rows.total_count).toBe(3);
-    expect(rows.data[0]).toEqual({ id: expect.any(String), user_id: "user_a", organization_id: expect.any(String), guardrail_id: g.id, assigned_by: null, created_at: expect.any(String) });
+    expect(rows.data[0]).toEqual({
+      id: expect.any(String),
+      user_id: "user_a",
+      organization_id: expect.any(String),
+      guardrail_id: g.id,
+      assigned_by: null,
+      created_at: expect.any(String),
+    });
   });
 
   it("rule 5: a member holds one guardrail per workspace; a move counts and leaves the old guardrail", async () => {
@@ -292,7 +458,15 @@ describe("assignments (docs/api-contract.md rules 5-9)", () => {
     expect((await assign(g2.id, "keys", ["hash_1"])).body.assigned_count).toBe(1);
     expect(await listed(g1.id, "keys")).toEqual(["hash_2"]);
     const row = (await api("GET", `/guardrails/${g2.id}/assignments/keys`)).body.data[0];
-    expect(row).toEqual({ id: expect.any(String), key_hash: "hash_1", guardrail_id: g2.id, key_name: expect.any(String), key_label: expect.any(String), assigned_by: null, created_at: expect.any(String) });
+    expect(row).toEqual({
+      id: expect.any(String),
+      key_hash: "hash_1",
+      guardrail_id: g2.id,
+      key_name: expect.any(String),
+      key_label: expect.any(String),
+      assigned_by: null,
+      created_at: expect.any(String),
+    });
     expect((await api("GET", "/guardrails/assignments/keys")).body.total_count).toBe(2);
   });
 
@@ -310,7 +484,11 @@ describe("assignments (docs/api-contract.md rules 5-9)", () => {
   it("rule 8: the array is required, non-empty, of non-empty strings, at most the maximum (named)", async () => {
     const g = await create({ name: "b" });
     for (const kind of ["members", "keys"] as const) {
-      expectError(await api("POST", `/guardrails/${g.id}/assignments/${kind}`, {}), 400, kind === "members" ? /member_user_ids/ : /key_hashes/);
+      expectError(
+        await api("POST", `/guardrails/${g.id}/assignments/${kind}`, {}),
+        400,
+        kind === "members" ? /member_user_ids/ : /key_hashes/,
+      );
       expectError(await assign(g.id, kind, []), 400);
       expectError(await assign(g.id, kind, [""]), 400);
       expectError(await assign(g.id, kind, [1]), 400);
@@ -334,7 +512,13 @@ describe("assignments (docs/api-contract.md rules 5-9)", () => {
 });
 
 describe("what the real service sends (docs/api-contract.md rules 10-15)", () => {
-  const RULE_13 = ["include_byok_in_budgets", "allowed_data_regions", "enable_free_model_publication", "enable_free_model_training", "enable_paid_model_training"];
+  const RULE_13 = [
+    "include_byok_in_budgets",
+    "allowed_data_regions",
+    "enable_free_model_publication",
+    "enable_free_model_training",
+    "enable_paid_model_training",
+  ];
 
   it("rule 10: every guardrail answer (create, get, list, update) carries include_byok_in_budgets, a boolean", async () => {
     const g = await create({ name: "byok" });
@@ -355,47 +539,139 @@ describe("what the real service sends (docs/api-contract.md rules 10-15)", () =>
   it("rule 11: the service takes flag on every builtin and has the secrets slug; unknown slugs and actions are still 400", async () => {
     const pii = ["email", "phone", "ssn", "credit-card", "ip-address", "person-name", "address", "secrets"];
     const g = await create({ name: "flags", content_filter_builtins: pii.map((slug) => ({ slug, action: "flag" })) });
-    expect(g.content_filter_builtins.map((b: { slug: string; action: string; label: string }) => `${b.slug}:${b.action}:${b.label}`)).toEqual([
-      "email:flag:[EMAIL]", "phone:flag:[PHONE]", "ssn:flag:[SSN]", "credit-card:flag:[CREDIT_CARD]", "ip-address:flag:[IP_ADDRESS]",
-      "person-name:flag:[PERSON_NAME]", "address:flag:[ADDRESS]", "secrets:flag:[SECRETS]",
+    expect(
+      g.content_filter_builtins.map(
+        (b: { slug: string; action: string; label: string }) => `${b.slug}:${b.action}:${b.label}`,
+      ),
+    ).toEqual([
+      "email:flag:[EMAIL]",
+      "phone:flag:[PHONE]",
+      "ssn:flag:[SSN]",
+      "credit-card:flag:[CREDIT_CARD]",
+      "ip-address:flag:[IP_ADDRESS]",
+      "person-name:flag:[PERSON_NAME]",
+      "address:flag:[ADDRESS]",
+      "secrets:flag:[SECRETS]",
     ]);
     expect(g.content_filter_builtins.every((b: object) => !("scan_scope" in b))).toBe(true);
-    expectError(await api("POST", "/guardrails", { name: "x", content_filter_builtins: [{ slug: "secrets", action: "block", scan_scope: "user_only" }] }), 400, /scan_scope/);
-    expectError(await api("POST", "/guardrails", { name: "x", content_filter_builtins: [{ slug: "passport", action: "block" }] }), 400, /content_filter_builtins\[0\]\.slug/);
-    expectError(await api("POST", "/guardrails", { name: "x", content_filter_builtins: [{ slug: "email", action: "mask" }] }), 400, /content_filter_builtins\[0\]\.action/);
+    expectError(
+      await api("POST", "/guardrails", {
+        name: "x",
+        content_filter_builtins: [{ slug: "secrets", action: "block", scan_scope: "user_only" }],
+      }),
+      400,
+      /scan_scope/,
+    );
+    expectError(
+      await api("POST", "/guardrails", { name: "x", content_filter_builtins: [{ slug: "passport", action: "block" }] }),
+      400,
+      /content_filter_builtins\[0\]\.slug/,
+    );
+    expectError(
+      await api("POST", "/guardrails", { name: "x", content_filter_builtins: [{ slug: "email", action: "mask" }] }),
+      400,
+      /content_filter_builtins\[0\]\.action/,
+    );
   });
 
   it("rule 13: the five fields are taken on create and PATCH, only fields present change, null clears", async () => {
-    const g = await create({ name: "r13", include_byok_in_budgets: true, allowed_data_regions: ["europe", "us"], enable_free_model_publication: false, enable_free_model_training: true, enable_paid_model_training: false });
-    expect(g).toMatchObject({ include_byok_in_budgets: true, allowed_data_regions: ["europe", "us"], enable_free_model_publication: false, enable_free_model_training: true, enable_paid_model_training: false });
+    const g = await create({
+      name: "r13",
+      include_byok_in_budgets: true,
+      allowed_data_regions: ["europe", "us"],
+      enable_free_model_publication: false,
+      enable_free_model_training: true,
+      enable_paid_model_training: false,
+    });
+    expect(g).toMatchObject({
+      include_byok_in_budgets: true,
+      allowed_data_regions: ["europe", "us"],
+      enable_free_model_publication: false,
+      enable_free_model_training: true,
+      enable_paid_model_training: false,
+    });
     expect((await api("GET", `/guardrails/${g.id}`)).body.data).toEqual(g);
     const one = (await api("PATCH", `/guardrails/${g.id}`, { allowed_data_regions: ["global"] })).body.data;
-    expect(one).toMatchObject({ include_byok_in_budgets: true, allowed_data_regions: ["global"], enable_free_model_publication: false, enable_free_model_training: true, enable_paid_model_training: false });
-    const cleared = (await api("PATCH", `/guardrails/${g.id}`, { include_byok_in_budgets: false, allowed_data_regions: null, enable_free_model_publication: null, enable_free_model_training: null, enable_paid_model_training: true })).body.data;
-    expect(cleared).toMatchObject({ include_byok_in_budgets: false, allowed_data_regions: null, enable_free_model_publication: null, enable_free_model_training: null, enable_paid_model_training: true });
+    expect(one).toMatchObject({
+      include_byok_in_budgets: true,
+      allowed_data_regions: ["global"],
+      enable_free_model_publication: false,
+      enable_free_model_training: true,
+      enable_paid_model_training: false,
+    });
+    const cleared = (
+      await api("PATCH", `/guardrails/${g.id}`, {
+        include_byok_in_budgets: false,
+        allowed_data_regions: null,
+        enable_free_model_publication: null,
+        enable_free_model_training: null,
+        enable_paid_model_training: true,
+      })
+    ).body.data;
+    expect(cleared).toMatchObject({
+      include_byok_in_budgets: false,
+      allowed_data_regions: null,
+      enable_free_model_publication: null,
+      enable_free_model_training: null,
+      enable_paid_model_training: true,
+    });
   });
 
   it("rule 13: allowed_data_regions [] or an unknown region is 400; include_byok_in_budgets takes no null; a 400 changes nothing", async () => {
     const g = await create({ name: "r13bad", include_byok_in_budgets: true });
-    expectError(await api("POST", "/guardrails", { name: "x", allowed_data_regions: [] }), 400, /allowed_data_regions: must be null or a non-empty array/);
-    expectError(await api("POST", "/guardrails", { name: "x", allowed_data_regions: ["mars"] }), 400, /allowed_data_regions\[0\]: must be one of global, europe, us/);
-    expectError(await api("POST", "/guardrails", { name: "x", include_byok_in_budgets: null }), 400, /include_byok_in_budgets/);
+    expectError(
+      await api("POST", "/guardrails", { name: "x", allowed_data_regions: [] }),
+      400,
+      /allowed_data_regions: must be null or a non-empty array/,
+    );
+    expectError(
+      await api("POST", "/guardrails", { name: "x", allowed_data_regions: ["mars"] }),
+      400,
+      /allowed_data_regions\[0\]: must be one of global, europe, us/,
+    );
+    expectError(
+      await api("POST", "/guardrails", { name: "x", include_byok_in_budgets: null }),
+      400,
+      /include_byok_in_budgets/,
+    );
     for (const field of ["enable_free_model_publication", "enable_free_model_training", "enable_paid_model_training"]) {
       expectError(await api("POST", "/guardrails", { name: "x", [field]: "yes" }), 400, new RegExp(field));
     }
-    expectError(await api("PATCH", `/guardrails/${g.id}`, { name: "changed", include_byok_in_budgets: null }), 400, /include_byok_in_budgets/);
-    expectError(await api("PATCH", `/guardrails/${g.id}`, { name: "changed", allowed_data_regions: [] }), 400, /allowed_data_regions/);
-    expect((await api("GET", `/guardrails/${g.id}`)).body.data).toMatchObject({ name: "r13bad", include_byok_in_budgets: true });
+    expectError(
+      await api("PATCH", `/guardrails/${g.id}`, { name: "changed", include_byok_in_budgets: null }),
+      400,
+      /include_byok_in_budgets/,
+    );
+    expectError(
+      await api("PATCH", `/guardrails/${g.id}`, { name: "changed", allowed_data_regions: [] }),
+      400,
+      /allowed_data_regions/,
+    );
+    expect((await api("GET", `/guardrails/${g.id}`)).body.data).toMatchObject({
+      name: "r13bad",
+      include_byok_in_budgets: true,
+    });
   });
 
   it("rule 14: create with only one of limit_usd and reset_interval is 400 naming both; both or neither is fine", async () => {
-    for (const body of [{ limit_usd: 10 }, { reset_interval: "monthly" }, { limit_usd: 10, reset_interval: null }, { limit_usd: null, reset_interval: "daily" }]) {
+    for (const body of [
+      { limit_usd: 10 },
+      { reset_interval: "monthly" },
+      { limit_usd: 10, reset_interval: null },
+      { limit_usd: null, reset_interval: "daily" },
+    ]) {
       const res = await api("POST", "/guardrails", { name: "half", ...body });
       expectError(res, 400, /limit_usd and reset_interval must be given together/);
     }
     expect((await api("GET", "/guardrails")).body.total_count).toBe(0);
-    expect(await create({ name: "both", limit_usd: 10, reset_interval: "monthly" })).toMatchObject({ limit_usd: 10, reset_interval: "monthly" });
-    expect(await create({ name: "neither", limit_usd: null, reset_interval: null })).toMatchObject({ limit_usd: null, reset_interval: null });
+    expect(await create({ name: "both", limit_usd: 10, reset_interval: "monthly" })).toMatchObject({
+      limit_usd: 10,
+      reset_interval: "monthly",
+    });
+    expect(await create({ name: "neither", limit_usd: null, reset_interval: null })).toMatchObject({
+      limit_usd: null,
+      reset_interval: null,
+    });
   });
 
   it("rule 15: an update can answer 409 with the usual error body and change nothing; 400 and 404 come first", async () => {
@@ -408,8 +684,16 @@ describe("what the real service sends (docs/api-contract.md rules 10-15)", () =>
     expect((await api("GET", `/guardrails/${g.id}`)).body.data).toEqual(g);
     expect((await admin("GET", "/__emulator/faults")).body.updateConflicts).toBe(0);
     expect((await api("PATCH", `/guardrails/${g.id}`, { name: "third" })).body.data.name).toBe("third");
-    const log = (await admin("GET", "/__emulator/log")).body.entries.filter((e: { operation: string }) => e.operation === "updateGuardrail");
-    expect(log.map((e: { status: number; fault?: string }) => `${e.status}${e.fault ? `:${e.fault}` : ""}`)).toEqual(["400", "404", "409:conflict", "409:conflict", "200"]);
+    const log = (await admin("GET", "/__emulator/log")).body.entries.filter(
+      (e: { operation: string }) => e.operation === "updateGuardrail",
+    );
+    expect(log.map((e: { status: number; fault?: string }) => `${e.status}${e.fault ? `:${e.fault}` : ""}`)).toEqual([
+      "400",
+      "404",
+      "409:conflict",
+      "409:conflict",
+      "200",
+    ]);
   });
 });
 
@@ -437,9 +721,24 @@ describe("guardrails reshaped by hand (PATCH /__emulator/guardrails/{id}) are se
       { slug: "email", action: "flag", label: "[EMAIL]" },
       { slug: "regex-prompt-injection", action: "block", scan_scope: "tool_calls_only", label: "[PROMPT_INJECTION]" },
     ];
-    const res = await reshape(g.id, { set: { workspace_id: null, content_filter_builtins: builtins, reset_interval: "hourly", enforce_zdr_vendor_d: true, audit: { by: "someone" } } });
+    const res = await reshape(g.id, {
+      set: {
+        workspace_id: null,
+        content_filter_builtins: builtins,
+        reset_interval: "hourly",
+        enforce_zdr_vendor_d: true,
+        audit: { by: "someone" },
+      },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const expected = { ...g, workspace_id: null, content_filter_builtins: builtins, reset_interval: "hourly", enforce_zdr_vendor_d: true, audit: { by: "someone" } };
+    const expected = {
+      ...g,
+      workspace_id: null,
+      content_filter_builtins: builtins,
+      reset_interval: "hourly",
+      enforce_zdr_vendor_d: true,
+      audit: { by: "someone" },
+    };
     expect(res.body.data).toEqual(expected);
     expect((await api("GET", `/guardrails/${g.id}`)).body.data).toEqual(expected);
     // A guardrail without a workspace is listed with the default workspace's (it has none of its own).
@@ -460,7 +759,11 @@ describe("guardrails reshaped by hand (PATCH /__emulator/guardrails/{id}) are se
     expectError(await reshape(MISSING, { set: { x: 1 } }), 404);
     expectError(await reshape("not-a-uuid", { set: { x: 1 } }), 400, /id/);
     expectError(await reshape("%E0%A4%A", { set: { x: 1 } }), 400, /id/);
-    const noHeader = await fetch(`${emu.url}/__emulator/guardrails/${g.id}`, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ set: { name: "pwned" } }) });
+    const noHeader = await fetch(`${emu.url}/__emulator/guardrails/${g.id}`, {
+      method: "PATCH",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ set: { name: "pwned" } }),
+    });
     expect(noHeader.status).toBe(403);
     expect((await api("GET", `/guardrails/${g.id}`)).body.data).toEqual(g);
   });
@@ -470,7 +773,11 @@ describe("the spec's Errors table: 500 on create, bulk assign and bulk unassign"
   it("answers 500-class errors with the error body when the service fails", async () => {
     const g = await create({ name: "e" });
     await admin("PUT", "/__emulator/faults", { errorRate: 1 });
-    for (const res of [await api("POST", "/guardrails", { name: "x" }), await api("POST", `/guardrails/${g.id}/assignments/members`, { member_user_ids: ["user_a"] }), await api("POST", `/guardrails/${g.id}/assignments/members/remove`, { member_user_ids: ["user_a"] })]) {
+    for (const res of [
+      await api("POST", "/guardrails", { name: "x" }),
+      await api("POST", `/guardrails/${g.id}/assignments/members`, { member_user_ids: ["user_a"] }),
+      await api("POST", `/guardrails/${g.id}/assignments/members/remove`, { member_user_ids: ["user_a"] }),
+    ]) {
       expect([500, 502, 503]).toContain(res.status);
       expect(res.body.error.code).toBe(res.status);
     }

@@ -43,7 +43,10 @@ async function mappingFetcher(input: Parameters<typeof fetch>[0], init?: Request
     ...(sent ? { body: JSON.stringify(renameKeys(JSON.parse(sent), toSpec)) } : {}),
   });
   const text = await out.text();
-  const body = text && /json/.test(out.headers.get("content-type") ?? "") ? JSON.stringify(renameKeys(JSON.parse(text), toSdk)) : text;
+  const body =
+    text && /json/.test(out.headers.get("content-type") ?? "")
+      ? JSON.stringify(renameKeys(JSON.parse(text), toSdk))
+      : text;
   return new Response(body, { status: out.status, statusText: out.statusText, headers: out.headers });
 }
 
@@ -52,7 +55,13 @@ let sdk: OpenRouter;
 let admin: ReturnType<typeof http>;
 
 beforeAll(async () => {
-  emu = await startEmulator({ managementKeys: [KEY], defaultWorkspaceId: W1, workspaces: [W2], members: MEMBERS, keyHashes: HASHES });
+  emu = await startEmulator({
+    managementKeys: [KEY],
+    defaultWorkspaceId: W1,
+    workspaces: [W2],
+    members: MEMBERS,
+    keyHashes: HASHES,
+  });
   admin = http(emu.url);
   sdk = new OpenRouter({
     apiKey: KEY,
@@ -85,7 +94,13 @@ async function failure(call: Promise<unknown>): Promise<{ name: string; statusCo
 }
 
 /** The fields of docs/api-contract.md rule 13, which the emulator did not have before. */
-const RULE_13_FIELDS = ["include_byok_in_budgets", "allowed_data_regions", "enable_free_model_publication", "enable_free_model_training", "enable_paid_model_training"];
+const RULE_13_FIELDS = [
+  "include_byok_in_budgets",
+  "allowed_data_regions",
+  "enable_free_model_publication",
+  "enable_free_model_training",
+  "enable_paid_model_training",
+];
 
 const full: Parameters<OpenRouter["guardrails"]["create"]>[0]["createGuardrailRequest"] = {
   name: "sdk-eng",
@@ -101,7 +116,10 @@ const full: Parameters<OpenRouter["guardrails"]["create"]>[0]["createGuardrailRe
   enforceZdrOpenai: false,
   enforceZdrGoogle: true,
   enforceZdrOther: false,
-  contentFilterBuiltins: [{ slug: "email", action: "redact" }, { slug: "regex-prompt-injection", action: "flag", scanScope: "user_only" }],
+  contentFilterBuiltins: [
+    { slug: "email", action: "redact" },
+    { slug: "regex-prompt-injection", action: "flag", scanScope: "user_only" },
+  ],
   contentFilters: [{ pattern: "secret-\\d+", action: "block", label: "[SECRET]" }],
   includeByokInBudgets: true,
   allowedDataRegions: ["europe", "us"],
@@ -129,13 +147,28 @@ describe("the service's SDK drives all 13 guardrail operations against the emula
     });
     // The emulator saw the spec's names, never the SDK's.
     const createBody = (await logged()).find((e) => e.operation === "createGuardrail")?.body as Record<string, unknown>;
-    expect(createBody).toMatchObject({ enforce_zdr_vendor_a: true, enforce_zdr_vendor_b: false, enforce_zdr_vendor_c: true, include_byok_in_budgets: true, allowed_data_regions: ["europe", "us"] });
+    expect(createBody).toMatchObject({
+      enforce_zdr_vendor_a: true,
+      enforce_zdr_vendor_b: false,
+      enforce_zdr_vendor_c: true,
+      include_byok_in_budgets: true,
+      allowed_data_regions: ["europe", "us"],
+    });
     expect(Object.keys(createBody).filter((k) => /anthropic|openai|google/.test(k))).toEqual([]);
 
     expect((await sdk.guardrails.get({ id: created.id })).data).toEqual(created);
 
     const minimal = (await sdk.guardrails.create({ createGuardrailRequest: { name: "sdk-minimal" } })).data;
-    expect(minimal).toMatchObject({ workspaceId: W1, includeByokInBudgets: false, allowedDataRegions: null, enableFreeModelPublication: null, enableFreeModelTraining: null, enablePaidModelTraining: null, limitUsd: null, resetInterval: null });
+    expect(minimal).toMatchObject({
+      workspaceId: W1,
+      includeByokInBudgets: false,
+      allowedDataRegions: null,
+      enableFreeModelPublication: null,
+      enableFreeModelTraining: null,
+      enablePaidModelTraining: null,
+      limitUsd: null,
+      resetInterval: null,
+    });
     await sdk.guardrails.create({ createGuardrailRequest: { name: "sdk-minimal-2" } });
 
     // Pages of 1 over the default workspace: the SDK's page iterator walks them.
@@ -148,11 +181,31 @@ describe("the service's SDK drives all 13 guardrail operations against the emula
     const inW2 = await sdk.guardrails.list({ workspaceId: W2 });
     expect(inW2.result).toEqual({ data: [created], totalCount: 1 });
 
-    const patch = { description: null, enforceZdrOpenai: true, includeByokInBudgets: false, allowedDataRegions: ["global" as const], enablePaidModelTraining: null };
+    const patch = {
+      description: null,
+      enforceZdrOpenai: true,
+      includeByokInBudgets: false,
+      allowedDataRegions: ["global" as const],
+      enablePaidModelTraining: null,
+    };
     const updated = (await sdk.guardrails.update({ id: created.id, updateGuardrailRequest: patch })).data;
-    expect(updated).toEqual({ ...created, description: null, enforceZdrOpenai: true, includeByokInBudgets: false, allowedDataRegions: ["global"], enablePaidModelTraining: null, updatedAt: expect.any(String) });
+    expect(updated).toEqual({
+      ...created,
+      description: null,
+      enforceZdrOpenai: true,
+      includeByokInBudgets: false,
+      allowedDataRegions: ["global"],
+      enablePaidModelTraining: null,
+      updatedAt: expect.any(String),
+    });
     const patchBody = (await logged()).find((e) => e.operation === "updateGuardrail")?.body;
-    expect(patchBody).toEqual({ description: null, enforce_zdr_vendor_b: true, include_byok_in_budgets: false, allowed_data_regions: ["global"], enable_paid_model_training: null });
+    expect(patchBody).toEqual({
+      description: null,
+      enforce_zdr_vendor_b: true,
+      include_byok_in_budgets: false,
+      allowed_data_regions: ["global"],
+      enable_paid_model_training: null,
+    });
 
     expect(await sdk.guardrails.delete({ id: minimal.id })).toEqual({ deleted: true });
     expect((await failure(sdk.guardrails.get({ id: minimal.id }))).statusCode).toBe(404);
@@ -162,31 +215,81 @@ describe("the service's SDK drives all 13 guardrail operations against the emula
     const g1 = (await sdk.guardrails.create({ createGuardrailRequest: { name: "a1" } })).data;
     const g2 = (await sdk.guardrails.create({ createGuardrailRequest: { name: "a2", workspaceId: W2 } })).data;
 
-    expect(await sdk.guardrails.bulkAssignMembers({ id: g1.id, bulkAssignMembersRequest: { memberUserIds: ["user_a", "user_b", "user_a", "user_nobody"] } })).toEqual({ assignedCount: 2 });
-    expect(await sdk.guardrails.bulkAssignMembers({ id: g2.id, bulkAssignMembersRequest: { memberUserIds: ["user_c"] } })).toEqual({ assignedCount: 1 });
-    expect(await sdk.guardrails.bulkAssignKeys({ id: g1.id, bulkAssignKeysRequest: { keyHashes: ["hash_1", "hash_2"] } })).toEqual({ assignedCount: 2 });
-    expect(await sdk.guardrails.bulkAssignKeys({ id: g2.id, bulkAssignKeysRequest: { keyHashes: ["hash_2", "hash_3"] } })).toEqual({ assignedCount: 2 });
+    expect(
+      await sdk.guardrails.bulkAssignMembers({
+        id: g1.id,
+        bulkAssignMembersRequest: { memberUserIds: ["user_a", "user_b", "user_a", "user_nobody"] },
+      }),
+    ).toEqual({ assignedCount: 2 });
+    expect(
+      await sdk.guardrails.bulkAssignMembers({ id: g2.id, bulkAssignMembersRequest: { memberUserIds: ["user_c"] } }),
+    ).toEqual({ assignedCount: 1 });
+    expect(
+      await sdk.guardrails.bulkAssignKeys({ id: g1.id, bulkAssignKeysRequest: { keyHashes: ["hash_1", "hash_2"] } }),
+    ).toEqual({ assignedCount: 2 });
+    expect(
+      await sdk.guardrails.bulkAssignKeys({ id: g2.id, bulkAssignKeysRequest: { keyHashes: ["hash_2", "hash_3"] } }),
+    ).toEqual({ assignedCount: 2 });
 
     const members = await sdk.guardrails.listGuardrailMemberAssignments({ id: g1.id });
     expect(members.result.totalCount).toBe(2);
     expect(members.result.data.map((r) => r.userId).sort()).toEqual(["user_a", "user_b"]);
-    expect(members.result.data[0]).toEqual({ id: expect.any(String), userId: "user_a", organizationId: expect.any(String), guardrailId: g1.id, assignedBy: null, createdAt: expect.any(String) });
+    expect(members.result.data[0]).toEqual({
+      id: expect.any(String),
+      userId: "user_a",
+      organizationId: expect.any(String),
+      guardrailId: g1.id,
+      assignedBy: null,
+      createdAt: expect.any(String),
+    });
 
     const keys = await sdk.guardrails.listGuardrailKeyAssignments({ id: g1.id });
     expect(keys.result).toEqual({
       totalCount: 1,
-      data: [{ id: expect.any(String), keyHash: "hash_1", guardrailId: g1.id, keyName: expect.any(String), keyLabel: expect.any(String), assignedBy: null, createdAt: expect.any(String) }],
+      data: [
+        {
+          id: expect.any(String),
+          keyHash: "hash_1",
+          guardrailId: g1.id,
+          keyName: expect.any(String),
+          keyLabel: expect.any(String),
+          assignedBy: null,
+          createdAt: expect.any(String),
+        },
+      ],
     });
 
     const allMembers = await sdk.guardrails.listMemberAssignments({ limit: 100 });
-    expect(allMembers.result.data.map((r) => `${r.userId}@${r.guardrailId === g1.id ? "g1" : "g2"}`).sort()).toEqual(["user_a@g1", "user_b@g1", "user_c@g2"]);
+    expect(allMembers.result.data.map((r) => `${r.userId}@${r.guardrailId === g1.id ? "g1" : "g2"}`).sort()).toEqual([
+      "user_a@g1",
+      "user_b@g1",
+      "user_c@g2",
+    ]);
     const allKeys = await sdk.guardrails.listKeyAssignments({ limit: 100 });
-    expect(allKeys.result.data.map((r) => `${r.keyHash}@${r.guardrailId === g1.id ? "g1" : "g2"}`).sort()).toEqual(["hash_1@g1", "hash_2@g2", "hash_3@g2"]);
+    expect(allKeys.result.data.map((r) => `${r.keyHash}@${r.guardrailId === g1.id ? "g1" : "g2"}`).sort()).toEqual([
+      "hash_1@g1",
+      "hash_2@g2",
+      "hash_3@g2",
+    ]);
 
-    expect(await sdk.guardrails.bulkUnassignMembers({ id: g1.id, bulkUnassignMembersRequest: { memberUserIds: ["user_a", "user_c"] } })).toEqual({ unassignedCount: 1 });
-    expect(await sdk.guardrails.bulkUnassignKeys({ id: g2.id, bulkUnassignKeysRequest: { keyHashes: ["hash_3", "hash_1"] } })).toEqual({ unassignedCount: 1 });
-    expect((await sdk.guardrails.listGuardrailMemberAssignments({ id: g1.id })).result.data.map((r) => r.userId)).toEqual(["user_b"]);
-    expect((await sdk.guardrails.listGuardrailKeyAssignments({ id: g2.id })).result.data.map((r) => r.keyHash)).toEqual(["hash_2"]);
+    expect(
+      await sdk.guardrails.bulkUnassignMembers({
+        id: g1.id,
+        bulkUnassignMembersRequest: { memberUserIds: ["user_a", "user_c"] },
+      }),
+    ).toEqual({ unassignedCount: 1 });
+    expect(
+      await sdk.guardrails.bulkUnassignKeys({
+        id: g2.id,
+        bulkUnassignKeysRequest: { keyHashes: ["hash_3", "hash_1"] },
+      }),
+    ).toEqual({ unassignedCount: 1 });
+    expect(
+      (await sdk.guardrails.listGuardrailMemberAssignments({ id: g1.id })).result.data.map((r) => r.userId),
+    ).toEqual(["user_b"]);
+    expect((await sdk.guardrails.listGuardrailKeyAssignments({ id: g2.id })).result.data.map((r) => r.keyHash)).toEqual(
+      ["hash_2"],
+    );
   });
 
   it("every one of the 13 operations answered 2xx to the SDK in this file's calls", async () => {
@@ -205,8 +308,19 @@ describe("the service's SDK drives all 13 guardrail operations against the emula
     await sdk.guardrails.delete({ id: g.id });
     const ok = new Set((await logged()).filter((e) => e.status >= 200 && e.status < 300).map((e) => e.operation));
     expect([...ok].sort()).toEqual([
-      "assignKeys", "assignMembers", "createGuardrail", "deleteGuardrail", "getGuardrail", "listAllKeyAssignments", "listAllMemberAssignments",
-      "listGuardrailKeyAssignments", "listGuardrailMemberAssignments", "listGuardrails", "unassignKeys", "unassignMembers", "updateGuardrail",
+      "assignKeys",
+      "assignMembers",
+      "createGuardrail",
+      "deleteGuardrail",
+      "getGuardrail",
+      "listAllKeyAssignments",
+      "listAllMemberAssignments",
+      "listGuardrailKeyAssignments",
+      "listGuardrailMemberAssignments",
+      "listGuardrails",
+      "unassignKeys",
+      "unassignMembers",
+      "updateGuardrail",
     ]);
   });
 });
@@ -237,7 +351,17 @@ describe("the service's answers the SDK knows how to read: errors, rule 14, rule
   });
 
   it("the service's newer builtin rules: flag on a PII slug and the secrets slug are accepted", async () => {
-    const g = (await sdk.guardrails.create({ createGuardrailRequest: { name: "newer", contentFilterBuiltins: [{ slug: "phone", action: "flag" }, { slug: "secrets", action: "redact" }] } })).data;
+    const g = (
+      await sdk.guardrails.create({
+        createGuardrailRequest: {
+          name: "newer",
+          contentFilterBuiltins: [
+            { slug: "phone", action: "flag" },
+            { slug: "secrets", action: "redact" },
+          ],
+        },
+      })
+    ).data;
     expect(g.contentFilterBuiltins).toEqual([
       { slug: "phone", action: "flag", label: "[PHONE]" },
       { slug: "secrets", action: "redact", label: "[SECRETS]" },
@@ -247,12 +371,29 @@ describe("the service's answers the SDK knows how to read: errors, rule 14, rule
   it("a guardrail shaped by hand into what the real service may hold still passes the SDK's validation on get and list", async () => {
     const g = (await sdk.guardrails.create({ createGuardrailRequest: { name: "odd" } })).data;
     const res = await admin("PATCH", `/__emulator/guardrails/${g.id}`, {
-      set: { workspace_id: null, reset_interval: "hourly", limit_usd: 3, content_filter_builtins: [{ slug: "secrets", action: "flag", label: "[SECRETS]" }, { slug: "face", action: "mask", scan_scope: "tool_only" }], brand_new_field: { any: "thing" } },
+      set: {
+        workspace_id: null,
+        reset_interval: "hourly",
+        limit_usd: 3,
+        content_filter_builtins: [
+          { slug: "secrets", action: "flag", label: "[SECRETS]" },
+          { slug: "face", action: "mask", scan_scope: "tool_only" },
+        ],
+        brand_new_field: { any: "thing" },
+      },
       remove: ["description", "allowed_models", "updated_at"],
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const read = (await sdk.guardrails.get({ id: g.id })).data;
-    expect(read).toMatchObject({ workspaceId: null, resetInterval: "hourly", limitUsd: 3, contentFilterBuiltins: [{ slug: "secrets", action: "flag", label: "[SECRETS]" }, { slug: "face", action: "mask", scanScope: "tool_only" }] });
+    expect(read).toMatchObject({
+      workspaceId: null,
+      resetInterval: "hourly",
+      limitUsd: 3,
+      contentFilterBuiltins: [
+        { slug: "secrets", action: "flag", label: "[SECRETS]" },
+        { slug: "face", action: "mask", scanScope: "tool_only" },
+      ],
+    });
     expect("description" in read).toBe(false);
     expect((await sdk.guardrails.list()).result.data.map((x) => x.id)).toContain(g.id);
   });

@@ -17,19 +17,36 @@ export const engId = eng.id;
 `;
 
 function ops(previewJson: string): string[] {
-  return (JSON.parse(previewJson).steps ?? []).filter((s: { urn: string }) => /Guardrail|Assignment/.test(s.urn)).map((s: { op: string; urn: string }) => `${s.urn.split("::").pop()}: ${s.op}`);
+  return (JSON.parse(previewJson).steps ?? [])
+    .filter((s: { urn: string }) => /Guardrail|Assignment/.test(s.urn))
+    .map((s: { op: string; urn: string }) => `${s.urn.split("::").pop()}: ${s.op}`);
 }
 
 /** The change lines of one resource in a `preview --diff`. */
 function marked(stdout: string, resource: string): string[] {
-  const block = stdout.split("--outputs:--")[0]!.split("\nResources:")[0]!.split(/\n(?=\s+[~+-]?\s*pulumi)/).find((b) => b.includes(`::${resource}]`)) ?? "";
-  return block.split("\n").filter((l) => /^\s+[~+-] \S/.test(l) && !l.includes("pulumi-nodejs")).map((l) => l.trim().replace(/\s+/g, " ").replace(/ :/, ":"));
+  const block =
+    stdout
+      .split("--outputs:--")[0]!
+      .split("\nResources:")[0]!
+      .split(/\n(?=\s+[~+-]?\s*pulumi)/)
+      .find((b) => b.includes(`::${resource}]`)) ?? "";
+  return block
+    .split("\n")
+    .filter((l) => /^\s+[~+-] \S/.test(l) && !l.includes("pulumi-nodejs"))
+    .map((l) => l.trim().replace(/\s+/g, " ").replace(/ :/, ":"));
 }
 
 describe("adoption and set modes under the real CLI", () => {
   let p: Program;
   let adopted: string;
-  const members = async () => ((await p.api("GET", `/guardrails/${adopted}/assignments/members?limit=100`)).body.data as Array<{ user_id: string }>).map((r) => r.user_id).sort();
+  const members = async () =>
+    (
+      (await p.api("GET", `/guardrails/${adopted}/assignments/members?limit=100`)).body.data as Array<{
+        user_id: string;
+      }>
+    )
+      .map((r) => r.user_id)
+      .sort();
 
   beforeAll(async () => {
     p = await Program.create("adoption-e2e");
@@ -53,7 +70,11 @@ describe("adoption and set modes under the real CLI", () => {
     expect(log.counts.deleteGuardrail ?? 0).toBe(0);
     expect(log.counts.createGuardrail ?? 0).toBe(0);
     expect((await p.outputs()).engId).toBe(adopted);
-    expect((await p.api("GET", `/guardrails/${adopted}`)).body.data).toMatchObject({ name: "Engineering", workspace_id: DEFAULT_WS, limit_usd: 10 });
+    expect((await p.api("GET", `/guardrails/${adopted}`)).body.data).toMatchObject({
+      name: "Engineering",
+      workspace_id: DEFAULT_WS,
+      limit_usd: 10,
+    });
     expect(await members()).toEqual(["user_alice", "user_bob"]);
     await p.pulumi(["preview", "--expect-no-changes", "--refresh"], { check: true });
   });
@@ -65,7 +86,11 @@ describe("adoption and set modes under the real CLI", () => {
     const preview = await p.preview();
     // The engine renders the recorded inputs against the program's: the foreign member leaves
     // the state (a "-" line) while `exclusive` turns false; the up unassigns nobody.
-    expect(marked(preview.stdout, "eng-members")).toEqual(["~ exclusive: true => false", "~ members: {", '- user_erin: "assigned here, not in the program"']);
+    expect(marked(preview.stdout, "eng-members")).toEqual([
+      "~ exclusive: true => false",
+      "~ members: {",
+      '- user_erin: "assigned here, not in the program"',
+    ]);
     await p.clearLog();
     await p.up();
     expect((await p.log()).counts.unassignMembers ?? 0).toBe(0);
@@ -78,7 +103,10 @@ describe("adoption and set modes under the real CLI", () => {
     await p.up();
     expect(await members()).toEqual(["user_alice", "user_bob", "user_erin"]);
     const preview = await p.preview("--refresh");
-    expect(marked(preview.stdout, "eng-members")).toEqual(["~ members: {", '- user_erin: "assigned here, not in the program"']);
+    expect(marked(preview.stdout, "eng-members")).toEqual([
+      "~ members: {",
+      '- user_erin: "assigned here, not in the program"',
+    ]);
     await p.up();
     expect(await members()).toEqual(["user_alice", "user_bob"]);
     await p.pulumi(["preview", "--expect-no-changes", "--refresh"], { check: true });

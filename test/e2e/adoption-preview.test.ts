@@ -17,7 +17,14 @@ describe("adoption at preview", () => {
   });
 
   it("warns with the fields adopting will overwrite; an adoption that changes nothing says nothing", async () => {
-    const existing = (await p.api("POST", "/guardrails", { name: "Legacy", description: "set by hand", limit_usd: 5, reset_interval: "daily" })).body.data;
+    const existing = (
+      await p.api("POST", "/guardrails", {
+        name: "Legacy",
+        description: "set by hand",
+        limit_usd: 5,
+        reset_interval: "daily",
+      })
+    ).body.data;
     const program = (limit: number, description?: string) => `
 import { Guardrail } from "pulumi-guardrails";
 new Guardrail("legacy", { name: "Legacy", ${description ? `description: ${JSON.stringify(description)}, ` : ""}limitUsd: ${limit}, resetInterval: "daily", adoptId: "${existing.id}" });

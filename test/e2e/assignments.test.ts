@@ -19,11 +19,22 @@ export const opsId = ops.id;
 
 /** Lines of the resource part of a preview that mark a change. */
 function marked(stdout: string, resource: string): string[] {
-  const block = stdout.split("--outputs:--")[0]!.split("\nResources:")[0]!.split(/\n(?=\s+[~+-]?\s*pulumi)/).find((b) => b.includes(`::${resource}]`)) ?? "";
-  return block.split("\n").filter((l) => /^\s+[~+-] \S/.test(l) && !l.includes("pulumi-nodejs")).map((l) => l.trim().replace(/\s+/g, " ").replace(/ :/, ":"));
+  const block =
+    stdout
+      .split("--outputs:--")[0]!
+      .split("\nResources:")[0]!
+      .split(/\n(?=\s+[~+-]?\s*pulumi)/)
+      .find((b) => b.includes(`::${resource}]`)) ?? "";
+  return block
+    .split("\n")
+    .filter((l) => /^\s+[~+-] \S/.test(l) && !l.includes("pulumi-nodejs"))
+    .map((l) => l.trim().replace(/\s+/g, " ").replace(/ :/, ":"));
 }
 
-const members = async (p: Program, g: string) => ((await p.api("GET", `/guardrails/${g}/assignments/members?limit=100`)).body.data as Array<{ user_id: string }>).map((r) => r.user_id).sort();
+const members = async (p: Program, g: string) =>
+  ((await p.api("GET", `/guardrails/${g}/assignments/members?limit=100`)).body.data as Array<{ user_id: string }>)
+    .map((r) => r.user_id)
+    .sort();
 
 describe("member sets under the real CLI", () => {
   const p = useProgram("assignments-e2e", { up: program(["user_alice", "user_bob", "user_carol"], true) });
@@ -67,7 +78,10 @@ describe("member sets under the real CLI", () => {
 
   it("3d. a member moved to another guardrail is found by refresh, named with its new guardrail, and moved back", async () => {
     await p.api("POST", `/guardrails/${ops}/assignments/members`, { member_user_ids: ["user_alice"] });
-    await refreshedAndRepaired(["~ members: {", `~ user_alice: "on guardrail Operations (${ops.slice(0, 8)}…)" => true`]);
+    await refreshedAndRepaired([
+      "~ members: {",
+      `~ user_alice: "on guardrail Operations (${ops.slice(0, 8)}…)" => true`,
+    ]);
     expect(await members(p, ops)).toEqual([]);
     await p.pulumi(["preview", "--expect-no-changes", "--refresh"], { check: true });
   });
@@ -75,15 +89,21 @@ describe("member sets under the real CLI", () => {
   it("an exclusive set adopted onto a guardrail with other members shows their removal in a refreshed preview before any up removes them", async () => {
     const legacy = (await p.api("POST", "/guardrails", { name: "Legacy" })).body.data.id;
     await p.api("POST", `/guardrails/${legacy}/assignments/members`, { member_user_ids: ["user_frank"] });
-    p.write(program(["user_alice", "user_carol", "user_dave"], true) + `
+    p.write(
+      program(["user_alice", "user_carol", "user_dave"], true) +
+        `
 new GuardrailMemberAssignment("legacy-members", { guardrailId: "${legacy}", memberUserIds: ["user_bob"], exclusive: true });
-`);
+`,
+    );
     await p.up();
     expect(await members(p, legacy)).toEqual(["user_bob", "user_frank"]);
     // The engine renders previews from inputs; the foreign member is in the outputs until a
     // refresh reads the live set, so the preview that names it is a refreshed one.
     const preview = await p.preview("--refresh");
-    expect(marked(preview.stdout, "legacy-members")).toEqual(["~ members: {", '- user_frank: "assigned here, not in the program"']);
+    expect(marked(preview.stdout, "legacy-members")).toEqual([
+      "~ members: {",
+      '- user_frank: "assigned here, not in the program"',
+    ]);
     await p.up();
     expect(await members(p, legacy)).toEqual(["user_bob"]);
     p.write(program(["user_alice", "user_carol", "user_dave"], true));
@@ -96,10 +116,18 @@ new GuardrailMemberAssignment("legacy-members", { guardrailId: "${legacy}", memb
     p.write(program(["user_alice", "user_carol", "user_dave", "user_ghost", "user_nobody"], true));
     const res = await p.pulumi(["up", "--yes", "--skip-preview"]);
     expect(res.code).not.toBe(0);
-    expect(res.output).toContain("2 member(s) did not land (the service skipped them; are they not members of the organization?): user_ghost, user_nobody");
+    expect(res.output).toContain(
+      "2 member(s) did not land (the service skipped them; are they not members of the organization?): user_ghost, user_nobody",
+    );
     const { json } = await p.exportState();
     const set = json.deployment.resources.find((r: { urn: string }) => r.urn.endsWith("::eng-members"));
-    expect(set.outputs.members).toEqual({ user_alice: true, user_carol: true, user_dave: true, user_ghost: "not assigned", user_nobody: "not assigned" });
+    expect(set.outputs.members).toEqual({
+      user_alice: true,
+      user_carol: true,
+      user_dave: true,
+      user_ghost: "not assigned",
+      user_nobody: "not assigned",
+    });
     expect(set.inputs.__provider).toBeDefined();
     p.write(program(["user_alice", "user_carol", "user_dave"], true));
     await p.up();
@@ -111,11 +139,18 @@ new GuardrailMemberAssignment("legacy-members", { guardrailId: "${legacy}", memb
     await p.api("POST", `/guardrails/${legacy}/assignments/members`, { member_user_ids: ["user_erin"] });
     p.write(program(["user_alice", "user_carol", "user_dave", "user_erin"], true));
     const from = `from guardrail Legacy Sales (${legacy.slice(0, 8)}…)`;
-    expect(marked((await p.preview()).stdout, "eng-members")).toEqual(["~ members: {", "+ user_erin: true", "+ moves: {", `+ user_erin: "${from}"`]);
+    expect(marked((await p.preview()).stdout, "eng-members")).toEqual([
+      "~ members: {",
+      "+ user_erin: true",
+      "+ moves: {",
+      `+ user_erin: "${from}"`,
+    ]);
     const json = JSON.parse((await p.pulumi(["preview", "--json"], { check: true })).stdout);
     expect(summarizePreview(json)).toContain("- added: `user_erin` (moves from Legacy Sales)");
     const up = await p.up();
-    expect(up.output).toContain(`warning: GuardrailMemberAssignment for guardrail ${eng}: moved 1 member(s) here from other guardrails: user_erin (${from})`);
+    expect(up.output).toContain(
+      `warning: GuardrailMemberAssignment for guardrail ${eng}: moved 1 member(s) here from other guardrails: user_erin (${from})`,
+    );
     expect(await members(p, legacy)).toEqual([]);
     await p.pulumi(["preview", "--expect-no-changes", "--refresh"], { check: true });
     p.write(program(["user_alice", "user_carol", "user_dave"], true));
@@ -136,7 +171,9 @@ new GuardrailMemberAssignment("legacy-members", { guardrailId: "${legacy}", memb
     expect(log.counts.unassignMembers).toBe(1);
     expect(log.counts.unassignKeys).toBe(1);
     expect(log.counts.deleteGuardrail).toBe(2);
-    expect((await p.api("GET", "/guardrails")).body.data.map((g: { name: string }) => g.name)).toEqual(["Someone else's"]);
+    expect((await p.api("GET", "/guardrails")).body.data.map((g: { name: string }) => g.name)).toEqual([
+      "Someone else's",
+    ]);
     expect(await members(p, other)).toEqual(["user_bob"]);
   });
 });

@@ -25,7 +25,10 @@ describe("a wrong guardrails:baseUrl never deletes anything from state", () => {
   });
   afterAll(() => p.close());
 
-  const resourceCount = async () => (await p.exportState()).json.deployment.resources.filter((r: { type: string }) => r.type.startsWith("pulumi-nodejs:dynamic/guardrails:")).length;
+  const resourceCount = async () =>
+    (await p.exportState()).json.deployment.resources.filter((r: { type: string }) =>
+      r.type.startsWith("pulumi-nodejs:dynamic/guardrails:"),
+    ).length;
 
   it("the URL plus /api/v1 (as the emulator's banner prints it) works: refresh finds no change", async () => {
     await p.pulumi(["config", "set", "guardrails:baseUrl", `${p.emulator.url}/api/v1`], { check: true });

@@ -16,7 +16,8 @@ new Guardrail("g1", { name: "G1", limitUsd: ${limit}, resetInterval: "daily" });
 
 /** The CLI's Diagnostics section, with ports and ids made stable and resources in name order. */
 function diagnostics(output: string, anonymous = false): string {
-  if (anonymous) output = output.replace(/Guardrail \(g[01]\)/g, "Guardrail (g?)").replace(/guardrail "G[01]"/g, 'guardrail "G?"');
+  if (anonymous)
+    output = output.replace(/Guardrail \(g[01]\)/g, "Guardrail (g?)").replace(/guardrail "G[01]"/g, 'guardrail "G?"');
   const section = output.slice(output.indexOf("Diagnostics:"), output.search(/^(Resources|Outputs):/m));
   const blocks = section
     .replace(/http:\/\/127\.0\.0\.1:\d+/g, "http://127.0.0.1:<port>")
@@ -48,7 +49,9 @@ describe("errors said once, in one line", () => {
     for (const g of ["G0", "G1"]) expectSaidOnceWithoutTrace(res.output, `guardrail "${g}": GET`);
     expect(res.output).toContain("401 Unauthorized (check the API key): missing, malformed or unknown API key");
     // Explained in full once; the other resource names itself and points back (issue 24).
-    expect(res.output.slice(res.output.indexOf("Diagnostics:")).split("The service refused the API key from").length - 1).toBe(1);
+    expect(
+      res.output.slice(res.output.indexOf("Diagnostics:")).split("The service refused the API key from").length - 1,
+    ).toBe(1);
     // Which resource fails first (and so carries the full message) varies from run to run.
     await expect(diagnostics(res.output, true)).toMatchFileSnapshot("golden/errors-401.txt");
   });
@@ -60,7 +63,10 @@ describe("errors said once, in one line", () => {
     const res = await p.pulumi(["preview"]);
     p.env.GUARDRAILS_API_KEY = key;
     expect(res.code).not.toBe(0);
-    expectSaidOnceWithoutTrace(res.output, "set the API key: `pulumi config set --secret guardrails:apiKey <key>` or the env var GUARDRAILS_API_KEY");
+    expectSaidOnceWithoutTrace(
+      res.output,
+      "set the API key: `pulumi config set --secret guardrails:apiKey <key>` or the env var GUARDRAILS_API_KEY",
+    );
     await expect(diagnostics(res.output, true)).toMatchFileSnapshot("golden/errors-config.txt");
   });
 
@@ -70,7 +76,9 @@ describe("errors said once, in one line", () => {
     p.write(PROGRAM(1));
     expect(res.code).not.toBe(0);
     expectSaidOnceWithoutTrace(res.output, "property limitUsd value {-5} has a problem: must be >= 0 (got -5)");
-    expect(res.output.replace(/resource 'g[01]'/, "resource '<g>'")).toMatch(/^error: pulumi-nodejs:dynamic\/guardrails:Guardrail resource '<g>': property limitUsd value \{-5\} has a problem: must be >= 0 \(got -5\)$/m);
+    expect(res.output.replace(/resource 'g[01]'/, "resource '<g>'")).toMatch(
+      /^error: pulumi-nodejs:dynamic\/guardrails:Guardrail resource '<g>': property limitUsd value \{-5\} has a problem: must be >= 0 \(got -5\)$/m,
+    );
   });
 
   it("a secret arg's value is never quoted: the property and the rule only (issue 24)", async () => {
@@ -84,8 +92,12 @@ new Guardrail("g1", { name: "G1", limitUsd: 1, resetInterval: "daily" });
     p.write(PROGRAM(1));
     expect(res.code).not.toBe(0);
     // The engine quotes the input at a failure's property itself, so a secret's failure names it in the reason.
-    expect(res.output).toMatch(/^error: pulumi-nodejs:dynamic\/guardrails:Guardrail resource 'g0' has a problem: limitUsd: must be >= 0$/m);
-    expect(res.output).toMatch(/^error: pulumi-nodejs:dynamic\/guardrails:Guardrail resource 'g0' has a problem: contentFilters\[0\]\.pattern: must be a regular expression that compiles$/m);
+    expect(res.output).toMatch(
+      /^error: pulumi-nodejs:dynamic\/guardrails:Guardrail resource 'g0' has a problem: limitUsd: must be >= 0$/m,
+    );
+    expect(res.output).toMatch(
+      /^error: pulumi-nodejs:dynamic\/guardrails:Guardrail resource 'g0' has a problem: contentFilters\[0\]\.pattern: must be a regular expression that compiles$/m,
+    );
     expect(res.output).not.toContain("TOPSECRET");
     expect(res.output).not.toMatch(/-7\b/);
   });

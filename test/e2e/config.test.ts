@@ -19,13 +19,17 @@ describe("config that tells the truth", () => {
     await p.pulumi(["config", "set", "guardrails:maxAtempts", "3"], { check: true });
     const warned = await p.preview();
     expect(warned.code).toBe(0);
-    expect(warned.output).toContain("warning: pulumi-guardrails: unknown config key guardrails:maxAtempts is ignored; did you mean guardrails:maxAttempts?");
+    expect(warned.output).toContain(
+      "warning: pulumi-guardrails: unknown config key guardrails:maxAtempts is ignored; did you mean guardrails:maxAttempts?",
+    );
     await p.pulumi(["config", "rm", "guardrails:maxAtempts"], { check: true });
     await p.pulumi(["config", "set", "guardrails:timeoutMs", "abc"], { check: true });
     const failed = await p.preview();
     await p.pulumi(["config", "rm", "guardrails:timeoutMs"], { check: true });
     expect(failed.code).not.toBe(0);
-    expect(failed.output).toContain('error: pulumi-guardrails: guardrails:timeoutMs must be a positive integer (got "abc")');
+    expect(failed.output).toContain(
+      'error: pulumi-guardrails: guardrails:timeoutMs must be a positive integer (got "abc")',
+    );
     expect(failed.output).not.toContain("NaN");
     // The key pasted into the wrong setting is never quoted back (issue 24; the harness also
     // checks every transcript for the key).
@@ -33,7 +37,9 @@ describe("config that tells the truth", () => {
     const pasted = await p.preview();
     delete p.env.GUARDRAILS_TIMEOUT_MS;
     expect(pasted.code).not.toBe(0);
-    expect(pasted.output).toContain("error: pulumi-guardrails: the env var GUARDRAILS_TIMEOUT_MS must be a positive integer (got a value shaped like an API key, not shown;");
+    expect(pasted.output).toContain(
+      "error: pulumi-guardrails: the env var GUARDRAILS_TIMEOUT_MS must be a positive integer (got a value shaped like an API key, not shown;",
+    );
     expect(pasted.output).not.toContain(p.apiKey);
   });
 

@@ -28,13 +28,16 @@ new GuardrailKeyAssignment("three-keys", { guardrailId: g3.id, keyHashes: ["a1b2
     expect(res.output).toContain(
       'warning: pulumi-guardrails: member "user_bob" is assigned to two guardrails of the same workspace: "g1" (GuardrailMemberAssignment "one-members") and "g2" (GuardrailMemberAssignment "two-members")',
     );
-    expect(res.output).toContain('warning: pulumi-guardrails: key "a1b2c3d4e5f60718" is assigned to two guardrails: "g1" (GuardrailKeyAssignment "one-keys") and "g3" (GuardrailKeyAssignment "three-keys")');
+    expect(res.output).toContain(
+      'warning: pulumi-guardrails: key "a1b2c3d4e5f60718" is assigned to two guardrails: "g1" (GuardrailKeyAssignment "one-keys") and "g3" (GuardrailKeyAssignment "three-keys")',
+    );
     expect(res.output).not.toContain('member "user_alice"');
     expect(res.output).not.toContain('member "user_carol"');
   });
 
   it("two resources managing one guardrail fail the preview with no write, naming both (issue 24, finding 18)", async () => {
-    const existing = (await p.api("POST", "/guardrails", { name: "Sales", limit_usd: 100, reset_interval: "monthly" })).body.data.id as string;
+    const existing = (await p.api("POST", "/guardrails", { name: "Sales", limit_usd: 100, reset_interval: "monthly" }))
+      .body.data.id as string;
     p.write(`
 import { Guardrail } from "pulumi-guardrails";
 new Guardrail("sales", { name: "Sales", adoptId: "${existing}" });
@@ -43,7 +46,9 @@ new Guardrail("sales-copy", { name: "Sales copy", adoptId: "${existing.toUpperCa
     await p.clearLog();
     const res = await p.preview();
     expect(res.code).not.toBe(0);
-    expect(res.output).toContain(`Guardrail "sales-copy": adoptId ${existing.toUpperCase()} is already adopted by Guardrail "sales" of this program`);
+    expect(res.output).toContain(
+      `Guardrail "sales-copy": adoptId ${existing.toUpperCase()} is already adopted by Guardrail "sales" of this program`,
+    );
     expect(res.output).not.toMatch(/\n\s+at /); // a program error, not a stack trace
     // The first Guardrail is valid and already registered: its adoption preview may read it. Nothing else is called.
     const log = await p.log();

@@ -31,7 +31,9 @@ describe("declarative configs under the real CLI", () => {
   it("creates what the files declare, and a second preview has no changes", async () => {
     const ids = (await p.outputs()).guardrailIds;
     expect(Object.keys(ids).sort()).toEqual(["engineering", "support"]);
-    const members = (await p.api("GET", `/guardrails/${ids.engineering}/assignments/members`)).body.data.map((r: { user_id: string }) => r.user_id).sort();
+    const members = (await p.api("GET", `/guardrails/${ids.engineering}/assignments/members`)).body.data
+      .map((r: { user_id: string }) => r.user_id)
+      .sort();
     expect(members).toEqual(["user_alice", "user_bob"]);
     await p.pulumi(["preview", "--expect-no-changes"], { check: true });
   });
@@ -43,8 +45,16 @@ describe("declarative configs under the real CLI", () => {
     edit("support.yaml", "ids: [user_carol, user_erin]", "ids: [user_carol]");
     const res = await p.pulumi(["preview", "--json"], { check: true });
     const preview = JSON.parse(res.stdout);
-    const ops = preview.steps.filter((s: { op: string }) => s.op !== "same").map((s: { op: string; urn: string }) => `${s.op} ${s.urn.split("::").pop()}`).sort();
-    expect(ops).toEqual(["update engineering", "update engineering-members", "update support", "update support-members"]);
+    const ops = preview.steps
+      .filter((s: { op: string }) => s.op !== "same")
+      .map((s: { op: string; urn: string }) => `${s.op} ${s.urn.split("::").pop()}`)
+      .sort();
+    expect(ops).toEqual([
+      "update engineering",
+      "update engineering-members",
+      "update support",
+      "update support-members",
+    ]);
     const summary = summarizePreview(preview);
     if (process.env.UPDATE_GOLDEN) writeFileSync(golden, summary);
     expect(summary).toBe(readFileSync(golden, "utf8"));

@@ -11,15 +11,24 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { PASSPHRASE } from "../helpers/program";
 import { REPO_ROOT, spawnEmulator, type SpawnedEmulator } from "../helpers/spawn-emulator";
 
-const EXAMPLES = readdirSync(join(REPO_ROOT, "examples")).filter((d) => existsSync(join(REPO_ROOT, "examples", d, "Pulumi.yaml")));
+const EXAMPLES = readdirSync(join(REPO_ROOT, "examples")).filter((d) =>
+  existsSync(join(REPO_ROOT, "examples", d, "Pulumi.yaml")),
+);
 
 /** `npm ci` against the committed lockfile (the package from `file:../..`), then one `@pulumi/pulumi` in the tree. */
 function npmCiWithOneCopy(dir: string): void {
   const lock = JSON.parse(readFileSync(join(dir, "package-lock.json"), "utf8"));
   expect(lock.packages[""].dependencies["pulumi-guardrails"]).toBe("file:../..");
-  execFileSync("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: dir, stdio: ["ignore", "ignore", "pipe"] });
-  const tree = JSON.parse(execFileSync("npm", ["ls", "@pulumi/pulumi", "--all", "--json"], { cwd: dir, encoding: "utf8" }));
-  expect(tree.dependencies["pulumi-guardrails"].dependencies["@pulumi/pulumi"].version).toBe(tree.dependencies["@pulumi/pulumi"].version);
+  execFileSync("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], {
+    cwd: dir,
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  const tree = JSON.parse(
+    execFileSync("npm", ["ls", "@pulumi/pulumi", "--all", "--json"], { cwd: dir, encoding: "utf8" }),
+  );
+  expect(tree.dependencies["pulumi-guardrails"].dependencies["@pulumi/pulumi"].version).toBe(
+    tree.dependencies["@pulumi/pulumi"].version,
+  );
   expect(existsSync(join(dir, "node_modules/pulumi-guardrails/node_modules/@pulumi"))).toBe(false);
 }
 
@@ -51,7 +60,8 @@ describe.each(EXAMPLES)("examples/%s", (name) => {
       GUARDRAILS_BASE_URL: emulator.url,
       GUARDRAILS_JOURNAL_DIR: join(state, ".journal"),
     };
-    const pulumi = (args: string[]) => spawnSync("pulumi", [...args, "--non-interactive"], { cwd: dir, env, encoding: "utf8" });
+    const pulumi = (args: string[]) =>
+      spawnSync("pulumi", [...args, "--non-interactive"], { cwd: dir, env, encoding: "utf8" });
     // The stack's settings file (the passphrase salt) is the only thing written into the repository.
     const stackFile = join(dir, `Pulumi.${stack}.yaml`);
     try {
@@ -70,7 +80,9 @@ describe("examples/policy (a policy pack, no Pulumi.yaml)", () => {
   it("`npm ci` installs it with one copy of @pulumi/pulumi, and the pack compiles against what it installed", () => {
     npmCiWithOneCopy(dir);
     // The pack's own typescript, over its own node_modules: the factory and Guardrail's type token resolve.
-    const tsc = spawnSync(process.execPath, [join(dir, "node_modules/typescript/bin/tsc"), "-p", dir, "--noEmit"], { encoding: "utf8" });
+    const tsc = spawnSync(process.execPath, [join(dir, "node_modules/typescript/bin/tsc"), "-p", dir, "--noEmit"], {
+      encoding: "utf8",
+    });
     expect(tsc.stdout + tsc.stderr).toBe("");
     expect(tsc.status).toBe(0);
   });

@@ -27,7 +27,10 @@ describe("guardrails-export, then declareGuardrails: the round trip is exact", (
   /** The bin as a user runs it: from the program's node_modules, key and URL in the env. */
   const exportBin = (args: string[]) =>
     new Promise<{ code: number; output: string }>((resolve) => {
-      const child = spawn(join(p.dir, "node_modules/.bin/guardrails-export"), args, { cwd: p.dir, env: { ...p.env, GUARDRAILS_BASE_URL: p.emulator.url } });
+      const child = spawn(join(p.dir, "node_modules/.bin/guardrails-export"), args, {
+        cwd: p.dir,
+        env: { ...p.env, GUARDRAILS_BASE_URL: p.emulator.url },
+      });
       let output = "";
       child.stdout.on("data", (d: Buffer) => (output += d));
       child.stderr.on("data", (d: Buffer) => (output += d));
@@ -37,15 +40,22 @@ describe("guardrails-export, then declareGuardrails: the round trip is exact", (
       });
     });
   const files = () => readdirSync(join(p.dir, "guardrails")).sort();
-  const steps = async (...extra: string[]) => JSON.parse((await p.pulumi(["preview", "--json", ...extra], { check: true })).stdout).steps as Step[];
-  const changed = (all: Step[]) => all.filter((s) => s.op !== "same").map((s) => `${s.op} ${s.urn.split("::").pop()}`).sort();
+  const steps = async (...extra: string[]) =>
+    JSON.parse((await p.pulumi(["preview", "--json", ...extra], { check: true })).stdout).steps as Step[];
+  const changed = (all: Step[]) =>
+    all
+      .filter((s) => s.op !== "same")
+      .map((s) => `${s.op} ${s.urn.split("::").pop()}`)
+      .sort();
 
   beforeAll(async () => {
     p = await Program.create("export-e2e");
     ids = await populateOrganization(p.api);
     // Lists the service answers as [] (contract rule 3 forbids writing one; a read may see it):
     // the files leave them out, as null, and the round trip below stays exact (issue 24).
-    await reshapeGuardrail(p.emulator.url, ids[3]!, { set: { allowed_models: [], allowed_providers: [], content_filters: [] } });
+    await reshapeGuardrail(p.emulator.url, ids[3]!, {
+      set: { allowed_models: [], allowed_providers: [], content_filters: [] },
+    });
     p.write(`import { declareGuardrails } from "pulumi-guardrails";
 
 const declared = declareGuardrails("guardrails");
@@ -85,7 +95,9 @@ export const guardrailIds = Object.fromEntries(Object.entries(declared).map(([id
     expect(creates.map((s) => s.newState?.inputs?.adoptId).sort()).toEqual([...ids].sort());
     // Guardrails, plus a set for each non-empty member or key list.
     const sets = HAND_MADE.reduce((n, g) => n + (g.members.length > 0 ? 1 : 0) + (g.keys.length > 0 ? 1 : 0), 0);
-    expect(all.filter((s) => s.op === "create" && !s.urn.endsWith("pulumi:pulumi:Stack::export-e2e-dev"))).toHaveLength(HAND_MADE.length + sets);
+    expect(all.filter((s) => s.op === "create" && !s.urn.endsWith("pulumi:pulumi:Stack::export-e2e-dev"))).toHaveLength(
+      HAND_MADE.length + sets,
+    );
     expect((await p.log()).writes).toBe(0);
   });
 
@@ -95,7 +107,11 @@ export const guardrailIds = Object.fromEntries(Object.entries(declared).map(([id
     const log = await p.log();
     expect(log.entries.filter((e) => e.method !== "GET")).toEqual([]);
     expect(log.writes).toBe(0);
-    expect(Object.keys(log.counts).sort()).toEqual(["getGuardrail", "listGuardrailKeyAssignments", "listGuardrailMemberAssignments"]);
+    expect(Object.keys(log.counts).sort()).toEqual([
+      "getGuardrail",
+      "listGuardrailKeyAssignments",
+      "listGuardrailMemberAssignments",
+    ]);
     const out = (await p.outputs()).guardrailIds as Record<string, string>;
     expect(Object.values(out).sort()).toEqual([...ids].sort());
   });
@@ -116,13 +132,17 @@ export const guardrailIds = Object.fromEntries(Object.entries(declared).map(([id
     // The engine renders a dynamic resource's update as its inputs before and after.
     const { oldState, newState } = all.find((s) => s.op === "update")!;
     const keys = new Set([...Object.keys(oldState!.inputs!), ...Object.keys(newState!.inputs!)]);
-    expect([...keys].filter((k) => JSON.stringify(oldState!.inputs![k]) !== JSON.stringify(newState!.inputs![k]))).toEqual(["limitUsd"]);
+    expect(
+      [...keys].filter((k) => JSON.stringify(oldState!.inputs![k]) !== JSON.stringify(newState!.inputs![k])),
+    ).toEqual(["limitUsd"]);
     expect(summarizePreview({ steps: all } as PreviewJson)).toContain("| limitUsd | `250.5` | `300` |");
 
     await p.clearLog();
     await p.up();
     const log = await p.log();
-    expect(log.entries.filter((e) => e.method !== "GET").map((e) => `${e.method} ${e.operation}`)).toEqual(["PATCH updateGuardrail"]);
+    expect(log.entries.filter((e) => e.method !== "GET").map((e) => `${e.method} ${e.operation}`)).toEqual([
+      "PATCH updateGuardrail",
+    ]);
     expect((await p.api("GET", `/guardrails/${ids[0]}`)).body.data.limit_usd).toBe(300);
     await p.pulumi(["preview", "--refresh", "--expect-no-changes"], { check: true });
   });

@@ -10,7 +10,22 @@ import { http } from "../helpers/spawn-emulator";
 import { Program, type RunResult } from "./harness";
 
 const SEED = 2026;
-const FAULTS = ["--seed", String(SEED), "--error-rate", "0.2", "--rate-limit-rate", "0.03", "--rate-limit-burst", "3", "--retry-after", "1", "--latency-ms", "200", "--drop-after-apply", "0.1"];
+const FAULTS = [
+  "--seed",
+  String(SEED),
+  "--error-rate",
+  "0.2",
+  "--rate-limit-rate",
+  "0.03",
+  "--rate-limit-burst",
+  "3",
+  "--retry-after",
+  "1",
+  "--latency-ms",
+  "200",
+  "--drop-after-apply",
+  "0.1",
+];
 const basic = readFileSync(join(__dirname, "../../examples/basic/index.ts"), "utf8");
 
 interface Dump {
@@ -47,9 +62,21 @@ describe(`faults (seed ${SEED}: 20% 5xx, 429 bursts of 3 with Retry-After 1 s, +
     const names = d.guardrails.map((g) => g.name).sort();
     expect(names).toEqual(["Engineering", "Research", "Support"]);
     const byName = Object.fromEntries(d.guardrails.map((g) => [g.name, g.id]));
-    const live = (rows: Array<{ guardrail_id: string; deleted?: boolean }>, g: string, pick: (r: any) => string) => rows.filter((r) => !r.deleted && r.guardrail_id === byName[g]).map(pick).sort();
-    for (const [g, ids] of Object.entries(members)) expect(live(d.memberRows, g, (r) => r.user_id), g).toEqual([...ids].sort());
-    for (const [g, ids] of Object.entries(keys)) expect(live(d.keyRows, g, (r) => r.key_hash), g).toEqual([...ids].sort());
+    const live = (rows: Array<{ guardrail_id: string; deleted?: boolean }>, g: string, pick: (r: any) => string) =>
+      rows
+        .filter((r) => !r.deleted && r.guardrail_id === byName[g])
+        .map(pick)
+        .sort();
+    for (const [g, ids] of Object.entries(members))
+      expect(
+        live(d.memberRows, g, (r) => r.user_id),
+        g,
+      ).toEqual([...ids].sort());
+    for (const [g, ids] of Object.entries(keys))
+      expect(
+        live(d.keyRows, g, (r) => r.key_hash),
+        g,
+      ).toEqual([...ids].sort());
   }
 
   it("up converges to exactly the program, and state agrees with the service", async () => {
@@ -57,13 +84,21 @@ describe(`faults (seed ${SEED}: 20% 5xx, 429 bursts of 3 with Retry-After 1 s, +
     await converge();
     expectExactly(
       await dump(),
-      { Engineering: ["user_alice", "user_bob", "user_carol"], Support: ["user_dave", "user_erin"], Research: ["user_alice", "user_frank"] },
+      {
+        Engineering: ["user_alice", "user_bob", "user_carol"],
+        Support: ["user_dave", "user_erin"],
+        Research: ["user_alice", "user_frank"],
+      },
       { Engineering: ["a1b2c3d4e5f60718", "b2c3d4e5f6071829"], Support: [], Research: [] },
     );
   });
 
   // The change moves user_erin from Support to Engineering and raises a limit.
-  const changed = () => basic.replace(`["user_alice", "user_bob", "user_carol"]`, `["user_alice", "user_carol", "user_erin"]`).replace(`["user_dave", "user_erin"]`, `["user_dave"]`).replace("limitUsd: 500,", "limitUsd: 750,");
+  const changed = () =>
+    basic
+      .replace(`["user_alice", "user_bob", "user_carol"]`, `["user_alice", "user_carol", "user_erin"]`)
+      .replace(`["user_dave", "user_erin"]`, `["user_dave"]`)
+      .replace("limitUsd: 500,", "limitUsd: 750,");
 
   it("a change under the same faults converges too, and state agrees with the service (refresh, faults still on)", async () => {
     p.write(changed());
@@ -71,21 +106,37 @@ describe(`faults (seed ${SEED}: 20% 5xx, 429 bursts of 3 with Retry-After 1 s, +
     const d = await dump();
     expectExactly(
       d,
-      { Engineering: ["user_alice", "user_carol", "user_erin"], Support: ["user_dave"], Research: ["user_alice", "user_frank"] },
+      {
+        Engineering: ["user_alice", "user_carol", "user_erin"],
+        Support: ["user_dave"],
+        Research: ["user_alice", "user_frank"],
+      },
       { Engineering: ["a1b2c3d4e5f60718", "b2c3d4e5f6071829"] },
     );
-    expect((d.guardrails.find((g) => g.name === "Engineering") as unknown as { limit_usd: number }).limit_usd).toBe(750);
+    expect((d.guardrails.find((g) => g.name === "Engineering") as unknown as { limit_usd: number }).limit_usd).toBe(
+      750,
+    );
     await p.pulumi(["refresh", "--preview-only", "--expect-no-changes"], { check: true });
   });
 
   it("with the faults switched off, a final preview shows no changes", async () => {
-    await http(p.emulator.url)("PUT", "/__emulator/faults", { errorRate: 0, rateLimitRate: 0, latencyMs: 0, dropAfterApplyRate: 0 });
+    await http(p.emulator.url)("PUT", "/__emulator/faults", {
+      errorRate: 0,
+      rateLimitRate: 0,
+      latencyMs: 0,
+      dropAfterApplyRate: 0,
+    });
     await p.pulumi(["preview", "--expect-no-changes"], { check: true });
     await p.pulumi(["refresh", "--preview-only", "--expect-no-changes"], { check: true });
-    const log = (await http(p.emulator.url)("GET", "/__emulator/log")).body as { total: number; entries: Array<{ fault?: string }> };
+    const log = (await http(p.emulator.url)("GET", "/__emulator/log")).body as {
+      total: number;
+      entries: Array<{ fault?: string }>;
+    };
     const byKind: Record<string, number> = {};
     for (const e of log.entries) if (e.fault) byKind[e.fault] = (byKind[e.fault] ?? 0) + 1;
-    console.log(`faults injected: ${JSON.stringify(byKind)} in ${log.total} calls; failed ups before convergence: ${failures.length}`);
+    console.log(
+      `faults injected: ${JSON.stringify(byKind)} in ${log.total} calls; failed ups before convergence: ${failures.length}`,
+    );
     expect(Object.keys(byKind).length).toBeGreaterThanOrEqual(2);
   });
 });
@@ -106,12 +157,27 @@ for (const n of ["a", "b", "c", "d", "e", "f"]) {
 }
 `);
     let ok = false;
-    for (let attempt = 1; attempt <= 5 && !ok; attempt++) ok = (await p.pulumi(["up", "--yes", "--skip-preview"])).code === 0;
+    for (let attempt = 1; attempt <= 5 && !ok; attempt++)
+      ok = (await p.pulumi(["up", "--yes", "--skip-preview"])).code === 0;
     expect(ok).toBe(true);
     const d = (await http(p.emulator.url)("GET", "/__emulator/state")).body as Dump;
-    expect(d.guardrails.map((g) => g.name).sort()).toEqual(["Team a", "Team b", "Team c", "Team d", "Team e", "Team f"]);
-    expect(d.memberRows.filter((r) => !r.deleted).map((r) => r.user_id).sort()).toEqual(["user_alice", "user_bob"]);
-    const log = (await http(p.emulator.url)("GET", "/__emulator/log")).body as { entries: Array<{ fault?: string; operation: string }> };
+    expect(d.guardrails.map((g) => g.name).sort()).toEqual([
+      "Team a",
+      "Team b",
+      "Team c",
+      "Team d",
+      "Team e",
+      "Team f",
+    ]);
+    expect(
+      d.memberRows
+        .filter((r) => !r.deleted)
+        .map((r) => r.user_id)
+        .sort(),
+    ).toEqual(["user_alice", "user_bob"]);
+    const log = (await http(p.emulator.url)("GET", "/__emulator/log")).body as {
+      entries: Array<{ fault?: string; operation: string }>;
+    };
     const droppedCreates = log.entries.filter((e) => e.fault === "dropped" && e.operation === "createGuardrail").length;
     console.log(`dropped creates resolved without a duplicate: ${droppedCreates}`);
     expect(droppedCreates).toBeGreaterThan(0);

@@ -46,15 +46,28 @@ describe("pull-request preview that runs no PR code", () => {
     repo = GitRepo.init({ ".gitignore": "node_modules\n.state\n.journal\n*.json.out\n*.md.out\n" }, p.dir);
     await p.up();
     const eng = readFileSync(join(p.dir, "guardrails/engineering.yaml"), "utf8");
-    const changed = eng.replace("limitUsd: 500", "limitUsd: 750").replace("ids: [user_alice, user_bob]", "ids: [user_alice, user_bob, user_dave]");
+    const changed = eng
+      .replace("limitUsd: 500", "limitUsd: 750")
+      .replace("ids: [user_alice, user_bob]", "ids: [user_alice, user_bob, user_dave]");
     repo.branch("yaml-pr", { "guardrails/engineering.yaml": changed });
     // The attack the workflow exists to stop: code in the PR that reads the key during the preview.
-    repo.branch("code-pr", { "index.ts": `${readFileSync(join(p.dir, "index.ts"), "utf8")}\nconsole.log("key:", process.env.GUARDRAILS_API_KEY);\n`, "guardrails/engineering.yaml": changed });
+    repo.branch("code-pr", {
+      "index.ts": `${readFileSync(join(p.dir, "index.ts"), "utf8")}\nconsole.log("key:", process.env.GUARDRAILS_API_KEY);\n`,
+      "guardrails/engineering.yaml": changed,
+    });
   });
   afterAll(() => p.close());
 
   it("a YAML-only PR: the data file comes from the head, everything else from the base, and the preview shows the change", async () => {
-    const r = bin(p, "guardrails-ci", ["preview", "--base", "main", "--head", "yaml-pr", "--comment", "comment.md.out"]);
+    const r = bin(p, "guardrails-ci", [
+      "preview",
+      "--base",
+      "main",
+      "--head",
+      "yaml-pr",
+      "--comment",
+      "comment.md.out",
+    ]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe("mode=data\npreview=true\n");
     expect(repo.status()).toEqual([" M guardrails/engineering.yaml"]);
@@ -73,7 +86,15 @@ describe("pull-request preview that runs no PR code", () => {
   });
 
   it("a PR that also touches index.ts: no preview with the key, nothing written, and the comment names index.ts", async () => {
-    const r = bin(p, "guardrails-ci", ["preview", "--base", "main", "--head", "code-pr", "--comment", "comment.md.out"]);
+    const r = bin(p, "guardrails-ci", [
+      "preview",
+      "--base",
+      "main",
+      "--head",
+      "code-pr",
+      "--comment",
+      "comment.md.out",
+    ]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe("mode=code\npreview=false\n");
     expect(repo.status()).toEqual([]);
@@ -86,7 +107,8 @@ describe("pull-request preview that runs no PR code", () => {
 describe("scheduled drift check", () => {
   let p: Program;
   let ids: Record<string, string>;
-  const research = "guardrails:\n  research:\n    name: Research\n    limitUsd: 20\n    resetInterval: weekly\n    members:\n      ids: [user_frank]\n";
+  const research =
+    "guardrails:\n  research:\n    name: Research\n    limitUsd: 20\n    resetInterval: weekly\n    members:\n      ids: [user_frank]\n";
   beforeAll(async () => {
     p = await declarative("drift-e2e", { "guardrails/research.yaml": research })();
     await p.up();
@@ -102,19 +124,27 @@ describe("scheduled drift check", () => {
   /** Open issues as `gh issue list --json number,author,body` lists them: the workflow's own unless `foreign`. */
   const decide = (open: Array<{ number: number; foreign?: boolean }>) => {
     const bot = { login: "app/github-actions", is_bot: true };
-    const listed = open.map(({ number, foreign }) => (foreign ? { number, author: { login: "mallory", is_bot: false }, body: `${DRIFT_MARKER}\n` } : { number, author: bot, body: `${DRIFT_MARKER}\n\n## Guardrails drift` }));
+    const listed = open.map(({ number, foreign }) =>
+      foreign
+        ? { number, author: { login: "mallory", is_bot: false }, body: `${DRIFT_MARKER}\n` }
+        : { number, author: bot, body: `${DRIFT_MARKER}\n\n## Guardrails drift` },
+    );
     writeFileSync(join(p.dir, "open.json.out"), JSON.stringify(listed));
     return bin(p, "guardrails-ci", ["drift-issue", "preview.json.out", "--open-issues", "open.json.out"]);
   };
 
   it("no drift after up: the summary says so and no issue is opened", async () => {
     expect((await previewJson()).code).toBe(0);
-    expect(bin(p, "guardrails-preview-summary", ["--drift", "preview.json.out"]).stdout).toContain("## Guardrails: no drift");
+    expect(bin(p, "guardrails-preview-summary", ["--drift", "preview.json.out"]).stdout).toContain(
+      "## Guardrails: no drift",
+    );
     expect(decide([]).stdout).toBe("action=none\n");
   });
 
   it("a member moved by hand, a limit changed and a guardrail deleted: the summary names each (golden files from this JSON), and the issue is opened or updated", async () => {
-    expect((await p.api("POST", `/guardrails/${ids.support}/assignments/members`, { member_user_ids: ["user_bob"] })).status).toBe(200);
+    expect(
+      (await p.api("POST", `/guardrails/${ids.support}/assignments/members`, { member_user_ids: ["user_bob"] })).status,
+    ).toBe(200);
     expect((await p.api("PATCH", `/guardrails/${ids.support}`, { limit_usd: 80 })).status).toBe(200);
     expect((await p.api("DELETE", `/guardrails/${ids.research}`)).status).toBe(200);
     const res = await previewJson();
@@ -160,7 +190,9 @@ describe("scheduled drift check", () => {
   it("after `up --refresh` repairs it, the check finds no drift and closes the issue", async () => {
     await p.up("--refresh");
     expect((await previewJson()).code).toBe(0);
-    expect(bin(p, "guardrails-preview-summary", ["--drift", "preview.json.out"]).stdout).toContain("## Guardrails: no drift");
+    expect(bin(p, "guardrails-preview-summary", ["--drift", "preview.json.out"]).stdout).toContain(
+      "## Guardrails: no drift",
+    );
     expect(decide([{ number: 7 }, { number: 3, foreign: true }]).stdout).toBe("action=close\nissues=7\n");
   });
 });

@@ -53,12 +53,24 @@ describe("Guardrail under the real CLI", () => {
       content_filters: [{ pattern: "ticket-\\d+", action: "redact", label: "[TICKET]" }],
     });
     // The output echoes the program's identifiers (issue 14); the canonical slugs have their own output.
-    expect(out.engModels).toEqual(["vendor-b/model-m", "vendor-a/model-x", "vendor-a/model-x-20260115", "vendor-b/model-m"]);
+    expect(out.engModels).toEqual([
+      "vendor-b/model-m",
+      "vendor-a/model-x",
+      "vendor-a/model-x-20260115",
+      "vendor-b/model-m",
+    ]);
     expect(out.engModelsCanonical).toEqual(["vendor-b/model-m-20260201", "vendor-a/model-x-20260115"]);
-    expect((await p.api("GET", `/guardrails/${out.researchId}`)).body.data.ignored_models).toEqual(["other-lab/open-model-8b-20250901"]);
+    expect((await p.api("GET", `/guardrails/${out.researchId}`)).body.data.ignored_models).toEqual([
+      "other-lab/open-model-8b-20250901",
+    ]);
     await p.pulumi(["preview", "--expect-no-changes"], { check: true });
     // Exactly the canonical slugs the service answered: known to be what it holds, no change.
-    p.write(program({ models: `["vendor-a/model-x-20260115", "vendor-b/model-m-20260201"]`, providers: `["prov-1", "prov-2"]` }));
+    p.write(
+      program({
+        models: `["vendor-a/model-x-20260115", "vendor-b/model-m-20260201"]`,
+        providers: `["prov-1", "prov-2"]`,
+      }),
+    );
     await p.clearLog();
     await p.pulumi(["preview", "--expect-no-changes"], { check: true });
     expect((await p.log()).writes).toBe(0);
@@ -94,10 +106,17 @@ describe("Guardrail under the real CLI", () => {
     expect(preview.stdout).toMatch(/~ limitUsd\s*: 1 => 250/);
     // Only the drifted fields are marked; the slug rewrite and the ZDR fallback never show.
     // (With an older @pulumi/pulumi the CLI prints no outputs section: stop at the summary too.)
-    const marked = preview.stdout.split(/--outputs:--|\nResources:/)[0]!.split("\n").filter((l) => /^\s*[~+-] \w/.test(l) && !/Guardrail|Stack/.test(l)).map((l) => l.trim().split(/\s*:/)[0]);
+    const marked = preview.stdout
+      .split(/--outputs:--|\nResources:/)[0]!
+      .split("\n")
+      .filter((l) => /^\s*[~+-] \w/.test(l) && !/Guardrail|Stack/.test(l))
+      .map((l) => l.trim().split(/\s*:/)[0]);
     expect(marked).toEqual(["~ description", "~ limitUsd"]);
     await p.up();
-    expect((await p.api("GET", `/guardrails/${id}`)).body.data).toMatchObject({ limit_usd: 250, description: "Default policy for engineers" });
+    expect((await p.api("GET", `/guardrails/${id}`)).body.data).toMatchObject({
+      limit_usd: 250,
+      description: "Default policy for engineers",
+    });
     await p.pulumi(["preview", "--expect-no-changes", "--refresh"], { check: true });
   });
 
@@ -128,7 +147,15 @@ new Guardrail("bad", {
     await p.clearLog();
     const res = await p.preview();
     expect(res.code).not.toBe(0);
-    for (const field of ["name", "limitUsd", "resetInterval", "allowedModels", "workspaceId", "contentFilterBuiltins[0].action", "contentFilters[0].pattern"]) {
+    for (const field of [
+      "name",
+      "limitUsd",
+      "resetInterval",
+      "allowedModels",
+      "workspaceId",
+      "contentFilterBuiltins[0].action",
+      "contentFilters[0].pattern",
+    ]) {
       expect(res.output).toContain(field);
     }
     expect(res.output).toContain("must be >= 0 (got -5)");
@@ -140,7 +167,9 @@ new Guardrail("bad", {
     await p.up();
     const { text, json } = await p.exportState(true);
     expect(text).not.toContain(p.apiKey);
-    const providers = json.deployment.resources.filter((r: { type: string }) => r.type.includes("Guardrail")).map((r: any) => r.inputs.__provider as string);
+    const providers = json.deployment.resources
+      .filter((r: { type: string }) => r.type.includes("Guardrail"))
+      .map((r: any) => r.inputs.__provider as string);
     expect(providers).toHaveLength(2);
     for (const serialized of providers) {
       expect(Buffer.byteLength(serialized)).toBeLessThan(4096);
@@ -156,7 +185,9 @@ new Guardrail("bad", {
       const plain = await c.exportState(false);
       expect(plain.text).not.toContain(c.apiKey);
       const shown = await c.exportState(true);
-      const holders = shown.json.deployment.resources.filter((r: unknown) => JSON.stringify(r).includes(c.apiKey)).map((r: { type: string }) => r.type);
+      const holders = shown.json.deployment.resources
+        .filter((r: unknown) => JSON.stringify(r).includes(c.apiKey))
+        .map((r: { type: string }) => r.type);
       // pkg/resource/deploy/target.go: a dynamic provider's default provider gets the whole stack config.
       expect(holders).toEqual(["pulumi:providers:pulumi-nodejs"]);
       await c.destroy();
@@ -173,7 +204,9 @@ new Guardrail("importable", { name: "Importable" }, { import: "${existing.id}" }
 `);
     const res = await p.preview();
     expect(res.code).not.toBe(0);
-    expect(res.output).toContain('Guardrail "importable": the `import` resource option (and `pulumi import`) cannot work');
+    expect(res.output).toContain(
+      'Guardrail "importable": the `import` resource option (and `pulumi import`) cannot work',
+    );
     expect(res.output).toContain(`new Guardrail("importable", { ...args, adoptId: "${existing.id}" })`);
     // It never reaches Pulumi's read (which failed deep inside with a TypeError), and prints no stack trace.
     expect(res.output).not.toContain("toJavaScript");
@@ -182,7 +215,8 @@ new Guardrail("importable", { name: "Importable" }, { import: "${existing.id}" }
   });
 
   it("8. an existing guardrail comes under management with adoptId, without being recreated", async () => {
-    const existing = (await p.api("POST", "/guardrails", { name: "Legacy", limit_usd: 1, reset_interval: "daily" })).body.data;
+    const existing = (await p.api("POST", "/guardrails", { name: "Legacy", limit_usd: 1, reset_interval: "daily" }))
+      .body.data;
     p.write(`
 import { Guardrail } from "pulumi-guardrails";
 export const id = new Guardrail("legacy", { name: "Legacy", limitUsd: 42, resetInterval: "daily", adoptId: "${existing.id}" }).id;

@@ -5,7 +5,8 @@ import { Program as BaseProgram } from "../helpers/program";
 export type { RunResult } from "../helpers/program";
 export type Program = BaseProgram;
 export const Program = {
-  create: (name: string, options?: Parameters<typeof BaseProgram.create>[2]) => BaseProgram.create(inject("e2e"), name, options),
+  create: (name: string, options?: Parameters<typeof BaseProgram.create>[2]) =>
+    BaseProgram.create(inject("e2e"), name, options),
 };
 
 /**
@@ -14,7 +15,10 @@ export const Program = {
  * (after `pulumi destroy`, with `destroy`). Answers a stand-in that forwards every property and
  * method to the Program once beforeAll has made it.
  */
-export function useProgram(name: string, o: { create?: Parameters<typeof BaseProgram.create>[2]; up?: string; destroy?: boolean } = {}): Program {
+export function useProgram(
+  name: string,
+  o: { create?: Parameters<typeof BaseProgram.create>[2]; up?: string; destroy?: boolean } = {},
+): Program {
   let program: Program | undefined;
   beforeAll(async () => {
     program = await Program.create(name, o.create);

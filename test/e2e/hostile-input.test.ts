@@ -23,22 +23,30 @@ describe("hostile input under the real CLI", () => {
   const p = useProgram("hostile-e2e");
 
   it("each retry is reported in the CLI output as it happens", async () => {
-    p.write(`import { Guardrail } from "pulumi-guardrails";\nexport const id = new Guardrail("eng", { name: "Engineering" }).id;\n`);
+    p.write(
+      `import { Guardrail } from "pulumi-guardrails";\nexport const id = new Guardrail("eng", { name: "Engineering" }).id;\n`,
+    );
     await p.up();
-    p.write(`import { Guardrail } from "pulumi-guardrails";\nexport const id = new Guardrail("eng", { name: "Engineering", limitUsd: 5, resetInterval: "daily" }).id;\n`);
+    p.write(
+      `import { Guardrail } from "pulumi-guardrails";\nexport const id = new Guardrail("eng", { name: "Engineering", limitUsd: 5, resetInterval: "daily" }).id;\n`,
+    );
     await p.setFaults({ errorRate: 1 });
     p.env.GUARDRAILS_MAX_ATTEMPTS = "3";
     const res = await p.pulumi(["up", "--yes", "--skip-preview"]);
     await p.setFaults({ errorRate: 0 });
     delete p.env.GUARDRAILS_MAX_ATTEMPTS;
     expect(res.code).not.toBe(0);
-    expect(res.output).toMatch(/pulumi-guardrails: attempt 1 failed: PATCH http:\/\/127\.0\.0\.1:\d+\/api\/v1\/guardrails\/[0-9a-f-]+: HTTP 5\d\d: injected fault: the service failed to answer; retrying in \d+ ms/);
+    expect(res.output).toMatch(
+      /pulumi-guardrails: attempt 1 failed: PATCH http:\/\/127\.0\.0\.1:\d+\/api\/v1\/guardrails\/[0-9a-f-]+: HTTP 5\d\d: injected fault: the service failed to answer; retrying in \d+ ms/,
+    );
     expect(res.output).toMatch(/pulumi-guardrails: attempt 2 failed: PATCH /);
     expect(res.output).not.toMatch(/attempt 3 failed/);
   });
 
   it("a preview that fails: its --json gives a 'preview failed' summary and exit 1", async () => {
-    p.write(`import { Guardrail } from "pulumi-guardrails";\nexport const id = new Guardrail("eng", { name: "Engineering", limitUsd: -5 }).id;\n`);
+    p.write(
+      `import { Guardrail } from "pulumi-guardrails";\nexport const id = new Guardrail("eng", { name: "Engineering", limitUsd: -5 }).id;\n`,
+    );
     const res = await p.pulumi(["preview", "--json"]);
     expect(res.code).not.toBe(0);
     const s = summaryOf(p.dir, res.stdout);
@@ -73,13 +81,20 @@ export const id = g.id;
 
   it("a bad declarative file fails with its problems and no colour codes, even in --json", async () => {
     mkdirSync(join(p.dir, "guardrails"), { recursive: true });
-    writeFileSync(join(p.dir, "guardrails", "a.yaml"), "guardrails:\n  eng:\n    name: Eng\n    limitUsd: -1\n  1:\n    name: One\n");
+    writeFileSync(
+      join(p.dir, "guardrails", "a.yaml"),
+      "guardrails:\n  eng:\n    name: Eng\n    limitUsd: -1\n  1:\n    name: One\n",
+    );
     p.write(`import { declareGuardrails } from "pulumi-guardrails";\ndeclareGuardrails("guardrails");\n`);
     const res = await p.pulumi(["preview", "--json"]);
     expect(res.code).not.toBe(0);
-    const messages = (JSON.parse(res.stdout).diagnostics as Array<{ message: string }>).map((d) => d.message).join("\n");
+    const messages = (JSON.parse(res.stdout).diagnostics as Array<{ message: string }>)
+      .map((d) => d.message)
+      .join("\n");
     expect(messages).toContain("guardrails/a.yaml:4:15: guardrails.eng.limitUsd: must be >= 0 (got -1)");
-    expect(messages).toContain('guardrails/a.yaml:5:3: guardrails.1: guardrail id 1 was read by YAML as the number 1; quote it ("1") to keep it as written');
+    expect(messages).toContain(
+      'guardrails/a.yaml:5:3: guardrails.1: guardrail id 1 was read by YAML as the number 1; quote it ("1") to keep it as written',
+    );
     expect(messages).not.toMatch(/\u001b/);
     expect(messages).not.toContain("at loadGuardrailConfigs");
     const plain = await p.pulumi(["preview"]);

@@ -14,7 +14,11 @@ import { REPO_ROOT } from "../helpers/spawn-emulator";
 const NEWER_PULUMI = process.env.GUARDRAILS_PULUMI_NEWEST || "3.270.0";
 
 const npm = (args: string[], cwd: string) =>
-  execFileSync("npm", [...args, "--no-audit", "--no-fund", "--loglevel=error"], { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  execFileSync("npm", [...args, "--no-audit", "--no-fund", "--loglevel=error"], {
+    cwd,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  });
 
 /** Every installed copy of `name` under `dir`, as "path@version", found by walking node_modules. */
 function copiesOf(dir: string, name: string): string[] {
@@ -22,11 +26,14 @@ function copiesOf(dir: string, name: string): string[] {
   const walk = (nodeModules: string) => {
     if (!existsSync(nodeModules)) return;
     for (const entry of readdirSync(nodeModules)) {
-      const scoped = entry.startsWith("@") ? readdirSync(join(nodeModules, entry)).map((e) => `${entry}/${e}`) : [entry];
+      const scoped = entry.startsWith("@")
+        ? readdirSync(join(nodeModules, entry)).map((e) => `${entry}/${e}`)
+        : [entry];
       for (const pkg of scoped) {
         const pkgDir = join(nodeModules, pkg);
         const manifest = join(pkgDir, "package.json");
-        if (pkg === name && existsSync(manifest)) found.push(`${pkgDir}@${JSON.parse(readFileSync(manifest, "utf8")).version}`);
+        if (pkg === name && existsSync(manifest))
+          found.push(`${pkgDir}@${JSON.parse(readFileSync(manifest, "utf8")).version}`);
         walk(join(pkgDir, "node_modules"));
       }
     }
@@ -40,12 +47,20 @@ describe("installing the package", () => {
     const work = mkdtempSync(join(inject("e2e").work, "fresh-clone-"));
     const clone = join(work, "clone");
     // The working tree as a clone would see it: tracked and new files, nothing ignored (no dist/, no node_modules).
-    const files = execFileSync("git", ["ls-files", "-co", "--exclude-standard", "-z"], { cwd: REPO_ROOT, encoding: "utf8" }).split("\0").filter(Boolean);
-    for (const f of files) if (existsSync(join(REPO_ROOT, f))) cpSync(join(REPO_ROOT, f), join(clone, f), { recursive: true });
+    const files = execFileSync("git", ["ls-files", "-co", "--exclude-standard", "-z"], {
+      cwd: REPO_ROOT,
+      encoding: "utf8",
+    })
+      .split("\0")
+      .filter(Boolean);
+    for (const f of files)
+      if (existsSync(join(REPO_ROOT, f))) cpSync(join(REPO_ROOT, f), join(clone, f), { recursive: true });
     expect(existsSync(join(clone, "dist"))).toBe(false);
 
     npm(["ci", "--prefer-offline"], clone);
-    const [packed] = JSON.parse(npm(["pack", "--json", "--pack-destination", work], clone)) as { files: { path: string }[] }[];
+    const [packed] = JSON.parse(npm(["pack", "--json", "--pack-destination", work], clone)) as {
+      files: { path: string }[];
+    }[];
     const paths = packed!.files.map((f) => f.path);
     expect(paths).toContain("dist/src/index.js");
     expect(paths).toContain("dist/src/dynamic/internal.js");
@@ -61,7 +76,11 @@ describe("installing the package", () => {
     mkdirSync(dir);
     writeFileSync(
       join(dir, "package.json"),
-      JSON.stringify({ name: "newer-pulumi", private: true, dependencies: { "@pulumi/pulumi": NEWER_PULUMI, "pulumi-guardrails": `file:${inject("e2e").tarball}` } }),
+      JSON.stringify({
+        name: "newer-pulumi",
+        private: true,
+        dependencies: { "@pulumi/pulumi": NEWER_PULUMI, "pulumi-guardrails": `file:${inject("e2e").tarball}` },
+      }),
     );
     // engine-strict off: @pulumi/pulumi >= 3.249 declares node >= 22, and npm only warns about it.
     npm(["install", "--engine-strict=false"], dir);
@@ -71,7 +90,9 @@ describe("installing the package", () => {
     // npm's own view agrees: the package resolves the program's copy (deduped), and nothing is invalid.
     const tree = JSON.parse(npm(["ls", "@pulumi/pulumi", "--all", "--json"], dir));
     expect(tree.dependencies["@pulumi/pulumi"].version).toBe(NEWER_PULUMI);
-    expect(tree.dependencies["pulumi-guardrails"].dependencies["@pulumi/pulumi"]).toMatchObject({ version: NEWER_PULUMI });
+    expect(tree.dependencies["pulumi-guardrails"].dependencies["@pulumi/pulumi"]).toMatchObject({
+      version: NEWER_PULUMI,
+    });
     expect(tree.problems ?? []).toEqual([]);
   });
 });

@@ -28,7 +28,11 @@ for (const n of ${JSON.stringify(NAMES)}) {
 `;
 
 const dump = async (p: Program) => (await http(p.emulator.url)("GET", "/__emulator/state")).body as Dump;
-const liveMembers = (d: Dump, guardrailId: string) => d.memberRows.filter((r) => !r.deleted && r.guardrail_id === guardrailId).map((r) => r.user_id).sort();
+const liveMembers = (d: Dump, guardrailId: string) =>
+  d.memberRows
+    .filter((r) => !r.deleted && r.guardrail_id === guardrailId)
+    .map((r) => r.user_id)
+    .sort();
 
 /**
  * The documented recovery: a killed CLI leaves the stack locked (`pulumi cancel` removes the
@@ -59,7 +63,9 @@ function stateFiles(p: Program): string[] {
  */
 function removeEmptySidecars(p: Program): string[] {
   const root = join(p.dir, ".state/.pulumi");
-  const empty = (readdirSync(root, { recursive: true }) as string[]).filter((f) => f.endsWith(".attrs") && statSync(join(root, f)).size === 0);
+  const empty = (readdirSync(root, { recursive: true }) as string[]).filter(
+    (f) => f.endsWith(".attrs") && statSync(join(root, f)).size === 0,
+  );
   for (const f of empty) rmSync(join(root, f));
   if (empty.length) console.log(`the killed CLI left empty sidecar(s), removed: ${empty.join(", ")}`);
   return empty;
@@ -79,7 +85,7 @@ function descendants(pid: number): number[] {
   }
   const found: number[] = [];
   const walk = (p: number) => {
-    for (const [child, pp] of parent) if (pp === p) (found.push(child), walk(child));
+    for (const [child, pp] of parent) if (pp === p) found.push(child), walk(child);
   };
   walk(pid);
   return found;
@@ -87,8 +93,16 @@ function descendants(pid: number): number[] {
 const orphans: number[] = [];
 
 /** Starts `pulumi up` and sends `signal` once `ready` says so; resolves with the CLI's output. */
-async function interruptedUp(p: Program, signal: NodeJS.Signals, ready: () => Promise<boolean>): Promise<{ output: string; killedAfterMs: number }> {
-  const child = spawn("pulumi", ["up", "--yes", "--skip-preview", "--non-interactive"], { cwd: p.dir, env: p.env, stdio: ["ignore", "pipe", "pipe"] });
+async function interruptedUp(
+  p: Program,
+  signal: NodeJS.Signals,
+  ready: () => Promise<boolean>,
+): Promise<{ output: string; killedAfterMs: number }> {
+  const child = spawn("pulumi", ["up", "--yes", "--skip-preview", "--non-interactive"], {
+    cwd: p.dir,
+    env: p.env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   child.stdout.on("data", (d: Buffer) => (output += d));
   child.stderr.on("data", (d: Buffer) => (output += d));
@@ -140,11 +154,15 @@ describe("interrupted runs recover to exactly one guardrail per resource", () =>
       const run = await interruptedUp(prog, signal, async () => (await dump(prog)).guardrails.length > 0);
       removeEmptySidecars(p);
       const landed = (await dump(p)).guardrails.length;
-      const exported = (await p.exportState().catch((err: Error) => {
-        throw new Error(`${err.message}\nstate files: ${stateFiles(prog).join(", ")}`);
-      })).json;
+      const exported = (
+        await p.exportState().catch((err: Error) => {
+          throw new Error(`${err.message}\nstate files: ${stateFiles(prog).join(", ")}`);
+        })
+      ).json;
       const pending = (exported.deployment.pending_operations ?? []).length;
-      console.log(`${signal} after ${run.killedAfterMs} ms: ${landed} guardrail(s) on the service, ${pending} pending operation(s) in state`);
+      console.log(
+        `${signal} after ${run.killedAfterMs} ms: ${landed} guardrail(s) on the service, ${pending} pending operation(s) in state`,
+      );
       expect(landed).toBeGreaterThan(0);
       await recover(p, signal);
       await expectExactlyOnePerResource(p);
@@ -166,7 +184,8 @@ export const id = g.id;
     await p.up();
     p.write(program(ids));
     const prog = p;
-    const log = async () => ((await http(prog.emulator.url)("GET", "/__emulator/log")).body as { counts: Record<string, number> }).counts;
+    const log = async () =>
+      ((await http(prog.emulator.url)("GET", "/__emulator/log")).body as { counts: Record<string, number> }).counts;
     await p.clearLog();
     const run = await interruptedUp(prog, "SIGKILL", async () => ((await log()).assignMembers ?? 0) >= 3);
     removeEmptySidecars(p);

@@ -98,14 +98,26 @@ describe("policy packs from pulumi-guardrails/policy under the real CLI", () => 
   /** A preview with the engine's event log: the exit code, the JSON, and the policy events. */
   async function preview(...extra: string[]) {
     const log = join(p.dir, `events-${Date.now()}.jsonl`);
-    const res = await p.pulumi(["preview", "--json", "--event-log", log, ...(extra.includes("--policy-pack") ? [] : ["--policy-pack", pack]), ...extra]);
+    const res = await p.pulumi([
+      "preview",
+      "--json",
+      "--event-log",
+      log,
+      ...(extra.includes("--policy-pack") ? [] : ["--policy-pack", pack]),
+      ...extra,
+    ]);
     transcript.push(res.output);
     writeFileSync(join(p.dir, "preview.json"), res.stdout);
     const violations: Violation[] = readFileSync(log, "utf8")
       .split("\n")
       .filter((l) => l.includes('"policyEvent"'))
       .map((l) => JSON.parse(l).policyEvent)
-      .map((e) => ({ level: e.enforcementLevel, policy: e.policyName, name: e.resourceUrn.split("::").pop(), message: e.message }));
+      .map((e) => ({
+        level: e.enforcementLevel,
+        policy: e.policyName,
+        name: e.resourceUrn.split("::").pop(),
+        message: e.message,
+      }));
     for (const v of violations) transcript.push(v.message);
     return { code: res.code, log, violations };
   }
@@ -126,19 +138,35 @@ describe("policy packs from pulumi-guardrails/policy under the real CLI", () => 
       "mandatory guardrails-require-reset-interval v-reset",
       "mandatory guardrails-require-zdr v-zdr",
     ]);
-    for (const v of violations.filter((v) => v.policy.startsWith("guardrails-") && v.policy !== "guardrails-description")) expect(v.message).toContain(`guardrail "${v.name}": `);
-    expect(violations.find((v) => v.name === "later")!.message).toMatch(/limitUsd is not known until the resources it depends on exist; guardrails-max-limit-usd is checked at up/);
-    expect(violations.find((v) => v.name === "v-limit")!.message).toContain("limitUsd [secret] is over the organization's ceiling of 1000 USD");
-    expect(violations.find((v) => v.name === "v-providers")!.message).toContain("allowedProviders has 1 provider [secret] outside");
+    for (const v of violations.filter(
+      (v) => v.policy.startsWith("guardrails-") && v.policy !== "guardrails-description",
+    ))
+      expect(v.message).toContain(`guardrail "${v.name}": `);
+    expect(violations.find((v) => v.name === "later")!.message).toMatch(
+      /limitUsd is not known until the resources it depends on exist; guardrails-max-limit-usd is checked at up/,
+    );
+    expect(violations.find((v) => v.name === "v-limit")!.message).toContain(
+      "limitUsd [secret] is over the organization's ceiling of 1000 USD",
+    );
+    expect(violations.find((v) => v.name === "v-providers")!.message).toContain(
+      "allowedProviders has 1 provider [secret] outside",
+    );
     // A value the program did not mark secret is quoted; a secret one never is.
-    expect(violations.find((v) => v.name === "v-reset")!.message).toContain('guardrail "v-reset": resetInterval "monthly" resets less often than the organization requires (daily or weekly)');
-    expect(violations.find((v) => v.name === "v-sneaky")!.message).toContain('guardrail "v-sneaky": limitUsd 999999 is over the organization\'s ceiling of 1000 USD');
+    expect(violations.find((v) => v.name === "v-reset")!.message).toContain(
+      'guardrail "v-reset": resetInterval "monthly" resets less often than the organization requires (daily or weekly)',
+    );
+    expect(violations.find((v) => v.name === "v-sneaky")!.message).toContain(
+      'guardrail "v-sneaky": limitUsd 999999 is over the organization\'s ceiling of 1000 USD',
+    );
 
     // The PR summary, from the same preview: violations first, mandatory before advisory.
     const cli = join(inject("e2e").template, "node_modules/pulumi-guardrails/dist/tools/preview-summary/cli.js");
     let summary = "";
     try {
-      execFileSync(process.execPath, [cli, "--event-log", log, join(p.dir, "preview.json")], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+      execFileSync(process.execPath, [cli, "--event-log", log, join(p.dir, "preview.json")], {
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "pipe"],
+      });
     } catch (err) {
       summary = (err as { stdout: string; status: number }).stdout;
       expect((err as { status: number }).status).toBe(1); // a failed preview is never "no changes"
@@ -162,27 +190,51 @@ describe("policy packs from pulumi-guardrails/policy under the real CLI", () => 
 
   it("pack config overrides the options: every rule advisory (preview passes, each still warns), and a lower ceiling; the provenance record off, each rule names what it no longer sees", async () => {
     const config = join(p.dir, "pack-config.json");
-    writeFileSync(config, JSON.stringify({ all: "advisory", "guardrails-max-limit-usd": { enforcementLevel: "advisory", maxLimitUsd: 100 } }));
+    writeFileSync(
+      config,
+      JSON.stringify({
+        all: "advisory",
+        "guardrails-max-limit-usd": { enforcementLevel: "advisory", maxLimitUsd: 100 },
+      }),
+    );
     const { code, violations } = await preview("--policy-pack-config", config);
     expect(code).toBe(0);
-    expect(keys(violations)).toEqual([
-      "advisory guardrails-allow-providers v-providers",
-      "advisory guardrails-description v-members",
-      "advisory guardrails-forbid-models v-forbid",
-      "advisory guardrails-max-limit-usd later",
-      // "all" sets guardrails-provenance too, so it records nothing: each rule names the resource it cannot tell apart, at its own level.
-      ...["allow-providers", "forbid-models", "max-limit-usd", "require-builtin-filters", "require-member-set", "require-reset-interval", "require-zdr"].map((r) => `advisory guardrails-${r} v-sneaky`),
-      // The pack config's ceiling (100), not the options' (1000): the compliant guardrails' 500 is over it.
-      ...["ok", "v-filters", "v-forbid", "v-limit", "v-members", "v-providers", "v-reset", "v-zdr"].map((n) => `advisory guardrails-max-limit-usd ${n}`),
-      "advisory guardrails-require-builtin-filters v-filters",
-      // Nor can it tell that v-sneaky-members names a guardrail: it might name v-members, checked at up (a stack-level advisory).
-      "advisory guardrails-require-member-set policy-e2e-dev",
-      "advisory guardrails-require-reset-interval v-reset",
-      "advisory guardrails-require-zdr v-zdr",
-    ].sort());
-    expect(violations.find((v) => v.policy === "guardrails-require-member-set" && v.name !== "v-sneaky")!.message).toContain('guardrail "v-members": which guardrail each member set names is not known');
-    expect(violations.find((v) => v.name === "ok")!.message).toContain('guardrail "ok": limitUsd [hidden] is over the organization\'s ceiling of 100 USD');
-    expect(violations.find((v) => v.name === "v-sneaky")!.message).toMatch(/dynamic resource "v-sneaky" \(type "pulumi-nodejs:dynamic\/mymod:Whatever"\): cannot tell whether it is a guardrail/);
+    expect(keys(violations)).toEqual(
+      [
+        "advisory guardrails-allow-providers v-providers",
+        "advisory guardrails-description v-members",
+        "advisory guardrails-forbid-models v-forbid",
+        "advisory guardrails-max-limit-usd later",
+        // "all" sets guardrails-provenance too, so it records nothing: each rule names the resource it cannot tell apart, at its own level.
+        ...[
+          "allow-providers",
+          "forbid-models",
+          "max-limit-usd",
+          "require-builtin-filters",
+          "require-member-set",
+          "require-reset-interval",
+          "require-zdr",
+        ].map((r) => `advisory guardrails-${r} v-sneaky`),
+        // The pack config's ceiling (100), not the options' (1000): the compliant guardrails' 500 is over it.
+        ...["ok", "v-filters", "v-forbid", "v-limit", "v-members", "v-providers", "v-reset", "v-zdr"].map(
+          (n) => `advisory guardrails-max-limit-usd ${n}`,
+        ),
+        "advisory guardrails-require-builtin-filters v-filters",
+        // Nor can it tell that v-sneaky-members names a guardrail: it might name v-members, checked at up (a stack-level advisory).
+        "advisory guardrails-require-member-set policy-e2e-dev",
+        "advisory guardrails-require-reset-interval v-reset",
+        "advisory guardrails-require-zdr v-zdr",
+      ].sort(),
+    );
+    expect(
+      violations.find((v) => v.policy === "guardrails-require-member-set" && v.name !== "v-sneaky")!.message,
+    ).toContain('guardrail "v-members": which guardrail each member set names is not known');
+    expect(violations.find((v) => v.name === "ok")!.message).toContain(
+      'guardrail "ok": limitUsd [hidden] is over the organization\'s ceiling of 100 USD',
+    );
+    expect(violations.find((v) => v.name === "v-sneaky")!.message).toMatch(
+      /dynamic resource "v-sneaky" \(type "pulumi-nodejs:dynamic\/mymod:Whatever"\): cannot tell whether it is a guardrail/,
+    );
   });
 
   it("up --skip-preview: an unknown at preview is checked at up, and the failing guardrail never reaches the API", async () => {
@@ -196,7 +248,9 @@ describe("policy packs from pulumi-guardrails/policy under the real CLI", () => 
     expect(res.output).toMatch(/guardrail "later": limitUsd 5000 is over the organization's ceiling of 1000 USD/);
     const log = await p.log();
     expect(log.counts.createGuardrail).toBe(1);
-    const names = ((await p.api("GET", "/guardrails?limit=100")).body.data as Array<{ name: string }>).map((g) => g.name);
+    const names = ((await p.api("GET", "/guardrails?limit=100")).body.data as Array<{ name: string }>).map(
+      (g) => g.name,
+    );
     expect(names).toEqual(["G ok"]);
   });
 

@@ -29,7 +29,11 @@ describe("the real service's shapes and fields under the real CLI", () => {
     await p.up();
     const id = (await p.outputs()).id as string;
     await reshapeGuardrail(p.emulator.url, id, {
-      set: { reset_interval: "hourly", content_filter_builtins: [{ slug: "secrets", action: "flag", label: "[SECRETS]" }], brand_new_field: { x: 1 } },
+      set: {
+        reset_interval: "hourly",
+        content_filter_builtins: [{ slug: "secrets", action: "flag", label: "[SECRETS]" }],
+        brand_new_field: { x: 1 },
+      },
       remove: ["description", "allowed_providers"],
     });
     const refreshed = await p.refresh();
@@ -39,7 +43,10 @@ describe("the real service's shapes and fields under the real CLI", () => {
     expect(preview.stdout).toMatch(/~ resetInterval\s*: "hourly" => "monthly"/);
     expect(preview.stdout).toMatch(/secrets/);
     await p.up();
-    expect((await p.api("GET", `/guardrails/${id}`)).body.data).toMatchObject({ reset_interval: "monthly", content_filter_builtins: [{ slug: "email", action: "redact" }] });
+    expect((await p.api("GET", `/guardrails/${id}`)).body.data).toMatchObject({
+      reset_interval: "monthly",
+      content_filter_builtins: [{ slug: "email", action: "redact" }],
+    });
     await p.pulumi(["preview", "--expect-no-changes", "--refresh"], { check: true });
   });
 
@@ -56,13 +63,23 @@ describe("the real service's shapes and fields under the real CLI", () => {
     });
     await p.pulumi(["preview", "--expect-no-changes"], { check: true });
 
-    p.write(program(NEW_FIELDS.replace(`["europe", "us"]`, `["global"]`).replace("includeByokInBudgets: true", "includeByokInBudgets: false")));
+    p.write(
+      program(
+        NEW_FIELDS.replace(`["europe", "us"]`, `["global"]`).replace(
+          "includeByokInBudgets: true",
+          "includeByokInBudgets: false",
+        ),
+      ),
+    );
     await p.clearLog();
     await p.up();
     const log = await p.log();
     expect(log.counts.updateGuardrail).toBe(1);
     expect(log.counts.createGuardrail ?? 0).toBe(0);
-    expect((await p.api("GET", `/guardrails/${id}`)).body.data).toMatchObject({ include_byok_in_budgets: false, allowed_data_regions: ["global"] });
+    expect((await p.api("GET", `/guardrails/${id}`)).body.data).toMatchObject({
+      include_byok_in_budgets: false,
+      allowed_data_regions: ["global"],
+    });
 
     await p.api("PATCH", `/guardrails/${id}`, { enable_paid_model_training: false, allowed_data_regions: ["us"] });
     await p.refresh();
@@ -70,7 +87,10 @@ describe("the real service's shapes and fields under the real CLI", () => {
     expect(preview.stdout).toMatch(/~ enablePaidModelTraining\s*: false => true/);
     expect(preview.stdout).toMatch(/allowedDataRegions/);
     await p.up();
-    expect((await p.api("GET", `/guardrails/${id}`)).body.data).toMatchObject({ enable_paid_model_training: true, allowed_data_regions: ["global"] });
+    expect((await p.api("GET", `/guardrails/${id}`)).body.data).toMatchObject({
+      enable_paid_model_training: true,
+      allowed_data_regions: ["global"],
+    });
     await p.pulumi(["preview", "--expect-no-changes", "--refresh"], { check: true });
   });
 

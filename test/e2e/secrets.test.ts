@@ -7,7 +7,16 @@
  * are proven by the state's shape: every leaf of the resources' inputs and outputs sits
  * inside a ciphertext. The same greps find every value in `--show-secrets`, so they can fail.
  */
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -68,7 +77,8 @@ export const canonical = vault.allowedModelsCanonical;
 
 /** The ciphertext envelope of a secret in an exported state. */
 const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
-const isCiphertext = (v: unknown) => !!v && typeof v === "object" && (v as Record<string, unknown>)["4dabf18193072939515e22adb298388d"] === SECRET_SIG;
+const isCiphertext = (v: unknown) =>
+  !!v && typeof v === "object" && (v as Record<string, unknown>)["4dabf18193072939515e22adb298388d"] === SECRET_SIG;
 
 /** Paths of the plain leaves of a value (a ciphertext is not looked into). */
 function plainLeaves(value: unknown, path: string): string[] {
@@ -79,12 +89,26 @@ function plainLeaves(value: unknown, path: string): string[] {
 }
 
 /** Properties that are not the program's values: the engine's, the service's, and our bookkeeping. */
-const NOT_ARGS = new Set(["__provider", "__resource", "__secretArgs", "createdAt", "updatedAt", "defaultWorkspaceId", "guardrailId"]);
+const NOT_ARGS = new Set([
+  "__provider",
+  "__resource",
+  "__secretArgs",
+  "createdAt",
+  "updatedAt",
+  "defaultWorkspaceId",
+  "guardrailId",
+]);
 
 /** Every plain leaf of the program's values in the exported state's resources. */
 function plainArgs(state: any): string[] {
-  const ours = (state.deployment.resources ?? []).filter((r: { type: string }) => r.type.startsWith("pulumi-nodejs:dynamic/guardrails:"));
-  expect(ours.map((r: { urn: string }) => r.urn.split("::").pop()).sort()).toEqual(["vault", "vault-keys", "vault-members"]);
+  const ours = (state.deployment.resources ?? []).filter((r: { type: string }) =>
+    r.type.startsWith("pulumi-nodejs:dynamic/guardrails:"),
+  );
+  expect(ours.map((r: { urn: string }) => r.urn.split("::").pop()).sort()).toEqual([
+    "vault",
+    "vault-keys",
+    "vault-members",
+  ]);
   return ours.flatMap((r: { urn: string; inputs?: object; outputs?: object }) =>
     (["inputs", "outputs"] as const).flatMap((part) =>
       Object.entries(r[part] ?? {})
@@ -127,7 +151,9 @@ describe("a program whose every arg is a secret", () => {
         { slug: S.ignoredModel, canonical_slug: S.ignoredModelCanonical },
       ]),
     );
-    p = await Program.create("secrets-e2e", { emulatorArgs: ["--models", models, "--workspaces", S.workspace, "--members", S.member, "--key-hashes", S.key] });
+    p = await Program.create("secrets-e2e", {
+      emulatorArgs: ["--models", models, "--workspaces", S.workspace, "--members", S.member, "--key-hashes", S.key],
+    });
     p.env.PULUMI_DEBUG_COMMANDS = "1"; // for --event-log
     p.write(PROGRAM);
   });
@@ -143,7 +169,12 @@ describe("a program whose every arg is a secret", () => {
     expect(outputs).toMatchObject({ canonical: "[secret]", id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
     // What the service holds is the program's values: the secrets went where they belong.
     const id = outputs.id as string;
-    expect((await p.api("GET", `/guardrails/${id}`)).body.data).toMatchObject({ name: S.name, description: S.description, limit_usd: Number(S.limit), workspace_id: S.workspace });
+    expect((await p.api("GET", `/guardrails/${id}`)).body.data).toMatchObject({
+      name: S.name,
+      description: S.description,
+      limit_usd: Number(S.limit),
+      workspace_id: S.workspace,
+    });
     const afterUp = await p.exportState();
     printed.push(["stack export after up", afterUp.text]);
     expect(plainArgs(afterUp.json)).toEqual([]);
@@ -158,17 +189,35 @@ describe("a program whose every arg is a secret", () => {
 
   it("a policy pack whose rules fail on those values quotes none of them", async () => {
     const pack = join(p.dir, "pack");
-    cpSync(join(__dirname, "../../examples/policy"), pack, { recursive: true, filter: (src) => basename(src) !== "node_modules" });
-    writeFileSync(join(pack, "PulumiPolicy.yaml"), readFileSync(join(pack, "PulumiPolicy.yaml"), "utf8").replace(/^runtime: nodejs$/m, "runtime: nodepolicy"));
+    cpSync(join(__dirname, "../../examples/policy"), pack, {
+      recursive: true,
+      filter: (src) => basename(src) !== "node_modules",
+    });
+    writeFileSync(
+      join(pack, "PulumiPolicy.yaml"),
+      readFileSync(join(pack, "PulumiPolicy.yaml"), "utf8").replace(/^runtime: nodejs$/m, "runtime: nodepolicy"),
+    );
     symlinkSync(join(inject("e2e").template, "node_modules"), join(pack, "node_modules"), "dir");
     const log = join(p.dir, "policy-events.jsonl");
     const res = await run("policy preview", ["preview", "--diff", "--policy-pack", pack, "--event-log", log]);
     expect(existsSync(log), res.output).toBe(true);
-    const messages = readFileSync(log, "utf8").split("\n").filter((l) => l.includes('"policyEvent"')).map((l) => JSON.parse(l).policyEvent as { policyName: string; message: string });
+    const messages = readFileSync(log, "utf8")
+      .split("\n")
+      .filter((l) => l.includes('"policyEvent"'))
+      .map((l) => JSON.parse(l).policyEvent as { policyName: string; message: string });
     // The rules did fail on the secret values (a pass would prove nothing about their messages).
     expect(res.code).not.toBe(0);
-    expect(messages.map((m) => m.policyName)).toEqual(expect.arrayContaining(["guardrails-max-limit-usd", "guardrails-allow-providers", "guardrails-forbid-models", "guardrails-require-reset-interval", "guardrails-require-zdr"]));
-    for (const m of messages) expect({ policy: m.policyName, found: found(m.message) }).toEqual({ policy: m.policyName, found: [] });
+    expect(messages.map((m) => m.policyName)).toEqual(
+      expect.arrayContaining([
+        "guardrails-max-limit-usd",
+        "guardrails-allow-providers",
+        "guardrails-forbid-models",
+        "guardrails-require-reset-interval",
+        "guardrails-require-zdr",
+      ]),
+    );
+    for (const m of messages)
+      expect({ policy: m.policyName, found: found(m.message) }).toEqual({ policy: m.policyName, found: [] });
     expect(found(res.output)).toEqual([]);
   });
 
@@ -176,7 +225,8 @@ describe("a program whose every arg is a secret", () => {
     const shown = await p.exportState(true);
     expect((await run("destroy", ["destroy", "--yes", "--skip-preview"])).code).toBe(0);
     expect(found(printed.at(-1)![1])).toEqual([]);
-    for (const [file, text] of [...filesUnder(join(p.dir, ".state")), ...filesUnder(join(p.dir, ".journal"))]) expect({ file, found: found(text) }).toEqual({ file, found: [] });
+    for (const [file, text] of [...filesUnder(join(p.dir, ".state")), ...filesUnder(join(p.dir, ".journal"))])
+      expect({ file, found: found(text) }).toEqual({ file, found: [] });
     // The grep can fail: the same state with --show-secrets holds every value.
     expect(found(plainExport)).toEqual([]);
     expect(found(shown.text)).toEqual(VALUES);

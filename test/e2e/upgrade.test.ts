@@ -41,8 +41,15 @@ export const researchId = research.id;
 export const adoptedId = adopted.id;
 `;
 
-const members = async (p: Program, g: string) => ((await p.api("GET", `/guardrails/${g}/assignments/members?limit=100`)).body.data as Array<{ user_id: string }>).map((r) => r.user_id).sort();
-const resources = async (p: Program): Promise<string[]> => ((await p.exportState()).json.deployment.resources as Array<{ urn: string; id?: string }>).filter((r) => r.urn.includes("guardrails:")).map((r) => `${r.urn.split("::").pop()}=${r.id}`).sort();
+const members = async (p: Program, g: string) =>
+  ((await p.api("GET", `/guardrails/${g}/assignments/members?limit=100`)).body.data as Array<{ user_id: string }>)
+    .map((r) => r.user_id)
+    .sort();
+const resources = async (p: Program): Promise<string[]> =>
+  ((await p.exportState()).json.deployment.resources as Array<{ urn: string; id?: string }>)
+    .filter((r) => r.urn.includes("guardrails:"))
+    .map((r) => `${r.urn.split("::").pop()}=${r.id}`)
+    .sort();
 
 describe(`upgrade from ${PREVIOUS_RELEASE.version} (${PREVIOUS_RELEASE.commit.slice(0, 7)})`, () => {
   let p: Program;

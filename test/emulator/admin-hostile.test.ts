@@ -30,22 +30,41 @@ describe("emulator admin endpoints", () => {
   it("with the header, a change still needs a JSON body; reads need only the header", async () => {
     const headers = { "x-guardrails-emulator": "1" };
     expect((await raw("POST", "/__emulator/reset", { headers })).status).toBe(400);
-    expect((await raw("POST", "/__emulator/reset", { headers: { ...headers, "content-type": "text/plain" }, body: "{}" })).status).toBe(400);
-    expect((await raw("POST", "/__emulator/reset", { headers: { ...headers, "content-type": "application/json" }, body: "{}" })).status).toBe(200);
+    expect(
+      (await raw("POST", "/__emulator/reset", { headers: { ...headers, "content-type": "text/plain" }, body: "{}" }))
+        .status,
+    ).toBe(400);
+    expect(
+      (
+        await raw("POST", "/__emulator/reset", {
+          headers: { ...headers, "content-type": "application/json" },
+          body: "{}",
+        })
+      ).status,
+    ).toBe(200);
     expect((await raw("GET", "/__emulator/state")).status).toBe(403);
     expect((await raw("GET", "/__emulator/state", { headers })).status).toBe(200);
-    expect((await raw("PUT", "/__emulator/faults", { headers: { "content-type": "application/json" }, body: "{}" })).status).toBe(403);
+    expect(
+      (await raw("PUT", "/__emulator/faults", { headers: { "content-type": "application/json" }, body: "{}" })).status,
+    ).toBe(403);
   });
 
   it("a CORS preflight gets no allow headers", async () => {
-    const res = await raw("OPTIONS", "/__emulator/reset", { headers: { origin: "https://evil.example", "access-control-request-method": "POST", "access-control-request-headers": "x-guardrails-emulator" } });
+    const res = await raw("OPTIONS", "/__emulator/reset", {
+      headers: {
+        origin: "https://evil.example",
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "x-guardrails-emulator",
+      },
+    });
     expect(res.headers.get("access-control-allow-origin")).toBeNull();
     expect(res.headers.get("access-control-allow-headers")).toBeNull();
   });
 
   it("the request log keeps at most its cap of entries, with exact counts", async () => {
     const log = new RequestLog(5);
-    for (let i = 0; i < 23; i++) log.add({ method: i % 2 ? "GET" : "POST", path: "/p", query: "", operation: "getGuardrail", status: 200 });
+    for (let i = 0; i < 23; i++)
+      log.add({ method: i % 2 ? "GET" : "POST", path: "/p", query: "", operation: "getGuardrail", status: 200 });
     const s = log.summary();
     expect(s.entries.map((e) => e.seq)).toEqual([19, 20, 21, 22, 23]);
     expect([s.total, s.writes, s.counts.getGuardrail, s.dropped, s.cap]).toEqual([23, 12, 23, 18, 5]);

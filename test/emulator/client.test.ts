@@ -1,12 +1,25 @@
 /** GuardrailsClient driving all 13 operations against the emulator over real HTTP. */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { collect, ConnectionError, GuardrailsClient, NotFoundError, PermissionError, AuthenticationError, ValidationError, ServerError } from "../../src/core/client";
+import {
+  collect,
+  ConnectionError,
+  GuardrailsClient,
+  NotFoundError,
+  PermissionError,
+  AuthenticationError,
+  ValidationError,
+  ServerError,
+} from "../../src/core/client";
 import { TEST_KEY, withEmulator } from "../helpers/emulator";
 
 let emu: Awaited<ReturnType<typeof withEmulator>>;
 let client: GuardrailsClient;
 beforeAll(async () => {
-  emu = await withEmulator({ keys: ["plain-key-1"], members: Array.from({ length: 250 }, (_, i) => `user_${i}`), keyHashes: ["h1", "h2", "h3"] });
+  emu = await withEmulator({
+    keys: ["plain-key-1"],
+    members: Array.from({ length: 250 }, (_, i) => `user_${i}`),
+    keyHashes: ["h1", "h2", "h3"],
+  });
   client = emu.client();
 });
 afterEach(() => emu.setFaults({ errorRate: 0, rateLimitRate: 0, dropAfterApplyRate: 0 }));
@@ -17,7 +30,11 @@ afterAll(async () => {
 
 describe("GuardrailsClient", () => {
   it("drives all 13 operations", async () => {
-    const g = await client.createGuardrail({ name: "all-ops", allowed_models: ["vendor-a/model-x"], enforce_zdr: true });
+    const g = await client.createGuardrail({
+      name: "all-ops",
+      allowed_models: ["vendor-a/model-x"],
+      enforce_zdr: true,
+    });
     expect(g.allowed_models).toEqual(["vendor-a/model-x-20260115"]);
     expect((await client.getGuardrail(g.id)).name).toBe("all-ops");
     expect((await client.updateGuardrail(g.id, { description: "changed" })).description).toBe("changed");
@@ -38,12 +55,19 @@ describe("GuardrailsClient", () => {
 
   it("pages with limit 100 and counts calls: 250 rows take 3 list calls", async () => {
     const g = await client.createGuardrail({ name: "pages" });
-    await client.assignMembers(g.id, Array.from({ length: 250 }, (_, i) => `user_${i}`));
+    await client.assignMembers(
+      g.id,
+      Array.from({ length: 250 }, (_, i) => `user_${i}`),
+    );
     await emu.clearLog();
     expect((await collect(client.listMemberAssignments(g.id))).length).toBe(250);
     const log = await emu.log();
     expect(log.counts).toEqual({ listGuardrailMemberAssignments: 3 });
-    expect(log.entries.map((e) => e.query)).toEqual(["?offset=0&limit=100", "?offset=100&limit=100", "?offset=200&limit=100"]);
+    expect(log.entries.map((e) => e.query)).toEqual([
+      "?offset=0&limit=100",
+      "?offset=100&limit=100",
+      "?offset=200&limit=100",
+    ]);
     await client.deleteGuardrail(g.id);
   });
 
@@ -51,7 +75,9 @@ describe("GuardrailsClient", () => {
     const err = await client.createGuardrail({ name: "" }).catch((e) => e);
     expect(err).toBeInstanceOf(ValidationError);
     expect(err.status).toBe(400);
-    expect(err.message).toMatch(/^POST http:\/\/127\.0\.0\.1:\d+\/api\/v1\/guardrails: 400 Bad Request: name: must be 1 to 200 characters$/);
+    expect(err.message).toMatch(
+      /^POST http:\/\/127\.0\.0\.1:\d+\/api\/v1\/guardrails: 400 Bad Request: name: must be 1 to 200 characters$/,
+    );
     const plain = new GuardrailsClient({ baseUrl: emu.url, apiKey: "plain-key-1" });
     await expect(plain.getGuardrail("00000000-0000-4000-8000-00000000000f")).rejects.toBeInstanceOf(PermissionError);
     const wrong = new GuardrailsClient({ baseUrl: emu.url, apiKey: "wrong-key-123" });
@@ -121,7 +147,11 @@ describe("GuardrailsClient", () => {
     });
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     const port = (server.address() as { port: number }).port;
-    const c = new GuardrailsClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: TEST_KEY, retry: { maxAttempts: 1 } });
+    const c = new GuardrailsClient({
+      baseUrl: `http://127.0.0.1:${port}`,
+      apiKey: TEST_KEY,
+      retry: { maxAttempts: 1 },
+    });
     const shape = await c.getGuardrail("00000000-0000-4000-8000-000000000001").catch((e) => e);
     expect(shape.name).toBe("ResponseShapeError");
     expect(shape.message).toMatch(/unexpected response shape \(data\.id: /);
@@ -133,7 +163,9 @@ describe("GuardrailsClient", () => {
   });
 
   it("refuses a non-loopback http base URL", () => {
-    expect(() => new GuardrailsClient({ baseUrl: "http://api.example.com", apiKey: "k" })).toThrow(/must use https unless the host is loopback/);
+    expect(() => new GuardrailsClient({ baseUrl: "http://api.example.com", apiKey: "k" })).toThrow(
+      /must use https unless the host is loopback/,
+    );
     expect(() => new GuardrailsClient({ baseUrl: "https://api.example.com", apiKey: "k" })).not.toThrow();
     expect(() => new GuardrailsClient({ baseUrl: "http://localhost:8787", apiKey: "k" })).not.toThrow();
   });

@@ -45,7 +45,9 @@ describe("--state-file", () => {
       const api2 = http(second.api, KEY);
       expect((await api2("GET", `/guardrails/${g.id}`)).body.data).toEqual(g);
       expect((await api2("GET", `/guardrails/${g.id}/assignments/members`)).body.total_count).toBe(2);
-      expect((await api2("GET", `/guardrails/${g.id}/assignments/keys`)).body.data[0].key_hash).toBe("a1b2c3d4e5f60718");
+      expect((await api2("GET", `/guardrails/${g.id}/assignments/keys`)).body.data[0].key_hash).toBe(
+        "a1b2c3d4e5f60718",
+      );
     }));
 
   it("a state file of an earlier emulator gains the rule 13 fields once; a guardrail shaped by hand in a current file is served as it is", () =>
@@ -58,7 +60,14 @@ describe("--state-file", () => {
       // Rewrite the file as the emulator before rule 13 wrote it: no version, no new fields.
       const data = JSON.parse(readFileSync(file, "utf8"));
       expect(data.version).toBe(2);
-      const strip = ({ include_byok_in_budgets: _a, allowed_data_regions: _b, enable_free_model_publication: _c, enable_free_model_training: _d, enable_paid_model_training: _e, ...rest }: Record<string, unknown>) => rest;
+      const strip = ({
+        include_byok_in_budgets: _a,
+        allowed_data_regions: _b,
+        enable_free_model_publication: _c,
+        enable_free_model_training: _d,
+        enable_paid_model_training: _e,
+        ...rest
+      }: Record<string, unknown>) => rest;
       writeFileSync(file, JSON.stringify({ ...data, version: undefined, guardrails: [strip(data.guardrails[0])] }));
 
       const second = await start(["--state-file", file]);
@@ -68,7 +77,13 @@ describe("--state-file", () => {
 
       // A file already at version 2 is served as stored: the hand-made absence stays absent.
       const reshaped = JSON.parse(readFileSync(file, "utf8"));
-      writeFileSync(file, JSON.stringify({ ...reshaped, guardrails: [...reshaped.guardrails, { ...odd, workspace_id: null, include_byok_in_budgets: undefined }] }));
+      writeFileSync(
+        file,
+        JSON.stringify({
+          ...reshaped,
+          guardrails: [...reshaped.guardrails, { ...odd, workspace_id: null, include_byok_in_budgets: undefined }],
+        }),
+      );
       const third = await start(["--state-file", file]);
       const served = (await http(third.api, KEY)("GET", `/guardrails/${odd.id}`)).body.data;
       expect(served.workspace_id).toBeNull();
@@ -154,7 +169,10 @@ describe("fault injection", () => {
     const list = await api("GET", "/guardrails");
     expect(list.body.data.map((g: { name: string }) => g.name)).toEqual(["ghost"]);
     const log = (await http(e.url)("GET", "/__emulator/log")).body;
-    expect(log.entries.find((x: { fault?: string }) => x.fault === "dropped")).toMatchObject({ operation: "createGuardrail", method: "POST" });
+    expect(log.entries.find((x: { fault?: string }) => x.fault === "dropped")).toMatchObject({
+      operation: "createGuardrail",
+      method: "POST",
+    });
   });
 
   it("admin endpoints live under /__emulator/ only, count calls per operation, and never hold a key", async () => {

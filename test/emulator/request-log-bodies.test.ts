@@ -19,7 +19,8 @@ beforeEach(() => emu.clearLog());
 
 describe("request bodies in the emulator's log", () => {
   it("a PATCH's exact body, a create's and a bulk call's; GET and DELETE have none", async () => {
-    const id = (await api("POST", "/guardrails", { name: "logged", limit_usd: 2, reset_interval: "daily" })).body.data.id;
+    const id = (await api("POST", "/guardrails", { name: "logged", limit_usd: 2, reset_interval: "daily" })).body.data
+      .id;
     await api("PATCH", `/guardrails/${id}`, { description: null, allowed_data_regions: ["us"] });
     await api("POST", `/guardrails/${id}/assignments/keys`, { key_hashes: ["a1b2c3d4e5f60718"] });
     await api("GET", `/guardrails/${id}`);
@@ -40,7 +41,11 @@ describe("request bodies in the emulator's log", () => {
     await emu.setFaults({ rateLimitRate: 1, rateLimitBurst: 1 });
     await api("POST", "/guardrails", { name: "limited" });
     await emu.setFaults({ rateLimitRate: 0 });
-    expect((await emu.log()).entries.map((e) => [e.status, e.body])).toEqual([[400, { name: "" }], [400, undefined], [429, { name: "limited" }]]);
+    expect((await emu.log()).entries.map((e) => [e.status, e.body])).toEqual([
+      [400, { name: "" }],
+      [400, undefined],
+      [429, { name: "limited" }],
+    ]);
   });
 
   it("never holds a key: the configured key anywhere in a body, bearer tokens, sk- keys and key-like fields are redacted", async () => {
@@ -94,16 +99,22 @@ describe("request bodies in the emulator's log", () => {
       const encoded = [...TEST_KEY].map((c) => `%${c.charCodeAt(0).toString(16)}`).join("");
       await call("GET", `/guardrails/${TEST_KEY}`);
       await call("GET", `/guardrails/${encoded}/assignments/keys`);
-      await call("GET", `/guardrails?offset=0&api_key=whatever&limit=5&q=${encoded}&auth=Bearer%20abc.def&sk-or-v1-0123456789abcdef`);
+      await call(
+        "GET",
+        `/guardrails?offset=0&api_key=whatever&limit=5&q=${encoded}&auth=Bearer%20abc.def&sk-or-v1-0123456789abcdef`,
+      );
       const entries = (await loud.log()).entries;
       const shown = [JSON.stringify(entries), ...printed.filter((l) => l.startsWith("GET "))].join("\n");
-      for (const leak of [TEST_KEY, encoded, "whatever", "abc.def", "0123456789abcdef"]) expect(shown).not.toContain(leak);
+      for (const leak of [TEST_KEY, encoded, "whatever", "abc.def", "0123456789abcdef"])
+        expect(shown).not.toContain(leak);
       expect(entries.map((e) => `${e.path}${e.query}`)).toEqual([
         "/api/v1/guardrails/[REDACTED]",
         "/api/v1/guardrails/[REDACTED]/assignments/keys",
         "/api/v1/guardrails?offset=0&api_key=[REDACTED]&limit=5&q=[REDACTED]&auth=[REDACTED]&[REDACTED]",
       ]);
-      expect(printed.filter((l) => l.startsWith("GET ")).map((l) => l.split(" -> ")[0])).toEqual(entries.map((e) => `GET ${e.path}${e.query}`));
+      expect(printed.filter((l) => l.startsWith("GET ")).map((l) => l.split(" -> ")[0])).toEqual(
+        entries.map((e) => `GET ${e.path}${e.query}`),
+      );
     } finally {
       write.mockRestore();
       await loud.close();
@@ -124,7 +135,10 @@ describe("request bodies in the emulator's log", () => {
 
   it("the helper reshapes a guardrail by hand and the API serves it as stored", async () => {
     const id = (await api("POST", "/guardrails", { name: "by hand" })).body.data.id;
-    const stored = await reshapeGuardrail(emu.url, id, { set: { workspace_id: null, extra: [1] }, remove: ["include_byok_in_budgets"] });
+    const stored = await reshapeGuardrail(emu.url, id, {
+      set: { workspace_id: null, extra: [1] },
+      remove: ["include_byok_in_budgets"],
+    });
     expect(stored).toMatchObject({ id, workspace_id: null, extra: [1] });
     expect((await api("GET", `/guardrails/${id}`)).body.data).toEqual(stored);
     await expect(reshapeGuardrail(emu.url, id, { remove: ["id"] })).rejects.toThrow(/400/);

@@ -12,12 +12,20 @@ export const TEST_KEY = "test-management-key-7f3a";
 /** The emulator's two workspaces: its default one, and the second. */
 export { DEMO_DEFAULT_WORKSPACE as DEFAULT_WS, DEMO_EXTRA_WORKSPACE as W2 } from "../../emulator";
 
-export async function withEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator & { client: (o?: Partial<GuardrailsClientOptions>) => GuardrailsClient; log: () => Promise<LogSummary>; clearLog: () => Promise<void>; setFaults: (f: Record<string, unknown>) => Promise<void> }> {
+export async function withEmulator(options: EmulatorOptions = {}): Promise<
+  RunningEmulator & {
+    client: (o?: Partial<GuardrailsClientOptions>) => GuardrailsClient;
+    log: () => Promise<LogSummary>;
+    clearLog: () => Promise<void>;
+    setFaults: (f: Record<string, unknown>) => Promise<void>;
+  }
+> {
   const emu = await startEmulator({ managementKeys: [TEST_KEY], ...options });
   const admin = http(emu.url);
   return {
     ...emu,
-    client: (o = {}) => new GuardrailsClient({ baseUrl: emu.url, apiKey: TEST_KEY, retry: { baseDelayMs: 1, maxDelayMs: 5 }, ...o }),
+    client: (o = {}) =>
+      new GuardrailsClient({ baseUrl: emu.url, apiKey: TEST_KEY, retry: { baseDelayMs: 1, maxDelayMs: 5 }, ...o }),
     log: async () => (await admin("GET", "/__emulator/log")).body as LogSummary,
     clearLog: async () => void (await admin("DELETE", "/__emulator/log")),
     setFaults: async (f) => void (await admin("PUT", "/__emulator/faults", f)),
@@ -38,7 +46,10 @@ export function configureProvider(url: string, extra: Record<string, string> = {
  * it with `config` added; `options` go to the emulator. With `resetFaults`, every fault rate goes back to 0 after each test.
  * Answers the emulator; its fields are filled in when beforeAll has run.
  */
-export function useProviderEmulator(config: Record<string, string> = {}, o: { resetFaults?: boolean; options?: EmulatorOptions } = {}): TestEmulator {
+export function useProviderEmulator(
+  config: Record<string, string> = {},
+  o: { resetFaults?: boolean; options?: EmulatorOptions } = {},
+): TestEmulator {
   const emu = {} as TestEmulator;
   beforeAll(async () => {
     Object.assign(emu, await withEmulator(o.options));
@@ -54,7 +65,17 @@ export interface LogSummary {
   writes: number;
   counts: Record<string, number>;
   /** `body` is the request's JSON body, redacted (no key ever); see emulator/request-log.ts for the bounds. */
-  entries: Array<{ method: string; path: string; query: string; operation: string | null; status: number; fault?: string; body?: unknown; bodyTruncated?: string; bodyDropped?: true }>;
+  entries: Array<{
+    method: string;
+    path: string;
+    query: string;
+    operation: string | null;
+    status: number;
+    fault?: string;
+    body?: unknown;
+    bodyTruncated?: string;
+    bodyDropped?: true;
+  }>;
   /** Entries dropped by the log's cap (counts stay exact). */
   dropped: number;
   cap: number;
@@ -76,9 +97,14 @@ export interface GuardrailReshape {
  * serve it as stored from then on. Answers the stored guardrail; throws on any refusal.
  * Works on an in-process emulator and on a spawned one alike (`url` without `/api/v1`).
  */
-export async function reshapeGuardrail(url: string, id: string, change: GuardrailReshape): Promise<Record<string, unknown>> {
+export async function reshapeGuardrail(
+  url: string,
+  id: string,
+  change: GuardrailReshape,
+): Promise<Record<string, unknown>> {
   const res = await http(url)("PATCH", `/__emulator/guardrails/${encodeURIComponent(id)}`, change);
-  if (res.status !== 200) throw new Error(`reshaping guardrail ${id} failed: ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.status !== 200)
+    throw new Error(`reshaping guardrail ${id} failed: ${res.status} ${JSON.stringify(res.body)}`);
   return (res.body as { data: Record<string, unknown> }).data;
 }
 

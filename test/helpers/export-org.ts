@@ -38,11 +38,39 @@ export const HAND_MADE = [
     members: ["user_bob", "user_alice"],
     keys: ["a1b2c3d4e5f60718"],
   },
-  { body: { name: "Support", limit_usd: 50, reset_interval: "daily", enforce_zdr_vendor_b: true }, members: ["user_erin", "user_carol"], keys: [] },
-  { body: { name: "Support", workspace_id: SECOND_WS, description: "Same name, other workspace", allowed_providers: ["prov-3"] }, members: ["user_erin"], keys: ["b2c3d4e5f6071829", "c3d4e5f60718293a"] },
-  { body: { name: "🚀🚀", workspace_id: SECOND_WS, ignored_models: ["vendor-a/model-x-mini-20260115"], enforce_zdr: false }, members: [], keys: [] },
   {
-    body: { name: "R&D — Zürich", workspace_id: SECOND_WS, content_filter_builtins: [{ slug: "regex-prompt-injection", action: "block" }], limit_usd: 0, reset_interval: "weekly" },
+    body: { name: "Support", limit_usd: 50, reset_interval: "daily", enforce_zdr_vendor_b: true },
+    members: ["user_erin", "user_carol"],
+    keys: [],
+  },
+  {
+    body: {
+      name: "Support",
+      workspace_id: SECOND_WS,
+      description: "Same name, other workspace",
+      allowed_providers: ["prov-3"],
+    },
+    members: ["user_erin"],
+    keys: ["b2c3d4e5f6071829", "c3d4e5f60718293a"],
+  },
+  {
+    body: {
+      name: "🚀🚀",
+      workspace_id: SECOND_WS,
+      ignored_models: ["vendor-a/model-x-mini-20260115"],
+      enforce_zdr: false,
+    },
+    members: [],
+    keys: [],
+  },
+  {
+    body: {
+      name: "R&D — Zürich",
+      workspace_id: SECOND_WS,
+      content_filter_builtins: [{ slug: "regex-prompt-injection", action: "block" }],
+      limit_usd: 0,
+      reset_interval: "weekly",
+    },
     members: ["user_alice", "user_dave"],
     keys: ["d4e5f60718293a4b"],
   },
@@ -53,9 +81,11 @@ export async function populateOrganization(api: ApiCall): Promise<string[]> {
   const ids: string[] = [];
   for (const g of HAND_MADE) {
     const created = await api("POST", "/guardrails", g.body);
-    if (created.status !== 201) throw new Error(`create ${g.body.name}: ${created.status} ${JSON.stringify(created.body)}`);
+    if (created.status !== 201)
+      throw new Error(`create ${g.body.name}: ${created.status} ${JSON.stringify(created.body)}`);
     const id = created.body.data.id as string;
-    if (g.members.length > 0) await expectOk(api("POST", `/guardrails/${id}/assignments/members`, { member_user_ids: g.members }));
+    if (g.members.length > 0)
+      await expectOk(api("POST", `/guardrails/${id}/assignments/members`, { member_user_ids: g.members }));
     if (g.keys.length > 0) await expectOk(api("POST", `/guardrails/${id}/assignments/keys`, { key_hashes: g.keys }));
     ids.push(id);
   }

@@ -8,7 +8,14 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { REPO_ROOT } from "./spawn-emulator";
 
-const GIT_ENV = { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.com", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.com", GIT_CONFIG_NOSYSTEM: "1" };
+const GIT_ENV = {
+  ...process.env,
+  GIT_AUTHOR_NAME: "t",
+  GIT_AUTHOR_EMAIL: "t@example.com",
+  GIT_COMMITTER_NAME: "t",
+  GIT_COMMITTER_EMAIL: "t@example.com",
+  GIT_CONFIG_NOSYSTEM: "1",
+};
 
 /** A file to commit: text, or `{ link }` for a symbolic link. */
 export type Entry = string | { link: string };
@@ -61,9 +68,26 @@ export class GitRepo {
   }
 
   /** Runs the built `guardrails-ci` (or the one given) in the repository, with `env` added to the environment. */
-  ci(args: string[], { bin = join(REPO_ROOT, "dist/tools/ci/cli.js"), env = {} }: { bin?: string; env?: Record<string, string> } = {}) {
-    const r = spawnSync(process.execPath, [bin, ...args], { cwd: this.dir, encoding: "utf8", env: { ...process.env, ...env } });
-    return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr, outputs: Object.fromEntries(r.stdout.split("\n").filter((l) => l.includes("=")).map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)])) };
+  ci(
+    args: string[],
+    { bin = join(REPO_ROOT, "dist/tools/ci/cli.js"), env = {} }: { bin?: string; env?: Record<string, string> } = {},
+  ) {
+    const r = spawnSync(process.execPath, [bin, ...args], {
+      cwd: this.dir,
+      encoding: "utf8",
+      env: { ...process.env, ...env },
+    });
+    return {
+      code: r.status ?? -1,
+      stdout: r.stdout,
+      stderr: r.stderr,
+      outputs: Object.fromEntries(
+        r.stdout
+          .split("\n")
+          .filter((l) => l.includes("="))
+          .map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]),
+      ),
+    };
   }
 
   remove(): void {

@@ -12,7 +12,9 @@ export interface HostileServer {
   close(): Promise<void>;
 }
 
-export async function hostileServer(handler: (req: IncomingMessage, res: ServerResponse, n: number) => void): Promise<HostileServer> {
+export async function hostileServer(
+  handler: (req: IncomingMessage, res: ServerResponse, n: number) => void,
+): Promise<HostileServer> {
   const requests: HostileServer["requests"] = [];
   const server = createServer((req, res) => {
     requests.push({ method: req.method ?? "", url: req.url ?? "" });

@@ -20,7 +20,12 @@ type Extra = Record<string, unknown>;
 export const deadPid = () => spawnSync(process.execPath, ["-e", "0"]).pid!;
 
 /** A guardrail's args: `name`, a limit of 4 USD a day, and `extra`. */
-export const journalArgs = (name: string, extra: Extra = {}) => ({ name, limitUsd: 4, resetInterval: "daily", ...extra });
+export const journalArgs = (name: string, extra: Extra = {}) => ({
+  name,
+  limitUsd: 4,
+  resetInterval: "daily",
+  ...extra,
+});
 
 /** Where a planted entry goes: its file name after the key prefix (`1-1.json`) and folder (the journal); the create's base URL and extra args. */
 export interface PlantOptions {
@@ -41,9 +46,11 @@ export function useJournalBench(prefix: string) {
     root: "",
     dir: "",
     /** The journal key of the create of `name` by `resource` against `url`. */
-    keyOf: (resource: string, name: string, url = emu.url, extra: Extra = {}) => createKey(resource, url, createBody(parseInputs(journalArgs(name, extra)))),
+    keyOf: (resource: string, name: string, url = emu.url, extra: Extra = {}) =>
+      createKey(resource, url, createBody(parseInputs(journalArgs(name, extra)))),
     /** The provider's create of `name` by `resource`, as the engine calls it. */
-    create: (resource: string, name: string, extra: Extra = {}) => guardrail.create({ __provider: "s", __resource: resource, ...journalArgs(name, extra) }),
+    create: (resource: string, name: string, extra: Extra = {}) =>
+      guardrail.create({ __provider: "s", __resource: resource, ...journalArgs(name, extra) }),
     /** How many creates reached the emulator. */
     posts: async () => (await emu.log()).counts.createGuardrail ?? 0,
     /** An entry of a killed run (its process and engine gone) for that create, as a file; answers its path. */
@@ -51,7 +58,18 @@ export function useJournalBench(prefix: string) {
       mkdirSync(bench.dir, { recursive: true, mode: 0o700 });
       const key = bench.keyOf(resource, name, o.url ?? emu.url, o.extra);
       const path = join(o.folder ?? bench.dir, `${key.slice(0, 16)}-${o.file ?? "1-1.json"}`);
-      writeFileSync(path, JSON.stringify({ v: 1, resource, key, started: Date.now() - 1000, pid: deadPid(), engine: [deadPid()], ...entry }));
+      writeFileSync(
+        path,
+        JSON.stringify({
+          v: 1,
+          resource,
+          key,
+          started: Date.now() - 1000,
+          pid: deadPid(),
+          engine: [deadPid()],
+          ...entry,
+        }),
+      );
       return path;
     },
   };

@@ -9,7 +9,9 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 /** Pulumi's "unknown" sentinel and the emulator's fixed workspace ids keep their meaning. */
 const KEEP = (u: string) => u === "04da6b54-80e4-46f7-96ec-b56ff0331ba9" || u.startsWith("00000000-0000-4000-8000-");
 
-export function normalizePreviewJson(raw: { steps: Array<{ urn: string; oldState?: { id?: string }; newState?: { id?: string } }> }): any {
+export function normalizePreviewJson(raw: {
+  steps: Array<{ urn: string; oldState?: { id?: string }; newState?: { id?: string } }>;
+}): any {
   const guardrails = new Map<string, string>();
   for (const s of raw.steps) {
     if (!s.urn.includes(":Guardrail::")) continue;
@@ -17,10 +19,24 @@ export function normalizePreviewJson(raw: { steps: Array<{ urn: string; oldState
     if (id && !KEEP(id)) guardrails.set(s.urn.split("::").pop()!, id);
   }
   const fixed = new Map<string, string>();
-  for (const [i, name] of [...guardrails.keys()].sort().entries()) fixed.set(guardrails.get(name)!, `00000000-0000-4000-8000-1000000000${String(i + 1).padStart(2, "0")}`);
-  const text = JSON.stringify(raw, (k, v) => (k === "__provider" ? "[serialized provider, left out of the fixture]" : k === "stackTrace" || k === "sourcePosition" ? undefined : k === "duration" ? 0 : v), 2)
+  for (const [i, name] of [...guardrails.keys()].sort().entries())
+    fixed.set(guardrails.get(name)!, `00000000-0000-4000-8000-1000000000${String(i + 1).padStart(2, "0")}`);
+  const text = JSON.stringify(
+    raw,
+    (k, v) =>
+      k === "__provider"
+        ? "[serialized provider, left out of the fixture]"
+        : k === "stackTrace" || k === "sourcePosition"
+          ? undefined
+          : k === "duration"
+            ? 0
+            : v,
+    2,
+  )
     .replace(UUID, (u) => fixed.get(u) ?? (KEEP(u) ? u : "00000000-0000-4000-8000-ffffffffffff"))
     .replace(/http:\/\/127\.0\.0\.1:\d+/g, "http://127.0.0.1:8787")
-    .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, (t) => (t.startsWith("0001-") ? t : "2026-01-01T00:00:00.000Z"));
+    .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, (t) =>
+      t.startsWith("0001-") ? t : "2026-01-01T00:00:00.000Z",
+    );
   return JSON.parse(text);
 }

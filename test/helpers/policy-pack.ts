@@ -43,9 +43,14 @@ const urn = (r: Res) => `urn:pulumi:dev::p::${r.type}::${r.name}`;
 const wire = (props: Record<string, unknown>) => ({ toJavaScript: () => JSON.parse(JSON.stringify(props)) });
 
 /** One run of a pack over `resources`, the way the policy SDK's server drives it. */
-export async function runPack(policies: Policies, resources: Res[], config: Record<string, Record<string, unknown>> = {}): Promise<Outcome[]> {
+export async function runPack(
+  policies: Policies,
+  resources: Res[],
+  config: Record<string, Record<string, unknown>> = {},
+): Promise<Outcome[]> {
   const out: Outcome[] = [];
-  const levelOf = (p: Policies[number]) => (config[p.name]?.enforcementLevel as string | undefined) ?? p.enforcementLevel ?? "advisory";
+  const levelOf = (p: Policies[number]) =>
+    (config[p.name]?.enforcementLevel as string | undefined) ?? p.enforcementLevel ?? "advisory";
   const getConfig = (p: Policies[number]) => () => config[p.name] ?? {};
   const guard = async (p: Policies[number], name: string, _level: string, fn: () => unknown) => {
     try {
@@ -60,7 +65,13 @@ export async function runPack(policies: Policies, resources: Res[], config: Reco
     for (const p of policies) {
       if (levelOf(p) !== "remediate" || !("remediateResource" in p) || !p.remediateResource) continue;
       const props = unknownCheckingProxy(deserializeProperties(wire(withProvider), true));
-      const result = await (p.remediateResource as any)({ type: r.type, name: r.name, urn: urn(r), props, getConfig: getConfig(p) });
+      const result = await (p.remediateResource as any)({
+        type: r.type,
+        name: r.name,
+        urn: urn(r),
+        props,
+        getConfig: getConfig(p),
+      });
       expect(result, `${p.name} changes nothing`).toBeUndefined();
     }
     for (const p of policies) {
@@ -70,10 +81,25 @@ export async function runPack(policies: Policies, resources: Res[], config: Reco
       if (pinned && pinned !== r.type) continue;
       const props = unknownCheckingProxy(deserializeProperties(wire(r.props), false));
       const report = (message: string) => out.push({ policy: p.name, level, name: r.name, message });
-      await guard(p, r.name, level, () => (p.validateResource as any)({ type: r.type, name: r.name, urn: urn(r), props, getConfig: getConfig(p) }, report));
+      await guard(p, r.name, level, () =>
+        (p.validateResource as any)(
+          { type: r.type, name: r.name, urn: urn(r), props, getConfig: getConfig(p) },
+          report,
+        ),
+      );
     }
   }
-  const stack = resources.map((r) => ({ type: r.type, name: r.name, urn: urn(r), props: unknownCheckingProxy(deserializeProperties(wire(r.props), false)), dependencies: [], propertyDependencies: {} }) as unknown as PolicyResource);
+  const stack = resources.map(
+    (r) =>
+      ({
+        type: r.type,
+        name: r.name,
+        urn: urn(r),
+        props: unknownCheckingProxy(deserializeProperties(wire(r.props), false)),
+        dependencies: [],
+        propertyDependencies: {},
+      }) as unknown as PolicyResource,
+  );
   resources.forEach((r, i) => {
     const find = (n: string) => stack.find((s) => s.name === n)!;
     stack[i]!.dependencies = (r.deps ?? r.guardrailIdDeps ?? []).map(find);
@@ -81,20 +107,36 @@ export async function runPack(policies: Policies, resources: Res[], config: Reco
   });
   for (const p of policies) {
     if (!("validateStack" in p) || levelOf(p) === "disabled") continue;
-    const report = (message: string, urnOf?: string) => out.push({ policy: p.name, level: levelOf(p), name: stack.find((s) => s.urn === urnOf)?.name ?? "?", message });
-    await guard(p, "stack", levelOf(p), () => (p as StackValidationPolicy).validateStack({ resources: stack, getConfig: getConfig(p) } as any, report));
+    const report = (message: string, urnOf?: string) =>
+      out.push({ policy: p.name, level: levelOf(p), name: stack.find((s) => s.urn === urnOf)?.name ?? "?", message });
+    await guard(p, "stack", levelOf(p), () =>
+      (p as StackValidationPolicy).validateStack({ resources: stack, getConfig: getConfig(p) } as any, report),
+    );
   }
   return out;
 }
 
-export const guardrail = (name: string, props: Record<string, unknown>, extra: Partial<Res> = {}): Res => ({ type: GUARDRAIL_TYPE, name, props: { name: `G ${name}`, ...props }, ...extra });
-export const memberSet = (name: string, guardrailId: unknown, extra: Partial<Res> = {}): Res => ({ type: MEMBER_ASSIGNMENT_TYPE, name, props: { guardrailId, exclusive: false, members: { user_alice: true } }, ...extra });
+export const guardrail = (name: string, props: Record<string, unknown>, extra: Partial<Res> = {}): Res => ({
+  type: GUARDRAIL_TYPE,
+  name,
+  props: { name: `G ${name}`, ...props },
+  ...extra,
+});
+export const memberSet = (name: string, guardrailId: unknown, extra: Partial<Res> = {}): Res => ({
+  type: MEMBER_ASSIGNMENT_TYPE,
+  name,
+  props: { guardrailId, exclusive: false, members: { user_alice: true } },
+  ...extra,
+});
 export const only = (outcomes: Outcome[], policy: string) => outcomes.filter((o) => o.policy === policy);
-
 
 /**
  * A pack config as the CLI makes it from `{"all": level}`: one entry per policy, here only for
  * the policies the pack enables (a disabled rule that `all` switched on would need its value).
  */
 export const allAt = (policies: Policies, level: string, extra: Record<string, Record<string, unknown>> = {}) =>
-  Object.fromEntries(policies.filter((p) => p.enforcementLevel !== "disabled").map((p) => [p.name, { enforcementLevel: level, ...extra[p.name] }]));
+  Object.fromEntries(
+    policies
+      .filter((p) => p.enforcementLevel !== "disabled")
+      .map((p) => [p.name, { enforcementLevel: level, ...extra[p.name] }]),
+  );

@@ -17,7 +17,9 @@ export function packPreviousRelease(work: string): string {
   const src = join(work, `previous-${PREVIOUS_RELEASE.version}`);
   mkdirSync(src, { recursive: true });
   // `git archive` needs the commit in history: CI's clean clone has it, a shallow clone would not.
-  const tar = execFileSync("git", ["-C", REPO_ROOT, "archive", "--format=tar", PREVIOUS_RELEASE.commit], { maxBuffer: 256 * 1024 * 1024 });
+  const tar = execFileSync("git", ["-C", REPO_ROOT, "archive", "--format=tar", PREVIOUS_RELEASE.commit], {
+    maxBuffer: 256 * 1024 * 1024,
+  });
   execFileSync("tar", ["-x", "-C", src], { input: tar });
   const quiet: ExecFileSyncOptions = { cwd: src, stdio: ["ignore", "ignore", "inherit"] };
   execFileSync("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], quiet);

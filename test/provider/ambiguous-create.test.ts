@@ -16,7 +16,11 @@ beforeAll(() => {
 });
 const emu = useProviderEmulator({ "guardrails:maxAttempts": "5" }, { resetFaults: true });
 
-const named = async (name: string) => (await collect(emu.client().listGuardrails())).filter((g) => g.name === name).map((g) => g.id).sort();
+const named = async (name: string) =>
+  (await collect(emu.client().listGuardrails()))
+    .filter((g) => g.name === name)
+    .map((g) => g.id)
+    .sort();
 
 async function twins(name: string) {
   const args = { __provider: "s", name, limitUsd: 10, resetInterval: "weekly", allowedProviders: ["prov-1"] };
@@ -34,11 +38,15 @@ describe("two identical guardrails created at once", () => {
       const ids = results.flatMap((r) => (r.status === "fulfilled" ? [r.value.id] : []));
       expect(new Set(ids).size, `seed ${seed}: shared id`).toBe(ids.length);
       expect(await named(name), `seed ${seed}`).toEqual([...ids].sort());
-      for (const r of results) if (r.status === "rejected") expect(String(r.reason), `seed ${seed}`).toMatch(/guardrail "twin-5xx-\d+": POST .*: HTTP 50\d/);
+      for (const r of results)
+        if (r.status === "rejected")
+          expect(String(r.reason), `seed ${seed}`).toMatch(/guardrail "twin-5xx-\d+": POST .*: HTTP 50\d/);
       summary.push(`${seed}:${ids.length}`);
     }
     const log = await emu.log();
-    console.log(`seeds 1-20 (seed:created): ${summary.join(" ")}; 5xx injected: ${log.entries.filter((e) => e.fault === "server-error").length}`);
+    console.log(
+      `seeds 1-20 (seed:created): ${summary.join(" ")}; 5xx injected: ${log.entries.filter((e) => e.fault === "server-error").length}`,
+    );
   });
 
   it("a 429 is never ambiguous: the POST is made again without looking for candidates", async () => {
@@ -75,10 +83,20 @@ describe("two identical guardrails created at once", () => {
   });
 
   it("a guardrail made by hand before the create started is never adopted", async () => {
-    const byHand = await emu.client().createGuardrail({ name: "twin-hand", limit_usd: 10, reset_interval: "weekly", allowed_providers: ["prov-1"] });
+    const byHand = await emu
+      .client()
+      .createGuardrail({ name: "twin-hand", limit_usd: 10, reset_interval: "weekly", allowed_providers: ["prov-1"] });
     await new Promise((r) => setTimeout(r, 5_100)); // outside the clock-skew allowance
     await emu.setFaults({ errorRate: 1, seed: 1 });
-    const failed = await guardrail.create({ __provider: "s", name: "twin-hand", limitUsd: 10, resetInterval: "weekly", allowedProviders: ["prov-1"] }).catch((e: Error) => e);
+    const failed = await guardrail
+      .create({
+        __provider: "s",
+        name: "twin-hand",
+        limitUsd: 10,
+        resetInterval: "weekly",
+        allowedProviders: ["prov-1"],
+      })
+      .catch((e: Error) => e);
     await emu.setFaults({ errorRate: 0 });
     expect(String(failed)).toMatch(/HTTP 50\d/);
     expect(await named("twin-hand")).toEqual([byHand.id]);

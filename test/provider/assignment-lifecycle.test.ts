@@ -14,9 +14,15 @@ const W2 = "00000000-0000-4000-8000-000000000002";
 let emu: Awaited<ReturnType<typeof withEmulator>>;
 const raw = () => emu.client();
 const asMap = (ids: string[]) => Object.fromEntries(ids.map((id) => [id, true]));
-const memberArgs = (guardrailId: string, ids: string[], exclusive = false) => ({ __provider: "p", guardrailId, members: asMap(ids), exclusive });
+const memberArgs = (guardrailId: string, ids: string[], exclusive = false) => ({
+  __provider: "p",
+  guardrailId,
+  members: asMap(ids),
+  exclusive,
+});
 const liveMembers = async (g: string) => (await collect(raw().listMemberAssignments(g))).map((r) => r.user_id).sort();
-const newGuardrail = async (name: string, workspace?: string) => (await raw().createGuardrail({ name, ...(workspace ? { workspace_id: workspace } : {}) })).id;
+const newGuardrail = async (name: string, workspace?: string) =>
+  (await raw().createGuardrail({ name, ...(workspace ? { workspace_id: workspace } : {}) })).id;
 
 beforeAll(async () => {
   emu = await withEmulator({ members: MEMBERS, keyHashes: ["k1", "k2", "k3", "k4"], maxBulk: 500 });
@@ -49,7 +55,9 @@ describe("call counts at 2,000 members (max bulk 500)", () => {
     await emu.clearLog();
     const read = await memberAssignment.read(created.id, removed.outs);
     expect((await emu.log()).counts).toEqual({ listGuardrailMemberAssignments: 20 });
-    expect(await memberAssignment.diff(created.id, read.props!, memberArgs(g, MEMBERS.slice(1, 2001)))).toMatchObject({ changes: false });
+    expect(await memberAssignment.diff(created.id, read.props!, memberArgs(g, MEMBERS.slice(1, 2001)))).toMatchObject({
+      changes: false,
+    });
   });
 
   it("a read survives short pages (tombstoned rows before the end)", async () => {
@@ -58,11 +66,19 @@ describe("call counts at 2,000 members (max bulk 500)", () => {
     const created = await memberAssignment.create(memberArgs(g, MEMBERS.slice(0, 450)));
     await raw().unassignMembers(g, MEMBERS.slice(0, 120));
     await raw().assignMembers(g, MEMBERS.slice(0, 10));
-    const page = await emu.internals.ops.listAssignments((await import("../../emulator/assignment-kinds")).MEMBERS, g, 0, 100);
+    const page = await emu.internals.ops.listAssignments(
+      (await import("../../emulator/assignment-kinds")).MEMBERS,
+      g,
+      0,
+      100,
+    );
     expect(page.data.length).toBeLessThan(100);
     await emu.clearLog();
     const read = await memberAssignment.read(created.id, created.outs);
-    const assigned = Object.entries(read.props!.members as Record<string, unknown>).filter(([, v]) => v === true).map(([k]) => k).sort();
+    const assigned = Object.entries(read.props!.members as Record<string, unknown>)
+      .filter(([, v]) => v === true)
+      .map(([k]) => k)
+      .sort();
     expect(assigned).toEqual([...MEMBERS.slice(0, 10), ...MEMBERS.slice(120, 450)]);
     expect((await emu.log()).counts.listGuardrailMemberAssignments).toBe(Math.ceil(page.total_count / 100));
   });
@@ -84,12 +100,17 @@ describe.each([false, true])("drift (exclusive: %s)", (exclusive) => {
       user_0003: true,
       ...(exclusive ? { user_0099: FOREIGN } : {}),
     });
-    expect(await memberAssignment.diff(created.id, read.props!, memberArgs(g, wanted, exclusive))).toMatchObject({ changes: true, replaces: [] });
+    expect(await memberAssignment.diff(created.id, read.props!, memberArgs(g, wanted, exclusive))).toMatchObject({
+      changes: true,
+      replaces: [],
+    });
     const fixed = await memberAssignment.update(created.id, read.props!, memberArgs(g, wanted, exclusive));
     expect(await liveMembers(g)).toEqual(exclusive ? wanted : [...wanted, "user_0099"].sort());
     expect(await liveMembers(other)).toEqual([]);
     const again = await memberAssignment.read(created.id, fixed.outs);
-    expect(await memberAssignment.diff(created.id, again.props!, memberArgs(g, wanted, exclusive))).toMatchObject({ changes: false });
+    expect(await memberAssignment.diff(created.id, again.props!, memberArgs(g, wanted, exclusive))).toMatchObject({
+      changes: false,
+    });
   });
 });
 
@@ -112,8 +133,14 @@ describe("modes and lifecycle", () => {
     const g2 = await newGuardrail("to");
     const ids = ["user_0601", "user_0602"];
     const a = await memberAssignment.create(memberArgs(g1, ids));
-    expect(await memberAssignment.diff(a.id, a.outs, memberArgs(g1, ids, true))).toMatchObject({ changes: true, replaces: [] });
-    expect(await memberAssignment.diff(a.id, a.outs, memberArgs(g2, ids))).toMatchObject({ changes: true, replaces: ["guardrailId"] });
+    expect(await memberAssignment.diff(a.id, a.outs, memberArgs(g1, ids, true))).toMatchObject({
+      changes: true,
+      replaces: [],
+    });
+    expect(await memberAssignment.diff(a.id, a.outs, memberArgs(g2, ids))).toMatchObject({
+      changes: true,
+      replaces: ["guardrailId"],
+    });
     // create-before-delete (Pulumi's default)
     const b = await memberAssignment.create(memberArgs(g2, ids));
     await memberAssignment.delete(a.id, a.outs);
@@ -138,17 +165,33 @@ describe("modes and lifecycle", () => {
 
   it("unknown ids: a clear error naming them, and a state that records what landed", async () => {
     const g = await newGuardrail("unknown");
-    const err = await memberAssignment.create(memberArgs(g, ["user_0800", "user_ghost", "user_nobody"])).catch((e) => e);
-    expect(err.message).toMatch(/2 member\(s\) did not land \(the service skipped them; are they not members of the organization\?\): user_ghost, user_nobody/);
+    const err = await memberAssignment
+      .create(memberArgs(g, ["user_0800", "user_ghost", "user_nobody"]))
+      .catch((e) => e);
+    expect(err.message).toMatch(
+      /2 member\(s\) did not land \(the service skipped them; are they not members of the organization\?\): user_ghost, user_nobody/,
+    );
     expect(err.id).toBe(`${g}/members`);
-    expect(err.properties).toMatchObject({ guardrailId: g, members: { user_0800: true, user_ghost: "not assigned", user_nobody: "not assigned" }, __provider: "p" });
+    expect(err.properties).toMatchObject({
+      guardrailId: g,
+      members: { user_0800: true, user_ghost: "not assigned", user_nobody: "not assigned" },
+      __provider: "p",
+    });
     expect(err.reasons).toHaveLength(1);
     expect(await liveMembers(g)).toEqual(["user_0800"]);
   });
 
   it("a failed call mid-apply records what landed before it", async () => {
     const g = await newGuardrail("midway");
-    configure((k) => ({ "guardrails:apiKey": TEST_KEY, "guardrails:baseUrl": emu.url, "guardrails:maxBulk": "100", "guardrails:maxAttempts": "1" })[k]);
+    configure(
+      (k) =>
+        ({
+          "guardrails:apiKey": TEST_KEY,
+          "guardrails:baseUrl": emu.url,
+          "guardrails:maxBulk": "100",
+          "guardrails:maxAttempts": "1",
+        })[k],
+    );
     let calls = 0;
     const original = emu.internals.faults.before.bind(emu.internals.faults);
     // Call 1 lists the (empty) set, calls 2 and 3 assign 200 ids, call 4 fails.
@@ -167,14 +210,18 @@ describe("modes and lifecycle", () => {
   it("additive: an id whose unassign failed stays in the resource's care and goes on the next update", async () => {
     const g = await newGuardrail("care");
     const a = await memberAssignment.create(memberArgs(g, ["user_0900", "user_0901"]));
-    configure((k) => ({ "guardrails:apiKey": TEST_KEY, "guardrails:baseUrl": emu.url, "guardrails:maxAttempts": "1" })[k]);
+    configure(
+      (k) => ({ "guardrails:apiKey": TEST_KEY, "guardrails:baseUrl": emu.url, "guardrails:maxAttempts": "1" })[k],
+    );
     await emu.setFaults({ errorRate: 1 });
     const err = await memberAssignment.update(a.id, a.outs, memberArgs(g, ["user_0900"])).catch((e) => e);
     await emu.setFaults({ errorRate: 0 });
     expect(err.properties.members).toEqual({ user_0900: true, user_0901: FOREIGN });
     const refreshed = await memberAssignment.read(a.id, err.properties);
     expect(refreshed.props!.members).toEqual({ user_0900: true, user_0901: FOREIGN });
-    expect(await memberAssignment.diff(a.id, refreshed.props!, memberArgs(g, ["user_0900"]))).toMatchObject({ changes: true });
+    expect(await memberAssignment.diff(a.id, refreshed.props!, memberArgs(g, ["user_0900"]))).toMatchObject({
+      changes: true,
+    });
     await memberAssignment.update(a.id, refreshed.props!, memberArgs(g, ["user_0900"]));
     expect(await liveMembers(g)).toEqual(["user_0900"]);
   });
@@ -182,25 +229,47 @@ describe("modes and lifecycle", () => {
   it("keys share the implementation, and a key holds one guardrail across workspaces", async () => {
     const g1 = await newGuardrail("keys-1");
     const g2 = await newGuardrail("keys-2", W2);
-    const a = await keyAssignment.create({ __provider: "p", guardrailId: g1, keys: asMap(["k1", "k2"]), exclusive: false });
+    const a = await keyAssignment.create({
+      __provider: "p",
+      guardrailId: g1,
+      keys: asMap(["k1", "k2"]),
+      exclusive: false,
+    });
     expect(a.id).toBe(`${g1}/keys`);
     await raw().assignKeys(g2, ["k1"]);
     const read = await keyAssignment.read(a.id, a.outs);
     expect(read.props!.keys).toEqual({ k1: `on guardrail keys-2 (${g2.slice(0, 8)}…)`, k2: true });
-    await keyAssignment.update(a.id, read.props!, { __provider: "p", guardrailId: g1, keys: asMap(["k1", "k2"]), exclusive: false });
+    await keyAssignment.update(a.id, read.props!, {
+      __provider: "p",
+      guardrailId: g1,
+      keys: asMap(["k1", "k2"]),
+      exclusive: false,
+    });
     expect((await collect(raw().listKeyAssignments(g1))).map((k) => k.key_hash).sort()).toEqual(["k1", "k2"]);
   });
 
   it("check names the user's arg and passes unknowns", async () => {
-    const { failures = [] } = await memberAssignment.check({}, { guardrailId: "nope", members: { "": true }, exclusive: "yes" });
-    expect(failures.map((f: { property: string; reason: string }) => `${f.property}: ${f.reason}`)).toMatchInlineSnapshot(`
+    const { failures = [] } = await memberAssignment.check(
+      {},
+      { guardrailId: "nope", members: { "": true }, exclusive: "yes" },
+    );
+    expect(
+      failures.map((f: { property: string; reason: string }) => `${f.property}: ${f.reason}`),
+    ).toMatchInlineSnapshot(`
       [
         "guardrailId: must be a guardrail id (UUID) (got "nope")",
         "memberUserIds: ids must be non-empty strings (got "")",
         "exclusive: must be true or false (got "yes")",
       ]
     `);
-    expect((await memberAssignment.check({}, { guardrailId: "04da6b54-80e4-46f7-96ec-b56ff0331ba9", members: "04da6b54-80e4-46f7-96ec-b56ff0331ba9" })).failures).toEqual([]);
+    expect(
+      (
+        await memberAssignment.check(
+          {},
+          { guardrailId: "04da6b54-80e4-46f7-96ec-b56ff0331ba9", members: "04da6b54-80e4-46f7-96ec-b56ff0331ba9" },
+        )
+      ).failures,
+    ).toEqual([]);
   });
 });
 
@@ -233,6 +302,8 @@ describe("where a member went: the status names the guardrail", () => {
     const oldState = { ...created.outs, members: { user_0701: `on guardrail ${other}` } };
     const read = await memberAssignment.read(created.id, oldState);
     expect(read.props!.members).toEqual({ user_0701: `on guardrail Support (${other.slice(0, 8)}…)` });
-    expect(await memberAssignment.diff(created.id, oldState, memberArgs(g, ["user_0701"]))).toMatchObject({ changes: true });
+    expect(await memberAssignment.diff(created.id, oldState, memberArgs(g, ["user_0701"]))).toMatchObject({
+      changes: true,
+    });
   });
 });

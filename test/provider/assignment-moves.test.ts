@@ -8,11 +8,21 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { keyAssignment, memberAssignment } from "../../src/dynamic/internal";
 import { useProviderEmulator, W2 } from "../helpers/emulator";
 
-const emu = useProviderEmulator({}, { options: { members: ["user_a", "user_jon", "user_kim", "user_lee"], keyHashes: ["k1", "k2"] } });
+const emu = useProviderEmulator(
+  {},
+  { options: { members: ["user_a", "user_jon", "user_kim", "user_lee"], keyHashes: ["k1", "k2"] } },
+);
 const raw = () => emu.client();
 const asMap = (ids: string[]) => Object.fromEntries(ids.map((id) => [id, true]));
-const memberArgs = (guardrailId: string, ids: string[], extra: Record<string, unknown> = {}) => ({ __provider: "p", guardrailId, members: asMap(ids), exclusive: false, ...extra });
-const newGuardrail = async (name: string, workspace?: string) => (await raw().createGuardrail({ name, ...(workspace ? { workspace_id: workspace } : {}) })).id;
+const memberArgs = (guardrailId: string, ids: string[], extra: Record<string, unknown> = {}) => ({
+  __provider: "p",
+  guardrailId,
+  members: asMap(ids),
+  exclusive: false,
+  ...extra,
+});
+const newGuardrail = async (name: string, workspace?: string) =>
+  (await raw().createGuardrail({ name, ...(workspace ? { workspace_id: workspace } : {}) })).id;
 let stderr: string[];
 beforeEach(() => {
   stderr = [];
@@ -44,7 +54,9 @@ describe("where an added id is now", () => {
     await emu.clearLog();
     await memberAssignment.update(created.id, created.outs, checked.inputs);
     expect((await emu.log()).counts).toEqual({ assignMembers: 1 });
-    expect(stderr).toEqual([`warning: GuardrailMemberAssignment for guardrail ${eng}: moved 2 member(s) here from other guardrails: user_jon (${from}), user_lee (${from})`]);
+    expect(stderr).toEqual([
+      `warning: GuardrailMemberAssignment for guardrail ${eng}: moved 2 member(s) here from other guardrails: user_jon (${from}), user_lee (${from})`,
+    ]);
 
     // The next change keeps what moved and is still listed, so its preview shows no `- moves` entry; a dropped id leaves.
     await emu.clearLog();
@@ -56,7 +68,12 @@ describe("where an added id is now", () => {
   it("an id a refresh already placed on another guardrail is not looked up again: the preview says where it is", async () => {
     const eng = await newGuardrail("Refreshed");
     await emu.clearLog();
-    const olds = { __provider: "p", guardrailId: eng, exclusive: false, members: { user_a: true, user_jon: "on guardrail Legacy Sales (3f2b8c1e…)" } };
+    const olds = {
+      __provider: "p",
+      guardrailId: eng,
+      exclusive: false,
+      members: { user_a: true, user_jon: "on guardrail Legacy Sales (3f2b8c1e…)" },
+    };
     const checked = await memberAssignment.check(olds, memberArgs(eng, ["user_a", "user_jon"]));
     expect(checked.inputs).not.toHaveProperty("moves");
     expect((await emu.log()).total).toBe(0);
@@ -69,7 +86,10 @@ describe("where an added id is now", () => {
     await emu.clearLog();
     const same = await memberAssignment.check(memberArgs(eng, ["user_a"]), memberArgs(eng, ["user_a"]));
     expect(same.inputs).not.toHaveProperty("moves");
-    const secret = await memberAssignment.check(memberArgs(eng, ["user_a"]), memberArgs(eng, ["user_a", "user_lee"], { __secretArgs: ["members"] }));
+    const secret = await memberAssignment.check(
+      memberArgs(eng, ["user_a"]),
+      memberArgs(eng, ["user_a", "user_lee"], { __secretArgs: ["members"] }),
+    );
     expect(secret.inputs).not.toHaveProperty("moves");
     expect((await emu.log()).total).toBe(0);
   });
@@ -84,12 +104,19 @@ describe("where an added id is now", () => {
 
     const other = await newGuardrail("Key holder", W2);
     await raw().assignKeys(other, ["k2"]);
-    const keys = await keyAssignment.check({}, { __provider: "p", guardrailId: eng.toUpperCase(), keys: asMap(["k1", "k2"]), exclusive: false });
+    const keys = await keyAssignment.check(
+      {},
+      { __provider: "p", guardrailId: eng.toUpperCase(), keys: asMap(["k1", "k2"]), exclusive: false },
+    );
     expect(keys.inputs.moves).toEqual({ k2: `from guardrail Key holder (${other.slice(0, 8)}…)` });
     // `moves` is no arg: the next diff and create read the checked inputs as they are.
-    expect(await keyAssignment.diff(`${eng}/keys`, { guardrailId: eng, exclusive: false, keys: { k1: true } }, keys.inputs)).toMatchObject({ changes: true, replaces: [] });
+    expect(
+      await keyAssignment.diff(`${eng}/keys`, { guardrailId: eng, exclusive: false, keys: { k1: true } }, keys.inputs),
+    ).toMatchObject({ changes: true, replaces: [] });
     const made = await keyAssignment.create(keys.inputs);
     expect(made.outs.keys).toEqual({ k1: true, k2: true });
-    expect(stderr).toEqual([expect.stringContaining("moved 1 key(s) here from other guardrails: k2 (from guardrail Key holder")]);
+    expect(stderr).toEqual([
+      expect.stringContaining("moved 1 key(s) here from other guardrails: k2 (from guardrail Key holder"),
+    ]);
   });
 });

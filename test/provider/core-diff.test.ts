@@ -18,7 +18,9 @@ const asMap = (ids: string[]) => Object.fromEntries(ids.map((id) => [id, true]))
 
 /** State as the engine hands it back: secret envelopes opened (it decrypts before each call). */
 const opened = (v: unknown): unknown =>
-  JSON.parse(JSON.stringify(v), (_, x) => (x && typeof x === "object" && x["4dabf18193072939515e22adb298388d"] ? x.value : x));
+  JSON.parse(JSON.stringify(v), (_, x) =>
+    x && typeof x === "object" && x["4dabf18193072939515e22adb298388d"] ? x.value : x,
+  );
 
 async function guardrail(args: Record<string, unknown>) {
   const res = await guardrailCore.create({ __provider: "p", ...args });
@@ -32,8 +34,21 @@ describe("Guardrail: diff paths", () => {
   ];
 
   it("top-level fields by name, builtin filters by slug: added, deleted, updated", async () => {
-    const { id, outs } = await guardrail({ name: "paths", limitUsd: 5, resetInterval: "daily", contentFilterBuiltins: filters });
-    const news = { name: "paths", limitUsd: 7, resetInterval: "daily", contentFilterBuiltins: [{ slug: "email", action: "redact" }, { slug: "ssn", action: "block" }] };
+    const { id, outs } = await guardrail({
+      name: "paths",
+      limitUsd: 5,
+      resetInterval: "daily",
+      contentFilterBuiltins: filters,
+    });
+    const news = {
+      name: "paths",
+      limitUsd: 7,
+      resetInterval: "daily",
+      contentFilterBuiltins: [
+        { slug: "email", action: "redact" },
+        { slug: "ssn", action: "block" },
+      ],
+    };
     const d = await guardrailCore.diff(id, outs, news);
     expect(d).toEqual({
       changes: [
@@ -63,14 +78,27 @@ describe("Guardrail: diff paths", () => {
 
   it("an arg made secret (nothing else changed) is an update of that arg, so its copies are rewritten", async () => {
     const { id, outs } = await guardrail({ name: "seal", limitUsd: 5, resetInterval: "daily" });
-    const d = await guardrailCore.diff(id, outs, { name: "seal", limitUsd: 5, resetInterval: "daily", __secretArgs: ["limitUsd"] });
+    const d = await guardrailCore.diff(id, outs, {
+      name: "seal",
+      limitUsd: 5,
+      resetInterval: "daily",
+      __secretArgs: ["limitUsd"],
+    });
     expect(d.changes).toEqual([{ path: "limitUsd", kind: "update" }]);
     expect(dynamicDiff(d).changes).toBe(true);
   });
 
   it("secret builtin filters: the property only, no slug", async () => {
-    const { id, outs } = await guardrail({ name: "hidden", contentFilterBuiltins: filters, __secretArgs: ["contentFilterBuiltins"] });
-    const d = await guardrailCore.diff(id, outs, { name: "hidden", contentFilterBuiltins: [{ slug: "ssn", action: "block" }], __secretArgs: ["contentFilterBuiltins"] });
+    const { id, outs } = await guardrail({
+      name: "hidden",
+      contentFilterBuiltins: filters,
+      __secretArgs: ["contentFilterBuiltins"],
+    });
+    const d = await guardrailCore.diff(id, outs, {
+      name: "hidden",
+      contentFilterBuiltins: [{ slug: "ssn", action: "block" }],
+      __secretArgs: ["contentFilterBuiltins"],
+    });
     expect(d.changes).toEqual([{ path: "contentFilterBuiltins", kind: "update" }]);
   });
 
@@ -91,7 +119,11 @@ describe("GuardrailMemberAssignment: diff paths", () => {
 
   it("one entry per id added or removed, and the mode", async () => {
     const { g, id, outs } = await set(["user_alice", "user_bob"]);
-    const d = await members.diff(id, outs, { guardrailId: g, members: asMap(["user_bob", "user_carol"]), exclusive: true });
+    const d = await members.diff(id, outs, {
+      guardrailId: g,
+      members: asMap(["user_bob", "user_carol"]),
+      exclusive: true,
+    });
     expect(d).toEqual({
       changes: [
         { path: "exclusive", kind: "update" },
@@ -101,7 +133,10 @@ describe("GuardrailMemberAssignment: diff paths", () => {
       deleteBeforeReplace: false,
     });
     expect(dynamicDiff(d)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
-    expect((await members.diff(id, outs, { guardrailId: g, members: asMap(["user_bob", "user_alice"]), exclusive: false })).changes).toEqual([]);
+    expect(
+      (await members.diff(id, outs, { guardrailId: g, members: asMap(["user_bob", "user_alice"]), exclusive: false }))
+        .changes,
+    ).toEqual([]);
   });
 
   it("another guardrail is a replace of guardrailId, known or not", async () => {

@@ -37,12 +37,21 @@ beforeEach(() => {
 const args = (name: string) => ({ name, limitUsd: 4, resetInterval: "daily" });
 function writeEntry(resource: string, name: string, extra: Partial<JournalEntry>) {
   const key = createKey(resource, emu.url, createBody(parseInputs(args(name))));
-  const entry: JournalEntry = { v: 1, resource, key, started: Date.now() - 1000, pid: deadPid(), engine: [deadPid()], ...extra };
+  const entry: JournalEntry = {
+    v: 1,
+    resource,
+    key,
+    started: Date.now() - 1000,
+    pid: deadPid(),
+    engine: [deadPid()],
+    ...extra,
+  };
   const file = join(dir, `${key.slice(0, 16)}-1-1.json`);
   writeFileSync(file, JSON.stringify(entry));
   return { file, entry };
 }
-const named = async (name: string) => (await collect(emu.client().listGuardrails())).filter((g) => g.name === name).map((g) => g.id);
+const named = async (name: string) =>
+  (await collect(emu.client().listGuardrails())).filter((g) => g.name === name).map((g) => g.id);
 
 describe("create journal", () => {
   it("an entry with the id of a killed run's create is adopted, without a second POST", async () => {

@@ -42,27 +42,47 @@ type CatalogueName = keyof typeof CATALOGUES;
 /** The oracle's own reading of docs/api-contract.md rule 4. */
 const canonical = (cat: CatalogueName, ids: string[] | undefined) => {
   if (!ids) return null;
-  const index = new Map(CATALOGUES[cat].flatMap((m) => [[m.slug, m.canonical_slug], [m.canonical_slug, m.canonical_slug]] as const));
+  const index = new Map(
+    CATALOGUES[cat].flatMap(
+      (m) =>
+        [
+          [m.slug, m.canonical_slug],
+          [m.canonical_slug, m.canonical_slug],
+        ] as const,
+    ),
+  );
   return [...new Set(ids.map((id) => index.get(id)!))].sort();
 };
 const identifiers = (cat: CatalogueName) => CATALOGUES[cat].flatMap((m) => [m.slug, m.canonical_slug]);
 
 type Ws = "omitted" | "default" | "DEFAULT" | "w2";
 type AdoptB = "none" | "same" | "other";
-const wsValue = (ws: Ws) => ({ omitted: undefined, default: DEFAULT_WS, DEFAULT: DEFAULT_WS.toUpperCase(), w2: W2 })[ws];
+const wsValue = (ws: Ws) =>
+  ({ omitted: undefined, default: DEFAULT_WS, DEFAULT: DEFAULT_WS.toUpperCase(), w2: W2 })[ws];
 const wsTarget = (ws: Ws) => (ws === "w2" ? W2 : DEFAULT_WS);
 
 const settings = (cat: CatalogueName) =>
   fc.record({
     description: fc.constantFrom(undefined, "d1", "d2"),
     limitUsd: fc.constantFrom(undefined, 0, 5),
-    allowedModels: fc.option(fc.array(fc.constantFrom(...identifiers(cat)), { minLength: 1, maxLength: 4 }), { nil: undefined }),
-    ignoredModels: fc.option(fc.array(fc.constantFrom(...identifiers(cat)), { minLength: 1, maxLength: 4 }), { nil: undefined }),
+    allowedModels: fc.option(fc.array(fc.constantFrom(...identifiers(cat)), { minLength: 1, maxLength: 4 }), {
+      nil: undefined,
+    }),
+    ignoredModels: fc.option(fc.array(fc.constantFrom(...identifiers(cat)), { minLength: 1, maxLength: 4 }), {
+      nil: undefined,
+    }),
     ws: fc.constantFrom<Ws>("omitted", "default", "DEFAULT", "w2"),
   });
 const guardrailCase = fc.constantFrom<CatalogueName>("prefixed", "nonPrefix").chain((cat) =>
   fc
-    .record({ cat: fc.constant(cat), a: settings(cat), b: settings(cat), bIsA: fc.boolean(), adoptA: fc.boolean(), adoptB: fc.constantFrom<AdoptB>("none", "none", "none", "same", "other") })
+    .record({
+      cat: fc.constant(cat),
+      a: settings(cat),
+      b: settings(cat),
+      bIsA: fc.boolean(),
+      adoptA: fc.boolean(),
+      adoptB: fc.constantFrom<AdoptB>("none", "none", "none", "same", "other"),
+    })
     .map(({ bIsA, ...r }) => (bIsA ? { ...r, b: { ...r.a, ws: r.b.ws } } : r)),
 );
 
@@ -78,10 +98,16 @@ function use(cat: CatalogueName) {
 
 beforeAll(async () => {
   for (const cat of Object.keys(CATALOGUES) as CatalogueName[]) {
-    const emu = await withEmulator({ models: CATALOGUES[cat], members: ["user_a", "user_b", "user_c", "user_d", "user_f1", "user_f2"] });
+    const emu = await withEmulator({
+      models: CATALOGUES[cat],
+      members: ["user_a", "user_b", "user_c", "user_d", "user_f1", "user_f2"],
+    });
     emus[cat] = emu;
     const c = emu.client();
-    bystanders[cat] = [(await c.createGuardrail({ name: "bystander", limit_usd: 1, reset_interval: "daily" })).id, (await c.createGuardrail({ name: "bystander", workspace_id: W2 })).id];
+    bystanders[cat] = [
+      (await c.createGuardrail({ name: "bystander", limit_usd: 1, reset_interval: "daily" })).id,
+      (await c.createGuardrail({ name: "bystander", workspace_id: W2 })).id,
+    ];
   }
 });
 afterAll(async () => {
@@ -101,9 +127,29 @@ async function engineUp(id: string, olds: any, news: Record<string, unknown>) {
   return { id, outs: olds, op: "same" };
 }
 
-const argsOf = (name: string, s: { description?: string | undefined; limitUsd?: number | undefined; allowedModels?: string[] | undefined; ignoredModels?: string[] | undefined; ws: Ws }, adoptId?: string) =>
+const argsOf = (
+  name: string,
+  s: {
+    description?: string | undefined;
+    limitUsd?: number | undefined;
+    allowedModels?: string[] | undefined;
+    ignoredModels?: string[] | undefined;
+    ws: Ws;
+  },
+  adoptId?: string,
+) =>
   Object.fromEntries(
-    Object.entries({ __provider: "p", name, description: s.description, limitUsd: s.limitUsd, resetInterval: s.limitUsd === undefined ? undefined : "monthly", allowedModels: s.allowedModels, ignoredModels: s.ignoredModels, workspaceId: wsValue(s.ws), adoptId }).filter(([, v]) => v !== undefined),
+    Object.entries({
+      __provider: "p",
+      name,
+      description: s.description,
+      limitUsd: s.limitUsd,
+      resetInterval: s.limitUsd === undefined ? undefined : "monthly",
+      allowedModels: s.allowedModels,
+      ignoredModels: s.ignoredModels,
+      workspaceId: wsValue(s.ws),
+      adoptId,
+    }).filter(([, v]) => v !== undefined),
   );
 
 async function snapshot(cat: CatalogueName) {
@@ -113,122 +159,162 @@ async function snapshot(cat: CatalogueName) {
 
 async function named(cat: CatalogueName, name: string) {
   const c = emus[cat]!.client();
-  return [...(await collect(c.listGuardrails({ workspaceId: DEFAULT_WS }))), ...(await collect(c.listGuardrails({ workspaceId: W2 })))].filter((g) => g.name === name);
+  return [
+    ...(await collect(c.listGuardrails({ workspaceId: DEFAULT_WS }))),
+    ...(await collect(c.listGuardrails({ workspaceId: W2 }))),
+  ].filter((g) => g.name === name);
 }
 
 describe("diff oracle", () => {
-  it(`Guardrail: random (A, B) pairs converge on B and touch nothing else (seed ${SEED})`, async () => {
-    let ran = 0;
-    const ops: Record<string, number> = {};
-    await fc.assert(
-      fc.asyncProperty(guardrailCase, async ({ cat, a, b, adoptA, adoptB }) => {
-        ran++;
-        const emu = use(cat);
-        const c = emu.client();
-        const name = `case-${++caseNo}`;
-        const before = await snapshot(cat);
-        const adopted = adoptA ? (await c.createGuardrail({ name, description: "pre-existing", ...(a.ws === "w2" ? { workspace_id: W2 } : {}) })).id : undefined;
-        const other = adoptB === "other" ? (await c.createGuardrail({ name: `${name}-other`, ...(b.ws === "w2" ? { workspace_id: W2 } : {}) })).id : undefined;
-        const A = argsOf(name, a, adopted?.toUpperCase());
-        const first = await guardrail.create(A);
-        const idA = first.id;
-        if (adopted) expect(idA).toBe(adopted);
-        const bAdopt = adoptB === "same" ? (adopted ?? idA) : adoptB === "other" ? other : undefined;
-        const B = argsOf(name, b, bAdopt);
+  it(
+    `Guardrail: random (A, B) pairs converge on B and touch nothing else (seed ${SEED})`,
+    async () => {
+      let ran = 0;
+      const ops: Record<string, number> = {};
+      await fc.assert(
+        fc.asyncProperty(guardrailCase, async ({ cat, a, b, adoptA, adoptB }) => {
+          ran++;
+          const emu = use(cat);
+          const c = emu.client();
+          const name = `case-${++caseNo}`;
+          const before = await snapshot(cat);
+          const adopted = adoptA
+            ? (
+                await c.createGuardrail({
+                  name,
+                  description: "pre-existing",
+                  ...(a.ws === "w2" ? { workspace_id: W2 } : {}),
+                })
+              ).id
+            : undefined;
+          const other =
+            adoptB === "other"
+              ? (await c.createGuardrail({ name: `${name}-other`, ...(b.ws === "w2" ? { workspace_id: W2 } : {}) })).id
+              : undefined;
+          const A = argsOf(name, a, adopted?.toUpperCase());
+          const first = await guardrail.create(A);
+          const idA = first.id;
+          if (adopted) expect(idA).toBe(adopted);
+          const bAdopt = adoptB === "same" ? (adopted ?? idA) : adoptB === "other" ? other : undefined;
+          const B = argsOf(name, b, bAdopt);
 
-        // The oracle's verdict on B: refused (another guardrail named, or a replacement that would re-adopt what it deletes), else applied.
-        const moves = wsTarget(a.ws) !== wsTarget(b.ws);
-        const refused = (bAdopt !== undefined && bAdopt !== idA) || (moves && bAdopt === idA);
-        const outcome = await engineUp(idA, first.outs, B).catch((e: Error) => e);
-        if (refused) {
-          expect(outcome).toBeInstanceOf(Error);
-          const live = await c.getGuardrail(idA);
-          expect(live.workspace_id).toBe(wsTarget(a.ws));
-          expect([live.description, live.limit_usd]).toEqual([a.description ?? null, a.limitUsd ?? null]);
-        } else {
-          if (outcome instanceof Error) throw outcome;
-          ops[outcome.op] = (ops[outcome.op] ?? 0) + 1;
-          expect(outcome.op === "replace").toBe(moves);
-          const live = await c.getGuardrail(outcome.id);
-          expect({
-            workspace: live.workspace_id,
-            description: live.description,
-            limitUsd: live.limit_usd,
-            allowed: live.allowed_models ? [...live.allowed_models].sort() : null,
-            ignored: live.ignored_models ? [...live.ignored_models].sort() : null,
-          }).toEqual({
-            workspace: wsTarget(b.ws),
-            description: b.description ?? null,
-            limitUsd: b.limitUsd ?? null,
-            allowed: canonical(cat, b.allowedModels),
-            ignored: canonical(cat, b.ignoredModels),
+          // The oracle's verdict on B: refused (another guardrail named, or a replacement that would re-adopt what it deletes), else applied.
+          const moves = wsTarget(a.ws) !== wsTarget(b.ws);
+          const refused = (bAdopt !== undefined && bAdopt !== idA) || (moves && bAdopt === idA);
+          const outcome = await engineUp(idA, first.outs, B).catch((e: Error) => e);
+          if (refused) {
+            expect(outcome).toBeInstanceOf(Error);
+            const live = await c.getGuardrail(idA);
+            expect(live.workspace_id).toBe(wsTarget(a.ws));
+            expect([live.description, live.limit_usd]).toEqual([a.description ?? null, a.limitUsd ?? null]);
+          } else {
+            if (outcome instanceof Error) throw outcome;
+            ops[outcome.op] = (ops[outcome.op] ?? 0) + 1;
+            expect(outcome.op === "replace").toBe(moves);
+            const live = await c.getGuardrail(outcome.id);
+            expect({
+              workspace: live.workspace_id,
+              description: live.description,
+              limitUsd: live.limit_usd,
+              allowed: live.allowed_models ? [...live.allowed_models].sort() : null,
+              ignored: live.ignored_models ? [...live.ignored_models].sort() : null,
+            }).toEqual({
+              workspace: wsTarget(b.ws),
+              description: b.description ?? null,
+              limitUsd: b.limitUsd ?? null,
+              allowed: canonical(cat, b.allowedModels),
+              ignored: canonical(cat, b.ignoredModels),
+            });
+            // The next diff is a no-op, before and after a refresh.
+            expect(await guardrail.diff(outcome.id, outcome.outs, B)).toMatchObject({ changes: false, replaces: [] });
+            const read = await guardrail.read(outcome.id, outcome.outs);
+            expect(await guardrail.diff(outcome.id, read.props, B)).toMatchObject({ changes: false, replaces: [] });
+            // No guardrail lost or duplicated: exactly one holds this case's name, the one in state.
+            expect((await named(cat, name)).map((g) => g.id)).toEqual([outcome.id]);
+            if (outcome.op === "replace") expect(outcome.id).not.toBe(idA);
+            await c.deleteGuardrail(outcome.id);
+          }
+          if (refused) await c.deleteGuardrail(idA);
+          if (other && other !== idA) expect((await c.getGuardrail(other)).description).toBeNull();
+          if (other) await c.deleteGuardrail(other);
+          expect(await snapshot(cat)).toEqual(before);
+        }),
+        { numRuns: RUNS, seed: SEED },
+      );
+      console.log(`diff oracle (Guardrail): ${ran} cases, seed ${SEED}; ops ${JSON.stringify(ops)}`);
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
+    `member sets: random mode flips with hand-assigned ids touch only what the program lists (seed ${SEED})`,
+    async () => {
+      const ids = fc.uniqueArray(fc.constantFrom("user_a", "user_b", "user_c", "user_d"), { maxLength: 4 });
+      const scenario = fc.record({
+        a: ids,
+        b: ids,
+        exA: fc.boolean(),
+        exB: fc.boolean(),
+        foreign: fc.uniqueArray(fc.constantFrom("user_f1", "user_f2"), { maxLength: 2 }),
+        refresh: fc.boolean(),
+      });
+      let ran = 0;
+      await fc.assert(
+        fc.asyncProperty(scenario, async ({ a, b, exA, exB, foreign, refresh }) => {
+          ran++;
+          const emu = use("prefixed");
+          const c = emu.client();
+          const g = (await c.createGuardrail({ name: `set-${++caseNo}` })).id;
+          const live = async () => (await collect(c.listMemberAssignments(g))).map((r) => r.user_id).sort();
+          const args = (list: string[], exclusive: boolean) => ({
+            __provider: "p",
+            guardrailId: g,
+            members: Object.fromEntries(list.map((id) => [id, true])),
+            exclusive,
           });
-          // The next diff is a no-op, before and after a refresh.
-          expect(await guardrail.diff(outcome.id, outcome.outs, B)).toMatchObject({ changes: false, replaces: [] });
-          const read = await guardrail.read(outcome.id, outcome.outs);
-          expect(await guardrail.diff(outcome.id, read.props, B)).toMatchObject({ changes: false, replaces: [] });
-          // No guardrail lost or duplicated: exactly one holds this case's name, the one in state.
-          expect((await named(cat, name)).map((g) => g.id)).toEqual([outcome.id]);
-          if (outcome.op === "replace") expect(outcome.id).not.toBe(idA);
-          await c.deleteGuardrail(outcome.id);
-        }
-        if (refused) await c.deleteGuardrail(idA);
-        if (other && other !== idA) expect((await c.getGuardrail(other)).description).toBeNull();
-        if (other) await c.deleteGuardrail(other);
-        expect(await snapshot(cat)).toEqual(before);
-      }),
-      { numRuns: RUNS, seed: SEED },
-    );
-    console.log(`diff oracle (Guardrail): ${ran} cases, seed ${SEED}; ops ${JSON.stringify(ops)}`);
-  }, TIMEOUT_MS);
-
-  it(`member sets: random mode flips with hand-assigned ids touch only what the program lists (seed ${SEED})`, async () => {
-    const ids = fc.uniqueArray(fc.constantFrom("user_a", "user_b", "user_c", "user_d"), { maxLength: 4 });
-    const scenario = fc.record({ a: ids, b: ids, exA: fc.boolean(), exB: fc.boolean(), foreign: fc.uniqueArray(fc.constantFrom("user_f1", "user_f2"), { maxLength: 2 }), refresh: fc.boolean() });
-    let ran = 0;
-    await fc.assert(
-      fc.asyncProperty(scenario, async ({ a, b, exA, exB, foreign, refresh }) => {
-        ran++;
-        const emu = use("prefixed");
-        const c = emu.client();
-        const g = (await c.createGuardrail({ name: `set-${++caseNo}` })).id;
-        const live = async () => (await collect(c.listMemberAssignments(g))).map((r) => r.user_id).sort();
-        const args = (list: string[], exclusive: boolean) => ({ __provider: "p", guardrailId: g, members: Object.fromEntries(list.map((id) => [id, true])), exclusive });
-        let state = (await memberAssignment.create(args(a, exA))).outs;
-        if (foreign.length > 0) await c.assignMembers(g, foreign);
-        if (refresh) state = (await memberAssignment.read(`${g}/members`, state)).props!;
-        const up = async (news: ReturnType<typeof args>) => {
-          const d = await memberAssignment.diff(`${g}/members`, state, news);
-          if (d.changes) state = (await memberAssignment.update(`${g}/members`, state, news)).outs;
-        };
-        await up(args(b, exB));
-        const sorted = (xs: string[]) => [...new Set(xs)].sort();
-        // Ids assigned by hand are removed only by an exclusive set that already knew them (a
-        // refresh while exclusive). A flip to exclusive records them without removing any, so
-        // the next preview can name them; the next up removes them. Everything else keeps them.
-        const removedNow = exA && refresh && exB;
-        const claimed = !exA && exB && foreign.length > 0;
-        expect(await live()).toEqual(sorted(removedNow ? b : [...b, ...foreign]));
-        if (claimed) {
-          const members = state.members as Record<string, unknown>;
-          expect(Object.keys(members).filter((k) => members[k] !== true).sort()).toEqual(sorted(foreign));
+          let state = (await memberAssignment.create(args(a, exA))).outs;
+          if (foreign.length > 0) await c.assignMembers(g, foreign);
+          if (refresh) state = (await memberAssignment.read(`${g}/members`, state)).props!;
+          const up = async (news: ReturnType<typeof args>) => {
+            const d = await memberAssignment.diff(`${g}/members`, state, news);
+            if (d.changes) state = (await memberAssignment.update(`${g}/members`, state, news)).outs;
+          };
           await up(args(b, exB));
-          expect(await live()).toEqual(sorted(b));
-        }
-        if (exA && !refresh && exB && foreign.length > 0) {
-          // An exclusive set that never saw them: a refresh finds them, the next up removes them.
-          state = (await memberAssignment.read(`${g}/members`, state)).props!;
-          expect(await memberAssignment.diff(`${g}/members`, state, args(b, exB))).toMatchObject({ changes: true });
-          await up(args(b, exB));
-          expect(await live()).toEqual(sorted(b));
-        }
-        expect(await memberAssignment.diff(`${g}/members`, state, args(b, exB))).toMatchObject({ changes: false });
-        const read = await memberAssignment.read(`${g}/members`, state);
-        expect(await memberAssignment.diff(`${g}/members`, read.props!, args(b, exB))).toMatchObject({ changes: false });
-        await c.deleteGuardrail(g);
-      }),
-      { numRuns: RUNS, seed: SEED },
-    );
-    console.log(`diff oracle (member sets): ${ran} cases, seed ${SEED}`);
-  }, TIMEOUT_MS);
+          const sorted = (xs: string[]) => [...new Set(xs)].sort();
+          // Ids assigned by hand are removed only by an exclusive set that already knew them (a
+          // refresh while exclusive). A flip to exclusive records them without removing any, so
+          // the next preview can name them; the next up removes them. Everything else keeps them.
+          const removedNow = exA && refresh && exB;
+          const claimed = !exA && exB && foreign.length > 0;
+          expect(await live()).toEqual(sorted(removedNow ? b : [...b, ...foreign]));
+          if (claimed) {
+            const members = state.members as Record<string, unknown>;
+            expect(
+              Object.keys(members)
+                .filter((k) => members[k] !== true)
+                .sort(),
+            ).toEqual(sorted(foreign));
+            await up(args(b, exB));
+            expect(await live()).toEqual(sorted(b));
+          }
+          if (exA && !refresh && exB && foreign.length > 0) {
+            // An exclusive set that never saw them: a refresh finds them, the next up removes them.
+            state = (await memberAssignment.read(`${g}/members`, state)).props!;
+            expect(await memberAssignment.diff(`${g}/members`, state, args(b, exB))).toMatchObject({ changes: true });
+            await up(args(b, exB));
+            expect(await live()).toEqual(sorted(b));
+          }
+          expect(await memberAssignment.diff(`${g}/members`, state, args(b, exB))).toMatchObject({ changes: false });
+          const read = await memberAssignment.read(`${g}/members`, state);
+          expect(await memberAssignment.diff(`${g}/members`, read.props!, args(b, exB))).toMatchObject({
+            changes: false,
+          });
+          await c.deleteGuardrail(g);
+        }),
+        { numRuns: RUNS, seed: SEED },
+      );
+      console.log(`diff oracle (member sets): ${ran} cases, seed ${SEED}`);
+    },
+    TIMEOUT_MS,
+  );
 });

@@ -23,7 +23,11 @@ describe("the API key pasted where it does not belong never reaches stderr", () 
   it.each([
     ["A22: as GUARDRAILS_BASE_URL", [], { GUARDRAILS_BASE_URL: TEST_KEY }],
     ["A23: in the base URL's userinfo, service down", [], { GUARDRAILS_BASE_URL: `http://u:${TEST_KEY}@127.0.0.1:9/` }],
-    ["A24: in the base URL's query, service down", [], { GUARDRAILS_BASE_URL: `http://127.0.0.1:9/?api_key=${TEST_KEY}&x=${TEST_KEY}` }],
+    [
+      "A24: in the base URL's query, service down",
+      [],
+      { GUARDRAILS_BASE_URL: `http://127.0.0.1:9/?api_key=${TEST_KEY}&x=${TEST_KEY}` },
+    ],
     ["A25: as GUARDRAILS_MAX_ATTEMPTS", [], { GUARDRAILS_MAX_ATTEMPTS: TEST_KEY }],
     ["A26: as GUARDRAILS_TIMEOUT_MS", [], { GUARDRAILS_TIMEOUT_MS: TEST_KEY }],
     ["A27: as --workspace", ["--workspace", TEST_KEY], {}],
@@ -41,7 +45,9 @@ describe("the API key pasted where it does not belong never reaches stderr", () 
 
 describe("the folder", () => {
   it("A31: guardrails/ given with a trailing slash where guardrails is a link: exit 1, nothing written through it", async () => {
-    expect((await http(`${emu.url}/api/v1`, TEST_KEY)("POST", "/guardrails", { name: "Engineering" })).status).toBe(201);
+    expect((await http(`${emu.url}/api/v1`, TEST_KEY)("POST", "/guardrails", { name: "Engineering" })).status).toBe(
+      201,
+    );
     const cwd = fresh();
     const elsewhere = join(work, `elsewhere-${Date.now()}`);
     mkdirSync(elsewhere);
@@ -94,7 +100,17 @@ describe("the folder swapped while the export reads", () => {
       if (url.pathname === "/api/v1/guardrails" && !url.searchParams.has("workspace_id")) {
         renameSync(join(cwd, "guardrails"), join(cwd, "was-guardrails"));
         symlinkSync(elsewhere, join(cwd, "guardrails"));
-        return json(res, 200, { data: [{ id: "3f2b8c1e-0000-4000-8000-000000000001", name: "A", created_at: "2026-01-01T00:00:00.000Z", workspace_id: null }], total_count: 1 });
+        return json(res, 200, {
+          data: [
+            {
+              id: "3f2b8c1e-0000-4000-8000-000000000001",
+              name: "A",
+              created_at: "2026-01-01T00:00:00.000Z",
+              workspace_id: null,
+            },
+          ],
+          total_count: 1,
+        });
       }
       json(res, 200, { data: [], total_count: 0 });
     });
@@ -109,7 +125,15 @@ describe("the folder swapped while the export reads", () => {
   });
 
   it("A41: a service that echoes the key in its error body: the bin's message masks it", async () => {
-    const server = await hostileServer((req, res) => json(res, 400, { error: { code: 400, message: `bad key ${req.headers.authorization} ${encodeURIComponent(TEST_KEY)}`, metadata: { key: TEST_KEY } } }));
+    const server = await hostileServer((req, res) =>
+      json(res, 400, {
+        error: {
+          code: 400,
+          message: `bad key ${req.headers.authorization} ${encodeURIComponent(TEST_KEY)}`,
+          metadata: { key: TEST_KEY },
+        },
+      }),
+    );
     try {
       const res = await run([], fresh(), { GUARDRAILS_BASE_URL: server.url });
       expect(res.code).toBe(1);

@@ -43,9 +43,17 @@ async function roundTrip(options: Parameters<typeof exportGuardrails>[0]) {
     diffs.push((await guardrail.diff(g.id, g.outs!, { __provider: "p", ...args })).changes);
     const read = await guardrail.read(g.id, g.outs as GuardrailOutputs);
     diffs.push((await guardrail.diff(g.id, read.props as GuardrailOutputs, { __provider: "p", ...args })).changes);
-    for (const [set, lifecycle, field] of [[members, memberAssignment, "members"], [keys, keyAssignment, "keys"]] as const) {
+    for (const [set, lifecycle, field] of [
+      [members, memberAssignment, "members"],
+      [keys, keyAssignment, "keys"],
+    ] as const) {
       if (!set) continue;
-      const news = { __provider: "p", guardrailId: g.id, [field]: Object.fromEntries(set.ids.map((i) => [i, true])), exclusive: set.exclusive ?? false };
+      const news = {
+        __provider: "p",
+        guardrailId: g.id,
+        [field]: Object.fromEntries(set.ids.map((i) => [i, true])),
+        exclusive: set.exclusive ?? false,
+      };
       const created = await lifecycle.create(news);
       diffs.push((await lifecycle.diff(created.id, created.outs, news)).changes);
     }
@@ -56,7 +64,15 @@ async function roundTrip(options: Parameters<typeof exportGuardrails>[0]) {
 
 describe("lists the service answers as []", () => {
   it("are exported as no setting, load, and adopt with no write and no diff, before and after a refresh", async () => {
-    const all = ["allowed_models", "allowed_providers", "ignored_models", "ignored_providers", "content_filter_builtins", "content_filters", "allowed_data_regions"];
+    const all = [
+      "allowed_models",
+      "allowed_providers",
+      "ignored_models",
+      "ignored_providers",
+      "content_filter_builtins",
+      "content_filters",
+      "allowed_data_regions",
+    ];
     await reshapeGuardrail(emu.url, ids[0]!, { set: Object.fromEntries(all.map((k) => [k, []])) });
     await reshapeGuardrail(emu.url, ids[2]!, { set: { allowed_models: [], allowed_providers: [] } });
     const { result, loaded, writes, diffs } = await roundTrip({ allWorkspaces: true, exclusive: true });
@@ -64,7 +80,16 @@ describe("lists the service answers as []", () => {
     expect((result.combined.match(/^ +\w+: \[\]$/gm) ?? []).filter((l) => !l.trim().startsWith("ids:"))).toEqual([]);
     expect(result.warnings).toEqual([]);
     const engineering = loaded.find((l) => l.settings.adoptId === ids[0])!.settings as Record<string, unknown>;
-    for (const k of ["allowedModels", "allowedProviders", "ignoredModels", "ignoredProviders", "contentFilterBuiltins", "contentFilters", "allowedDataRegions"]) expect(engineering[k], k).toBeUndefined();
+    for (const k of [
+      "allowedModels",
+      "allowedProviders",
+      "ignoredModels",
+      "ignoredProviders",
+      "contentFilterBuiltins",
+      "contentFilters",
+      "allowedDataRegions",
+    ])
+      expect(engineering[k], k).toBeUndefined();
     expect(engineering.limitUsd).toBe(250.5);
     expect(loaded).toHaveLength(HAND_MADE.length);
     expect(writes).toEqual([]);
@@ -90,7 +115,11 @@ describe("a guardrail older than workspaces (workspace_id null, contract rule 10
     const result = await exportGuardrails({ client: emu.client(), workspaces: [DEFAULT_WS, SECOND_WS] });
     expect(result.files.map((f) => f.guardrailId)).toContain(ids[1]);
     expect(result.notes).toEqual([legacyNote(ids[1]!, `support-${ids[1]!.slice(0, 8)}`)]);
-    expect((await emu.log()).counts).toEqual({ listGuardrails: 2, listAllMemberAssignments: 1, listAllKeyAssignments: 1 });
+    expect((await emu.log()).counts).toEqual({
+      listGuardrails: 2,
+      listAllMemberAssignments: 1,
+      listAllKeyAssignments: 1,
+    });
   });
 
   it("only another workspace named: not exported, and the note says so and how to include it", async () => {
@@ -112,7 +141,9 @@ describe("a guardrail older than workspaces (workspace_id null, contract rule 10
     expect(result.notes[0]).toBe(
       `guardrail "Engineering" (${ids[0]}) has no workspace (it is older than workspaces) and was not exported: the service lists it with the default workspace, and no guardrail there carries that workspace's id, so the export cannot tell whether --workspace named it; run without --workspace or pass --all-workspaces to export it`,
     );
-    expect((await exportGuardrails({ client: emu.client(), allWorkspaces: true })).files).toHaveLength(HAND_MADE.length);
+    expect((await exportGuardrails({ client: emu.client(), allWorkspaces: true })).files).toHaveLength(
+      HAND_MADE.length,
+    );
   });
 });
 
@@ -120,37 +151,62 @@ describe("--all-workspaces and --exclude", () => {
   it("--all-workspaces: every workspace the service lists, one page of workspaces more", async () => {
     const result = await exportGuardrails({ client: emu.client(), allWorkspaces: true });
     expect(result.files.map((f) => f.guardrailId).sort()).toEqual([...ids].sort());
-    expect((await emu.log()).counts).toEqual({ listWorkspaces: 1, listGuardrails: 2, listAllMemberAssignments: 1, listAllKeyAssignments: 1 });
+    expect((await emu.log()).counts).toEqual({
+      listWorkspaces: 1,
+      listGuardrails: 2,
+      listAllMemberAssignments: 1,
+      listAllKeyAssignments: 1,
+    });
     expect(await collect(emu.client().listWorkspaces())).toMatchObject([{ id: DEFAULT_WS }, { id: SECOND_WS }]);
   });
 
   it("--all-workspaces with --workspace is an error before any call", async () => {
-    await expect(exportGuardrails({ client: emu.client(), allWorkspaces: true, workspaces: [SECOND_WS] })).rejects.toThrow("--all-workspaces reads every workspace; drop --workspace, or --all-workspaces");
+    await expect(
+      exportGuardrails({ client: emu.client(), allWorkspaces: true, workspaces: [SECOND_WS] }),
+    ).rejects.toThrow("--all-workspaces reads every workspace; drop --workspace, or --all-workspaces");
     expect((await emu.log()).total).toBe(0);
   });
 
   it("--exclude by name or id drops those guardrails; one that matches nothing is an error, as --only", async () => {
     const result = await exportGuardrails({ client: emu.client(), allWorkspaces: true, exclude: ["Support", ids[4]!] });
     expect(result.files.map((f) => f.name).sort()).toEqual(["Engineering", "🚀🚀"]);
-    await expect(exportGuardrails({ client: emu.client(), allWorkspaces: true, exclude: ["Suport"] })).rejects.toThrow(new ExportSelectionError(["Suport"], '--exclude "Suport": no guardrail of the listed workspaces has that name or id'));
-    const both = await exportGuardrails({ client: emu.client(), allWorkspaces: true, only: ["Support"], exclude: [ids[1]!] });
+    await expect(exportGuardrails({ client: emu.client(), allWorkspaces: true, exclude: ["Suport"] })).rejects.toThrow(
+      new ExportSelectionError(
+        ["Suport"],
+        '--exclude "Suport": no guardrail of the listed workspaces has that name or id',
+      ),
+    );
+    const both = await exportGuardrails({
+      client: emu.client(),
+      allWorkspaces: true,
+      only: ["Support"],
+      exclude: [ids[1]!],
+    });
     expect(both.files.map((f) => f.guardrailId)).toEqual([ids[2]]);
   });
 });
 
 describe("--only that misses the listed workspaces", () => {
   it("names the workspace where it would match, and how to include it", async () => {
-    const err = await exportGuardrails({ client: emu.client(), only: ["R&D — Zürich", "Engineering"] }).catch((e: unknown) => e);
+    const err = await exportGuardrails({ client: emu.client(), only: ["R&D — Zürich", "Engineering"] }).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(ExportSelectionError);
     expect((err as Error).message).toBe(
       `--only "R&D — Zürich": no guardrail of the listed workspaces has that name or id; workspace ${SECOND_WS} has one (${ids[4]}): add --workspace ${SECOND_WS}, or pass --all-workspaces`,
     );
-    const byId = await exportGuardrails({ client: emu.client(), workspaces: [SECOND_WS], only: [ids[0]!] }).catch((e: unknown) => e);
-    expect((byId as Error).message).toBe(`--only "${ids[0]}": no guardrail of the listed workspaces has that name or id; workspace ${DEFAULT_WS} has one (${ids[0]}): add --workspace ${DEFAULT_WS}, or pass --all-workspaces`);
+    const byId = await exportGuardrails({ client: emu.client(), workspaces: [SECOND_WS], only: [ids[0]!] }).catch(
+      (e: unknown) => e,
+    );
+    expect((byId as Error).message).toBe(
+      `--only "${ids[0]}": no guardrail of the listed workspaces has that name or id; workspace ${DEFAULT_WS} has one (${ids[0]}): add --workspace ${DEFAULT_WS}, or pass --all-workspaces`,
+    );
   });
 
   it("a value no workspace has keeps the plain message", async () => {
-    await expect(exportGuardrails({ client: emu.client(), only: ["Nope"] })).rejects.toThrow(/^--only "Nope": no guardrail of the listed workspaces has that name or id$/);
+    await expect(exportGuardrails({ client: emu.client(), only: ["Nope"] })).rejects.toThrow(
+      /^--only "Nope": no guardrail of the listed workspaces has that name or id$/,
+    );
   });
 });
 
@@ -166,7 +222,9 @@ describe("the guardrails-export bin", () => {
     for (const extra of [[], ["--force"]]) {
       const res = await run(["--all-workspaces", ...extra], cwd);
       expect(res.code).toBe(1);
-      expect(res.stderr).toBe("guardrails-export: guardrails/engineering.yaml is a symbolic link; guardrails-export never writes through a link: remove it, or export into another folder\n");
+      expect(res.stderr).toBe(
+        "guardrails-export: guardrails/engineering.yaml is a symbolic link; guardrails-export never writes through a link: remove it, or export into another folder\n",
+      );
       expect(() => lstatSync(target)).toThrow(/ENOENT/);
     }
   });
@@ -176,7 +234,9 @@ describe("the guardrails-export bin", () => {
     const cwd = mkdtempSync(join(work, "bin-"));
     const res = await run(["--all-workspaces", "--exclude", "🚀🚀"], cwd);
     expect(res.code).toBe(0);
-    expect(res.stderr).toContain(`note: guardrail "Support" (support-${ids[1]!.slice(0, 8)}, ${ids[1]}) has no workspace`);
+    expect(res.stderr).toContain(
+      `note: guardrail "Support" (support-${ids[1]!.slice(0, 8)}, ${ids[1]}) has no workspace`,
+    );
     expect(res.stderr).toContain("wrote 4 file(s) to guardrails/ (4 guardrail(s))");
     expect(readFileSync(join(cwd, "guardrails/engineering.yaml"), "utf8")).toContain(`adoptId: ${ids[0]}`);
     expect(await run(["--all-workspaces", "--workspace", SECOND_WS], cwd)).toMatchObject({ code: 2 });

@@ -38,14 +38,20 @@ beforeEach(handMadeOrganization);
 
 function expectGolden(name: string, text: string): void {
   const path = join(GOLDEN, name);
-  if (process.env.UPDATE_GOLDEN) (mkdirSync(GOLDEN, { recursive: true }), writeFileSync(path, text));
+  if (process.env.UPDATE_GOLDEN) mkdirSync(GOLDEN, { recursive: true }), writeFileSync(path, text);
   expect(text).toBe(readFileSync(path, "utf8"));
 }
 
 describe("exportGuardrails on a hand-made organization", () => {
   it("matches the golden files, one per guardrail, and a second run gives the same bytes", async () => {
     const first = await exportGuardrails({ client: emu.client(), ...both });
-    expect(first.files.map((f) => f.fileName)).toEqual(["engineering.yaml", "guardrail-44444444.yaml", "r-d-zurich.yaml", "support-22222222.yaml", "support-33333333.yaml"]);
+    expect(first.files.map((f) => f.fileName)).toEqual([
+      "engineering.yaml",
+      "guardrail-44444444.yaml",
+      "r-d-zurich.yaml",
+      "support-22222222.yaml",
+      "support-33333333.yaml",
+    ]);
     for (const f of first.files) expectGolden(f.fileName, f.text);
     expect(first.warnings).toEqual([]);
     const again = await exportGuardrails({ client: emu.client(), ...both });
@@ -72,16 +78,26 @@ describe("exportGuardrails on a hand-made organization", () => {
     await emu.clearLog();
     const picked = await exportGuardrails({ client: emu.client(), ...both, only: ["Support", FIXED_IDS[4]!] });
     expect(picked.files.map((f) => f.guardrailId).sort()).toEqual([FIXED_IDS[1], FIXED_IDS[2], FIXED_IDS[4]]);
-    expect((await emu.log()).counts).toEqual({ listGuardrails: 2, listGuardrailMemberAssignments: 3, listGuardrailKeyAssignments: 3 });
+    expect((await emu.log()).counts).toEqual({
+      listGuardrails: 2,
+      listGuardrailMemberAssignments: 3,
+      listGuardrailKeyAssignments: 3,
+    });
 
-    await expect(exportGuardrails({ client: emu.client(), only: ["Engineering", "Nope"] })).rejects.toThrow(ExportSelectionError);
-    await expect(exportGuardrails({ client: emu.client(), only: ["Nope"] })).rejects.toThrow('--only "Nope": no guardrail of the listed workspaces has that name or id');
+    await expect(exportGuardrails({ client: emu.client(), only: ["Engineering", "Nope"] })).rejects.toThrow(
+      ExportSelectionError,
+    );
+    await expect(exportGuardrails({ client: emu.client(), only: ["Nope"] })).rejects.toThrow(
+      '--only "Nope": no guardrail of the listed workspaces has that name or id',
+    );
   });
 
   it("a bad workspace id fails before any call, naming the value and what is expected", async () => {
     await emu.clearLog();
     await expect(exportGuardrails({ client: emu.client(), workspaces: ["ws-1"] })).rejects.toThrow(
-      new ExportOptionsError('workspace "ws-1" is not a workspace id; expected a UUID such as 3f2b8c1e-0000-4000-8000-000000000000'),
+      new ExportOptionsError(
+        'workspace "ws-1" is not a workspace id; expected a UUID such as 3f2b8c1e-0000-4000-8000-000000000000',
+      ),
     );
     expect((await emu.log()).total).toBe(0);
   });
@@ -108,28 +124,39 @@ describe("exportGuardrails on a hand-made organization", () => {
 describe("the exported files, adopted", () => {
   const asMap = (ids: readonly string[]) => Object.fromEntries(ids.map((id) => [id, true]));
 
-  it.each([false, true])("pass the loader's checks, and the provider adopts them with zero write calls and no diff (exclusive: %s)", async (exclusive) => {
-    const dir = join(work, `adopt-${exclusive}`);
-    writeExport(dir, (await exportGuardrails({ client: emu.client(), ...both, exclusive })).files);
-    const loaded = loadGuardrailConfigs(dir);
-    expect(loaded.map((l) => l.id).sort()).toHaveLength(HAND_MADE.length);
+  it.each([false, true])(
+    "pass the loader's checks, and the provider adopts them with zero write calls and no diff (exclusive: %s)",
+    async (exclusive) => {
+      const dir = join(work, `adopt-${exclusive}`);
+      writeExport(dir, (await exportGuardrails({ client: emu.client(), ...both, exclusive })).files);
+      const loaded = loadGuardrailConfigs(dir);
+      expect(loaded.map((l) => l.id).sort()).toHaveLength(HAND_MADE.length);
 
-    await emu.clearLog();
-    for (const { settings } of loaded) {
-      const { members, keys, ...args } = settings;
-      const g = await guardrail.create({ __provider: "p", ...args });
-      expect(g.id).toBe(args.adoptId);
-      expect(await guardrail.diff(g.id, g.outs!, { __provider: "p", ...args })).toMatchObject({ changes: false });
-      for (const [set, lifecycle, field] of [[members, memberAssignment, "members"], [keys, keyAssignment, "keys"]] as const) {
-        if (!set) continue;
-        const news = { __provider: "p", guardrailId: g.id, [field]: asMap(set.ids), exclusive: set.exclusive ?? false };
-        const created = await lifecycle.create(news);
-        expect(await lifecycle.diff(created.id, created.outs, news)).toMatchObject({ changes: false });
+      await emu.clearLog();
+      for (const { settings } of loaded) {
+        const { members, keys, ...args } = settings;
+        const g = await guardrail.create({ __provider: "p", ...args });
+        expect(g.id).toBe(args.adoptId);
+        expect(await guardrail.diff(g.id, g.outs!, { __provider: "p", ...args })).toMatchObject({ changes: false });
+        for (const [set, lifecycle, field] of [
+          [members, memberAssignment, "members"],
+          [keys, keyAssignment, "keys"],
+        ] as const) {
+          if (!set) continue;
+          const news = {
+            __provider: "p",
+            guardrailId: g.id,
+            [field]: asMap(set.ids),
+            exclusive: set.exclusive ?? false,
+          };
+          const created = await lifecycle.create(news);
+          expect(await lifecycle.diff(created.id, created.outs, news)).toMatchObject({ changes: false });
+        }
       }
-    }
-    const log = await emu.log();
-    expect(log.entries.filter((e) => e.method !== "GET").map((e) => `${e.method} ${e.path}`)).toEqual([]);
-  });
+      const log = await emu.log();
+      expect(log.entries.filter((e) => e.method !== "GET").map((e) => `${e.method} ${e.path}`)).toEqual([]);
+    },
+  );
 });
 
 describe("what a program cannot say back", () => {
@@ -165,7 +192,9 @@ describe("the guardrails-export bin", () => {
 
     const second = await run(args, cwd);
     expect(second.code).toBe(1);
-    expect(second.stderr).toContain("guardrails-export: 5 file(s) already exist: guardrails/engineering.yaml, guardrails/guardrail-44444444.yaml,");
+    expect(second.stderr).toContain(
+      "guardrails-export: 5 file(s) already exist: guardrails/engineering.yaml, guardrails/guardrail-44444444.yaml,",
+    );
     expect((await run([...args, "--force"], cwd)).code).toBe(0);
 
     const out = await run([...args, "--stdout"], cwd);
@@ -179,9 +208,16 @@ describe("the guardrails-export bin", () => {
     const cwd = mkdtempSync(join(work, "bin-"));
     await emu.clearLog();
     const bad = await run(["--workspace", "nope"], cwd);
-    expect(bad).toMatchObject({ code: 1, stderr: 'guardrails-export: workspace "nope" is not a workspace id; expected a UUID such as 3f2b8c1e-0000-4000-8000-000000000000\n' });
+    expect(bad).toMatchObject({
+      code: 1,
+      stderr:
+        'guardrails-export: workspace "nope" is not a workspace id; expected a UUID such as 3f2b8c1e-0000-4000-8000-000000000000\n',
+    });
     const missing = await run([], cwd, { GUARDRAILS_API_KEY: undefined, GUARDRAILS_BASE_URL: undefined });
-    expect(missing).toMatchObject({ code: 1, stderr: "guardrails-export: set GUARDRAILS_API_KEY and GUARDRAILS_BASE_URL (the same env vars as the provider)\n" });
+    expect(missing).toMatchObject({
+      code: 1,
+      stderr: "guardrails-export: set GUARDRAILS_API_KEY and GUARDRAILS_BASE_URL (the same env vars as the provider)\n",
+    });
     const unknown = await run(["--colour"], cwd);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("Unknown option '--colour'");
@@ -191,7 +227,11 @@ describe("the guardrails-export bin", () => {
   it("a wrong key: the error names the status, never the key", async () => {
     const cwd = mkdtempSync(join(work, "bin-"));
     const wrong = "wrong-key-0123456789";
-    const res = await run([], cwd, { GUARDRAILS_API_KEY: wrong, GUARDRAILS_BASE_URL: emu.url, GUARDRAILS_MAX_ATTEMPTS: "1" });
+    const res = await run([], cwd, {
+      GUARDRAILS_API_KEY: wrong,
+      GUARDRAILS_BASE_URL: emu.url,
+      GUARDRAILS_MAX_ATTEMPTS: "1",
+    });
     expect(res.code).toBe(1);
     expect(res.stderr).toMatch(/^guardrails-export: GET .*401/);
     expect(res.stdout + res.stderr).not.toContain(wrong);
@@ -213,12 +253,19 @@ describe("scale", () => {
       const result = await exportGuardrails({ client });
       const log = await big.log();
       // eslint-disable-next-line no-console
-      console.log(`export of 1,000 guardrails and 10,000 members: ${log.total} calls (${JSON.stringify(log.counts)}), ${log.writes} writes, ${result.files.length} files`);
+      console.log(
+        `export of 1,000 guardrails and 10,000 members: ${log.total} calls (${JSON.stringify(log.counts)}), ${log.writes} writes, ${result.files.length} files`,
+      );
       expect(log.writes).toBe(0);
       expect(log.counts).toEqual({ listGuardrails: 10, listAllMemberAssignments: 100, listAllKeyAssignments: 1 });
       expect(result.files).toHaveLength(1000);
       expect(new Set(result.files.map((f) => f.id)).size).toBe(1000);
-      expect(result.files.find((f) => f.name === "Team 7")!.text).toContain(members.slice(70, 80).map((m) => `        - ${m}\n`).join(""));
+      expect(result.files.find((f) => f.name === "Team 7")!.text).toContain(
+        members
+          .slice(70, 80)
+          .map((m) => `        - ${m}\n`)
+          .join(""),
+      );
     } finally {
       await big.close();
     }

@@ -18,7 +18,6 @@ const MINI_C = "vendor-a/model-x-mini-20260115";
 const emu = useProviderEmulator();
 const raw = () => emu.client();
 
-
 async function created(args: Record<string, unknown>) {
   const res = await guardrail.create({ __provider: "serialized", ...args });
   return { id: res.id, outs: res.outs as GuardrailOutputs };
@@ -28,31 +27,53 @@ describe("workspace: omitted and the default workspace's id are one value", () =
   it("finding 1: dropping an explicit default workspaceId from an adopted guardrail is no change, so nothing is deleted", async () => {
     const g = await raw().createGuardrail({ name: "adopted-default" });
     const { id, outs } = await created({ name: "adopted-default", adoptId: g.id, workspaceId: DEFAULT_WS });
-    expect(await guardrail.diff(id, outs, { name: "adopted-default", adoptId: g.id })).toMatchObject({ changes: false, replaces: [] });
+    expect(await guardrail.diff(id, outs, { name: "adopted-default", adoptId: g.id })).toMatchObject({
+      changes: false,
+      replaces: [],
+    });
     const read = await guardrail.read(id, outs);
-    expect(await guardrail.diff(id, read.props as GuardrailOutputs, { name: "adopted-default", adoptId: g.id })).toMatchObject({ changes: false, replaces: [] });
+    expect(
+      await guardrail.diff(id, read.props as GuardrailOutputs, { name: "adopted-default", adoptId: g.id }),
+    ).toMatchObject({ changes: false, replaces: [] });
   });
 
   it("finding 1 without adoptId: dropping it keeps the guardrail; adding it back is no change either", async () => {
     const { id, outs } = await created({ name: "explicit-default", workspaceId: DEFAULT_WS });
-    expect(await guardrail.diff(id, outs, { name: "explicit-default" })).toMatchObject({ changes: false, replaces: [] });
+    expect(await guardrail.diff(id, outs, { name: "explicit-default" })).toMatchObject({
+      changes: false,
+      replaces: [],
+    });
     const plain = await created({ name: "implicit-default" });
-    expect(await guardrail.diff(plain.id, plain.outs, { name: "implicit-default", workspaceId: DEFAULT_WS })).toMatchObject({ changes: false, replaces: [] });
+    expect(
+      await guardrail.diff(plain.id, plain.outs, { name: "implicit-default", workspaceId: DEFAULT_WS }),
+    ).toMatchObject({ changes: false, replaces: [] });
   });
 
   it("state without a recorded default (an explicit workspace at create) asks the service which workspace is the default", async () => {
     const { id, outs } = await created({ name: "learn-default", workspaceId: DEFAULT_WS });
     const { defaultWorkspaceId: _drop, ...older } = outs as GuardrailOutputs & { defaultWorkspaceId?: string };
-    expect(await guardrail.diff(id, older as GuardrailOutputs, { name: "learn-default" })).toMatchObject({ changes: false, replaces: [] });
+    expect(await guardrail.diff(id, older as GuardrailOutputs, { name: "learn-default" })).toMatchObject({
+      changes: false,
+      replaces: [],
+    });
     const moved = await created({ name: "in-w2", workspaceId: W2 });
-    expect(await guardrail.diff(moved.id, moved.outs, { name: "in-w2" })).toMatchObject({ changes: true, replaces: ["workspaceId"] });
+    expect(await guardrail.diff(moved.id, moved.outs, { name: "in-w2" })).toMatchObject({
+      changes: true,
+      replaces: ["workspaceId"],
+    });
   });
 
   it("with another input unknown, omitting an explicit default workspace previews as an update, as up then does", async () => {
     const { id, outs } = await created({ name: "unknowns", workspaceId: DEFAULT_WS });
-    expect(await guardrail.diff(id, outs, { name: "unknowns", description: UNKNOWN })).toMatchObject({ changes: true, replaces: [] });
+    expect(await guardrail.diff(id, outs, { name: "unknowns", description: UNKNOWN })).toMatchObject({
+      changes: true,
+      replaces: [],
+    });
     const w2 = await created({ name: "unknowns-w2", workspaceId: W2 });
-    expect(await guardrail.diff(w2.id, w2.outs, { name: "unknowns-w2", description: UNKNOWN })).toMatchObject({ changes: true, replaces: ["workspaceId"] });
+    expect(await guardrail.diff(w2.id, w2.outs, { name: "unknowns-w2", description: UNKNOWN })).toMatchObject({
+      changes: true,
+      replaces: ["workspaceId"],
+    });
   });
 
   it("a replacement never re-adopts the guardrail it would then delete", async () => {
@@ -82,7 +103,9 @@ describe("model identifiers: no guessing", () => {
     expect(await guardrail.diff(id, outs, args)).toMatchObject({ changes: false });
     const read = await guardrail.read(id, outs);
     expect(await guardrail.diff(id, read.props as GuardrailOutputs, args)).toMatchObject({ changes: false });
-    expect(await guardrail.diff(id, outs, { ...args, allowedModels: [X_C, MINI, X, MINI_C] })).toMatchObject({ changes: false });
+    expect(await guardrail.diff(id, outs, { ...args, allowedModels: [X_C, MINI, X, MINI_C] })).toMatchObject({
+      changes: false,
+    });
     // Exactly the answer's canonical slugs: known to be what the service holds.
     expect(await guardrail.diff(id, outs, { ...args, allowedModels: [X_C, MINI_C] })).toMatchObject({ changes: false });
     // Another identifier set: which models it names is the service's to say, so it is sent.
@@ -113,7 +136,9 @@ describe("adoption", () => {
     expect(err).toBeInstanceOf(Error);
     expect((err as Error).message).toContain(`adoptId changed from ${g1.id} to ${g2.id}`);
     await expect(guardrail.diff(id, outs, { name: "renamed", adoptId: g2.id })).rejects.toThrow(/adoptId changed/);
-    await expect(guardrail.diff(id, outs, { name: "first", adoptId: g2.id, description: UNKNOWN })).rejects.toThrow(/adoptId changed/);
+    await expect(guardrail.diff(id, outs, { name: "first", adoptId: g2.id, description: UNKNOWN })).rejects.toThrow(
+      /adoptId changed/,
+    );
     await expect(guardrail.update(id, outs, { name: "renamed", adoptId: g2.id })).rejects.toThrow(/adoptId changed/);
     expect((await raw().getGuardrail(g1.id)).name).toBe("first");
     expect((await raw().getGuardrail(g2.id)).name).toBe("second");
@@ -124,18 +149,33 @@ describe("adoption", () => {
     const { id, outs } = await created({ name: "kept", adoptId: g.id });
     expect(await guardrail.diff(id, outs, { name: "kept" })).toMatchObject({ changes: false });
     const plain = await created({ name: "plain" });
-    expect(await guardrail.diff(plain.id, plain.outs, { name: "plain", adoptId: plain.id })).toMatchObject({ changes: false });
+    expect(await guardrail.diff(plain.id, plain.outs, { name: "plain", adoptId: plain.id })).toMatchObject({
+      changes: false,
+    });
   });
 
   it("UUIDs compare case-insensitively: an upper-case adoptId or workspaceId plans no change and is sent in lower case", async () => {
     const g = await raw().createGuardrail({ name: "upper" });
-    const { id, outs } = await created({ name: "upper", adoptId: g.id.toUpperCase(), workspaceId: DEFAULT_WS.toUpperCase() });
+    const { id, outs } = await created({
+      name: "upper",
+      adoptId: g.id.toUpperCase(),
+      workspaceId: DEFAULT_WS.toUpperCase(),
+    });
     expect(id).toBe(g.id);
-    expect(await guardrail.diff(id, outs, { name: "upper", adoptId: g.id })).toMatchObject({ changes: false, replaces: [] });
+    expect(await guardrail.diff(id, outs, { name: "upper", adoptId: g.id })).toMatchObject({
+      changes: false,
+      replaces: [],
+    });
     const ws = await created({ name: "upper-ws", workspaceId: W2.toUpperCase() });
     expect(ws.outs.workspaceId).toBe(W2);
-    expect(await guardrail.diff(ws.id, ws.outs, { name: "upper-ws", workspaceId: W2 })).toMatchObject({ changes: false, replaces: [] });
-    expect(await guardrail.diff(ws.id, ws.outs, { name: "upper-ws", workspaceId: W2.toUpperCase() })).toMatchObject({ changes: false, replaces: [] });
+    expect(await guardrail.diff(ws.id, ws.outs, { name: "upper-ws", workspaceId: W2 })).toMatchObject({
+      changes: false,
+      replaces: [],
+    });
+    expect(await guardrail.diff(ws.id, ws.outs, { name: "upper-ws", workspaceId: W2.toUpperCase() })).toMatchObject({
+      changes: false,
+      replaces: [],
+    });
   });
 });
 

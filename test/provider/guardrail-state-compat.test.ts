@@ -24,7 +24,12 @@ const emu = useProviderEmulator();
 function asPreviousVersion(outs: GuardrailOutputs, aliases: Record<string, string>): Record<string, unknown> {
   // That version held the canonical slugs in the model lists themselves (no *Canonical outputs).
   const { modelAnswers: _a, defaultWorkspaceId: _d, allowedModelsCanonical, ignoredModelsCanonical, ...rest } = outs;
-  return { ...rest, allowedModels: allowedModelsCanonical, ignoredModels: ignoredModelsCanonical, modelAliases: aliases };
+  return {
+    ...rest,
+    allowedModels: allowedModelsCanonical,
+    ignoredModels: ignoredModelsCanonical,
+    modelAliases: aliases,
+  };
 }
 
 async function previous(args: Record<string, unknown>, aliases: Record<string, string>) {
@@ -59,7 +64,10 @@ describe("state from the previous version", () => {
     const { id, olds } = await previous(args, aliases);
     await emu.client().updateGuardrail(id, { allowed_models: [Q_C] });
     // What the previous version's read recorded: the live lists, the same alias map.
-    const driftedOld = { ...(olds as unknown as Record<string, unknown>), allowedModels: [Q_C] } as unknown as GuardrailOutputs;
+    const driftedOld = {
+      ...(olds as unknown as Record<string, unknown>),
+      allowedModels: [Q_C],
+    } as unknown as GuardrailOutputs;
     expect(await guardrail.diff(id, driftedOld, args)).toMatchObject({ changes: true });
     await guardrail.update(id, driftedOld, args);
     expect((await emu.client().getGuardrail(id)).allowed_models).toEqual([M_C, X_C]);
@@ -76,6 +84,8 @@ describe("state from the previous version", () => {
   it("state with no recorded args (a read without props) still diffs by the service's canonical slugs", async () => {
     const { id, olds } = await previous(args, aliases);
     const bare = { ...(olds as unknown as Record<string, unknown>), args: null } as unknown as GuardrailOutputs;
-    expect(await guardrail.diff(id, bare, { ...args, allowedModels: [M_C, X_C], workspaceId: DEFAULT_WS })).toMatchObject({ changes: false, replaces: [] });
+    expect(
+      await guardrail.diff(id, bare, { ...args, allowedModels: [M_C, X_C], workspaceId: DEFAULT_WS }),
+    ).toMatchObject({ changes: false, replaces: [] });
   });
 });

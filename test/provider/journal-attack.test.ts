@@ -5,7 +5,19 @@
  * hostile server where the server must lie.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { chmodSync, chownSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { JournalHandle, readEntry } from "../../src/core/guardrail/create-journal";
@@ -18,8 +30,16 @@ const bench = useJournalBench("guardrails-journal-attack-");
 const { emu, keyOf, create, posts, plant } = bench;
 const asRoot = process.getuid?.() === 0;
 
-const made = (name: string, extra: Record<string, unknown> = {}) => emu.client().createGuardrail({ name, limit_usd: 4, reset_interval: "daily", ...extra });
-const guardrailJson = (id: string, name: string, extra: Record<string, unknown> = {}) => ({ id, name, created_at: new Date().toISOString(), limit_usd: 4, reset_interval: "daily", ...extra });
+const made = (name: string, extra: Record<string, unknown> = {}) =>
+  emu.client().createGuardrail({ name, limit_usd: 4, reset_interval: "daily", ...extra });
+const guardrailJson = (id: string, name: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  name,
+  created_at: new Date().toISOString(),
+  limit_usd: 4,
+  reset_interval: "daily",
+  ...extra,
+});
 
 describe("a hostile server", () => {
   it("1. ids '.', '..' and '/' never become path components: every file stays in the folder, forget finds each", async () => {
@@ -40,7 +60,10 @@ describe("a hostile server", () => {
   it("2. a POST that fails ambiguously, nothing landed, then succeeds leaves no entry the engine cannot forget", async () => {
     let postsSeen = 0;
     const server = await hostileServer((req, res) => {
-      if (req.method === "POST") return ++postsSeen === 1 ? json(res, 500, { error: { code: 500, message: "boom" } }) : json(res, 201, { data: guardrailJson("g-second", "amb") });
+      if (req.method === "POST")
+        return ++postsSeen === 1
+          ? json(res, 500, { error: { code: 500, message: "boom" } })
+          : json(res, 201, { data: guardrailJson("g-second", "amb") });
       json(res, 200, { data: [], total_count: 0 });
     });
     try {
@@ -56,7 +79,8 @@ describe("a hostile server", () => {
 
   it("3. a guardrail answered for the journaled id under another id is not adopted", async () => {
     const server = await hostileServer((req, res) => {
-      if (req.method === "GET" && req.url?.startsWith("/api/v1/guardrails/g-journaled")) return json(res, 200, { data: guardrailJson("g-someone-else", "swap") });
+      if (req.method === "GET" && req.url?.startsWith("/api/v1/guardrails/g-journaled"))
+        return json(res, 200, { data: guardrailJson("g-someone-else", "swap") });
       if (req.method === "POST") return json(res, 201, { data: guardrailJson("g-fresh", "swap") });
       json(res, 404, { error: { code: 404, message: "no" } });
     });
@@ -223,7 +247,10 @@ describe("a hostile local disk", () => {
     process.env.GUARDRAILS_JOURNAL_DIR = TEST_KEY;
     const where = join(process.cwd(), TEST_KEY);
     try {
-      const err = await create("proj/dev/j-key", "j-key").then(() => undefined, (e: Error) => e);
+      const err = await create("proj/dev/j-key", "j-key").then(
+        () => undefined,
+        (e: Error) => e,
+      );
       expect(existsSync(where)).toBe(false);
       expect(err?.message).toMatch(/GUARDRAILS_JOURNAL_DIR must be an absolute path/);
       expect(err?.message).not.toContain(TEST_KEY);
@@ -232,14 +259,17 @@ describe("a hostile local disk", () => {
     }
   });
 
-  it.skipIf(!asRoot)("18. an entry another user planted while the folder was open is not trusted after `chmod 700` (the advised fix)", async () => {
-    const g = await made("j-planted");
-    const file = plant("proj/dev/j-planted", "j-planted", { id: g.id });
-    chownSync(file, 4242, 4242);
-    chmodSync(bench.dir, 0o700);
-    const res = await create("proj/dev/j-planted", "j-planted");
-    expect(res.id).not.toBe(g.id);
-  });
+  it.skipIf(!asRoot)(
+    "18. an entry another user planted while the folder was open is not trusted after `chmod 700` (the advised fix)",
+    async () => {
+      const g = await made("j-planted");
+      const file = plant("proj/dev/j-planted", "j-planted", { id: g.id });
+      chownSync(file, 4242, 4242);
+      chmodSync(bench.dir, 0o700);
+      const res = await create("proj/dev/j-planted", "j-planted");
+      expect(res.id).not.toBe(g.id);
+    },
+  );
 
   it.skipIf(!asRoot)("19. a journal folder reached through a symlink owned by another user is refused", async () => {
     const real = join(bench.root, "real");
@@ -279,11 +309,23 @@ describe("a hostile local disk", () => {
   it("22. an entry swapped with a FIFO or a link in a tight loop is never read through either, nor blocks", async () => {
     mkdirSync(bench.dir, { mode: 0o700 });
     const file = join(bench.dir, "race.json");
-    const good = JSON.stringify({ v: 1, resource: "r", key: "0".repeat(64), started: Date.now(), pid: 4242, engine: [] });
+    const good = JSON.stringify({
+      v: 1,
+      resource: "r",
+      key: "0".repeat(64),
+      started: Date.now(),
+      pid: 4242,
+      engine: [],
+    });
     const secret = join(bench.root, "secret.json");
-    writeFileSync(secret, JSON.stringify({ v: 1, resource: "SECRET", key: "1".repeat(64), started: Date.now(), pid: 4242, engine: [] }));
+    writeFileSync(
+      secret,
+      JSON.stringify({ v: 1, resource: "SECRET", key: "1".repeat(64), started: Date.now(), pid: 4242, engine: [] }),
+    );
     expect(spawnSync("mkfifo", [join(bench.root, "fifo")]).status).toBe(0);
-    const swapper = spawn(process.execPath, ["-e", SWAPPER, file, good, join(bench.root, "fifo"), secret, bench.root], { stdio: "ignore" });
+    const swapper = spawn(process.execPath, ["-e", SWAPPER, file, good, join(bench.root, "fifo"), secret, bench.root], {
+      stdio: "ignore",
+    });
     try {
       await new Promise((r) => setTimeout(r, 200));
       const t0 = Date.now();
@@ -335,7 +377,10 @@ describe("a hostile local disk", () => {
     mkdirSync(open, { mode: 0o777 });
     chmodSync(open, 0o777);
     process.env.GUARDRAILS_JOURNAL_DIR = open;
-    const err = await create("proj/dev/j-keypath", "j-keypath").then(() => undefined, (e: Error) => e);
+    const err = await create("proj/dev/j-keypath", "j-keypath").then(
+      () => undefined,
+      (e: Error) => e,
+    );
     expect(err?.message).toContain("is writable by others");
     expect(err?.message).toContain(bench.root);
     expect(err?.message).not.toContain(TEST_KEY);
@@ -349,7 +394,9 @@ describe("the folder's surroundings, and what forget removes", () => {
     chmodSync(parent, 0o777);
     process.env.GUARDRAILS_JOURNAL_DIR = join(parent, "journal");
     await emu.clearLog();
-    await expect(create("proj/dev/j-parent", "j-parent")).rejects.toThrow(`create journal folder ${join(parent, "journal")} is in ${parent}, which others can write`);
+    await expect(create("proj/dev/j-parent", "j-parent")).rejects.toThrow(
+      `create journal folder ${join(parent, "journal")} is in ${parent}, which others can write`,
+    );
     expect((await emu.log()).total).toBe(0);
     // /tmp-like (sticky): others cannot move what is ours, so it is fine.
     chmodSync(parent, 0o1777);

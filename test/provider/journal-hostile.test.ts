@@ -22,7 +22,10 @@ describe("an id from the server is data, never a path", () => {
   it("a create answered with id /../../pwned writes its entry inside the folder, and forget finds it", async () => {
     const id = "/../../pwned";
     const server = await hostileServer((req, res) => {
-      if (req.method === "POST") return json(res, 201, { data: { id, name: "trav", created_at: new Date().toISOString(), limit_usd: 4, reset_interval: "daily" } });
+      if (req.method === "POST")
+        return json(res, 201, {
+          data: { id, name: "trav", created_at: new Date().toISOString(), limit_usd: 4, reset_interval: "daily" },
+        });
       json(res, 404, { error: { code: 404, message: "no" } });
     });
     try {
@@ -45,23 +48,32 @@ describe("the journal folder must be private", () => {
   it.each([
     ["world-writable", 0o777, "writable by others"],
     ["group-writable", 0o770, "writable by its group"],
-  ])("a %s folder is refused before any call, naming the folder and the fix; its entry is not adopted", async (_what, mode, says) => {
-    const landed = await emu.client().createGuardrail({ name: "j-open", limit_usd: 4, reset_interval: "daily" });
-    plant("proj/dev/j-open", "j-open", { id: landed.id });
-    chmodSync(bench.dir, mode);
-    await emu.clearLog();
-    const err = await create("proj/dev/j-open", "j-open").then(() => undefined, (e: Error) => e);
-    expect(err?.message).toContain(`create journal folder ${bench.dir} is ${says}`);
-    expect(err?.message).toContain(`chmod 700 ${bench.dir}`);
-    expect(err?.message).toContain("GUARDRAILS_JOURNAL_DIR");
-    expect((await emu.log()).total).toBe(0);
-  });
+  ])(
+    "a %s folder is refused before any call, naming the folder and the fix; its entry is not adopted",
+    async (_what, mode, says) => {
+      const landed = await emu.client().createGuardrail({ name: "j-open", limit_usd: 4, reset_interval: "daily" });
+      plant("proj/dev/j-open", "j-open", { id: landed.id });
+      chmodSync(bench.dir, mode);
+      await emu.clearLog();
+      const err = await create("proj/dev/j-open", "j-open").then(
+        () => undefined,
+        (e: Error) => e,
+      );
+      expect(err?.message).toContain(`create journal folder ${bench.dir} is ${says}`);
+      expect(err?.message).toContain(`chmod 700 ${bench.dir}`);
+      expect(err?.message).toContain("GUARDRAILS_JOURNAL_DIR");
+      expect((await emu.log()).total).toBe(0);
+    },
+  );
 
   it.skipIf(process.getuid?.() !== 0)("a folder owned by another user is refused", async () => {
     mkdirSync(bench.dir, { mode: 0o700 });
     chownSync(bench.dir, 4242, 4242);
     await emu.clearLog();
-    const err = await create("proj/dev/j-owner", "j-owner").then(() => undefined, (e: Error) => e);
+    const err = await create("proj/dev/j-owner", "j-owner").then(
+      () => undefined,
+      (e: Error) => e,
+    );
     expect(err?.message).toContain(`create journal folder ${bench.dir} is owned by uid 4242, not by this user (uid 0)`);
     expect((await emu.log()).total).toBe(0);
   });
@@ -73,7 +85,7 @@ describe("the journal folder must be private", () => {
 });
 
 describe("entries are validated, and adopted only when the guardrail matches the create", () => {
-  it("engine: \"oops\" is ignored, not a TypeError", async () => {
+  it('engine: "oops" is ignored, not a TypeError', async () => {
     const landed = await emu.client().createGuardrail({ name: "j-oops", limit_usd: 4, reset_interval: "daily" });
     plant("proj/dev/j-oops", "j-oops", { id: landed.id, engine: "oops" });
     await emu.clearLog();
@@ -90,7 +102,9 @@ describe("entries are validated, and adopted only when the guardrail matches the
   });
 
   it("an entry naming a same-named guardrail of another workspace is not adopted", async () => {
-    const elsewhere = await emu.client().createGuardrail({ name: "j-ws", limit_usd: 4, reset_interval: "daily", workspace_id: W2 });
+    const elsewhere = await emu
+      .client()
+      .createGuardrail({ name: "j-ws", limit_usd: 4, reset_interval: "daily", workspace_id: W2 });
     plant("proj/dev/j-ws", "j-ws", { id: elsewhere.id });
     await emu.clearLog();
     const res = await create("proj/dev/j-ws", "j-ws");

@@ -35,8 +35,16 @@ describe("checkBaseUrl", () => {
 describe("read after a 404", () => {
   async function fixtures() {
     const g = await guardrail.create({ __provider: "s", name: "kept", limitUsd: 3, resetInterval: "daily" });
-    const set = await memberAssignment.create({ __provider: "s", guardrailId: g.id, members: { user_alice: true }, exclusive: false });
-    return { g: { id: g.id, outs: g.outs as GuardrailOutputs }, set: { id: set.id, outs: set.outs as Record<string, unknown> } };
+    const set = await memberAssignment.create({
+      __provider: "s",
+      guardrailId: g.id,
+      members: { user_alice: true },
+      exclusive: false,
+    });
+    return {
+      g: { id: g.id, outs: g.outs as GuardrailOutputs },
+      set: { id: set.id, outs: set.outs as Record<string, unknown> },
+    };
   }
 
   it("a base URL ending in /api/v1 works: the suffix is stripped", async () => {
@@ -54,7 +62,9 @@ describe("read after a 404", () => {
     expect((err as Error).message).toContain(`guardrail "kept" (${g.id}): not reported as deleted`);
     expect((err as Error).message).toContain(`now "${emu.url}/proxy"`);
     expect((err as Error).message).toMatch(/no route for GET \/proxy\/api\/v1\/guardrails/);
-    await expect(memberAssignment.read(set.id, set.outs)).rejects.toThrow(/GuardrailMemberAssignment of guardrail .*: not reported as deleted/);
+    await expect(memberAssignment.read(set.id, set.outs)).rejects.toThrow(
+      /GuardrailMemberAssignment of guardrail .*: not reported as deleted/,
+    );
     // A delete through the wrong URL must not pass for "already gone" either.
     await expect(guardrail.delete(g.id, g.outs)).rejects.toThrow(/not reported as deleted/);
     await expect(memberAssignment.delete(set.id, set.outs)).rejects.toThrow(/not reported as deleted/);

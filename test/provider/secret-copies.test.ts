@@ -13,13 +13,17 @@ import { DEFAULT_WS, useProviderEmulator } from "../helpers/emulator";
 useProviderEmulator();
 
 const SIG = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270" };
-const isEnvelope = (v: unknown) => !!v && typeof v === "object" && (v as Record<string, unknown>)["4dabf18193072939515e22adb298388d"] === SIG["4dabf18193072939515e22adb298388d"];
+const isEnvelope = (v: unknown) =>
+  !!v &&
+  typeof v === "object" &&
+  (v as Record<string, unknown>)["4dabf18193072939515e22adb298388d"] === SIG["4dabf18193072939515e22adb298388d"];
 
 /** Paths of plain leaves (a secret envelope is not looked into). */
 function plainLeaves(value: unknown, path = ""): string[] {
   if (isEnvelope(value) || value === null || value === undefined) return [];
   if (Array.isArray(value)) return value.flatMap((v, i) => plainLeaves(v, `${path}[${i}]`));
-  if (typeof value === "object") return Object.entries(value).flatMap(([k, v]) => plainLeaves(v, path ? `${path}.${k}` : k));
+  if (typeof value === "object")
+    return Object.entries(value).flatMap(([k, v]) => plainLeaves(v, path ? `${path}.${k}` : k));
   return [path];
 }
 
@@ -35,20 +39,54 @@ const ARGS = {
   enforceZdrOther: false,
   contentFilters: [{ pattern: "SECRET-RX-[0-9]+", action: "block", label: "SECRET-LABEL" }],
 };
-const SECRET = ["allowedModels", "contentFilters", "description", "enforceZdr", "ignoredModels", "limitUsd", "workspaceId"];
+const SECRET = [
+  "allowedModels",
+  "contentFilters",
+  "description",
+  "enforceZdr",
+  "ignoredModels",
+  "limitUsd",
+  "workspaceId",
+];
 /** Plain by design: the service's own fields (includeByokInBudgets: the service always holds one; guardrailId: the id it gave, as plain as the resource id), and the args the program did not make secret. */
-const PLAIN = ["createdAt", "updatedAt", "guardrailId", "__secretArgs", "name", "args.name", "resetInterval", "args.resetInterval", "enforceZdrOther", "args.enforceZdrOther", "includeByokInBudgets"];
+const PLAIN = [
+  "createdAt",
+  "updatedAt",
+  "guardrailId",
+  "__secretArgs",
+  "name",
+  "args.name",
+  "resetInterval",
+  "args.resetInterval",
+  "enforceZdrOther",
+  "args.enforceZdrOther",
+  "includeByokInBudgets",
+];
 
-const create = async (news: Record<string, unknown>) => guardrail.create({ __provider: "serialized", __resource: "p/s/vault", ...news });
-const plainOf = (outs: unknown) => plainLeaves(outs).filter((p) => !PLAIN.some((q) => p === q || p.startsWith(`${q}[`)));
+const create = async (news: Record<string, unknown>) =>
+  guardrail.create({ __provider: "serialized", __resource: "p/s/vault", ...news });
+const plainOf = (outs: unknown) =>
+  plainLeaves(outs).filter((p) => !PLAIN.some((q) => p === q || p.startsWith(`${q}[`)));
 
 describe("copies of secret args", () => {
   it("create returns every copy of a secret arg as a secret, and records which args were secret", async () => {
     const { outs } = await create({ ...ARGS, __secretArgs: SECRET });
     expect(plainOf(outs)).toEqual([]);
     // The copies under other names, one by one (the names the engine cannot match).
-    for (const copy of ["allowedModelsCanonical", "ignoredModelsCanonical", "enforceZdrVendorA", "enforceZdrVendorB", "enforceZdrVendorC", "defaultWorkspaceId"]) expect(isEnvelope(outs[copy]), copy).toBe(true);
-    expect(isEnvelope(outs.args.description) && isEnvelope(outs.modelAnswers.allowedModels) && isEnvelope(outs.modelAnswers.ignoredModels)).toBe(true);
+    for (const copy of [
+      "allowedModelsCanonical",
+      "ignoredModelsCanonical",
+      "enforceZdrVendorA",
+      "enforceZdrVendorB",
+      "enforceZdrVendorC",
+      "defaultWorkspaceId",
+    ])
+      expect(isEnvelope(outs[copy]), copy).toBe(true);
+    expect(
+      isEnvelope(outs.args.description) &&
+        isEnvelope(outs.modelAnswers.allowedModels) &&
+        isEnvelope(outs.modelAnswers.ignoredModels),
+    ).toBe(true);
     expect(outs.args.name).toBe("Vault");
     expect(outs.__secretArgs).toEqual(SECRET);
     expect(outs.description).toEqual({ ...SIG, value: "SECRET-DESC-7f3a" });
@@ -72,7 +110,11 @@ describe("copies of secret args", () => {
     const updated = (await guardrail.update(id, outs as GuardrailOutputs, news)).outs as Record<string, any>;
     expect(isEnvelope(updated.args.description)).toBe(true);
     // The engine hands the provider plain values: the recorded names are what diff compares.
-    const recorded = { ...updated, args: { ...updated.args, description: ARGS.description }, description: ARGS.description } as unknown as GuardrailOutputs;
+    const recorded = {
+      ...updated,
+      args: { ...updated.args, description: ARGS.description },
+      description: ARGS.description,
+    } as unknown as GuardrailOutputs;
     expect(await guardrail.diff(id, recorded, news)).toMatchObject({ changes: false });
     // And back: a secret made plain again is written plain.
     expect(await guardrail.diff(id, recorded, { ...ARGS })).toMatchObject({ changes: true });
@@ -89,7 +131,10 @@ describe("copies of secret args", () => {
 
   it("a secret adoptId makes the guardrailId output (the adopted guardrail's id, for the policy pack) a secret too", async () => {
     const { id } = await create(ARGS);
-    const adopted = (await create({ ...ARGS, adoptId: id, __secretArgs: [...SECRET, "adoptId"] })).outs as Record<string, unknown>;
+    const adopted = (await create({ ...ARGS, adoptId: id, __secretArgs: [...SECRET, "adoptId"] })).outs as Record<
+      string,
+      unknown
+    >;
     expect(isEnvelope(adopted.guardrailId)).toBe(true);
     expect(adopted.guardrailId).toEqual({ ...SIG, value: id });
   });

@@ -5,26 +5,85 @@
 import { describe, expect, it } from "vitest";
 import { describeFailure } from "../../src/core/assignments/apply";
 import { inProgramNames, KEY_KIND, MEMBER_KIND } from "../../src/core/assignments/kind";
-import { assignedIn, setOutputs, setResourceId, statusesIn, statusMap, withoutForeign } from "../../src/core/assignments/state-map";
-import { FOREIGN, NOT_ASSIGNED, onGuardrail, parseOnGuardrail, statusName, STATUS_NAME_MAX } from "../../src/core/assignments/status";
+import {
+  assignedIn,
+  setOutputs,
+  setResourceId,
+  statusesIn,
+  statusMap,
+  withoutForeign,
+} from "../../src/core/assignments/state-map";
+import {
+  FOREIGN,
+  NOT_ASSIGNED,
+  onGuardrail,
+  parseOnGuardrail,
+  statusName,
+  STATUS_NAME_MAX,
+} from "../../src/core/assignments/status";
 import { ConnectionError, ValidationError } from "../../src/core/client/errors";
 
 const G = "3f2b8c1e-0000-4000-8000-000000000000";
 
 describe("statusMap", () => {
   it.each([
-    { name: "all here", wanted: ["a", "b"], live: ["a", "b"], exclusive: false, elsewhere: {}, want: { a: true, b: true } },
-    { name: "one missing", wanted: ["a", "b"], live: ["a"], exclusive: false, elsewhere: {}, want: { a: true, b: NOT_ASSIGNED } },
-    { name: "one moved", wanted: ["a", "b"], live: ["a"], exclusive: false, elsewhere: { b: "on guardrail X (12345678…)" }, want: { a: true, b: "on guardrail X (12345678…)" } },
-    { name: "additive ignores extras", wanted: ["a"], live: ["a", "z"], exclusive: false, elsewhere: {}, want: { a: true } },
-    { name: "exclusive records extras", wanted: ["a"], live: ["a", "z"], exclusive: true, elsewhere: {}, want: { a: true, z: FOREIGN } },
-    { name: "a live id's place beats elsewhere", wanted: ["a"], live: ["a"], exclusive: false, elsewhere: { a: "on guardrail Y" }, want: { a: true } },
+    {
+      name: "all here",
+      wanted: ["a", "b"],
+      live: ["a", "b"],
+      exclusive: false,
+      elsewhere: {},
+      want: { a: true, b: true },
+    },
+    {
+      name: "one missing",
+      wanted: ["a", "b"],
+      live: ["a"],
+      exclusive: false,
+      elsewhere: {},
+      want: { a: true, b: NOT_ASSIGNED },
+    },
+    {
+      name: "one moved",
+      wanted: ["a", "b"],
+      live: ["a"],
+      exclusive: false,
+      elsewhere: { b: "on guardrail X (12345678…)" },
+      want: { a: true, b: "on guardrail X (12345678…)" },
+    },
+    {
+      name: "additive ignores extras",
+      wanted: ["a"],
+      live: ["a", "z"],
+      exclusive: false,
+      elsewhere: {},
+      want: { a: true },
+    },
+    {
+      name: "exclusive records extras",
+      wanted: ["a"],
+      live: ["a", "z"],
+      exclusive: true,
+      elsewhere: {},
+      want: { a: true, z: FOREIGN },
+    },
+    {
+      name: "a live id's place beats elsewhere",
+      wanted: ["a"],
+      live: ["a"],
+      exclusive: false,
+      elsewhere: { a: "on guardrail Y" },
+      want: { a: true },
+    },
   ])("$name", ({ wanted, live, exclusive, elsewhere, want }) => {
     expect(statusMap(wanted, new Set(live), exclusive, elsewhere as Record<string, string>)).toEqual(want);
   });
 
   it("assignedIn counts ids here (the program's and foreign ones in its care), never ids elsewhere", () => {
-    expect([...assignedIn({ a: true, b: NOT_ASSIGNED, c: FOREIGN, d: onGuardrail(G, "X") })].sort()).toEqual(["a", "c"]);
+    expect([...assignedIn({ a: true, b: NOT_ASSIGNED, c: FOREIGN, d: onGuardrail(G, "X") })].sort()).toEqual([
+      "a",
+      "c",
+    ]);
   });
 
   it("withoutForeign releases foreign ids only", () => {
@@ -72,15 +131,26 @@ describe("statuses", () => {
 describe("describeFailure", () => {
   const ctx = { method: "POST", url: `https://api.example.test/api/v1/guardrails/${G}/assignments/members` };
   it("speaks the program's names and gives no URL", () => {
-    const err = new ValidationError(400, "Bad Request", { ...ctx, serverMessage: "member_user_ids: at most 500 items" });
+    const err = new ValidationError(400, "Bad Request", {
+      ...ctx,
+      serverMessage: "member_user_ids: at most 500 items",
+    });
     const text = describeFailure(MEMBER_KIND, "assigning 600 member(s)", err);
     expect(text).toBe("assigning 600 member(s) failed (HTTP 400): memberUserIds: at most 500 items");
-    expect(describeFailure(KEY_KIND, "unassigning 1 key(s)", new ValidationError(400, "Bad Request", { ...ctx, serverMessage: "key_hashes: required" }))).toBe(
-      "unassigning 1 key(s) failed (HTTP 400): keyHashes: required",
-    );
+    expect(
+      describeFailure(
+        KEY_KIND,
+        "unassigning 1 key(s)",
+        new ValidationError(400, "Bad Request", { ...ctx, serverMessage: "key_hashes: required" }),
+      ),
+    ).toBe("unassigning 1 key(s) failed (HTTP 400): keyHashes: required");
   });
   it("names a failure with no answer by its kind", () => {
-    const text = describeFailure(MEMBER_KIND, "assigning 1 member(s)", new ConnectionError("connection refused", { ...ctx, requestSent: false }));
+    const text = describeFailure(
+      MEMBER_KIND,
+      "assigning 1 member(s)",
+      new ConnectionError("connection refused", { ...ctx, requestSent: false }),
+    );
     expect(text).toBe("assigning 1 member(s) failed (ConnectionError)");
     expect(text).not.toContain("https://");
   });
@@ -91,11 +161,15 @@ describe("inProgramNames: the one way back to the program's name of a set", () =
     expect(inProgramNames(MEMBER_KIND, "members.user_bob")).toBe("memberUserIds.user_bob");
     expect(inProgramNames(MEMBER_KIND, "members")).toBe("memberUserIds");
     expect(inProgramNames(KEY_KIND, "keys[0]")).toBe("keyHashes[0]");
-    expect(inProgramNames(MEMBER_KIND, "member_user_ids[3]: items must be non-empty strings")).toBe("memberUserIds[3]: items must be non-empty strings");
+    expect(inProgramNames(MEMBER_KIND, "member_user_ids[3]: items must be non-empty strings")).toBe(
+      "memberUserIds[3]: items must be non-empty strings",
+    );
     expect(inProgramNames(KEY_KIND, "body.key_hashes: required")).toBe("body.keyHashes: required");
   });
   it("leaves other words alone: `members` inside a sentence, another kind's names", () => {
-    expect(inProgramNames(MEMBER_KIND, "members must belong to the organization")).toBe("members must belong to the organization");
+    expect(inProgramNames(MEMBER_KIND, "members must belong to the organization")).toBe(
+      "members must belong to the organization",
+    );
     expect(inProgramNames(MEMBER_KIND, "exclusive")).toBe("exclusive");
     expect(inProgramNames(KEY_KIND, "members.user_bob")).toBe("members.user_bob");
   });

@@ -79,13 +79,23 @@ describe("Guardrail check", () => {
   });
 
   it("passes values unknown during preview without a false failure", () => {
-    expect(checkGuardrailArgs({ name: UNKNOWN, workspaceId: UNKNOWN, allowedModels: [UNKNOWN, "vendor-a/model-x"], limitUsd: UNKNOWN }).failures).toEqual([]);
-    expect(checkGuardrailArgs({ name: UNKNOWN, limitUsd: -1, resetInterval: "daily" }).failures.map((f) => f.property)).toEqual(["limitUsd"]);
+    expect(
+      checkGuardrailArgs({
+        name: UNKNOWN,
+        workspaceId: UNKNOWN,
+        allowedModels: [UNKNOWN, "vendor-a/model-x"],
+        limitUsd: UNKNOWN,
+      }).failures,
+    ).toEqual([]);
+    expect(
+      checkGuardrailArgs({ name: UNKNOWN, limitUsd: -1, resetInterval: "daily" }).failures.map((f) => f.property),
+    ).toEqual(["limitUsd"]);
   });
 });
 
 describe("a spending limit and its reset interval go together (docs/api-contract.md rule 14)", () => {
-  const lines = (args: Record<string, unknown>) => checkGuardrailArgs(args).failures.map((f) => `${f.property}: ${f.reason}`);
+  const lines = (args: Record<string, unknown>) =>
+    checkGuardrailArgs(args).failures.map((f) => `${f.property}: ${f.reason}`);
   it.each([
     ["a limit without an interval", { name: "n", limitUsd: 10 }],
     ["an interval without a limit", { name: "n", resetInterval: "daily" }],
@@ -119,7 +129,14 @@ describe("a spending limit and its reset interval go together (docs/api-contract
 
 describe("the fields of the real service (docs/api-contract.md rule 13)", () => {
   it("are checked like the others: closed values, no empty list, booleans", () => {
-    const lines = checkGuardrailArgs({ name: "n", allowedDataRegions: ["europe", "mars"], includeByokInBudgets: "yes", enableFreeModelTraining: 1, enablePaidModelTraining: null, enableFreeModelPublication: false }).failures.map((f) => `${f.property}: ${f.reason}`);
+    const lines = checkGuardrailArgs({
+      name: "n",
+      allowedDataRegions: ["europe", "mars"],
+      includeByokInBudgets: "yes",
+      enableFreeModelTraining: 1,
+      enablePaidModelTraining: null,
+      enableFreeModelPublication: false,
+    }).failures.map((f) => `${f.property}: ${f.reason}`);
     expect(lines).toMatchInlineSnapshot(`
       [
         "enableFreeModelTraining: must be true or false (got 1)",
@@ -127,6 +144,8 @@ describe("the fields of the real service (docs/api-contract.md rule 13)", () => 
         "includeByokInBudgets: must be true or false (got "yes")",
       ]
     `);
-    expect(checkGuardrailArgs({ name: "n", allowedDataRegions: [] }).failures.map((f) => f.reason)).toEqual(["must not be empty: omit the property instead of passing [] (got [])"]);
+    expect(checkGuardrailArgs({ name: "n", allowedDataRegions: [] }).failures.map((f) => f.reason)).toEqual([
+      "must not be empty: omit the property instead of passing [] (got [])",
+    ]);
   });
 });

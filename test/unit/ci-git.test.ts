@@ -26,7 +26,11 @@ afterEach(() => repo?.remove());
 
 describe("guardrails-ci preview on a temp repository", () => {
   it("a YAML-only PR: the data files come from the head, everything else stays the base's, and the key may be used", () => {
-    repo = GitRepo.init(BASE).branch("pr", { "guardrails/eng.yaml": EDITED, "guardrails/new.yaml": "guardrails: {}\n", "guardrails/ops.yaml": null });
+    repo = GitRepo.init(BASE).branch("pr", {
+      "guardrails/eng.yaml": EDITED,
+      "guardrails/new.yaml": "guardrails: {}\n",
+      "guardrails/ops.yaml": null,
+    });
     const r = repo.ci(["preview", "--base", "main", "--head", "pr", "--comment", "../comment.md"]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.outputs).toEqual({ mode: "data", preview: "true" });
@@ -35,17 +39,26 @@ describe("guardrails-ci preview on a temp repository", () => {
     expect(r.stderr).toContain("guardrails-ci: from head: guardrails/eng.yaml");
   });
 
-  it.each(["index.ts", "package.json", "package-lock.json", "Pulumi.prod.yaml"])("a PR that also changes %s: not previewed with the key, and nothing is written", (file) => {
-    repo = GitRepo.init(BASE).branch("pr", { "guardrails/eng.yaml": EDITED, [file]: "console.log(process.env.GUARDRAILS_API_KEY)\n" });
-    const r = repo.ci(["preview", "--base", "main", "--head", "pr"]);
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.outputs).toEqual({ mode: "code", preview: "false" });
-    expect(repo.status()).toEqual([]);
-    expect(r.stderr).toContain(`blocks the preview: "${file}" is outside guardrails/ (code or configuration)`);
-  });
+  it.each(["index.ts", "package.json", "package-lock.json", "Pulumi.prod.yaml"])(
+    "a PR that also changes %s: not previewed with the key, and nothing is written",
+    (file) => {
+      repo = GitRepo.init(BASE).branch("pr", {
+        "guardrails/eng.yaml": EDITED,
+        [file]: "console.log(process.env.GUARDRAILS_API_KEY)\n",
+      });
+      const r = repo.ci(["preview", "--base", "main", "--head", "pr"]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.outputs).toEqual({ mode: "code", preview: "false" });
+      expect(repo.status()).toEqual([]);
+      expect(r.stderr).toContain(`blocks the preview: "${file}" is outside guardrails/ (code or configuration)`);
+    },
+  );
 
   it("a symlink added in the data folder (to a file outside it) blocks the preview and is never written", () => {
-    repo = GitRepo.init(BASE).branch("pr", { "guardrails/eng.yaml": EDITED, "guardrails/leak.yaml": { link: "../Pulumi.prod.yaml" } });
+    repo = GitRepo.init(BASE).branch("pr", {
+      "guardrails/eng.yaml": EDITED,
+      "guardrails/leak.yaml": { link: "../Pulumi.prod.yaml" },
+    });
     const r = repo.ci(["preview", "--base", "main", "--head", "pr"]);
     expect(r.outputs).toEqual({ mode: "code", preview: "false" });
     expect(r.stderr).toContain('"guardrails/leak.yaml" is a symbolic link');
@@ -65,8 +78,13 @@ describe("guardrails-ci preview on a temp repository", () => {
   });
 
   it("renames: within the data folder they are data; index.ts renamed into it blocks", () => {
-    repo = GitRepo.init(BASE).branch("inside", { "guardrails/ops.yaml": null, "guardrails/operations.yaml": BASE["guardrails/ops.yaml"] }).branch("from-outside", { "index.ts": null, "guardrails/index.yaml": BASE["index.ts"] });
-    expect(repo.ci(["preview", "--base", "main", "--head", "inside"]).outputs).toEqual({ mode: "data", preview: "true" });
+    repo = GitRepo.init(BASE)
+      .branch("inside", { "guardrails/ops.yaml": null, "guardrails/operations.yaml": BASE["guardrails/ops.yaml"] })
+      .branch("from-outside", { "index.ts": null, "guardrails/index.yaml": BASE["index.ts"] });
+    expect(repo.ci(["preview", "--base", "main", "--head", "inside"]).outputs).toEqual({
+      mode: "data",
+      preview: "true",
+    });
     expect(repo.status()).toEqual([" D guardrails/ops.yaml", "?? guardrails/operations.yaml"]);
     repo.git("checkout", "-q", "--", ".");
     repo.git("clean", "-qfd");
@@ -76,12 +94,19 @@ describe("guardrails-ci preview on a temp repository", () => {
   });
 
   it("a data folder that is a symlink in the working tree is never written through", () => {
-    repo = GitRepo.init({ ...BASE, "guardrails/eng.yaml": null, "guardrails/ops.yaml": null, "elsewhere/keep.txt": "x\n" });
+    repo = GitRepo.init({
+      ...BASE,
+      "guardrails/eng.yaml": null,
+      "guardrails/ops.yaml": null,
+      "elsewhere/keep.txt": "x\n",
+    });
     repo.branch("pr", { "guardrails/eng.yaml": EDITED });
     symlinkSync("elsewhere", join(repo.dir, "guardrails"));
     const r = repo.ci(["preview", "--base", "main", "--head", "pr"]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("guardrails is a symbolic link in the working tree; refusing to write guardrails/eng.yaml through it");
+    expect(r.stderr).toContain(
+      "guardrails is a symbolic link in the working tree; refusing to write guardrails/eng.yaml through it",
+    );
     expect(() => lstatSync(join(repo.dir, "elsewhere/eng.yaml"))).toThrow();
   });
 
@@ -91,7 +116,9 @@ describe("guardrails-ci preview on a temp repository", () => {
     const r = repo.ci(["preview", "--base", "main", "--head", "pr"]);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe("");
-    expect(r.stderr).toMatch(/the working tree is at [0-9a-f]{40}, not at the base [0-9a-f]{40}; check out the base first/);
+    expect(r.stderr).toMatch(
+      /the working tree is at [0-9a-f]{40}, not at the base [0-9a-f]{40}; check out the base first/,
+    );
   });
 
   it("a file both sides changed since the branch point is previewed in the PR's version and flagged", () => {
@@ -100,13 +127,17 @@ describe("guardrails-ci preview on a temp repository", () => {
     const r = repo.ci(["preview", "--base", "main", "--head", "pr", "--comment", "../c.md"]);
     expect(r.outputs.preview).toBe("true");
     expect(r.stderr).toContain("also changed on the base: guardrails/eng.yaml");
-    expect(readFileSync(join(repo.dir, "../c.md"), "utf8")).toContain("The base branch also changed `guardrails/eng.yaml`");
+    expect(readFileSync(join(repo.dir, "../c.md"), "utf8")).toContain(
+      "The base branch also changed `guardrails/eng.yaml`",
+    );
   });
 
   it("bad usage: a missing flag and a ref starting with '-' exit 2 with the usage", () => {
     repo = GitRepo.init(BASE);
     expect(repo.ci(["preview", "--base", "main"])).toMatchObject({ code: 2, stdout: "" });
-    expect(repo.ci(["preview", "--base=--upload-pack=x", "--head", "main"]).stderr).toContain('ref "--upload-pack=x" starts with "-"');
+    expect(repo.ci(["preview", "--base=--upload-pack=x", "--head", "main"]).stderr).toContain(
+      'ref "--upload-pack=x" starts with "-"',
+    );
     expect(repo.ci(["nope"]).stderr).toContain('unknown command "nope"');
   });
 });

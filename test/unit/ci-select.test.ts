@@ -5,29 +5,53 @@ import { MAX_CHANGES, MAX_DATA_FILE_BYTES, selectFiles, type Change } from "../.
 
 const BLOB = "a".repeat(40);
 const ZERO = "0".repeat(40);
-const add = (path: string, mode = "100644", extra: Partial<Change> = {}): Change => ({ status: "A", path, newMode: mode, newBlob: BLOB, ...extra });
+const add = (path: string, mode = "100644", extra: Partial<Change> = {}): Change => ({
+  status: "A",
+  path,
+  newMode: mode,
+  newBlob: BLOB,
+  ...extra,
+});
 const mod = (path: string): Change => ({ ...add(path), status: "M" });
 const del = (path: string): Change => ({ status: "D", path, newMode: "000000", newBlob: ZERO });
-const select = (changes: Change[], baseChanged?: string[]) => selectFiles(changes, { dataDir: "guardrails", baseChanged });
+const select = (changes: Change[], baseChanged?: string[]) =>
+  selectFiles(changes, { dataDir: "guardrails", baseChanged });
 
 describe("selectFiles", () => {
   it("a YAML-only PR: data files from the head, deletions applied, the key may be used", () => {
-    const s = select([mod("guardrails/eng.yaml"), add("guardrails/new.yml"), add("guardrails/x.JSON"), del("guardrails/old.yaml")]);
+    const s = select([
+      mod("guardrails/eng.yaml"),
+      add("guardrails/new.yml"),
+      add("guardrails/x.JSON"),
+      del("guardrails/old.yaml"),
+    ]);
     expect(s).toMatchObject({ mode: "data", exposeKey: true, blockers: [], remove: ["guardrails/old.yaml"] });
     expect(s.take.map((t) => t.path)).toEqual(["guardrails/eng.yaml", "guardrails/new.yml", "guardrails/x.JSON"]);
   });
 
-  it.each(["index.ts", "package.json", "package-lock.json", "Pulumi.yaml", "Pulumi.prod.yaml", ".github/workflows/guardrails.yml", "tsconfig.json", ".npmrc", "Guardrails/eng.yaml", "guardrails"])(
-    "a PR touching %s as well: code mode, nothing taken, the key is not used",
-    (path) => {
-      const s = select([mod("guardrails/eng.yaml"), mod(path)]);
-      expect(s).toMatchObject({ mode: "code", exposeKey: false, take: [], remove: [] });
-      expect(s.blockers).toEqual([{ path, reason: "is outside guardrails/ (code or configuration)" }]);
-    },
-  );
+  it.each([
+    "index.ts",
+    "package.json",
+    "package-lock.json",
+    "Pulumi.yaml",
+    "Pulumi.prod.yaml",
+    ".github/workflows/guardrails.yml",
+    "tsconfig.json",
+    ".npmrc",
+    "Guardrails/eng.yaml",
+    "guardrails",
+  ])("a PR touching %s as well: code mode, nothing taken, the key is not used", (path) => {
+    const s = select([mod("guardrails/eng.yaml"), mod(path)]);
+    expect(s).toMatchObject({ mode: "code", exposeKey: false, take: [], remove: [] });
+    expect(s.blockers).toEqual([{ path, reason: "is outside guardrails/ (code or configuration)" }]);
+  });
 
   it("a symbolic link or submodule in the data folder blocks the preview, even pointing inside", () => {
-    const s = select([add("guardrails/a.yaml", "120000"), add("guardrails/b.yaml", "160000"), mod("guardrails/c.yaml")]);
+    const s = select([
+      add("guardrails/a.yaml", "120000"),
+      add("guardrails/b.yaml", "160000"),
+      mod("guardrails/c.yaml"),
+    ]);
     expect(s.exposeKey).toBe(false);
     expect(s.blockers).toEqual([
       { path: "guardrails/a.yaml", reason: "is a symbolic link; the loader reads regular files only" },
@@ -37,12 +61,19 @@ describe("selectFiles", () => {
 
   it("an executable data file is taken (and written as a plain file); an unknown mode or status blocks", () => {
     expect(select([add("guardrails/a.yaml", "100755")]).exposeKey).toBe(true);
-    expect(select([add("guardrails/a.yaml", "040000")]).blockers[0]!.reason).toBe("has git mode 040000; expected a regular file (100644)");
-    expect(select([{ ...add("guardrails/a.yaml"), status: "U" }]).blockers[0]!.reason).toBe('has git status "U"; expected A, M, T or D');
+    expect(select([add("guardrails/a.yaml", "040000")]).blockers[0]!.reason).toBe(
+      "has git mode 040000; expected a regular file (100644)",
+    );
+    expect(select([{ ...add("guardrails/a.yaml"), status: "U" }]).blockers[0]!.reason).toBe(
+      'has git status "U"; expected A, M, T or D',
+    );
   });
 
   it("a rename is a deletion plus an addition: within the folder it is data, from outside it blocks", () => {
-    expect(select([del("guardrails/a.yaml"), add("guardrails/b.yaml")])).toMatchObject({ mode: "data", remove: ["guardrails/a.yaml"] });
+    expect(select([del("guardrails/a.yaml"), add("guardrails/b.yaml")])).toMatchObject({
+      mode: "data",
+      remove: ["guardrails/a.yaml"],
+    });
     expect(select([del("index.ts"), add("guardrails/index.yaml")]).blockers.map((b) => b.path)).toEqual(["index.ts"]);
   });
 
@@ -59,32 +90,50 @@ describe("selectFiles", () => {
   });
 
   it("files the loader never reads (subfolders, other extensions) are left as the base has them", () => {
-    const s = select([add("guardrails/README.md"), add("guardrails/sub/x.yaml"), add("guardrails/evil.yaml/x"), mod("guardrails/eng.yaml")]);
-    expect(s).toMatchObject({ mode: "data", ignored: ["guardrails/README.md", "guardrails/sub/x.yaml", "guardrails/evil.yaml/x"] });
+    const s = select([
+      add("guardrails/README.md"),
+      add("guardrails/sub/x.yaml"),
+      add("guardrails/evil.yaml/x"),
+      mod("guardrails/eng.yaml"),
+    ]);
+    expect(s).toMatchObject({
+      mode: "data",
+      ignored: ["guardrails/README.md", "guardrails/sub/x.yaml", "guardrails/evil.yaml/x"],
+    });
     expect(s.take.map((t) => t.path)).toEqual(["guardrails/eng.yaml"]);
     expect(select([add("guardrails/README.md")])).toMatchObject({ mode: "none", exposeKey: false });
   });
 
   it("bounds: a data file over 1 MiB and a PR of too many paths block", () => {
-    expect(select([add("guardrails/big.yaml", "100644", { size: MAX_DATA_FILE_BYTES + 1 })]).blockers[0]!.reason).toBe(`is ${MAX_DATA_FILE_BYTES + 1} bytes, more than ${MAX_DATA_FILE_BYTES}`);
+    expect(select([add("guardrails/big.yaml", "100644", { size: MAX_DATA_FILE_BYTES + 1 })]).blockers[0]!.reason).toBe(
+      `is ${MAX_DATA_FILE_BYTES + 1} bytes, more than ${MAX_DATA_FILE_BYTES}`,
+    );
     const many = Array.from({ length: MAX_CHANGES + 1 }, (_, i) => add(`guardrails/g${i}.yaml`));
     expect(select(many)).toMatchObject({ exposeKey: false, blockers: [{ path: "(the whole pull request)" }] });
   });
 
   it("an empty PR previews nothing; a file both sides changed is flagged stale", () => {
     expect(select([])).toMatchObject({ mode: "none", exposeKey: false });
-    expect(select([mod("guardrails/a.yaml"), mod("guardrails/b.yaml")], ["guardrails/b.yaml", "index.ts"]).stale).toEqual(["guardrails/b.yaml"]);
+    expect(
+      select([mod("guardrails/a.yaml"), mod("guardrails/b.yaml")], ["guardrails/b.yaml", "index.ts"]).stale,
+    ).toEqual(["guardrails/b.yaml"]);
   });
 
   it("the data folder setting is checked, and ./guardrails/ means guardrails", () => {
-    expect(() => selectFiles([], { dataDir: "../x" })).toThrow('data folder "../x" is a path with an empty, `.` or `..` segment; expected a folder relative to the repository root, such as "guardrails"');
+    expect(() => selectFiles([], { dataDir: "../x" })).toThrow(
+      'data folder "../x" is a path with an empty, `.` or `..` segment; expected a folder relative to the repository root, such as "guardrails"',
+    );
     expect(selectFiles([mod("guardrails/a.yaml")], { dataDir: "./guardrails/" }).exposeKey).toBe(true);
   });
 });
 
 describe("selectionComment", () => {
   it("names each offending path as inert Markdown and says how to get a preview", () => {
-    const s = select([mod("guardrails/a.yaml"), mod("index.ts"), add("guardrails/x`](https:evil.example)`.yaml", "120000")]);
+    const s = select([
+      mod("guardrails/a.yaml"),
+      mod("index.ts"),
+      add("guardrails/x`](https:evil.example)`.yaml", "120000"),
+    ]);
     expect(selectionComment(s, { dataDir: "guardrails" })).toMatchInlineSnapshot(`
       "**Guardrails: no automatic preview.** This pull request changes more than the data files in \`guardrails/\`:
 
@@ -98,10 +147,18 @@ describe("selectionComment", () => {
 
   it("stays within its budget at the worst: every list full of the longest paths, each cut with a count of what it left out", () => {
     const long = (i: number, dir: string) => `${dir}${"\u202E".repeat(30)}${String(i).padStart(300, "x")}.yaml`;
-    const data = { ...select([mod("guardrails/a.yaml")]), stale: Array.from({ length: 1999 }, (_, i) => long(i, "guardrails/")), ignored: Array.from({ length: 1999 }, (_, i) => long(i, "guardrails/sub/")) };
+    const data = {
+      ...select([mod("guardrails/a.yaml")]),
+      stale: Array.from({ length: 1999 }, (_, i) => long(i, "guardrails/")),
+      ignored: Array.from({ length: 1999 }, (_, i) => long(i, "guardrails/sub/")),
+    };
     const code = select(Array.from({ length: 1999 }, (_, i) => mod(long(i, "src/"))));
     expect(code.blockers).toHaveLength(1999);
-    for (const [sel, more] of [[data, / … and ([\d,]+) more such files since/], [data, / … and ([\d,]+) more ignored paths\.$/m], [code, /^- … and ([\d,]+) more paths that block the preview$/m]] as const) {
+    for (const [sel, more] of [
+      [data, / … and ([\d,]+) more such files since/],
+      [data, / … and ([\d,]+) more ignored paths\.$/m],
+      [code, /^- … and ([\d,]+) more paths that block the preview$/m],
+    ] as const) {
       const md = selectionComment(sel, { dataDir: "guardrails" });
       expect(md.length).toBeLessThanOrEqual(COMMENT_MAX_CHARS);
       const left = Number(md.match(more)![1]!.replace(/,/g, ""));
@@ -112,14 +169,19 @@ describe("selectionComment", () => {
   });
 
   it("short paths: 50 listed, the rest counted with thousands separators", () => {
-    const sel = { ...select([mod("guardrails/a.yaml")]), ignored: Array.from({ length: 1990 }, (_, i) => `guardrails/docs/p${i}.md`) };
+    const sel = {
+      ...select([mod("guardrails/a.yaml")]),
+      ignored: Array.from({ length: 1990 }, (_, i) => `guardrails/docs/p${i}.md`),
+    };
     const md = selectionComment(sel, { dataDir: "guardrails" });
     expect(md.match(/`guardrails\/docs\/p\d+\.md`/g)).toHaveLength(LISTED_MAX);
     expect(md).toContain("`guardrails/docs/p49.md` … and 1,940 more ignored paths.");
   });
 
   it("for a data PR, notes stale and ignored files", () => {
-    const md = selectionComment(select([mod("guardrails/a.yaml"), add("guardrails/notes.md")], ["guardrails/a.yaml"]), { dataDir: "guardrails" });
+    const md = selectionComment(select([mod("guardrails/a.yaml"), add("guardrails/notes.md")], ["guardrails/a.yaml"]), {
+      dataDir: "guardrails",
+    });
     expect(md).toContain("The base branch also changed `guardrails/a.yaml` since this branch started");
     expect(md).toContain("left as the base has them: `guardrails/notes.md`");
   });

@@ -4,7 +4,15 @@
  */
 import { inspect } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
-import { GuardrailsClient, PaginationError, ResponseShapeError, ResponseTooLargeError, ServerError, TimeoutError, ValidationError } from "../../src/core/client";
+import {
+  GuardrailsClient,
+  PaginationError,
+  ResponseShapeError,
+  ResponseTooLargeError,
+  ServerError,
+  TimeoutError,
+  ValidationError,
+} from "../../src/core/client";
 import { collect } from "../../src/core/client/pagination";
 import { reportRetry } from "../../src/core/client/retry-report";
 import { hostileServer, json, type HostileServer } from "../helpers/hostile-server";
@@ -18,7 +26,12 @@ afterEach(async () => {
 });
 
 const client = (url: string, extra: Partial<ConstructorParameters<typeof GuardrailsClient>[0]> = {}) =>
-  new GuardrailsClient({ baseUrl: url, apiKey: KEY, retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 2 }, ...extra });
+  new GuardrailsClient({
+    baseUrl: url,
+    apiKey: KEY,
+    retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 2 },
+    ...extra,
+  });
 
 async function failure(p: Promise<unknown>): Promise<Error> {
   try {
@@ -37,7 +50,14 @@ function expectNoKey(err: Error): void {
   expect(everything).not.toContain(KEY.slice(0, 10));
 }
 
-const member = (i: number) => ({ id: `row-${i}`, user_id: `user_${i}`, organization_id: "org", guardrail_id: GID, assigned_by: null, created_at: "2026-01-01T00:00:00Z" });
+const member = (i: number) => ({
+  id: `row-${i}`,
+  user_id: `user_${i}`,
+  organization_id: "org",
+  guardrail_id: GID,
+  assigned_by: null,
+  created_at: "2026-01-01T00:00:00Z",
+});
 
 describe("client: a trickling or silent server cannot hang a request", () => {
   it("a body trickled one byte at a time fails at the whole-request deadline, not per chunk", async () => {
@@ -48,7 +68,9 @@ describe("client: a trickling or silent server cannot hang a request", () => {
     });
     const err = await failure(client(server.url, { timeoutMs: 1500 }).getGuardrail(GID));
     expect(err).toBeInstanceOf(TimeoutError);
-    expect(err.message).toContain("status 200 but not the whole body within the 1500 ms deadline; nothing was changed (a GET only reads)");
+    expect(err.message).toContain(
+      "status 200 but not the whole body within the 1500 ms deadline; nothing was changed (a GET only reads)",
+    );
   }, 20_000);
 
   it("a server that never answers: a GET says nothing changed, a PATCH says it may have been applied", async () => {
@@ -64,11 +86,16 @@ describe("client: a trickling or silent server cannot hang a request", () => {
   it("each retry is reported as it happens, redacted", async () => {
     server = await hostileServer((_req, res) => json(res, 503, { error: { code: 503, message: `down, key ${KEY}` } }));
     const lines: string[] = [];
-    const c = client(server.url, { retry: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 2 }, retryHooks: { onRetry: (e, a, d) => reportRetry(e, a, d, (l) => lines.push(l)) } });
+    const c = client(server.url, {
+      retry: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 2 },
+      retryHooks: { onRetry: (e, a, d) => reportRetry(e, a, d, (l) => lines.push(l)) },
+    });
     const err = await failure(c.getGuardrail(GID));
     expect(err).toBeInstanceOf(ServerError);
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(/^pulumi-guardrails: attempt 1 failed: GET http:\/\/127\.0\.0\.1:\d+\/api\/v1\/guardrails\/3f2b8c1e-0000-4000-8000-000000000000: HTTP 503: down, key \[REDACTED\]; retrying in \d+ ms\n$/);
+    expect(lines[0]).toMatch(
+      /^pulumi-guardrails: attempt 1 failed: GET http:\/\/127\.0\.0\.1:\d+\/api\/v1\/guardrails\/3f2b8c1e-0000-4000-8000-000000000000: HTTP 503: down, key \[REDACTED\]; retrying in \d+ ms\n$/,
+    );
     expect(lines.join("")).not.toContain(KEY);
   });
 });
@@ -83,27 +110,42 @@ describe("client: paging a lying server stops with an error", () => {
   });
 
   it("a server that ignores offset and repeats its first page", async () => {
-    server = await hostileServer((_req, res) => json(res, 200, { data: Array.from({ length: 100 }, (_, i) => member(i)), total_count: 500_000 }));
+    server = await hostileServer((_req, res) =>
+      json(res, 200, { data: Array.from({ length: 100 }, (_, i) => member(i)), total_count: 500_000 }),
+    );
     const err = await failure(collect(client(server.url).listMemberAssignments(GID)));
     expect(err).toBeInstanceOf(PaginationError);
-    expect(err.message).toContain("the page at offset 100 repeats 100 row(s) already read though total_count is 500000");
+    expect(err.message).toContain(
+      "the page at offset 100 repeats 100 row(s) already read though total_count is 500000",
+    );
     expect(server.requests).toHaveLength(2);
   });
 
   it("a count no listing can hold, and a page longer than asked for", async () => {
     server = await hostileServer((req, res) =>
-      req.url!.startsWith(`/api/v1/guardrails/${GID}`) ? json(res, 200, { data: Array.from({ length: 150 }, (_, i) => member(i)), total_count: 150 }) : json(res, 200, { data: [member(1)], total_count: 10 ** 12 }),
+      req.url!.startsWith(`/api/v1/guardrails/${GID}`)
+        ? json(res, 200, { data: Array.from({ length: 150 }, (_, i) => member(i)), total_count: 150 })
+        : json(res, 200, { data: [member(1)], total_count: 10 ** 12 }),
     );
-    expect((await failure(collect(client(server.url).listAllMemberAssignments()))).message).toContain("total_count 1000000000000 is more than the 1000000 rows a listing may hold");
-    expect((await failure(collect(client(server.url).listMemberAssignments(GID)))).message).toContain("holds 150 rows though 100 were asked for");
+    expect((await failure(collect(client(server.url).listAllMemberAssignments()))).message).toContain(
+      "total_count 1000000000000 is more than the 1000000 rows a listing may hold",
+    );
+    expect((await failure(collect(client(server.url).listMemberAssignments(GID)))).message).toContain(
+      "holds 150 rows though 100 were asked for",
+    );
   });
 
   it("a count above the listing bound stops at once, so rows invented forever cannot grow without bound", async () => {
     server = await hostileServer((req, res) => {
       const offset = Number(new URL(req.url!, "http://x").searchParams.get("offset"));
-      json(res, 200, { data: Array.from({ length: 100 }, (_, i) => member(offset + i + 1_000_000 * (offset % 7))), total_count: 5_000 });
+      json(res, 200, {
+        data: Array.from({ length: 100 }, (_, i) => member(offset + i + 1_000_000 * (offset % 7))),
+        total_count: 5_000,
+      });
     });
-    const rows = await collect(client(server.url, { maxListRows: 1_000 }).listMemberAssignments(GID)).catch((e: Error) => e);
+    const rows = await collect(client(server.url, { maxListRows: 1_000 }).listMemberAssignments(GID)).catch(
+      (e: Error) => e,
+    );
     expect(rows).toBeInstanceOf(PaginationError);
     expect((rows as Error).message).toContain("total_count 5000 is more than the 1000 rows");
   });
@@ -128,7 +170,9 @@ describe("client: bodies are capped while they stream", () => {
     });
     const err = await failure(client(server.url, { maxResponseBytes: 1024 * 1024 }).getGuardrail(GID));
     expect(err).toBeInstanceOf(ResponseTooLargeError);
-    expect(err.message).toContain("the response body is more than 1048576 bytes, over the client's cap of 1048576 bytes");
+    expect(err.message).toContain(
+      "the response body is more than 1048576 bytes, over the client's cap of 1048576 bytes",
+    );
     await done;
     expect(sent).toBeLessThan(64 * 1024 * 1024);
   }, 30_000);
@@ -148,7 +192,9 @@ describe("client: bodies are capped while they stream", () => {
       res.writeHead(500, { "content-type": "text/plain", "content-length": String(300 * 1024 * 1024) });
       res.write("x".repeat(100 * 1024));
     });
-    const err = await failure(client(server.url, { retry: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 2 } }).getGuardrail(GID));
+    const err = await failure(
+      client(server.url, { retry: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 2 } }).getGuardrail(GID),
+    );
     expect(err).toBeInstanceOf(ServerError);
     expect(server.requests).toHaveLength(3);
   });
@@ -166,10 +212,23 @@ describe("client: the key never reaches an error", () => {
   });
 
   it("metadata, nested or in keys, is redacted on the error object and in util.inspect", async () => {
-    server = await hostileServer((_req, res) => json(res, 400, { error: { code: 400, message: "bad", metadata: { echo: KEY, nested: { list: [`Bearer ${KEY}`] }, [KEY]: 1, url: `?k=${encodeURIComponent(KEY)}` } } }));
+    server = await hostileServer((_req, res) =>
+      json(res, 400, {
+        error: {
+          code: 400,
+          message: "bad",
+          metadata: { echo: KEY, nested: { list: [`Bearer ${KEY}`] }, [KEY]: 1, url: `?k=${encodeURIComponent(KEY)}` },
+        },
+      }),
+    );
     const err = await failure(client(server.url).getGuardrail(GID));
     expect(err).toBeInstanceOf(ValidationError);
-    expect((err as ValidationError).metadata).toEqual({ echo: "[REDACTED]", nested: { list: ["Bearer [REDACTED]"] }, "[REDACTED]": 1, url: "?k=[REDACTED]" });
+    expect((err as ValidationError).metadata).toEqual({
+      echo: "[REDACTED]",
+      nested: { list: ["Bearer [REDACTED]"] },
+      "[REDACTED]": 1,
+      url: "?k=[REDACTED]",
+    });
     expectNoKey(err);
   });
 
@@ -185,7 +244,9 @@ describe("client: the key never reaches an error", () => {
   });
 
   it("control characters (ANSI escapes, newlines) in a server message are not echoed", async () => {
-    server = await hostileServer((_req, res) => json(res, 400, { error: { code: 400, message: "\u001b[2J\u001b[31mname: bad\nerror: forged line" } }));
+    server = await hostileServer((_req, res) =>
+      json(res, 400, { error: { code: 400, message: "\u001b[2J\u001b[31mname: bad\nerror: forged line" } }),
+    );
     const err = await failure(client(server.url).getGuardrail(GID));
     expect(err.message).not.toMatch(/[\u0000-\u001f]/);
     expect(err.message).toContain("name: bad error: forged line");

@@ -9,7 +9,11 @@ afterEach(() => resetConfiguration());
 
 describe("configProblems", () => {
   it("warns on a plain-text key and on unknown keys, with did-you-mean", () => {
-    const report = configProblems({ "guardrails:apiKey": "k", "guardrails:maxAtempts": "3", "guardrails:colour": "x", "aws:region": "eu" }, () => false, { GUARDRAILS_BASE_URL: "http://127.0.0.1:1" });
+    const report = configProblems(
+      { "guardrails:apiKey": "k", "guardrails:maxAtempts": "3", "guardrails:colour": "x", "aws:region": "eu" },
+      () => false,
+      { GUARDRAILS_BASE_URL: "http://127.0.0.1:1" },
+    );
     expect(report.errors).toEqual([]);
     expect(report.warnings).toMatchInlineSnapshot(`
       [
@@ -21,11 +25,26 @@ describe("configProblems", () => {
   });
 
   it("a secret key and known keys are quiet", () => {
-    expect(configProblems({ "guardrails:apiKey": "k", "guardrails:maxBulk": "100", "guardrails:baseUrl": "http://127.0.0.1:1/api/v1" }, () => true, {})).toEqual({ warnings: [], errors: [] });
+    expect(
+      configProblems(
+        { "guardrails:apiKey": "k", "guardrails:maxBulk": "100", "guardrails:baseUrl": "http://127.0.0.1:1/api/v1" },
+        () => true,
+        {},
+      ),
+    ).toEqual({ warnings: [], errors: [] });
   });
 
   it("bad numbers quote the text that was given and name where it came from", () => {
-    const report = configProblems({ "guardrails:apiKey": "k", "guardrails:baseUrl": "http://127.0.0.1:1", "guardrails:timeoutMs": "abc", "guardrails:maxBulk": "0" }, () => true, { GUARDRAILS_MAX_ATTEMPTS: "2.5" });
+    const report = configProblems(
+      {
+        "guardrails:apiKey": "k",
+        "guardrails:baseUrl": "http://127.0.0.1:1",
+        "guardrails:timeoutMs": "abc",
+        "guardrails:maxBulk": "0",
+      },
+      () => true,
+      { GUARDRAILS_MAX_ATTEMPTS: "2.5" },
+    );
     expect(report.errors).toMatchInlineSnapshot(`
       [
         "the env var GUARDRAILS_MAX_ATTEMPTS must be a positive integer (got "2.5")",
@@ -38,12 +57,20 @@ describe("configProblems", () => {
 
 describe("the provider's settings", () => {
   it("a bad number fails with the text given, never NaN", () => {
-    configure((k) => ({ "guardrails:apiKey": "k", "guardrails:baseUrl": "http://127.0.0.1:1", "guardrails:timeoutMs": "abc" })[k]);
-    expect(() => resolveSettings({})).toThrowErrorMatchingInlineSnapshot(`[UserError: guardrails:timeoutMs must be a positive integer (got "abc")]`);
+    configure(
+      (k) =>
+        ({ "guardrails:apiKey": "k", "guardrails:baseUrl": "http://127.0.0.1:1", "guardrails:timeoutMs": "abc" })[k],
+    );
+    expect(() => resolveSettings({})).toThrowErrorMatchingInlineSnapshot(
+      `[UserError: guardrails:timeoutMs must be a positive integer (got "abc")]`,
+    );
   });
 
   it("a 401 names the key's source", () => {
-    const refused = new AuthenticationError(401, "401 Unauthorized (check the API key)", { method: "GET", url: "http://127.0.0.1:1/api/v1/guardrails/x" });
+    const refused = new AuthenticationError(401, "401 Unauthorized (check the API key)", {
+      method: "GET",
+      url: "http://127.0.0.1:1/api/v1/guardrails/x",
+    });
     configure((k) => ({ "guardrails:apiKey": "k", "guardrails:baseUrl": "http://127.0.0.1:1" })[k]);
     const fromConfig = explainAuthError(refused) as AuthenticationError;
     expect(fromConfig).toBeInstanceOf(AuthenticationError);
@@ -56,9 +83,14 @@ describe("the provider's settings", () => {
     process.env.GUARDRAILS_API_KEY = "k";
     process.env.GUARDRAILS_BASE_URL = "http://127.0.0.1:1";
     try {
-      expect((explainAuthError(refused) as Error).message).toContain("The service refused the API key from the env var GUARDRAILS_API_KEY; check the key in that variable");
+      expect((explainAuthError(refused) as Error).message).toContain(
+        "The service refused the API key from the env var GUARDRAILS_API_KEY; check the key in that variable",
+      );
     } finally {
-      for (const [name, v] of [["GUARDRAILS_API_KEY", saved.k], ["GUARDRAILS_BASE_URL", saved.u]] as const) {
+      for (const [name, v] of [
+        ["GUARDRAILS_API_KEY", saved.k],
+        ["GUARDRAILS_BASE_URL", saved.u],
+      ] as const) {
         if (v === undefined) delete process.env[name];
         else process.env[name] = v;
       }

@@ -32,12 +32,19 @@ describe("conflict warnings about secret ids", () => {
   afterEach(() => vi.restoreAllMocks());
 
   it("a member listed twice in one workspace is reported without its id when the list is secret", async () => {
-    const said = await warningsFor("member", "g", [pulumi.secret(["user_SECRET-7c1e"]), [pulumi.secret("user_SECRET-7c1e")]]);
-    expect(said).toContain('member [secret] is assigned to two guardrails of the same workspace: "g1" (GuardrailMemberAssignment "one-members") and "g2" (GuardrailMemberAssignment "two-members")');
+    const said = await warningsFor("member", "g", [
+      pulumi.secret(["user_SECRET-7c1e"]),
+      [pulumi.secret("user_SECRET-7c1e")],
+    ]);
+    expect(said).toContain(
+      'member [secret] is assigned to two guardrails of the same workspace: "g1" (GuardrailMemberAssignment "one-members") and "g2" (GuardrailMemberAssignment "two-members")',
+    );
     expect(said).not.toContain("SECRET-7c1e");
   });
 
   it("a plain id is still named", async () => {
-    expect(await warningsFor("key", "k", [["plainhash01"], ["plainhash01"]])).toContain('key "plainhash01" is assigned to two guardrails: "k1" (GuardrailKeyAssignment "one-keys") and "k2" (GuardrailKeyAssignment "two-keys")');
+    expect(await warningsFor("key", "k", [["plainhash01"], ["plainhash01"]])).toContain(
+      'key "plainhash01" is assigned to two guardrails: "k1" (GuardrailKeyAssignment "one-keys") and "k2" (GuardrailKeyAssignment "two-keys")',
+    );
   });
 });

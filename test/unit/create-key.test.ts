@@ -10,13 +10,19 @@ const body = {
   name: "Engineering",
   limit_usd: 5,
   reset_interval: "daily",
-  content_filter_builtins: [{ slug: "email", action: "redact" }, { slug: "ssn", action: "block" }],
+  content_filter_builtins: [
+    { slug: "email", action: "redact" },
+    { slug: "ssn", action: "block" },
+  ],
 };
 
 describe("createKey", () => {
   it("is the same for the same body with its keys, and its items' keys, in another order", () => {
     const reordered = {
-      content_filter_builtins: [{ action: "redact", slug: "email" }, { action: "block", slug: "ssn" }],
+      content_filter_builtins: [
+        { action: "redact", slug: "email" },
+        { action: "block", slug: "ssn" },
+      ],
       reset_interval: "daily",
       limit_usd: 5,
       name: "Engineering",
@@ -27,7 +33,12 @@ describe("createKey", () => {
   it("differs for another value, another list order, another resource or another service", () => {
     const key = createKey("p/s/eng", "http://x", body);
     expect(createKey("p/s/eng", "http://x", { ...body, limit_usd: 6 })).not.toBe(key);
-    expect(createKey("p/s/eng", "http://x", { ...body, content_filter_builtins: [...body.content_filter_builtins].reverse() })).not.toBe(key);
+    expect(
+      createKey("p/s/eng", "http://x", {
+        ...body,
+        content_filter_builtins: [...body.content_filter_builtins].reverse(),
+      }),
+    ).not.toBe(key);
     expect(createKey("p/s/other", "http://x", body)).not.toBe(key);
     expect(createKey("p/s/eng", "http://y", body)).not.toBe(key);
   });

@@ -33,7 +33,8 @@ interface Case {
   problems: unknown[];
 }
 /** One test a case, each asserting the exact list of problems. */
-const reports = (cases: Case[]) => it.each(cases.map((c) => [c.title, c] as const))("%s", (_, c) => expect(problems(c.files)).toEqual(c.problems));
+const reports = (cases: Case[]) =>
+  it.each(cases.map((c) => [c.title, c] as const))("%s", (_, c) => expect(problems(c.files)).toEqual(c.problems));
 
 describe("loader: only regular files inside the folder are read", () => {
   it("a symlink to /proc/self/environ is refused by name; the environment is never echoed", () => {
@@ -43,7 +44,11 @@ describe("loader: only regular files inside the folder are read", () => {
       writeFileSync(join(dir, "a.yaml"), OK);
       symlinkSync("/proc/self/environ", join(dir, "env.yaml"));
       const p = problems();
-      expect(p).toEqual(["env.yaml: a symlink that leaves its folder; not read (config files must be regular files inside " + dir.split("/").pop() + "/)"]);
+      expect(p).toEqual([
+        "env.yaml: a symlink that leaves its folder; not read (config files must be regular files inside " +
+          dir.split("/").pop() +
+          "/)",
+      ]);
       expect(p.join("\n")).not.toContain(secret.slice(0, 8));
     } finally {
       delete process.env.GUARDRAILS_HOSTILE_TEST;
@@ -87,11 +92,16 @@ describe("loader: ids YAML coerced are rejected as written", () => {
     {
       title: '`1:` beside `"1":` no longer makes one guardrail vanish',
       files: { "a.yaml": 'guardrails:\n  1:\n    name: One\n  "1":\n    name: Also one\n' },
-      problems: ['a.yaml:2:3: guardrails.1: guardrail id 1 was read by YAML as the number 1; quote it ("1") to keep it as written'],
+      problems: [
+        'a.yaml:2:3: guardrails.1: guardrail id 1 was read by YAML as the number 1; quote it ("1") to keep it as written',
+      ],
     },
     {
       title: "`007:` shows 007, not 7; member ids and booleans too",
-      files: { "a.yaml": "guardrails:\n  007:\n    name: Bond\n  eng:\n    name: Eng\n    members:\n      ids: [user_a, 0042, true]\n" },
+      files: {
+        "a.yaml":
+          "guardrails:\n  007:\n    name: Bond\n  eng:\n    name: Eng\n    members:\n      ids: [user_a, 0042, true]\n",
+      },
       problems: [
         'a.yaml:2:3: guardrails.7: guardrail id 007 was read by YAML as the number 7; quote it ("007") to keep it as written',
         'a.yaml:7:21: guardrails.eng.members.ids[1]: id 0042 was read by YAML as the number 42; quote it ("0042") to keep it as written',
@@ -104,10 +114,12 @@ describe("loader: ids YAML coerced are rejected as written", () => {
       problems: ['a.json:1:39: duplicate key "eng" (also at a.json:1:17)'],
     },
     {
-      title: "keys are compared after unescaping: \\u0065ng is eng, limit\\u0055sd is limitUsd, guardr\\u0061ils is guardrails (issue 24, finding 12)",
+      title:
+        "keys are compared after unescaping: \\u0065ng is eng, limit\\u0055sd is limitUsd, guardr\\u0061ils is guardrails (issue 24, finding 12)",
       files: {
         "a.json": '{"guardrails": {"eng": {"name": "A"}, "\\u0065ng": {"name": "B"}}}',
-        "b.json": '{"guardrails": {"ops": {"name": "Ops", "limitUsd": 5, "resetInterval": "daily", "limit\\u0055sd": 500}},\n "guardr\\u0061ils": {}}',
+        "b.json":
+          '{"guardrails": {"ops": {"name": "Ops", "limitUsd": 5, "resetInterval": "daily", "limit\\u0055sd": 500}},\n "guardr\\u0061ils": {}}',
         "c.yaml": 'guardrails:\n  sec:\n    name: Sec\n  "\\x73ec":\n    name: Also sec\n',
       },
       problems: [
@@ -123,7 +135,10 @@ describe("loader: ids YAML coerced are rejected as written", () => {
 describe("loader: huge input", () => {
   it("200,000 member ids in YAML load (the old spread into push overflowed the stack past ~120,000)", () => {
     const ids = Array.from({ length: 200_000 }, (_, i) => `user_${i}`);
-    writeFileSync(join(dir, "a.yaml"), `guardrails:\n  eng:\n    name: Eng\n    members:\n      ids: [${ids.join(", ")}]\n`);
+    writeFileSync(
+      join(dir, "a.yaml"),
+      `guardrails:\n  eng:\n    name: Eng\n    members:\n      ids: [${ids.join(", ")}]\n`,
+    );
     const [g] = loadGuardrailConfigs(dir, { cwd: dir });
     expect(g?.settings.members?.ids).toHaveLength(200_000);
   }, 120_000);
@@ -136,16 +151,32 @@ describe("loader: huge input", () => {
 
   it("a JSON file with a conflict still gets positions (the YAML parser runs only then)", () => {
     const files = {
-      "a.json": JSON.stringify({ guardrails: { eng: { name: "Eng", members: { ids: ["user_a", "user_b"] } } } }, null, 2),
+      "a.json": JSON.stringify(
+        { guardrails: { eng: { name: "Eng", members: { ids: ["user_a", "user_b"] } } } },
+        null,
+        2,
+      ),
       "b.yaml": "guardrails:\n  ops:\n    name: Ops\n    members:\n      ids: [user_b]\n",
     };
-    expect(problems(files)).toEqual([expect.stringMatching(/^b\.yaml:5:13: member "user_b" is assigned to two guardrails of the default workspace: "eng" \(a\.json:8:11\) and "ops"/)]);
+    expect(problems(files)).toEqual([
+      expect.stringMatching(
+        /^b\.yaml:5:13: member "user_b" is assigned to two guardrails of the default workspace: "eng" \(a\.json:8:11\) and "ops"/,
+      ),
+    ]);
   });
 
   it("an alias bomb is a problem naming the file, not a raw ReferenceError", () => {
     const levels = ["a: &a [x, x, x, x, x, x, x, x, x]"];
-    for (let i = 1; i < 9; i++) levels.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9).fill(`*${String.fromCharCode(96 + i)}`).join(", ")}]`);
-    writeFileSync(join(dir, "bomb.yaml"), `${levels.join("\n")}\nguardrails:\n  eng:\n    name: Eng\n    description: *i\n`);
+    for (let i = 1; i < 9; i++)
+      levels.push(
+        `${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9)
+          .fill(`*${String.fromCharCode(96 + i)}`)
+          .join(", ")}]`,
+      );
+    writeFileSync(
+      join(dir, "bomb.yaml"),
+      `${levels.join("\n")}\nguardrails:\n  eng:\n    name: Eng\n    description: *i\n`,
+    );
     const p = problems();
     expect(p).toHaveLength(1);
     expect(p[0]).toMatch(/^bomb\.yaml:1:1: cannot be read as data: .*alias/i);
@@ -157,21 +188,26 @@ describe("loader: every problem in one run, printable", () => {
     {
       title: "per-file errors and cross-file conflicts come together",
       files: {
-        "a.yaml": "guardrails:\n  eng:\n    name: Eng\n    limitUsd: -1\n    resetInterval: daily\n    members:\n      ids: [user_bob]\n",
-        "b.yaml": "guardrails:\n  ops:\n    name: Ops\n    colour: blue\n    members:\n      ids: [user_bob]\n  eng:\n    name: Eng again\n",
+        "a.yaml":
+          "guardrails:\n  eng:\n    name: Eng\n    limitUsd: -1\n    resetInterval: daily\n    members:\n      ids: [user_bob]\n",
+        "b.yaml":
+          "guardrails:\n  ops:\n    name: Ops\n    colour: blue\n    members:\n      ids: [user_bob]\n  eng:\n    name: Eng again\n",
       },
       problems: [
         "a.yaml:4:15: guardrails.eng.limitUsd: must be >= 0 (got -1)",
-        'b.yaml:4:5: guardrails.ops.colour: unknown field',
+        "b.yaml:4:5: guardrails.ops.colour: unknown field",
         'b.yaml:6:13: member "user_bob" is assigned to two guardrails of the default workspace: "eng" (a.yaml:7:13) and "ops"; a member holds one guardrail per workspace, so it would move back and forth between them on every up',
         'b.yaml:7:3: guardrail id "eng" is declared twice (also at a.yaml:2:3); ids must be unique across files',
       ],
     },
     {
-      title: "workspace ids compare in any case: one member under two guardrails of one workspace written twice (issue 24, finding 13)",
+      title:
+        "workspace ids compare in any case: one member under two guardrails of one workspace written twice (issue 24, finding 13)",
       files: {
-        "a.yaml": "guardrails:\n  eng:\n    name: Eng\n    workspaceId: 0000000a-0000-4000-8000-00000000000b\n    members:\n      ids: [user_bob]\n",
-        "b.yaml": "guardrails:\n  ops:\n    name: Ops\n    workspaceId: 0000000A-0000-4000-8000-00000000000B\n    members:\n      ids: [user_bob]\n",
+        "a.yaml":
+          "guardrails:\n  eng:\n    name: Eng\n    workspaceId: 0000000a-0000-4000-8000-00000000000b\n    members:\n      ids: [user_bob]\n",
+        "b.yaml":
+          "guardrails:\n  ops:\n    name: Ops\n    workspaceId: 0000000A-0000-4000-8000-00000000000B\n    members:\n      ids: [user_bob]\n",
       },
       problems: [
         'b.yaml:6:13: member "user_bob" is assigned to two guardrails of workspace 0000000A-0000-4000-8000-00000000000B: "eng" (a.yaml:6:13) and "ops"; a member holds one guardrail per workspace, so it would move back and forth between them on every up',
@@ -181,7 +217,8 @@ describe("loader: every problem in one run, printable", () => {
       title: "two files adopting one guardrail (in any case) are refused, naming both (issue 24, finding 18)",
       files: {
         "a.yaml": "guardrails:\n  sales:\n    name: Sales\n    adoptId: 22222222-0000-4000-8000-00000000000a\n",
-        "b.yaml": "guardrails:\n  sales-copy:\n    name: Sales copy\n    adoptId: 22222222-0000-4000-8000-00000000000A\n  other:\n    name: Other\n    adoptId: 33333333-0000-4000-8000-000000000003\n",
+        "b.yaml":
+          "guardrails:\n  sales-copy:\n    name: Sales copy\n    adoptId: 22222222-0000-4000-8000-00000000000A\n  other:\n    name: Other\n    adoptId: 33333333-0000-4000-8000-000000000003\n",
       },
       problems: [
         'b.yaml:4:14: guardrails "sales" (a.yaml:4:14) and "sales-copy" both adopt guardrail 22222222-0000-4000-8000-00000000000A; a guardrail is managed by one resource, so each up would set it to the other\'s settings. Keep one of them',
@@ -195,7 +232,10 @@ describe("loader: every problem in one run, printable", () => {
   ]);
 
   it("control characters from a file are escaped, and the error prints as a Pulumi run error (message only, no colour)", () => {
-    writeFileSync(join(dir, "a.yaml"), 'guardrails:\n  eng:\n    name: Eng\n    members:\n      ids: ["\\e[31mred\\nforged"]\n  ops:\n    name: Ops\n    members:\n      ids: ["\\e[31mred\\nforged"]\n');
+    writeFileSync(
+      join(dir, "a.yaml"),
+      'guardrails:\n  eng:\n    name: Eng\n    members:\n      ids: ["\\e[31mred\\nforged"]\n  ops:\n    name: Ops\n    members:\n      ids: ["\\e[31mred\\nforged"]\n',
+    );
     let err: DeclarativeConfigError | undefined;
     try {
       loadGuardrailConfigs(dir, { cwd: dir });

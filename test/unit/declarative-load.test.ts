@@ -61,18 +61,23 @@ describe("declarative files: bad input", () => {
     const problems = load({
       "a.yaml": "guardrails:\n  eng:\n    name: [unclosed\n",
       "b.yaml": "- just\n- a list\n",
-      "c.json": '{\n  "guardrails": {\n    "ops": { "name": "Ops", "limitUsd": -1, "resetInterval": "daily" }\n  }\n}\n',
+      "c.json":
+        '{\n  "guardrails": {\n    "ops": { "name": "Ops", "limitUsd": -1, "resetInterval": "daily" }\n  }\n}\n',
     });
     expect(problems).toHaveLength(3);
-    expect(problems[0]).toMatch(/^a\.yaml:4:1: Flow sequence in block collection must be sufficiently indented and end with a \]$/);
+    expect(problems[0]).toMatch(
+      /^a\.yaml:4:1: Flow sequence in block collection must be sufficiently indented and end with a \]$/,
+    );
     expect(problems[1]).toMatch(/^b\.yaml:1:1: \(file\): /);
-    expect(problems[2]).toBe('c.json:3:41: guardrails.ops.limitUsd: must be >= 0 (got -1)');
+    expect(problems[2]).toBe("c.json:3:41: guardrails.ops.limitUsd: must be >= 0 (got -1)");
   });
 
   it("cross-file: a duplicate id, a member in two guardrails of one workspace, a key in two guardrails", () => {
     const problems = load({
-      "a.yaml": "guardrails:\n  eng:\n    name: Eng\n    members:\n      ids: [user_bob]\n    keys:\n      ids: [hash_1]\n",
-      "b.yaml": "guardrails:\n  eng:\n    name: Eng again\n  ops:\n    name: Ops\n    members:\n      ids: [user_bob]\n    keys:\n      ids: [hash_1]\n",
+      "a.yaml":
+        "guardrails:\n  eng:\n    name: Eng\n    members:\n      ids: [user_bob]\n    keys:\n      ids: [hash_1]\n",
+      "b.yaml":
+        "guardrails:\n  eng:\n    name: Eng again\n  ops:\n    name: Ops\n    members:\n      ids: [user_bob]\n    keys:\n      ids: [hash_1]\n",
     });
     expect(problems).toMatchInlineSnapshot(`
       [
@@ -85,7 +90,8 @@ describe("declarative files: bad input", () => {
 
   it("a member may sit on one guardrail in each workspace", () => {
     const problems = load({
-      "a.yaml": "guardrails:\n  eng:\n    name: Eng\n    members: { ids: [user_bob] }\n  lab:\n    name: Lab\n    workspaceId: 00000000-0000-4000-8000-000000000002\n    members: { ids: [user_bob] }\n",
+      "a.yaml":
+        "guardrails:\n  eng:\n    name: Eng\n    members: { ids: [user_bob] }\n  lab:\n    name: Lab\n    workspaceId: 00000000-0000-4000-8000-000000000002\n    members: { ids: [user_bob] }\n",
     });
     expect(problems).toEqual([]);
   });
@@ -98,7 +104,11 @@ describe("declarative files: bad input", () => {
 
 describe("declarative files: a limit and its interval go together (docs/api-contract.md rule 14)", () => {
   it("a limit without an interval, and the reverse, each fail naming both, at their line", () => {
-    expect(load({ "r.yaml": "guardrails:\n  a:\n    name: A\n    limitUsd: 5\n  b:\n    name: B\n    resetInterval: daily\n" })).toMatchInlineSnapshot(`
+    expect(
+      load({
+        "r.yaml": "guardrails:\n  a:\n    name: A\n    limitUsd: 5\n  b:\n    name: B\n    resetInterval: daily\n",
+      }),
+    ).toMatchInlineSnapshot(`
       [
         "r.yaml:4:15: guardrails.a.limitUsd: limitUsd and resetInterval go together: set resetInterval too (daily, weekly or monthly), or drop limitUsd (got 5)",
         "r.yaml:7:20: guardrails.b.resetInterval: resetInterval and limitUsd go together: set limitUsd too, or drop resetInterval (got "daily")",

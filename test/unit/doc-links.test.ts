@@ -8,36 +8,66 @@ import { dirname, join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 
 const root = join(__dirname, "../..");
-const pages = ["README.md", "CONTRIBUTING.md", "CHANGELOG.md", "bench/README.md", ...(readdirSync(join(root, "docs"), { recursive: true }) as string[]).filter((p) => p.endsWith(".md")).map((p) => `docs/${p}`)];
+const pages = [
+  "README.md",
+  "CONTRIBUTING.md",
+  "CHANGELOG.md",
+  "bench/README.md",
+  ...(readdirSync(join(root, "docs"), { recursive: true }) as string[])
+    .filter((p) => p.endsWith(".md"))
+    .map((p) => `docs/${p}`),
+];
 
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens. */
-export const slug = (heading: string) => heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, "").replace(/\s/g, "-");
+export const slug = (heading: string) =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, "")
+    .replace(/\s/g, "-");
 
 /** The text outside fenced code blocks. */
 const prose = (text: string) => text.replace(/^```[\s\S]*?^```/gm, "");
 
 function anchors(page: string): Set<string> {
-  return new Set([...prose(readFileSync(join(root, page), "utf8")).matchAll(/^#{1,6} (.+)$/gm)].map((m) => slug(m[1]!)));
+  return new Set(
+    [...prose(readFileSync(join(root, page), "utf8")).matchAll(/^#{1,6} (.+)$/gm)].map((m) => slug(m[1]!)),
+  );
 }
 
 /** Every relative link of a page that does not resolve, as `page: target`. */
-export function deadLinks(page: string, text: string, exists: (path: string) => boolean, headings: (path: string) => Set<string>): string[] {
+export function deadLinks(
+  page: string,
+  text: string,
+  exists: (path: string) => boolean,
+  headings: (path: string) => Set<string>,
+): string[] {
   const dead: string[] = [];
   for (const [, target] of prose(text).matchAll(/\]\(([^)\s]+)\)/g)) {
     if (/^[a-z][a-z0-9+.-]*:/i.test(target!)) continue; // https:, mailto:
     const [path, fragment] = target!.split("#") as [string, string | undefined];
     const file = path === "" ? page : join(dirname(page), path);
     if (!exists(file)) dead.push(`${page}: ${target} (no ${file})`);
-    else if (fragment !== undefined && file.endsWith(".md") && !headings(file).has(fragment)) dead.push(`${page}: ${target} (no heading #${fragment} in ${file})`);
+    else if (fragment !== undefined && file.endsWith(".md") && !headings(file).has(fragment))
+      dead.push(`${page}: ${target} (no heading #${fragment} in ${file})`);
   }
   return dead;
 }
 
-const onDisk = (p: string) => existsSync(join(root, p)) && (statSync(join(root, p)).isFile() || statSync(join(root, p)).isDirectory());
+const onDisk = (p: string) =>
+  existsSync(join(root, p)) && (statSync(join(root, p)).isFile() || statSync(join(root, p)).isDirectory());
 
 describe("relative links in the docs", () => {
   it("reads the pages: the README, CONTRIBUTING.md and a docs/ page per resource and guide", () => {
-    expect(pages).toEqual(expect.arrayContaining(["README.md", "CONTRIBUTING.md", "docs/README.md", "docs/resources/guardrail.md", "docs/guides/day-2.md"]));
+    expect(pages).toEqual(
+      expect.arrayContaining([
+        "README.md",
+        "CONTRIBUTING.md",
+        "docs/README.md",
+        "docs/resources/guardrail.md",
+        "docs/guides/day-2.md",
+      ]),
+    );
   });
 
   it.each(pages)("%s: every relative link points to a file that exists", (page) => {
@@ -45,13 +75,21 @@ describe("relative links in the docs", () => {
   });
 
   it("a dead link or a missing heading is reported; code blocks and web links are not links", () => {
-    const text = "[a](gone.md) [b](docs/README.md#no-such-heading) [c](https://x.invalid/y) [d](#day-2-work)\n```\n[e](also-gone.md)\n```\n";
-    const found = deadLinks("README.md", text, (p) => p !== "gone.md", (p) => (p === "README.md" ? new Set(["day-2-work"]) : new Set()));
+    const text =
+      "[a](gone.md) [b](docs/README.md#no-such-heading) [c](https://x.invalid/y) [d](#day-2-work)\n```\n[e](also-gone.md)\n```\n";
+    const found = deadLinks(
+      "README.md",
+      text,
+      (p) => p !== "gone.md",
+      (p) => (p === "README.md" ? new Set(["day-2-work"]) : new Set()),
+    );
     expect(found.map((d) => relative(".", d.split(" ")[1]!))).toEqual(["gone.md", "docs/README.md#no-such-heading"]);
   });
 
   it("slugs match GitHub's", () => {
-    expect(slug("Threat model: what a pull-request author can reach")).toBe("threat-model-what-a-pull-request-author-can-reach");
+    expect(slug("Threat model: what a pull-request author can reach")).toBe(
+      "threat-model-what-a-pull-request-author-can-reach",
+    );
     expect(slug("scripts/ensure-pulumi")).toBe("scriptsensure-pulumi");
     expect(slug("Organization rules (policy packs)")).toBe("organization-rules-policy-packs");
   });

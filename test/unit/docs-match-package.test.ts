@@ -33,7 +33,10 @@ describe("subpath exports under moduleResolution node10", () => {
 
   it.each(subpaths)("pulumi-guardrails/%s resolves to its declarations", (subpath) => {
     const spec = `pulumi-guardrails/${subpath.slice(2)}`;
-    const options: ts.CompilerOptions = { module: ts.ModuleKind.CommonJS, moduleResolution: ts.ModuleResolutionKind.Node10 };
+    const options: ts.CompilerOptions = {
+      module: ts.ModuleKind.CommonJS,
+      moduleResolution: ts.ModuleResolutionKind.Node10,
+    };
     const resolved = ts.resolveModuleName(spec, join(consumer, "index.ts"), options, ts.sys).resolvedModule;
     expect(resolved, `${spec} does not resolve with moduleResolution node10`).toBeDefined();
     const target = (manifest.exports[subpath] as { types: string }).types;
@@ -47,21 +50,26 @@ describe("policy packs: where @pulumi/policy is installed", () => {
     .filter((p) => p.endsWith("PulumiPolicy.yaml") && !p.includes("node_modules"))
     .map((p) => dirname(join(root, "examples", p)));
 
-  it.each(packs.map((p) => [p.slice(root.length + 1), p]))("%s declares @pulumi/policy in the package.json it resolves from", (_name, pack) => {
-    // Node resolves from the pack folder upwards: the nearest package.json with dependencies must name it.
-    let dir = pack;
-    let declared: string | undefined;
-    while (dir.startsWith(join(root, "examples"))) {
-      const file = join(dir, "package.json");
-      const deps = existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as { dependencies?: Record<string, string> }).dependencies : undefined;
-      if (deps) {
-        declared = deps["@pulumi/policy"];
-        break;
+  it.each(packs.map((p) => [p.slice(root.length + 1), p]))(
+    "%s declares @pulumi/policy in the package.json it resolves from",
+    (_name, pack) => {
+      // Node resolves from the pack folder upwards: the nearest package.json with dependencies must name it.
+      let dir = pack;
+      let declared: string | undefined;
+      while (dir.startsWith(join(root, "examples"))) {
+        const file = join(dir, "package.json");
+        const deps = existsSync(file)
+          ? (JSON.parse(readFileSync(file, "utf8")) as { dependencies?: Record<string, string> }).dependencies
+          : undefined;
+        if (deps) {
+          declared = deps["@pulumi/policy"];
+          break;
+        }
+        dir = dirname(dir);
       }
-      dir = dirname(dir);
-    }
-    expect(declared, `${pack}: no package.json up to examples/ declares @pulumi/policy`).toBeDefined();
-  });
+      expect(declared, `${pack}: no package.json up to examples/ declares @pulumi/policy`).toBeDefined();
+    },
+  );
 
   it("the policy-pack guide names both layouts the examples use", () => {
     const text = section("docs/guides/policy-packs.md", "Organization rules (policy packs)");

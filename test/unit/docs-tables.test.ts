@@ -13,10 +13,13 @@ const root = join(__dirname, "../..");
 const tables = argsTablesAt(root);
 
 describe("docs/resources args tables", () => {
-  it.each(Object.entries(PAGES))("%s holds the generated table (run `npm run docs` after changing an arg or its JSDoc)", (page, name) => {
-    const text = readFileSync(join(root, page), "utf8");
-    expect(withTable(text, tables[name], page)).toBe(text);
-  });
+  it.each(Object.entries(PAGES))(
+    "%s holds the generated table (run `npm run docs` after changing an arg or its JSDoc)",
+    (page, name) => {
+      const text = readFileSync(join(root, page), "utf8");
+      expect(withTable(text, tables[name], page)).toBe(text);
+    },
+  );
 
   it("the Guardrail table has a row for every field of the table, workspaceId and adoptId", () => {
     const args = [...tables.guardrail.matchAll(/^\| `(\w+)` \|/gm)].map((m) => m[1]);

@@ -17,13 +17,19 @@ describe("decideDriftIssue", () => {
   });
 
   it("an issue that only carries the label (someone else's) is never updated or closed", () => {
-    const open = parseOpenIssues(JSON.stringify([{ number: 3, author: { login: "mallory", is_bot: false }, body: `${DRIFT_MARKER}\nplease overwrite me` }]));
+    const open = parseOpenIssues(
+      JSON.stringify([
+        { number: 3, author: { login: "mallory", is_bot: false }, body: `${DRIFT_MARKER}\nplease overwrite me` },
+      ]),
+    );
     expect(decideDriftIssue(true, open)).toEqual({ action: "open" });
     expect(decideDriftIssue(false, open)).toEqual({ action: "none" });
   });
 
   it("prints GITHUB_OUTPUT lines", () => {
-    expect(actionOutputs({ action: "update", issue: 12, duplicates: [30, 31] })).toBe("action=update\nissue=12\nduplicates=30 31\n");
+    expect(actionOutputs({ action: "update", issue: 12, duplicates: [30, 31] })).toBe(
+      "action=update\nissue=12\nduplicates=30 31\n",
+    );
     expect(actionOutputs({ action: "close", issues: [12] })).toBe("action=close\nissues=12\n");
     expect(actionOutputs({ action: "open" })).toBe("action=open\n");
   });
@@ -32,7 +38,11 @@ describe("decideDriftIssue", () => {
 describe("parseOpenIssues", () => {
   const bot = { login: "app/github-actions", is_bot: true };
   it("reads gh's JSON and ignores extra fields", () => {
-    expect(parseOpenIssues(JSON.stringify([{ number: 3, title: "x", author: bot, body: `${DRIFT_MARKER}\n\n## Guardrails drift` }]))).toEqual([{ number: 3, ours: true }]);
+    expect(
+      parseOpenIssues(
+        JSON.stringify([{ number: 3, title: "x", author: bot, body: `${DRIFT_MARKER}\n\n## Guardrails drift` }]),
+      ),
+    ).toEqual([{ number: 3, ours: true }]);
     expect(parseOpenIssues("[]")).toEqual([]);
   });
 

@@ -25,19 +25,30 @@ describe("summarizeDrift", () => {
     const md = summarizeDrift(fixture());
     expect(md).toContain("- **`Research`** (`research`) is gone from the service (deleted by hand?)");
     expect(md).toContain("- **`Support`** (`support`): `limitUsd` changed on the service.");
-    expect(md).toContain("- `user_bob` of **`Engineering`** (`engineering`): moved by hand to **`Support`** (`support`).");
+    expect(md).toContain(
+      "- `user_bob` of **`Engineering`** (`engineering`): moved by hand to **`Support`** (`support`).",
+    );
     expect(md).toContain("| limitUsd | `80` | `50` |");
   });
 
   it("no changed step: no drift, and the text says the service matches", () => {
-    const preview = { steps: [{ op: "refresh", urn: urn("Guardrail", "eng") }, { op: "same", urn: urn("Guardrail", "eng") }] };
+    const preview = {
+      steps: [
+        { op: "refresh", urn: urn("Guardrail", "eng") },
+        { op: "same", urn: urn("Guardrail", "eng") },
+      ],
+    };
     expect(hasDrift(preview)).toBe(false);
-    expect(summarizeDrift(preview)).toBe("## Guardrails: no drift\n\nThe service matches Git: `pulumi preview --refresh` found nothing to change.\n");
+    expect(summarizeDrift(preview)).toBe(
+      "## Guardrails: no drift\n\nThe service matches Git: `pulumi preview --refresh` found nothing to change.\n",
+    );
   });
 
   it("a failed preview is never 'no drift': errors in diagnostics or no steps throw, naming what was seen", () => {
     const failed = { steps: [], diagnostics: [{ severity: "error", message: "guardrail: GET …: 401 Unauthorized" }] };
-    expect(() => hasDrift(failed)).toThrow("the preview reported 1 error(s), so drift is unknown; the first: guardrail: GET …: 401 Unauthorized");
+    expect(() => hasDrift(failed)).toThrow(
+      "the preview reported 1 error(s), so drift is unknown; the first: guardrail: GET …: 401 Unauthorized",
+    );
     expect(() => summarizeDrift({} as never)).toThrow("the input has no `steps` list");
     expect(() => hasDrift(null as never)).toThrow("the input has no `steps` list");
   });
@@ -45,25 +56,53 @@ describe("summarizeDrift", () => {
   it("hand-made names cannot inject Markdown: every user string is an inline code span", () => {
     const md = summarizeDrift({
       steps: [
-        { op: "update", urn: urn("Guardrail", "eng"), oldState: { id: "g1", inputs: { name: "[x](https://evil)\n# Heading `a`", limitUsd: 1 } }, newState: { inputs: { name: "[x](https://evil)\n# Heading `a`", limitUsd: 2 } } },
-        { op: "update", urn: urn("GuardrailMemberAssignment", "eng-members"), oldState: { inputs: { guardrailId: "g1" }, outputs: { members: { "user_<b>": "not assigned", user_x: "assigned here, not in the program" } } }, newState: { inputs: { guardrailId: "g1", members: { "user_<b>": true } } } },
+        {
+          op: "update",
+          urn: urn("Guardrail", "eng"),
+          oldState: { id: "g1", inputs: { name: "[x](https://evil)\n# Heading `a`", limitUsd: 1 } },
+          newState: { inputs: { name: "[x](https://evil)\n# Heading `a`", limitUsd: 2 } },
+        },
+        {
+          op: "update",
+          urn: urn("GuardrailMemberAssignment", "eng-members"),
+          oldState: {
+            inputs: { guardrailId: "g1" },
+            outputs: { members: { "user_<b>": "not assigned", user_x: "assigned here, not in the program" } },
+          },
+          newState: { inputs: { guardrailId: "g1", members: { "user_<b>": true } } },
+        },
       ],
     });
     expect(md).toContain("- **`[x](https://evil) # Heading ˋaˋ`** (`eng`): `limitUsd` changed on the service.");
     expect(md).toContain("- `user_<b>` of **`[x](https://evil) # Heading ˋaˋ`** (`eng`): unassigned by hand.");
-    expect(md).toContain("- `user_x` of **`[x](https://evil) # Heading ˋaˋ`** (`eng`): assigned here by hand, not in Git.");
+    expect(md).toContain(
+      "- `user_x` of **`[x](https://evil) # Heading ˋaˋ`** (`eng`): assigned here by hand, not in Git.",
+    );
   });
-
 
   it("a move reads the named status and the id-only status of earlier versions alike", () => {
     const G2 = "3f2b8c1e-0000-4000-8000-000000000002";
     const md = summarizeDrift({
       steps: [
-        { op: "same", urn: urn("Guardrail", "ops"), oldState: { id: G2, inputs: { name: "Operations" } }, newState: { id: G2, inputs: { name: "Operations" } } },
+        {
+          op: "same",
+          urn: urn("Guardrail", "ops"),
+          oldState: { id: G2, inputs: { name: "Operations" } },
+          newState: { id: G2, inputs: { name: "Operations" } },
+        },
         {
           op: "update",
           urn: urn("GuardrailMemberAssignment", "eng-members"),
-          oldState: { inputs: { guardrailId: "g1" }, outputs: { members: { user_a: "on guardrail Operations (3f2b8c1e…)", user_b: `on guardrail ${G2}`, user_c: "on guardrail Gone `x` (99999999…)" } } },
+          oldState: {
+            inputs: { guardrailId: "g1" },
+            outputs: {
+              members: {
+                user_a: "on guardrail Operations (3f2b8c1e…)",
+                user_b: `on guardrail ${G2}`,
+                user_c: "on guardrail Gone `x` (99999999…)",
+              },
+            },
+          },
           newState: { inputs: { guardrailId: "g1", members: { user_a: true, user_b: true, user_c: true } } },
         },
       ],
@@ -77,9 +116,20 @@ describe("summarizeDrift", () => {
     // Long ids (the set allows 500 characters), so the facts alone pass the character cap even
     // though the preview summary below them lists at most 50 ids per kind of change.
     const tail = "x".repeat(400);
-    const ids = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`user_${String(i).padStart(5, "0")}${tail}`, "not assigned"]));
+    const ids = Object.fromEntries(
+      Array.from({ length: 5000 }, (_, i) => [`user_${String(i).padStart(5, "0")}${tail}`, "not assigned"]),
+    );
     const md = summarizeDrift({
-      steps: [{ op: "update", urn: urn("GuardrailMemberAssignment", "eng-members"), oldState: { inputs: { guardrailId: "g1" }, outputs: { members: ids } }, newState: { inputs: { guardrailId: "g1", members: Object.fromEntries(Object.keys(ids).map((k) => [k, true])) } } }],
+      steps: [
+        {
+          op: "update",
+          urn: urn("GuardrailMemberAssignment", "eng-members"),
+          oldState: { inputs: { guardrailId: "g1" }, outputs: { members: ids } },
+          newState: {
+            inputs: { guardrailId: "g1", members: Object.fromEntries(Object.keys(ids).map((k) => [k, true])) },
+          },
+        },
+      ],
     });
     expect(md.length).toBeLessThanOrEqual(MAX_DRIFT_CHARS);
     expect(md).toContain("of `eng-members`: unassigned by hand.");

@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { apiError, AuthenticationError, ConnectionError, NotFoundError, PermissionError, RateLimitError, ServerError, UnexpectedStatusError, ValidationError } from "../../src/core/client/errors";
+import {
+  apiError,
+  AuthenticationError,
+  ConnectionError,
+  NotFoundError,
+  PermissionError,
+  RateLimitError,
+  ServerError,
+  UnexpectedStatusError,
+  ValidationError,
+} from "../../src/core/client/errors";
 import { redact, redactUrl } from "../../src/core/client/redaction";
 
 const ctx = { method: "PATCH", url: "https://api.example.com/api/v1/guardrails/abc" };
@@ -27,8 +37,12 @@ describe("apiError", () => {
     expect(apiError(400, { ...ctx, serverMessage: "name: must be 1 to 200 characters" }).message).toMatchInlineSnapshot(
       `"PATCH https://api.example.com/api/v1/guardrails/abc: 400 Bad Request: name: must be 1 to 200 characters"`,
     );
-    expect(apiError(401, ctx).message).toMatchInlineSnapshot(`"PATCH https://api.example.com/api/v1/guardrails/abc: 401 Unauthorized (check the API key)"`);
-    expect(apiError(403, ctx).message).toMatchInlineSnapshot(`"PATCH https://api.example.com/api/v1/guardrails/abc: 403 Forbidden (a management key is required)"`);
+    expect(apiError(401, ctx).message).toMatchInlineSnapshot(
+      `"PATCH https://api.example.com/api/v1/guardrails/abc: 401 Unauthorized (check the API key)"`,
+    );
+    expect(apiError(403, ctx).message).toMatchInlineSnapshot(
+      `"PATCH https://api.example.com/api/v1/guardrails/abc: 403 Forbidden (a management key is required)"`,
+    );
   });
 
   it("keeps Retry-After on rate-limit errors and the cause on connection errors", () => {
@@ -49,7 +63,9 @@ describe("redaction", () => {
   });
 
   it("scrubs a key from any text", () => {
-    expect(redact("server echoed sk-live-abcdef in its message, sk-live-abcdef twice", "sk-live-abcdef")).toBe("server echoed [REDACTED] in its message, [REDACTED] twice");
+    expect(redact("server echoed sk-live-abcdef in its message, sk-live-abcdef twice", "sk-live-abcdef")).toBe(
+      "server echoed [REDACTED] in its message, [REDACTED] twice",
+    );
     expect(redact("short keys are left alone", "ab")).toBe("short keys are left alone");
   });
 });

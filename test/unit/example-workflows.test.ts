@@ -10,11 +10,34 @@ import { parse } from "yaml";
 import { DRIFT_MARKER } from "../../tools/ci/drift-issue";
 
 const dir = join(__dirname, "../../examples/declarative/.github/workflows");
-type Step = { name?: string; uses?: string; run?: string; if?: string; env?: Record<string, string>; with?: Record<string, string> };
-type Job = { if?: string; environment?: string; permissions?: Record<string, string>; concurrency?: { group: string; "cancel-in-progress": boolean }; env?: unknown; steps: Step[] };
-const load = (f: string) => parse(readFileSync(join(dir, f), "utf8")) as { on: Record<string, unknown>; env?: Record<string, string>; permissions?: unknown; jobs: Record<string, Job> };
+type Step = {
+  name?: string;
+  uses?: string;
+  run?: string;
+  if?: string;
+  env?: Record<string, string>;
+  with?: Record<string, string>;
+};
+type Job = {
+  if?: string;
+  environment?: string;
+  permissions?: Record<string, string>;
+  concurrency?: { group: string; "cancel-in-progress": boolean };
+  env?: unknown;
+  steps: Step[];
+};
+const load = (f: string) =>
+  parse(readFileSync(join(dir, f), "utf8")) as {
+    on: Record<string, unknown>;
+    env?: Record<string, string>;
+    permissions?: unknown;
+    jobs: Record<string, Job>;
+  };
 const secretSteps = (job: Job) => job.steps.filter((s) => JSON.stringify(s).includes("secrets."));
-const runs = (wf: ReturnType<typeof load>) => Object.values(wf.jobs).flatMap((j) => j.steps.map((s) => s.run ?? "")).join("\n");
+const runs = (wf: ReturnType<typeof load>) =>
+  Object.values(wf.jobs)
+    .flatMap((j) => j.steps.map((s) => s.run ?? ""))
+    .join("\n");
 
 describe.each(["guardrails.yml", "drift.yml"])("%s", (file) => {
   const wf = load(file);
@@ -29,9 +52,11 @@ describe.each(["guardrails.yml", "drift.yml"])("%s", (file) => {
     expect(text).not.toMatch(/\bnpx\b/);
     for (const m of text.matchAll(/guardrails-ci (\S+)(.*)/g)) {
       expect(["preview", "drift-issue"]).toContain(m[1]);
-      for (const flag of m[2]!.match(/--[a-z-]+/g) ?? []) expect(["--base", "--head", "--data", "--comment", "--open-issues"]).toContain(flag);
+      for (const flag of m[2]!.match(/--[a-z-]+/g) ?? [])
+        expect(["--base", "--head", "--data", "--comment", "--open-issues"]).toContain(flag);
     }
-    for (const m of text.matchAll(/guardrails-preview-summary(.*)/g)) for (const flag of m[1]!.match(/--[a-z-]+/g) ?? []) expect(["--drift", "--event-log"]).toContain(flag);
+    for (const m of text.matchAll(/guardrails-preview-summary(.*)/g))
+      for (const flag of m[1]!.match(/--[a-z-]+/g) ?? []) expect(["--drift", "--event-log"]).toContain(flag);
   });
 });
 
@@ -65,9 +90,16 @@ describe("guardrails.yml: pull-request previews", () => {
 
   it("an approval never runs an older push's code: a newer push cancels the run, and the run checks the PR's head before any of its code runs", () => {
     const job = wf.jobs["approved-preview"]!;
-    expect(job.concurrency).toEqual({ group: "guardrails-approved-preview-${{ github.event.pull_request.number }}", "cancel-in-progress": true });
+    expect(job.concurrency).toEqual({
+      group: "guardrails-approved-preview-${{ github.event.pull_request.number }}",
+      "cancel-in-progress": true,
+    });
     const check = job.steps[0]!;
-    expect(check.env).toMatchObject({ GH_TOKEN: "${{ github.token }}", PR_NUMBER: "${{ github.event.pull_request.number }}", RUN_SHA: "${{ github.event.pull_request.head.sha }}" });
+    expect(check.env).toMatchObject({
+      GH_TOKEN: "${{ github.token }}",
+      PR_NUMBER: "${{ github.event.pull_request.number }}",
+      RUN_SHA: "${{ github.event.pull_request.head.sha }}",
+    });
     expect(check.run).toContain('head=$(gh api "repos/$GITHUB_REPOSITORY/pulls/$PR_NUMBER" --jq .head.sha)');
     expect(check.run).toMatch(/if \[ "\$head" != "\$RUN_SHA" \]; then\n[^\n]*\n\s*exit 1\n\s*fi/);
     const checkout = job.steps.findIndex((s) => s.uses?.startsWith("actions/checkout"));
@@ -92,9 +124,15 @@ describe("drift.yml: the scheduled drift check", () => {
   it("runs on a schedule and by hand; only the refreshed preview holds the key; the issue steps follow guardrails-ci drift-issue", () => {
     expect(Object.keys(wf.on).sort()).toEqual(["schedule", "workflow_dispatch"]);
     const job = wf.jobs.drift!;
-    expect(secretSteps(job).map((s) => s.run)).toEqual(['pulumi preview --stack "$PULUMI_STACK" --refresh --json --non-interactive > preview.json']);
+    expect(secretSteps(job).map((s) => s.run)).toEqual([
+      'pulumi preview --stack "$PULUMI_STACK" --refresh --json --non-interactive > preview.json',
+    ]);
     expect(runs(wf)).toContain("guardrails-preview-summary --drift preview.json");
-    expect(job.steps.map((s) => s.if).filter(Boolean)).toEqual(["steps.decide.outputs.action == 'open'", "steps.decide.outputs.action == 'update'", "steps.decide.outputs.action == 'close'"]);
+    expect(job.steps.map((s) => s.if).filter(Boolean)).toEqual([
+      "steps.decide.outputs.action == 'open'",
+      "steps.decide.outputs.action == 'update'",
+      "steps.decide.outputs.action == 'close'",
+    ]);
     expect(job.permissions).toEqual({ contents: "read", issues: "write" });
   });
 
@@ -104,17 +142,22 @@ describe("drift.yml: the scheduled drift check", () => {
     expect(list).toMatch(/gh issue list [^\n]*--json number,author,body > open\.json/);
     expect(list).toContain("guardrails-ci drift-issue preview.json --open-issues open.json");
     expect(runs(wf)).toContain(`{ echo '${DRIFT_MARKER}'; echo; cat drift.md; } > issue.md`);
-    const writes = runs(wf).split("\n").filter((l) => /gh issue (create|edit)/.test(l));
+    const writes = runs(wf)
+      .split("\n")
+      .filter((l) => /gh issue (create|edit)/.test(l));
     expect(writes).toHaveLength(2);
     for (const w of writes) expect(w).toContain("--body-file issue.md");
     // Every issue number the job acts on comes from guardrails-ci's decision, never from a label query.
-    for (const s of steps.filter((s) => /gh issue (edit|comment|close)/.test(s.run ?? ""))) expect(JSON.stringify(s.env)).toMatch(/steps\.decide\.outputs\.issues?/);
+    for (const s of steps.filter((s) => /gh issue (edit|comment|close)/.test(s.run ?? "")))
+      expect(JSON.stringify(s.env)).toMatch(/steps\.decide\.outputs\.issues?/);
   });
 });
 
 describe("guardrails.yml: the organization's policy pack", () => {
   const wf = load("guardrails.yml");
-  const previews = (["preview", "approved-preview"] as const).map((j) => wf.jobs[j]!.steps.find((s) => s.run?.includes("pulumi preview"))!);
+  const previews = (["preview", "approved-preview"] as const).map(
+    (j) => wf.jobs[j]!.steps.find((s) => s.run?.includes("pulumi preview"))!,
+  );
 
   it("every preview runs the pack and writes the event log the summary reads (violations are not in --json)", () => {
     for (const step of previews) {
@@ -132,7 +175,9 @@ describe("guardrails.yml: the organization's policy pack", () => {
   it("the pack and its rules file exist beside the workflow's program", () => {
     const root = join(dir, "../..");
     expect(readFileSync(join(root, "policy/PulumiPolicy.yaml"), "utf8")).toMatch(/^runtime: nodejs$/m);
-    expect(readFileSync(join(root, "policy/index.ts"), "utf8")).toContain('policiesFromFile(`${__dirname}/../guardrails/policy.yaml`)');
+    expect(readFileSync(join(root, "policy/index.ts"), "utf8")).toContain(
+      "policiesFromFile(`${__dirname}/../guardrails/policy.yaml`)",
+    );
     expect(readFileSync(join(root, "guardrails/policy.yaml"), "utf8")).toContain("schema/policy.schema.json");
   });
 });

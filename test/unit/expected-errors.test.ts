@@ -6,7 +6,13 @@ import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vites
 
 const ROOT = join(__dirname, "../..");
 /** Every source file of the library and of its tools, relative to the repository root. */
-const SOURCES = ["src", "tools"].flatMap((dir) => (readdirSync(join(ROOT, dir), { recursive: true }) as string[]).filter((f) => f.endsWith(".ts")).map((f) => `${dir}/${f}`)).sort();
+const SOURCES = ["src", "tools"]
+  .flatMap((dir) =>
+    (readdirSync(join(ROOT, dir), { recursive: true }) as string[])
+      .filter((f) => f.endsWith(".ts"))
+      .map((f) => `${dir}/${f}`),
+  )
+  .sort();
 /** The commands' entry files run their command when loaded, so they are read, never imported. */
 const RUNS_ON_LOAD = /^tools\/[^/]+\/cli\.ts$/;
 
@@ -48,7 +54,7 @@ describe("expected errors are said once", () => {
         throw new AuthenticationError(401, "401 Unauthorized", { method: "GET", url: "http://x/api/v1/guardrails/1" });
       },
       check: async () => {
-        throw new UserError("guardrail \"eng\": adoptId abc names no guardrail");
+        throw new UserError('guardrail "eng": adoptId abc names no guardrail');
       },
       diff: async () => {
         throw new TypeError("a bug");
@@ -86,7 +92,10 @@ describe("expected errors are said once", () => {
 
   it("a refused 404 (wrong URL at refresh) prints one line, not a trace per guardrail (issue 24)", async () => {
     const { quietExpectedErrors, UntrustedNotFoundError } = await load();
-    const methods = quietExpectedErrors({ read: async () => Promise.reject(new UntrustedNotFoundError('guardrail "G0": not reported as deleted', 'guardrail "G0"')) });
+    const methods = quietExpectedErrors({
+      read: async () =>
+        Promise.reject(new UntrustedNotFoundError('guardrail "G0": not reported as deleted', 'guardrail "G0"')),
+    });
     await hostCalls(methods.read);
     expect(printed).toEqual([]);
   });
@@ -102,7 +111,7 @@ describe("expected errors are said once", () => {
     const bug = await hostCalls(() => diff("g1", null, null));
     expect(bug).toBeInstanceOf(TypeError);
     expect(printed).toHaveLength(1);
-    expect(printed[0]).toMatch(/^TypeError: [^\n]+: TypeError: [^\n]+\n    at /);
+    expect(printed[0]).toMatch(/^TypeError: [^\n]+: TypeError: [^\n]+\n {4}at /);
   });
 });
 
@@ -113,22 +122,31 @@ describe("a command says an expected failure in one line and keeps a bug's trace
   const run = (args: string[], input: string) => spawnSync(process.execPath, args, { input, encoding: "utf8" });
 
   it("guardrails-preview-summary --drift: a failed preview is one line; a TypeError prints its stack", () => {
-    const failed = run([BIN, "--drift"], JSON.stringify({ steps: [], diagnostics: [{ severity: "error", message: "boom" }] }));
+    const failed = run(
+      [BIN, "--drift"],
+      JSON.stringify({ steps: [], diagnostics: [{ severity: "error", message: "boom" }] }),
+    );
     expect(failed.status).toBe(2);
-    expect(failed.stderr).toBe("guardrails-preview-summary --drift: the preview reported 1 error(s), so drift is unknown; the first: boom\n");
+    expect(failed.stderr).toBe(
+      "guardrails-preview-summary --drift: the preview reported 1 error(s), so drift is unknown; the first: boom\n",
+    );
     // A bug planted where the command writes its report, inside the code that reports failures.
     const plant = join(dir, "bug.cjs");
     writeFileSync(plant, 'process.stdout.write = () => { throw new TypeError("planted bug"); };\n');
     const bug = run(["--require", plant, BIN, "--drift"], JSON.stringify({ steps: [] }));
     expect(bug.status).toBe(2);
-    expect(bug.stderr).toMatch(/^guardrails-preview-summary --drift: TypeError: planted bug\n    at /);
+    expect(bug.stderr).toMatch(/^guardrails-preview-summary --drift: TypeError: planted bug\n {4}at /);
   });
 });
 
 /** Names of the classes that a file declares as `class X extends Y`. */
 function declaredClasses(): Array<{ file: string; name: string; base: string }> {
   return SOURCES.flatMap((file) =>
-    [...readFileSync(join(ROOT, file), "utf8").matchAll(/\bclass (\w+) extends ([\w.]+)/g)].map((m) => ({ file, name: m[1]!, base: m[2]! })),
+    [...readFileSync(join(ROOT, file), "utf8").matchAll(/\bclass (\w+) extends ([\w.]+)/g)].map((m) => ({
+      file,
+      name: m[1]!,
+      base: m[2]!,
+    })),
   );
 }
 
@@ -150,7 +168,12 @@ describe("one base for failures meant for a person (issues 24, 25)", () => {
     for (const file of SOURCES.filter((f) => !RUNS_ON_LOAD.test(f))) {
       const mod = (await import(join(ROOT, file))) as Record<string, unknown>;
       for (const [name, value] of Object.entries(mod)) {
-        if (typeof value !== "function" || !declared.has(name) || !(value.prototype instanceof Error || value === UserError)) continue;
+        if (
+          typeof value !== "function" ||
+          !declared.has(name) ||
+          !(value.prototype instanceof Error || value === UserError)
+        )
+          continue;
         found.push(name);
         // The prototype alone: constructors take different arguments, and instanceof reads only the chain.
         expect(isExpected(Object.create(value.prototype as object)), `${file}: ${name}`).toBe(true);
@@ -162,19 +185,38 @@ describe("one base for failures meant for a person (issues 24, 25)", () => {
     const unloadable = errorClasses.filter((c) => RUNS_ON_LOAD.test(c.file));
     expect(unloadable.map((c) => c.name)).toEqual(["UsageError"]);
     for (const c of unloadable) expect(reachesUserError(c.name), `${c.file}: ${c.name}`).toBe(true);
-    expect([...new Set([...found, ...unloadable.map((c) => c.name)])].sort()).toEqual([...new Set(errorClasses.map((c) => c.name))].sort());
-    expect(found).toEqual(expect.arrayContaining(["DriftUnknownError", "ExportConflictError", "ExportOptionsError", "ExportSelectionError", "ExportTargetError", "PolicyOptionsError"]));
+    expect([...new Set([...found, ...unloadable.map((c) => c.name)])].sort()).toEqual(
+      [...new Set(errorClasses.map((c) => c.name))].sort(),
+    );
+    expect(found).toEqual(
+      expect.arrayContaining([
+        "DriftUnknownError",
+        "ExportConflictError",
+        "ExportOptionsError",
+        "ExportSelectionError",
+        "ExportTargetError",
+        "PolicyOptionsError",
+      ]),
+    );
     expect(found.length).toBeGreaterThan(20);
   });
 
   it("only the base extends Error; a plain Error is thrown only where it would be a bug", () => {
     // DeadlinePassed is the client's own abort reason: caught in the transport, never thrown out of it.
-    expect(declaredClasses().filter((c) => c.base === "Error").map((c) => `${c.file}: ${c.name}`)).toEqual(["src/core/client/transport.ts: DeadlinePassed", "src/core/user-error.ts: UserError"]);
-    const plain = SOURCES.flatMap((file) => (readFileSync(join(ROOT, file), "utf8").match(/new Error\(/g) ?? []).map(() => file));
+    expect(
+      declaredClasses()
+        .filter((c) => c.base === "Error")
+        .map((c) => `${c.file}: ${c.name}`),
+    ).toEqual(["src/core/client/transport.ts: DeadlinePassed", "src/core/user-error.ts: UserError"]);
+    const plain = SOURCES.flatMap((file) =>
+      (readFileSync(join(ROOT, file), "utf8").match(/new Error\(/g) ?? []).map(() => file),
+    );
     // redaction.ts copies a cause chain (never thrown); lifecycle.ts wraps a thrown non-Error, which is a bug.
     expect(plain).toEqual(["src/core/client/redaction.ts", "src/core/guardrail/lifecycle.ts"]);
     // Clean errors are marked one way: the base's brand, which Pulumi reads to print the message alone.
-    const marks = SOURCES.filter((file) => /RunError|__pulumiRunError|constructor === Error/.test(readFileSync(join(ROOT, file), "utf8")));
+    const marks = SOURCES.filter((file) =>
+      /RunError|__pulumiRunError|constructor === Error/.test(readFileSync(join(ROOT, file), "utf8")),
+    );
     expect(marks).toEqual(["src/core/user-error.ts"]);
   });
 });

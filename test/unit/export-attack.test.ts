@@ -27,12 +27,16 @@ const RAW_CONTROL = /[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/;
 
 type Row = Record<string, unknown>;
 /** A service holding `guardrails` (paged), `workspaces`, and no assignments; `byWorkspace` answers per workspace_id. */
-async function organization(guardrails: Row[], o: { workspaces?: string[]; byWorkspace?: Record<string, Row[]>; members?: Row[]; total?: number } = {}) {
+async function organization(
+  guardrails: Row[],
+  o: { workspaces?: string[]; byWorkspace?: Record<string, Row[]>; members?: Row[]; total?: number } = {},
+) {
   const server = await hostileServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://x");
     const offset = Number(url.searchParams.get("offset") ?? 0);
     const limit = Number(url.searchParams.get("limit") ?? 100);
-    const page = (rows: unknown[], total = rows.length) => json(res, 200, { data: rows.slice(offset, offset + limit), total_count: total });
+    const page = (rows: unknown[], total = rows.length) =>
+      json(res, 200, { data: rows.slice(offset, offset + limit), total_count: total });
     if (url.pathname === "/api/v1/workspaces") return page((o.workspaces ?? []).map((id) => ({ id })));
     if (url.pathname === "/api/v1/guardrails") {
       const ws = url.searchParams.get("workspace_id");
@@ -42,10 +46,20 @@ async function organization(guardrails: Row[], o: { workspaces?: string[]; byWor
     if (url.pathname.includes("/assignments/")) return page([]);
     json(res, 404, { error: { code: 404, message: "not found", metadata: null } });
   });
-  const client = new GuardrailsClient({ baseUrl: server.url, apiKey: "k-attack-0123456789", retry: { maxAttempts: 1 } });
+  const client = new GuardrailsClient({
+    baseUrl: server.url,
+    apiKey: "k-attack-0123456789",
+    retry: { maxAttempts: 1 },
+  });
   return { server, client, close: async () => (await client.close(), await server.close()) };
 }
-const row = (id: string, name: string, extra: Row = {}): Row => ({ id, name, created_at: "2026-01-01T00:00:00.000Z", workspace_id: WS, ...extra });
+const row = (id: string, name: string, extra: Row = {}): Row => ({
+  id,
+  name,
+  created_at: "2026-01-01T00:00:00.000Z",
+  workspace_id: WS,
+  ...extra,
+});
 
 /** Exports from `rows`, writes into a fresh folder, loads it back. */
 async function roundTrip(rows: Row[]) {
@@ -113,7 +127,11 @@ describe("a hostile local disk", () => {
 });
 
 describe("hostile names and ids: stable ids", () => {
-  const ids = (names: string[]) => [...assignStableIds(names.map((name, i) => ({ id: `abcdef${String(i).padStart(2, "0")}-0000-4000-8000-000000000001`, name }))).values()];
+  const ids = (names: string[]) => [
+    ...assignStableIds(
+      names.map((name, i) => ({ id: `abcdef${String(i).padStart(2, "0")}-0000-4000-8000-000000000001`, name })),
+    ).values(),
+  ];
 
   it("A7: names that slug to a reserved id (Con., NUL , ' policy', POLICY, com¹, lpt²) are all suffixed", () => {
     for (const name of ["Con.", "NUL ", " policy", "POLICY", "com¹", "lpt²"]) {
@@ -169,7 +187,34 @@ describe("hostile names and ids: stable ids", () => {
 });
 
 describe("hostile names: the round trip through the loader", () => {
-  const hostile = ["yes", "null", "~", "<<", "- x", "* a", "&a", "!tag", "%YAML 1.1", "---", "...", "# c", "a: b", "trailing ", " leading", "0x1F", "1e3", ".inf", "true", "x\r\ny", "line\u2028sep", "nel\u0085", "\ufeffbom", "bidi\u202egnp.exe", "tab\tin", "quote\"'`"];
+  const hostile = [
+    "yes",
+    "null",
+    "~",
+    "<<",
+    "- x",
+    "* a",
+    "&a",
+    "!tag",
+    "%YAML 1.1",
+    "---",
+    "...",
+    "# c",
+    "a: b",
+    "trailing ",
+    " leading",
+    "0x1F",
+    "1e3",
+    ".inf",
+    "true",
+    "x\r\ny",
+    "line\u2028sep",
+    "nel\u0085",
+    "\ufeffbom",
+    "bidi\u202egnp.exe",
+    "tab\tin",
+    "quote\"'`",
+  ];
 
   it("A13: YAML-special and control-laden names come back byte for byte", async () => {
     const rows = hostile.map((name, i) => row(uuid(i + 1), name));
@@ -194,7 +239,8 @@ describe("hostile names: the round trip through the loader", () => {
       return !l || l.name !== r.name || (r.description !== undefined && l.description !== r.description);
     });
     // Either it round-trips, or the export said which guardrail will not adopt unchanged.
-    for (const r of changed) expect(result.warnings.join("\n") + loadError, String(r.id)).toMatch(new RegExp(`${r.id}`));
+    for (const r of changed)
+      expect(result.warnings.join("\n") + loadError, String(r.id)).toMatch(new RegExp(`${r.id}`));
   });
 
   it("A15: a non-UUID service id (with /) is exported with a warning that the file will not load", async () => {
@@ -215,7 +261,10 @@ describe("hostile service: what reaches the terminal", () => {
   const ESC = "\u001b[2J\u001b]0;pwned\u0007\r\n";
 
   it("A16: a guardrail id with escape sequences and newlines is quoted in the no-workspace note", async () => {
-    const org = await organization([row(`3f2b8c1e-0000-4000-8000-000000000001${ESC}`, "Old", { workspace_id: null }), row(uuid(2), "New")]);
+    const org = await organization([
+      row(`3f2b8c1e-0000-4000-8000-000000000001${ESC}`, "Old", { workspace_id: null }),
+      row(uuid(2), "New"),
+    ]);
     try {
       const result = await exportGuardrails({ client: org.client });
       expect(result.notes).toHaveLength(1);
@@ -229,7 +278,10 @@ describe("hostile service: what reaches the terminal", () => {
 
   it("A17: a workspace id and guardrail id with escape sequences are quoted in the --only hint", async () => {
     const evil = `ws${ESC}\u202e`;
-    const org = await organization([row(uuid(1), "Here")], { workspaces: [WS, evil], byWorkspace: { [evil]: [row(`${uuid(9)}${ESC}`, "There", { workspace_id: evil })] } });
+    const org = await organization([row(uuid(1), "Here")], {
+      workspaces: [WS, evil],
+      byWorkspace: { [evil]: [row(`${uuid(9)}${ESC}`, "There", { workspace_id: evil })] },
+    });
     try {
       const err = await exportGuardrails({ client: org.client, only: ["There"] }).catch((e: Error) => e);
       expect((err as Error).message).toContain("There");
@@ -267,7 +319,13 @@ describe("hostile service: what reaches the terminal", () => {
     try {
       await exportGuardrails({ client: org.client, allWorkspaces: true });
       const paths = org.server.requests.map((r) => new URL(r.url, "http://x"));
-      for (const p of paths) expect(["/api/v1/guardrails", "/api/v1/workspaces", "/api/v1/guardrails/assignments/members", "/api/v1/guardrails/assignments/keys"]).toContain(p.pathname);
+      for (const p of paths)
+        expect([
+          "/api/v1/guardrails",
+          "/api/v1/workspaces",
+          "/api/v1/guardrails/assignments/members",
+          "/api/v1/guardrails/assignments/keys",
+        ]).toContain(p.pathname);
       expect(paths.filter((p) => p.searchParams.getAll("workspace_id").length > 1)).toEqual([]);
     } finally {
       await org.close();
@@ -287,7 +345,14 @@ describe("hostile service: what reaches the terminal", () => {
   });
 
   it("A20: the same guardrail id listed by two workspaces with different names is exported once", async () => {
-    const org = await organization([row(uuid(1), "A")], { workspaces: [WS, "00000000-0000-4000-8000-00000000bbbb"], byWorkspace: { "00000000-0000-4000-8000-00000000bbbb": [row(uuid(1), "B", { workspace_id: "00000000-0000-4000-8000-00000000bbbb" })] } });
+    const org = await organization([row(uuid(1), "A")], {
+      workspaces: [WS, "00000000-0000-4000-8000-00000000bbbb"],
+      byWorkspace: {
+        "00000000-0000-4000-8000-00000000bbbb": [
+          row(uuid(1), "B", { workspace_id: "00000000-0000-4000-8000-00000000bbbb" }),
+        ],
+      },
+    });
     try {
       const result = await exportGuardrails({ client: org.client, allWorkspaces: true });
       expect(result.files).toHaveLength(1);
@@ -305,7 +370,11 @@ describe("hostile service: what reaches the files", () => {
       const result = await exportGuardrails({ client: org.client });
       const dir = folder();
       writeFileSync(join(dir, "all.yaml"), result.combined);
-      expect(loadGuardrailConfigs(dir).map((l) => l.settings.name).sort()).toEqual([...names].sort());
+      expect(
+        loadGuardrailConfigs(dir)
+          .map((l) => l.settings.name)
+          .sort(),
+      ).toEqual([...names].sort());
     } finally {
       await org.close();
     }
@@ -341,7 +410,16 @@ describe("hostile service: what reaches the files", () => {
 
   it("A36: member ids with newlines and YAML come back as the same ids", async () => {
     const evil = ["u\nkeys:\n  ids: [x]", "- y", "*z", "u\u2028w"];
-    const org = await organization([row(uuid(1), "M")], { members: evil.map((u, i) => ({ id: `m${i}`, user_id: u, organization_id: "o", guardrail_id: uuid(1), assigned_by: null, created_at: "2026-01-01T00:00:00.000Z" })) });
+    const org = await organization([row(uuid(1), "M")], {
+      members: evil.map((u, i) => ({
+        id: `m${i}`,
+        user_id: u,
+        organization_id: "o",
+        guardrail_id: uuid(1),
+        assigned_by: null,
+        created_at: "2026-01-01T00:00:00.000Z",
+      })),
+    });
     try {
       const result = await exportGuardrails({ client: org.client });
       const dir = folder();
@@ -357,7 +435,16 @@ describe("hostile service: what reaches the files", () => {
   it("A37: a member on two guardrails of a workspace whose id holds escape sequences: the warning quotes it", () => {
     const ws = "w\u001b[2J\u202e";
     const g = (id: string) => ({ id, name: id, created_at: "2026-01-01T00:00:00.000Z", workspace_id: ws }) as never;
-    const out = doubleAssignments([{ guardrail: g("a"), members: ["m"], keys: [] }, { guardrail: g("b"), members: ["m"], keys: [] }], new Map([["a", "a"], ["b", "b"]]));
+    const out = doubleAssignments(
+      [
+        { guardrail: g("a"), members: ["m"], keys: [] },
+        { guardrail: g("b"), members: ["m"], keys: [] },
+      ],
+      new Map([
+        ["a", "a"],
+        ["b", "b"],
+      ]),
+    );
     expect(out).toHaveLength(1);
     expect(out[0]).not.toMatch(RAW_CONTROL);
   });

@@ -8,7 +8,12 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadGuardrailConfigs } from "../../src/declarative/load";
 import { wireGuardrail } from "../../src/core/client/wire";
-import { comparableInputs, comparableOutputs, outputsFromWire, type GuardrailOutputs } from "../../src/core/guardrail/model";
+import {
+  comparableInputs,
+  comparableOutputs,
+  outputsFromWire,
+  type GuardrailOutputs,
+} from "../../src/core/guardrail/model";
 import { declaredFromLive } from "../../src/export/declared";
 import { ExportConflictError, ExportTargetError, writeExport, exportGuardrails } from "../../src/export/export";
 import { renderGuardrailFile } from "../../src/export/render";
@@ -35,7 +40,9 @@ describe("writeExport never writes through a link (finding 6)", () => {
     const outside = beside("planted", ".yaml");
     symlinkSync(outside, join(dir, "engineering.yaml"));
     const err = thrown(() => writeExport(dir, [file("engineering"), file("support")]));
-    expect(err.message).toBe(`${join(dir, "engineering.yaml")} is a symbolic link; guardrails-export never writes through a link: remove it, or export into another folder`);
+    expect(err.message).toBe(
+      `${join(dir, "engineering.yaml")} is a symbolic link; guardrails-export never writes through a link: remove it, or export into another folder`,
+    );
     expect(() => lstatSync(outside)).toThrow(/ENOENT/);
     // Nothing at all is written when one target is refused.
     expect(readdirSync(dir)).toEqual(["engineering.yaml"]);
@@ -70,7 +77,9 @@ describe("writeExport never writes through a link (finding 6)", () => {
     const real = folder();
     const link = beside("link");
     symlinkSync(real, link);
-    expect(thrown(() => writeExport(link, [file("a")], { force: true })).message).toBe(`${link} is a symbolic link; guardrails-export writes only into a real folder: pass the folder it points to, or another one`);
+    expect(thrown(() => writeExport(link, [file("a")], { force: true })).message).toBe(
+      `${link} is a symbolic link; guardrails-export writes only into a real folder: pass the folder it points to, or another one`,
+    );
     expect(readdirSync(real)).toEqual([]);
     const dangling = beside("dangling");
     symlinkSync(beside("made-by-link"), dangling);
@@ -81,7 +90,9 @@ describe("writeExport never writes through a link (finding 6)", () => {
   it("a folder where a file should be is refused, never replaced", () => {
     const dir = folder();
     mkdirSync(join(dir, "a.yaml"));
-    expect(thrown(() => writeExport(dir, [file("a")], { force: true })).message).toBe(`${join(dir, "a.yaml")} is not a regular file; guardrails-export replaces only files it could have written`);
+    expect(thrown(() => writeExport(dir, [file("a")], { force: true })).message).toBe(
+      `${join(dir, "a.yaml")} is not a regular file; guardrails-export replaces only files it could have written`,
+    );
   });
 
   it("a file name that would leave the folder is refused", () => {
@@ -116,13 +127,20 @@ describe("writeExport never writes through a link (finding 6)", () => {
 describe("stable ids never make a file the loader skips or Windows cannot check out (finding 7)", () => {
   const g = (id: string, name: string) => ({ id, name });
 
-  it.each(["Policy", "POLICY", "policy", "Con", "nul", "PRN", "aux", "COM1", "com9", "LPT1", "lpt9"])("%j gets a suffixed id", (name) => {
-    const ids = assignStableIds([g("abcdef12-0000-4000-8000-000000000001", name)]);
-    expect(ids.get("abcdef12-0000-4000-8000-000000000001")).toBe(`${name.toLowerCase()}-abcdef12`);
-  });
+  it.each(["Policy", "POLICY", "policy", "Con", "nul", "PRN", "aux", "COM1", "com9", "LPT1", "lpt9"])(
+    "%j gets a suffixed id",
+    (name) => {
+      const ids = assignStableIds([g("abcdef12-0000-4000-8000-000000000001", name)]);
+      expect(ids.get("abcdef12-0000-4000-8000-000000000001")).toBe(`${name.toLowerCase()}-abcdef12`);
+    },
+  );
 
   it("names that merely contain a reserved word keep their slug", () => {
-    const ids = assignStableIds([g("abcdef12-0000-4000-8000-000000000001", "Policy team"), g("abcdef12-0000-4000-8000-000000000002", "com10"), g("abcdef12-0000-4000-8000-000000000003", "console")]);
+    const ids = assignStableIds([
+      g("abcdef12-0000-4000-8000-000000000001", "Policy team"),
+      g("abcdef12-0000-4000-8000-000000000002", "com10"),
+      g("abcdef12-0000-4000-8000-000000000003", "console"),
+    ]);
     expect([...ids.values()]).toEqual(["policy-team", "com10", "console"]);
   });
 
@@ -131,15 +149,38 @@ describe("stable ids never make a file the loader skips or Windows cannot check 
     writeFileSync(join(dir, "policy.yaml"), "# the organization's rules\n");
     const ids = assignStableIds([g("abcdef12-0000-4000-8000-000000000001", "Policy")]);
     const id = ids.get("abcdef12-0000-4000-8000-000000000001")!;
-    writeExport(dir, [{ ...file(id), text: renderGuardrailFile([[id, { name: "Policy", adoptId: "abcdef12-0000-4000-8000-000000000001" }]]) }], { force: true });
+    writeExport(
+      dir,
+      [
+        {
+          ...file(id),
+          text: renderGuardrailFile([[id, { name: "Policy", adoptId: "abcdef12-0000-4000-8000-000000000001" }]]),
+        },
+      ],
+      { force: true },
+    );
     expect(readFileSync(join(dir, "policy.yaml"), "utf8")).toBe("# the organization's rules\n");
     expect(loadGuardrailConfigs(dir).map((c) => [c.id, c.settings.name])).toEqual([["policy-abcdef12", "Policy"]]);
   });
 });
 
 describe("an empty list the service answers (finding 7)", () => {
-  it.each(["allowed_models", "allowed_providers", "ignored_models", "ignored_providers", "content_filter_builtins", "content_filters", "allowed_data_regions"])("%s: [] reads as null, so the export leaves it out and the file loads", (wire) => {
-    const g = wireGuardrail.parse({ id: "3f2b8c1e-0000-4000-8000-000000000001", name: "Open", created_at: "2026-01-01T00:00:00.000Z", workspace_id: null, [wire]: [] });
+  it.each([
+    "allowed_models",
+    "allowed_providers",
+    "ignored_models",
+    "ignored_providers",
+    "content_filter_builtins",
+    "content_filters",
+    "allowed_data_regions",
+  ])("%s: [] reads as null, so the export leaves it out and the file loads", (wire) => {
+    const g = wireGuardrail.parse({
+      id: "3f2b8c1e-0000-4000-8000-000000000001",
+      name: "Open",
+      created_at: "2026-01-01T00:00:00.000Z",
+      workspace_id: null,
+      [wire]: [],
+    });
     expect((g as Record<string, unknown>)[wire]).toBeNull();
     const { settings, warnings } = declaredFromLive({ guardrail: g, members: [], keys: [] }, false);
     expect(warnings).toEqual([]);
@@ -152,8 +193,24 @@ describe("an empty list the service answers (finding 7)", () => {
 
 describe("state that recorded [] (read before [] meant null)", () => {
   it("compares as the setting left out, so a file without it previews no change", () => {
-    const outs = outputsFromWire(wireGuardrail.parse({ id: "3f2b8c1e-0000-4000-8000-000000000001", name: "Open", created_at: "2026-01-01T00:00:00.000Z", workspace_id: null }), undefined);
-    const recorded = { ...outs, allowedModels: [], allowedModelsCanonical: [], allowedProviders: [], contentFilterBuiltins: [], contentFilters: [], allowedDataRegions: [] } as unknown as GuardrailOutputs;
+    const outs = outputsFromWire(
+      wireGuardrail.parse({
+        id: "3f2b8c1e-0000-4000-8000-000000000001",
+        name: "Open",
+        created_at: "2026-01-01T00:00:00.000Z",
+        workspace_id: null,
+      }),
+      undefined,
+    );
+    const recorded = {
+      ...outs,
+      allowedModels: [],
+      allowedModelsCanonical: [],
+      allowedProviders: [],
+      contentFilterBuiltins: [],
+      contentFilters: [],
+      allowedDataRegions: [],
+    } as unknown as GuardrailOutputs;
     expect(comparableOutputs(recorded)).toEqual(comparableInputs({ name: "Open" } as never));
   });
 });
@@ -161,13 +218,26 @@ describe("state that recorded [] (read before [] meant null)", () => {
 describe("a service that cannot list its workspaces (no GET /workspaces)", () => {
   it("a missed --only keeps its plain error; --all-workspaces fails loudly, naming the call", async () => {
     const server = await hostileServer((req, res) => {
-      if (req.url?.startsWith("/api/v1/guardrails?")) return json(res, 200, { data: [{ id: "3f2b8c1e-0000-4000-8000-000000000001", name: "A", created_at: "2026-01-01T00:00:00.000Z", workspace_id: "00000000-0000-4000-8000-000000000001" }], total_count: 1 });
+      if (req.url?.startsWith("/api/v1/guardrails?"))
+        return json(res, 200, {
+          data: [
+            {
+              id: "3f2b8c1e-0000-4000-8000-000000000001",
+              name: "A",
+              created_at: "2026-01-01T00:00:00.000Z",
+              workspace_id: "00000000-0000-4000-8000-000000000001",
+            },
+          ],
+          total_count: 1,
+        });
       json(res, 404, { error: { code: 404, message: "not found", metadata: null } });
     });
     const client = new GuardrailsClient({ baseUrl: server.url, apiKey: "k-0123456789", retry: { maxAttempts: 1 } });
     try {
       await expect(exportGuardrails({ client, only: ["B"] })).rejects.toThrow(new ExportSelectionError(["B"]));
-      await expect(exportGuardrails({ client, allWorkspaces: true })).rejects.toThrow(/GET .*\/api\/v1\/workspaces.*404/);
+      await expect(exportGuardrails({ client, allWorkspaces: true })).rejects.toThrow(
+        /GET .*\/api\/v1\/workspaces.*404/,
+      );
       expect(server.requests.map((r) => r.url.split("?")[0])).toContain("/api/v1/workspaces");
     } finally {
       await client.close();
@@ -178,10 +248,22 @@ describe("a service that cannot list its workspaces (no GET /workspaces)", () =>
 
 describe("double assignments across workspace ids in two cases (issue 24, finding 13)", () => {
   it("a member on two guardrails whose workspace ids differ only in case is named, as the loader would refuse it", () => {
-    const live = (id: string, ws: string) => ({ guardrail: wireGuardrail.parse({ id, name: id, workspace_id: ws, created_at: "2026-01-01T00:00:00.000Z" }), members: ["user_a"], keys: [] });
-    const ids = new Map([["g1", "eng"], ["g2", "support"]]);
-    const found = doubleAssignments([live("g1", "ABCDEF00-0000-4000-8000-000000000001"), live("g2", "abcdef00-0000-4000-8000-000000000001")], ids);
+    const live = (id: string, ws: string) => ({
+      guardrail: wireGuardrail.parse({ id, name: id, workspace_id: ws, created_at: "2026-01-01T00:00:00.000Z" }),
+      members: ["user_a"],
+      keys: [],
+    });
+    const ids = new Map([
+      ["g1", "eng"],
+      ["g2", "support"],
+    ]);
+    const found = doubleAssignments(
+      [live("g1", "ABCDEF00-0000-4000-8000-000000000001"), live("g2", "abcdef00-0000-4000-8000-000000000001")],
+      ids,
+    );
     expect(found).toHaveLength(1);
-    expect(found[0]).toMatch(/member "user_a" is assigned to two guardrails of workspace abcdef00-0000-4000-8000-000000000001: "eng" and "support"/);
+    expect(found[0]).toMatch(
+      /member "user_a" is assigned to two guardrails of workspace abcdef00-0000-4000-8000-000000000001: "eng" and "support"/,
+    );
   });
 });

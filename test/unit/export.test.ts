@@ -20,7 +20,13 @@ const WS = "00000000-0000-4000-8000-000000000001";
 
 /** A response record: keys not given read as null, as the client reads the service. */
 function wire(over: Partial<WireGuardrail> = {}): WireGuardrail {
-  return wireGuardrail.parse({ id: "3f2b8c1e-0000-4000-8000-000000000001", name: "Engineering", workspace_id: WS, created_at: "2026-01-01T00:00:00.000Z", ...over });
+  return wireGuardrail.parse({
+    id: "3f2b8c1e-0000-4000-8000-000000000001",
+    name: "Engineering",
+    workspace_id: WS,
+    created_at: "2026-01-01T00:00:00.000Z",
+    ...over,
+  });
 }
 
 describe("slugOf", () => {
@@ -79,26 +85,48 @@ describe("assignStableIds", () => {
       g("3f2b8c1e-0000-4000-8000-000000000002", "Support"),
       g("99999999-0000-4000-8000-000000000009", "support 3f2b8c1e"),
     ]);
-    expect([...ids.values()].sort()).toEqual(["support-3f2b8c1e000040008000000000000001", "support-3f2b8c1e000040008000000000000002", "support-3f2b8c1e"].sort());
+    expect([...ids.values()].sort()).toEqual(
+      [
+        "support-3f2b8c1e000040008000000000000001",
+        "support-3f2b8c1e000040008000000000000002",
+        "support-3f2b8c1e",
+      ].sort(),
+    );
   });
 
   it("always unique and valid, for any names (property)", () => {
     const uuid = fc.uuid();
     fc.assert(
-      fc.property(fc.uniqueArray(fc.record({ id: uuid, name: fc.oneof(fc.constantFrom("Support", "support", "🚀", "007", ""), fc.string({ maxLength: 80 })) }), { selector: (r) => r.id, maxLength: 30 }), (list) => {
-        const ids = [...assignStableIds(list).values()];
-        expect(new Set(ids).size).toBe(list.length);
-        for (const id of ids) expect(id).toMatch(STABLE_ID_RE);
-      }),
+      fc.property(
+        fc.uniqueArray(
+          fc.record({
+            id: uuid,
+            name: fc.oneof(fc.constantFrom("Support", "support", "🚀", "007", ""), fc.string({ maxLength: 80 })),
+          }),
+          { selector: (r) => r.id, maxLength: 30 },
+        ),
+        (list) => {
+          const ids = [...assignStableIds(list).values()];
+          expect(new Set(ids).size).toBe(list.length);
+          for (const id of ids) expect(id).toMatch(STABLE_ID_RE);
+        },
+      ),
     );
   });
 });
 
 describe("declaredFromLive", () => {
-  const live = (over: Partial<WireGuardrail> = {}, members: string[] = [], keys: string[] = []): LiveGuardrail => ({ guardrail: wire(over), members, keys });
+  const live = (over: Partial<WireGuardrail> = {}, members: string[] = [], keys: string[] = []): LiveGuardrail => ({
+    guardrail: wire(over),
+    members,
+    keys,
+  });
 
   it("a guardrail with nothing set is name, adoptId and workspaceId only; nulls are left out", () => {
-    expect(declaredFromLive(live(), false)).toEqual({ settings: { name: "Engineering", adoptId: "3f2b8c1e-0000-4000-8000-000000000001", workspaceId: WS }, warnings: [] });
+    expect(declaredFromLive(live(), false)).toEqual({
+      settings: { name: "Engineering", adoptId: "3f2b8c1e-0000-4000-8000-000000000001", workspaceId: WS },
+      warnings: [],
+    });
   });
 
   it("every setting in the program's names, builtin labels dropped, zero kept, ids sorted and deduplicated", () => {
@@ -116,8 +144,13 @@ describe("declaredFromLive", () => {
           enforce_zdr_vendor_b: false,
           enforce_zdr_vendor_c: true,
           enforce_zdr_other: false,
-          content_filter_builtins: [{ slug: "regex-prompt-injection", action: "flag", scan_scope: "user_only", label: "[PROMPT_INJECTION]" }],
-          content_filters: [{ pattern: "x+", action: "redact", label: null }, { pattern: "y", action: "block", label: "Y" }],
+          content_filter_builtins: [
+            { slug: "regex-prompt-injection", action: "flag", scan_scope: "user_only", label: "[PROMPT_INJECTION]" },
+          ],
+          content_filters: [
+            { pattern: "x+", action: "redact", label: null },
+            { pattern: "y", action: "block", label: "Y" },
+          ],
         },
         ["user_b", "user_a", "user_b"],
         ["k2", "k1"],
@@ -141,7 +174,10 @@ describe("declaredFromLive", () => {
       enforceZdrVendorC: true,
       enforceZdrOther: false,
       contentFilterBuiltins: [{ slug: "regex-prompt-injection", action: "flag", scanScope: "user_only" }],
-      contentFilters: [{ pattern: "x+", action: "redact" }, { pattern: "y", action: "block", label: "Y" }],
+      contentFilters: [
+        { pattern: "x+", action: "redact" },
+        { pattern: "y", action: "block", label: "Y" },
+      ],
       members: { ids: ["user_a", "user_b"] },
       keys: { ids: ["k1", "k2"] },
     });
@@ -150,17 +186,33 @@ describe("declaredFromLive", () => {
   it("additive: an empty set is left out; exclusive: it is written, so the program owns it", () => {
     expect(declaredFromLive(live({}, [], ["k1"]), false).settings).toMatchObject({ keys: { ids: ["k1"] } });
     expect(declaredFromLive(live({}, [], ["k1"]), false).settings).not.toHaveProperty("members");
-    expect(declaredFromLive(live({}, [], ["k1"]), true).settings).toMatchObject({ members: { exclusive: true, ids: [] }, keys: { exclusive: true, ids: ["k1"] } });
+    expect(declaredFromLive(live({}, [], ["k1"]), true).settings).toMatchObject({
+      members: { exclusive: true, ids: [] },
+      keys: { exclusive: true, ids: ["k1"] },
+    });
   });
 
   it("warns, naming the field, when enforceZdr is held with a vendor flag null: a program cannot say that", () => {
-    const { warnings } = declaredFromLive(live({ enforce_zdr: true, enforce_zdr_vendor_a: true, enforce_zdr_vendor_b: true, enforce_zdr_vendor_c: null, enforce_zdr_other: true }), false);
-    expect(warnings).toEqual(["enforceZdrVendorC: the service holds null while enforceZdr is true; a program cannot say that, so adopting sets enforceZdrVendorC to true"]);
+    const { warnings } = declaredFromLive(
+      live({
+        enforce_zdr: true,
+        enforce_zdr_vendor_a: true,
+        enforce_zdr_vendor_b: true,
+        enforce_zdr_vendor_c: null,
+        enforce_zdr_other: true,
+      }),
+      false,
+    );
+    expect(warnings).toEqual([
+      "enforceZdrVendorC: the service holds null while enforceZdr is true; a program cannot say that, so adopting sets enforceZdrVendorC to true",
+    ]);
   });
 
   it("warns, naming the field and the value, when the service holds what the loader would reject", () => {
     const { warnings } = declaredFromLive(live({ name: "x".repeat(201) }), false);
-    expect(warnings).toEqual([`name: must be 1 to 200 characters (got "${"x".repeat(76)}...); the file will not load until it is edited`]);
+    expect(warnings).toEqual([
+      `name: must be 1 to 200 characters (got "${"x".repeat(76)}...); the file will not load until it is edited`,
+    ]);
   });
 });
 
@@ -172,13 +224,28 @@ describe("the YAML text", () => {
         fc.property(
           fc.string({ unit: "grapheme", minLength: 1, maxLength: 200 }),
           fc.string({ unit: "grapheme", maxLength: 300 }),
-          fc.constantFrom("a+", "^#\\s*x: .*$", "'\"\\d{2,}", "[\\u0000-\\u001f]", "- item", "\\? k", "&anchor *alias", "!tag", "%percent", "@at `tick`"),
+          fc.constantFrom(
+            "a+",
+            "^#\\s*x: .*$",
+            "'\"\\d{2,}",
+            "[\\u0000-\\u001f]",
+            "- item",
+            "\\? k",
+            "&anchor *alias",
+            "!tag",
+            "%percent",
+            "@at `tick`",
+          ),
           (name, description, pattern) => {
             const settings = declaredFromLive(live(name, description, pattern), false).settings;
             const text = renderGuardrailFile([["g", settings]]);
             expect(parse(text)).toEqual({ guardrails: { g: settings } });
             writeFileSync(join(dir, "g.yaml"), text);
-            expect(loadGuardrailConfigs(join(dir, "g.yaml"))[0]!.settings).toMatchObject({ name, ...(description ? { description } : {}), contentFilters: [{ pattern, action: "block" }] });
+            expect(loadGuardrailConfigs(join(dir, "g.yaml"))[0]!.settings).toMatchObject({
+              name,
+              ...(description ? { description } : {}),
+              contentFilters: [{ pattern, action: "block" }],
+            });
           },
         ),
         { numRuns: 150 },
@@ -188,7 +255,11 @@ describe("the YAML text", () => {
     }
 
     function live(name: string, description: string, pattern: string): LiveGuardrail {
-      return { guardrail: wire({ name, description: description || null, content_filters: [{ pattern, action: "block" }] }), members: [], keys: [] };
+      return {
+        guardrail: wire({ name, description: description || null, content_filters: [{ pattern, action: "block" }] }),
+        members: [],
+        keys: [],
+      };
     }
   });
 
@@ -205,11 +276,20 @@ describe("doubleAssignments", () => {
     ["g2", "support"],
     ["g3", "other-ws"],
   ]);
-  const at = (id: string, ws: string, members: string[], keys: string[] = []): LiveGuardrail => ({ guardrail: wire({ id, workspace_id: ws }), members, keys });
+  const at = (id: string, ws: string, members: string[], keys: string[] = []): LiveGuardrail => ({
+    guardrail: wire({ id, workspace_id: ws }),
+    members,
+    keys,
+  });
 
   it("names a member on two guardrails of one workspace and a key on two guardrails at all; a member in two workspaces is fine", () => {
     const W2 = "00000000-0000-4000-8000-000000000002";
-    expect(doubleAssignments([at("g1", WS, ["user_a", "user_b"], ["k1"]), at("g2", WS, ["user_b"]), at("g3", W2, ["user_a"], ["k1"])], ids)).toEqual([
+    expect(
+      doubleAssignments(
+        [at("g1", WS, ["user_a", "user_b"], ["k1"]), at("g2", WS, ["user_b"]), at("g3", W2, ["user_a"], ["k1"])],
+        ids,
+      ),
+    ).toEqual([
       `member "user_b" is assigned to two guardrails of workspace ${WS}: "eng" and "support"; a member holds one guardrail per workspace, so the files will not load until it is removed from one of them`,
       `key "k1" is assigned to two guardrails: "eng" and "other-ws"; a key holds one guardrail at all, so the files will not load until it is removed from one of them`,
     ]);

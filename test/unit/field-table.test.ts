@@ -39,14 +39,24 @@ const SAMPLES: Record<FieldName, readonly [unknown, unknown]> = {
 };
 
 /** Rule 14 pairs the limit with its interval: a sample of one carries the other. */
-const PARTNER: Partial<Record<FieldName, Record<string, unknown>>> = { limitUsd: { resetInterval: "daily" }, resetInterval: { limitUsd: 1 } };
+const PARTNER: Partial<Record<FieldName, Record<string, unknown>>> = {
+  limitUsd: { resetInterval: "daily" },
+  resetInterval: { limitUsd: 1 },
+};
 
-const args = (k: FieldName, v: unknown): GuardrailInputs => guardrailArgsSchema.parse({ name: "n", ...PARTNER[k], [k]: v });
-const base = { id: "3f2b8c1e-0000-4000-8000-000000000001", name: "n", created_at: "2026-01-01T00:00:00.000Z", workspace_id: "00000000-0000-4000-8000-000000000001" };
+const args = (k: FieldName, v: unknown): GuardrailInputs =>
+  guardrailArgsSchema.parse({ name: "n", ...PARTNER[k], [k]: v });
+const base = {
+  id: "3f2b8c1e-0000-4000-8000-000000000001",
+  name: "n",
+  created_at: "2026-01-01T00:00:00.000Z",
+  workspace_id: "00000000-0000-4000-8000-000000000001",
+};
 /** The record a service would answer to a create of `inputs` (models answered as sent). */
 const answer = (inputs: GuardrailInputs) => wireGuardrail.parse({ ...base, ...createBody(inputs) });
 const wireOf = (k: FieldName, v: unknown) => spec(k).toWire(v as never);
-const groupOf = (k: FieldName) => FIELD_NAMES.filter((f) => f === k || (spec(k).group !== undefined && spec(f).group === spec(k).group));
+const groupOf = (k: FieldName) =>
+  FIELD_NAMES.filter((f) => f === k || (spec(k).group !== undefined && spec(f).group === spec(k).group));
 
 describe.each(FIELD_NAMES)("field %s", (k) => {
   const [a, b] = SAMPLES[k];
@@ -64,9 +74,17 @@ describe.each(FIELD_NAMES)("field %s", (k) => {
   it("a new value is one change, and the PATCH holds it (and its group) only", () => {
     const outs = outputsFromWire(answer(args(k, a)), args(k, a));
     const changed = changedProperties(outs, args(k, b));
-    expect(changed).toEqual(k === "enforceZdr" ? ["enforceZdrVendorA", "enforceZdrVendorB", "enforceZdrVendorC", "enforceZdrOther", "enforceZdr"] : [k]);
+    expect(changed).toEqual(
+      k === "enforceZdr"
+        ? ["enforceZdrVendorA", "enforceZdrVendorB", "enforceZdrVendorC", "enforceZdrOther", "enforceZdr"]
+        : [k],
+    );
     const body = patchBody(args(k, b), changed);
-    expect(Object.keys(body).sort()).toEqual(groupOf(k).map((f) => spec(f).wire).sort());
+    expect(Object.keys(body).sort()).toEqual(
+      groupOf(k)
+        .map((f) => spec(f).wire)
+        .sort(),
+    );
     expect((body as Record<string, unknown>)[w]).toEqual(wireOf(k, b));
   });
 
@@ -91,7 +109,13 @@ describe.each(FIELD_NAMES)("field %s", (k) => {
 
 describe("GuardrailArgs is typed from the table", () => {
   it("accepts each field's values and refuses others (checked by `npm run typecheck`)", () => {
-    const ok: GuardrailArgs = { name: "n", allowedDataRegions: ["us"], resetInterval: "daily", includeByokInBudgets: true, contentFilterBuiltins: [{ slug: "email", action: "block" }] };
+    const ok: GuardrailArgs = {
+      name: "n",
+      allowedDataRegions: ["us"],
+      resetInterval: "daily",
+      includeByokInBudgets: true,
+      contentFilterBuiltins: [{ slug: "email", action: "block" }],
+    };
     // @ts-expect-error not a data region
     const badRegion: GuardrailArgs = { name: "n", allowedDataRegions: ["mars"] };
     // @ts-expect-error name is required

@@ -24,13 +24,37 @@ interface Behaviour {
 
 const fragment = fc.oneof(
   fc.string({ maxLength: 40 }),
-  fc.constantFrom(KEY, `Bearer ${KEY}`, encodeURIComponent(KEY), "\u001b[2J", "\n", '{"error":', '"metadata":{"k":"', "]}", "null"),
+  fc.constantFrom(
+    KEY,
+    `Bearer ${KEY}`,
+    encodeURIComponent(KEY),
+    "\u001b[2J",
+    "\n",
+    '{"error":',
+    '"metadata":{"k":"',
+    "]}",
+    "null",
+  ),
   fc.json({ maxDepth: 2 }),
 );
 const body = fc.oneof(
   fc.array(fragment, { maxLength: 8 }).map((xs) => xs.join("")),
-  fc.record({ message: fragment, metadata: fc.dictionary(fragment, fragment, { maxKeys: 3 }) }).map((e) => JSON.stringify({ error: { code: 400, ...e } })),
-  fc.array(fragment, { maxLength: 3 }).map((xs) => JSON.stringify({ data: xs.map((x, i) => ({ id: `${x}${i}`, user_id: x, organization_id: "o", guardrail_id: GID, assigned_by: null, created_at: "t" })), total_count: 10 ** 6 })),
+  fc
+    .record({ message: fragment, metadata: fc.dictionary(fragment, fragment, { maxKeys: 3 }) })
+    .map((e) => JSON.stringify({ error: { code: 400, ...e } })),
+  fc.array(fragment, { maxLength: 3 }).map((xs) =>
+    JSON.stringify({
+      data: xs.map((x, i) => ({
+        id: `${x}${i}`,
+        user_id: x,
+        organization_id: "o",
+        guardrail_id: GID,
+        assigned_by: null,
+        created_at: "t",
+      })),
+      total_count: 10 ** 6,
+    }),
+  ),
   fc.integer({ min: 1, max: 3 }).map((mb) => "x".repeat(mb * 1024 * 1024)),
 );
 const behaviour: fc.Arbitrary<Behaviour> = fc.record({
@@ -72,13 +96,25 @@ function play(res: ServerResponse, b: Behaviour): void {
 
 describe("fuzz: client against a random hostile server", () => {
   it("every call settles with data or a GuardrailsError that holds no key", async () => {
-    const client = new GuardrailsClient({ baseUrl: server.url, apiKey: KEY, timeoutMs: 300, maxResponseBytes: 1024 * 1024, retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 2 } });
+    const client = new GuardrailsClient({
+      baseUrl: server.url,
+      apiKey: KEY,
+      timeoutMs: 300,
+      maxResponseBytes: 1024 * 1024,
+      retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 2 },
+    });
     try {
       await fc.assert(
         fc.asyncProperty(behaviour, fc.constantFrom("get", "patch", "list", "assign"), async (b, call) => {
           current = b;
           const run =
-            call === "get" ? client.getGuardrail(GID) : call === "patch" ? client.updateGuardrail(GID, { name: "x" }) : call === "list" ? collect(client.listMemberAssignments(GID)) : client.assignMembers(GID, ["user_a"]);
+            call === "get"
+              ? client.getGuardrail(GID)
+              : call === "patch"
+                ? client.updateGuardrail(GID, { name: "x" })
+                : call === "list"
+                  ? collect(client.listMemberAssignments(GID))
+                  : client.assignMembers(GID, ["user_a"]);
           const outcome = await run.then(
             () => undefined,
             (e: unknown) => e,

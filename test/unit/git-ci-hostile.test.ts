@@ -38,7 +38,10 @@ class GitCalls {
   }
   /** The calls so far, without the fixed `-c core.quotePath=false` prefix, and resets the log. */
   take(): string[] {
-    const calls = readFileSync(this.log, "utf8").split("\n").filter(Boolean).map((c) => c.replace(/^-c core\.quotePath=false /, ""));
+    const calls = readFileSync(this.log, "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((c) => c.replace(/^-c core\.quotePath=false /, ""));
     rmSync(this.log);
     return calls;
   }
@@ -53,7 +56,9 @@ describe("file names with bidi and invisible controls reach the comment visibly"
 
   it.each(BIDI)("U+%s in a code path and in an ignored path is shown as an escape, never live", (ch) => {
     const hex = ch.codePointAt(0)!.toString(16).toUpperCase();
-    repo = GitRepo.init(BASE).branch("code", { [`src/${ch}stx.exe.ts`]: "x\n", "guardrails/eng.yaml": EDITED }).branch("data", { [`guardrails/docs/a${ch}b.md`]: "x\n", "guardrails/eng.yaml": EDITED });
+    repo = GitRepo.init(BASE)
+      .branch("code", { [`src/${ch}stx.exe.ts`]: "x\n", "guardrails/eng.yaml": EDITED })
+      .branch("data", { [`guardrails/docs/a${ch}b.md`]: "x\n", "guardrails/eng.yaml": EDITED });
     const code = repo.ci(["preview", "--base", "main", "--head", "code", "--comment", join(out, "code.md")]);
     expect(code.outputs).toEqual({ mode: "code", preview: "false" });
     const data = repo.ci(["preview", "--base", "main", "--head", "data", "--comment", join(out, "data.md")]);
@@ -73,9 +78,13 @@ describe("a data-only PR with 1,990 ignored paths", () => {
   let r: ReturnType<GitRepo["ci"]>;
   let comment: string;
   beforeAll(() => {
-    const docs = Object.fromEntries(Array.from({ length: 1990 }, (_, i) => [`guardrails/docs/page-${String(i).padStart(4, "0")}.md`, `page ${i}\n`]));
+    const docs = Object.fromEntries(
+      Array.from({ length: 1990 }, (_, i) => [`guardrails/docs/page-${String(i).padStart(4, "0")}.md`, `page ${i}\n`]),
+    );
     repo = GitRepo.init(BASE).branch("pr", { ...docs, "guardrails/eng.yaml": EDITED });
-    r = repo.ci(["preview", "--base", "main", "--head", "pr", "--comment", join(out, "comment.md")], { env: calls.env });
+    r = repo.ci(["preview", "--base", "main", "--head", "pr", "--comment", join(out, "comment.md")], {
+      env: calls.env,
+    });
     comment = readFileSync(join(out, "comment.md"), "utf8");
   }, 300_000);
   afterAll(() => {
@@ -109,8 +118,13 @@ describe("git processes do not grow with the paths of a PR", () => {
   });
 
   it("over the 2,000-path cap: refused by the count alone, nothing sized", () => {
-    repo = GitRepo.init(BASE).branch("pr", Object.fromEntries(Array.from({ length: 2001 }, (_, i) => [`lib/m${i}.ts`, `export const m${i} = ${i};\n`])));
-    const r = repo.ci(["preview", "--base", "main", "--head", "pr", "--comment", join(out, "c.md")], { env: calls.env });
+    repo = GitRepo.init(BASE).branch(
+      "pr",
+      Object.fromEntries(Array.from({ length: 2001 }, (_, i) => [`lib/m${i}.ts`, `export const m${i} = ${i};\n`])),
+    );
+    const r = repo.ci(["preview", "--base", "main", "--head", "pr", "--comment", join(out, "c.md")], {
+      env: calls.env,
+    });
     expect(r.outputs, r.stderr).toEqual({ mode: "code", preview: "false" });
     expect(r.stderr).toContain('blocks the preview: "(the whole pull request)" changes 2001 paths, more than 2000');
     const all = calls.take();
@@ -120,7 +134,12 @@ describe("git processes do not grow with the paths of a PR", () => {
   }, 300_000);
 
   it("300 data files (some identical, one empty, one without a final newline) are sized in one process, read 64 files per process, and written byte for byte", () => {
-    const files = Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`guardrails/g${i}.yaml`, i % 7 === 0 ? "guardrails: {}\n" : `guardrails:\n  g${i}:\n    name: G${i}\n`]));
+    const files = Object.fromEntries(
+      Array.from({ length: 300 }, (_, i) => [
+        `guardrails/g${i}.yaml`,
+        i % 7 === 0 ? "guardrails: {}\n" : `guardrails:\n  g${i}:\n    name: G${i}\n`,
+      ]),
+    );
     files["guardrails/g1.yaml"] = "";
     files["guardrails/g2.yaml"] = "guardrails: {} # no newline";
     repo = GitRepo.init(BASE).branch("pr", files);
@@ -128,6 +147,9 @@ describe("git processes do not grow with the paths of a PR", () => {
     expect(r.outputs, r.stderr).toEqual({ mode: "data", preview: "true" });
     for (const [path, text] of Object.entries(files)) expect(readFileSync(join(repo.dir, path), "utf8")).toBe(text);
     const catFile = calls.take().filter((c) => c.startsWith("cat-file"));
-    expect(catFile).toEqual(["cat-file --batch-check", ...Array.from({ length: Math.ceil(300 / 64) }, () => "cat-file --batch")]);
+    expect(catFile).toEqual([
+      "cat-file --batch-check",
+      ...Array.from({ length: Math.ceil(300 / 64) }, () => "cat-file --batch"),
+    ]);
   }, 300_000);
 });

@@ -18,26 +18,26 @@ const X_C = "vendor-a/model-x-20260115";
 /** A wire record as the service answers `full` below. */
 const wire = (over: Partial<WireGuardrail> = {}): WireGuardrail =>
   wireGuardrail.parse({
-  id: "3f2b8c1e-0000-4000-8000-000000000001",
-  name: "eng",
-  workspace_id: "00000000-0000-4000-8000-000000000001",
-  created_at: "2026-01-01T00:00:00.000Z",
-  updated_at: null,
-  description: null,
-  allowed_models: [X_C],
-  allowed_providers: ["p2", "p1"],
-  ignored_models: null,
-  ignored_providers: null,
-  limit_usd: 10,
-  reset_interval: "daily",
-  enforce_zdr_vendor_a: true,
-  enforce_zdr_vendor_b: true,
-  enforce_zdr_vendor_c: true,
-  enforce_zdr_other: false,
-  enforce_zdr: true,
-  content_filter_builtins: [{ slug: "email", action: "redact", label: "[EMAIL]" }],
-  content_filters: [{ pattern: "a+", action: "block", label: null }],
-  ...over,
+    id: "3f2b8c1e-0000-4000-8000-000000000001",
+    name: "eng",
+    workspace_id: "00000000-0000-4000-8000-000000000001",
+    created_at: "2026-01-01T00:00:00.000Z",
+    updated_at: null,
+    description: null,
+    allowed_models: [X_C],
+    allowed_providers: ["p2", "p1"],
+    ignored_models: null,
+    ignored_providers: null,
+    limit_usd: 10,
+    reset_interval: "daily",
+    enforce_zdr_vendor_a: true,
+    enforce_zdr_vendor_b: true,
+    enforce_zdr_vendor_c: true,
+    enforce_zdr_other: false,
+    enforce_zdr: true,
+    content_filter_builtins: [{ slug: "email", action: "redact", label: "[EMAIL]" }],
+    content_filters: [{ pattern: "a+", action: "block", label: null }],
+    ...over,
   });
 const full = args({
   name: "eng",
@@ -57,17 +57,42 @@ describe("normalise", () => {
     ["sets sorted and deduplicated", { name: "n", allowedProviders: ["b", "a", "b"] }, "allowedProviders", ["a", "b"]],
     ["an omitted property is null", { name: "n" }, "limitUsd", null],
     ["a vendor flag falls back to enforceZdr", { name: "n", enforceZdr: true }, "enforceZdrVendorB", true],
-    ["an explicit vendor flag wins", { name: "n", enforceZdr: true, enforceZdrVendorB: false }, "enforceZdrVendorB", false],
+    [
+      "an explicit vendor flag wins",
+      { name: "n", enforceZdr: true, enforceZdrVendorB: false },
+      "enforceZdrVendorB",
+      false,
+    ],
     [
       "builtins by slug; the prompt-injection scope defaults to all_messages",
-      { name: "n", contentFilterBuiltins: [{ slug: "regex-prompt-injection", action: "flag" }, { slug: "email", action: "block" }] },
+      {
+        name: "n",
+        contentFilterBuiltins: [
+          { slug: "regex-prompt-injection", action: "flag" },
+          { slug: "email", action: "block" },
+        ],
+      },
       "contentFilterBuiltins",
-      [{ slug: "email", action: "block", scanScope: null }, { slug: "regex-prompt-injection", action: "flag", scanScope: "all_messages" }],
+      [
+        { slug: "email", action: "block", scanScope: null },
+        { slug: "regex-prompt-injection", action: "flag", scanScope: "all_messages" },
+      ],
     ],
-    ["custom filters keep their order; no label is null", { name: "n", contentFilters: [{ pattern: "z", action: "flag" }, { pattern: "a", action: "block", label: "L" }] }, "contentFilters", [
-      { pattern: "z", action: "flag", label: null },
-      { pattern: "a", action: "block", label: "L" },
-    ]],
+    [
+      "custom filters keep their order; no label is null",
+      {
+        name: "n",
+        contentFilters: [
+          { pattern: "z", action: "flag" },
+          { pattern: "a", action: "block", label: "L" },
+        ],
+      },
+      "contentFilters",
+      [
+        { pattern: "z", action: "flag", label: null },
+        { pattern: "a", action: "block", label: "L" },
+      ],
+    ],
   ] as const)("%s", (_name, a, property, expected) => {
     expect(comparableInputs(args(a))[property]).toEqual(expected);
   });
@@ -79,17 +104,29 @@ describe("diff (changed properties)", () => {
     ["a set in another order", { allowedProviders: ["p1", "p2"] }, []],
     ["a scalar", { limitUsd: 11 }, ["limitUsd"]],
     ["a property removed", { limitUsd: undefined, resetInterval: undefined }, ["limitUsd", "resetInterval"]],
-    ["enforceZdr dropped changes the vendors it filled", { enforceZdr: undefined }, ["enforceZdrVendorA", "enforceZdrVendorB", "enforceZdrVendorC", "enforceZdr"]],
+    [
+      "enforceZdr dropped changes the vendors it filled",
+      { enforceZdr: undefined },
+      ["enforceZdrVendorA", "enforceZdrVendorB", "enforceZdrVendorC", "enforceZdr"],
+    ],
     ["the canonical slug the service answered", { allowedModels: [X_C] }, []],
     ["another model", { allowedModels: ["vendor-b/model-m"] }, ["allowedModels"]],
-    ["an explicit default scan scope is no change", { contentFilterBuiltins: [{ slug: "email", action: "redact" }] }, []],
+    [
+      "an explicit default scan scope is no change",
+      { contentFilterBuiltins: [{ slug: "email", action: "redact" }] },
+      [],
+    ],
     ["a custom filter label", { contentFilters: [{ pattern: "a+", action: "block", label: "x" }] }, ["contentFilters"]],
   ] as const)("%s", (_name, change, expected) => {
     expect(changedProperties(recorded, args({ ...full, ...change }))).toEqual(expected);
   });
 
   it("drift of the live record against the same program", () => {
-    const drifted = outputsFromWire(wire({ limit_usd: 5, allowed_models: ["vendor-c/model-q-20251111"] }), undefined, recorded);
+    const drifted = outputsFromWire(
+      wire({ limit_usd: 5, allowed_models: ["vendor-c/model-q-20251111"] }),
+      undefined,
+      recorded,
+    );
     expect(changedProperties(drifted, full)).toEqual(["allowedModels", "limitUsd"]);
   });
 });
@@ -122,7 +159,16 @@ describe("request bodies", () => {
   });
 
   it("a create holds what the program gives, duplicates dropped, nothing it omits", () => {
-    expect(createBody(args({ name: "n", allowedModels: [X, X], workspaceId: "00000000-0000-4000-8000-000000000002", contentFilterBuiltins: [{ slug: "regex-prompt-injection", action: "flag", scanScope: "user_only" }] }))).toMatchInlineSnapshot(`
+    expect(
+      createBody(
+        args({
+          name: "n",
+          allowedModels: [X, X],
+          workspaceId: "00000000-0000-4000-8000-000000000002",
+          contentFilterBuiltins: [{ slug: "regex-prompt-injection", action: "flag", scanScope: "user_only" }],
+        }),
+      ),
+    ).toMatchInlineSnapshot(`
       {
         "allowed_models": [
           "vendor-a/model-x",
@@ -214,7 +260,11 @@ describe("outputs from the wire", () => {
 
   it("a read keeps the recorded answer, args and default workspace", () => {
     const read = outputsFromWire(wire({ allowed_models: ["vendor-c/model-q-20251111"] }), undefined, recorded);
-    expect([read.modelAnswers, read.args, read.defaultWorkspaceId]).toEqual([recorded.modelAnswers, recorded.args, recorded.defaultWorkspaceId]);
+    expect([read.modelAnswers, read.args, read.defaultWorkspaceId]).toEqual([
+      recorded.modelAnswers,
+      recorded.args,
+      recorded.defaultWorkspaceId,
+    ]);
     expect(read.allowedModels).toEqual(["vendor-c/model-q-20251111"]);
   });
 });
@@ -224,19 +274,39 @@ describe("inputs read reports", () => {
     ["nothing drifted: the program's own args", {}, { allowedModels: [X], limitUsd: 10 }],
     ["a drifted scalar: its live value", { limit_usd: 5 }, { limitUsd: 5 }],
     ["a property cleared by hand: gone from the inputs", { reset_interval: null }, { resetInterval: undefined }],
-    ["a drifted model list: the service's canonical slugs", { allowed_models: ["vendor-c/model-q-20251111"] }, { allowedModels: ["vendor-c/model-q-20251111"] }],
-    ["drifted builtins: without the service's labels", { content_filter_builtins: [{ slug: "ssn", action: "block", label: "[SSN]" }] }, { contentFilterBuiltins: [{ slug: "ssn", action: "block" }] }],
-    ["an unknown slug and reset interval are kept as they are", { content_filter_builtins: [{ slug: "secrets", action: "flag" }], reset_interval: "hourly" }, {
-      contentFilterBuiltins: [{ slug: "secrets", action: "flag" }],
-      resetInterval: "hourly",
-    }],
+    [
+      "a drifted model list: the service's canonical slugs",
+      { allowed_models: ["vendor-c/model-q-20251111"] },
+      { allowedModels: ["vendor-c/model-q-20251111"] },
+    ],
+    [
+      "drifted builtins: without the service's labels",
+      { content_filter_builtins: [{ slug: "ssn", action: "block", label: "[SSN]" }] },
+      { contentFilterBuiltins: [{ slug: "ssn", action: "block" }] },
+    ],
+    [
+      "an unknown slug and reset interval are kept as they are",
+      { content_filter_builtins: [{ slug: "secrets", action: "flag" }], reset_interval: "hourly" },
+      {
+        contentFilterBuiltins: [{ slug: "secrets", action: "flag" }],
+        resetInterval: "hourly",
+      },
+    ],
   ] as const)("%s", (_name, change, expected) => {
-    const inputs = refreshedInputs(recorded, outputsFromWire(wire(change as Partial<WireGuardrail>), undefined, recorded));
+    const inputs = refreshedInputs(
+      recorded,
+      outputsFromWire(wire(change as Partial<WireGuardrail>), undefined, recorded),
+    );
     for (const [k, v] of Object.entries(expected)) expect(inputs[k], k).toEqual(v);
   });
 
   it("state without recorded args reports the live values", () => {
     const bare = { ...recorded, args: null };
-    expect(refreshedInputs(bare, bare)).toMatchObject({ name: "eng", limitUsd: 10, enforceZdr: true, allowedModels: [X_C] });
+    expect(refreshedInputs(bare, bare)).toMatchObject({
+      name: "eng",
+      limitUsd: 10,
+      enforceZdr: true,
+      allowedModels: [X_C],
+    });
   });
 });

@@ -19,7 +19,11 @@ type Edge = { from: string; to: string };
 
 /** Every .ts file under the given folders, as repository paths. */
 function sources(...dirs: string[]): string[] {
-  return dirs.flatMap((d) => (readdirSync(join(ROOT, d), { recursive: true }) as string[]).filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts")).map((f) => `${d}/${f}`));
+  return dirs.flatMap((d) =>
+    (readdirSync(join(ROOT, d), { recursive: true }) as string[])
+      .filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))
+      .map((f) => `${d}/${f}`),
+  );
 }
 
 const FILES = new Set(sources("src", "tools", "emulator", "bench", "support"));
@@ -34,10 +38,15 @@ function target(from: string, spec: string): string {
 
 /** Every import arrow of the tree, comments included (an import in a comment is rare and harmless to flag). */
 function edges(): Edge[] {
-  return [...FILES].flatMap((from) => [...readFileSync(join(ROOT, from), "utf8").matchAll(SPECIFIER)].map((m) => ({ from, to: target(from, m[1]!) })));
+  return [...FILES].flatMap((from) =>
+    [...readFileSync(join(ROOT, from), "utf8").matchAll(SPECIFIER)].map((m) => ({ from, to: target(from, m[1]!) })),
+  );
 }
 
-const under = (...prefixes: string[]) => (p: string) => prefixes.some((x) => (x.endsWith("/") ? p.startsWith(x) : p === x));
+const under =
+  (...prefixes: string[]) =>
+  (p: string) =>
+    prefixes.some((x) => (x.endsWith("/") ? p.startsWith(x) : p === x));
 const not = (f: (p: string) => boolean) => (p: string) => !f(p);
 const local = (p: string) => /^(src|tools|emulator|bench|support|test)\//.test(p);
 /** A file of this repository outside `folder`: what a self-contained folder must not import. */
@@ -57,11 +66,20 @@ interface Rule {
   planted: string;
 }
 
-const ENTRY_POINTS = under("src/index.ts", "src/export/index.ts", "src/preview/index.ts", "src/policy/index.ts", "emulator/index.ts");
+const ENTRY_POINTS = under(
+  "src/index.ts",
+  "src/export/index.ts",
+  "src/preview/index.ts",
+  "src/policy/index.ts",
+  "emulator/index.ts",
+);
 const CORE_FLOORS: [string, string[]][] = [
   // A folder of the core, and what it must never import: everything above it.
   ["src/core/text/", ["src/core/"]],
-  ["src/core/fields/", ["src/core/client/", "src/core/args/", "src/core/settings/", "src/core/guardrail/", "src/core/assignments/"]],
+  [
+    "src/core/fields/",
+    ["src/core/client/", "src/core/args/", "src/core/settings/", "src/core/guardrail/", "src/core/assignments/"],
+  ],
   ["src/core/client/", ["src/core/args/", "src/core/settings/", "src/core/guardrail/", "src/core/assignments/"]],
   ["src/core/args/", ["src/core/settings/", "src/core/guardrail/", "src/core/assignments/"]],
   ["src/core/settings/", ["src/core/guardrail/", "src/core/assignments/"]],

@@ -34,7 +34,12 @@ describe(`${N.toLocaleString("en")} ids`, { timeout: 300_000 }, () => {
 
   it("the declarative loader reads a file with a million members", () => {
     const file = join(dir, "big.yaml");
-    writeFileSync(file, `guardrails:\n  big:\n    name: Big\n    members:\n      ids:\n${ids(N).map((id) => `        - ${id}\n`).join("")}`);
+    writeFileSync(
+      file,
+      `guardrails:\n  big:\n    name: Big\n    members:\n      ids:\n${ids(N)
+        .map((id) => `        - ${id}\n`)
+        .join("")}`,
+    );
     const loaded = timed("loader", () => loadGuardrailConfigs(file));
     expect(loaded).toHaveLength(1);
     expect(loaded[0]!.settings.members?.ids).toHaveLength(N);
@@ -61,8 +66,13 @@ describe("200,000 problems (past the ~120,000 arguments a spread into push() can
 
   it("the loader reports every member claimed by two guardrails of one workspace", () => {
     const file = join(dir, "twice.yaml");
-    const list = ids(M).map((id) => `        - ${id}\n`).join("");
-    writeFileSync(file, `guardrails:\n  a:\n    name: A\n    members:\n      ids:\n${list}  b:\n    name: B\n    members:\n      ids:\n${list}`);
+    const list = ids(M)
+      .map((id) => `        - ${id}\n`)
+      .join("");
+    writeFileSync(
+      file,
+      `guardrails:\n  a:\n    name: A\n    members:\n      ids:\n${list}  b:\n    name: B\n    members:\n      ids:\n${list}`,
+    );
     let problems: string[] = [];
     try {
       loadGuardrailConfigs(file);

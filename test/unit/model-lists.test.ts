@@ -6,7 +6,15 @@ import { answersOf, couldAnswer, modelListChanged, type RecordedModels } from ".
 
 /** A catalogue as the service's rule 4 resolves it; the test's own reading of the contract. */
 const answerOf = (catalogue: Array<[string, string]>, request: string[]) => {
-  const index = new Map(catalogue.flatMap(([slug, canonical]) => [[slug, canonical], [canonical, canonical]] as Array<[string, string]>));
+  const index = new Map(
+    catalogue.flatMap(
+      ([slug, canonical]) =>
+        [
+          [slug, canonical],
+          [canonical, canonical],
+        ] as Array<[string, string]>,
+    ),
+  );
   return [...new Set(request.map((id) => index.get(id)!))];
 };
 
@@ -30,7 +38,10 @@ function* lists(ids: string[], max: number, prefix: string[] = []): Generator<st
 }
 
 describe("couldAnswer", () => {
-  it.each([["prefix-related", PREFIXED], ["not prefix-related", NON_PREFIX]] as const)(
+  it.each([
+    ["prefix-related", PREFIXED],
+    ["not prefix-related", NON_PREFIX],
+  ] as const)(
     "the real answer to every request of up to 4 identifiers is recognised (%s catalogue)",
     (_name, catalogue) => {
       const ids = catalogue.flat();
@@ -40,7 +51,8 @@ describe("couldAnswer", () => {
         expect(couldAnswer(request, answer), JSON.stringify(request)).toBe(true);
         // Canonical slugs stand for themselves: their order in the answer is fixed.
         const canonicalOnly = request.every((id) => answer.includes(id));
-        if (canonicalOnly && answer.length > 1) expect(couldAnswer(request, [...answer].reverse()), JSON.stringify(request)).toBe(false);
+        if (canonicalOnly && answer.length > 1)
+          expect(couldAnswer(request, [...answer].reverse()), JSON.stringify(request)).toBe(false);
         checked++;
       }
       expect(checked).toBe(4680);
@@ -59,13 +71,17 @@ describe("couldAnswer", () => {
   });
 
   it("is true for the real answer under random catalogues", () => {
-    const catalogue = fc.uniqueArray(fc.stringMatching(/^[a-d]{1,3}$/), { minLength: 2, maxLength: 12 }).map((names) => {
-      const half = Math.floor(names.length / 2);
-      return names.slice(0, half).map((slug, i) => [slug, `${names[half + i]}#`] as [string, string]);
-    });
+    const catalogue = fc
+      .uniqueArray(fc.stringMatching(/^[a-d]{1,3}$/), { minLength: 2, maxLength: 12 })
+      .map((names) => {
+        const half = Math.floor(names.length / 2);
+        return names.slice(0, half).map((slug, i) => [slug, `${names[half + i]}#`] as [string, string]);
+      });
     fc.assert(
       fc.property(
-        catalogue.chain((cat) => fc.tuple(fc.constant(cat), fc.array(fc.constantFrom(...cat.flat()), { minLength: 1, maxLength: 6 }))),
+        catalogue.chain((cat) =>
+          fc.tuple(fc.constant(cat), fc.array(fc.constantFrom(...cat.flat()), { minLength: 1, maxLength: 6 })),
+        ),
         ([cat, request]) => couldAnswer(request, answerOf(cat, request)),
       ),
       { numRuns: 500, seed: 19 },
@@ -84,7 +100,8 @@ describe("what a model list records and when it changed (the rule that replaced 
     modelAnswers: { allowedModels: answer, ignoredModels: null },
     args: { name: "n", ...(sent ? { allowedModels: sent } : {}) } as GuardrailInputs,
   });
-  const program = (ids: string[] | undefined) => ({ name: "n", ...(ids ? { allowedModels: ids } : {}) }) as GuardrailInputs;
+  const program = (ids: string[] | undefined) =>
+    ({ name: "n", ...(ids ? { allowedModels: ids } : {}) }) as GuardrailInputs;
 
   it.each([
     ["the identifiers sent before, in another order", recorded([X, M], [X_C, M_C]), [M, X], false],
@@ -102,8 +119,21 @@ describe("what a model list records and when it changed (the rule that replaced 
 
   it.each([
     ["recorded answers win", { ...recorded([X], [X_C]), modelAliases: { [X]: "other" } }, [X_C]],
-    ["an earlier version's alias map covering every identifier", { allowedModels: [X_C, M_C], ignoredModels: null, modelAliases: { [X]: X_C, [M]: M_C }, args: program([X, M, X]) }, [X_C, M_C]],
-    ["an alias map missing an identifier: the recorded list", { allowedModels: [X_C], ignoredModels: null, modelAliases: {}, args: program([X]) }, [X_C]],
+    [
+      "an earlier version's alias map covering every identifier",
+      {
+        allowedModels: [X_C, M_C],
+        ignoredModels: null,
+        modelAliases: { [X]: X_C, [M]: M_C },
+        args: program([X, M, X]),
+      },
+      [X_C, M_C],
+    ],
+    [
+      "an alias map missing an identifier: the recorded list",
+      { allowedModels: [X_C], ignoredModels: null, modelAliases: {}, args: program([X]) },
+      [X_C],
+    ],
     ["no args at all: the recorded list", { allowedModels: [M_C], ignoredModels: null, args: null }, [M_C]],
   ] as const)("answersOf: %s", (_name, rec, expected) => {
     expect(answersOf(rec as RecordedModels).allowedModels).toEqual(expected);

@@ -18,7 +18,11 @@ describe("paginate", () => {
     const { fetchPage, calls } = pages(25, new Set([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12]));
     const rows = await collect(paginate(fetchPage, 10));
     expect(rows).toEqual([10, 11, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24]);
-    expect(calls).toEqual([[0, 10], [10, 10], [20, 10]]);
+    expect(calls).toEqual([
+      [0, 10],
+      [10, 10],
+      [20, 10],
+    ]);
   });
 
   it("an empty first page with more rows behind it does not stop the walk", async () => {
@@ -28,7 +32,9 @@ describe("paginate", () => {
 
   it("a long run of empty pages stops with an error (docs/api-contract.md rule 16)", async () => {
     const { fetchPage, calls } = pages(1_000, new Set(Array.from({ length: 1_000 }, (_, i) => i)));
-    await expect(collect(paginate(fetchPage, 10, { maxEmptyPages: 3 }))).rejects.toThrow("4 empty pages in a row up to offset 30 though total_count is 1000");
+    await expect(collect(paginate(fetchPage, 10, { maxEmptyPages: 3 }))).rejects.toThrow(
+      "4 empty pages in a row up to offset 30 though total_count is 1000",
+    );
     expect(calls).toHaveLength(4);
   });
 

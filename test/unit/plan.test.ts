@@ -11,14 +11,28 @@ function applyPlan(live: ReadonlySet<string>, plan: Plan): Set<string> {
   return next;
 }
 
-const ids = fc.uniqueArray(fc.integer({ min: 0, max: 60 }).map((n) => `user_${n}`), { maxLength: 40 });
-const scenario = fc.record({ desired: ids, live: ids, managed: ids, exclusive: fc.boolean(), size: fc.integer({ min: 1, max: 12 }) });
+const ids = fc.uniqueArray(
+  fc.integer({ min: 0, max: 60 }).map((n) => `user_${n}`),
+  { maxLength: 40 },
+);
+const scenario = fc.record({
+  desired: ids,
+  live: ids,
+  managed: ids,
+  exclusive: fc.boolean(),
+  size: fc.integer({ min: 1, max: 12 }),
+});
 
 describe("planChanges", () => {
   it("exclusive mode reaches exactly the desired set", () => {
     fc.assert(
       fc.property(scenario, ({ desired, live, managed }) => {
-        const plan = planChanges({ desired: new Set(desired), live: new Set(live), managed: new Set(managed), exclusive: true });
+        const plan = planChanges({
+          desired: new Set(desired),
+          live: new Set(live),
+          managed: new Set(managed),
+          exclusive: true,
+        });
         expect([...applyPlan(new Set(live), plan)].sort()).toEqual([...new Set(desired)].sort());
       }),
     );
@@ -27,7 +41,12 @@ describe("planChanges", () => {
   it("additive mode reaches desired, keeps every unmanaged live id, and removes only managed ones", () => {
     fc.assert(
       fc.property(scenario, ({ desired, live, managed }) => {
-        const plan = planChanges({ desired: new Set(desired), live: new Set(live), managed: new Set(managed), exclusive: false });
+        const plan = planChanges({
+          desired: new Set(desired),
+          live: new Set(live),
+          managed: new Set(managed),
+          exclusive: false,
+        });
         const after = applyPlan(new Set(live), plan);
         for (const id of desired) expect(after.has(id)).toBe(true);
         for (const id of live) if (!managed.includes(id)) expect(after.has(id)).toBe(true);
@@ -40,7 +59,12 @@ describe("planChanges", () => {
   it("never plans a no-op: adds are not live, removes are live, and the two never overlap", () => {
     fc.assert(
       fc.property(scenario, ({ desired, live, managed, exclusive }) => {
-        const plan = planChanges({ desired: new Set(desired), live: new Set(live), managed: new Set(managed), exclusive });
+        const plan = planChanges({
+          desired: new Set(desired),
+          live: new Set(live),
+          managed: new Set(managed),
+          exclusive,
+        });
         for (const id of plan.add) expect(live).not.toContain(id);
         for (const id of plan.remove) expect(live).toContain(id);
         expect(plan.add.filter((id) => plan.remove.includes(id))).toEqual([]);
@@ -51,10 +75,16 @@ describe("planChanges", () => {
   it("chunked calls are never empty, never over the size, and cover each id once", () => {
     fc.assert(
       fc.property(scenario, ({ desired, live, managed, exclusive, size }) => {
-        const plan = planChanges({ desired: new Set(desired), live: new Set(live), managed: new Set(managed), exclusive });
+        const plan = planChanges({
+          desired: new Set(desired),
+          live: new Set(live),
+          managed: new Set(managed),
+          exclusive,
+        });
         for (const list of [plan.add, plan.remove]) {
           const calls = chunk(list, size);
-          for (const call of calls) expect(call.length).toBeGreaterThanOrEqual(1), expect(call.length).toBeLessThanOrEqual(size);
+          for (const call of calls)
+            expect(call.length).toBeGreaterThanOrEqual(1), expect(call.length).toBeLessThanOrEqual(size);
           expect(calls.flat()).toEqual(list);
           expect(calls.length).toBe(Math.ceil(list.length / size));
         }

@@ -46,8 +46,18 @@ describe("summary: user strings are neutralised", () => {
     const name = "x\n\n**Guardrails: no changes.**\n\n<!--";
     expectSummary(
       [
-        { op: "update", urn: urn("Guardrail", "eng"), oldState: { id: "g", inputs: { name, limitUsd: 10 } }, newState: { inputs: { name, limitUsd: 1_000_000 } } },
-        { op: "update", urn: urn("GuardrailMemberAssignment", "eng-members"), oldState: { inputs: { guardrailId: "g" }, outputs: { members: {} } }, newState: { inputs: { guardrailId: "g", members: { user_mallory: true } } } },
+        {
+          op: "update",
+          urn: urn("Guardrail", "eng"),
+          oldState: { id: "g", inputs: { name, limitUsd: 10 } },
+          newState: { inputs: { name, limitUsd: 1_000_000 } },
+        },
+        {
+          op: "update",
+          urn: urn("GuardrailMemberAssignment", "eng-members"),
+          oldState: { inputs: { guardrailId: "g" }, outputs: { members: {} } },
+          newState: { inputs: { guardrailId: "g", members: { user_mallory: true } } },
+        },
       ],
       {
         headline: "**Guardrails: 1 updated · members: 1 added · keys: no change**",
@@ -63,7 +73,12 @@ describe("summary: user strings are neutralised", () => {
   it("a member id with backticks cannot leave its code span to ping a team", () => {
     expectSummary(
       [
-        { op: "update", urn: urn("GuardrailMemberAssignment", "eng-members"), oldState: { inputs: { guardrailId: "g" }, outputs: { members: {} } }, newState: { inputs: { guardrailId: "g", members: { "x` @security-team `y": true, "@octocat": true } } } },
+        {
+          op: "update",
+          urn: urn("GuardrailMemberAssignment", "eng-members"),
+          oldState: { inputs: { guardrailId: "g" }, outputs: { members: {} } },
+          newState: { inputs: { guardrailId: "g", members: { "x` @security-team `y": true, "@octocat": true } } },
+        },
       ],
       {
         shows: ["- added: `@octocat`, `xˋ @security-team ˋy`"],
@@ -77,9 +92,19 @@ describe("summary: user strings are neutralised", () => {
         {
           op: "create",
           urn: urn("Guardrail", "evil"),
-          newState: { inputs: { name: "# Approved\n<script>alert(1)</script> [click](https://evil) @admins", description: "a | b\n\n# injected", allowedModels: ["m`x", "<b>"] } },
+          newState: {
+            inputs: {
+              name: "# Approved\n<script>alert(1)</script> [click](https://evil) @admins",
+              description: "a | b\n\n# injected",
+              allowedModels: ["m`x", "<b>"],
+            },
+          },
         },
-        { op: "delete", urn: urn("Guardrail", "gone"), oldState: { id: "g2", inputs: { name: "@security-team <!--" } } },
+        {
+          op: "delete",
+          urn: urn("Guardrail", "gone"),
+          oldState: { id: "g2", inputs: { name: "@security-team <!--" } },
+        },
       ],
       {
         shows: [
@@ -102,27 +127,49 @@ describe("summary: bidi and invisible controls are shown, never live (issue 24)"
   /** Any character that renders as nothing or reorders text, except the line feeds between lines and the zero-width space that breaks a mention. */
   const INVISIBLE = /(?![\n\u200b])[\p{C}\p{Default_Ignorable_Code_Point}]/u;
 
-  it.each([["\u202E", "202E"], ["\u2066", "2066"], ["\u200F", "200F"]])("U+%s in a guardrail's name, id and values is an escape in the heading, the code span and the table", (ch, hex) => {
-    const name = `Eng${ch}gnirts`;
-    const markdown = expectSummary(
-      [
-        { op: "update", urn: urn("Guardrail", `eng${ch}`), oldState: { id: "g", inputs: { name, description: "ok" } }, newState: { inputs: { name, description: `a${ch}b` } } },
-        { op: "delete", urn: urn("Guardrail", "gone"), oldState: { id: "g2", inputs: { name: `@admins${ch}` } } },
-      ],
-      {
-        shows: [
-          `### Eng\\<U\\+${hex}\\>gnirts (\`eng<U+${hex}>\`): update`,
-          `| description | \`ok\` | \`a<U+${hex}>b\` |`,
-          `- **@\u200badmins\\<U\\+${hex}\\>** (\`gone\`) is **deleted**`,
+  it.each([
+    ["\u202E", "202E"],
+    ["\u2066", "2066"],
+    ["\u200F", "200F"],
+  ])(
+    "U+%s in a guardrail's name, id and values is an escape in the heading, the code span and the table",
+    (ch, hex) => {
+      const name = `Eng${ch}gnirts`;
+      const markdown = expectSummary(
+        [
+          {
+            op: "update",
+            urn: urn("Guardrail", `eng${ch}`),
+            oldState: { id: "g", inputs: { name, description: "ok" } },
+            newState: { inputs: { name, description: `a${ch}b` } },
+          },
+          { op: "delete", urn: urn("Guardrail", "gone"), oldState: { id: "g2", inputs: { name: `@admins${ch}` } } },
         ],
-      },
-    );
-    expect(markdown).not.toMatch(INVISIBLE);
-  });
+        {
+          shows: [
+            `### Eng\\<U\\+${hex}\\>gnirts (\`eng<U+${hex}>\`): update`,
+            `| description | \`ok\` | \`a<U+${hex}>b\` |`,
+            `- **@\u200badmins\\<U\\+${hex}\\>** (\`gone\`) is **deleted**`,
+          ],
+        },
+      );
+      expect(markdown).not.toMatch(INVISIBLE);
+    },
+  );
 
   it("zero-width, tag and other format characters are escapes too; the bound counts the escapes and never splits one", () => {
-    const { markdown } = summarize({ steps: [{ op: "create", urn: urn("Guardrail", "z"), newState: { inputs: { name: `a\u200bb\u2060c\u{E0041}d\u061Ce\u3164f\u0000g${"\u202E".repeat(40)}` } } }] });
-    expect(markdown).toContain("a\\<U\\+200B\\>b\\<U\\+2060\\>c\\<U\\+E0041\\>d\\<U\\+061C\\>e\\<U\\+3164\\>f\\<U\\+0000\\>g");
+    const { markdown } = summarize({
+      steps: [
+        {
+          op: "create",
+          urn: urn("Guardrail", "z"),
+          newState: { inputs: { name: `a\u200bb\u2060c\u{E0041}d\u061Ce\u3164f\u0000g${"\u202E".repeat(40)}` } },
+        },
+      ],
+    });
+    expect(markdown).toContain(
+      "a\\<U\\+200B\\>b\\<U\\+2060\\>c\\<U\\+E0041\\>d\\<U\\+061C\\>e\\<U\\+3164\\>f\\<U\\+0000\\>g",
+    );
     const heading = markdown.split("\n").find((l) => l.startsWith("### a"))!;
     expect(heading).toMatch(/\\<U\\\+202E\\>… \(`z`\): new$/);
     expect(markdown).not.toMatch(INVISIBLE);
@@ -130,8 +177,15 @@ describe("summary: bidi and invisible controls are shown, never live (issue 24)"
 
   it("one neutraliser: the summary and guardrails-ci's comment show the same hostile string the same way", () => {
     const hostile = "x\u202Ey`z|\u2066";
-    const { markdown } = summarize({ steps: [{ op: "create", urn: urn("Guardrail", hostile), newState: { inputs: { name: "n" } } }] });
-    const comment = selectionComment(selectFiles([{ status: "M", path: hostile, newMode: "100644", newBlob: "a".repeat(40) }], { dataDir: "guardrails" }), { dataDir: "guardrails" });
+    const { markdown } = summarize({
+      steps: [{ op: "create", urn: urn("Guardrail", hostile), newState: { inputs: { name: "n" } } }],
+    });
+    const comment = selectionComment(
+      selectFiles([{ status: "M", path: hostile, newMode: "100644", newBlob: "a".repeat(40) }], {
+        dataDir: "guardrails",
+      }),
+      { dataDir: "guardrails" },
+    );
     const span = "`x<U+202E>yˋz|<U+2066>`";
     expect(markdown).toContain(`(${span})`);
     expect(comment).toContain(`- ${span} is outside guardrails/`);
@@ -150,40 +204,61 @@ describe("summary: verdicts are right", () => {
     `);
   });
 
-  it.each([[null], [42], ["steps"], [[]], [{}], [{ steps: "x" }], [{ steps: [null] }], [{ steps: [{ op: 1, urn: "u" }] }]])("input %j is 'preview failed', without a crash", (input) => {
+  it.each([
+    [null],
+    [42],
+    ["steps"],
+    [[]],
+    [{}],
+    [{ steps: "x" }],
+    [{ steps: [null] }],
+    [{ steps: [{ op: 1, urn: "u" }] }],
+  ])("input %j is 'preview failed', without a crash", (input) => {
     const { markdown, failed } = summarize(input);
     expect(failed).toBe(true);
     expect(markdown).toMatch(/^\*\*Guardrails: preview failed\.\*\* /);
   });
 
   it("a secret member list that changed shows as changed, without its contents", () => {
-    const secret = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", ciphertext: "v1:c2VjcmV0" };
+    const secret = {
+      "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270",
+      ciphertext: "v1:c2VjcmV0",
+    };
     expectSummary(
       [
-        { op: "update", urn: urn("GuardrailMemberAssignment", "eng-members"), oldState: { inputs: { guardrailId: "g" }, outputs: { members: secret } }, newState: { inputs: { guardrailId: "g", members: "[secret]" } } },
+        {
+          op: "update",
+          urn: urn("GuardrailMemberAssignment", "eng-members"),
+          oldState: { inputs: { guardrailId: "g" }, outputs: { members: secret } },
+          newState: { inputs: { guardrailId: "g", members: "[secret]" } },
+        },
       ],
       {
-        shows: [
-          "members: 1 secret list(s) changed",
-          "- changed (the list is secret: its contents are not shown)",
-        ],
-        hides: [
-          "v1:c2VjcmV0",
-          "4dabf18193072939515e22adb298388d",
-        ],
+        shows: ["members: 1 secret list(s) changed", "- changed (the list is secret: its contents are not shown)"],
+        hides: ["v1:c2VjcmV0", "4dabf18193072939515e22adb298388d"],
       },
     );
   });
 
   it("an added id that sits on another guardrail says where it moves from; a hostile name stays text (issue 24, finding 19)", () => {
-    const moves = { user_jon: "from guardrail Legacy Sales (3f2b8c1e…)", user_eve: "from guardrail <!-- @admins **x** (9a7d0000…)", user_nobody: "not a move" };
+    const moves = {
+      user_jon: "from guardrail Legacy Sales (3f2b8c1e…)",
+      user_eve: "from guardrail <!-- @admins **x** (9a7d0000…)",
+      user_nobody: "not a move",
+    };
     expectSummary(
       [
         {
           op: "update",
           urn: urn("GuardrailMemberAssignment", "eng-members"),
           oldState: { inputs: { guardrailId: "g" }, outputs: { members: { user_a: true } } },
-          newState: { inputs: { guardrailId: "g", members: { user_a: true, user_jon: true, user_eve: true, user_dave: true }, moves } },
+          newState: {
+            inputs: {
+              guardrailId: "g",
+              members: { user_a: true, user_jon: true, user_eve: true, user_dave: true },
+              moves,
+            },
+          },
         },
       ],
       {
@@ -200,9 +275,23 @@ describe("summary: verdicts are right", () => {
   it("only this package's resource types are read", () => {
     expectSummary(
       [
-        { op: "delete", urn: "urn:pulumi:prod::p::aws:index:Guardrail::other", oldState: { id: "x", inputs: { name: "Not ours" } } },
-        { op: "update", urn: "urn:pulumi:prod::p::mypkg:dynamic/guardrails2:GuardrailMemberAssignment::m", oldState: { inputs: {}, outputs: { members: { a: true } } }, newState: { inputs: { members: {} } } },
-        { op: "update", urn: `urn:pulumi:prod::p::my:component:Team$${"pulumi-nodejs:dynamic/guardrails:Guardrail"}::child`, oldState: { id: "c", inputs: { name: "Child", limitUsd: 1 } }, newState: { inputs: { name: "Child", limitUsd: 2 } } },
+        {
+          op: "delete",
+          urn: "urn:pulumi:prod::p::aws:index:Guardrail::other",
+          oldState: { id: "x", inputs: { name: "Not ours" } },
+        },
+        {
+          op: "update",
+          urn: "urn:pulumi:prod::p::mypkg:dynamic/guardrails2:GuardrailMemberAssignment::m",
+          oldState: { inputs: {}, outputs: { members: { a: true } } },
+          newState: { inputs: { members: {} } },
+        },
+        {
+          op: "update",
+          urn: `urn:pulumi:prod::p::my:component:Team$${"pulumi-nodejs:dynamic/guardrails:Guardrail"}::child`,
+          oldState: { id: "c", inputs: { name: "Child", limitUsd: 1 } },
+          newState: { inputs: { name: "Child", limitUsd: 2 } },
+        },
       ],
       {
         headline: "**Guardrails: 1 updated · members: no change · keys: no change**",
@@ -215,8 +304,19 @@ describe("summary: verdicts are right", () => {
     const ids = Array.from({ length: 200_000 }, (_, i) => `user_${i}`);
     const before = Object.fromEntries(ids.map((id) => [id, "not assigned"]));
     const after = Object.fromEntries(ids.map((id) => [id, true]));
-    const { markdown } = summarize({ steps: [{ op: "update", urn: urn("GuardrailMemberAssignment", "m"), oldState: { inputs: { guardrailId: "g" }, outputs: { members: before } }, newState: { inputs: { guardrailId: "g", members: after } } }] });
-    expect(markdown.split("\n")[0]).toBe("**Guardrails: no setting changes · members: 200000 added · keys: no change**");
+    const { markdown } = summarize({
+      steps: [
+        {
+          op: "update",
+          urn: urn("GuardrailMemberAssignment", "m"),
+          oldState: { inputs: { guardrailId: "g" }, outputs: { members: before } },
+          newState: { inputs: { guardrailId: "g", members: after } },
+        },
+      ],
+    });
+    expect(markdown.split("\n")[0]).toBe(
+      "**Guardrails: no setting changes · members: 200000 added · keys: no change**",
+    );
     expect(markdown).toContain("- … and 199950 more");
     expect(markdown.length).toBeLessThan(10_000);
   });

@@ -8,17 +8,40 @@ describe("summarizePreview", () => {
   it("calls out replacements and deletions first, masks secrets, and names moves and restores", () => {
     const md = summarizePreview({
       steps: [
-        { op: "replace", urn: urn("Guardrail", "lab"), oldState: { id: "g-lab", inputs: { name: "Lab", workspaceId: "ws-1" } }, newState: { inputs: { name: "Lab", workspaceId: "ws-2" } } },
+        {
+          op: "replace",
+          urn: urn("Guardrail", "lab"),
+          oldState: { id: "g-lab", inputs: { name: "Lab", workspaceId: "ws-1" } },
+          newState: { inputs: { name: "Lab", workspaceId: "ws-2" } },
+        },
         { op: "delete", urn: urn("Guardrail", "old"), oldState: { id: "g-old", inputs: { name: "Old" } } },
-        { op: "update", urn: urn("Guardrail", "eng"), oldState: { id: "g-eng", inputs: { name: "Eng", description: SECRET, allowedModels: ["b", "a"] } }, newState: { inputs: { name: "Eng", description: "[secret]", allowedModels: ["a", "b"] } } },
-        { op: "same", urn: urn("Guardrail", "ops"), oldState: { id: "g-ops", inputs: { name: "Ops" } }, newState: { inputs: { name: "Ops" } } },
+        {
+          op: "update",
+          urn: urn("Guardrail", "eng"),
+          oldState: { id: "g-eng", inputs: { name: "Eng", description: SECRET, allowedModels: ["b", "a"] } },
+          newState: { inputs: { name: "Eng", description: "[secret]", allowedModels: ["a", "b"] } },
+        },
+        {
+          op: "same",
+          urn: urn("Guardrail", "ops"),
+          oldState: { id: "g-ops", inputs: { name: "Ops" } },
+          newState: { inputs: { name: "Ops" } },
+        },
         {
           op: "update",
           urn: urn("GuardrailMemberAssignment", "eng-members"),
-          oldState: { inputs: { guardrailId: "g-eng" }, outputs: { members: { user_a: true, user_c: "not assigned", user_z: "assigned here, not in the program" } } },
+          oldState: {
+            inputs: { guardrailId: "g-eng" },
+            outputs: { members: { user_a: true, user_c: "not assigned", user_z: "assigned here, not in the program" } },
+          },
           newState: { inputs: { guardrailId: "g-eng", members: { user_a: true, user_c: true, user_m: true } } },
         },
-        { op: "update", urn: urn("GuardrailMemberAssignment", "ops-members"), oldState: { inputs: { guardrailId: "g-ops" }, outputs: { members: { user_m: true } } }, newState: { inputs: { guardrailId: "g-ops", members: {} } } },
+        {
+          op: "update",
+          urn: urn("GuardrailMemberAssignment", "ops-members"),
+          oldState: { inputs: { guardrailId: "g-ops" }, outputs: { members: { user_m: true } } },
+          newState: { inputs: { guardrailId: "g-ops", members: {} } },
+        },
       ],
     });
     expect(md).toMatchInlineSnapshot(`
@@ -60,14 +83,28 @@ describe("summarizePreview", () => {
   it("ignores the refresh steps of preview --refresh", () => {
     const md = summarizePreview({
       steps: [
-        { op: "update", urn: urn("Guardrail", "eng"), oldState: { id: "g", inputs: { name: "Eng", limitUsd: 1 } }, newState: { inputs: { name: "Eng", limitUsd: 2 } } },
-        { op: "refresh", urn: urn("Guardrail", "eng"), oldState: { id: "g", inputs: { name: "Eng", limitUsd: 1 } }, newState: { inputs: { name: "Eng", limitUsd: 1 } } },
+        {
+          op: "update",
+          urn: urn("Guardrail", "eng"),
+          oldState: { id: "g", inputs: { name: "Eng", limitUsd: 1 } },
+          newState: { inputs: { name: "Eng", limitUsd: 2 } },
+        },
+        {
+          op: "refresh",
+          urn: urn("Guardrail", "eng"),
+          oldState: { id: "g", inputs: { name: "Eng", limitUsd: 1 } },
+          newState: { inputs: { name: "Eng", limitUsd: 1 } },
+        },
       ],
     });
     expect(md).toContain("| limitUsd | `1` | `2` |");
   });
 
   it("says so when nothing changes", () => {
-    expect(summarizePreview({ steps: [{ op: "same", urn: urn("Guardrail", "eng"), oldState: { inputs: { name: "Eng" } } }] })).toBe("**Guardrails: no changes.**\n");
+    expect(
+      summarizePreview({
+        steps: [{ op: "same", urn: urn("Guardrail", "eng"), oldState: { inputs: { name: "Eng" } } }],
+      }),
+    ).toBe("**Guardrails: no changes.**\n");
   });
 });

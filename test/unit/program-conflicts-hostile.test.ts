@@ -20,7 +20,12 @@ beforeEach(async () => {
   // A configured program: a missing key or URL would (rightly) fail the first constructor.
   vi.stubEnv("GUARDRAILS_API_KEY", "test-key");
   vi.stubEnv("GUARDRAILS_BASE_URL", "http://127.0.0.1:9/api/v1");
-  await pulumi.runtime.setMocks({ newResource: (a) => ({ id: `${a.name}-id`, state: a.inputs }), call: (a) => a.inputs }, "conflicts", `s${stack}`, true);
+  await pulumi.runtime.setMocks(
+    { newResource: (a) => ({ id: `${a.name}-id`, state: a.inputs }), call: (a) => a.inputs },
+    "conflicts",
+    `s${stack}`,
+    true,
+  );
   errors = [];
   warnings = [];
   vi.spyOn(console, "error").mockImplementation((m: unknown) => void errors.push(String(m)));
@@ -56,20 +61,26 @@ describe("one guardrail, two managers: refused before the second registers (issu
 
   it("adoptId: other.id (the guardrail another resource creates) is refused", () => {
     const a = new Guardrail("a", { name: "A" });
-    expect(thrown(() => new Guardrail("b", { name: "B", adoptId: a.id }))).toContain('Guardrail "b": adoptId is the id of Guardrail "a" of this program');
+    expect(thrown(() => new Guardrail("b", { name: "B", adoptId: a.id }))).toContain(
+      'Guardrail "b": adoptId is the id of Guardrail "a" of this program',
+    );
   });
 
   it("an adoptId known only as an output fails the run once known, without quoting it", async () => {
     new Guardrail("sales", { name: "Sales", adoptId: X });
     new Guardrail("later", { name: "Later", adoptId: pulumi.output(X) });
     await settle();
-    expect(errors).toEqual([expect.stringContaining('Guardrail "later": adoptId is already adopted by Guardrail "sales" of this program')]);
+    expect(errors).toEqual([
+      expect.stringContaining('Guardrail "later": adoptId is already adopted by Guardrail "sales" of this program'),
+    ]);
   });
 
   it("an exclusive set beside another set of its kind on one guardrail is refused, naming both", () => {
     const g = new Guardrail("eng", { name: "Eng" });
     new GuardrailMemberAssignment("eng-members", { guardrailId: g.id, memberUserIds: ["user_a"], exclusive: true });
-    expect(thrown(() => new GuardrailMemberAssignment("eng-more", { guardrailId: g.id, memberUserIds: ["user_b"] }))).toBe(
+    expect(
+      thrown(() => new GuardrailMemberAssignment("eng-more", { guardrailId: g.id, memberUserIds: ["user_b"] })),
+    ).toBe(
       'GuardrailMemberAssignment "eng-more" and exclusive GuardrailMemberAssignment "eng-members" both manage the members of guardrail "eng"; an exclusive set owns the guardrail\'s whole member set, so each up would remove the other\'s members. Merge them into one set, or make both additive (exclusive: false).',
     );
     // Keys are another set; two additive sets share a guardrail.
@@ -77,7 +88,11 @@ describe("one guardrail, two managers: refused before the second registers (issu
     const h = new Guardrail("ops", { name: "Ops" });
     new GuardrailMemberAssignment("ops-a", { guardrailId: h.id, memberUserIds: ["user_c"] });
     new GuardrailMemberAssignment("ops-b", { guardrailId: h.id, memberUserIds: ["user_d"] });
-    expect(thrown(() => new GuardrailMemberAssignment("ops-x", { guardrailId: h.id, memberUserIds: ["user_e"], exclusive: true }))).toContain(
+    expect(
+      thrown(
+        () => new GuardrailMemberAssignment("ops-x", { guardrailId: h.id, memberUserIds: ["user_e"], exclusive: true }),
+      ),
+    ).toContain(
       'exclusive GuardrailMemberAssignment "ops-x" and GuardrailMemberAssignment "ops-a" both manage the members of guardrail "ops"',
     );
   });
@@ -85,7 +100,9 @@ describe("one guardrail, two managers: refused before the second registers (issu
   it("a set naming the adopted guardrail's id as a string is the same guardrail", () => {
     const g = new Guardrail("sales", { name: "Sales", adoptId: X });
     new GuardrailKeyAssignment("sales-keys", { guardrailId: g.id, keyHashes: ["k1"], exclusive: true });
-    expect(thrown(() => new GuardrailKeyAssignment("by-id", { guardrailId: X.toUpperCase(), keyHashes: ["k2"] }))).toContain(
+    expect(
+      thrown(() => new GuardrailKeyAssignment("by-id", { guardrailId: X.toUpperCase(), keyHashes: ["k2"] })),
+    ).toContain(
       `GuardrailKeyAssignment "by-id" and exclusive GuardrailKeyAssignment "sales-keys" both manage the keys of guardrail ${X.toUpperCase()}`,
     );
   });
@@ -94,7 +111,11 @@ describe("one guardrail, two managers: refused before the second registers (issu
     new GuardrailMemberAssignment("a", { guardrailId: X, memberUserIds: ["user_a"] });
     new GuardrailMemberAssignment("b", { guardrailId: X, memberUserIds: ["user_b"], exclusive: pulumi.output(true) });
     await settle();
-    expect(errors).toEqual([expect.stringContaining('exclusive GuardrailMemberAssignment "b" and GuardrailMemberAssignment "a" both manage the members of guardrail')]);
+    expect(errors).toEqual([
+      expect.stringContaining(
+        'exclusive GuardrailMemberAssignment "b" and GuardrailMemberAssignment "a" both manage the members of guardrail',
+      ),
+    ]);
   });
 });
 
@@ -106,7 +127,9 @@ describe("workspace ids compare in any case (issue 24, finding 13)", () => {
     new GuardrailMemberAssignment("two-members", { guardrailId: g2.id, memberUserIds: ["user_bob"] });
     await settle();
     expect(warnings.filter((w) => w.includes("user_bob"))).toEqual([
-      expect.stringContaining('member "user_bob" is assigned to two guardrails of the same workspace: "g1" (GuardrailMemberAssignment "one-members") and "g2" (GuardrailMemberAssignment "two-members")'),
+      expect.stringContaining(
+        'member "user_bob" is assigned to two guardrails of the same workspace: "g1" (GuardrailMemberAssignment "one-members") and "g2" (GuardrailMemberAssignment "two-members")',
+      ),
     ]);
   });
 });

@@ -7,7 +7,8 @@ const policy = { ...DEFAULT_RETRY, maxAttempts: 4, baseDelayMs: 100, maxDelayMs:
 
 describe("shouldRetry", () => {
   it("retries 408, 429, 5xx, timeouts and connection errors for idempotent calls", () => {
-    for (const s of [408, 429, 500, 502, 503]) expect(shouldRetry(apiError(s, ctx), "idempotent", 1, policy)).toBe(true);
+    for (const s of [408, 429, 500, 502, 503])
+      expect(shouldRetry(apiError(s, ctx), "idempotent", 1, policy)).toBe(true);
     expect(shouldRetry(new TimeoutError(0, "slow", ctx), "idempotent", 1, policy)).toBe(true);
     expect(shouldRetry(new ConnectionError("lost", { ...ctx, requestSent: true }), "idempotent", 1, policy)).toBe(true);
   });
@@ -61,12 +62,17 @@ describe("withRetry under fake timers", () => {
     const outcomes = [apiError(429, { ...ctx, retryAfterSeconds: 2 }), apiError(503, ctx)];
     const started: number[] = [];
     const t0 = Date.now();
-    const p = withRetry(async () => {
-      started.push(Date.now() - t0);
-      const next = outcomes.shift();
-      if (next) throw next;
-      return "ok";
-    }, "idempotent", policy, { random: () => 1 });
+    const p = withRetry(
+      async () => {
+        started.push(Date.now() - t0);
+        const next = outcomes.shift();
+        if (next) throw next;
+        return "ok";
+      },
+      "idempotent",
+      policy,
+      { random: () => 1 },
+    );
     await vi.advanceTimersByTimeAsync(1999);
     expect(started).toEqual([0]);
     await vi.advanceTimersByTimeAsync(1);
@@ -78,10 +84,14 @@ describe("withRetry under fake timers", () => {
 
   it("a create that may have been sent is attempted exactly once", async () => {
     let calls = 0;
-    const p = withRetry(async () => {
-      calls++;
-      throw new ConnectionError("lost", { ...ctx, method: "POST", requestSent: true });
-    }, "create", policy);
+    const p = withRetry(
+      async () => {
+        calls++;
+        throw new ConnectionError("lost", { ...ctx, method: "POST", requestSent: true });
+      },
+      "create",
+      policy,
+    );
     await expect(p).rejects.toBeInstanceOf(ConnectionError);
     await vi.runAllTimersAsync();
     expect(calls).toBe(1);
@@ -89,10 +99,14 @@ describe("withRetry under fake timers", () => {
 
   it("a create refused before sending is retried up to the cap", async () => {
     let calls = 0;
-    const p = withRetry(async () => {
-      calls++;
-      throw new ConnectionError("refused", { ...ctx, method: "POST", requestSent: false });
-    }, "create", policy).catch((e) => e);
+    const p = withRetry(
+      async () => {
+        calls++;
+        throw new ConnectionError("refused", { ...ctx, method: "POST", requestSent: false });
+      },
+      "create",
+      policy,
+    ).catch((e) => e);
     await vi.runAllTimersAsync();
     expect(await p).toBeInstanceOf(ConnectionError);
     expect(calls).toBe(4);

@@ -13,7 +13,17 @@ describe("schema/guardrails.schema.json", () => {
   it("describes the settings editors should complete", () => {
     const entry = guardrailFileJsonSchema() as any;
     const props = Object.keys(entry.properties.guardrails.additionalProperties.properties);
-    expect(props).toEqual(expect.arrayContaining(["name", "limitUsd", "allowedModels", "contentFilterBuiltins", "members", "keys", "enforceZdrVendorA"]));
+    expect(props).toEqual(
+      expect.arrayContaining([
+        "name",
+        "limitUsd",
+        "allowedModels",
+        "contentFilterBuiltins",
+        "members",
+        "keys",
+        "enforceZdrVendorA",
+      ]),
+    );
     expect(entry.properties.guardrails.additionalProperties.additionalProperties).toBe(false);
   });
 });

@@ -29,7 +29,12 @@ function longFunctions(path: string, text: string, max: number): string[] {
       const start = file.getLineAndCharacterOfPosition(node.getStart(file)).line;
       const end = file.getLineAndCharacterOfPosition(node.getEnd()).line;
       const lines = end - start + 1;
-      const name = node.name && ts.isIdentifier(node.name) ? node.name.text : ts.isVariableDeclaration(node.parent) && ts.isIdentifier(node.parent.name) ? node.parent.name.text : "(anonymous)";
+      const name =
+        node.name && ts.isIdentifier(node.name)
+          ? node.name.text
+          : ts.isVariableDeclaration(node.parent) && ts.isIdentifier(node.parent.name)
+            ? node.parent.name.text
+            : "(anonymous)";
       if (lines > max) found.push(`${path}:${start + 1} ${name} (${lines} lines)`);
     }
     ts.forEachChild(node, visit);
@@ -62,10 +67,21 @@ describe("code size limits", () => {
 
 /** Exports of an entry point (followed through re-exports) that carry no JSDoc, with class members. */
 function undocumentedExports(entries: string[]): string[] {
-  const program = ts.createProgram(entries.map((e) => join(root, e)), { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.Node16, moduleResolution: ts.ModuleResolutionKind.Node16, strict: true, skipLibCheck: true, noEmit: true });
+  const program = ts.createProgram(
+    entries.map((e) => join(root, e)),
+    {
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.Node16,
+      moduleResolution: ts.ModuleResolutionKind.Node16,
+      strict: true,
+      skipLibCheck: true,
+      noEmit: true,
+    },
+  );
   const checker = program.getTypeChecker();
   const missing = new Set<string>();
-  const documented = (s: ts.Symbol) => s.getDocumentationComment(checker).length > 0 || s.getJsDocTags(checker).length > 0;
+  const documented = (s: ts.Symbol) =>
+    s.getDocumentationComment(checker).length > 0 || s.getJsDocTags(checker).length > 0;
   for (const entry of entries) {
     const file = program.getSourceFile(join(root, entry))!;
     const module = checker.getSymbolAtLocation(file)!;
@@ -76,7 +92,13 @@ function undocumentedExports(entries: string[]): string[] {
       if (target.flags & ts.SymbolFlags.Class) {
         for (const member of checker.getPropertiesOfType(checker.getDeclaredTypeOfSymbol(target))) {
           const decl = member.valueDeclaration;
-          if (!decl || !ts.isMethodDeclaration(decl) || (ts.getCombinedModifierFlags(decl) & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected)) || member.name.startsWith("_")) continue;
+          if (
+            !decl ||
+            !ts.isMethodDeclaration(decl) ||
+            ts.getCombinedModifierFlags(decl) & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected) ||
+            member.name.startsWith("_")
+          )
+            continue;
           if (relative(root, decl.getSourceFile().fileName).startsWith("node_modules")) continue;
           if (!documented(member)) missing.add(`${where}: ${exported.name}.${member.name}`);
         }
@@ -88,7 +110,15 @@ function undocumentedExports(entries: string[]): string[] {
 
 describe("public API documentation", () => {
   it("every export of the package's entry points, and every public method of an exported class, has JSDoc", () => {
-    expect(undocumentedExports(["src/index.ts", "src/policy/index.ts", "src/export/index.ts", "src/preview/index.ts", "emulator/index.ts"])).toEqual([]);
+    expect(
+      undocumentedExports([
+        "src/index.ts",
+        "src/policy/index.ts",
+        "src/export/index.ts",
+        "src/preview/index.ts",
+        "emulator/index.ts",
+      ]),
+    ).toEqual([]);
   });
 });
 
@@ -96,14 +126,19 @@ describe("CONTRIBUTING.md layout", () => {
   const contributing = readFileSync(join(root, "CONTRIBUTING.md"), "utf8");
   const layout = contributing.slice(contributing.indexOf("## Layout"), contributing.indexOf("## Testing"));
   /** Names the layout section does not mention, each as a word of its own (`core/`, `index.ts`). */
-  const unnamed = (names: string[]) => names.filter((n) => !new RegExp(`(^|[\\s,(])${n.replace(/[.$]/g, "\\$&")}`, "m").test(layout));
+  const unnamed = (names: string[]) =>
+    names.filter((n) => !new RegExp(`(^|[\\s,(])${n.replace(/[.$]/g, "\\$&")}`, "m").test(layout));
   const entries = (dir: string) => readdirSync(join(root, dir), { withFileTypes: true });
 
   it("names every folder and top-level file of src/, every folder of src/core/ and tools/, and every emulator/ file", () => {
     const names = [
       ...entries("src").map((e) => (e.isDirectory() ? `${e.name}/` : e.name)),
-      ...entries("src/core").filter((e) => e.isDirectory()).map((e) => `${e.name}/`),
-      ...entries("tools").filter((e) => e.isDirectory()).map((e) => `${e.name}/`),
+      ...entries("src/core")
+        .filter((e) => e.isDirectory())
+        .map((e) => `${e.name}/`),
+      ...entries("tools")
+        .filter((e) => e.isDirectory())
+        .map((e) => `${e.name}/`),
       ...entries("emulator").map((e) => e.name),
     ];
     expect(names.length).toBeGreaterThan(30);

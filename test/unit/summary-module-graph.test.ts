@@ -12,13 +12,22 @@ describe("src/preview module graph", () => {
   it("loads neither undici nor the client nor a lifecycle", () => {
     const probe = spawnSync(
       process.execPath,
-      ["-e", `require(${JSON.stringify(join(REPO, "dist/src/preview/summary.js"))}); require(${JSON.stringify(join(REPO, "dist/src/preview/drift.js"))}); console.log(JSON.stringify(Object.keys(require.cache)))`],
+      [
+        "-e",
+        `require(${JSON.stringify(join(REPO, "dist/src/preview/summary.js"))}); require(${JSON.stringify(join(REPO, "dist/src/preview/drift.js"))}); console.log(JSON.stringify(Object.keys(require.cache)))`,
+      ],
       { encoding: "utf8" },
     );
     expect(probe.status, probe.stderr).toBe(0);
     const loaded: string[] = JSON.parse(probe.stdout);
     expect(loaded.some((m) => m.includes("/src/preview/summary.js"))).toBe(true);
-    expect(loaded.filter((m) => /node_modules[\\/](undici|@pulumi)[\\/]|[\\/]src[\\/]core[\\/](client[\\/]|settings[\\/]|assignments[\\/](lifecycle|apply|held-elsewhere)\.js)/.test(m))).toEqual([]);
+    expect(
+      loaded.filter((m) =>
+        /node_modules[\\/](undici|@pulumi)[\\/]|[\\/]src[\\/]core[\\/](client[\\/]|settings[\\/]|assignments[\\/](lifecycle|apply|held-elsewhere)\.js)/.test(
+          m,
+        ),
+      ),
+    ).toEqual([]);
     // It was 225 modules when the summary took FOREIGN from the lifecycle.
     expect(loaded.length).toBeLessThan(150);
   });

@@ -26,18 +26,41 @@ const USAGE = `usage:
 `;
 
 function preview(argv: string[]): void {
-  const { values } = parseArgs({ args: argv, options: { base: { type: "string" }, head: { type: "string" }, data: { type: "string", default: "guardrails" }, comment: { type: "string" } }, strict: true });
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      base: { type: "string" },
+      head: { type: "string" },
+      data: { type: "string", default: "guardrails" },
+      comment: { type: "string" },
+    },
+    strict: true,
+  });
   if (!values.base || !values.head) throw new UsageError("preview needs --base <ref> and --head <ref>");
   const sel = prepareDataPreview(process.cwd(), { base: values.base, head: values.head, dataDir: values.data! });
-  if (values.comment) onFile(values.comment, (path) => writeFileSync(path, selectionComment(sel, { dataDir: values.data! })));
-  const report = [`mode: ${sel.mode}`, ...sel.take.map((t) => `from head: ${t.path}`), ...sel.remove.map((p) => `deleted by the PR: ${p}`), ...sel.ignored.map((p) => `ignored (not read by the loader): ${p}`), ...sel.blockers.map((b) => `blocks the preview: ${JSON.stringify(b.path)} ${b.reason}`), ...sel.stale.map((p) => `also changed on the base: ${p}`)];
+  if (values.comment)
+    onFile(values.comment, (path) => writeFileSync(path, selectionComment(sel, { dataDir: values.data! })));
+  const report = [
+    `mode: ${sel.mode}`,
+    ...sel.take.map((t) => `from head: ${t.path}`),
+    ...sel.remove.map((p) => `deleted by the PR: ${p}`),
+    ...sel.ignored.map((p) => `ignored (not read by the loader): ${p}`),
+    ...sel.blockers.map((b) => `blocks the preview: ${JSON.stringify(b.path)} ${b.reason}`),
+    ...sel.stale.map((p) => `also changed on the base: ${p}`),
+  ];
   process.stderr.write(report.map((l) => `guardrails-ci: ${l}\n`).join(""));
   process.stdout.write(`mode=${sel.mode}\npreview=${sel.exposeKey}\n`);
 }
 
 function driftIssue(argv: string[]): void {
-  const { values, positionals } = parseArgs({ args: argv, options: { "open-issues": { type: "string" } }, allowPositionals: true, strict: true });
-  if (positionals.length !== 1 || !values["open-issues"]) throw new UsageError("drift-issue needs <preview.json> and --open-issues <issues.json>");
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: { "open-issues": { type: "string" } },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (positionals.length !== 1 || !values["open-issues"])
+    throw new UsageError("drift-issue needs <preview.json> and --open-issues <issues.json>");
   let json: unknown;
   try {
     json = JSON.parse(readFileSync(positionals[0]!, "utf8"));
@@ -45,7 +68,10 @@ function driftIssue(argv: string[]): void {
     throw new UserError(`${positionals[0]} is not the JSON of \`pulumi preview --refresh --json\``, { cause: err });
   }
   const open = parseOpenIssues(onFile(values["open-issues"], (path) => readFileSync(path, "utf8")));
-  for (const i of open.filter((i) => !i.ours)) process.stderr.write(`guardrails-ci: issue #${i.number} was not opened by this workflow (no GitHub Actions author or no marker line); left alone\n`);
+  for (const i of open.filter((i) => !i.ours))
+    process.stderr.write(
+      `guardrails-ci: issue #${i.number} was not opened by this workflow (no GitHub Actions author or no marker line); left alone\n`,
+    );
   process.stdout.write(actionOutputs(decideDriftIssue(hasDrift(json as never), open)));
 }
 
@@ -69,7 +95,8 @@ function main(): void {
     if (command === "-h" || command === "--help") return void process.stdout.write(USAGE);
     throw new UsageError(command ? `unknown command ${JSON.stringify(command)}` : "no command");
   } catch (err) {
-    const usage = err instanceof UsageError || (err as { code?: string } | undefined)?.code?.startsWith("ERR_PARSE_ARGS");
+    const usage =
+      err instanceof UsageError || (err as { code?: string } | undefined)?.code?.startsWith("ERR_PARSE_ARGS");
     // An expected failure is one line; a bug keeps its stack trace, so that it can be reported.
     process.stderr.write(`guardrails-ci: ${usage ? (err as Error).message : failureText(err)}\n`);
     if (usage) process.stderr.write(USAGE);

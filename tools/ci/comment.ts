@@ -48,17 +48,24 @@ export function selectionComment(sel: Selection, options: CommentOptions): strin
   const dir = path(`${options.dataDir}/`);
   if (sel.mode === "none") return `**Guardrails: no preview.** This pull request changes no data file in ${dir}.\n`;
   if (sel.mode === "data") {
-    const lines = [`**Guardrails: previewed** with the data files of this pull request and everything else from the base branch.`];
-    if (sel.stale.length) lines.push(`The base branch also changed ${inline(sel.stale, "such files")} since this branch started; the preview shows this pull request's copy. Merge or rebase the base branch to preview the result of the merge.`);
-    if (sel.ignored.length) lines.push(`Not read by the loader, so left as the base has them: ${inline(sel.ignored, "ignored paths")}.`);
+    const lines = [
+      `**Guardrails: previewed** with the data files of this pull request and everything else from the base branch.`,
+    ];
+    if (sel.stale.length)
+      lines.push(
+        `The base branch also changed ${inline(sel.stale, "such files")} since this branch started; the preview shows this pull request's copy. Merge or rebase the base branch to preview the result of the merge.`,
+      );
+    if (sel.ignored.length)
+      lines.push(`Not read by the loader, so left as the base has them: ${inline(sel.ignored, "ignored paths")}.`);
     return lines.join("\n\n") + "\n";
   }
   const { shown, left } = fit(sel.blockers.map((b) => `- ${path(b.path)} ${b.reason}`));
   if (left > 0) shown.push(`- … and ${count(left)} more paths that block the preview`);
-  return [
-    `**Guardrails: no automatic preview.** This pull request changes more than the data files in ${dir}:`,
-    shown.join("\n"),
-    `The automatic preview runs only the base branch's code, with the data files from the pull request, so that no code from a pull request ever runs with the management key. Code and configuration changes need a maintainer-approved run: a maintainer who has read the changes approves the ${code(env)} deployment of this workflow run.`,
-  ].join("\n\n") + "\n";
+  return (
+    [
+      `**Guardrails: no automatic preview.** This pull request changes more than the data files in ${dir}:`,
+      shown.join("\n"),
+      `The automatic preview runs only the base branch's code, with the data files from the pull request, so that no code from a pull request ever runs with the management key. Code and configuration changes need a maintainer-approved run: a maintainer who has read the changes approves the ${code(env)} deployment of this workflow run.`,
+    ].join("\n\n") + "\n"
+  );
 }
-

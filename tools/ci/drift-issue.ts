@@ -33,7 +33,10 @@ export type DriftIssueAction =
  */
 export function decideDriftIssue(drift: boolean, open: OpenIssue[]): DriftIssueAction {
   const numbers = [...new Set(open.filter((i) => i.ours).map((i) => i.number))].sort((a, b) => a - b);
-  if (drift) return numbers.length === 0 ? { action: "open" } : { action: "update", issue: numbers[0]!, duplicates: numbers.slice(1) };
+  if (drift)
+    return numbers.length === 0
+      ? { action: "open" }
+      : { action: "update", issue: numbers[0]!, duplicates: numbers.slice(1) };
   return numbers.length === 0 ? { action: "none" } : { action: "close", issues: numbers };
 }
 
@@ -43,10 +46,14 @@ export function decideDriftIssue(drift: boolean, open: OpenIssue[]): DriftIssueA
  */
 function byActionsBot(author: unknown): boolean {
   const { login, is_bot: isBot } = (author ?? {}) as { login?: unknown; is_bot?: unknown };
-  return login === "app/github-actions" || login === "github-actions[bot]" || (login === "github-actions" && isBot === true);
+  return (
+    login === "app/github-actions" || login === "github-actions[bot]" || (login === "github-actions" && isBot === true)
+  );
 }
 
-const example = JSON.stringify([{ number: 12, author: { login: "app/github-actions", is_bot: true }, body: `${DRIFT_MARKER}\n…` }]);
+const example = JSON.stringify([
+  { number: 12, author: { login: "app/github-actions", is_bot: true }, body: `${DRIFT_MARKER}\n…` },
+]);
 
 /**
  * Reads `gh issue list --json number,author,body` output: a list of objects with a positive
@@ -58,13 +65,20 @@ export function parseOpenIssues(text: string): OpenIssue[] {
   try {
     json = JSON.parse(text);
   } catch {
-    throw new UserError(`the open-issues file is not JSON; expected the output of \`gh issue list --json number,author,body\`, such as ${example}`);
+    throw new UserError(
+      `the open-issues file is not JSON; expected the output of \`gh issue list --json number,author,body\`, such as ${example}`,
+    );
   }
-  if (!Array.isArray(json)) throw new UserError(`the open-issues file holds ${typeof json}; expected a JSON list such as ${example}`);
+  if (!Array.isArray(json))
+    throw new UserError(`the open-issues file holds ${typeof json}; expected a JSON list such as ${example}`);
   return json.map((item, i) => {
     const { number: n, author, body } = (item ?? {}) as { number?: unknown; author?: unknown; body?: unknown };
-    if (typeof n !== "number" || !Number.isSafeInteger(n) || n <= 0) throw new UserError(`open issue [${i}]: number ${JSON.stringify(n)} is not a positive integer`);
-    return { number: n, ours: byActionsBot(author) && typeof body === "string" && body.trimStart().startsWith(DRIFT_MARKER) };
+    if (typeof n !== "number" || !Number.isSafeInteger(n) || n <= 0)
+      throw new UserError(`open issue [${i}]: number ${JSON.stringify(n)} is not a positive integer`);
+    return {
+      number: n,
+      ours: byActionsBot(author) && typeof body === "string" && body.trimStart().startsWith(DRIFT_MARKER),
+    };
   });
 }
 

@@ -13,7 +13,12 @@ import { MAX_CHANGES, selectFiles, type Change, type Selection } from "./select"
 /** Runs git with fixed, quoting-free output, `input` on its standard input. Wraps a failure with the command it ran. */
 export function git(cwd: string, args: string[], input?: string): Buffer {
   try {
-    return execFileSync("git", ["-c", "core.quotePath=false", ...args], { cwd, input, stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"], maxBuffer: 256 * 1024 * 1024 });
+    return execFileSync("git", ["-c", "core.quotePath=false", ...args], {
+      cwd,
+      input,
+      stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+      maxBuffer: 256 * 1024 * 1024,
+    });
   } catch (err) {
     const stderr = String((err as { stderr?: Buffer }).stderr ?? "").trim();
     throw new UserError(`git ${args.join(" ")} failed${stderr ? `: ${stderr}` : ""}`, { cause: err });
@@ -38,11 +43,15 @@ export function parseRawDiff(out: string): Change[] {
 
 /** The commit a ref names, checked to be one. */
 export function commitOf(cwd: string, ref: string): string {
-  if (ref.startsWith("-")) throw new UserError(`ref ${JSON.stringify(ref)} starts with "-"; expected a branch, tag or commit`);
+  if (ref.startsWith("-"))
+    throw new UserError(`ref ${JSON.stringify(ref)} starts with "-"; expected a branch, tag or commit`);
   return text(cwd, ["rev-parse", "--verify", "--end-of-options", `${ref}^{commit}`]);
 }
 
-const diffRaw = (cwd: string, from: string, to: string) => parseRawDiff(git(cwd, ["diff", "--raw", "-z", "--no-renames", "--no-abbrev", "--no-ext-diff", from, to, "--"]).toString("utf8"));
+const diffRaw = (cwd: string, from: string, to: string) =>
+  parseRawDiff(
+    git(cwd, ["diff", "--raw", "-z", "--no-renames", "--no-abbrev", "--no-ext-diff", from, to, "--"]).toString("utf8"),
+  );
 
 /**
  * The size of each blob, from one `git cat-file --batch-check` process whatever their number
@@ -52,10 +61,15 @@ export function blobSizes(cwd: string, blobs: string[]): Map<string, number> {
   const sizes = new Map<string, number>();
   const unique = [...new Set(blobs)];
   if (unique.length === 0) return sizes;
-  const lines = git(cwd, ["cat-file", "--batch-check"], unique.map((b) => `${b}\n`).join("")).toString("utf8").split("\n");
+  const lines = git(cwd, ["cat-file", "--batch-check"], unique.map((b) => `${b}\n`).join(""))
+    .toString("utf8")
+    .split("\n");
   unique.forEach((blob, i) => {
     const m = /^([0-9a-f]+) (\S+) (\d+)$/.exec(lines[i] ?? "");
-    if (!m || m[1] !== blob || m[2] !== "blob") throw new UserError(`git cat-file --batch-check answered ${JSON.stringify((lines[i] ?? "").slice(0, 200))} for ${blob}; expected "${blob} blob <size>"`);
+    if (!m || m[1] !== blob || m[2] !== "blob")
+      throw new UserError(
+        `git cat-file --batch-check answered ${JSON.stringify((lines[i] ?? "").slice(0, 200))} for ${blob}; expected "${blob} blob <size>"`,
+      );
     sizes.set(blob, Number(m[3]));
   });
   return sizes;
@@ -71,7 +85,10 @@ export function prChanges(cwd: string, base: string, head: string): { changes: C
   const changes = diffRaw(cwd, mergeBase, head);
   if (changes.length > MAX_CHANGES) return { changes, baseChanged };
   const regular = (c: Change) => (c.newMode === "100644" || c.newMode === "100755") && !/^0+$/.test(c.newBlob);
-  const sizes = blobSizes(cwd, changes.filter(regular).map((c) => c.newBlob));
+  const sizes = blobSizes(
+    cwd,
+    changes.filter(regular).map((c) => c.newBlob),
+  );
   return { changes: changes.map((c) => (regular(c) ? { ...c, size: sizes.get(c.newBlob)! } : c)), baseChanged };
 }
 
@@ -89,7 +106,10 @@ export function readBlobs(cwd: string, blobs: string[]): Map<string, Buffer> {
     const eol = out.indexOf(10, at);
     const header = out.subarray(at, eol < 0 ? out.length : eol).toString("utf8");
     const m = /^([0-9a-f]+) blob (\d+)$/.exec(header);
-    if (eol < 0 || !m || m[1] !== blob) throw new UserError(`git cat-file --batch answered ${JSON.stringify(header.slice(0, 200))} for ${blob}; expected "${blob} blob <size>"`);
+    if (eol < 0 || !m || m[1] !== blob)
+      throw new UserError(
+        `git cat-file --batch answered ${JSON.stringify(header.slice(0, 200))} for ${blob}; expected "${blob} blob <size>"`,
+      );
     const start = eol + 1;
     const end = start + Number(m[2]);
     if (end + 1 > out.length || out[end] !== 10) throw new UserError(`git cat-file --batch cut ${blob} short`);
@@ -110,7 +130,10 @@ function assertNoLinks(root: string, path: string): void {
     } catch {
       return; // does not exist yet, so nothing below it does either
     }
-    if (isLink) throw new UserError(`${parts.slice(0, i).join("/")} is a symbolic link in the working tree; refusing to write ${path} through it`);
+    if (isLink)
+      throw new UserError(
+        `${parts.slice(0, i).join("/")} is a symbolic link in the working tree; refusing to write ${path} through it`,
+      );
   }
 }
 
@@ -118,7 +141,10 @@ function assertNoLinks(root: string, path: string): void {
 export function applySelection(cwd: string, selection: Selection): void {
   for (let i = 0; i < selection.take.length; i += BLOBS_PER_READ) {
     const chunk = selection.take.slice(i, i + BLOBS_PER_READ);
-    const contents = readBlobs(cwd, chunk.map((t) => t.blob));
+    const contents = readBlobs(
+      cwd,
+      chunk.map((t) => t.blob),
+    );
     for (const { path, blob } of chunk) {
       assertNoLinks(cwd, path);
       const target = join(cwd, path);
@@ -145,7 +171,10 @@ export function prepareDataPreview(cwd: string, options: { base: string; head: s
   const base = commitOf(cwd, options.base);
   const head = commitOf(cwd, options.head);
   const checkedOut = commitOf(cwd, "HEAD");
-  if (checkedOut !== base) throw new UserError(`the working tree is at ${checkedOut}, not at the base ${base}; check out the base first, since everything but the data files comes from it`);
+  if (checkedOut !== base)
+    throw new UserError(
+      `the working tree is at ${checkedOut}, not at the base ${base}; check out the base first, since everything but the data files comes from it`,
+    );
   const { changes, baseChanged } = prChanges(cwd, base, head);
   const selection = selectFiles(changes, { dataDir: options.dataDir, baseChanged });
   if (selection.exposeKey) applySelection(cwd, selection);

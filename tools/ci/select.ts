@@ -60,7 +60,8 @@ export function unsafePath(path: string): string | undefined {
   if (path.length === 0) return "an empty path";
   if (hasControl(path)) return "a name with control characters";
   if (path.startsWith("/")) return "an absolute path";
-  if (path.split("/").some((seg) => seg === "" || seg === "." || seg === "..")) return "a path with an empty, `.` or `..` segment";
+  if (path.split("/").some((seg) => seg === "" || seg === "." || seg === ".."))
+    return "a path with an empty, `.` or `..` segment";
   return undefined;
 }
 
@@ -68,7 +69,10 @@ export function unsafePath(path: string): string | undefined {
 export function dataFolder(dir: string): string {
   const trimmed = dir.replace(/^\.\//, "").replace(/\/+$/, "");
   const why = unsafePath(trimmed);
-  if (why) throw new UserError(`data folder ${JSON.stringify(dir)} is ${why}; expected a folder relative to the repository root, such as "guardrails"`);
+  if (why)
+    throw new UserError(
+      `data folder ${JSON.stringify(dir)} is ${why}; expected a folder relative to the repository root, such as "guardrails"`,
+    );
   return trimmed;
 }
 
@@ -76,11 +80,17 @@ export function dataFolder(dir: string): string {
  * Decides which files come from where. `baseChanged` lists paths the base branch changed since
  * the merge base, to warn when the preview shows the PR's copy of a file both sides edited.
  */
-export function selectFiles(changes: Change[], options: { dataDir: string; baseChanged?: string[] | undefined }): Selection {
+export function selectFiles(
+  changes: Change[],
+  options: { dataDir: string; baseChanged?: string[] | undefined },
+): Selection {
   const dir = dataFolder(options.dataDir);
   const sel: Selection = { mode: "none", exposeKey: false, take: [], remove: [], ignored: [], blockers: [], stale: [] };
   if (changes.length > MAX_CHANGES) {
-    sel.blockers.push({ path: "(the whole pull request)", reason: `changes ${changes.length} paths, more than ${MAX_CHANGES}` });
+    sel.blockers.push({
+      path: "(the whole pull request)",
+      reason: `changes ${changes.length} paths, more than ${MAX_CHANGES}`,
+    });
   }
   for (const c of changes.slice(0, MAX_CHANGES)) {
     const why = unsafePath(c.path);
@@ -119,11 +129,14 @@ export function selectFiles(changes: Change[], options: { dataDir: string; baseC
 /** Why a changed data file cannot be taken, or undefined when it can. */
 function dataFileProblem(c: Change): string | undefined {
   if (c.status === "D") return c.newMode === "000000" ? undefined : `is deleted but has mode ${c.newMode}`;
-  if (c.status !== "A" && c.status !== "M" && c.status !== "T") return `has git status ${JSON.stringify(c.status)}; expected A, M, T or D`;
+  if (c.status !== "A" && c.status !== "M" && c.status !== "T")
+    return `has git status ${JSON.stringify(c.status)}; expected A, M, T or D`;
   if (c.newMode === "120000") return "is a symbolic link; the loader reads regular files only";
   if (c.newMode === "160000") return "is a submodule; the loader reads regular files only";
   if (!REGULAR.has(c.newMode)) return `has git mode ${c.newMode}; expected a regular file (100644)`;
-  if (!/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(c.newBlob)) return `has blob id ${JSON.stringify(c.newBlob)}; expected a full object id`;
-  if (c.size !== undefined && c.size > MAX_DATA_FILE_BYTES) return `is ${c.size} bytes, more than ${MAX_DATA_FILE_BYTES}`;
+  if (!/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(c.newBlob))
+    return `has blob id ${JSON.stringify(c.newBlob)}; expected a full object id`;
+  if (c.size !== undefined && c.size > MAX_DATA_FILE_BYTES)
+    return `is ${c.size} bytes, more than ${MAX_DATA_FILE_BYTES}`;
   return undefined;
 }

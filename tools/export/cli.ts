@@ -62,7 +62,9 @@ async function main(): Promise<number> {
     return 0;
   }
   if (positionals.length > 1) {
-    say(`guardrails-export: expected at most one folder, got ${positionals.map((p) => JSON.stringify(p)).join(" ")}\n\n${USAGE}`);
+    say(
+      `guardrails-export: expected at most one folder, got ${positionals.map((p) => JSON.stringify(p)).join(" ")}\n\n${USAGE}`,
+    );
     return 2;
   }
   if (values.stdout && positionals.length > 0) {
@@ -94,12 +96,18 @@ async function main(): Promise<number> {
     return 0;
   }
   // Only a real folder is listed: anything else is for writeExport to refuse, naming it.
-  const others = lstatSync(dir, { throwIfNoEntry: false })?.isDirectory() ? readdirSync(dir).filter((f) => /\.(ya?ml|json)$/i.test(f) && !isPolicyFile(f)).filter((f: string) => !result.files.some((r) => r.fileName === basename(f))) : [];
+  const others = lstatSync(dir, { throwIfNoEntry: false })?.isDirectory()
+    ? readdirSync(dir)
+        .filter((f) => /\.(ya?ml|json)$/i.test(f) && !isPolicyFile(f))
+        .filter((f: string) => !result.files.some((r) => r.fileName === basename(f)))
+    : [];
   const written = writeExport(dir, result.files, { force: values.force ?? false });
   const shown = relative(process.cwd(), resolve(dir)) || ".";
   say(`guardrails-export: wrote ${written.length} file(s) to ${shown}/ (${result.files.length} guardrail(s))\n`);
   if (others.length > 0) {
-    say(`note: ${shown}/ also holds ${others.map((f: string) => fileShown(basename(f))).join(", ")}, which declareGuardrails("${shown}") loads too\n`);
+    say(
+      `note: ${shown}/ also holds ${others.map((f: string) => fileShown(basename(f))).join(", ")}, which declareGuardrails("${shown}") loads too\n`,
+    );
   }
   return 0;
 }

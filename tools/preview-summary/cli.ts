@@ -18,7 +18,9 @@ function main(): void {
   const eventLog = logAt > 1 ? process.argv[logAt + 1] : undefined;
   const arg = process.argv.slice(2).find((a, i) => a !== "--drift" && i + 2 !== logAt && i + 2 !== logAt + 1);
   if (arg === "-h" || arg === "--help") {
-    process.stdout.write("usage: pulumi preview --json | guardrails-preview-summary [--drift] [--event-log events.jsonl] [preview.json]\n");
+    process.stdout.write(
+      "usage: pulumi preview --json | guardrails-preview-summary [--drift] [--event-log events.jsonl] [preview.json]\n",
+    );
     return;
   }
   const source = arg && arg !== "-" ? arg : "standard input";
@@ -26,7 +28,9 @@ function main(): void {
   try {
     text = readFileSync(arg && arg !== "-" ? arg : 0, "utf8");
   } catch (err) {
-    process.stderr.write(`guardrails-preview-summary: cannot read ${source} (${(err as NodeJS.ErrnoException).code ?? "error"})\n`);
+    process.stderr.write(
+      `guardrails-preview-summary: cannot read ${source} (${(err as NodeJS.ErrnoException).code ?? "error"})\n`,
+    );
     process.exit(2);
   }
   let json: unknown;
@@ -36,11 +40,19 @@ function main(): void {
     json = undefined;
   }
   if (drift) return void writeDrift(json);
-  const summary = json === undefined ? { failed: true, markdown: `**Guardrails: preview failed.** ${source} is ${text.trim() === "" ? "empty" : "not JSON"}, not the output of \`pulumi preview --json\`; nothing here says what would change.\n` } : summarize(json);
+  const summary =
+    json === undefined
+      ? {
+          failed: true,
+          markdown: `**Guardrails: preview failed.** ${source} is ${text.trim() === "" ? "empty" : "not JSON"}, not the output of \`pulumi preview --json\`; nothing here says what would change.\n`,
+        }
+      : summarize(json);
   const policies = logAt > 1 ? readEventLogSection(eventLog) : "";
   process.stdout.write(policies ? `${policies}\n${summary.markdown}` : summary.markdown);
   if (summary.failed) {
-    process.stderr.write("guardrails-preview-summary: the preview failed or the input is not a preview; see the summary\n");
+    process.stderr.write(
+      "guardrails-preview-summary: the preview failed or the input is not a preview; see the summary\n",
+    );
     process.exitCode = 1;
   }
 }
@@ -48,7 +60,8 @@ function main(): void {
 /** A failed preview must not read as "no drift": say so and exit non-zero. */
 function writeDrift(json: unknown): void {
   try {
-    if (json === undefined) throw new DriftUnknownError("the input is empty or not JSON, so drift cannot be determined");
+    if (json === undefined)
+      throw new DriftUnknownError("the input is empty or not JSON, so drift cannot be determined");
     process.stdout.write(summarizeDrift(json as PreviewJson));
   } catch (err) {
     // An expected failure is one line; a bug keeps its stack trace, so that it can be reported.

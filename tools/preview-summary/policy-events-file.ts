@@ -7,7 +7,8 @@ export function readEventLogSection(path: string | undefined): string {
     process.stderr.write(`guardrails-preview-summary: --event-log ${why}\n`);
     process.exit(2);
   };
-  if (!path || path.startsWith("--")) return fail("needs a file (PULUMI_DEBUG_COMMANDS=1 pulumi preview --json --event-log FILE)");
+  if (!path || path.startsWith("--"))
+    return fail("needs a file (PULUMI_DEBUG_COMMANDS=1 pulumi preview --json --event-log FILE)");
   try {
     const size = statSync(path).size;
     if (size > MAX_EVENT_LOG_BYTES) return fail(`${path} is ${size} bytes, over the ${MAX_EVENT_LOG_BYTES}-byte limit`);

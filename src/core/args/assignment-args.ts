@@ -15,11 +15,14 @@ const idMap = (argName: string) =>
     .superRefine((map, ctx) => {
       for (const id of Object.keys(map)) {
         if (id.trim() === "") ctx.addIssue({ code: "custom", message: "ids must be non-empty strings", input: id });
-        else if (id.length > 500) ctx.addIssue({ code: "custom", message: "ids must be at most 500 characters", input: id });
+        else if (id.length > 500)
+          ctx.addIssue({ code: "custom", message: "ids must be at most 500 characters", input: id });
       }
     });
 
-const guardrailId = z.string({ error: "must be a guardrail id (UUID)" }).regex(UUID_RE, { error: "must be a guardrail id (UUID)" });
+const guardrailId = z
+  .string({ error: "must be a guardrail id (UUID)" })
+  .regex(UUID_RE, { error: "must be a guardrail id (UUID)" });
 const exclusive = z.boolean({ error: "must be true or false" }).nullish();
 // In the order a program writes them, which is the order problems are listed in.
 const memberSetArgs = z.strictObject({ guardrailId, members: idMap("memberUserIds"), exclusive });
@@ -30,7 +33,10 @@ const keySetArgs = z.strictObject({ guardrailId, keys: idMap("keyHashes"), exclu
  * map as `ids` whatever the key; `partial` is what `check` parses, unknown values left out.
  */
 export const SET_ARGS = {
-  members: { full: memberSetArgs.transform(({ members, ...rest }) => ({ ...rest, ids: members })), partial: memberSetArgs.partial() },
+  members: {
+    full: memberSetArgs.transform(({ members, ...rest }) => ({ ...rest, ids: members })),
+    partial: memberSetArgs.partial(),
+  },
   keys: { full: keySetArgs.transform(({ keys, ...rest }) => ({ ...rest, ids: keys })), partial: keySetArgs.partial() },
 } as const;
 

@@ -9,9 +9,15 @@ import { FIELD_NAMES, type FIELDS, spec, type AnySchema, type FieldName } from "
 const optional = <T extends AnySchema>(schema: T) => schema.nullish().transform((v) => v ?? undefined);
 
 type Fields = typeof FIELDS;
-type ArgSchema<K extends FieldName> = Fields[K] extends { required: true } ? Fields[K]["arg"] : Fields[K]["arg"] extends infer S extends AnySchema ? ReturnType<typeof optional<S>> : never;
+type ArgSchema<K extends FieldName> = Fields[K] extends { required: true }
+  ? Fields[K]["arg"]
+  : Fields[K]["arg"] extends infer S extends AnySchema
+    ? ReturnType<typeof optional<S>>
+    : never;
 
-const fieldShape = Object.fromEntries(FIELD_NAMES.map((k) => [k, spec(k).required ? spec(k).arg : optional(spec(k).arg)])) as { [K in FieldName]: ArgSchema<K> };
+const fieldShape = Object.fromEntries(
+  FIELD_NAMES.map((k) => [k, spec(k).required ? spec(k).arg : optional(spec(k).arg)]),
+) as { [K in FieldName]: ArgSchema<K> };
 const { name, description, ...settings } = fieldShape;
 
 /** Settings of a guardrail (shared by `Guardrail` and the declarative files): the table's fields and `workspaceId`. */
@@ -19,7 +25,11 @@ export const guardrailSettingsShape = {
   name,
   description,
   // Listed where users read it: after the description, before the settings.
-  workspaceId: optional(z.string({ error: "must be a UUID string" }).regex(UUID_RE, { error: "must be a UUID such as 3f2b8c1e-0000-4000-8000-000000000000" })),
+  workspaceId: optional(
+    z
+      .string({ error: "must be a UUID string" })
+      .regex(UUID_RE, { error: "must be a UUID such as 3f2b8c1e-0000-4000-8000-000000000000" }),
+  ),
   ...settings,
 };
 
@@ -31,14 +41,29 @@ export const guardrailSettingsShape = {
 export function limitNeedsInterval(v: { limitUsd?: unknown; resetInterval?: unknown }, ctx: z.RefinementCtx): void {
   const limit = v.limitUsd !== undefined && v.limitUsd !== null;
   const interval = v.resetInterval !== undefined && v.resetInterval !== null;
-  if (limit && !interval) ctx.addIssue({ code: "custom", path: ["limitUsd"], input: v.limitUsd, message: "limitUsd and resetInterval go together: set resetInterval too (daily, weekly or monthly), or drop limitUsd" });
-  if (interval && !limit) ctx.addIssue({ code: "custom", path: ["resetInterval"], input: v.resetInterval, message: "resetInterval and limitUsd go together: set limitUsd too, or drop resetInterval" });
+  if (limit && !interval)
+    ctx.addIssue({
+      code: "custom",
+      path: ["limitUsd"],
+      input: v.limitUsd,
+      message:
+        "limitUsd and resetInterval go together: set resetInterval too (daily, weekly or monthly), or drop limitUsd",
+    });
+  if (interval && !limit)
+    ctx.addIssue({
+      code: "custom",
+      path: ["resetInterval"],
+      input: v.resetInterval,
+      message: "resetInterval and limitUsd go together: set limitUsd too, or drop resetInterval",
+    });
 }
 
 export const guardrailArgsSchema = z
   .strictObject({
     ...guardrailSettingsShape,
-    adoptId: optional(z.string({ error: "must be a guardrail id (UUID)" }).regex(UUID_RE, { error: "must be a guardrail id (UUID)" })),
+    adoptId: optional(
+      z.string({ error: "must be a guardrail id (UUID)" }).regex(UUID_RE, { error: "must be a guardrail id (UUID)" }),
+    ),
   })
   .superRefine(limitNeedsInterval);
 

@@ -12,7 +12,10 @@ export interface PropertyFailure {
 }
 
 export function formatPath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((acc, part) => (typeof part === "number" ? `${acc}[${part}]` : acc ? `${acc}.${String(part)}` : String(part)), "");
+  return path.reduce<string>(
+    (acc, part) => (typeof part === "number" ? `${acc}[${part}]` : acc ? `${acc}.${String(part)}` : String(part)),
+    "",
+  );
 }
 
 /** A value for a message: JSON, with what JSON leaves raw and a terminal acts on escaped (text/controls.ts); cut at 80 characters. */
@@ -21,7 +24,9 @@ export function shown(value: unknown): string {
   // JSON has no NaN or Infinity: JSON.stringify would print them as null.
   if (typeof value === "number" && !Number.isFinite(value)) return String(value);
   if (typeof value === "bigint") return `${value}n`;
-  const text = escapeInvisible(typeof value === "string" ? JSON.stringify(value) : JSON.stringify(value) ?? String(value));
+  const text = escapeInvisible(
+    typeof value === "string" ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value)),
+  );
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
@@ -52,15 +57,24 @@ export function secretArgsOf(props: Record<string, unknown>): (root: string) => 
  * inputs, where a secret is in plain text (`{&{{-7}}}`). A failure under a secret arg therefore
  * goes with no property, its path leading the reason: `has a problem: limitUsd: must be >= 0`.
  */
-export function forEngine(failures: readonly PropertyFailure[], isSecret: (root: string) => boolean): PropertyFailure[] {
-  return failures.map((f) => (isSecret(f.property.split(/[.[]/)[0]!) ? { property: "", reason: `${f.property}: ${f.reason}` } : f));
+export function forEngine(
+  failures: readonly PropertyFailure[],
+  isSecret: (root: string) => boolean,
+): PropertyFailure[] {
+  return failures.map((f) =>
+    isSecret(f.property.split(/[.[]/)[0]!) ? { property: "", reason: `${f.property}: ${f.reason}` } : f,
+  );
 }
 
 /**
  * @param known property names at the root, for did-you-mean suggestions on unknown ones.
  * @param isSecret whether the arg at a root holds a secret: then its value is never quoted.
  */
-export function issuesToFailures(error: { issues: readonly z.core.$ZodIssue[] }, known: readonly string[] = [], isSecret: (root: string) => boolean = () => false): PropertyFailure[] {
+export function issuesToFailures(
+  error: { issues: readonly z.core.$ZodIssue[] },
+  known: readonly string[] = [],
+  isSecret: (root: string) => boolean = () => false,
+): PropertyFailure[] {
   return error.issues.flatMap((issue) => {
     if (issue.code === "unrecognized_keys") {
       return issue.keys.map((key) => {
@@ -69,15 +83,22 @@ export function issuesToFailures(error: { issues: readonly z.core.$ZodIssue[] },
         const guess = nearest !== undefined && nearest !== key ? nearest : undefined;
         // A key that is empty or only blanks still gets a visible name.
         const shownKey = key.trim() === "" ? JSON.stringify(key) : key;
-        return { property: formatPath([...issue.path, shownKey]), reason: `unknown property${guess ? `; did you mean "${guess}"?` : ""}` };
+        return {
+          property: formatPath([...issue.path, shownKey]),
+          reason: `unknown property${guess ? `; did you mean "${guess}"?` : ""}`,
+        };
       });
     }
     const property = formatPath(issue.path);
     const input = "input" in issue ? issue.input : undefined;
     const got = "input" in issue && !isSecret(String(issue.path[0] ?? "")) ? ` (got ${shown(input)})` : "";
     // zod calls NaN and ±Infinity "not a number"; the person needs to hear "not finite".
-    if (issue.code === "invalid_type" && "input" in issue && input === undefined) return [{ property, reason: "is required" }];
-    const message = issue.code === "invalid_type" && typeof input === "number" && !Number.isFinite(input) ? "must be a finite number" : issue.message;
+    if (issue.code === "invalid_type" && "input" in issue && input === undefined)
+      return [{ property, reason: "is required" }];
+    const message =
+      issue.code === "invalid_type" && typeof input === "number" && !Number.isFinite(input)
+        ? "must be a finite number"
+        : issue.message;
     return [{ property, reason: `${message}${got}` }];
   });
 }
@@ -97,7 +118,8 @@ function editDistance(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
     prev = row;
   }
   return prev[b.length]!;

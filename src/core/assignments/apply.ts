@@ -51,30 +51,50 @@ export interface ApplyContext {
  * Sends a plan as chunked bulk calls and checks every count. Answers the ids now assigned
  * here; on any failure re-lists and throws a PartialApplyError that records what landed.
  */
-export async function applyPlanToService(ctx: ApplyContext, plan: Plan, before: ReadonlySet<string>): Promise<Set<string>> {
+export async function applyPlanToService(
+  ctx: ApplyContext,
+  plan: Plan,
+  before: ReadonlySet<string>,
+): Promise<Set<string>> {
   const { client, kind, inputs } = ctx;
   const now = new Set(before);
   const problems: string[] = [];
   const relist = async () => new Set(await collect(kind.list(client, inputs.guardrailId)));
   try {
     for (const ids of chunk(plan.remove, ctx.chunkSize)) {
-      const n = await client.unassign(kind.wire, inputs.guardrailId, ids).catch((err) => Promise.reject(new UserError(describeFailure(kind, `unassigning ${ids.length} ${kind.noun}(s)`, err), { cause: err })));
+      const n = await client
+        .unassign(kind.wire, inputs.guardrailId, ids)
+        .catch((err) =>
+          Promise.reject(
+            new UserError(describeFailure(kind, `unassigning ${ids.length} ${kind.noun}(s)`, err), { cause: err }),
+          ),
+        );
       for (const id of ids) now.delete(id);
       if (n === ids.length) continue;
       const live = await relist();
       const stuck = ids.filter((id) => live.has(id));
       for (const id of stuck) now.add(id);
-      if (stuck.length > 0) problems.push(`${stuck.length} ${kind.noun}(s) could not be unassigned: ${stuck.join(", ")}`);
+      if (stuck.length > 0)
+        problems.push(`${stuck.length} ${kind.noun}(s) could not be unassigned: ${stuck.join(", ")}`);
     }
     for (const ids of chunk(plan.add, ctx.chunkSize)) {
-      const n = await client.assign(kind.wire, inputs.guardrailId, ids).catch((err) => Promise.reject(new UserError(describeFailure(kind, `assigning ${ids.length} ${kind.noun}(s)`, err), { cause: err })));
+      const n = await client
+        .assign(kind.wire, inputs.guardrailId, ids)
+        .catch((err) =>
+          Promise.reject(
+            new UserError(describeFailure(kind, `assigning ${ids.length} ${kind.noun}(s)`, err), { cause: err }),
+          ),
+        );
       for (const id of ids) now.add(id);
       if (n === ids.length) continue;
       // Some were skipped: find out which, and name them.
       const live = await relist();
       const missing = ids.filter((id) => !live.has(id));
       for (const id of missing) now.delete(id);
-      if (missing.length > 0) problems.push(`${missing.length} ${kind.noun}(s) did not land (the service skipped them; are they ${kind.skipReason}?): ${missing.join(", ")}`);
+      if (missing.length > 0)
+        problems.push(
+          `${missing.length} ${kind.noun}(s) did not land (the service skipped them; are they ${kind.skipReason}?): ${missing.join(", ")}`,
+        );
     }
   } catch (err) {
     // A call failed past its retries. Record what actually landed, then fail.
@@ -85,7 +105,13 @@ export async function applyPlanToService(ctx: ApplyContext, plan: Plan, before: 
   return now;
 }
 
-function partial(ctx: ApplyContext, live: ReadonlySet<string>, plan: Plan, reasons: string[], cause?: unknown): PartialApplyError {
+function partial(
+  ctx: ApplyContext,
+  live: ReadonlySet<string>,
+  plan: Plan,
+  reasons: string[],
+  cause?: unknown,
+): PartialApplyError {
   const { kind, inputs } = ctx;
   const map = statusMap(inputs.ids, live, inputs.exclusive);
   // Ids this resource was removing that are still here stay in its care, so the next up
@@ -93,5 +119,11 @@ function partial(ctx: ApplyContext, live: ReadonlySet<string>, plan: Plan, reaso
   for (const id of plan.remove) if (live.has(id) && !(id in map)) map[id] = FOREIGN;
   const message = `${kind.typeName} for guardrail ${inputs.guardrailId}: ${reasons.join("; ")}. The state records what landed; fix the ids and run \`pulumi up\` again.`;
   const properties = { ...setOutputs(kind.stateKey, inputs, map), __provider: ctx.provider };
-  return new PartialApplyError(message, setResourceId(inputs.guardrailId, kind.stateKey), properties, reasons, cause === undefined ? undefined : { cause });
+  return new PartialApplyError(
+    message,
+    setResourceId(inputs.guardrailId, kind.stateKey),
+    properties,
+    reasons,
+    cause === undefined ? undefined : { cause },
+  );
 }

@@ -23,12 +23,19 @@ interface GuardrailFacts {
  * at most one GET per distinct guardrail involved (ours included, for members; for keys, whose scope needs no
  * workspace, at most MAX_NAMED_GUARDRAILS).
  */
-export async function heldElsewhere(client: GuardrailsClient, kind: AssignmentSetKind, guardrailId: string, ids: readonly string[]): Promise<Record<string, string>> {
+export async function heldElsewhere(
+  client: GuardrailsClient,
+  kind: AssignmentSetKind,
+  guardrailId: string,
+  ids: readonly string[],
+): Promise<Record<string, string>> {
   if (ids.length === 0) return {};
   const wanted = new Set(ids);
   // A member may hold one guardrail in each workspace: keep every one, and pick ours below.
   const found = new Map<string, string[]>();
-  for await (const row of kind.listAll(client)) if (wanted.has(row.id) && row.guardrailId !== guardrailId) found.set(row.id, [...(found.get(row.id) ?? []), row.guardrailId]);
+  for await (const row of kind.listAll(client))
+    if (wanted.has(row.id) && row.guardrailId !== guardrailId)
+      found.set(row.id, [...(found.get(row.id) ?? []), row.guardrailId]);
   if (found.size === 0) return {};
   const facts = new Map<string, Promise<GuardrailFacts>>();
   const factsOf = (id: string): Promise<GuardrailFacts> => {

@@ -14,7 +14,15 @@ import { readSet } from "./read";
 import { statusesIn } from "./state-map";
 import { createSet, deleteSet, updateSet } from "./write";
 import { UserError } from "../user-error";
-import { keyPath, updates, type ChangeKind, type CheckResult, type DiffResult, type Lifecycle, type PropertyChange } from "../results";
+import {
+  keyPath,
+  updates,
+  type ChangeKind,
+  type CheckResult,
+  type DiffResult,
+  type Lifecycle,
+  type PropertyChange,
+} from "../results";
 
 type Props = Record<string, unknown>;
 
@@ -41,10 +49,19 @@ const setProps = (props: Props) => {
 export function parseSet(kind: AssignmentSetKind, news: Props): AssignmentInputs {
   const parsed = SET_ARGS[kind.stateKey].full.safeParse(setProps(news), { reportInput: true });
   const secret = secretArgsOf(news);
-  if (!parsed.success) throw new UserError(issuesToFailures(parsed.error, [], secret).map((f) => `${inProgramNames(kind, f.property, secret(kind.stateKey))}: ${f.reason}`).join("; "));
+  if (!parsed.success)
+    throw new UserError(
+      issuesToFailures(parsed.error, [], secret)
+        .map((f) => `${inProgramNames(kind, f.property, secret(kind.stateKey))}: ${f.reason}`)
+        .join("; "),
+    );
   const map = parsed.data.ids;
   // Guardrail ids are UUIDs, case-insensitive; the service's own are lower case.
-  return { guardrailId: parsed.data.guardrailId.toLowerCase(), ids: new Set(Object.keys(map).filter((id) => map[id] === true)), exclusive: parsed.data.exclusive ?? false };
+  return {
+    guardrailId: parsed.data.guardrailId.toLowerCase(),
+    ids: new Set(Object.keys(map).filter((id) => map[id] === true)),
+    exclusive: parsed.data.exclusive ?? false,
+  };
 }
 
 /** Valid args get the ids the next `up` takes off other guardrails recorded as `moves` (moves.ts). */
@@ -60,11 +77,17 @@ function checkSet(kind: AssignmentSetKind, news: Props): CheckResult {
   const props = setProps(news);
   const known = Object.fromEntries(Object.entries(props).filter(([, v]) => !containsUnknown(v)));
   const failures = [];
-  if (!isUnknown(props.guardrailId) && !("guardrailId" in known)) failures.push({ property: "guardrailId", reason: "is required: the id of a Guardrail (e.g. guardrail.id)" });
+  if (!isUnknown(props.guardrailId) && !("guardrailId" in known))
+    failures.push({ property: "guardrailId", reason: "is required: the id of a Guardrail (e.g. guardrail.id)" });
   const parsed = SET_ARGS[kind.stateKey].partial.safeParse(known, { reportInput: true });
   const secret = secretArgsOf(news);
-  if (!parsed.success) for (const f of issuesToFailures(parsed.error, ["guardrailId", kind.argName, "exclusive"], secret)) failures.push({ property: inProgramNames(kind, f.property, secret(kind.stateKey)), reason: f.reason });
-  return { inputs: news, failures: forEngine(failures, (root) => secret(root) || (root === kind.argName && secret(kind.stateKey))) };
+  if (!parsed.success)
+    for (const f of issuesToFailures(parsed.error, ["guardrailId", kind.argName, "exclusive"], secret))
+      failures.push({ property: inProgramNames(kind, f.property, secret(kind.stateKey)), reason: f.reason });
+  return {
+    inputs: news,
+    failures: forEngine(failures, (root) => secret(root) || (root === kind.argName && secret(kind.stateKey))),
+  };
 }
 
 function diffSet(kind: AssignmentSetKind, olds: Props, news: Props): DiffResult {
@@ -80,12 +103,17 @@ function diffSet(kind: AssignmentSetKind, olds: Props, news: Props): DiffResult 
   const added = [...inputs.ids].filter((id) => map[id] !== true);
   const dropped = Object.keys(map).filter((id) => !inputs.ids.has(id));
   const mode = inputs.exclusive !== Boolean(olds.exclusive) ? updates(["exclusive"]) : [];
-  return { changes: [...mode, ...idChanges(kind, added, dropped, secretArgsOf(news)(kind.stateKey))], deleteBeforeReplace: false };
+  return {
+    changes: [...mode, ...idChanges(kind, added, dropped, secretArgsOf(news)(kind.stateKey))],
+    deleteBeforeReplace: false,
+  };
 }
 
 /** One change per id added or dropped (`members["user_bob"]`); for a secret set, the set as a whole. */
 function idChanges(kind: AssignmentSetKind, added: string[], dropped: string[], secret: boolean): PropertyChange[] {
   if (secret) return added.length + dropped.length > 0 ? updates([kind.stateKey]) : [];
-  const entry = (change: ChangeKind) => (id: string): PropertyChange => ({ path: keyPath(kind.stateKey, id), kind: change });
+  const entry =
+    (change: ChangeKind) =>
+    (id: string): PropertyChange => ({ path: keyPath(kind.stateKey, id), kind: change });
   return [...added.sort().map(entry("add")), ...dropped.sort().map(entry("delete"))];
 }

@@ -33,7 +33,12 @@ const NAMED_MAX = 20;
  * organization's assignments. Calls: that list (new sets only), then, only when some ids are
  * not there, one walk of the organization's assignments and a GET per guardrail involved.
  */
-export async function movesAt(kind: AssignmentSetKind, olds: Props, news: Props, inputs: AssignmentInputs): Promise<Record<string, string>> {
+export async function movesAt(
+  kind: AssignmentSetKind,
+  olds: Props,
+  news: Props,
+  inputs: AssignmentInputs,
+): Promise<Record<string, string>> {
   // A secret list is never copied under another name (nor one whose secrecy cannot be read).
   if (secretArgsOf(news)(kind.stateKey) || containsUnknown(news)) return {};
   const client = getClient();
@@ -42,13 +47,19 @@ export async function movesAt(kind: AssignmentSetKind, olds: Props, news: Props,
   if (inState) {
     const held = statusesIn(olds, kind.stateKey);
     // An id a refresh found on another guardrail already says so in the preview (`~ user_bob: "on guardrail …" => true`).
-    adding = [...inputs.ids].filter((id) => held[id] !== true && !(typeof held[id] === "string" && parseOnGuardrail(held[id]!)));
+    adding = [...inputs.ids].filter(
+      (id) => held[id] !== true && !(typeof held[id] === "string" && parseOnGuardrail(held[id]!)),
+    );
   } else {
     const live = new Set(await collect(kind.list(client, inputs.guardrailId)));
     adding = [...inputs.ids].filter((id) => !live.has(id));
   }
   const found = await heldElsewhere(client, kind, inputs.guardrailId, adding);
-  return Object.fromEntries(Object.keys(found).sort().map((id) => [id, movesFrom(found[id]!)]));
+  return Object.fromEntries(
+    Object.keys(found)
+      .sort()
+      .map((id) => [id, movesFrom(found[id]!)]),
+  );
 }
 
 /**
@@ -65,7 +76,11 @@ export function keptMoves(kind: AssignmentSetKind, olds: Props, inputs: Assignme
 /** The checked inputs: the program's, with `moves` when there are any (a stale one dropped). */
 export function withMoves(news: Props, moves: Record<string, string>): Props {
   const { moves: _stale, ...rest } = news;
-  const sorted = Object.fromEntries(Object.keys(moves).sort().map((id) => [id, moves[id]!]));
+  const sorted = Object.fromEntries(
+    Object.keys(moves)
+      .sort()
+      .map((id) => [id, moves[id]!]),
+  );
   return Object.keys(sorted).length > 0 ? { ...rest, moves: sorted } : rest;
 }
 
@@ -77,7 +92,13 @@ export function movesIn(news: Props): Record<string, string> {
 }
 
 /** The warning an `up` prints for ids it took off other guardrails, or undefined. */
-export function movesWarning(kind: AssignmentSetKind, guardrailId: string, moves: Record<string, string>, landed: ReadonlySet<string>, added: readonly string[]): string | undefined {
+export function movesWarning(
+  kind: AssignmentSetKind,
+  guardrailId: string,
+  moves: Record<string, string>,
+  landed: ReadonlySet<string>,
+  added: readonly string[],
+): string | undefined {
   const moved = added.filter((id) => landed.has(id) && moves[id] !== undefined);
   if (moved.length === 0) return undefined;
   const named = moved.slice(0, NAMED_MAX).map((id) => `${id} (${moves[id]})`);

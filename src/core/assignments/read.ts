@@ -12,7 +12,11 @@ import { setOutputs, statusesIn, statusMap } from "./state-map";
 import { FOREIGN } from "./status";
 import type { ReadResult } from "../results";
 
-export async function readSet(kind: AssignmentSetKind, id: string, props: Record<string, unknown>): Promise<ReadResult | undefined> {
+export async function readSet(
+  kind: AssignmentSetKind,
+  id: string,
+  props: Record<string, unknown>,
+): Promise<ReadResult | undefined> {
   const client = getClient();
   const guardrailId = ((props?.guardrailId as string | undefined) ?? id.split("/")[0]!).toLowerCase();
   let live: Set<string>;
@@ -27,7 +31,12 @@ export async function readSet(kind: AssignmentSetKind, id: string, props: Record
   const previous = statusesIn(props, kind.stateKey);
   // Ids the program asked for keep their place; foreign ids are re-derived from `live`.
   const wanted = Object.keys(previous).filter((k) => previous[k] !== FOREIGN);
-  const elsewhere = await heldElsewhere(client, kind, guardrailId, wanted.filter((k) => !live.has(k)));
+  const elsewhere = await heldElsewhere(
+    client,
+    kind,
+    guardrailId,
+    wanted.filter((k) => !live.has(k)),
+  );
   const map = statusMap(wanted, live, exclusive, elsewhere);
   // An id this resource still has to remove (a failed unassign) stays in its care while it is here.
   for (const k of Object.keys(previous)) if (previous[k] === FOREIGN && live.has(k)) map[k] = FOREIGN;

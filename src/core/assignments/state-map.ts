@@ -31,7 +31,12 @@ export function withoutForeign(map: StatusMap): StatusMap {
  * The state map: each wanted id with its status, plus (exclusive) every other live id as
  * FOREIGN. `elsewhere` gives the status of a wanted id found on a competing guardrail.
  */
-export function statusMap(wanted: Iterable<string>, live: ReadonlySet<string>, exclusive: boolean, elsewhere: Readonly<Record<string, string>> = {}): StatusMap {
+export function statusMap(
+  wanted: Iterable<string>,
+  live: ReadonlySet<string>,
+  exclusive: boolean,
+  elsewhere: Readonly<Record<string, string>> = {},
+): StatusMap {
   const map: StatusMap = {};
   for (const id of wanted) map[id] = live.has(id) ? true : (elsewhere[id] ?? NOT_ASSIGNED);
   if (exclusive) for (const id of live) if (!(id in map)) map[id] = FOREIGN;
@@ -39,8 +44,16 @@ export function statusMap(wanted: Iterable<string>, live: ReadonlySet<string>, e
 }
 
 /** The resource's outputs (and refreshed inputs): ids sorted, so state is byte-stable. */
-export function setOutputs(stateKey: string, inputs: Pick<AssignmentInputs, "guardrailId" | "exclusive">, map: StatusMap): Record<string, unknown> {
-  const sorted = Object.fromEntries(Object.keys(map).sort().map((k) => [k, map[k]!]));
+export function setOutputs(
+  stateKey: string,
+  inputs: Pick<AssignmentInputs, "guardrailId" | "exclusive">,
+  map: StatusMap,
+): Record<string, unknown> {
+  const sorted = Object.fromEntries(
+    Object.keys(map)
+      .sort()
+      .map((k) => [k, map[k]!]),
+  );
   return { guardrailId: inputs.guardrailId, exclusive: inputs.exclusive, [stateKey]: sorted };
 }
 

@@ -13,18 +13,38 @@ import { applyPlanToService, describeFailure, type ApplyContext } from "./apply"
 import type { AssignmentSetKind } from "./kind";
 import { movesWarning } from "./moves";
 import { chunk, planChanges } from "./plan";
-import { assignedIn, setOutputs, setResourceId, statusesIn, statusMap, withoutForeign, type StatusMap } from "./state-map";
+import {
+  assignedIn,
+  setOutputs,
+  setResourceId,
+  statusesIn,
+  statusMap,
+  withoutForeign,
+  type StatusMap,
+} from "./state-map";
 import { UserError } from "../user-error";
 import type { CreateResult, UpdateResult } from "../results";
 
 const chunkSize = () => resolveSettings().maxBulk ?? DEFAULT_MAX_BULK;
-const context = (kind: AssignmentSetKind, client: GuardrailsClient, inputs: AssignmentInputs, provider: unknown): ApplyContext => ({ client, kind, inputs, chunkSize: chunkSize(), provider });
+const context = (
+  kind: AssignmentSetKind,
+  client: GuardrailsClient,
+  inputs: AssignmentInputs,
+  provider: unknown,
+): ApplyContext => ({ client, kind, inputs, chunkSize: chunkSize(), provider });
 
-async function listOrExplain(kind: AssignmentSetKind, client: GuardrailsClient, guardrailId: string): Promise<string[]> {
+async function listOrExplain(
+  kind: AssignmentSetKind,
+  client: GuardrailsClient,
+  guardrailId: string,
+): Promise<string[]> {
   try {
     return await collect(kind.list(client, guardrailId));
   } catch (err) {
-    if (err instanceof NotFoundError) throw new UserError(`${kind.typeName}: guardrail ${guardrailId} does not exist; check guardrailId`, { cause: err });
+    if (err instanceof NotFoundError)
+      throw new UserError(`${kind.typeName}: guardrail ${guardrailId} does not exist; check guardrailId`, {
+        cause: err,
+      });
     throw err;
   }
 }
@@ -36,13 +56,21 @@ async function listOrExplain(kind: AssignmentSetKind, client: GuardrailsClient, 
  * removes nothing yet: the foreign ids are recorded, so the next refreshed preview names
  * their removal before any `up` performs it.
  */
-export async function createSet(kind: AssignmentSetKind, inputs: AssignmentInputs, provider: unknown, moves: Record<string, string> = {}): Promise<CreateResult> {
+export async function createSet(
+  kind: AssignmentSetKind,
+  inputs: AssignmentInputs,
+  provider: unknown,
+  moves: Record<string, string> = {},
+): Promise<CreateResult> {
   const client = getClient();
   const live = new Set(await listOrExplain(kind, client, inputs.guardrailId));
   const plan = planChanges({ desired: inputs.ids, live, managed: new Set(), exclusive: false });
   const now = await applyPlanToService(context(kind, client, inputs, provider), plan, live);
   warnMoves(kind, inputs.guardrailId, moves, now, plan.add);
-  return { id: setResourceId(inputs.guardrailId, kind.stateKey), properties: setOutputs(kind.stateKey, inputs, statusMap(inputs.ids, now, inputs.exclusive)) };
+  return {
+    id: setResourceId(inputs.guardrailId, kind.stateKey),
+    properties: setOutputs(kind.stateKey, inputs, statusMap(inputs.ids, now, inputs.exclusive)),
+  };
 }
 
 /**
@@ -50,7 +78,14 @@ export async function createSet(kind: AssignmentSetKind, inputs: AssignmentInput
  * program's ids, remove only ids this resource managed that the program dropped, and record
  * every other id as FOREIGN, so the next preview names them before an update removes them.
  */
-async function claim(kind: AssignmentSetKind, client: GuardrailsClient, inputs: AssignmentInputs, previous: StatusMap, provider: unknown, moves: Record<string, string>): Promise<Record<string, unknown>> {
+async function claim(
+  kind: AssignmentSetKind,
+  client: GuardrailsClient,
+  inputs: AssignmentInputs,
+  previous: StatusMap,
+  provider: unknown,
+  moves: Record<string, string>,
+): Promise<Record<string, unknown>> {
   const live = new Set(await listOrExplain(kind, client, inputs.guardrailId));
   const plan = planChanges({ desired: inputs.ids, live, managed: new Set(Object.keys(previous)), exclusive: false });
   const now = await applyPlanToService(context(kind, client, inputs, provider), plan, live);
@@ -58,22 +93,43 @@ async function claim(kind: AssignmentSetKind, client: GuardrailsClient, inputs: 
   return setOutputs(kind.stateKey, inputs, statusMap(inputs.ids, now, true));
 }
 
-export async function updateSet(kind: AssignmentSetKind, olds: Record<string, unknown>, inputs: AssignmentInputs, provider: unknown, moves: Record<string, string> = {}): Promise<UpdateResult> {
+export async function updateSet(
+  kind: AssignmentSetKind,
+  olds: Record<string, unknown>,
+  inputs: AssignmentInputs,
+  provider: unknown,
+  moves: Record<string, string> = {},
+): Promise<UpdateResult> {
   const client = getClient();
   const wasExclusive = Boolean(olds.exclusive);
-  if (!wasExclusive && inputs.exclusive) return { properties: await claim(kind, client, inputs, statusesIn(olds, kind.stateKey), provider, moves) };
+  if (!wasExclusive && inputs.exclusive)
+    return { properties: await claim(kind, client, inputs, statusesIn(olds, kind.stateKey), provider, moves) };
   // Exclusive -> additive releases the foreign ids: they leave the state and stay on the
   // service, since additive never touches what the program does not list.
-  const map = wasExclusive && !inputs.exclusive ? withoutForeign(statusesIn(olds, kind.stateKey)) : statusesIn(olds, kind.stateKey);
+  const map =
+    wasExclusive && !inputs.exclusive
+      ? withoutForeign(statusesIn(olds, kind.stateKey))
+      : statusesIn(olds, kind.stateKey);
   const live = assignedIn(map);
-  const plan = planChanges({ desired: inputs.ids, live, managed: new Set(Object.keys(map)), exclusive: inputs.exclusive });
+  const plan = planChanges({
+    desired: inputs.ids,
+    live,
+    managed: new Set(Object.keys(map)),
+    exclusive: inputs.exclusive,
+  });
   const now = await applyPlanToService(context(kind, client, inputs, provider), plan, live);
   warnMoves(kind, inputs.guardrailId, moves, now, plan.add);
   return { properties: setOutputs(kind.stateKey, inputs, statusMap(inputs.ids, now, inputs.exclusive)) };
 }
 
 /** The `up`'s word on ids it took off other guardrails, from what `check` recorded (moves.ts); no call. */
-function warnMoves(kind: AssignmentSetKind, guardrailId: string, moves: Record<string, string>, now: ReadonlySet<string>, added: readonly string[]): void {
+function warnMoves(
+  kind: AssignmentSetKind,
+  guardrailId: string,
+  moves: Record<string, string>,
+  now: ReadonlySet<string>,
+  added: readonly string[],
+): void {
   const warning = movesWarning(kind, guardrailId, moves, now, added);
   // The engine shows the provider's stderr in the run's output; the host has no warning channel.
   if (warning) console.error(warning);
@@ -82,10 +138,13 @@ function warnMoves(kind: AssignmentSetKind, guardrailId: string, moves: Record<s
 export async function deleteSet(kind: AssignmentSetKind, props: Record<string, unknown>): Promise<void> {
   const client = getClient();
   const guardrailId = (props.guardrailId as string).toLowerCase();
-  const gone = (err: NotFoundError) => confirmGone(client, err, { what: `${kind.typeName} of guardrail ${guardrailId}`, guardrailId });
+  const gone = (err: NotFoundError) =>
+    confirmGone(client, err, { what: `${kind.typeName} of guardrail ${guardrailId}`, guardrailId });
   let ids: string[];
   try {
-    ids = props.exclusive ? await collect(kind.list(client, guardrailId)) : [...assignedIn(statusesIn(props, kind.stateKey))];
+    ids = props.exclusive
+      ? await collect(kind.list(client, guardrailId))
+      : [...assignedIn(statusesIn(props, kind.stateKey))];
   } catch (err) {
     // The guardrail is gone, and its assignments with it (rule 9), if a working service says so.
     if (err instanceof NotFoundError) return gone(err);
@@ -96,7 +155,10 @@ export async function deleteSet(kind: AssignmentSetKind, props: Record<string, u
       await client.unassign(kind.wire, guardrailId, part);
     } catch (err) {
       if (err instanceof NotFoundError) return gone(err);
-      throw new UserError(`${kind.typeName} for guardrail ${guardrailId}: ${describeFailure(kind, `unassigning ${part.length} ${kind.noun}(s)`, err)}`, { cause: err });
+      throw new UserError(
+        `${kind.typeName} for guardrail ${guardrailId}: ${describeFailure(kind, `unassigning ${part.length} ${kind.noun}(s)`, err)}`,
+        { cause: err },
+      );
     }
   }
 }

@@ -24,14 +24,21 @@ export function checkBaseUrl(raw: string, keys: readonly (string | undefined)[] 
     throw fail(`must be an absolute URL such as https://api.example.com (got ${shownSetting(raw, keys, 200)})`);
   }
   if (holdsConfiguredKey(raw, keys)) {
-    throw fail("must not carry an API key (it holds one, not shown); set the key with guardrails:apiKey or GUARDRAILS_API_KEY");
+    throw fail(
+      "must not carry an API key (it holds one, not shown); set the key with guardrails:apiKey or GUARDRAILS_API_KEY",
+    );
   }
   if (url.username || url.password) throw fail("must not carry credentials; set the API key with guardrails:apiKey");
-  if (url.search || url.hash) throw fail(`must not carry a query or fragment (got ${shownSetting(`${url.origin}${url.pathname}${url.search ? "?…" : ""}${url.hash ? "#…" : ""}`, keys, 200)})`);
+  if (url.search || url.hash)
+    throw fail(
+      `must not carry a query or fragment (got ${shownSetting(`${url.origin}${url.pathname}${url.search ? "?…" : ""}${url.hash ? "#…" : ""}`, keys, 200)})`,
+    );
   if (url.protocol === "https:") return normalisePath(url);
   if (url.protocol === "http:" && LOOPBACK.test(url.hostname)) return normalisePath(url);
   if (url.protocol === "http:") {
-    throw fail(`must use https unless the host is loopback (got ${holdsKey(url.host, keys) ? shownSetting(url.host, keys) : `http://${url.host}`}); plain http would send the API key in clear text`);
+    throw fail(
+      `must use https unless the host is loopback (got ${holdsKey(url.host, keys) ? shownSetting(url.host, keys) : `http://${url.host}`}); plain http would send the API key in clear text`,
+    );
   }
   throw fail(`must be an https URL (got protocol ${shownSetting(url.protocol, keys)})`);
 }

@@ -26,7 +26,15 @@ import { checkBaseUrl } from "./base-url";
 import { PaginationError } from "./errors";
 import { redactUrl } from "./redaction";
 import { MAX_LIST_ROWS, paginate } from "./pagination";
-import { createOnce, DEFAULT_RETRY, withRetry, type RetryClass, type RetryHooks, type RetryOptions, type UnknownOutcome } from "./retry";
+import {
+  createOnce,
+  DEFAULT_RETRY,
+  withRetry,
+  type RetryClass,
+  type RetryHooks,
+  type RetryOptions,
+  type UnknownOutcome,
+} from "./retry";
 import { type Exchange, Transport } from "./transport";
 import { UserError } from "../user-error";
 
@@ -87,13 +95,25 @@ export class GuardrailsClient {
     return withRetry(() => this.transport.send(ex), retryClass, this.retry, this.hooks);
   }
 
-  private list<T>(path: string, item: Exchange<T>["schema"], query: Record<string, string | undefined> = {}): AsyncGenerator<T, void, undefined> {
+  private list<T>(
+    path: string,
+    item: Exchange<T>["schema"],
+    query: Record<string, string | undefined> = {},
+  ): AsyncGenerator<T, void, undefined> {
     const schema = pageEnvelope(item);
     const shown = redactUrl(`${this.baseUrl}/api/v1${path}`);
-    return paginate((offset, limit) => this.call({ method: "GET", path, query: { ...query, offset, limit }, schema }) as Promise<{ data: T[]; total_count: number }>, this.pageSize, {
-      maxRows: this.maxListRows,
-      fail: (reason) => new PaginationError(200, `paging stopped: ${reason}`, { method: "GET", url: shown }),
-    });
+    return paginate(
+      (offset, limit) =>
+        this.call({ method: "GET", path, query: { ...query, offset, limit }, schema }) as Promise<{
+          data: T[];
+          total_count: number;
+        }>,
+      this.pageSize,
+      {
+        maxRows: this.maxListRows,
+        fail: (reason) => new PaginationError(200, `paging stopped: ${reason}`, { method: "GET", url: shown }),
+      },
+    );
   }
 
   /** Guardrails of a workspace (the default one when omitted). */
@@ -112,18 +132,35 @@ export class GuardrailsClient {
    * with it, `outcome.resolve` settles what the POST made before anything is repeated.
    */
   async createGuardrail(body: WireGuardrailCreate, outcome?: UnknownOutcome<WireGuardrail>): Promise<WireGuardrail> {
-    const post = async () => (await this.transport.send({ method: "POST", path: "/guardrails", body, schema: dataEnvelope(wireGuardrail) })).data;
-    return outcome ? createOnce(post, outcome, this.retry, this.hooks) : withRetry(post, "create", this.retry, this.hooks);
+    const post = async () =>
+      (await this.transport.send({ method: "POST", path: "/guardrails", body, schema: dataEnvelope(wireGuardrail) }))
+        .data;
+    return outcome
+      ? createOnce(post, outcome, this.retry, this.hooks)
+      : withRetry(post, "create", this.retry, this.hooks);
   }
 
   /** One guardrail by id; `NotFoundError` when the id names none. */
   async getGuardrail(id: string): Promise<WireGuardrail> {
-    return (await this.call({ method: "GET", path: `/guardrails/${encodeURIComponent(id)}`, schema: dataEnvelope(wireGuardrail) })).data;
+    return (
+      await this.call({
+        method: "GET",
+        path: `/guardrails/${encodeURIComponent(id)}`,
+        schema: dataEnvelope(wireGuardrail),
+      })
+    ).data;
   }
 
   /** PATCH: only the fields present change; `null` clears. */
   async updateGuardrail(id: string, body: WireGuardrailUpdate): Promise<WireGuardrail> {
-    return (await this.call({ method: "PATCH", path: `/guardrails/${encodeURIComponent(id)}`, body, schema: dataEnvelope(wireGuardrail) })).data;
+    return (
+      await this.call({
+        method: "PATCH",
+        path: `/guardrails/${encodeURIComponent(id)}`,
+        body,
+        schema: dataEnvelope(wireGuardrail),
+      })
+    ).data;
   }
 
   /** Deletes a guardrail and its member and key assignments (contract rule 9). */
@@ -154,19 +191,22 @@ export class GuardrailsClient {
   /** Bulk assign; answers `assigned_count` (moves included, skips not counted). */
   async assign(kind: AssigneeKind, guardrailId: string, ids: string[]): Promise<number> {
     const path = `/guardrails/${encodeURIComponent(guardrailId)}/assignments/${kind}`;
-    return (await this.call({ method: "POST", path, body: { [BULK_FIELD[kind]]: ids }, schema: assignedResponse })).assigned_count;
+    return (await this.call({ method: "POST", path, body: { [BULK_FIELD[kind]]: ids }, schema: assignedResponse }))
+      .assigned_count;
   }
 
   /** Bulk unassign; answers `unassigned_count` (ids not on this guardrail are skipped). */
   async unassign(kind: AssigneeKind, guardrailId: string, ids: string[]): Promise<number> {
     const path = `/guardrails/${encodeURIComponent(guardrailId)}/assignments/${kind}/remove`;
-    return (await this.call({ method: "POST", path, body: { [BULK_FIELD[kind]]: ids }, schema: unassignedResponse })).unassigned_count;
+    return (await this.call({ method: "POST", path, body: { [BULK_FIELD[kind]]: ids }, schema: unassignedResponse }))
+      .unassigned_count;
   }
 
   /** Bulk assign members (user ids) to a guardrail; answers `assigned_count`. */
   assignMembers = (guardrailId: string, memberUserIds: string[]) => this.assign("members", guardrailId, memberUserIds);
   /** Bulk unassign members from a guardrail; answers `unassigned_count`. */
-  unassignMembers = (guardrailId: string, memberUserIds: string[]) => this.unassign("members", guardrailId, memberUserIds);
+  unassignMembers = (guardrailId: string, memberUserIds: string[]) =>
+    this.unassign("members", guardrailId, memberUserIds);
   /** Bulk assign API keys (by hash) to a guardrail; answers `assigned_count`. */
   assignKeys = (guardrailId: string, keyHashes: string[]) => this.assign("keys", guardrailId, keyHashes);
   /** Bulk unassign API keys from a guardrail; answers `unassigned_count`. */

@@ -29,7 +29,10 @@ export class GuardrailsError extends UserError {
   readonly metadata: Record<string, unknown> | null | undefined;
 
   constructor(status: number, summary: string, ctx: ErrorContext) {
-    super(`${ctx.method} ${ctx.url}: ${summary}${ctx.serverMessage ? `: ${ctx.serverMessage}` : ""}`, ctx.cause === undefined ? undefined : { cause: ctx.cause });
+    super(
+      `${ctx.method} ${ctx.url}: ${summary}${ctx.serverMessage ? `: ${ctx.serverMessage}` : ""}`,
+      ctx.cause === undefined ? undefined : { cause: ctx.cause },
+    );
     this.status = status;
     this.method = ctx.method;
     this.url = ctx.url;
@@ -45,7 +48,12 @@ export class GuardrailsError extends UserError {
     const copy = Object.assign(Object.create(Object.getPrototypeOf(this) as object) as this, this);
     Object.defineProperty(copy, "message", { value: message, writable: true, configurable: true, enumerable: false });
     Object.defineProperty(copy, "cause", { value: this, writable: true, configurable: true, enumerable: false });
-    Object.defineProperty(copy, "stack", { value: `${this.name}: ${message}\n${(this.stack ?? "").split("\n").slice(1).join("\n")}`, writable: true, configurable: true, enumerable: false });
+    Object.defineProperty(copy, "stack", {
+      value: `${this.name}: ${message}\n${(this.stack ?? "").split("\n").slice(1).join("\n")}`,
+      writable: true,
+      configurable: true,
+      enumerable: false,
+    });
     return copy;
   }
 }
@@ -124,9 +132,19 @@ export function apiError(status: number, ctx: ErrorContext): GuardrailsError {
   if (status === 401) return new AuthenticationError(status, `${summary} (check the API key)`, ctx);
   if (status === 403) return new PermissionError(status, `${summary} (a management key is required)`, ctx);
   if (status === 404) return new NotFoundError(status, summary, ctx);
-  if (status === 409) return new ConflictError(status, `${summary} (the guardrail changed meanwhile; run \`pulumi refresh\`, then \`pulumi up\` again)`, ctx);
+  if (status === 409)
+    return new ConflictError(
+      status,
+      `${summary} (the guardrail changed meanwhile; run \`pulumi refresh\`, then \`pulumi up\` again)`,
+      ctx,
+    );
   if (status === 429) return new RateLimitError(status, summary, ctx);
   if (status === 408 || status >= 500) return new ServerError(status, summary, ctx);
-  if (status >= 300 && status < 400) return new UnexpectedStatusError(status, `${summary} (redirects are not followed, so the key never leaves the configured host)`, ctx);
+  if (status >= 300 && status < 400)
+    return new UnexpectedStatusError(
+      status,
+      `${summary} (redirects are not followed, so the key never leaves the configured host)`,
+      ctx,
+    );
   return new UnexpectedStatusError(status, summary, ctx);
 }

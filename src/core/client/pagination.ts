@@ -41,7 +41,11 @@ const defaultKey = (row: unknown): string => {
 };
 
 /** Rows of every page, in order. Throws `fail(reason)` as soon as the pages cannot be right. */
-export async function* paginate<T>(fetchPage: (offset: number, limit: number) => Promise<PageResult<T>>, limit: number, options: PaginateOptions<T> = {}): AsyncGenerator<T, void, undefined> {
+export async function* paginate<T>(
+  fetchPage: (offset: number, limit: number) => Promise<PageResult<T>>,
+  limit: number,
+  options: PaginateOptions<T> = {},
+): AsyncGenerator<T, void, undefined> {
   const key = options.key ?? defaultKey;
   const maxRows = options.maxRows ?? MAX_LIST_ROWS;
   const fail = options.fail ?? ((reason: string) => new UserError(reason));
@@ -53,8 +57,12 @@ export async function* paginate<T>(fetchPage: (offset: number, limit: number) =>
     const page = await fetchPage(offset, limit);
     const count = page.total_count;
     if (!Number.isSafeInteger(count) || count < 0) throw fail(`total_count ${String(count)} is not a count`);
-    if (count > maxRows) throw fail(`total_count ${count} is more than the ${maxRows} rows a listing may hold; the count cannot be right`);
-    if (page.data.length > limit) throw fail(`the page at offset ${offset} holds ${page.data.length} rows though ${limit} were asked for; the server ignores limit`);
+    if (count > maxRows)
+      throw fail(`total_count ${count} is more than the ${maxRows} rows a listing may hold; the count cannot be right`);
+    if (page.data.length > limit)
+      throw fail(
+        `the page at offset ${offset} holds ${page.data.length} rows though ${limit} were asked for; the server ignores limit`,
+      );
     let fresh = 0;
     for (const row of page.data) {
       const k = key(row);
@@ -66,11 +74,15 @@ export async function* paginate<T>(fetchPage: (offset: number, limit: number) =>
     offset += limit;
     if (offset >= count) return;
     if (page.data.length > 0 && fresh === 0) {
-      throw fail(`the page at offset ${offset - limit} repeats ${page.data.length} row(s) already read though total_count is ${count}; stopping rather than paging on (a server that ignores offset)`);
+      throw fail(
+        `the page at offset ${offset - limit} repeats ${page.data.length} row(s) already read though total_count is ${count}; stopping rather than paging on (a server that ignores offset)`,
+      );
     }
     emptyRun = page.data.length === 0 ? emptyRun + 1 : 0;
     if (emptyRun > maxEmpty) {
-      throw fail(`${emptyRun} empty pages in a row up to offset ${offset - limit} though total_count is ${count}; stopping rather than paging on (a count that cannot be right)`);
+      throw fail(
+        `${emptyRun} empty pages in a row up to offset ${offset - limit} though total_count is ${count}; stopping rather than paging on (a count that cannot be right)`,
+      );
     }
   }
 }

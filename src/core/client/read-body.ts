@@ -19,7 +19,11 @@ interface BodyStream extends AsyncIterable<Buffer | Uint8Array> {
  * Reads at most `limit` bytes of `body`. Past the cap (announced or counted) the stream is
  * destroyed, which closes the connection, and `truncated` is set.
  */
-export async function readCapped(body: BodyStream, limit: number, contentLength?: string | string[]): Promise<CappedBody> {
+export async function readCapped(
+  body: BodyStream,
+  limit: number,
+  contentLength?: string | string[],
+): Promise<CappedBody> {
   const raw = Array.isArray(contentLength) ? contentLength[0] : contentLength;
   const announced = raw !== undefined && /^\d+$/.test(raw.trim()) ? Number(raw.trim()) : undefined;
   const extra = announced === undefined ? {} : { announced };

@@ -31,7 +31,8 @@ export function redactUrl(raw: string): string {
 export function redact(text: string, secret: string | undefined): string {
   if (!secret || secret.length < 4) return text;
   let out = text;
-  for (const form of new Set([secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)])) out = out.split(form).join("[REDACTED]");
+  for (const form of new Set([secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)]))
+    out = out.split(form).join("[REDACTED]");
   return out;
 }
 
@@ -54,7 +55,8 @@ export function redactValue(value: unknown, secret: string, depth = 0): unknown 
   if (depth >= MAX_DEPTH) return "[nested too deep]";
   if (Array.isArray(value)) return value.slice(0, MAX_ITEMS).map((v) => redactValue(v, secret, depth + 1));
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value).slice(0, MAX_ITEMS)) out[serverText(k, secret, 200)] = redactValue(v, secret, depth + 1);
+  for (const [k, v] of Object.entries(value).slice(0, MAX_ITEMS))
+    out[serverText(k, secret, 200)] = redactValue(v, secret, depth + 1);
   return out;
 }
 
@@ -99,6 +101,7 @@ export function holdsKey(text: string, keys: readonly (string | undefined)[] = [
  * description that quotes nothing (issue 24). Every message that quotes a setting uses this.
  */
 export function shownSetting(text: string, keys: readonly (string | undefined)[] = [], max = 100): string {
-  if (holdsKey(text, keys)) return "a value shaped like an API key, not shown; the key belongs in guardrails:apiKey or GUARDRAILS_API_KEY";
+  if (holdsKey(text, keys))
+    return "a value shaped like an API key, not shown; the key belongs in guardrails:apiKey or GUARDRAILS_API_KEY";
   return JSON.stringify(text.length > max ? `${text.slice(0, max)}…` : text);
 }

@@ -8,7 +8,12 @@
 import type { GuardrailsError } from "./errors";
 
 /** One line per retry, on stderr: what failed (already redacted), which attempt, and the wait. */
-export function reportRetry(err: GuardrailsError, attempt: number, delayMs: number, write: (line: string) => void = (l) => process.stderr.write(l)): void {
+export function reportRetry(
+  err: GuardrailsError,
+  attempt: number,
+  delayMs: number,
+  write: (line: string) => void = (l) => process.stderr.write(l),
+): void {
   const wait = delayMs >= 1000 ? `${(delayMs / 1000).toFixed(1)} s` : `${delayMs} ms`;
   const firstLine = err.message.split("\n")[0] ?? err.message;
   write(`pulumi-guardrails: attempt ${attempt} failed: ${firstLine}; retrying in ${wait}\n`);

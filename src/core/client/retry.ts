@@ -20,7 +20,12 @@ export interface RetryOptions {
 }
 
 /** 5 attempts, 250 ms first backoff doubling to 8 s, a `Retry-After` up to 60 s honoured. */
-export const DEFAULT_RETRY: RetryOptions = { maxAttempts: 5, baseDelayMs: 250, maxDelayMs: 8000, maxRetryAfterMs: 60_000 };
+export const DEFAULT_RETRY: RetryOptions = {
+  maxAttempts: 5,
+  baseDelayMs: 250,
+  maxDelayMs: 8000,
+  maxRetryAfterMs: 60_000,
+};
 
 /** `idempotent`: safe to repeat. `create`: repeat only if it never left. */
 export type RetryClass = "idempotent" | "create";
@@ -30,7 +35,8 @@ export function shouldRetry(err: unknown, retryClass: RetryClass, attempt: numbe
   if (attempt >= options.maxAttempts) return false;
   if (!(err instanceof GuardrailsError)) return false;
   if (retryClass === "create") return err instanceof ConnectionError && !err.requestSent;
-  if (err instanceof RateLimitError) return err.retryAfterSeconds === undefined || err.retryAfterSeconds * 1000 <= options.maxRetryAfterMs;
+  if (err instanceof RateLimitError)
+    return err.retryAfterSeconds === undefined || err.retryAfterSeconds * 1000 <= options.maxRetryAfterMs;
   return err instanceof ServerError || err instanceof TimeoutError || err instanceof ConnectionError;
 }
 
@@ -38,10 +44,16 @@ export function shouldRetry(err: unknown, retryClass: RetryClass, attempt: numbe
  * Delay before attempt `attempt + 1`: full jitter over `base * 2^(attempt-1)` capped at
  * `maxDelayMs`, and never less than the server's `Retry-After`.
  */
-export function retryDelayMs(err: unknown, attempt: number, options: RetryOptions, random: () => number = Math.random): number {
+export function retryDelayMs(
+  err: unknown,
+  attempt: number,
+  options: RetryOptions,
+  random: () => number = Math.random,
+): number {
   const ceiling = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** (attempt - 1));
   const backoff = Math.round(ceiling / 2 + (random() * ceiling) / 2);
-  const retryAfter = err instanceof RateLimitError && err.retryAfterSeconds !== undefined ? err.retryAfterSeconds * 1000 : 0;
+  const retryAfter =
+    err instanceof RateLimitError && err.retryAfterSeconds !== undefined ? err.retryAfterSeconds * 1000 : 0;
   return Math.max(backoff, retryAfter);
 }
 
@@ -53,7 +65,12 @@ export interface RetryHooks {
 }
 
 /** Runs `attempt` until it succeeds or the policy says stop; the last error is raised. */
-export async function withRetry<T>(run: (attempt: number) => Promise<T>, retryClass: RetryClass, options: RetryOptions, hooks: RetryHooks = {}): Promise<T> {
+export async function withRetry<T>(
+  run: (attempt: number) => Promise<T>,
+  retryClass: RetryClass,
+  options: RetryOptions,
+  hooks: RetryHooks = {},
+): Promise<T> {
   const sleep = hooks.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   for (let attempt = 1; ; attempt++) {
     try {
@@ -74,7 +91,9 @@ export function notProcessed(err: unknown): boolean {
 
 /** A failure after which the request may or may not have been applied. */
 export function isAmbiguous(err: unknown): boolean {
-  return !notProcessed(err) && (err instanceof ConnectionError || err instanceof TimeoutError || err instanceof ServerError);
+  return (
+    !notProcessed(err) && (err instanceof ConnectionError || err instanceof TimeoutError || err instanceof ServerError)
+  );
 }
 
 /** How a create whose outcome is unknown is settled (guardrail/create-once.ts supplies it). */
@@ -95,7 +114,12 @@ export interface UnknownOutcome<T> {
  * is retried; an ambiguous one is settled by `outcome.resolve` first, and retried only when it
  * says nothing landed; anything else is raised. Attempts and backoff follow `options`.
  */
-export async function createOnce<T>(post: () => Promise<T>, outcome: UnknownOutcome<T>, options: RetryOptions, hooks: RetryHooks = {}): Promise<T> {
+export async function createOnce<T>(
+  post: () => Promise<T>,
+  outcome: UnknownOutcome<T>,
+  options: RetryOptions,
+  hooks: RetryHooks = {},
+): Promise<T> {
   const sleep = hooks.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const around = outcome.around ?? ((p: () => Promise<T>) => p());
   for (let attempt = 1; ; attempt++) {
@@ -108,7 +132,11 @@ export async function createOnce<T>(post: () => Promise<T>, outcome: UnknownOutc
         if (found !== undefined) return found;
       }
       outcome.onGiveUp?.(err);
-      if (attempt >= options.maxAttempts || (err instanceof RateLimitError && !shouldRetry(err, "idempotent", attempt, options))) throw err;
+      if (
+        attempt >= options.maxAttempts ||
+        (err instanceof RateLimitError && !shouldRetry(err, "idempotent", attempt, options))
+      )
+        throw err;
       const delay = retryDelayMs(err, attempt, options, hooks.random);
       hooks.onRetry?.(err, attempt, delay);
       await sleep(delay);

@@ -9,7 +9,14 @@
  */
 import { Agent, type Dispatcher, request } from "undici";
 import type { z } from "zod";
-import { apiError, ConnectionError, GuardrailsError, ResponseShapeError, ResponseTooLargeError, TimeoutError } from "./errors";
+import {
+  apiError,
+  ConnectionError,
+  GuardrailsError,
+  ResponseShapeError,
+  ResponseTooLargeError,
+  TimeoutError,
+} from "./errors";
 import { readCapped } from "./read-body";
 import { redactCause, redactUrl, redactValue, serverText } from "./redaction";
 import { parseRetryAfter } from "./retry";
@@ -48,7 +55,15 @@ interface Ctx {
 }
 
 /** Error codes that mean the request never left this machine. */
-const NOT_SENT = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "UND_ERR_CONNECT_TIMEOUT", "EADDRNOTAVAIL"]);
+const NOT_SENT = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "UND_ERR_CONNECT_TIMEOUT",
+  "EADDRNOTAVAIL",
+]);
 const TIMEOUTS = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
 
 /** The reason the deadline aborts with, told apart from any other abort. */
@@ -91,11 +106,20 @@ export class Transport {
       });
       status = res.statusCode;
       const failed = res.statusCode >= 300;
-      const body = await readCapped(res.body, failed ? ERROR_BODY_BYTES : this.maxResponseBytes, res.headers["content-length"]);
+      const body = await readCapped(
+        res.body,
+        failed ? ERROR_BODY_BYTES : this.maxResponseBytes,
+        res.headers["content-length"],
+      );
       if (failed) throw this.errorFromBody(res.statusCode, body.text, res.headers, ctx);
       if (body.truncated) {
-        const size = body.announced === undefined ? `more than ${this.maxResponseBytes} bytes` : `${body.announced} bytes`;
-        throw new ResponseTooLargeError(res.statusCode, `the response body is ${size}, over the client's cap of ${this.maxResponseBytes} bytes; reading stopped there`, ctx);
+        const size =
+          body.announced === undefined ? `more than ${this.maxResponseBytes} bytes` : `${body.announced} bytes`;
+        throw new ResponseTooLargeError(
+          res.statusCode,
+          `the response body is ${size}, over the client's cap of ${this.maxResponseBytes} bytes; reading stopped there`,
+          ctx,
+        );
       }
       return this.parse(res.statusCode, body.text, ex.schema, ctx);
     } catch (err) {
@@ -117,18 +141,36 @@ export class Transport {
     } catch {
       // Not the parser's own error as cause: its message quotes the text around the fault, and a
       // quoted head of a key is beyond what `redact` can recognise.
-      throw new ResponseShapeError(status, "response is not JSON", { ...ctx, cause: new SyntaxError(`the ${text.length}-character body is not valid JSON`) });
+      throw new ResponseShapeError(status, "response is not JSON", {
+        ...ctx,
+        cause: new SyntaxError(`the ${text.length}-character body is not valid JSON`),
+      });
     }
     const parsed = schema.safeParse(json);
     if (!parsed.success) {
-      const detail = parsed.error.issues.slice(0, 5).map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
-      const issues = parsed.error.issues.map((i) => ({ path: i.path, code: i.code, message: serverText(i.message, this.options.apiKey) }));
-      throw new ResponseShapeError(status, `unexpected response shape (${serverText(detail, this.options.apiKey)})`, { ...ctx, issues });
+      const detail = parsed.error.issues
+        .slice(0, 5)
+        .map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`)
+        .join("; ");
+      const issues = parsed.error.issues.map((i) => ({
+        path: i.path,
+        code: i.code,
+        message: serverText(i.message, this.options.apiKey),
+      }));
+      throw new ResponseShapeError(status, `unexpected response shape (${serverText(detail, this.options.apiKey)})`, {
+        ...ctx,
+        issues,
+      });
     }
     return parsed.data;
   }
 
-  private errorFromBody(status: number, text: string, headers: Dispatcher.ResponseData["headers"], ctx: Ctx): GuardrailsError {
+  private errorFromBody(
+    status: number,
+    text: string,
+    headers: Dispatcher.ResponseData["headers"],
+    ctx: Ctx,
+  ): GuardrailsError {
     const key = this.options.apiKey;
     let serverMessage: string | undefined;
     let metadata: Record<string, unknown> | null | undefined;
@@ -161,11 +203,20 @@ export class Transport {
         : "the request may have been applied";
     if (deadlinePassed || codes.some((c) => TIMEOUTS.has(c))) {
       const got = status === undefined ? "no answer" : `status ${status} but not the whole body`;
-      return new TimeoutError(0, `${got} within the ${this.timeoutMs} ms deadline; ${outcome}`, { ...ctx, ...(cause ? { cause } : {}) });
+      return new TimeoutError(0, `${got} within the ${this.timeoutMs} ms deadline; ${outcome}`, {
+        ...ctx,
+        ...(cause ? { cause } : {}),
+      });
     }
     const requestSent = !codes.some((c) => NOT_SENT.has(c));
-    const what = requestSent ? `connection lost before a complete answer; ${outcome}` : "could not connect; nothing was sent";
-    return new ConnectionError(`${what} (${codes.join(", ") || "unknown error"})`, { ...ctx, ...(cause ? { cause } : {}), requestSent });
+    const what = requestSent
+      ? `connection lost before a complete answer; ${outcome}`
+      : "could not connect; nothing was sent";
+    return new ConnectionError(`${what} (${codes.join(", ") || "unknown error"})`, {
+      ...ctx,
+      ...(cause ? { cause } : {}),
+      requestSent,
+    });
   }
 }
 

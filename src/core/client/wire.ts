@@ -4,7 +4,15 @@
  * envelopes), tolerant on what the service may add or leave out.
  */
 import { z } from "zod";
-import { FIELD_NAMES, type FIELDS, spec, type AnySchema, type FieldName, type WireName, type WireValue } from "../fields/fields";
+import {
+  FIELD_NAMES,
+  type FIELDS,
+  spec,
+  type AnySchema,
+  type FieldName,
+  type WireName,
+  type WireValue,
+} from "../fields/fields";
 
 /** Content filter records, read tolerantly (core/fields/filters.ts). */
 export { wireBuiltinFilter, wireCustomFilter, type WireBuiltinFilter, type WireCustomFilter } from "../fields/filters";
@@ -15,10 +23,17 @@ export { wireBuiltinFilter, wireCustomFilter, type WireBuiltinFilter, type WireC
  * declarative file says by leaving the setting out. Read this way, `[]` and null are one state
  * everywhere: export, adoption, refresh and diff (issue 24, finding 7).
  */
-const orNull = <T extends AnySchema>(schema: T) => schema.nullish().transform((v) => (v === undefined || (Array.isArray(v) && v.length === 0) ? null : v));
+const orNull = <T extends AnySchema>(schema: T) =>
+  schema.nullish().transform((v) => (v === undefined || (Array.isArray(v) && v.length === 0) ? null : v));
 
 type Fields = typeof FIELDS;
-type ReadShape = { [K in FieldName as WireName<K>]: Fields[K] extends { required: true } ? Fields[K]["read"] : Fields[K]["read"] extends infer S extends AnySchema ? ReturnType<typeof orNull<S>> : never };
+type ReadShape = {
+  [K in FieldName as WireName<K>]: Fields[K] extends { required: true }
+    ? Fields[K]["read"]
+    : Fields[K]["read"] extends infer S extends AnySchema
+      ? ReturnType<typeof orNull<S>>
+      : never;
+};
 
 /**
  * A guardrail as the service returns it, read tolerantly (docs/api-contract.md rules 10-12):
@@ -30,7 +45,9 @@ export const wireGuardrail = z.object({
   created_at: z.string(),
   workspace_id: orNull(z.string()),
   updated_at: orNull(z.string()),
-  ...(Object.fromEntries(FIELD_NAMES.map((k) => [spec(k).wire, spec(k).required ? spec(k).read : orNull(spec(k).read)])) as ReadShape),
+  ...(Object.fromEntries(
+    FIELD_NAMES.map((k) => [spec(k).wire, spec(k).required ? spec(k).read : orNull(spec(k).read)]),
+  ) as ReadShape),
 });
 /** A guardrail as the client reads it: every table field present, null where the service sent none. */
 export type WireGuardrail = z.infer<typeof wireGuardrail>;

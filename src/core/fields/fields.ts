@@ -58,21 +58,49 @@ export interface FieldSpec<Wire extends string, Arg extends AnySchema, Read exte
   compare(value: never): unknown;
 }
 
-const field = <const Wire extends string, Arg extends AnySchema, Read extends AnySchema, O = z.output<Read>>(spec: FieldSpec<Wire, Arg, Read, O>) => spec;
+const field = <const Wire extends string, Arg extends AnySchema, Read extends AnySchema, O = z.output<Read>>(
+  spec: FieldSpec<Wire, Arg, Read, O>,
+) => spec;
 
 const same = <T>(v: T): T => v;
 const uniq = (xs: readonly string[]) => [...new Set(xs)];
 const sortedSet = (xs: readonly string[]) => [...new Set(xs)].sort();
 const notEmpty = { error: "must not be empty: omit the property instead of passing []" };
 
-const scalar = <const Wire extends string, Arg extends AnySchema, Read extends AnySchema>(wire: Wire, arg: Arg, read: Read) =>
-  field({ wire, kind: "scalar", arg, read, toWire: same, fromWire: (v: z.output<Read>) => v, toArg: same, compare: same });
+const scalar = <const Wire extends string, Arg extends AnySchema, Read extends AnySchema>(
+  wire: Wire,
+  arg: Arg,
+  read: Read,
+) =>
+  field({
+    wire,
+    kind: "scalar",
+    arg,
+    read,
+    toWire: same,
+    fromWire: (v: z.output<Read>) => v,
+    toArg: same,
+    compare: same,
+  });
 
-const idSet = <const Wire extends string, Item extends z.ZodType<string, string> = z.ZodString>(wire: Wire, kind: "set" | "modelSet", what: string, item: Item = z.string() as unknown as Item) =>
+const idSet = <const Wire extends string, Item extends z.ZodType<string, string> = z.ZodString>(
+  wire: Wire,
+  kind: "set" | "modelSet",
+  what: string,
+  item: Item = z.string() as unknown as Item,
+) =>
   field({
     wire,
     kind,
-    arg: z.array(z.string({ error: `each item must be a ${what} string` }).min(1, { error: `each item must be a non-empty ${what}` }).pipe(item), { error: `must be a list of ${what}s` }).min(1, notEmpty),
+    arg: z
+      .array(
+        z
+          .string({ error: `each item must be a ${what} string` })
+          .min(1, { error: `each item must be a non-empty ${what}` })
+          .pipe(item),
+        { error: `must be a list of ${what}s` },
+      )
+      .min(1, notEmpty),
     read: z.array(z.string()),
     toWire: uniq,
     fromWire: (v: string[]) => v,
@@ -80,8 +108,13 @@ const idSet = <const Wire extends string, Item extends z.ZodType<string, string>
     compare: sortedSet,
   });
 
-const flag = <const Wire extends string>(wire: Wire) => scalar(wire, z.boolean({ error: "must be true or false" }), z.boolean());
-const zdrFlag = <const Wire extends string>(wire: Wire) => ({ ...flag(wire), group: "zdr" as const, fallback: "enforceZdr" as const });
+const flag = <const Wire extends string>(wire: Wire) =>
+  scalar(wire, z.boolean({ error: "must be true or false" }), z.boolean());
+const zdrFlag = <const Wire extends string>(wire: Wire) => ({
+  ...flag(wire),
+  group: "zdr" as const,
+  fallback: "enforceZdr" as const,
+});
 
 /** The table. Its JSDoc is what `GuardrailArgs` shows in an IDE. */
 export const FIELDS = {
@@ -89,13 +122,22 @@ export const FIELDS = {
   name: {
     ...scalar(
       "name",
-      z.string({ error: "must be a string" }).min(1, { error: `must be 1 to ${NAME_MAX} characters` }).max(NAME_MAX, { error: `must be 1 to ${NAME_MAX} characters` }),
+      z
+        .string({ error: "must be a string" })
+        .min(1, { error: `must be 1 to ${NAME_MAX} characters` })
+        .max(NAME_MAX, { error: `must be 1 to ${NAME_MAX} characters` }),
       z.string(),
     ),
     required: true as const,
   },
   /** At most 1000 characters. @default none (null) */
-  description: scalar("description", z.string({ error: "must be a string" }).max(DESCRIPTION_MAX, { error: `must be at most ${DESCRIPTION_MAX} characters` }), z.string()),
+  description: scalar(
+    "description",
+    z
+      .string({ error: "must be a string" })
+      .max(DESCRIPTION_MAX, { error: `must be at most ${DESCRIPTION_MAX} characters` }),
+    z.string(),
+  ),
   /** Models allowed, by slug or canonical slug; a set of identifiers (another identifier for a listed model is one update that then settles). Omit instead of `[]`. @default no restriction (null) */
   allowedModels: idSet("allowed_models", "modelSet", "model identifier"),
   /** Provider ids allowed; compared as a set. Omit instead of `[]`. @default no restriction (null) */
@@ -107,11 +149,18 @@ export const FIELDS = {
   /** Spending limit in US dollars, finite and >= 0. @default no limit (null) */
   limitUsd: scalar(
     "limit_usd",
-    z.number({ error: "must be a number of US dollars" }).refine(Number.isFinite, { error: "must be a finite number" }).refine((n) => n >= 0, { error: "must be >= 0" }),
+    z
+      .number({ error: "must be a number of US dollars" })
+      .refine(Number.isFinite, { error: "must be a finite number" })
+      .refine((n) => n >= 0, { error: "must be >= 0" }),
     z.number(),
   ),
   /** When the spending limit resets: `daily`, `weekly` or `monthly`. @default none (null) */
-  resetInterval: scalar("reset_interval", z.enum(RESET_INTERVALS, { error: `must be one of ${RESET_INTERVALS.join(", ")}` }), z.string()),
+  resetInterval: scalar(
+    "reset_interval",
+    z.enum(RESET_INTERVALS, { error: `must be one of ${RESET_INTERVALS.join(", ")}` }),
+    z.string(),
+  ),
   /** Zero-data-retention for the first named model vendor. @default `enforceZdr`, else null */
   enforceZdrVendorA: zdrFlag("enforce_zdr_vendor_a"),
   /** Zero-data-retention for the second named model vendor. @default `enforceZdr`, else null */
@@ -156,7 +205,12 @@ export const FIELDS = {
   /** Whether prompts sent to free models may be published. @default the service's setting (null) */
   enableFreeModelPublication: flag("enable_free_model_publication"),
   /** Regions requests may be processed in: `global`, `europe`, `us`; compared as a set. Omit instead of `[]`. @default no restriction (null) */
-  allowedDataRegions: idSet("allowed_data_regions", "set", "data region", z.enum(DATA_REGIONS, { error: `must be one of ${DATA_REGIONS.join(", ")}` })),
+  allowedDataRegions: idSet(
+    "allowed_data_regions",
+    "set",
+    "data region",
+    z.enum(DATA_REGIONS, { error: `must be one of ${DATA_REGIONS.join(", ")}` }),
+  ),
   /** Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default. @default false */
   includeByokInBudgets: { ...flag("include_byok_in_budgets"), absent: false },
 };
@@ -168,18 +222,28 @@ export type FieldName = keyof Fields;
 export const FIELD_NAMES = Object.keys(FIELDS) as FieldName[];
 
 /** Every entry is a FieldSpec (the compiler checks the table's shape here). */
-const _table: { [K in FieldName]: FieldSpec<Fields[K]["wire"], Fields[K]["arg"], Fields[K]["read"], ReturnType<Fields[K]["fromWire"]>> } = FIELDS;
+const _table: {
+  [K in FieldName]: FieldSpec<
+    Fields[K]["wire"],
+    Fields[K]["arg"],
+    Fields[K]["read"],
+    ReturnType<Fields[K]["fromWire"]>
+  >;
+} = FIELDS;
 void _table;
 
 type IsRequired<K extends FieldName> = Fields[K] extends { required: true } ? true : false;
 /** A field's value as the program gives it (after `check`). */
 export type ArgValue<K extends FieldName> = z.output<Fields[K]["arg"]>;
 /** A field's value as outputs record it: null when the service holds none. */
-export type OutputValue<K extends FieldName> = ReturnType<Fields[K]["fromWire"]> | (IsRequired<K> extends true ? never : null);
+export type OutputValue<K extends FieldName> =
+  | ReturnType<Fields[K]["fromWire"]>
+  | (IsRequired<K> extends true ? never : null);
 /** A field's value as the service answers it. */
 export type WireValue<K extends FieldName> = z.output<Fields[K]["read"]> | (IsRequired<K> extends true ? never : null);
 /** The service's name of a field. */
 export type WireName<K extends FieldName> = Fields[K]["wire"];
 
 /** Looks up an entry with the loose type the derivations need. */
-export const spec = (k: FieldName): FieldSpec<string, AnySchema, AnySchema, unknown> => FIELDS[k] as unknown as FieldSpec<string, AnySchema, AnySchema, unknown>;
+export const spec = (k: FieldName): FieldSpec<string, AnySchema, AnySchema, unknown> =>
+  FIELDS[k] as unknown as FieldSpec<string, AnySchema, AnySchema, unknown>;

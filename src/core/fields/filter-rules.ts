@@ -12,14 +12,23 @@ export interface BuiltinRuleViolation {
 }
 
 /** Every violation in a list of builtins: flag only for prompt injection, scan scope likewise, no duplicate slug. */
-export function builtinViolations(items: ReadonlyArray<{ slug: string; action: string; scanScope?: string | undefined }>): BuiltinRuleViolation[] {
+export function builtinViolations(
+  items: ReadonlyArray<{ slug: string; action: string; scanScope?: string | undefined }>,
+): BuiltinRuleViolation[] {
   const out: BuiltinRuleViolation[] = [];
   const seen = new Set<string>();
   items.forEach((item, index) => {
     const pii = (PII_SLUGS as readonly string[]).includes(item.slug);
-    if (pii && item.action === "flag") out.push({ index, field: "action", message: `"flag" is supported only for ${PROMPT_INJECTION_SLUG}; ${item.slug} takes block or redact` });
-    if (pii && item.scanScope !== undefined) out.push({ index, field: "scanScope", message: `only ${PROMPT_INJECTION_SLUG} takes a scan scope` });
-    if (seen.has(item.slug)) out.push({ index, field: "slug", message: `duplicate slug "${item.slug}"; list each builtin once` });
+    if (pii && item.action === "flag")
+      out.push({
+        index,
+        field: "action",
+        message: `"flag" is supported only for ${PROMPT_INJECTION_SLUG}; ${item.slug} takes block or redact`,
+      });
+    if (pii && item.scanScope !== undefined)
+      out.push({ index, field: "scanScope", message: `only ${PROMPT_INJECTION_SLUG} takes a scan scope` });
+    if (seen.has(item.slug))
+      out.push({ index, field: "slug", message: `duplicate slug "${item.slug}"; list each builtin once` });
     seen.add(item.slug);
   });
   return out;

@@ -4,7 +4,14 @@
  * docs/api-contract.md rule 11).
  */
 import { z } from "zod";
-import { BUILTIN_SLUGS, FILTER_ACTIONS, FILTER_LABEL_MAX, PROMPT_INJECTION_SLUG, SCAN_SCOPES, regexCompiles } from "./constants";
+import {
+  BUILTIN_SLUGS,
+  FILTER_ACTIONS,
+  FILTER_LABEL_MAX,
+  PROMPT_INJECTION_SLUG,
+  SCAN_SCOPES,
+  regexCompiles,
+} from "./constants";
 import { builtinViolations } from "./filter-rules";
 
 const oneOf = (values: readonly string[]) => ({ error: `must be one of ${values.join(", ")}` });
@@ -24,7 +31,10 @@ export const customFilterArgs = z.strictObject({
     .min(1, { error: "must be a non-empty regular expression" })
     .refine(regexCompiles, { error: "must be a regular expression that compiles" }),
   action: z.enum(FILTER_ACTIONS, oneOf(FILTER_ACTIONS)),
-  label: z.string({ error: "must be a string" }).max(FILTER_LABEL_MAX, { error: `must be at most ${FILTER_LABEL_MAX} characters` }).optional(),
+  label: z
+    .string({ error: "must be a string" })
+    .max(FILTER_LABEL_MAX, { error: `must be at most ${FILTER_LABEL_MAX} characters` })
+    .optional(),
 });
 
 /** The `contentFilterBuiltins` arg: each slug once, `flag` and `scanScope` only where the spec allows. */
@@ -32,11 +42,14 @@ export const builtinListArgs = z
   .array(builtinFilterArgs, { error: "must be a list of {slug, action, scanScope?}" })
   .min(1, notEmpty)
   .superRefine((items, ctx) => {
-    for (const v of builtinViolations(items)) ctx.addIssue({ code: "custom", path: [v.index, v.field], message: v.message, input: items[v.index]?.[v.field] });
+    for (const v of builtinViolations(items))
+      ctx.addIssue({ code: "custom", path: [v.index, v.field], message: v.message, input: items[v.index]?.[v.field] });
   });
 
 /** The `contentFilters` arg: applied in order. */
-export const customListArgs = z.array(customFilterArgs, { error: "must be a list of {pattern, action, label?}" }).min(1, notEmpty);
+export const customListArgs = z
+  .array(customFilterArgs, { error: "must be a list of {pattern, action, label?}" })
+  .min(1, notEmpty);
 
 /** A builtin as the service answers it; unknown values are kept as they are. */
 export const wireBuiltinFilter = z.object({
@@ -76,21 +89,39 @@ type CustomLike = { pattern: string; action: string; label?: string | null | und
 
 /** Builtins compare as a set by slug; the prompt-injection scope defaults to `all_messages`. */
 export const builtinsKey = (xs: readonly BuiltinLike[]) =>
-  [...xs].map((b) => ({ slug: b.slug, action: b.action, scanScope: b.slug === PROMPT_INJECTION_SLUG ? (b.scanScope ?? "all_messages") : (b.scanScope ?? null) })).sort((a, b) => a.slug.localeCompare(b.slug));
+  [...xs]
+    .map((b) => ({
+      slug: b.slug,
+      action: b.action,
+      scanScope: b.slug === PROMPT_INJECTION_SLUG ? (b.scanScope ?? "all_messages") : (b.scanScope ?? null),
+    }))
+    .sort((a, b) => a.slug.localeCompare(b.slug));
 
 /** Custom filters compare in order; a missing label is no label. */
-export const filtersKey = (xs: readonly CustomLike[]) => xs.map((f) => ({ pattern: f.pattern, action: f.action, label: f.label ?? null }));
+export const filtersKey = (xs: readonly CustomLike[]) =>
+  xs.map((f) => ({ pattern: f.pattern, action: f.action, label: f.label ?? null }));
 
 /** Builtins as a request carries them (no label: the service sets it). */
-export const builtinToWire = (xs: readonly BuiltinLike[]) => xs.map((b) => ({ slug: b.slug, action: b.action, ...(b.scanScope ? { scan_scope: b.scanScope } : {}) }));
+export const builtinToWire = (xs: readonly BuiltinLike[]) =>
+  xs.map((b) => ({ slug: b.slug, action: b.action, ...(b.scanScope ? { scan_scope: b.scanScope } : {}) }));
 /** Builtins as outputs record them. */
 export const builtinFromWire = (xs: readonly WireBuiltinFilter[]): BuiltinFilterOutput[] =>
-  xs.map((b) => ({ slug: b.slug, action: b.action, ...(b.scan_scope ? { scanScope: b.scan_scope } : {}), ...(b.label ? { label: b.label } : {}) }));
+  xs.map((b) => ({
+    slug: b.slug,
+    action: b.action,
+    ...(b.scan_scope ? { scanScope: b.scan_scope } : {}),
+    ...(b.label ? { label: b.label } : {}),
+  }));
 /** Labels are the service's: the program never writes one. */
 export const builtinToArg = (xs: readonly BuiltinFilterOutput[]) => xs.map(({ label: _label, ...b }) => b);
 
 /** Custom filters as a request carries them. */
-export const customToWire = (xs: readonly CustomLike[]) => xs.map((f) => ({ pattern: f.pattern, action: f.action, ...(f.label !== undefined && f.label !== null ? { label: f.label } : {}) }));
+export const customToWire = (xs: readonly CustomLike[]) =>
+  xs.map((f) => ({
+    pattern: f.pattern,
+    action: f.action,
+    ...(f.label !== undefined && f.label !== null ? { label: f.label } : {}),
+  }));
 /** Custom filters as outputs record them. */
 export const customFromWire = (xs: readonly WireCustomFilter[]): CustomFilterOutput[] =>
   xs.map((f) => ({ pattern: f.pattern, action: f.action, ...(f.label != null ? { label: f.label } : {}) }));

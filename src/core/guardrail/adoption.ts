@@ -17,12 +17,20 @@ import type { CreateResult } from "../results";
  * Reads the guardrail, checks it is in the workspace the program names (omitted: the
  * default one), then PATCHes what differs. Nothing is created.
  */
-export async function adopt(client: GuardrailsClient, inputs: GuardrailInputs, id: string, annotate: (err: unknown) => Error): Promise<CreateResult & { properties: GuardrailOutputs }> {
+export async function adopt(
+  client: GuardrailsClient,
+  inputs: GuardrailInputs,
+  id: string,
+  annotate: (err: unknown) => Error,
+): Promise<CreateResult & { properties: GuardrailOutputs }> {
   let live: WireGuardrail;
   try {
     live = await client.getGuardrail(id);
   } catch (err) {
-    if (err instanceof NotFoundError) throw new UserError(`guardrail "${inputs.name}": adoptId ${id} names no guardrail; check the id (pulumi-guardrails lists ids with GET /api/v1/guardrails)`);
+    if (err instanceof NotFoundError)
+      throw new UserError(
+        `guardrail "${inputs.name}": adoptId ${id} names no guardrail; check the id (pulumi-guardrails lists ids with GET /api/v1/guardrails)`,
+      );
     throw annotate(err);
   }
   if (live.workspace_id == null) {
@@ -34,8 +42,13 @@ export async function adopt(client: GuardrailsClient, inputs: GuardrailInputs, i
       );
     }
   } else if (inputs.workspaceId && !sameUuid(inputs.workspaceId, live.workspace_id)) {
-    throw new UserError(`guardrail "${inputs.name}": adoptId ${id} is in workspace ${live.workspace_id}, but workspaceId says ${inputs.workspaceId}; make them agree`);
-  } else if (!inputs.workspaceId && !sameUuid(await lookUpDefaultWorkspace(client).catch((err) => Promise.reject(annotate(err))), live.workspace_id)) {
+    throw new UserError(
+      `guardrail "${inputs.name}": adoptId ${id} is in workspace ${live.workspace_id}, but workspaceId says ${inputs.workspaceId}; make them agree`,
+    );
+  } else if (
+    !inputs.workspaceId &&
+    !sameUuid(await lookUpDefaultWorkspace(client).catch((err) => Promise.reject(annotate(err))), live.workspace_id)
+  ) {
     throw new UserError(
       `guardrail "${inputs.name}": adoptId ${id} is in workspace ${live.workspace_id}, not the default workspace that an omitted workspaceId means; set workspaceId: "${live.workspace_id}"`,
     );
@@ -56,7 +69,11 @@ export async function adopt(client: GuardrailsClient, inputs: GuardrailInputs, i
  * release the current guardrail or delete it. Dropping `adoptId`, or naming the guardrail the
  * resource already manages (in any case), is no change.
  */
-export function assertSameGuardrail(id: string, recorded: GuardrailOutputs, inputs: Pick<GuardrailInputs, "name" | "adoptId">): void {
+export function assertSameGuardrail(
+  id: string,
+  recorded: GuardrailOutputs,
+  inputs: Pick<GuardrailInputs, "name" | "adoptId">,
+): void {
   if (!inputs.adoptId || sameUuid(inputs.adoptId, id)) return;
   const before = recorded.args?.adoptId ?? "unset (the guardrail was created by this resource)";
   throw new UserError(
@@ -70,7 +87,12 @@ export function assertSameGuardrail(id: string, recorded: GuardrailOutputs, inpu
  * A replacement creates before it deletes, and a create with `adoptId` adopts that guardrail:
  * if it is the one being replaced, the delete would remove what was just adopted. Refused.
  */
-export function assertReplacementKeepsGuardrail(id: string, recorded: GuardrailOutputs, inputs: GuardrailInputs, target: string): void {
+export function assertReplacementKeepsGuardrail(
+  id: string,
+  recorded: GuardrailOutputs,
+  inputs: GuardrailInputs,
+  target: string,
+): void {
   if (!inputs.adoptId || !sameUuid(inputs.adoptId, id)) return;
   throw new UserError(
     `guardrail "${inputs.name}": adoptId ${id} is in workspace ${recorded.workspaceId}, but workspaceId says ${target}; ` +

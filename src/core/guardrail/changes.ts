@@ -5,7 +5,14 @@
 import type { GuardrailInputs } from "../args/guardrail-args";
 import type { WireGuardrail } from "../client/wire";
 import { spec } from "../fields/fields";
-import { COMPARED, comparableInputs, comparableOutputs, outputsFromWire, type ComparedProperty, type GuardrailOutputs } from "./model";
+import {
+  COMPARED,
+  comparableInputs,
+  comparableOutputs,
+  outputsFromWire,
+  type ComparedProperty,
+  type GuardrailOutputs,
+} from "./model";
 import { couldAnswer, modelListChanged, type ModelList } from "./model-lists";
 import { keyPath, type PropertyChange } from "../results";
 
@@ -15,7 +22,9 @@ const isModelList = (p: ComparedProperty): p is ModelList => spec(p).kind === "m
 export function changedProperties(outs: GuardrailOutputs, inputs: GuardrailInputs): ComparedProperty[] {
   const want = comparableInputs(inputs);
   const have = comparableOutputs(outs);
-  return COMPARED.filter((p) => (isModelList(p) ? modelListChanged(outs, inputs, p) : JSON.stringify(want[p]) !== JSON.stringify(have[p])));
+  return COMPARED.filter((p) =>
+    isModelList(p) ? modelListChanged(outs, inputs, p) : JSON.stringify(want[p]) !== JSON.stringify(have[p]),
+  );
 }
 
 /**
@@ -26,7 +35,11 @@ export function changedProperties(outs: GuardrailOutputs, inputs: GuardrailInput
 export function settingsMatch(g: WireGuardrail, inputs: GuardrailInputs): boolean {
   const want = comparableInputs(inputs);
   const have = comparableOutputs(outputsFromWire(g, undefined));
-  return COMPARED.every((p) => (isModelList(p) ? couldAnswer(inputs[p], g[spec(p).wire as "allowed_models" | "ignored_models"]) : JSON.stringify(want[p]) === JSON.stringify(have[p])));
+  return COMPARED.every((p) =>
+    isModelList(p)
+      ? couldAnswer(inputs[p], g[spec(p).wire as "allowed_models" | "ignored_models"])
+      : JSON.stringify(want[p]) === JSON.stringify(have[p]),
+  );
 }
 
 /**
@@ -34,7 +47,12 @@ export function settingsMatch(g: WireGuardrail, inputs: GuardrailInputs): boolea
  * builtin content filters by slug (`contentFilterBuiltins["email"]` added, deleted or updated),
  * unless that arg is secret: then only its name, since the slugs it holds are part of it.
  */
-export function propertyChanges(outs: GuardrailOutputs, inputs: GuardrailInputs, changed: readonly ComparedProperty[], isSecret: (arg: string) => boolean): PropertyChange[] {
+export function propertyChanges(
+  outs: GuardrailOutputs,
+  inputs: GuardrailInputs,
+  changed: readonly ComparedProperty[],
+  isSecret: (arg: string) => boolean,
+): PropertyChange[] {
   return changed.flatMap((p): PropertyChange[] => {
     const slugs = p === "contentFilterBuiltins" && !isSecret(p) ? builtinChanges(outs, inputs) : [];
     // A list that compares equal slug by slug (a slug repeated) is still a change: named whole.

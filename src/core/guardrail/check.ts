@@ -50,7 +50,10 @@ function bodyLimitFailure(inputs: GuardrailInputs): PropertyFailure | undefined 
   const size = Buffer.byteLength(JSON.stringify(createBody(inputs)));
   if (size <= MAX_REQUEST_BODY_BYTES) return undefined;
   const sizes = Object.entries(inputs).map(([k, v]) => [k, Buffer.byteLength(JSON.stringify(v ?? null))] as const);
-  const [largest = "name", largestSize = 0] = sizes.reduce((a, b) => (b[1] > a[1] ? b : a), ["", -1] as readonly [string, number]);
+  const [largest = "name", largestSize = 0] = sizes.reduce((a, b) => (b[1] > a[1] ? b : a), ["", -1] as readonly [
+    string,
+    number,
+  ]);
   return {
     property: largest,
     reason: `makes the request body ${size} bytes, over the service's limit of ${MAX_REQUEST_BODY_BYTES} bytes (${largest} alone is ${largestSize} bytes); shorten it`,
@@ -61,10 +64,18 @@ function bodyLimitFailure(inputs: GuardrailInputs): PropertyFailure | undefined 
 export function parseInputs(news: Record<string, unknown>): GuardrailInputs {
   const parsed = guardrailArgsSchema.safeParse(userProps(news), { reportInput: true });
   if (!parsed.success) {
-    throw new UserError(`invalid guardrail args: ${issuesToFailures(parsed.error, [], secretArgsOf(news)).map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
+    throw new UserError(
+      `invalid guardrail args: ${issuesToFailures(parsed.error, [], secretArgsOf(news))
+        .map((f) => `${f.property}: ${f.reason}`)
+        .join("; ")}`,
+    );
   }
   // UUIDs are case-insensitive (RFC 9562); the service's own ids are lower case, so that is
   // the form sent, recorded and compared.
   const { workspaceId, adoptId } = parsed.data;
-  return { ...parsed.data, ...(workspaceId ? { workspaceId: workspaceId.toLowerCase() } : {}), ...(adoptId ? { adoptId: adoptId.toLowerCase() } : {}) };
+  return {
+    ...parsed.data,
+    ...(workspaceId ? { workspaceId: workspaceId.toLowerCase() } : {}),
+    ...(adoptId ? { adoptId: adoptId.toLowerCase() } : {}),
+  };
 }

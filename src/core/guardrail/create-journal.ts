@@ -54,7 +54,9 @@ const MAX_CLOCK_AHEAD_MS = 5 * 60_000;
  * whatever order its code builds the body's keys in.
  */
 export function createKey(resource: string, baseUrl: string, body: unknown): string {
-  return createHash("sha256").update(JSON.stringify([resource, baseUrl, body], sortedKeys)).digest("hex");
+  return createHash("sha256")
+    .update(JSON.stringify([resource, baseUrl, body], sortedKeys))
+    .digest("hex");
 }
 
 /** What stands for an id in a file name: its digest, so no server's id is ever part of a path. */
@@ -201,7 +203,8 @@ export class JournalHandle {
  * (key, pid and start) counts.
  */
 export function currentEntry(file: string, was: JournalEntry): { entry: JournalEntry; file: string } | undefined {
-  const same = (e: JournalEntry | undefined) => e !== undefined && e.key === was.key && e.pid === was.pid && e.started === was.started;
+  const same = (e: JournalEntry | undefined) =>
+    e !== undefined && e.key === was.key && e.pid === was.pid && e.started === was.started;
   const entry = readEntry(file);
   if (same(entry)) return { entry: entry!, file };
   const moved = `${basename(file, ".json")}.`;

@@ -84,7 +84,14 @@ export async function createGuardrailOnce(
 const NO_JOURNAL = { landed: () => undefined, remove: () => undefined };
 
 /** Our guardrail among the candidates, undefined when none landed; throws when it cannot tell. */
-async function resolveAmbiguous(client: GuardrailsClient, inputs: GuardrailInputs, body: WireGuardrailCreate, since: number, why: string, until = Infinity): Promise<WireGuardrail | undefined> {
+async function resolveAmbiguous(
+  client: GuardrailsClient,
+  inputs: GuardrailInputs,
+  body: WireGuardrailCreate,
+  since: number,
+  why: string,
+  until = Infinity,
+): Promise<WireGuardrail | undefined> {
   const listed = await collect(client.listGuardrails(inputs.workspaceId ? { workspaceId: inputs.workspaceId } : {}));
   // POSTs of this process that answer while we list claim their ids before we choose.
   await othersSettled();
@@ -98,23 +105,42 @@ async function resolveAmbiguous(client: GuardrailsClient, inputs: GuardrailInput
   );
 }
 
-function matches(g: WireGuardrail, inputs: GuardrailInputs, _body: WireGuardrailCreate, since: number, until = Infinity): boolean {
+function matches(
+  g: WireGuardrail,
+  inputs: GuardrailInputs,
+  _body: WireGuardrailCreate,
+  since: number,
+  until = Infinity,
+): boolean {
   const at = Date.parse(g.created_at);
-  return g.name === inputs.name && at >= since - CLOCK_SKEW_MS && at <= until + CLOCK_SKEW_MS && settingsMatch(g, inputs);
+  return (
+    g.name === inputs.name && at >= since - CLOCK_SKEW_MS && at <= until + CLOCK_SKEW_MS && settingsMatch(g, inputs)
+  );
 }
 
 /** The guardrail a killed run created for this exact create, if the journal says there is one. */
-async function recoverInterrupted(client: GuardrailsClient, inputs: GuardrailInputs, body: WireGuardrailCreate, key: string): Promise<WireGuardrail | undefined> {
+async function recoverInterrupted(
+  client: GuardrailsClient,
+  inputs: GuardrailInputs,
+  body: WireGuardrailCreate,
+  key: string,
+): Promise<WireGuardrail | undefined> {
   for (const orphan of JournalHandle.orphans(key)) {
     const { entry, file } = await settledEntry(orphan.file, orphan.entry);
     const found = await serially(async () => {
       const why = `a run was interrupted during this create at ${new Date(entry.started).toISOString()}`;
       if (!entry.id) return resolveAmbiguous(client, inputs, body, entry.started, why, entry.started + LATE_CREATE_MS);
       if (isClaimed(entry.id)) return undefined;
-      const g = await client.getGuardrail(entry.id).catch((err) => (err instanceof NotFoundError ? undefined : Promise.reject(err)));
+      const g = await client
+        .getGuardrail(entry.id)
+        .catch((err) => (err instanceof NotFoundError ? undefined : Promise.reject(err)));
       // The entry is a claim read from disk: adopt only what this create would have made.
       // A server that answers the id with another guardrail is not telling us where ours is.
-      const ours = g && g.id === entry.id && matches(g, inputs, body, entry.started) && (await inAskedWorkspace(client, g, inputs));
+      const ours =
+        g &&
+        g.id === entry.id &&
+        matches(g, inputs, body, entry.started) &&
+        (await inAskedWorkspace(client, g, inputs));
       return ours && claim(g.id) ? g : undefined;
     });
     discard(file);
@@ -133,7 +159,11 @@ async function inAskedWorkspace(client: GuardrailsClient, g: WireGuardrail, inpu
 /** Waits while the orphaned provider process that wrote the entry may still record an id; answers the entry and where it is now. */
 async function settledEntry(file: string, entry: JournalEntry): Promise<{ entry: JournalEntry; file: string }> {
   let current = { entry, file };
-  for (let polls = 0; !current.entry.id && stillRuns(current.entry.pid, current.entry.started) && polls < ORPHAN_POLLS; polls++) {
+  for (
+    let polls = 0;
+    !current.entry.id && stillRuns(current.entry.pid, current.entry.started) && polls < ORPHAN_POLLS;
+    polls++
+  ) {
     await orphanPoll.sleep(ORPHAN_POLL_MS);
     current = currentEntry(file, entry) ?? current;
   }

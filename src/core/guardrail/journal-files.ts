@@ -5,7 +5,19 @@
  * FIFO would block the create, a link could point anywhere).
  */
 import { randomBytes } from "node:crypto";
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join } from "node:path";
 import { redact } from "../client/redaction";
@@ -23,7 +35,10 @@ const MAX_ENTRY_BYTES = 16 * 1024;
 export function journalDir(env: NodeJS.ProcessEnv = process.env): string {
   const dir = env.GUARDRAILS_JOURNAL_DIR;
   if (!dir) return join(homedir(), ".pulumi-guardrails", "journal");
-  if (!isAbsolute(dir)) throw new UserError(`GUARDRAILS_JOURNAL_DIR must be an absolute path to a folder only you can write (got the relative path ${JSON.stringify(shownPath(dir))})`);
+  if (!isAbsolute(dir))
+    throw new UserError(
+      `GUARDRAILS_JOURNAL_DIR must be an absolute path to a folder only you can write (got the relative path ${JSON.stringify(shownPath(dir))})`,
+    );
   return dir;
 }
 
@@ -47,15 +62,23 @@ export function privateFolder(dir: string): boolean {
   const mode = (st.mode & 0o777).toString(8);
   const shown = shownPath(dir);
   const refuse = (why: string, fix: string) =>
-    new UserError(`the create journal folder ${shown} ${why}, so entries in it could be planted; ${fix}, or set GUARDRAILS_JOURNAL_DIR to a folder only you can write`);
+    new UserError(
+      `the create journal folder ${shown} ${why}, so entries in it could be planted; ${fix}, or set GUARDRAILS_JOURNAL_DIR to a folder only you can write`,
+    );
   const link = lstatQuiet(dir);
   // A link's owner can point it elsewhere at any moment, whatever the folder it points at now.
-  if (link?.isSymbolicLink() && link.uid !== uid && link.uid !== 0) throw refuse(`is a link owned by uid ${link.uid}`, "remove the link");
+  if (link?.isSymbolicLink() && link.uid !== uid && link.uid !== 0)
+    throw refuse(`is a link owned by uid ${link.uid}`, "remove the link");
   if (!st.isDirectory()) throw refuse("is not a folder", `remove it (it is made again, private)`);
   // Others could move the folder away and put theirs in its place; a sticky parent (/tmp) stops them.
   const parent = statSync(dirname(dir), { throwIfNoEntry: false });
-  if (parent && parent.mode & 0o002 && !(parent.mode & 0o1000)) throw refuse(`is in ${shownPath(dirname(dir))}, which others can write`, "move it into a folder only you can write");
-  if (st.uid !== uid) throw refuse(`is owned by uid ${st.uid}, not by this user (uid ${uid})`, `remove it (it is made again, private)`);
+  if (parent && parent.mode & 0o002 && !(parent.mode & 0o1000))
+    throw refuse(
+      `is in ${shownPath(dirname(dir))}, which others can write`,
+      "move it into a folder only you can write",
+    );
+  if (st.uid !== uid)
+    throw refuse(`is owned by uid ${st.uid}, not by this user (uid ${uid})`, `remove it (it is made again, private)`);
   if (st.mode & 0o002) throw refuse(`is writable by others (mode ${mode})`, `run \`chmod 700 ${shown}\``);
   if (st.mode & 0o020) throw refuse(`is writable by its group (mode ${mode})`, `run \`chmod 700 ${shown}\``);
   return true;

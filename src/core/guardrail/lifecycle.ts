@@ -22,7 +22,15 @@ import { outputsFromWire, refreshedInputs, type GuardrailOutputs } from "./model
 import { knownDefaultWorkspace, workspaceMoves } from "./workspace";
 import { recordedSecretArgs, withSecretCopies } from "./secret-copies";
 import { UserError } from "../user-error";
-import { updates, type CheckResult, type CreateResult, type DiffResult, type PropertyChange, type ReadResult, type UpdateResult } from "../results";
+import {
+  updates,
+  type CheckResult,
+  type CreateResult,
+  type DiffResult,
+  type PropertyChange,
+  type ReadResult,
+  type UpdateResult,
+} from "../results";
 
 export async function check(olds: Record<string, unknown>, news: Record<string, unknown>): Promise<CheckResult> {
   const failures = checkGuardrailArgs(news).failures;
@@ -46,7 +54,8 @@ export async function diff(id: string, olds: GuardrailOutputs, news: Record<stri
     // Not known until apply: say "may change", and "may replace" only if the workspace may
     // move, by the same rule as below (an omitted workspaceId is the default workspace).
     const ws = props.workspaceId;
-    if (typeof props.adoptId === "string" && !isUnknown(props.adoptId)) assertSameGuardrail(id, olds, { name: String(props.name), adoptId: props.adoptId });
+    if (typeof props.adoptId === "string" && !isUnknown(props.adoptId))
+      assertSameGuardrail(id, olds, { name: String(props.name), adoptId: props.adoptId });
     const moves = isUnknown(ws) || (await workspaceMoves(olds, typeof ws === "string" ? ws : undefined, getClient));
     const unknown = Object.keys(props).filter((k) => containsUnknown(props[k]) && !(moves && k === "workspaceId"));
     return { changes: [...(moves ? [MOVE] : []), ...updates(unknown)] };
@@ -54,7 +63,13 @@ export async function diff(id: string, olds: GuardrailOutputs, news: Record<stri
   const inputs = parseInputs(news);
   assertSameGuardrail(id, olds, inputs);
   const replace = await workspaceMoves(olds, inputs.workspaceId, getClient);
-  if (replace) assertReplacementKeepsGuardrail(id, olds, inputs, inputs.workspaceId ?? `omitted, which means the default workspace ${knownDefaultWorkspace(olds) ?? ""}`.trimEnd());
+  if (replace)
+    assertReplacementKeepsGuardrail(
+      id,
+      olds,
+      inputs,
+      inputs.workspaceId ?? `omitted, which means the default workspace ${knownDefaultWorkspace(olds) ?? ""}`.trimEnd(),
+    );
   // A secret now or when the state was written: its changes name no part of its value.
   const secret = (arg: string) => secretArgsOf(news)(arg) || recordedSecretArgs(olds).includes(arg);
   const changed = propertyChanges(olds, inputs, changedProperties(olds, inputs), secret);
@@ -83,7 +98,9 @@ export async function create(news: Record<string, unknown>): Promise<CreateResul
   }
   const body = createBody(inputs);
   const resource = typeof news.__resource === "string" ? news.__resource : undefined;
-  const g = await createGuardrailOnce(client, resource, journalUrl(), inputs, body).catch((err) => Promise.reject(annotate(inputs.name, err)));
+  const g = await createGuardrailOnce(client, resource, journalUrl(), inputs, body).catch((err) =>
+    Promise.reject(annotate(inputs.name, err)),
+  );
   return { id: g.id, properties: withSecretCopies(outputsFromWire(g, inputs), secrets) };
 }
 
@@ -95,13 +112,21 @@ export async function read(id: string, props: GuardrailOutputs): Promise<ReadRes
     g = await client.getGuardrail(id);
   } catch (err) {
     if (!(err instanceof NotFoundError)) throw annotate(props?.name ?? id, err);
-    await confirmGone(client, err, { what: `guardrail "${props?.name ?? id}" (${id})`, guardrailId: id, workspaceId: props?.workspaceId ?? undefined });
+    await confirmGone(client, err, {
+      what: `guardrail "${props?.name ?? id}" (${id})`,
+      guardrailId: id,
+      workspaceId: props?.workspaceId ?? undefined,
+    });
     return undefined;
   }
   const outs = outputsFromWire(g, undefined, props);
   // The copies of the args that were secret when the state was written stay secret.
   const secrets = recordedSecretArgs(props);
-  return { id, properties: withSecretCopies(outs, secrets), inputs: withSecretCopies(refreshedInputs(props ?? outs, outs), secrets) };
+  return {
+    id,
+    properties: withSecretCopies(outs, secrets),
+    inputs: withSecretCopies(refreshedInputs(props ?? outs, outs), secrets),
+  };
 }
 
 export async function update(id: string, olds: GuardrailOutputs, news: Record<string, unknown>): Promise<UpdateResult> {
@@ -111,11 +136,16 @@ export async function update(id: string, olds: GuardrailOutputs, news: Record<st
   assertSameGuardrail(id, olds, inputs);
   const changed = changedProperties(olds, inputs);
   try {
-    const g = changed.length === 0 ? await client.getGuardrail(id) : await client.updateGuardrail(id, patchBody(inputs, changed));
+    const g =
+      changed.length === 0
+        ? await client.getGuardrail(id)
+        : await client.updateGuardrail(id, patchBody(inputs, changed));
     return { properties: withSecretCopies(outputsFromWire(g, inputs, olds), recordedSecretArgs(news)) };
   } catch (err) {
     if (err instanceof NotFoundError) {
-      throw new UserError(`guardrail "${inputs.name}" (${id}) no longer exists on the service; run \`pulumi refresh\` and the next \`pulumi up\` recreates it`);
+      throw new UserError(
+        `guardrail "${inputs.name}" (${id}) no longer exists on the service; run \`pulumi refresh\` and the next \`pulumi up\` recreates it`,
+      );
     }
     throw annotate(inputs.name, err);
   }
@@ -135,7 +165,11 @@ async function remove(id: string, props: GuardrailOutputs): Promise<void> {
   } catch (err) {
     if (!(err instanceof NotFoundError)) throw annotate(props?.name ?? id, err);
     // Already gone is the goal of a delete, but only a working service may say so.
-    await confirmGone(client, err, { what: `guardrail "${props?.name ?? id}" (${id})`, guardrailId: id, workspaceId: props?.workspaceId ?? undefined });
+    await confirmGone(client, err, {
+      what: `guardrail "${props?.name ?? id}" (${id})`,
+      guardrailId: id,
+      workspaceId: props?.workspaceId ?? undefined,
+    });
   }
 }
 

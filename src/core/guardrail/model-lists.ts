@@ -21,7 +21,10 @@ export type ModelAnswers = Record<ModelList, string[] | null>;
  * previews a fake change (issue 14); state written before these outputs existed holds the
  * canonical slugs in `allowedModels` itself.
  */
-export const CANONICAL_OUTPUT = { allowedModels: "allowedModelsCanonical", ignoredModels: "ignoredModelsCanonical" } as const;
+export const CANONICAL_OUTPUT = {
+  allowedModels: "allowedModelsCanonical",
+  ignoredModels: "ignoredModelsCanonical",
+} as const;
 
 /** The canonical slugs recorded for a list, from either form of state. */
 export function recordedCanonical(recorded: RecordedModels, list: ModelList): string[] | null {
@@ -30,9 +33,11 @@ export function recordedCanonical(recorded: RecordedModels, list: ModelList): st
 }
 
 /** A list as a set: sorted, duplicates removed; `null` for no list. */
-export const sortedSet = (xs: readonly string[] | null | undefined): string[] | null => (xs ? [...new Set(xs)].sort() : null);
+export const sortedSet = (xs: readonly string[] | null | undefined): string[] | null =>
+  xs ? [...new Set(xs)].sort() : null;
 
-export const sameSet = (a: readonly string[] | null | undefined, b: readonly string[] | null | undefined) => JSON.stringify(sortedSet(a)) === JSON.stringify(sortedSet(b));
+export const sameSet = (a: readonly string[] | null | undefined, b: readonly string[] | null | undefined) =>
+  JSON.stringify(sortedSet(a)) === JSON.stringify(sortedSet(b));
 
 /** The part of the recorded outputs these rules read. */
 export interface RecordedModels {
@@ -58,7 +63,9 @@ export function answersOf(recorded: RecordedModels): ModelAnswers {
     if (!recorded.args) return recordedCanonical(recorded, list);
     const ids = recorded.args[list];
     if (!ids) return null;
-    return ids.every((id) => id in aliases) ? [...new Set(ids.map((id) => aliases[id]!))] : recordedCanonical(recorded, list);
+    return ids.every((id) => id in aliases)
+      ? [...new Set(ids.map((id) => aliases[id]!))]
+      : recordedCanonical(recorded, list);
   };
   return { allowedModels: legacy("allowedModels"), ignoredModels: legacy("ignoredModels") };
 }
@@ -89,7 +96,10 @@ const SEARCH_BUDGET = 100_000;
  * canonical slugs in request order without duplicates. True for the real answer under any
  * catalogue, prefix-related or not; used to recognise a guardrail whose create answer was lost.
  */
-export function couldAnswer(request: readonly string[] | null | undefined, answer: readonly string[] | null | undefined): boolean {
+export function couldAnswer(
+  request: readonly string[] | null | undefined,
+  answer: readonly string[] | null | undefined,
+): boolean {
   if (!request || !answer) return !request && !answer;
   const ids = [...new Set(request)];
   const literal = new Set(answer);

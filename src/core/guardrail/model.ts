@@ -7,7 +7,15 @@
 import { FIELD_NAMES, spec, type FieldName, type OutputValue } from "../fields/fields";
 import type { GuardrailInputs } from "../args/guardrail-args";
 import type { WireGuardrail } from "../client/wire";
-import { answersOf as answersOrLegacy, CANONICAL_OUTPUT, MODEL_LISTS, recordedCanonical, sameSet, type ModelAnswers, type ModelList } from "./model-lists";
+import {
+  answersOf as answersOrLegacy,
+  CANONICAL_OUTPUT,
+  MODEL_LISTS,
+  recordedCanonical,
+  sameSet,
+  type ModelAnswers,
+  type ModelList,
+} from "./model-lists";
 import { knownDefaultWorkspace } from "./workspace";
 
 /** What Pulumi stores as the Guardrail's outputs. `null` where the service holds nothing. */
@@ -52,7 +60,8 @@ export type ComparedProperty = FieldName;
 type Comparable = Record<FieldName, unknown>;
 
 // biome-ignore lint/suspicious/noShadowRestrictedNames: a module-local helper; no caller here means Object.prototype.valueOf.
-const valueOf = (bag: unknown, k: string): unknown => (bag as Record<string, unknown> | null | undefined)?.[k] ?? undefined;
+const valueOf = (bag: unknown, k: string): unknown =>
+  (bag as Record<string, unknown> | null | undefined)?.[k] ?? undefined;
 
 /** What the program gives for a field: its own value, else the one it falls back to (docs/api-contract.md, spec rules 2-3). */
 export function given(inputs: GuardrailInputs, k: FieldName): unknown {
@@ -87,9 +96,17 @@ export function comparableOutputs(outs: GuardrailOutputs): Comparable {
  * or a state it now matches) the model lists are recorded as the service's answer to them;
  * without (a read), what `previous` recorded is kept.
  */
-export function outputsFromWire(g: WireGuardrail, inputs: GuardrailInputs | undefined, previous?: GuardrailOutputs): GuardrailOutputs {
-  const answers: ModelAnswers = inputs || !previous ? { allowedModels: g.allowed_models, ignoredModels: g.ignored_models } : answersOrLegacy(previous);
-  const defaultWorkspaceId = inputs && !inputs.workspaceId ? g.workspace_id : previous ? knownDefaultWorkspace(previous) : null;
+export function outputsFromWire(
+  g: WireGuardrail,
+  inputs: GuardrailInputs | undefined,
+  previous?: GuardrailOutputs,
+): GuardrailOutputs {
+  const answers: ModelAnswers =
+    inputs || !previous
+      ? { allowedModels: g.allowed_models, ignoredModels: g.ignored_models }
+      : answersOrLegacy(previous);
+  const defaultWorkspaceId =
+    inputs && !inputs.workspaceId ? g.workspace_id : previous ? knownDefaultWorkspace(previous) : null;
   const fields = Object.fromEntries(
     COMPARED.map((k) => {
       const w = valueOf(g, spec(k).wire);
@@ -121,8 +138,11 @@ export function outputsFromWire(g: WireGuardrail, inputs: GuardrailInputs | unde
 /** The live state as args: the form `read` reports for a property that drifted. */
 function liveArgs(outs: GuardrailOutputs): Record<FieldName, unknown> {
   // State written before a field existed has no value for it: null, what omission means.
-  const stored = (k: FieldName) => ((MODEL_LISTS as readonly string[]).includes(k) ? recordedCanonical(outs, k as ModelList) : valueOf(outs, k));
-  return Object.fromEntries(COMPARED.map((k) => [k, ((v) => (v === undefined || v === null ? null : spec(k).toArg(v)))(stored(k))])) as Record<FieldName, unknown>;
+  const stored = (k: FieldName) =>
+    (MODEL_LISTS as readonly string[]).includes(k) ? recordedCanonical(outs, k as ModelList) : valueOf(outs, k);
+  return Object.fromEntries(
+    COMPARED.map((k) => [k, ((v) => (v === undefined || v === null ? null : spec(k).toArg(v)))(stored(k))]),
+  ) as Record<FieldName, unknown>;
 }
 
 /**

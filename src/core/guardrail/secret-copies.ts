@@ -20,7 +20,8 @@ import { CANONICAL_OUTPUT, MODEL_LISTS, type ModelList } from "./model-lists";
 const SIG_KEY = "4dabf18193072939515e22adb298388d";
 const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
 
-const isSecretEnvelope = (v: unknown): boolean => !!v && typeof v === "object" && (v as Record<string, unknown>)[SIG_KEY] === SECRET_SIG;
+const isSecretEnvelope = (v: unknown): boolean =>
+  !!v && typeof v === "object" && (v as Record<string, unknown>)[SIG_KEY] === SECRET_SIG;
 
 /** A value as a secret, for the engine to encrypt in state and show as `[secret]`. */
 export function asSecret(value: unknown): unknown {
@@ -59,8 +60,12 @@ function wrap(bag: Record<string, unknown>, key: string): void {
 export function withSecretCopies<T extends object>(outs: T, names: readonly string[]): T | Record<string, unknown> {
   if (names.length === 0) return outs;
   const marked: Record<string, unknown> = { ...outs, [SECRET_ARGS]: [...names] };
-  const args = marked.args && typeof marked.args === "object" ? { ...(marked.args as Record<string, unknown>) } : undefined;
-  const answers = marked.modelAnswers && typeof marked.modelAnswers === "object" ? { ...(marked.modelAnswers as Record<string, unknown>) } : undefined;
+  const args =
+    marked.args && typeof marked.args === "object" ? { ...(marked.args as Record<string, unknown>) } : undefined;
+  const answers =
+    marked.modelAnswers && typeof marked.modelAnswers === "object"
+      ? { ...(marked.modelAnswers as Record<string, unknown>) }
+      : undefined;
   for (const name of names) {
     for (const key of [name, ...copiesOf(name)]) wrap(marked, key);
     if (args) wrap(args, name);

@@ -15,7 +15,8 @@ export interface RecordedWorkspace {
   args: GuardrailInputs | null;
 }
 
-export const sameUuid = (a: string | null | undefined, b: string | null | undefined) => (a ?? "").toLowerCase() === (b ?? "").toLowerCase();
+export const sameUuid = (a: string | null | undefined, b: string | null | undefined) =>
+  (a ?? "").toLowerCase() === (b ?? "").toLowerCase();
 
 /**
  * The default workspace's id when the state knows it: recorded, or (state of earlier
@@ -38,7 +39,10 @@ export async function lookUpDefaultWorkspace(client: GuardrailsClient): Promise<
     rows++;
   }
   // Rows older than workspaces name none (docs/api-contract.md rule 10): a guess here could replace a guardrail.
-  if (rows > 0) throw new UserError(`cannot tell the default workspace's id: its ${rows} guardrail(s) carry no workspace_id; set workspaceId explicitly`);
+  if (rows > 0)
+    throw new UserError(
+      `cannot tell the default workspace's id: its ${rows} guardrail(s) carry no workspace_id; set workspaceId explicitly`,
+    );
   return null;
 }
 
@@ -47,7 +51,11 @@ export async function lookUpDefaultWorkspace(client: GuardrailsClient): Promise<
  * forces a replacement. An omitted `workspaceId` is compared as the default workspace; when
  * the state does not know that id, the service is asked (one list call, only then).
  */
-export async function workspaceMoves(recorded: RecordedWorkspace, asked: string | undefined, client: () => GuardrailsClient): Promise<boolean> {
+export async function workspaceMoves(
+  recorded: RecordedWorkspace,
+  asked: string | undefined,
+  client: () => GuardrailsClient,
+): Promise<boolean> {
   // A guardrail older than workspaces has none (docs/api-contract.md rule 10): nothing says it
   // is elsewhere, and replacing it on that ground would delete it. Never inferred.
   if (!recorded.workspaceId) return false;

@@ -23,7 +23,11 @@ export interface ProviderSettings {
 }
 
 /** Numeric settings, by config key suffix and env var. */
-export const NUMERIC_SETTINGS = { maxAttempts: "GUARDRAILS_MAX_ATTEMPTS", timeoutMs: "GUARDRAILS_TIMEOUT_MS", maxBulk: "GUARDRAILS_MAX_BULK" } as const;
+export const NUMERIC_SETTINGS = {
+  maxAttempts: "GUARDRAILS_MAX_ATTEMPTS",
+  timeoutMs: "GUARDRAILS_TIMEOUT_MS",
+  maxBulk: "GUARDRAILS_MAX_BULK",
+} as const;
 /** Every `guardrails:*` key this package reads. */
 export const KNOWN_KEYS = ["apiKey", "baseUrl", ...Object.keys(NUMERIC_SETTINGS)] as const;
 
@@ -47,14 +51,22 @@ export function configure(get: (key: string) => string | undefined): void {
     const v = get(`guardrails:${name}`);
     if (v !== undefined && v !== "") numbers[name] = v;
   }
-  fromStack = { apiKey: get("guardrails:apiKey") || undefined, baseUrl: get("guardrails:baseUrl") || undefined, numbers };
+  fromStack = {
+    apiKey: get("guardrails:apiKey") || undefined,
+    baseUrl: get("guardrails:baseUrl") || undefined,
+    numbers,
+  };
 }
 
 /**
  * A positive integer from its text, or an error quoting the text (never a key: `keys` are the
  * configured ones) and naming where it came from. `undefined` when not set.
  */
-export function parsePositiveInt(text: string | undefined, source: string, keys: readonly (string | undefined)[] = []): number | undefined {
+export function parsePositiveInt(
+  text: string | undefined,
+  source: string,
+  keys: readonly (string | undefined)[] = [],
+): number | undefined {
   if (text === undefined || text === "") return undefined;
   const value = Number(text.trim());
   if (!/^\s*\d+\s*$/.test(text) || !Number.isSafeInteger(value) || value < 1) {
@@ -77,19 +89,27 @@ export function resetConfiguration(): void {
  */
 export function notConfigured(apiKey: string | undefined, baseUrl: string | undefined): string | undefined {
   const missing: string[] = [];
-  if (!apiKey) missing.push("the API key: `pulumi config set --secret guardrails:apiKey <key>` or the env var GUARDRAILS_API_KEY");
-  if (!baseUrl) missing.push("the service URL: `pulumi config set guardrails:baseUrl <url>` or the env var GUARDRAILS_BASE_URL");
+  if (!apiKey)
+    missing.push("the API key: `pulumi config set --secret guardrails:apiKey <key>` or the env var GUARDRAILS_API_KEY");
+  if (!baseUrl)
+    missing.push("the service URL: `pulumi config set guardrails:baseUrl <url>` or the env var GUARDRAILS_BASE_URL");
   return missing.length > 0 ? `pulumi-guardrails is not configured; set ${missing.join(", and ")}` : undefined;
 }
 
 /** Resolved settings (and where the key and URL came from), or an error that names both ways to set what is missing. */
-export function resolveSettings(env: NodeJS.ProcessEnv = process.env): { apiKey: string; baseUrl: string } & ProviderSettings & { apiKeySource: string; baseUrlSource: string } {
+export function resolveSettings(
+  env: NodeJS.ProcessEnv = process.env,
+): { apiKey: string; baseUrl: string } & ProviderSettings & { apiKeySource: string; baseUrlSource: string } {
   const apiKey = fromStack.apiKey ?? env.GUARDRAILS_API_KEY;
   const baseUrl = fromStack.baseUrl ?? env.GUARDRAILS_BASE_URL;
   const missing = notConfigured(apiKey, baseUrl);
   if (missing) {
     // The first failure of the run says how to fix it; the rest point back to it (said-once.ts).
-    throw new UserError(firstTime("not configured") ? missing : "pulumi-guardrails is not configured (the first error of this run says what to set)");
+    throw new UserError(
+      firstTime("not configured")
+        ? missing
+        : "pulumi-guardrails is not configured (the first error of this run says what to set)",
+    );
   }
   const keys = [apiKey, env.GUARDRAILS_API_KEY];
   const number = (name: keyof typeof NUMERIC_SETTINGS) =>
@@ -98,7 +118,15 @@ export function resolveSettings(env: NodeJS.ProcessEnv = process.env): { apiKey:
       : parsePositiveInt(env[NUMERIC_SETTINGS[name]], `the env var ${NUMERIC_SETTINGS[name]}`, keys);
   const apiKeySource = fromStack.apiKey ? "stack config guardrails:apiKey" : "the env var GUARDRAILS_API_KEY";
   const baseUrlSource = fromStack.baseUrl ? "stack config guardrails:baseUrl" : "the env var GUARDRAILS_BASE_URL";
-  return { apiKey: apiKey!, baseUrl: baseUrl!, maxAttempts: number("maxAttempts"), timeoutMs: number("timeoutMs"), maxBulk: number("maxBulk"), apiKeySource, baseUrlSource };
+  return {
+    apiKey: apiKey!,
+    baseUrl: baseUrl!,
+    maxAttempts: number("maxAttempts"),
+    timeoutMs: number("timeoutMs"),
+    maxBulk: number("maxBulk"),
+    apiKeySource,
+    baseUrlSource,
+  };
 }
 
 /** One client per provider process (and per settings), sharing one keep-alive pool. */
@@ -107,7 +135,16 @@ export function getClient(): GuardrailsClient {
   const key = JSON.stringify([s.baseUrl, s.apiKey, s.maxAttempts, s.timeoutMs]);
   if (cached?.key !== key) {
     const retry: Partial<RetryOptions> = s.maxAttempts ? { maxAttempts: s.maxAttempts } : {};
-    cached = { key, client: new GuardrailsClient({ baseUrl: s.baseUrl, apiKey: s.apiKey, retry, retryHooks: { onRetry: reportRetry }, ...(s.timeoutMs ? { timeoutMs: s.timeoutMs } : {}) }) };
+    cached = {
+      key,
+      client: new GuardrailsClient({
+        baseUrl: s.baseUrl,
+        apiKey: s.apiKey,
+        retry,
+        retryHooks: { onRetry: reportRetry },
+        ...(s.timeoutMs ? { timeoutMs: s.timeoutMs } : {}),
+      }),
+    };
   }
   return cached.client;
 }

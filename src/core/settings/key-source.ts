@@ -33,7 +33,10 @@ export function explainAuthError(err: unknown): unknown {
   if (!(err instanceof AuthenticationError)) return err;
   const s = settings();
   if (!s) return err;
-  if (!firstTime("401")) return err.wrap(`${lead(err)}401 Unauthorized: the API key was refused (the first error of this run says which key and what to do)`);
+  if (!firstTime("401"))
+    return err.wrap(
+      `${lead(err)}401 Unauthorized: the API key was refused (the first error of this run says which key and what to do)`,
+    );
   const hint = s.apiKeySource.startsWith("stack config")
     ? `${RECORDED_CONFIG}; after correcting the key, run \`pulumi refresh --run-program\` or \`pulumi up\``
     : "check the key in that variable (stack config guardrails:apiKey would win over it)";
@@ -47,16 +50,23 @@ export function explainAuthError(err: unknown): unknown {
 export function explainUrlError(err: unknown): unknown {
   if (err instanceof UntrustedNotFoundError) {
     if (firstTime("url")) return err;
-    return new UntrustedNotFoundError(`${err.what}: not reported as deleted, for the reason the first error of this run gives (check the service URL)`, err.what, { cause: err });
+    return new UntrustedNotFoundError(
+      `${err.what}: not reported as deleted, for the reason the first error of this run gives (check the service URL)`,
+      err.what,
+      { cause: err },
+    );
   }
   if (!(err instanceof ConnectionError) || err.requestSent) return err;
   const s = settings();
   if (!s) return err;
-  if (!firstTime("url")) return err.wrap(`${lead(err)}no connection (the first error of this run says which URL and what to do)`);
+  if (!firstTime("url"))
+    return err.wrap(`${lead(err)}no connection (the first error of this run says which URL and what to do)`);
   const hint = s.baseUrlSource.startsWith("stack config")
     ? `${RECORDED_CONFIG}; after correcting guardrails:baseUrl, run \`pulumi refresh --run-program\` or \`pulumi up\``
     : "check that variable (stack config guardrails:baseUrl would win over it)";
-  return err.wrap(`${err.message}. The service URL ${shownSetting(s.baseUrl, [s.apiKey])} comes from ${s.baseUrlSource}; ${hint}`);
+  return err.wrap(
+    `${err.message}. The service URL ${shownSetting(s.baseUrl, [s.apiKey])} comes from ${s.baseUrlSource}; ${hint}`,
+  );
 }
 
 /** Wraps each provider method so a failure of the key or the URL names its source, once. */

@@ -54,6 +54,8 @@ export function cell(s: string, max = SHOWN_MAX): string {
  */
 export function text(s: string, max = SHOWN_MAX): string {
   // A backtick becomes the look-alike, as in code spans: an escaped one is easy to misread as a span's start.
-  const escaped = visible(s, max).replace(/`/g, "ˋ").replace(/[!-/:-@[-_{-~]/g, (c) => `\\${c}`);
+  const escaped = visible(s, max)
+    .replace(/`/g, "ˋ")
+    .replace(/[!-/:-@[-_{-~]/g, (c) => `\\${c}`);
   return escaped.replace(/\\@/g, "@\u200b") || "(unnamed)";
 }
