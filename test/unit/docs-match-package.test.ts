@@ -85,13 +85,17 @@ describe("the README's table of imports", () => {
     .filter(([k]) => k.startsWith(".") && !k.endsWith(".json") && k !== "./internal")
     .map(([k, v]) => {
       const types = (v as { types: string }).types;
-      return [`pulumi-guardrails${k.slice(1)}`, join(root, types.replace(/^\.\/dist\//, "").replace(/\.d\.ts$/, ".ts"))];
+      return [
+        `pulumi-guardrails${k.slice(1)}`,
+        join(root, types.replace(/^\.\/dist\//, "").replace(/\.d\.ts$/, ".ts")),
+      ];
     });
 
   /** Runtime exports of `mod` that `row` does not name: a class counts as named when the row says `Base` and its subclasses. */
   function unnamed(row: string, mod: Record<string, unknown>): string[] {
     const bases = [...row.matchAll(/`(\w+)` and its subclasses/g)].map((m) => mod[m[1]!]);
-    const isSubclass = (v: unknown) => typeof v === "function" && bases.some((b) => typeof b === "function" && v.prototype instanceof b);
+    const isSubclass = (v: unknown) =>
+      typeof v === "function" && bases.some((b) => typeof b === "function" && v.prototype instanceof b);
     return Object.keys(mod).filter((name) => !row.includes(`\`${name}\``) && !isSubclass(mod[name]));
   }
 
