@@ -1,10 +1,13 @@
 /**
  * Every relative link of the user and contributor docs (README.md, CONTRIBUTING.md, CHANGELOG.md,
  * docs/, bench/README.md) points to a file or folder that exists, and a `#fragment` to a heading
- * of that page (GitHub's slugs), so moving a page cannot leave a dead link behind.
+ * of that page (GitHub's slugs), so moving a page cannot leave a dead link behind. And every
+ * relative link of a page the npm package ships points to a file that ships too, so the docs read
+ * from `node_modules/pulumi-guardrails` have no dead link either.
  */
+import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { dirname, join, normalize, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 
 const root = join(__dirname, "../..");
@@ -92,5 +95,32 @@ describe("relative links in the docs", () => {
     );
     expect(slug("scripts/ensure-pulumi")).toBe("scriptsensure-pulumi");
     expect(slug("Organization rules (policy packs)")).toBe("organization-rules-policy-packs");
+  });
+});
+
+/** The files of the package, as npm lists them (package.json `files`, with npm's own rules). */
+function packedFiles(): string[] {
+  const out = execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts", "--loglevel=error"], {
+    cwd: root,
+    encoding: "utf8",
+  });
+  return (JSON.parse(out) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path);
+}
+
+describe("relative links in the docs the package ships", () => {
+  const packed = packedFiles();
+  /** A path ships when it is a packed file or a folder holding one. */
+  const ships = (p: string) => {
+    const path = normalize(p).replace(/\/$/, "");
+    return packed.some((f) => f === path || f.startsWith(`${path}/`));
+  };
+  const shippedPages = packed.filter((p) => p.endsWith(".md"));
+
+  it("the package ships the README and docs/", () => {
+    expect(shippedPages).toEqual(expect.arrayContaining(["README.md", "docs/README.md", "docs/guides/day-2.md"]));
+  });
+
+  it.each(shippedPages)("%s: every relative link points to a file the package ships", (page) => {
+    expect(deadLinks(page, readFileSync(join(root, page), "utf8"), ships, anchors)).toEqual([]);
   });
 });

@@ -5,6 +5,7 @@
  * - Each example policy pack can load `@pulumi/policy` from where it stands, and the docs say
  *   where to install it in terms that fit both layouts the examples use.
  * - The recovery after a hard kill names the command the CLI itself asks for.
+ * - The README's table of imports names every runtime export of each entry point a program imports.
  */
 import { existsSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -82,5 +83,41 @@ describe("policy packs: where @pulumi/policy is installed", () => {
 describe("recovery after a hard kill", () => {
   it("names `pulumi refresh --clear-pending-creates`, which the CLI asks for after one", () => {
     expect(section("docs/guides/day-2.md", "Interrupted runs")).toMatch(/pulumi refresh --clear-pending-creates/);
+  });
+});
+
+describe("the README's table of imports", () => {
+  const readme = readFileSync(join(root, "README.md"), "utf8");
+  /** Each entry point a program imports (not `/internal`, which state loads), with its source file. */
+  const entries = Object.entries(manifest.exports)
+    .filter(([k]) => k.startsWith(".") && !k.endsWith(".json") && k !== "./internal")
+    .map(([k, v]) => {
+      const types = (v as { types: string }).types;
+      return [
+        `pulumi-guardrails${k.slice(1)}`,
+        join(root, types.replace(/^\.\/dist\//, "").replace(/\.d\.ts$/, ".ts")),
+      ];
+    });
+
+  /** Runtime exports of `mod` that `row` does not name: a class counts as named when the row says `Base` and its subclasses. */
+  function unnamed(row: string, mod: Record<string, unknown>): string[] {
+    const bases = [...row.matchAll(/`(\w+)` and its subclasses/g)].map((m) => mod[m[1]!]);
+    const isSubclass = (v: unknown) =>
+      typeof v === "function" && bases.some((b) => typeof b === "function" && v.prototype instanceof b);
+    return Object.keys(mod).filter((name) => !row.includes(`\`${name}\``) && !isSubclass(mod[name]));
+  }
+
+  it.each(entries)("the row of %s names every runtime export", async (spec, source) => {
+    const row = readme.split("\n").find((l) => l.startsWith(`| \`${spec}\` |`));
+    expect(row, `README.md has no row for ${spec}`).toBeDefined();
+    expect(unnamed(row!, (await import(source)) as Record<string, unknown>)).toEqual([]);
+  });
+
+  it("a missing name is found, and a subclass counts only under its named base", () => {
+    class Base extends Error {}
+    class Sub extends Base {}
+    const mod = { Base, Sub, named: 1, forgotten: 2 };
+    expect(unnamed("| `x` | `named`, `Base` and its subclasses |", mod)).toEqual(["forgotten"]);
+    expect(unnamed("| `x` | `named`, `Base`, `forgotten` |", mod)).toEqual(["Sub"]);
   });
 });
