@@ -22,7 +22,7 @@ const pages = [
 ];
 
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens. */
-export const slug = (heading: string) =>
+const slug = (heading: string) =>
   heading
     .trim()
     .toLowerCase()
@@ -39,7 +39,7 @@ function anchors(page: string): Set<string> {
 }
 
 /** Every relative link of a page that does not resolve, as `page: target`. */
-export function deadLinks(
+function deadLinks(
   page: string,
   text: string,
   exists: (path: string) => boolean,
