@@ -41,27 +41,18 @@ export function declareGuardrails(
   for (const { id, settings } of loadGuardrailConfigs(resolve(pathOrDir))) {
     const { members, keys, ...args } = settings;
     const guardrail = new Guardrail(`${prefix}${id}`, args, opts);
-    out[id] = {
-      guardrail,
-      ...(members
-        ? {
-            members: new GuardrailMemberAssignment(
-              `${prefix}${id}-members`,
-              { guardrailId: guardrail.id, memberUserIds: members.ids, exclusive: members.exclusive ?? false },
-              opts,
-            ),
-          }
-        : {}),
-      ...(keys
-        ? {
-            keys: new GuardrailKeyAssignment(
-              `${prefix}${id}-keys`,
-              { guardrailId: guardrail.id, keyHashes: keys.ids, exclusive: keys.exclusive ?? false },
-              opts,
-            ),
-          }
-        : {}),
-    };
+    const set = (s: { exclusive?: boolean | undefined }) => ({
+      guardrailId: guardrail.id,
+      exclusive: s.exclusive ?? false,
+    });
+    const entry: DeclaredResources = { guardrail };
+    if (members) {
+      const memberArgs = { ...set(members), memberUserIds: members.ids };
+      entry.members = new GuardrailMemberAssignment(`${prefix}${id}-members`, memberArgs, opts);
+    }
+    if (keys)
+      entry.keys = new GuardrailKeyAssignment(`${prefix}${id}-keys`, { ...set(keys), keyHashes: keys.ids }, opts);
+    out[id] = entry;
   }
   return out;
 }

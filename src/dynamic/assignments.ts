@@ -10,6 +10,7 @@ import { shimFor } from "./shim";
 import { KEY_ASSIGNMENT_TYPE, MEMBER_ASSIGNMENT_TYPE } from "../core/type-tokens";
 import { refuseImportOption } from "./import-hint";
 import { secretArgNames } from "./secret-args";
+import { KEY_KIND, MEMBER_KIND, type AssignmentSetKind } from "../core/assignments/kind";
 
 interface AssignmentArgsBase {
   /** The guardrail (its id, e.g. `guardrail.id`). **Changing it replaces the resource**; the members end up on the new guardrail either way. */
@@ -46,6 +47,41 @@ const assignedIds = (map: pulumi.Output<Record<string, true | string>>) =>
   );
 
 /**
+ * What both set classes do before registering: refuse the import option, report config once,
+ * claim the set against the program's other sets, and the inputs (the id list as a map, the
+ * names of the secret args in the state's words).
+ */
+function setInputs(
+  kind: AssignmentSetKind,
+  name: string,
+  args: AssignmentArgsBase,
+  ids: pulumi.Input<pulumi.Input<string>[]>,
+  opts: pulumi.CustomResourceOptions | undefined,
+) {
+  refuseImportOption(kind.typeName, name, opts);
+  reportConfigOnce();
+  claimSet(kind.noun, name, args.guardrailId, args.exclusive);
+  return {
+    guardrailId: args.guardrailId,
+    exclusive: args.exclusive ?? false,
+    [kind.stateKey]: asMap(ids),
+    __secretArgs: secretArgNames({ ...args }, { [kind.argName]: kind.stateKey }),
+  };
+}
+
+/** What both set classes do once registered: the assigned ids as an output, and the set's holder claims. */
+function registered(
+  kind: AssignmentSetKind,
+  name: string,
+  args: AssignmentArgsBase,
+  ids: pulumi.Input<pulumi.Input<string>[]>,
+  set: pulumi.dynamic.Resource & Partial<Record<"members" | "keys", pulumi.Output<Record<string, true | string>>>>,
+): pulumi.Output<string[]> {
+  registerSet(kind.noun, name, args.guardrailId, ids, set);
+  return assignedIds(set[kind.stateKey]!);
+}
+
+/**
  * Members of one guardrail. A member holds at most one guardrail per workspace: assigning
  * it here moves it off any other guardrail of this guardrail's workspace.
  */
@@ -60,24 +96,9 @@ export class GuardrailMemberAssignment extends pulumi.dynamic.Resource {
   readonly memberUserIds: pulumi.Output<string[]>;
 
   constructor(name: string, args: GuardrailMemberAssignmentArgs, opts?: pulumi.CustomResourceOptions) {
-    refuseImportOption("GuardrailMemberAssignment", name, opts);
-    reportConfigOnce();
-    claimSet("member", name, args.guardrailId, args.exclusive);
-    super(
-      shimFor("memberAssignment"),
-      name,
-      {
-        guardrailId: args.guardrailId,
-        exclusive: args.exclusive ?? false,
-        members: asMap(args.memberUserIds),
-        __secretArgs: secretArgNames({ ...args }, { memberUserIds: "members" }),
-      },
-      opts,
-      "guardrails",
-      "GuardrailMemberAssignment",
-    );
-    this.memberUserIds = assignedIds(this.members);
-    registerSet("member", name, args.guardrailId, args.memberUserIds, this);
+    const inputs = setInputs(MEMBER_KIND, name, args, args.memberUserIds, opts);
+    super(shimFor("memberAssignment"), name, inputs, opts, "guardrails", MEMBER_KIND.typeName);
+    this.memberUserIds = registered(MEMBER_KIND, name, args, args.memberUserIds, this);
   }
 }
 
@@ -93,23 +114,8 @@ export class GuardrailKeyAssignment extends pulumi.dynamic.Resource {
   readonly keyHashes: pulumi.Output<string[]>;
 
   constructor(name: string, args: GuardrailKeyAssignmentArgs, opts?: pulumi.CustomResourceOptions) {
-    refuseImportOption("GuardrailKeyAssignment", name, opts);
-    reportConfigOnce();
-    claimSet("key", name, args.guardrailId, args.exclusive);
-    super(
-      shimFor("keyAssignment"),
-      name,
-      {
-        guardrailId: args.guardrailId,
-        exclusive: args.exclusive ?? false,
-        keys: asMap(args.keyHashes),
-        __secretArgs: secretArgNames({ ...args }, { keyHashes: "keys" }),
-      },
-      opts,
-      "guardrails",
-      "GuardrailKeyAssignment",
-    );
-    this.keyHashes = assignedIds(this.keys);
-    registerSet("key", name, args.guardrailId, args.keyHashes, this);
+    const inputs = setInputs(KEY_KIND, name, args, args.keyHashes, opts);
+    super(shimFor("keyAssignment"), name, inputs, opts, "guardrails", KEY_KIND.typeName);
+    this.keyHashes = registered(KEY_KIND, name, args, args.keyHashes, this);
   }
 }

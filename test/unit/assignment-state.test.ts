@@ -5,14 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { describeFailure } from "../../src/core/assignments/apply";
 import { inProgramNames, KEY_KIND, MEMBER_KIND } from "../../src/core/assignments/kind";
-import {
-  assignedIn,
-  setOutputs,
-  setResourceId,
-  statusesIn,
-  statusMap,
-  withoutForeign,
-} from "../../src/core/assignments/state-map";
+import * as stateMap from "../../src/core/assignments/state-map";
 import {
   FOREIGN,
   NOT_ASSIGNED,
@@ -22,6 +15,8 @@ import {
   STATUS_NAME_MAX,
 } from "../../src/core/assignments/status";
 import { ConnectionError, ValidationError } from "../../src/core/client/errors";
+
+const { assignedIn, setOutputs, setResourceId, statusesIn, statusMap, withoutForeign } = stateMap;
 
 const G = "3f2b8c1e-0000-4000-8000-000000000000";
 

@@ -60,15 +60,16 @@ export async function applyPlanToService(
   const now = new Set(before);
   const problems: string[] = [];
   const relist = async () => new Set(await collect(kind.list(client, inputs.guardrailId)));
+  // A failed call says what it was doing, in the program's words (describeFailure).
+  const bulk = (verb: "assign" | "unassign", ids: string[]) =>
+    client[verb](kind.wire, inputs.guardrailId, ids).catch((err) =>
+      Promise.reject(
+        new UserError(describeFailure(kind, `${verb}ing ${ids.length} ${kind.noun}(s)`, err), { cause: err }),
+      ),
+    );
   try {
     for (const ids of chunk(plan.remove, ctx.chunkSize)) {
-      const n = await client
-        .unassign(kind.wire, inputs.guardrailId, ids)
-        .catch((err) =>
-          Promise.reject(
-            new UserError(describeFailure(kind, `unassigning ${ids.length} ${kind.noun}(s)`, err), { cause: err }),
-          ),
-        );
+      const n = await bulk("unassign", ids);
       for (const id of ids) now.delete(id);
       if (n === ids.length) continue;
       const live = await relist();
@@ -78,13 +79,7 @@ export async function applyPlanToService(
         problems.push(`${stuck.length} ${kind.noun}(s) could not be unassigned: ${stuck.join(", ")}`);
     }
     for (const ids of chunk(plan.add, ctx.chunkSize)) {
-      const n = await client
-        .assign(kind.wire, inputs.guardrailId, ids)
-        .catch((err) =>
-          Promise.reject(
-            new UserError(describeFailure(kind, `assigning ${ids.length} ${kind.noun}(s)`, err), { cause: err }),
-          ),
-        );
+      const n = await bulk("assign", ids);
       for (const id of ids) now.add(id);
       if (n === ids.length) continue;
       // Some were skipped: find out which, and name them.

@@ -4,6 +4,7 @@
  */
 import { GuardrailsError, NotFoundError } from "../client/errors";
 import { checkBaseUrl } from "../client/base-url";
+import type { GuardrailsClient } from "../client/client";
 import { getClient, resolveSettings } from "../settings/config";
 import { JournalHandle } from "./create-journal";
 import { createGuardrailOnce } from "./create-once";
@@ -111,12 +112,7 @@ export async function read(id: string, props: GuardrailOutputs): Promise<ReadRes
   try {
     g = await client.getGuardrail(id);
   } catch (err) {
-    if (!(err instanceof NotFoundError)) throw annotate(props?.name ?? id, err);
-    await confirmGone(client, err, {
-      what: `guardrail "${props?.name ?? id}" (${id})`,
-      guardrailId: id,
-      workspaceId: props?.workspaceId ?? undefined,
-    });
+    await confirmGuardrailGone(client, id, props, err);
     return undefined;
   }
   const outs = outputsFromWire(g, undefined, props);
@@ -163,14 +159,22 @@ async function remove(id: string, props: GuardrailOutputs): Promise<void> {
   try {
     await client.deleteGuardrail(id);
   } catch (err) {
-    if (!(err instanceof NotFoundError)) throw annotate(props?.name ?? id, err);
     // Already gone is the goal of a delete, but only a working service may say so.
-    await confirmGone(client, err, {
-      what: `guardrail "${props?.name ?? id}" (${id})`,
-      guardrailId: id,
-      workspaceId: props?.workspaceId ?? undefined,
-    });
+    await confirmGuardrailGone(client, id, props, err);
   }
+}
+
+/**
+ * A failed GET or DELETE of a guardrail the state records: a 404 means gone only once the
+ * service confirms it (confirm-gone.ts); any other failure is thrown naming the guardrail.
+ */
+async function confirmGuardrailGone(client: GuardrailsClient, id: string, props: GuardrailOutputs, err: unknown) {
+  if (!(err instanceof NotFoundError)) throw annotate(props?.name ?? id, err);
+  await confirmGone(client, err, {
+    what: `guardrail "${props?.name ?? id}" (${id})`,
+    guardrailId: id,
+    workspaceId: props?.workspaceId ?? undefined,
+  });
 }
 
 // `delete` is a reserved word: the function is `remove`, exported under the provider method's name.
