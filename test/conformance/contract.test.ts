@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { http, spawnEmulator, type SpawnedEmulator } from "../helpers/spawn-emulator";
+import { RULE3_LISTS } from "../helpers/wire-fields";
 
 const MGMT = "conformance-management-key";
 const PLAIN = "conformance-plain-key";
@@ -208,14 +209,7 @@ describe("create (docs/api-contract.md, spec rules 1-3, rule 1)", () => {
   });
 
   it("rule 3: every array field is null or non-empty; [] is 400", async () => {
-    for (const field of [
-      "allowed_models",
-      "allowed_providers",
-      "ignored_models",
-      "ignored_providers",
-      "content_filter_builtins",
-      "content_filters",
-    ]) {
+    for (const field of RULE3_LISTS) {
       expectError(await api("POST", "/guardrails", { name: "x", [field]: [] }), 400, new RegExp(field));
       expect((await create({ name: "x", [field]: null }))[field]).toBeNull();
     }

@@ -11,6 +11,7 @@ import { HTTPClient, OpenRouter } from "@openrouter/sdk";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { http } from "../helpers/spawn-emulator";
+import { FILTERS } from "../helpers/wire-fields";
 
 const KEY = "sdk-conformance-management-key";
 const W1 = "11111111-1111-4111-8111-111111111111";
@@ -116,11 +117,7 @@ const full: Parameters<OpenRouter["guardrails"]["create"]>[0]["createGuardrailRe
   enforceZdrOpenai: false,
   enforceZdrGoogle: true,
   enforceZdrOther: false,
-  contentFilterBuiltins: [
-    { slug: "email", action: "redact" },
-    { slug: "regex-prompt-injection", action: "flag", scanScope: "user_only" },
-  ],
-  contentFilters: [{ pattern: "secret-\\d+", action: "block", label: "[SECRET]" }],
+  ...FILTERS,
   includeByokInBudgets: true,
   allowedDataRegions: ["europe", "us"],
   enableFreeModelPublication: false,

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Program } from "./harness";
+import { marked } from "../helpers/preview-marks";
 
 const DEFAULT_WS = "00000000-0000-4000-8000-000000000001";
 
@@ -20,20 +21,6 @@ function ops(previewJson: string): string[] {
   return (JSON.parse(previewJson).steps ?? [])
     .filter((s: { urn: string }) => /Guardrail|Assignment/.test(s.urn))
     .map((s: { op: string; urn: string }) => `${s.urn.split("::").pop()}: ${s.op}`);
-}
-
-/** The change lines of one resource in a `preview --diff`. */
-function marked(stdout: string, resource: string): string[] {
-  const block =
-    stdout
-      .split("--outputs:--")[0]!
-      .split("\nResources:")[0]!
-      .split(/\n(?=\s+[~+-]?\s*pulumi)/)
-      .find((b) => b.includes(`::${resource}]`)) ?? "";
-  return block
-    .split("\n")
-    .filter((l) => /^\s+[~+-] \S/.test(l) && !l.includes("pulumi-nodejs"))
-    .map((l) => l.trim().replace(/\s+/g, " ").replace(/ :/, ":"));
 }
 
 describe("adoption and set modes under the real CLI", () => {

@@ -5,6 +5,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { summarizePreview } from "../../src/preview/summary";
 import { useProgram, type Program } from "./harness";
+import { marked } from "../helpers/preview-marks";
 
 const program = (members: string[], exclusive: boolean) => `
 import { Guardrail, GuardrailMemberAssignment, GuardrailKeyAssignment } from "pulumi-guardrails";
@@ -16,20 +17,6 @@ new GuardrailKeyAssignment("eng-keys", { guardrailId: eng.id, keyHashes: ["a1b2c
 export const engId = eng.id;
 export const opsId = ops.id;
 `;
-
-/** Lines of the resource part of a preview that mark a change. */
-function marked(stdout: string, resource: string): string[] {
-  const block =
-    stdout
-      .split("--outputs:--")[0]!
-      .split("\nResources:")[0]!
-      .split(/\n(?=\s+[~+-]?\s*pulumi)/)
-      .find((b) => b.includes(`::${resource}]`)) ?? "";
-  return block
-    .split("\n")
-    .filter((l) => /^\s+[~+-] \S/.test(l) && !l.includes("pulumi-nodejs"))
-    .map((l) => l.trim().replace(/\s+/g, " ").replace(/ :/, ":"));
-}
 
 const members = async (p: Program, g: string) =>
   ((await p.api("GET", `/guardrails/${g}/assignments/members?limit=100`)).body.data as Array<{ user_id: string }>)

@@ -28,6 +28,11 @@ function bin(p: Program, name: string, args: string[]) {
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
+/** `guardrails-ci preview` of the PR branch `head` against main, writing its comment to comment.md.out. */
+function ciPreview(p: Program, head: string) {
+  return bin(p, "guardrails-ci", ["preview", "--base", "main", "--head", head, "--comment", "comment.md.out"]);
+}
+
 function declarative(name: string, extraFiles: Record<string, string> = {}) {
   return async () => {
     const p = await Program.create(name);
@@ -59,15 +64,7 @@ describe("pull-request preview that runs no PR code", () => {
   afterAll(() => p.close());
 
   it("a YAML-only PR: the data file comes from the head, everything else from the base, and the preview shows the change", async () => {
-    const r = bin(p, "guardrails-ci", [
-      "preview",
-      "--base",
-      "main",
-      "--head",
-      "yaml-pr",
-      "--comment",
-      "comment.md.out",
-    ]);
+    const r = ciPreview(p, "yaml-pr");
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe("mode=data\npreview=true\n");
     expect(repo.status()).toEqual([" M guardrails/engineering.yaml"]);
@@ -86,15 +83,7 @@ describe("pull-request preview that runs no PR code", () => {
   });
 
   it("a PR that also touches index.ts: no preview with the key, nothing written, and the comment names index.ts", async () => {
-    const r = bin(p, "guardrails-ci", [
-      "preview",
-      "--base",
-      "main",
-      "--head",
-      "code-pr",
-      "--comment",
-      "comment.md.out",
-    ]);
+    const r = ciPreview(p, "code-pr");
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe("mode=code\npreview=false\n");
     expect(repo.status()).toEqual([]);

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkGuardrailArgs } from "../../src/core/guardrail/check";
 import { memberAssignment } from "../../src/dynamic/internal";
 import { TEST_KEY, withEmulator } from "../helpers/emulator";
+import { MODEL_LISTS } from "../helpers/wire-fields";
 
 let emu: Awaited<ReturnType<typeof withEmulator>>;
 let guardrailId: string;
@@ -20,10 +21,7 @@ const FIELDS = [
   "name",
   "description",
   "workspace_id",
-  "allowed_models",
-  "allowed_providers",
-  "ignored_models",
-  "ignored_providers",
+  ...MODEL_LISTS,
   "limit_usd",
   "reset_interval",
   "enforce_zdr_vendor_a",

@@ -19,6 +19,17 @@ type Extra = Record<string, unknown>;
 /** A pid that is certainly not running: a process that already exited. */
 export const deadPid = () => spawnSync(process.execPath, ["-e", "0"]).pid!;
 
+/** A journal entry of a killed run (its process and engine gone) for the create with `key`, then `extra`. */
+export const killedEntry = <T extends Extra>(resource: string, key: string, extra: T) => ({
+  v: 1 as const,
+  resource,
+  key,
+  started: Date.now() - 1000,
+  pid: deadPid(),
+  engine: [deadPid()],
+  ...extra,
+});
+
 /** A guardrail's args: `name`, a limit of 4 USD a day, and `extra`. */
 export const journalArgs = (name: string, extra: Extra = {}) => ({
   name,
@@ -58,18 +69,7 @@ export function useJournalBench(prefix: string) {
       mkdirSync(bench.dir, { recursive: true, mode: 0o700 });
       const key = bench.keyOf(resource, name, o.url ?? emu.url, o.extra);
       const path = join(o.folder ?? bench.dir, `${key.slice(0, 16)}-${o.file ?? "1-1.json"}`);
-      writeFileSync(
-        path,
-        JSON.stringify({
-          v: 1,
-          resource,
-          key,
-          started: Date.now() - 1000,
-          pid: deadPid(),
-          engine: [deadPid()],
-          ...entry,
-        }),
-      );
+      writeFileSync(path, JSON.stringify(killedEntry(resource, key, entry)));
       return path;
     },
   };

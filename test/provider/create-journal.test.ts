@@ -3,7 +3,7 @@
  * same resource recovers that guardrail instead of making a second one; entries of a live
  * engine are never touched; an id the engine recorded is forgotten.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,11 +16,10 @@ import { createBody } from "../../src/core/guardrail/bodies";
 import { orphanPoll } from "../../src/core/guardrail/create-once";
 import { guardrail } from "../../src/dynamic/internal";
 import { TEST_KEY, withEmulator } from "../helpers/emulator";
+import { killedEntry } from "../helpers/journal";
 
 let emu: Awaited<ReturnType<typeof withEmulator>>;
 let dir: string;
-/** A pid that is certainly not running: a process that already exited. */
-const deadPid = () => spawnSync(process.execPath, ["-e", "process.pid"]).pid!;
 
 beforeAll(async () => {
   emu = await withEmulator();
@@ -37,15 +36,7 @@ beforeEach(() => {
 const args = (name: string) => ({ name, limitUsd: 4, resetInterval: "daily" });
 function writeEntry(resource: string, name: string, extra: Partial<JournalEntry>) {
   const key = createKey(resource, emu.url, createBody(parseInputs(args(name))));
-  const entry: JournalEntry = {
-    v: 1,
-    resource,
-    key,
-    started: Date.now() - 1000,
-    pid: deadPid(),
-    engine: [deadPid()],
-    ...extra,
-  };
+  const entry: JournalEntry = killedEntry(resource, key, extra);
   const file = join(dir, `${key.slice(0, 16)}-1-1.json`);
   writeFileSync(file, JSON.stringify(entry));
   return { file, entry };

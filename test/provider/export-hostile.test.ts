@@ -9,13 +9,15 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { collect } from "../../src/core/client";
 import { loadGuardrailConfigs } from "../../src/declarative/load";
 import type { GuardrailOutputs } from "../../src/core/guardrail/model";
-import { guardrail, keyAssignment, memberAssignment } from "../../src/dynamic/internal";
+import { guardrail } from "../../src/dynamic/internal";
 import { exportGuardrails, writeExport } from "../../src/export/export";
 import { ExportSelectionError } from "../../src/export/fetch";
 import { reshapeGuardrail, tempFolder, TEST_KEY, useProviderEmulator } from "../helpers/emulator";
 import { DEFAULT_WS, HAND_MADE, populateOrganization, SECOND_WS } from "../helpers/export-org";
 import { exportBin } from "../helpers/export-bin";
+import { adoptAssignments } from "../helpers/adopt-assignments";
 import { http } from "../helpers/spawn-emulator";
+import { ANSWERED_LISTS } from "../helpers/wire-fields";
 
 const emu = useProviderEmulator();
 const work = tempFolder("export-hostile-");
@@ -43,20 +45,7 @@ async function roundTrip(options: Parameters<typeof exportGuardrails>[0]) {
     diffs.push((await guardrail.diff(g.id, g.outs!, { __provider: "p", ...args })).changes);
     const read = await guardrail.read(g.id, g.outs as GuardrailOutputs);
     diffs.push((await guardrail.diff(g.id, read.props as GuardrailOutputs, { __provider: "p", ...args })).changes);
-    for (const [set, lifecycle, field] of [
-      [members, memberAssignment, "members"],
-      [keys, keyAssignment, "keys"],
-    ] as const) {
-      if (!set) continue;
-      const news = {
-        __provider: "p",
-        guardrailId: g.id,
-        [field]: Object.fromEntries(set.ids.map((i) => [i, true])),
-        exclusive: set.exclusive ?? false,
-      };
-      const created = await lifecycle.create(news);
-      diffs.push((await lifecycle.diff(created.id, created.outs, news)).changes);
-    }
+    diffs.push(...(await adoptAssignments(g.id, { members, keys })).map((d) => d.changes));
   }
   const writes = (await emu.log()).entries.filter((e) => e.method !== "GET").map((e) => `${e.method} ${e.path}`);
   return { result, loaded, writes, diffs };
@@ -64,15 +53,7 @@ async function roundTrip(options: Parameters<typeof exportGuardrails>[0]) {
 
 describe("lists the service answers as []", () => {
   it("are exported as no setting, load, and adopt with no write and no diff, before and after a refresh", async () => {
-    const all = [
-      "allowed_models",
-      "allowed_providers",
-      "ignored_models",
-      "ignored_providers",
-      "content_filter_builtins",
-      "content_filters",
-      "allowed_data_regions",
-    ];
+    const all = ANSWERED_LISTS;
     await reshapeGuardrail(emu.url, ids[0]!, { set: Object.fromEntries(all.map((k) => [k, []])) });
     await reshapeGuardrail(emu.url, ids[2]!, { set: { allowed_models: [], allowed_providers: [] } });
     const { result, loaded, writes, diffs } = await roundTrip({ allWorkspaces: true, exclusive: true });

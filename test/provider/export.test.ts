@@ -10,10 +10,11 @@ import { DEMO_KEY_HASHES } from "../../emulator";
 import { loadGuardrailConfigs } from "../../src/declarative/load";
 import { exportGuardrails, ExportConflictError, ExportOptionsError, writeExport } from "../../src/export/export";
 import { ExportSelectionError } from "../../src/export/fetch";
-import { guardrail, keyAssignment, memberAssignment } from "../../src/dynamic/internal";
+import { guardrail } from "../../src/dynamic/internal";
 import { tempFolder, TEST_KEY, useProviderEmulator, withEmulator } from "../helpers/emulator";
 import { DEFAULT_WS, HAND_MADE, populateOrganization, SECOND_WS } from "../helpers/export-org";
 import { exportBin } from "../helpers/export-bin";
+import { adoptAssignments } from "../helpers/adopt-assignments";
 import { http } from "../helpers/spawn-emulator";
 
 const GOLDEN = join(__dirname, "golden/export");
@@ -122,8 +123,6 @@ describe("exportGuardrails on a hand-made organization", () => {
 });
 
 describe("the exported files, adopted", () => {
-  const asMap = (ids: readonly string[]) => Object.fromEntries(ids.map((id) => [id, true]));
-
   it.each([false, true])(
     "pass the loader's checks, and the provider adopts them with zero write calls and no diff (exclusive: %s)",
     async (exclusive) => {
@@ -138,19 +137,8 @@ describe("the exported files, adopted", () => {
         const g = await guardrail.create({ __provider: "p", ...args });
         expect(g.id).toBe(args.adoptId);
         expect(await guardrail.diff(g.id, g.outs!, { __provider: "p", ...args })).toMatchObject({ changes: false });
-        for (const [set, lifecycle, field] of [
-          [members, memberAssignment, "members"],
-          [keys, keyAssignment, "keys"],
-        ] as const) {
-          if (!set) continue;
-          const news = {
-            __provider: "p",
-            guardrailId: g.id,
-            [field]: asMap(set.ids),
-            exclusive: set.exclusive ?? false,
-          };
-          const created = await lifecycle.create(news);
-          expect(await lifecycle.diff(created.id, created.outs, news)).toMatchObject({ changes: false });
+        for (const diff of await adoptAssignments(g.id, { members, keys })) {
+          expect(diff).toMatchObject({ changes: false });
         }
       }
       const log = await emu.log();

@@ -8,6 +8,7 @@ import { guardrail } from "../../src/dynamic/internal";
 import type { GuardrailOutputs } from "../../src/core/guardrail/model";
 import { collect } from "../../src/core/client";
 import { reshapeGuardrail, TEST_KEY, useProviderEmulator, W2 } from "../helpers/emulator";
+import { FILTERS } from "../helpers/wire-fields";
 
 const emu = useProviderEmulator({ "guardrails:maxAttempts": "6" }, { resetFaults: true });
 const raw = () => emu.client();
@@ -23,11 +24,7 @@ const full = {
   resetInterval: "monthly",
   enforceZdr: true,
   enforceZdrOther: false,
-  contentFilterBuiltins: [
-    { slug: "email", action: "redact" },
-    { slug: "regex-prompt-injection", action: "flag", scanScope: "user_only" },
-  ],
-  contentFilters: [{ pattern: "secret-\\d+", action: "block", label: "[SECRET]" }],
+  ...FILTERS,
 };
 
 async function created(args: Record<string, unknown>) {

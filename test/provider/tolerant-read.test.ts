@@ -9,6 +9,7 @@ import { collect, ConflictError } from "../../src/core/client";
 import { guardrail } from "../../src/dynamic/internal";
 import type { GuardrailOutputs } from "../../src/core/guardrail/model";
 import { reshapeGuardrail, useProviderEmulator, type GuardrailReshape } from "../helpers/emulator";
+import { MODEL_LISTS } from "../helpers/wire-fields";
 
 const emu = useProviderEmulator();
 
@@ -29,10 +30,7 @@ const OPTIONAL_KEYS = [
   "workspace_id",
   "updated_at",
   "description",
-  "allowed_models",
-  "allowed_providers",
-  "ignored_models",
-  "ignored_providers",
+  ...MODEL_LISTS,
   "limit_usd",
   "reset_interval",
   "enforce_zdr",

@@ -23,6 +23,7 @@ import { GuardrailsClient } from "../../src/core/client";
 import { hostileServer, json } from "../helpers/hostile-server";
 import { exportedFile as file, exportScratch } from "../helpers/export-cases";
 import { doubleAssignments } from "../../src/export/double-assignments";
+import { ANSWERED_LISTS } from "../helpers/wire-fields";
 
 const { work, folder, beside } = exportScratch("export-hostile-");
 const thrown = (f: () => unknown): Error => {
@@ -165,15 +166,7 @@ describe("stable ids never make a file the loader skips or Windows cannot check 
 });
 
 describe("an empty list the service answers (finding 7)", () => {
-  it.each([
-    "allowed_models",
-    "allowed_providers",
-    "ignored_models",
-    "ignored_providers",
-    "content_filter_builtins",
-    "content_filters",
-    "allowed_data_regions",
-  ])("%s: [] reads as null, so the export leaves it out and the file loads", (wire) => {
+  it.each(ANSWERED_LISTS)("%s: [] reads as null, so the export leaves it out and the file loads", (wire) => {
     const g = wireGuardrail.parse({
       id: "3f2b8c1e-0000-4000-8000-000000000001",
       name: "Open",
