@@ -14,7 +14,9 @@ import * as pulumi from "@pulumi/pulumi";
 import { GUARDRAIL_TYPE, MEMBER_ASSIGNMENT_TYPE } from "../../src/policy";
 import { shimFor } from "../../src/dynamic/internal";
 
-export const { UnknownValueError, unknownCheckingProxy, unknownStringValue, unknownObjectValue } = proxy as any;
+export const { UnknownValueError, unknownCheckingProxy } = proxy as any;
+/** The policy SDK's own sentinels for a value unknown at preview: a string, an object. */
+export const sdkUnknown = { string: (proxy as any).unknownStringValue, object: (proxy as any).unknownObjectValue };
 const { deserializeProperties } = deserialize as any;
 
 /** The engine's secret signature (sdk rpc.ts `specialSecretSig`). */

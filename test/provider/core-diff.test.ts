@@ -11,6 +11,7 @@ import type { GuardrailOutputs } from "../../src/core/guardrail/model";
 import { UNKNOWN } from "../../src/core/unknown";
 import { dynamicDiff } from "../../src/dynamic/lifecycle-adapter";
 import { useProviderEmulator, W2 } from "../helpers/emulator";
+import { EMAIL_REDACT_SSN_BLOCK } from "../helpers/filters";
 
 const emu = useProviderEmulator({}, { options: { members: ["user_alice", "user_bob", "user_carol"] } });
 const members = assignmentLifecycle(MEMBER_KIND);
@@ -44,10 +45,7 @@ describe("Guardrail: diff paths", () => {
       name: "paths",
       limitUsd: 7,
       resetInterval: "daily",
-      contentFilterBuiltins: [
-        { slug: "email", action: "redact" },
-        { slug: "ssn", action: "block" },
-      ],
+      contentFilterBuiltins: EMAIL_REDACT_SSN_BLOCK,
     };
     const d = await guardrailCore.diff(id, outs, news);
     expect(d).toEqual({

@@ -21,57 +21,40 @@ const { assignedIn, setOutputs, setResourceId, statusesIn, statusMap, withoutFor
 const G = "3f2b8c1e-0000-4000-8000-000000000000";
 
 describe("statusMap", () => {
-  it.each([
-    {
-      name: "all here",
-      wanted: ["a", "b"],
-      live: ["a", "b"],
-      exclusive: false,
-      elsewhere: {},
-      want: { a: true, b: true },
-    },
-    {
-      name: "one missing",
-      wanted: ["a", "b"],
-      live: ["a"],
-      exclusive: false,
-      elsewhere: {},
-      want: { a: true, b: NOT_ASSIGNED },
-    },
+  it.each<{
+    name: string;
+    wanted: string[];
+    live: string[];
+    exclusive?: boolean;
+    elsewhere?: Record<string, string>;
+    want: Record<string, unknown>;
+  }>([
+    { name: "all here", wanted: ["a", "b"], live: ["a", "b"], want: { a: true, b: true } },
+    { name: "one missing", wanted: ["a", "b"], live: ["a"], want: { a: true, b: NOT_ASSIGNED } },
     {
       name: "one moved",
       wanted: ["a", "b"],
       live: ["a"],
-      exclusive: false,
       elsewhere: { b: "on guardrail X (12345678…)" },
       want: { a: true, b: "on guardrail X (12345678…)" },
     },
-    {
-      name: "additive ignores extras",
-      wanted: ["a"],
-      live: ["a", "z"],
-      exclusive: false,
-      elsewhere: {},
-      want: { a: true },
-    },
+    { name: "additive ignores extras", wanted: ["a"], live: ["a", "z"], want: { a: true } },
     {
       name: "exclusive records extras",
       wanted: ["a"],
       live: ["a", "z"],
       exclusive: true,
-      elsewhere: {},
       want: { a: true, z: FOREIGN },
     },
     {
       name: "a live id's place beats elsewhere",
       wanted: ["a"],
       live: ["a"],
-      exclusive: false,
       elsewhere: { a: "on guardrail Y" },
       want: { a: true },
     },
-  ])("$name", ({ wanted, live, exclusive, elsewhere, want }) => {
-    expect(statusMap(wanted, new Set(live), exclusive, elsewhere as Record<string, string>)).toEqual(want);
+  ])("$name", ({ wanted, live, exclusive = false, elsewhere = {}, want }) => {
+    expect(statusMap(wanted, new Set(live), exclusive, elsewhere)).toEqual(want);
   });
 
   it("assignedIn counts ids here (the program's and foreign ones in its care), never ids elsewhere", () => {

@@ -97,17 +97,17 @@ describe("check: messages say what was received", () => {
 
 describe("check: a value that came in as a secret is never quoted (issue 24)", () => {
   const SECRET = "TOPSECRET-PAT(";
+  /** A secret pattern that does not compile, next to another arg's bad value, with `record` as the secret args. */
+  const withSecretPattern = (record: unknown) => ({
+    name: "x",
+    contentFilters: [{ pattern: SECRET, action: "block" }],
+    limitUsd: -5,
+    resetInterval: "daily",
+    __secretArgs: record,
+  });
 
   it("a secret pattern that does not compile: the property and the rule, not the value", () => {
-    expect(
-      lines({
-        name: "x",
-        contentFilters: [{ pattern: SECRET, action: "block" }],
-        limitUsd: -5,
-        resetInterval: "daily",
-        __secretArgs: ["contentFilters"],
-      }),
-    ).toEqual([
+    expect(lines(withSecretPattern(["contentFilters"]))).toEqual([
       "limitUsd: must be >= 0 (got -5)", // another arg's value is still quoted
       "contentFilters[0].pattern: must be a regular expression that compiles",
     ]);
@@ -126,15 +126,7 @@ describe("check: a value that came in as a secret is never quoted (issue 24)", (
 
   it("a record of secret args that cannot be read hides every value", () => {
     for (const record of [UNKNOWN, "contentFilters", [1]]) {
-      expect(
-        lines({
-          name: "x",
-          contentFilters: [{ pattern: SECRET, action: "block" }],
-          limitUsd: -5,
-          resetInterval: "daily",
-          __secretArgs: record,
-        }).join("\n"),
-      ).not.toMatch(/got/);
+      expect(lines(withSecretPattern(record)).join("\n")).not.toMatch(/got/);
     }
   });
 

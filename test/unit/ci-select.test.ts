@@ -1,7 +1,7 @@
 /** The pure file selection of `guardrails-ci preview`: which files come from where, and whether the key may be used. */
 import { describe, expect, it } from "vitest";
 import { COMMENT_MAX_CHARS, LISTED_MAX, selectionComment } from "../../tools/ci/comment";
-import { MAX_CHANGES, MAX_DATA_FILE_BYTES, selectFiles, type Change } from "../../tools/ci/select";
+import { MAX_CHANGES, MAX_DATA_FILE_BYTES, selectFiles, type Change, type Selection } from "../../tools/ci/select";
 
 const BLOB = "a".repeat(40);
 const ZERO = "0".repeat(40);
@@ -17,16 +17,20 @@ const del = (path: string): Change => ({ status: "D", path, newMode: "000000", n
 const select = (changes: Change[], baseChanged?: string[]) =>
   selectFiles(changes, { dataDir: "guardrails", baseChanged });
 
+/** Selects `changes`: the selection matches `want`, and takes exactly `take` from the head, in order. */
+function expectSelection(changes: Change[], want: Partial<Selection>, take: string[]): void {
+  const s = select(changes);
+  expect(s).toMatchObject(want);
+  expect(s.take.map((t) => t.path)).toEqual(take);
+}
+
 describe("selectFiles", () => {
   it("a YAML-only PR: data files from the head, deletions applied, the key may be used", () => {
-    const s = select([
-      mod("guardrails/eng.yaml"),
-      add("guardrails/new.yml"),
-      add("guardrails/x.JSON"),
-      del("guardrails/old.yaml"),
-    ]);
-    expect(s).toMatchObject({ mode: "data", exposeKey: true, blockers: [], remove: ["guardrails/old.yaml"] });
-    expect(s.take.map((t) => t.path)).toEqual(["guardrails/eng.yaml", "guardrails/new.yml", "guardrails/x.JSON"]);
+    expectSelection(
+      [mod("guardrails/eng.yaml"), add("guardrails/new.yml"), add("guardrails/x.JSON"), del("guardrails/old.yaml")],
+      { mode: "data", exposeKey: true, blockers: [], remove: ["guardrails/old.yaml"] },
+      ["guardrails/eng.yaml", "guardrails/new.yml", "guardrails/x.JSON"],
+    );
   });
 
   it.each([
@@ -90,17 +94,16 @@ describe("selectFiles", () => {
   });
 
   it("files the loader never reads (subfolders, other extensions) are left as the base has them", () => {
-    const s = select([
-      add("guardrails/README.md"),
-      add("guardrails/sub/x.yaml"),
-      add("guardrails/evil.yaml/x"),
-      mod("guardrails/eng.yaml"),
-    ]);
-    expect(s).toMatchObject({
-      mode: "data",
-      ignored: ["guardrails/README.md", "guardrails/sub/x.yaml", "guardrails/evil.yaml/x"],
-    });
-    expect(s.take.map((t) => t.path)).toEqual(["guardrails/eng.yaml"]);
+    expectSelection(
+      [
+        add("guardrails/README.md"),
+        add("guardrails/sub/x.yaml"),
+        add("guardrails/evil.yaml/x"),
+        mod("guardrails/eng.yaml"),
+      ],
+      { mode: "data", ignored: ["guardrails/README.md", "guardrails/sub/x.yaml", "guardrails/evil.yaml/x"] },
+      ["guardrails/eng.yaml"],
+    );
     expect(select([add("guardrails/README.md")])).toMatchObject({ mode: "none", exposeKey: false });
   });
 

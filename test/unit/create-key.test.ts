@@ -5,15 +5,13 @@
  */
 import { describe, expect, it } from "vitest";
 import { createKey } from "../../src/core/guardrail/create-journal";
+import { EMAIL_REDACT_SSN_BLOCK } from "../helpers/filters";
 
 const body = {
   name: "Engineering",
   limit_usd: 5,
   reset_interval: "daily",
-  content_filter_builtins: [
-    { slug: "email", action: "redact" },
-    { slug: "ssn", action: "block" },
-  ],
+  content_filter_builtins: EMAIL_REDACT_SSN_BLOCK,
 };
 
 describe("createKey", () => {

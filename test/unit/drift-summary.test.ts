@@ -9,10 +9,10 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { hasDrift, MAX_DRIFT_CHARS, summarizeDrift } from "../../src/preview/drift";
 import { summarizePreview } from "../../src/preview/summary";
+import { guardrailStep, urn } from "../helpers/preview-steps";
 
 const golden = join(__dirname, "../e2e/golden");
 const fixture = () => JSON.parse(readFileSync(join(golden, "drift-preview.json"), "utf8"));
-const urn = (type: string, name: string) => `urn:pulumi:prod::p::pulumi-nodejs:dynamic/guardrails:${type}::${name}`;
 
 describe("summarizeDrift", () => {
   it("a member moved, a limit changed and a guardrail deleted: matches the golden Markdown", () => {
@@ -54,14 +54,10 @@ describe("summarizeDrift", () => {
   });
 
   it("hand-made names cannot inject Markdown: every user string is an inline code span", () => {
+    const HOSTILE = "[x](https://evil)\n# Heading `a`";
     const md = summarizeDrift({
       steps: [
-        {
-          op: "update",
-          urn: urn("Guardrail", "eng"),
-          oldState: { id: "g1", inputs: { name: "[x](https://evil)\n# Heading `a`", limitUsd: 1 } },
-          newState: { inputs: { name: "[x](https://evil)\n# Heading `a`", limitUsd: 2 } },
-        },
+        guardrailStep("update", "eng", "g1", { name: HOSTILE, limitUsd: 1 }, { name: HOSTILE, limitUsd: 2 }),
         {
           op: "update",
           urn: urn("GuardrailMemberAssignment", "eng-members"),

@@ -22,17 +22,17 @@ const scenario = fc.record({
   exclusive: fc.boolean(),
   size: fc.integer({ min: 1, max: 12 }),
 });
+type Scenario = { desired: string[]; live: string[]; managed: string[] };
+
+/** The plan for one generated scenario, in the mode given. */
+const planFor = ({ desired, live, managed }: Scenario, exclusive: boolean): Plan =>
+  planChanges({ desired: new Set(desired), live: new Set(live), managed: new Set(managed), exclusive });
 
 describe("planChanges", () => {
   it("exclusive mode reaches exactly the desired set", () => {
     fc.assert(
       fc.property(scenario, ({ desired, live, managed }) => {
-        const plan = planChanges({
-          desired: new Set(desired),
-          live: new Set(live),
-          managed: new Set(managed),
-          exclusive: true,
-        });
+        const plan = planFor({ desired, live, managed }, true);
         expect([...applyPlan(new Set(live), plan)].sort()).toEqual([...new Set(desired)].sort());
       }),
     );
@@ -41,12 +41,7 @@ describe("planChanges", () => {
   it("additive mode reaches desired, keeps every unmanaged live id, and removes only managed ones", () => {
     fc.assert(
       fc.property(scenario, ({ desired, live, managed }) => {
-        const plan = planChanges({
-          desired: new Set(desired),
-          live: new Set(live),
-          managed: new Set(managed),
-          exclusive: false,
-        });
+        const plan = planFor({ desired, live, managed }, false);
         const after = applyPlan(new Set(live), plan);
         for (const id of desired) expect(after.has(id)).toBe(true);
         for (const id of live) if (!managed.includes(id)) expect(after.has(id)).toBe(true);
@@ -59,12 +54,7 @@ describe("planChanges", () => {
   it("never plans a no-op: adds are not live, removes are live, and the two never overlap", () => {
     fc.assert(
       fc.property(scenario, ({ desired, live, managed, exclusive }) => {
-        const plan = planChanges({
-          desired: new Set(desired),
-          live: new Set(live),
-          managed: new Set(managed),
-          exclusive,
-        });
+        const plan = planFor({ desired, live, managed }, exclusive);
         for (const id of plan.add) expect(live).not.toContain(id);
         for (const id of plan.remove) expect(live).toContain(id);
         expect(plan.add.filter((id) => plan.remove.includes(id))).toEqual([]);
@@ -75,12 +65,7 @@ describe("planChanges", () => {
   it("chunked calls are never empty, never over the size, and cover each id once", () => {
     fc.assert(
       fc.property(scenario, ({ desired, live, managed, exclusive, size }) => {
-        const plan = planChanges({
-          desired: new Set(desired),
-          live: new Set(live),
-          managed: new Set(managed),
-          exclusive,
-        });
+        const plan = planFor({ desired, live, managed }, exclusive);
         for (const list of [plan.add, plan.remove]) {
           const calls = chunk(list, size);
           for (const call of calls)

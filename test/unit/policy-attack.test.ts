@@ -18,9 +18,9 @@ import {
   memberSet,
   only,
   runPack,
+  sdkUnknown,
   secret,
   serialized,
-  unknownStringValue,
   type Res,
 } from "../helpers/policy-pack";
 
@@ -353,7 +353,7 @@ describe("messages: no secret, no hostile text", () => {
 
   it("broke: an item not known at preview was reported as a provider outside the list, quoting the engine's placeholder", async () => {
     const out = only(
-      await runPack(pack, [guardrail("g", { limitUsd: 5, allowedProviders: ["provider-a", unknownStringValue] })]),
+      await runPack(pack, [guardrail("g", { limitUsd: 5, allowedProviders: ["provider-a", sdkUnknown.string] })]),
       "guardrails-allow-providers",
     );
     expect(out).toEqual([

@@ -11,17 +11,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { guardrailsPolicies } from "../../src/policy";
-import {
-  guardrail,
-  memberSet,
-  only,
-  runPack,
-  secret,
-  serialized,
-  unknownObjectValue,
-  unknownStringValue,
-  type Res,
-} from "../helpers/policy-pack";
+import { guardrail, memberSet, only, runPack, sdkUnknown, secret, serialized, type Res } from "../helpers/policy-pack";
 
 describe("finding 8: forbidModels refuses a forbidden model in every form the service accepts", () => {
   const pack = guardrailsPolicies({ forbidModels: ["other-lab/open-model-70b", "vendor-b/model-m-20260201"] });
@@ -83,7 +73,7 @@ describe("finding 9: a guardrail made through the package under another type tok
   it("a member set shim under a made-up token counts as a member set; other dynamic resources are left alone", async () => {
     const g = guardrail("g", { limitUsd: 5 });
     const set: Res = {
-      ...memberSet("s", unknownStringValue, { guardrailIdDeps: ["g"] }),
+      ...memberSet("s", sdkUnknown.string, { guardrailIdDeps: ["g"] }),
       type: "pulumi-nodejs:dynamic:Resource",
       provider: await serialized("memberAssignment"),
     };
@@ -139,7 +129,7 @@ describe("finding 10: requireMemberSet judges a set by where its members go", ()
     const atPreview = await verdicts([
       guardrail("a", {}),
       guardrail("b", {}),
-      memberSet("s", unknownStringValue, { guardrailIdDeps: ["a", "b"] }),
+      memberSet("s", sdkUnknown.string, { guardrailIdDeps: ["a", "b"] }),
     ]);
     expect(atPreview).toEqual(["advisory a"]);
     expect(
@@ -147,7 +137,7 @@ describe("finding 10: requireMemberSet judges a set by where its members go", ()
         await runPack(pack, [
           guardrail("a", {}),
           guardrail("b", {}),
-          memberSet("s", unknownStringValue, { guardrailIdDeps: ["a", "b"] }),
+          memberSet("s", sdkUnknown.string, { guardrailIdDeps: ["a", "b"] }),
         ]),
         "guardrails-require-member-set",
       )[0]!.message,
@@ -158,9 +148,9 @@ describe("finding 10: requireMemberSet judges a set by where its members go", ()
   });
 
   it("guardrailId: g.id still counts at preview (unknown, one guardrail) and at up (its value)", async () => {
-    expect(
-      await verdicts([guardrail("a", {}), memberSet("s", unknownStringValue, { guardrailIdDeps: ["a"] })]),
-    ).toEqual([]);
+    expect(await verdicts([guardrail("a", {}), memberSet("s", sdkUnknown.string, { guardrailIdDeps: ["a"] })])).toEqual(
+      [],
+    );
     expect(await verdicts([created("a", A), memberSet("s", A.toUpperCase(), { guardrailIdDeps: ["a"] })])).toEqual([]);
   });
 
@@ -190,14 +180,14 @@ describe("finding 10: requireMemberSet judges a set by where its members go", ()
   });
 
   it("an unknown id that depends on no guardrail could name any: checked at up", async () => {
-    expect(await verdicts([guardrail("a", {}), memberSet("s", unknownStringValue, { guardrailIdDeps: [] })])).toEqual([
+    expect(await verdicts([guardrail("a", {}), memberSet("s", sdkUnknown.string, { guardrailIdDeps: [] })])).toEqual([
       "advisory a",
     ]);
   });
 
   it("a set with unknown members still makes its guardrail checked at up", async () => {
-    const set = memberSet("s", unknownStringValue, { guardrailIdDeps: ["a"] });
-    set.props.members = unknownObjectValue;
+    const set = memberSet("s", sdkUnknown.string, { guardrailIdDeps: ["a"] });
+    set.props.members = sdkUnknown.object;
     expect(await verdicts([guardrail("a", {}), set])).toEqual(["advisory a"]);
   });
 });

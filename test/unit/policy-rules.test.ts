@@ -28,6 +28,7 @@ import { Guardrail, GuardrailMemberAssignment, GuardrailKeyAssignment } from "..
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { EMAIL_REDACT_SSN_BLOCK } from "../helpers/filters";
 
 // The SDK's own proxy and sentinels (marked internal in its typings): what its server hands a policy.
 const { UnknownValueError, unknownCheckingProxy, unknownNumberValue, unknownStringValue, unknownObjectValue } =
@@ -49,10 +50,7 @@ const COMPLIANT = {
   resetInterval: "weekly",
   enforceZdrVendorA: true,
   enforceZdrVendorB: true,
-  contentFilterBuiltins: [
-    { slug: "email", action: "redact" },
-    { slug: "ssn", action: "block" },
-  ],
+  contentFilterBuiltins: EMAIL_REDACT_SSN_BLOCK,
   allowedModels: ["acme/new-model"],
   allowedProviders: ["openai"],
 };

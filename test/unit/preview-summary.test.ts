@@ -1,32 +1,29 @@
 import { describe, expect, it } from "vitest";
 import { summarizePreview } from "../../src/preview/summary";
+import { guardrailStep, urn } from "../helpers/preview-steps";
 
-const urn = (type: string, name: string) => `urn:pulumi:prod::p::pulumi-nodejs:dynamic/guardrails:${type}::${name}`;
 const SECRET = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", ciphertext: "v1:abc" };
 
 describe("summarizePreview", () => {
   it("calls out replacements and deletions first, masks secrets, and names moves and restores", () => {
     const md = summarizePreview({
       steps: [
-        {
-          op: "replace",
-          urn: urn("Guardrail", "lab"),
-          oldState: { id: "g-lab", inputs: { name: "Lab", workspaceId: "ws-1" } },
-          newState: { inputs: { name: "Lab", workspaceId: "ws-2" } },
-        },
+        guardrailStep(
+          "replace",
+          "lab",
+          "g-lab",
+          { name: "Lab", workspaceId: "ws-1" },
+          { name: "Lab", workspaceId: "ws-2" },
+        ),
         { op: "delete", urn: urn("Guardrail", "old"), oldState: { id: "g-old", inputs: { name: "Old" } } },
-        {
-          op: "update",
-          urn: urn("Guardrail", "eng"),
-          oldState: { id: "g-eng", inputs: { name: "Eng", description: SECRET, allowedModels: ["b", "a"] } },
-          newState: { inputs: { name: "Eng", description: "[secret]", allowedModels: ["a", "b"] } },
-        },
-        {
-          op: "same",
-          urn: urn("Guardrail", "ops"),
-          oldState: { id: "g-ops", inputs: { name: "Ops" } },
-          newState: { inputs: { name: "Ops" } },
-        },
+        guardrailStep(
+          "update",
+          "eng",
+          "g-eng",
+          { name: "Eng", description: SECRET, allowedModels: ["b", "a"] },
+          { name: "Eng", description: "[secret]", allowedModels: ["a", "b"] },
+        ),
+        guardrailStep("same", "ops", "g-ops", { name: "Ops" }, { name: "Ops" }),
         {
           op: "update",
           urn: urn("GuardrailMemberAssignment", "eng-members"),
@@ -83,18 +80,8 @@ describe("summarizePreview", () => {
   it("ignores the refresh steps of preview --refresh", () => {
     const md = summarizePreview({
       steps: [
-        {
-          op: "update",
-          urn: urn("Guardrail", "eng"),
-          oldState: { id: "g", inputs: { name: "Eng", limitUsd: 1 } },
-          newState: { inputs: { name: "Eng", limitUsd: 2 } },
-        },
-        {
-          op: "refresh",
-          urn: urn("Guardrail", "eng"),
-          oldState: { id: "g", inputs: { name: "Eng", limitUsd: 1 } },
-          newState: { inputs: { name: "Eng", limitUsd: 1 } },
-        },
+        guardrailStep("update", "eng", "g", { name: "Eng", limitUsd: 1 }, { name: "Eng", limitUsd: 2 }),
+        guardrailStep("refresh", "eng", "g", { name: "Eng", limitUsd: 1 }, { name: "Eng", limitUsd: 1 }),
       ],
     });
     expect(md).toContain("| limitUsd | `1` | `2` |");

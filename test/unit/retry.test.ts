@@ -58,6 +58,20 @@ describe("withRetry under fake timers", () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 
+  /** A create whose every attempt fails to connect, before or after its request went out. */
+  const failingCreate = (message: string, requestSent: boolean) => {
+    const attempts = { count: 0 };
+    const p = withRetry(
+      async () => {
+        attempts.count++;
+        throw new ConnectionError(message, { ...ctx, method: "POST", requestSent });
+      },
+      "create",
+      policy,
+    );
+    return { p, attempts };
+  };
+
   it("waits Retry-After, then backoff, and returns the first success", async () => {
     const outcomes = [apiError(429, { ...ctx, retryAfterSeconds: 2 }), apiError(503, ctx)];
     const started: number[] = [];
@@ -83,32 +97,17 @@ describe("withRetry under fake timers", () => {
   });
 
   it("a create that may have been sent is attempted exactly once", async () => {
-    let calls = 0;
-    const p = withRetry(
-      async () => {
-        calls++;
-        throw new ConnectionError("lost", { ...ctx, method: "POST", requestSent: true });
-      },
-      "create",
-      policy,
-    );
+    const { p, attempts } = failingCreate("lost", true);
     await expect(p).rejects.toBeInstanceOf(ConnectionError);
     await vi.runAllTimersAsync();
-    expect(calls).toBe(1);
+    expect(attempts.count).toBe(1);
   });
 
   it("a create refused before sending is retried up to the cap", async () => {
-    let calls = 0;
-    const p = withRetry(
-      async () => {
-        calls++;
-        throw new ConnectionError("refused", { ...ctx, method: "POST", requestSent: false });
-      },
-      "create",
-      policy,
-    ).catch((e) => e);
+    const { p, attempts } = failingCreate("refused", false);
+    const settled = p.catch((e) => e);
     await vi.runAllTimersAsync();
-    expect(await p).toBeInstanceOf(ConnectionError);
-    expect(calls).toBe(4);
+    expect(await settled).toBeInstanceOf(ConnectionError);
+    expect(attempts.count).toBe(4);
   });
 });
