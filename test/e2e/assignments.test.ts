@@ -4,8 +4,9 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { summarizePreview } from "../../src/preview/summary";
-import { useProgram, type Program } from "./harness";
+import { useProgram } from "./harness";
 import { marked } from "../helpers/preview-marks";
+import { assignedMembers } from "../helpers/assigned";
 
 const program = (members: string[], exclusive: boolean) => `
 import { Guardrail, GuardrailMemberAssignment, GuardrailKeyAssignment } from "pulumi-guardrails";
@@ -18,10 +19,7 @@ export const engId = eng.id;
 export const opsId = ops.id;
 `;
 
-const members = async (p: Program, g: string) =>
-  ((await p.api("GET", `/guardrails/${g}/assignments/members?limit=100`)).body.data as Array<{ user_id: string }>)
-    .map((r) => r.user_id)
-    .sort();
+const members = assignedMembers;
 
 describe("member sets under the real CLI", () => {
   const p = useProgram("assignments-e2e", { up: program(["user_alice", "user_bob", "user_carol"], true) });

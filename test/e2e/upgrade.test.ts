@@ -7,6 +7,7 @@
 import { rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { assignedMembers } from "../helpers/assigned";
 import { Program } from "../helpers/program";
 import { installTemplate } from "../helpers/pulumi-template";
 import { packPreviousRelease, PREVIOUS_RELEASE } from "../helpers/previous-release";
@@ -41,10 +42,7 @@ export const researchId = research.id;
 export const adoptedId = adopted.id;
 `;
 
-const members = async (p: Program, g: string) =>
-  ((await p.api("GET", `/guardrails/${g}/assignments/members?limit=100`)).body.data as Array<{ user_id: string }>)
-    .map((r) => r.user_id)
-    .sort();
+const members = assignedMembers;
 const resources = async (p: Program): Promise<string[]> =>
   ((await p.exportState()).json.deployment.resources as Array<{ urn: string; id?: string }>)
     .filter((r) => r.urn.includes("guardrails:"))

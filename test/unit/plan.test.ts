@@ -1,7 +1,8 @@
 /** Property tests of the assignment set arithmetic over random live and desired sets. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { chunk, planChanges, type Plan } from "../../src/core/assignments/plan";
+import { chunk } from "../../src/core/assignments/apply";
+import { planChanges, type Plan } from "../../src/core/assignments/plan";
 
 /** The set after a plan is applied in full (the test's model of the service). */
 function applyPlan(live: ReadonlySet<string>, plan: Plan): Set<string> {

@@ -8,7 +8,7 @@ import { GuardrailsError } from "../client/errors";
 import type { GuardrailsClient } from "../client/client";
 import type { AssignmentInputs } from "../args/assignment-args";
 import { inProgramNames, type AssignmentSetKind } from "./kind";
-import { chunk, type Plan } from "./plan";
+import type { Plan } from "./plan";
 import { setOutputs, setResourceId, statusMap } from "./state-map";
 import { FOREIGN } from "./status";
 import { UserError } from "../user-error";
@@ -121,4 +121,12 @@ function partial(
     reasons,
     cause === undefined ? undefined : { cause },
   );
+}
+
+/** Splits ids into calls of at most `size`; never an empty call. */
+export function chunk<T>(ids: readonly T[], size: number): T[][] {
+  if (!Number.isInteger(size) || size < 1) throw new RangeError(`chunk size must be a positive integer (got ${size})`);
+  const out: T[][] = [];
+  for (let i = 0; i < ids.length; i += size) out.push(ids.slice(i, i + size));
+  return out;
 }

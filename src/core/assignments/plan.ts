@@ -21,11 +21,3 @@ export function planChanges({ desired, live, managed, exclusive }: PlanInput): P
   const remove = [...live].filter((id) => !desired.has(id) && (exclusive || managed.has(id))).sort();
   return { add, remove };
 }
-
-/** Splits ids into calls of at most `size`; never an empty call. */
-export function chunk<T>(ids: readonly T[], size: number): T[][] {
-  if (!Number.isInteger(size) || size < 1) throw new RangeError(`chunk size must be a positive integer (got ${size})`);
-  const out: T[][] = [];
-  for (let i = 0; i < ids.length; i += size) out.push(ids.slice(i, i + size));
-  return out;
-}

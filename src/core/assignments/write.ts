@@ -9,10 +9,10 @@ import { getClient, resolveSettings } from "../settings/config";
 import { confirmGone } from "../confirm-gone";
 import { DEFAULT_MAX_BULK } from "../fields/constants";
 import type { AssignmentInputs } from "../args/assignment-args";
-import { applyPlanToService, describeFailure, type ApplyContext } from "./apply";
+import { applyPlanToService, chunk, describeFailure, type ApplyContext } from "./apply";
 import type { AssignmentSetKind } from "./kind";
 import { movesWarning } from "./moves";
-import { chunk, planChanges } from "./plan";
+import { planChanges } from "./plan";
 import {
   assignedIn,
   setOutputs,
