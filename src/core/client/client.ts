@@ -58,6 +58,8 @@ export interface GuardrailsClientOptions {
   retryHooks?: RetryHooks;
   /** Page size of list calls, 1..100. @default 100 */
   pageSize?: number;
+  /** Pages of one list in flight at once. @default 4 */
+  concurrency?: number;
 }
 
 /** Which assignee list an assignment call is about. */
@@ -74,6 +76,7 @@ export class GuardrailsClient {
   private readonly hooks: RetryHooks;
   private readonly pageSize: number;
   private readonly maxListRows: number;
+  private readonly concurrency: number;
 
   constructor(options: GuardrailsClientOptions) {
     if (!options.apiKey) throw new UserError("apiKey is required");
@@ -88,6 +91,7 @@ export class GuardrailsClient {
     this.maxListRows = options.maxListRows ?? MAX_LIST_ROWS;
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.hooks = options.retryHooks ?? {};
+    this.concurrency = Math.max(1, options.concurrency ?? 4);
     this.pageSize = Math.min(MAX_PAGE_SIZE, Math.max(1, options.pageSize ?? MAX_PAGE_SIZE));
   }
 
@@ -111,6 +115,7 @@ export class GuardrailsClient {
       this.pageSize,
       {
         maxRows: this.maxListRows,
+        concurrency: this.concurrency,
         fail: (reason) => new PaginationError(200, `paging stopped: ${reason}`, { method: "GET", url: shown }),
       },
     );
