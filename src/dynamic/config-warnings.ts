@@ -8,7 +8,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { checkBaseUrl } from "../core/client/base-url";
-import { KNOWN_KEYS, NUMERIC_SETTINGS, notConfigured, parsePositiveInt } from "../core/settings/config";
+import { KNOWN_KEYS, NUMERIC_MAX, NUMERIC_SETTINGS, notConfigured, parsePositiveInt } from "../core/settings/config";
 import { closest } from "../core/args/messages";
 import { UserError } from "../core/user-error";
 
@@ -51,9 +51,10 @@ export function configProblems(
   const keys = [config["guardrails:apiKey"], env.GUARDRAILS_API_KEY];
   for (const [name, envVar] of Object.entries(NUMERIC_SETTINGS)) {
     const fromConfig = config[`guardrails:${name}`];
+    const max = NUMERIC_MAX[name as keyof typeof NUMERIC_SETTINGS];
     try {
-      if (fromConfig !== undefined) parsePositiveInt(fromConfig, `guardrails:${name}`, keys);
-      else parsePositiveInt(env[envVar], `the env var ${envVar}`, keys);
+      if (fromConfig !== undefined) parsePositiveInt(fromConfig, `guardrails:${name}`, keys, max);
+      else parsePositiveInt(env[envVar], `the env var ${envVar}`, keys, max);
     } catch (err) {
       report.errors.push((err as Error).message);
     }
