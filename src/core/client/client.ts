@@ -97,6 +97,11 @@ export class GuardrailsClient {
     this.pageSize = Math.min(MAX_PAGE_SIZE, Math.max(1, options.pageSize ?? MAX_PAGE_SIZE));
   }
 
+  /** Requests this client may have in flight at once (its budget's limit): pages of a list, chunks of a bulk apply. */
+  get concurrency(): number {
+    return this.budget.limit;
+  }
+
   /** One exchange in a slot of the shared budget; a 429's `Retry-After` pauses the whole budget. */
   private send<T>(ex: Exchange<T>): Promise<T> {
     return this.budget.run(
@@ -125,7 +130,7 @@ export class GuardrailsClient {
       this.pageSize,
       {
         maxRows: this.maxListRows,
-        concurrency: this.budget.limit,
+        concurrency: this.concurrency,
         fail: (reason) => new PaginationError(200, `paging stopped: ${reason}`, { method: "GET", url: shown }),
       },
     );
