@@ -2,10 +2,11 @@
  * One budget of requests in flight per provider process (issue 29), against local servers:
  * every client of the process shares it, and a 429's `Retry-After` holds back all of it.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { GuardrailsClient } from "../../src/core/client";
 import { Budget, DEFAULT_MAX_CONCURRENCY, processBudget } from "../../src/core/client/budget";
 import { configure, getClient, resetConfiguration, resolveSettings } from "../../src/core/settings/config";
+import { exportGuardrails } from "../../src/export";
 import { hostileServer, json, type HostileServer } from "../helpers/hostile-server";
 
 const KEY = "gr-live-0123456789abcdefghijklmnopqrstuv";
@@ -15,6 +16,7 @@ afterEach(async () => {
   server = undefined;
   processBudget.setLimit(DEFAULT_MAX_CONCURRENCY);
   resetConfiguration();
+  vi.unstubAllEnvs();
 });
 
 const client = (url: string, budget?: Budget) =>
@@ -116,5 +118,24 @@ describe("guardrails:maxConcurrency / GUARDRAILS_MAX_CONCURRENCY", () => {
     expect(settings({ "guardrails:maxConcurrency": "8" }, { GUARDRAILS_MAX_CONCURRENCY: "2" }).maxConcurrency).toBe(8);
     getClient();
     expect(processBudget.limit).toBe(8);
+  });
+});
+
+describe("export shares the process budget", () => {
+  const env = (concurrency: string) => {
+    vi.stubEnv("GUARDRAILS_API_KEY", KEY);
+    vi.stubEnv("GUARDRAILS_BASE_URL", "http://127.0.0.1:9");
+    vi.stubEnv("GUARDRAILS_MAX_ATTEMPTS", "1");
+    vi.stubEnv("GUARDRAILS_MAX_CONCURRENCY", concurrency);
+  };
+
+  it("GUARDRAILS_MAX_CONCURRENCY sets it, and a bad value is refused before any call", async () => {
+    env("2");
+    await exportGuardrails().catch(() => undefined);
+    expect(processBudget.limit).toBe(2);
+    env("0");
+    await expect(exportGuardrails()).rejects.toThrow(
+      'the env var GUARDRAILS_MAX_CONCURRENCY must be an integer from 1 to 16 (got "0")',
+    );
   });
 });

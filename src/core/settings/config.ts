@@ -140,10 +140,15 @@ export function resolveSettings(
   };
 }
 
+/** Sets the process's one budget of requests in flight (every client shares it) from the settings. */
+export function useConcurrency(s: Pick<ProviderSettings, "maxConcurrency">): void {
+  processBudget.setLimit(s.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY);
+}
+
 /** One client per provider process (and per settings), sharing one keep-alive pool. */
 export function getClient(): GuardrailsClient {
   const s = resolveSettings();
-  processBudget.setLimit(s.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY);
+  useConcurrency(s);
   const key = JSON.stringify([s.baseUrl, s.apiKey, s.maxAttempts, s.timeoutMs]);
   if (cached?.key !== key) {
     const retry: Partial<RetryOptions> = s.maxAttempts ? { maxAttempts: s.maxAttempts } : {};
