@@ -6,7 +6,6 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { MEMBERS as MEMBER_ROWS } from "../../emulator/assignment-kinds";
-import { collect } from "../../src/core/client";
 import { configure, resetConfiguration } from "../../src/core/settings/config";
 import { memberAssignment } from "../../src/dynamic/internal";
 import { TEST_KEY, withEmulator } from "../helpers/emulator";
