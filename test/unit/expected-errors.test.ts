@@ -24,7 +24,7 @@ async function load() {
   const { quietExpectedErrors } = await import("../../src/dynamic/expected-errors");
   const { AuthenticationError } = await import("../../src/core/client/errors");
   const { UserError } = await import("../../src/core/user-error");
-  const { UntrustedNotFoundError } = await import("../../src/core/confirm-gone");
+  const { UntrustedNotFoundError } = await import("../../src/core/client/errors");
   return { quietExpectedErrors, AuthenticationError, UserError, UntrustedNotFoundError };
 }
 
