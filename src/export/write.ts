@@ -6,6 +6,7 @@
  * never followed either.
  */
 import { randomBytes } from "node:crypto";
+import { hasControl } from "../core/text/controls";
 import {
   closeSync,
   constants,
@@ -45,7 +46,8 @@ export class ExportConflictError extends UserError {
   }
 }
 
-const PLAIN_NAME = /^[^/\\\u0000]+$/;
+/** A file name: no separator and no control character (NUL included), which no file of ours needs. */
+const plainName = (name: string) => name.length > 0 && !/[/\\]/.test(name) && !hasControl(name);
 const lstat = (path: string): Stats | undefined => lstatSync(path, { throwIfNoEntry: false });
 const LINK =
   "is a symbolic link; guardrails-export never writes through a link: remove it, or export into another folder";
@@ -83,7 +85,7 @@ function writeInto(dir: string, files: readonly FileToWrite[], options: { force?
   const problems: string[] = [];
   const existing: string[] = [];
   files.forEach((f, i) => {
-    if (!PLAIN_NAME.test(f.fileName) || f.fileName === "." || f.fileName === "..") {
+    if (!plainName(f.fileName) || f.fileName === "." || f.fileName === "..") {
       problems.push(
         `${JSON.stringify(f.fileName)} is not a plain file name; an export writes only directly into its folder`,
       );
