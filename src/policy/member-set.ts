@@ -19,6 +19,7 @@
  * exclusive set without members, which removes every member at each up.
  */
 import type { PolicyResource } from "@pulumi/policy";
+import { HOLDER_RULE, mayCompete, UNKNOWN_WORKSPACE } from "../core/holders";
 import { plainProps, read } from "./props";
 import { quoteName } from "./quote";
 import type { Kind } from "./provenance";
@@ -96,7 +97,7 @@ export function memberSetFindings(
       finding.violations.push({
         name: g.name,
         urn: g.urn,
-        message: `has members only in common with member set ${quoteName(rival(own.flatMap(listed)[0]!)!.name)} of another guardrail that may be in its workspace; a member holds one guardrail per workspace, so the service moves it to one of them; give it a member of its own`,
+        message: `has members only in common with member set ${quoteName(rival(own.flatMap(listed)[0]!)!.name)} of another guardrail that may be in its workspace; ${HOLDER_RULE.member}, so the service moves it to one of them; give it a member of its own`,
       });
     else
       finding.violations.push({
@@ -144,14 +145,14 @@ function listed(s: PolicyResource): string[] {
 function maySharePlace(g: PolicyResource, target: Target): boolean {
   if (!("to" in target) || target.to === null) return true;
   if (target.to === g) return false;
-  const [a, b] = [workspaceOf(g), workspaceOf(target.to)];
-  return a === "unknown" || b === "unknown" || a === b || (a === "default") !== (b === "default");
+  return mayCompete("member", workspaceOf(g), workspaceOf(target.to));
 }
 
-function workspaceOf(g: PolicyResource): string {
+/** A guardrail's `workspaceId` as the holder rule compares it: null for the default one. */
+function workspaceOf(g: PolicyResource): string | null | typeof UNKNOWN_WORKSPACE {
   const ws = read<unknown>(plainProps(g.props), "workspaceId");
-  if (ws.unknown) return "unknown";
-  return typeof ws.value === "string" ? ws.value.trim().toLowerCase() : "default";
+  if (ws.unknown) return UNKNOWN_WORKSPACE;
+  return typeof ws.value === "string" ? ws.value.trim() : null;
 }
 
 /** A guardrail's id from its outputs; `null` in state older than the record; `undefined` before it exists. */
