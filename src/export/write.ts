@@ -6,7 +6,8 @@
  * never followed either.
  */
 import { randomBytes } from "node:crypto";
-import { hasControl } from "../core/text/controls";
+import { shown } from "../core/args/messages";
+import { isInvisible } from "../core/text/controls";
 import {
   closeSync,
   constants,
@@ -47,7 +48,9 @@ export class ExportConflictError extends UserError {
 }
 
 /** A file name: no separator and no control character (NUL included), which no file of ours needs. */
-const plainName = (name: string) => name.length > 0 && !/[/\\]/.test(name) && !hasControl(name);
+/** A name with no separator and no invisible character: a bidi control or a zero-width one
+ * would make the file a reader sees differ from the one written. */
+const plainName = (name: string) => name.length > 0 && !/[/\\]/.test(name) && ![...name].some(isInvisible);
 const lstat = (path: string): Stats | undefined => lstatSync(path, { throwIfNoEntry: false });
 const LINK =
   "is a symbolic link; guardrails-export never writes through a link: remove it, or export into another folder";
@@ -86,9 +89,7 @@ function writeInto(dir: string, files: readonly FileToWrite[], options: { force?
   const existing: string[] = [];
   files.forEach((f, i) => {
     if (!plainName(f.fileName) || f.fileName === "." || f.fileName === "..") {
-      problems.push(
-        `${JSON.stringify(f.fileName)} is not a plain file name; an export writes only directly into its folder`,
-      );
+      problems.push(`${shown(f.fileName)} is not a plain file name; an export writes only directly into its folder`);
       return;
     }
     const st = top ? lstat(paths[i]!) : undefined;
