@@ -2,6 +2,7 @@
  * The resource methods of the native face: each request's Structs to the core's plain bags,
  * the core's lifecycle of the kind the URN names, its answer back to the wire.
  */
+import { appendFileSync } from "node:fs";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as guardrailLifecycle from "../core/guardrail/lifecycle";
 import type { Lifecycle } from "../core/results";
@@ -47,7 +48,12 @@ export async function check(req: provproto.CheckRequest): Promise<provproto.Chec
 
 export async function diff(req: provproto.DiffRequest): Promise<provproto.DiffResponse> {
   const urn = req.getUrn();
-  return diffResponse(await lifecycleOf(urn).diff(req.getId(), coreOlds(req.getOlds()), coreNews(req.getNews(), urn)));
+  const [olds, news] = [coreOlds(req.getOlds()), coreNews(req.getNews(), urn)];
+  const d = await lifecycleOf(urn).diff(req.getId(), olds, news);
+  const trace = process.env.GUARDRAILS_NATIVE_TRACE;
+  if (trace) appendFileSync(trace, `native: Diff ${d.changes.map((c) => `${c.kind} ${c.path}`).join(", ")}\n`);
+  // GUARDRAILS_NATIVE_KEY_PATHS=1 sends the key paths as they are (to see how the engine shows them).
+  return process.env.GUARDRAILS_NATIVE_KEY_PATHS ? diffResponse(d) : diffResponse(d, olds, news);
 }
 
 export async function create(req: provproto.CreateRequest): Promise<provproto.CreateResponse> {

@@ -11,17 +11,21 @@ import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import { UserError } from "../core/user-error";
 import { checkConfigResponse, configureResponse, diffConfigResponse } from "./config";
+import { withUrn } from "./engine-log";
 import { invoke } from "./invoke";
 import * as resources from "./resources";
 import { packageSchema } from "./schema";
 
 type Handler<Req, Resp> = (req: Req) => Resp | Promise<Resp>;
 
+const urnOf = (req: unknown): string =>
+  typeof (req as { getUrn?: unknown }).getUrn === "function" ? String((req as { getUrn(): string }).getUrn()) : "";
+
 /** A unary gRPC handler over a plain async function: a failure goes back as the call's error. */
 function unary<Req, Resp>(fn: Handler<Req, Resp>): grpc.handleUnaryCall<Req, Resp> {
   return (call, callback) => {
     Promise.resolve()
-      .then(() => fn(call.request))
+      .then(() => withUrn(urnOf(call.request), () => fn(call.request)))
       .then(
         (resp) => callback(null, resp),
         (err: unknown) => {
