@@ -2,7 +2,7 @@
 # The native-provider spike end to end: the emulator, a file backend, a Pulumi YAML program on
 # `pulumi-resource-guardrails` (found on PATH): up, a no-change preview, an edit previewed by
 # key and applied, refresh, import of an unmanaged guardrail, a secret arg, destroy.
-# Usage: src/native/demo/run.sh [ts]   (after `npm run build`; YAML needs its host, see below;
+# Usage: src/native/demo/run.sh [ts|python]   (after `npm run build`; YAML needs its host, see below;
 #        `ts` runs demo/ts/index.js, the same program in JavaScript, on the Node.js host instead)
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -15,6 +15,19 @@ lang=${1:-yaml}
 if [ "$lang" = ts ]; then
   cp "$repo/src/native/demo/ts/index.js" "$work/"; ln -s "$repo/node_modules" "$work/node_modules"
   printf 'name: guardrails-native-spike\nruntime: nodejs\n' >"$work/Pulumi.yaml"
+elif [ "$lang" = python ]; then
+  # PYTHON_HOST_DIR: pulumi-language-python built from sdk v3.68.0 (a wrapper module, as
+  # scripts/ensure-pulumi builds the Node.js host); the SDK comes from gensdk (GENSDK=binary).
+  py_host=${PYTHON_HOST_DIR:-/tmp/hosts/bin}; PATH=$PATH:/usr/local/go/bin
+  exec_dir=$(GOFLAGS=-mod=mod GONOSUMDB=github.com/pulumi/pulumi go mod download -json github.com/pulumi/pulumi/sdk/v3@v3.68.0 | node -pe 'JSON.parse(require("fs").readFileSync(0)).Dir')/python/cmd
+  mkdir -p "$work/bin" && install -m 0755 "$exec_dir/pulumi-language-python-exec" "$py_host/pulumi-language-python" "$work/bin/"
+  yaml_host="$work/bin:$yaml_host"
+  "${GENSDK:-/tmp/gensdk-bin}" <(node "$repo/dist/src/native/main.js" --print-schema) python "$work/sdk"
+  cp "$repo/src/native/demo/python/__main__.py" "$work/"
+  python3 -m venv "$work/venv" && "$work/venv/bin/pip" install -q pulumi "$work/sdk" >/dev/null
+  # The v3.68 host does not see the CLI's `virtualenv` runtime option: the venv goes first on PATH.
+  yaml_host="$work/venv/bin:$yaml_host"
+  printf 'name: guardrails-native-spike\nruntime: python\n' >"$work/Pulumi.yaml"
 else
   cp "$repo/src/native/demo/Pulumi.yaml" "$work/"
 fi
@@ -37,7 +50,7 @@ echo "=== preview with no key (CheckConfig must fail)"; pulumi preview --non-int
 pulumi config set --secret guardrails:apiKey gr-demo-management-key
 step pulumi up --yes --non-interactive
 step pulumi preview --expect-no-changes --non-interactive
-[ "$lang" = ts ] && pulumi config set edited true || sed -i 's/{ slug: credit-card, action: block }/{ slug: phone, action: redact }/; s/{ slug: email, action: redact }/{ slug: email, action: block }/; s/vendor-b\/model-m/vendor-c\/model-q/' Pulumi.yaml
+[ "$lang" != yaml ] && pulumi config set edited true || sed -i 's/{ slug: credit-card, action: block }/{ slug: phone, action: redact }/; s/{ slug: email, action: redact }/{ slug: email, action: block }/; s/vendor-b\/model-m/vendor-c\/model-q/' Pulumi.yaml
 step pulumi preview --diff --non-interactive
 step pulumi up --yes --non-interactive --skip-preview
 step pulumi refresh --yes --non-interactive --skip-preview
@@ -63,7 +76,7 @@ echo "=== import with --generate-code, then preview of the generated program"
 pulumi state delete "urn:pulumi:dev::guardrails-native-spike::guardrails:index:Guardrail::unmanaged" --yes --force --non-interactive >/dev/null
 pulumi import guardrails:index:Guardrail unmanaged "$other" --yes --non-interactive --out "$work/gen.yaml" >/dev/null 2>&1 || echo "import --generate-code failed"
 cat "$work/gen.yaml" 2>/dev/null || true
-[ "$lang" = ts ] && { pulumi state unprotect --all --yes --non-interactive >/dev/null; step pulumi destroy --yes --non-interactive --skip-preview; exit 0; }
+[ "$lang" != yaml ] && { pulumi state unprotect --all --yes --non-interactive >/dev/null; step pulumi destroy --yes --non-interactive --skip-preview; exit 0; }
 # The generated resource goes into the program: it must preview with no change.
 node -e 'const Y=require(process.argv[1]),fs=require("fs");const p=Y.parse(fs.readFileSync("Pulumi.yaml","utf8"));
   Object.assign(p.resources,Y.parse(fs.readFileSync(process.argv[2],"utf8")).resources);fs.writeFileSync("Pulumi.yaml",Y.stringify(p))' \
