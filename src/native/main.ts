@@ -1,0 +1,25 @@
+/**
+ * `pulumi-resource-guardrails`: the native provider plugin's entry point. The engine starts it
+ * with its own address as the argument and reads the port from the first stdout line.
+ */
+import { logToEngine } from "./engine-log";
+import { packageSchema } from "./schema";
+import { serve } from "./server";
+
+const { version } = require("../../../package.json") as { version: string };
+
+if (process.argv[2] === "--print-schema") {
+  // For SDK generation without the engine (demo/gensdk).
+  process.stdout.write(`${packageSchema(version)}\n`);
+} else {
+  // The engine's address is the first argument (the plugin protocol).
+  if (process.argv[2]) logToEngine(process.argv[2]);
+  void start();
+}
+
+async function start() {
+  await serve(version).catch((err: unknown) => {
+    console.error(`pulumi-resource-guardrails: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  });
+}
