@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { guardrailArgsSchema } from "../core/args/guardrail-args";
 import { NATIVE_GUARDRAIL_TYPE } from "./resources";
-import { GET_GUARDRAIL } from "./invoke";
+import { functionSpecs } from "./schema-functions";
 
 type JsonSchema = { type?: string | string[]; items?: JsonSchema; description?: string; anyOf?: JsonSchema[] };
 type PulumiType = { type?: string; items?: PulumiType; $ref?: string; description?: string };
@@ -68,11 +68,6 @@ export function packageSchema(version: string): string {
         required: required,
       },
     },
-    functions: {
-      [GET_GUARDRAIL]: {
-        inputs: { properties: { id }, required: ["id"] },
-        outputs: { properties: { id, ...properties }, required: ["id"] },
-      },
-    },
+    functions: functionSpecs(properties),
   });
 }
