@@ -13,3 +13,12 @@ export const GUARDRAIL_TYPE = `${PACKAGE_TYPE_PREFIX}Guardrail` as const;
 export const MEMBER_ASSIGNMENT_TYPE = `${PACKAGE_TYPE_PREFIX}GuardrailMemberAssignment` as const;
 /** The type token of `GuardrailKeyAssignment`. */
 export const KEY_ASSIGNMENT_TYPE = `${PACKAGE_TYPE_PREFIX}GuardrailKeyAssignment` as const;
+
+/** The native face's package name: its tokens are `guardrails:index:<Type>`. */
+export const NATIVE_PACKAGE = "guardrails";
+/** The native face's type token of `Guardrail`. */
+export const NATIVE_GUARDRAIL_TYPE = "guardrails:index:Guardrail";
+/** The native face's type token of `GuardrailMemberAssignment`. */
+export const NATIVE_MEMBER_ASSIGNMENT_TYPE = "guardrails:index:GuardrailMemberAssignment";
+/** The native face's type token of `GuardrailKeyAssignment`. */
+export const NATIVE_KEY_ASSIGNMENT_TYPE = "guardrails:index:GuardrailKeyAssignment";

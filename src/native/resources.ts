@@ -6,12 +6,10 @@ import { appendFileSync } from "node:fs";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as guardrailLifecycle from "../core/guardrail/lifecycle";
 import type { Lifecycle } from "../core/results";
+import { NATIVE_GUARDRAIL_TYPE } from "../core/type-tokens";
 import { UserError } from "../core/user-error";
 import { diffResponse } from "./diff";
 import { coreNews, coreOlds, toStruct } from "./wire";
-
-/** The package's type tokens (the dynamic face's are `pulumi-nodejs:dynamic/...`: core/type-tokens.ts). */
-export const NATIVE_GUARDRAIL_TYPE = "guardrails:index:Guardrail";
 
 const KINDS: Record<string, Lifecycle> = {
   [NATIVE_GUARDRAIL_TYPE]: guardrailLifecycle,

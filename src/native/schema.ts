@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { guardrailArgsSchema } from "../core/args/guardrail-args";
-import { NATIVE_GUARDRAIL_TYPE } from "./resources";
+import { NATIVE_GUARDRAIL_TYPE } from "../core/type-tokens";
 import { functionSpecs } from "./schema-functions";
 
 type JsonSchema = { type?: string | string[]; items?: JsonSchema; description?: string; anyOf?: JsonSchema[] };
