@@ -60,8 +60,11 @@ const out = mkdtempSync(join(tmpdir(), "guardrails-sdk-"));
 try {
   execFileSync(generator(), [schema, "nodejs", out], { stdio: "inherit" });
   // The SDK ships inside this package: its package.json only tells `getVersion()` the version.
-  // The generated one's `pulumi` field would make the Node.js language host report a plugin to
-  // install (and the engine try to download it); this package's plugin comes with the package.
+  // The generated `pulumi` field would declare the plugin as one to fetch (the Node.js host
+  // reports every such package.json under node_modules), from get.pulumi.com, where it is not:
+  // this package's plugin comes with the package. (A plugin the engine cannot find at all it
+  // tries to download anyway when a resource asks for its version; the plugin on PATH or
+  // installed with `pulumi plugin install` is found first.)
   const pkg = JSON.parse(readFileSync(join(out, "package.json"), "utf8"));
   writeFileSync(join(out, "package.json"), `${JSON.stringify({ name: pkg.name, version: pkg.version }, null, 4)}\n`);
   if (check) {
