@@ -5,6 +5,8 @@
 // it asks the language host (GeneratePackage), and the Node.js host built here predates that call.
 //   npm run sdk:gen     after `npm run schema`: rewrites sdk/nodejs/
 //   npm run sdk:check   fails when sdk/nodejs/ differs from what the schema generates (.ci/run)
+// Both fail when a program generated from scripts/gensdk/import-check.pp (as `pulumi import
+// --generate-code` would write it) does not import `pulumi-guardrails/native`.
 // Needs Go; the generator is built once per version of its sources and cached in
 // ~/.cache/pulumi-guardrails/gensdk-<hash>.
 import { execFileSync } from "node:child_process";
@@ -67,6 +69,21 @@ try {
   // installed with `pulumi plugin install` is found first.)
   const pkg = JSON.parse(readFileSync(join(out, "package.json"), "utf8"));
   writeFileSync(join(out, "package.json"), `${JSON.stringify({ name: pkg.name, version: pkg.version }, null, 4)}\n`);
+  // What `pulumi import --generate-code` writes for a TypeScript program (the engine hands the
+  // language host a PCL program; Pulumi's code generator turns it into this) imports the SDK
+  // from this package, by the schema's language.nodejs.packageName.
+  const program = join(out, "program");
+  const pcl = join(source, "import-check.pp");
+  execFileSync(generator(), [schema, "nodejs-program", program], {
+    stdio: "inherit",
+    env: { ...process.env, GENSDK_PCL: pcl },
+  });
+  const generated = readFileSync(join(program, "index.ts"), "utf8");
+  if (!generated.includes('import * as guardrails from "pulumi-guardrails/native";')) {
+    console.error(`generated programs do not import pulumi-guardrails/native:\n${generated}`);
+    process.exitCode = 1;
+  }
+  rmSync(program, { recursive: true });
   if (check) {
     const [want, have] = [files(out), files(sdk)];
     const differ = [...new Set([...want, ...have])].filter(

@@ -1,10 +1,12 @@
 // gensdk writes a Pulumi SDK from a package schema with Pulumi's own code generators, for when
 // `pulumi package gen-sdk` cannot: it asks the language host (GeneratePackage), and the hosts
 // buildable here (sdk v3.68.0) predate that call. Usage: gensdk <schema.json> <nodejs|python|go> <outdir>
+// (or `nodejs-program` with GENSDK_PCL=<file.pp>: the TypeScript a PCL program becomes).
 // scripts/generate-sdk.mjs (`npm run sdk:gen`, `npm run sdk:check`) builds and runs it for sdk/nodejs.
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -12,7 +14,9 @@ import (
 	"path/filepath"
 
 	gogen "github.com/pulumi/pulumi/pkg/v3/codegen/go"
+	"github.com/pulumi/pulumi/pkg/v3/codegen/hcl2/syntax"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/nodejs"
+	"github.com/pulumi/pulumi/pkg/v3/codegen/pcl"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/python"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
 
@@ -39,6 +43,51 @@ func (noLoader) LoadPackageReference(pkg string, _ *semver.Version) (schema.Pack
 
 func (noLoader) LoadPackageReferenceV2(_ context.Context, d *schema.PackageDescriptor) (schema.PackageReference, error) {
 	return nil, fmt.Errorf("no package %s here", d.Name)
+}
+
+// oneLoader serves the guardrails package and refuses every other.
+type oneLoader struct{ pkg *schema.Package }
+
+func (l oneLoader) LoadPackage(name string, _ *semver.Version) (*schema.Package, error) {
+	if name != l.pkg.Name {
+		return nil, fmt.Errorf("no package %s here", name)
+	}
+	return l.pkg, nil
+}
+
+func (l oneLoader) LoadPackageV2(_ context.Context, d *schema.PackageDescriptor) (*schema.Package, error) {
+	return l.LoadPackage(d.Name, nil)
+}
+
+// nodejsProgram writes the TypeScript program that a PCL program (what `pulumi import
+// --generate-code` hands the language host) becomes, as the engine's code generator writes it.
+func nodejsProgram(pkg *schema.Package, pclFile string) (map[string][]byte, error) {
+	raw, err := os.ReadFile(pclFile)
+	if err != nil {
+		return nil, err
+	}
+	parser := syntax.NewParser()
+	if err := parser.ParseFile(bytes.NewReader(raw), filepath.Base(pclFile)); err != nil {
+		return nil, err
+	}
+	if parser.Diagnostics.HasErrors() {
+		return nil, parser.Diagnostics
+	}
+	if err := pkg.ImportLanguages(map[string]schema.Language{"nodejs": nodejs.Importer}); err != nil {
+		return nil, err
+	}
+	program, diags, err := pcl.BindProgram(parser.Files, oneLoader{pkg})
+	if err != nil {
+		return nil, err
+	}
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	files, diags, err := nodejs.GenerateProgram(program)
+	if err == nil && diags.HasErrors() {
+		err = diags
+	}
+	return files, err
 }
 
 func main() {
@@ -75,6 +124,8 @@ func run(args []string) error {
 		files, err = python.GeneratePackage(tool, pkg, nil, noLoader{})
 	case "go":
 		files, err = gogen.GeneratePackage(tool, pkg, nil)
+	case "nodejs-program": // the TypeScript of a PCL program (GENSDK_PCL)
+		files, err = nodejsProgram(pkg, os.Getenv("GENSDK_PCL"))
 	default:
 		return fmt.Errorf("unknown language %q", args[1])
 	}
