@@ -70,5 +70,4 @@ describe("the native face's TypeScript SDK (pulumi-guardrails/native)", () => {
   it("a second up of the same program changes nothing", async () => {
     await p.pulumi(["preview", "--expect-no-changes"], { check: true });
   });
-
 });
