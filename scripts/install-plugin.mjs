@@ -19,6 +19,7 @@ import { fileURLToPath } from "node:url";
 
 const FILES = [
   ["pulumi-resource-guardrails", 0o755],
+  ["pulumi-resource-guardrails.cmd", 0o644],
   ["main.js", 0o644],
 ];
 const pkg = resolve(dirname(fileURLToPath(import.meta.url)), "..");

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The native provider plugin `pulumi-resource-guardrails` as a folder and as a tarball. The
-// folder, dist/plugin/, holds the launcher (src/native/bin/pulumi-resource-guardrails, `#!/bin/sh`)
-// and main.js, the compiled face bundled with rolldown into one file that loads nothing but
+// folder, dist/plugin/, holds the launcher (src/native/bin/pulumi-resource-guardrails, `#!/bin/sh`,
+// and a `.cmd` twin for Windows) and main.js, the compiled face bundled with rolldown into one file that loads nothing but
 // Node's own modules (the package version is inlined): on the target machine it needs only `node`.
 // The npm package ships the folder (its postinstall copies it into PULUMI_HOME, see
 // scripts/install-plugin.mjs); the tarball is what `pulumi plugin install resource guardrails
@@ -38,6 +38,8 @@ async function bundle() {
   await bundler.close();
   copyFileSync(join(root, "src/native/bin", LAUNCHER), join(pluginDir, LAUNCHER));
   chmodSync(join(pluginDir, LAUNCHER), 0o755);
+  // Windows: the CLI also looks for `<plugin>.cmd` (GetPluginPath's candidate extensions).
+  writeFileSync(join(pluginDir, `${LAUNCHER}.cmd`), '@node "%~dp0main.js" %*\r\n');
 }
 
 /** One ustar header block for a regular file. */
@@ -63,6 +65,7 @@ function header(name, mode, size) {
 function tarball(out) {
   const files = [
     [LAUNCHER, 0o755],
+    [`${LAUNCHER}.cmd`, 0o644],
     ["main.js", 0o644],
   ];
   const blocks = [];

@@ -36,6 +36,7 @@ function layPackage(parent: string, main = "console.log('plugin');\n"): string {
   cpSync(SCRIPT, join(pkg, "scripts/install-plugin.mjs"));
   writeFileSync(join(pkg, "package.json"), JSON.stringify({ name: "pulumi-guardrails", version: "1.2.3" }));
   writeFileSync(join(pkg, "dist/plugin/pulumi-resource-guardrails"), "#!/bin/sh\n", { mode: 0o755 });
+  writeFileSync(join(pkg, "dist/plugin/pulumi-resource-guardrails.cmd"), "@node main.js\r\n");
   writeFileSync(join(pkg, "dist/plugin/main.js"), main);
   return pkg;
 }
