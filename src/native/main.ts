@@ -6,6 +6,8 @@ import { logToEngine } from "./engine-log";
 import { packageSchema } from "./schema";
 import { serve } from "./server";
 
+// From dist/src/native/main.js: the package root's package.json, in a checkout and in the npm
+// package alike; the plugin bundle (scripts/plugin-pack.mjs) inlines it, so a plugin folder needs none.
 const { version } = require("../../../package.json") as { version: string };
 
 if (process.argv[2] === "--print-schema") {

@@ -1,5 +1,5 @@
 """The demo's program in Python, on the SDK gensdk generates from the plugin's schema:
-the same guardrail as ../Pulumi.yaml. `pulumi config set edited true` makes the edit."""
+the same guardrail as Pulumi.yaml beside it. `pulumi config set edited true` makes the edit."""
 import pulumi
 import pulumi_guardrails as guardrails
 

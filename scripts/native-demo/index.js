@@ -1,5 +1,5 @@
 // The demo's program in JavaScript, on the native face by type token (no generated SDK yet):
-// the same guardrail as ../Pulumi.yaml. `pulumi config set edited true` makes the edit.
+// the same guardrail as Pulumi.yaml beside it. `pulumi config set edited true` makes the edit.
 const pulumi = require("@pulumi/pulumi");
 
 const edited = new pulumi.Config().getBoolean("edited") ?? false;
