@@ -7,6 +7,7 @@ import { z } from "zod";
 import { guardrailArgsSchema } from "../core/args/guardrail-args";
 import { NATIVE_GUARDRAIL_TYPE } from "../core/type-tokens";
 import { functionSpecs } from "./schema-functions";
+import { setResourceSchemas } from "./set-schema";
 
 type JsonSchema = { type?: string | string[]; items?: JsonSchema; description?: string; anyOf?: JsonSchema[] };
 type PulumiType = { type?: string; items?: PulumiType; $ref?: string; description?: string };
@@ -67,6 +68,7 @@ export function packageSchema(version: string): string {
         properties: { ...properties, guardrailId: id },
         required: required,
       },
+      ...setResourceSchemas(),
     },
     functions: functionSpecs(properties),
   });
