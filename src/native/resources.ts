@@ -9,10 +9,12 @@ import type { Lifecycle } from "../core/results";
 import { NATIVE_GUARDRAIL_TYPE } from "../core/type-tokens";
 import { UserError } from "../core/user-error";
 import { diffResponse } from "./diff";
+import { againstOutputs, SET_KINDS } from "./sets";
 import { coreNews, coreOlds, toStruct } from "./wire";
 
 const KINDS: Record<string, Lifecycle> = {
   [NATIVE_GUARDRAIL_TYPE]: guardrailLifecycle,
+  ...SET_KINDS,
 };
 
 /** The type token of a URN (`urn:pulumi:stack::project::[parent$]type::name`). */
@@ -32,7 +34,8 @@ export async function check(req: provproto.CheckRequest): Promise<provproto.Chec
   const r = await lifecycleOf(urn).check(coreOlds(req.getOlds()), coreNews(req.getNews(), urn));
   const resp = new provproto.CheckResponse();
   // The engine's own news, secrets marked as it sent them: the core's bookkeeping stays out of inputs.
-  resp.setInputs(req.getNews() ?? toStruct({}));
+  // A set answers its own (sets.ts: the id map beside the list, secrets sealed).
+  resp.setInputs(typeOf(urn) in SET_KINDS ? toStruct(r.inputs) : (req.getNews() ?? toStruct({})));
   resp.setFailuresList(
     r.failures.map((f) => {
       const failure = new provproto.CheckFailure();
@@ -51,7 +54,8 @@ export async function diff(req: provproto.DiffRequest): Promise<provproto.DiffRe
   const trace = process.env.GUARDRAILS_NATIVE_TRACE;
   if (trace) appendFileSync(trace, `native: Diff ${d.changes.map((c) => `${c.kind} ${c.path}`).join(", ")}\n`);
   // GUARDRAILS_NATIVE_KEY_PATHS=1 sends the key paths as they are (to see how the engine shows them).
-  return process.env.GUARDRAILS_NATIVE_KEY_PATHS ? diffResponse(d) : diffResponse(d, olds, news);
+  const resp = process.env.GUARDRAILS_NATIVE_KEY_PATHS ? diffResponse(d) : diffResponse(d, olds, news);
+  return typeOf(urn) in SET_KINDS ? againstOutputs(resp) : resp;
 }
 
 export async function create(req: provproto.CreateRequest): Promise<provproto.CreateResponse> {
