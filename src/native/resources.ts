@@ -5,6 +5,7 @@
  */
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { rootOf, type PropertyFailure } from "../core/args/messages";
+import { setsInOldOrder } from "../core/guardrail/arrange";
 import * as guardrailLifecycle from "../core/guardrail/lifecycle";
 import type { Lifecycle } from "../core/results";
 import { NATIVE_GUARDRAIL_TYPE } from "../core/type-tokens";
@@ -15,6 +16,18 @@ import { coreNews, coreOlds, engineInputs, fromStruct, toStruct } from "./wire";
 /** The kinds this face serves, by type token. */
 const KINDS: Record<string, Lifecycle> = {
   [NATIVE_GUARDRAIL_TYPE]: guardrailLifecycle,
+};
+
+/**
+ * Per kind, how the inputs the engine records are ordered (optional): a set's entries in the
+ * old inputs' order, so the detailed diff's index paths rarely put an added and a deleted
+ * entry at one index (core/guardrail/arrange.ts). Secret args (`skip`) stay as sent.
+ */
+const INPUT_ORDER: Record<
+  string,
+  (oldInputs: Record<string, unknown>, news: Record<string, unknown>, skip: string[]) => Record<string, unknown>
+> = {
+  [NATIVE_GUARDRAIL_TYPE]: setsInOldOrder,
 };
 
 /** The type token of a URN (`urn:pulumi:stack::project::[parent$]type::name`). */
@@ -45,10 +58,14 @@ export function wireFailure(f: PropertyFailure): provproto.CheckFailure {
 
 export async function check(req: provproto.CheckRequest): Promise<provproto.CheckResponse> {
   const urn = req.getUrn();
-  const r = await lifecycleOf(urn).check(coreOlds(req.getOlds()), coreNews(req.getNews(), urn));
+  const olds = coreOlds(req.getOlds());
+  const r = await lifecycleOf(urn).check(olds, coreNews(req.getNews(), urn));
+  const secretRoots = fromStruct(req.getNews()).secretRoots;
+  const order = INPUT_ORDER[typeOf(urn)];
+  const inputs = order ? order(olds, r.inputs, secretRoots) : r.inputs;
   const resp = new provproto.CheckResponse();
   // The core's inputs, each arg the engine sent as a secret a secret again; no face bookkeeping.
-  resp.setInputs(toStruct(engineInputs(r.inputs, fromStruct(req.getNews()).secretRoots)));
+  resp.setInputs(toStruct(engineInputs(inputs, secretRoots)));
   resp.setFailuresList(r.failures.map(wireFailure));
   return resp;
 }
