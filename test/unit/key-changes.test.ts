@@ -22,7 +22,12 @@ function recorded(sent: Record<string, unknown>, held: Record<string, unknown>) 
   return outputsFromWire(g, { name: "n", ...sent } as GuardrailInputs);
 }
 
-function changes(sent: Record<string, unknown>, held: Record<string, unknown>, now: Record<string, unknown>, secret = false) {
+function changes(
+  sent: Record<string, unknown>,
+  held: Record<string, unknown>,
+  now: Record<string, unknown>,
+  secret = false,
+) {
   const outs = recorded(sent, held);
   const inputs = { name: "n", ...now } as GuardrailInputs;
   return propertyChanges(outs, inputs, changedProperties(outs, inputs), () => secret);
@@ -57,7 +62,10 @@ describe("core diff: list settings by key", () => {
 
   it("models after drift: against the canonical slugs the service holds", () => {
     // Answered [X_C, M_C], and someone removed M on the service since (a refresh recorded it).
-    const outs = { ...recorded({ allowedModels: [X, M] }, { allowed_models: [X_C, M_C] }), allowedModelsCanonical: [X_C] };
+    const outs = {
+      ...recorded({ allowedModels: [X, M] }, { allowed_models: [X_C, M_C] }),
+      allowedModelsCanonical: [X_C],
+    };
     const inputs = { name: "n", allowedModels: [X, M] } as GuardrailInputs;
     // X was answered X_C, which the service still holds: only M is missing.
     expect(propertyChanges(outs, inputs, changedProperties(outs, inputs), () => false)).toEqual([
@@ -105,8 +113,8 @@ describe("core diff: list settings by key", () => {
   });
 
   it("a secret arg is named whole, never by a key it holds", () => {
-    expect(changes({ allowedProviders: ["p1"] }, { allowed_providers: ["p1"] }, { allowedProviders: ["p2"] }, true)).toEqual([
-      { path: "allowedProviders", kind: "update" },
-    ]);
+    expect(
+      changes({ allowedProviders: ["p1"] }, { allowed_providers: ["p1"] }, { allowedProviders: ["p2"] }, true),
+    ).toEqual([{ path: "allowedProviders", kind: "update" }]);
   });
 });

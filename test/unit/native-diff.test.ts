@@ -71,7 +71,13 @@ describe("native face: key paths the engine can show", () => {
 describe("native face: the DiffResponse", () => {
   it("a workspace move: replace kind, the replaces list, deleteBeforeReplace as the core says, the omitted arg's old value from outputs", () => {
     const r = diffResponse(
-      { changes: [{ path: "workspaceId", kind: "replace" }, { path: "limitUsd", kind: "update" }], deleteBeforeReplace: false },
+      {
+        changes: [
+          { path: "workspaceId", kind: "replace" },
+          { path: "limitUsd", kind: "update" },
+        ],
+        deleteBeforeReplace: false,
+      },
       { name: "n", limitUsd: 5 },
       { name: "n", limitUsd: 6, workspaceId: "w2" },
       { name: "n", limitUsd: 5, workspaceId: "w1", args: {}, updatedAt: "t" },
