@@ -1,20 +1,35 @@
 /**
  * The resource methods of the native face: each request's Structs to the core's plain bags,
- * the core's lifecycle of the kind the URN names, its answer back to the wire.
+ * the core's lifecycle of the kind the URN names, its answer back to the wire. Generic over
+ * `Lifecycle`: a kind is one row of `KINDS`.
  */
-import { appendFileSync } from "node:fs";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
+import { rootOf, type PropertyFailure } from "../core/args/messages";
+import { setsInOldOrder } from "../core/guardrail/arrange";
 import * as guardrailLifecycle from "../core/guardrail/lifecycle";
 import type { Lifecycle } from "../core/results";
 import { NATIVE_GUARDRAIL_TYPE } from "../core/type-tokens";
 import { UserError } from "../core/user-error";
 import { diffResponse } from "./diff";
 import { againstOutputs, SET_KINDS } from "./sets";
-import { coreNews, coreOlds, toStruct } from "./wire";
+import { coreNews, coreOlds, engineInputs, fromStruct, toStruct } from "./wire";
 
+/** The kinds this face serves, by type token. */
 const KINDS: Record<string, Lifecycle> = {
   [NATIVE_GUARDRAIL_TYPE]: guardrailLifecycle,
   ...SET_KINDS,
+};
+
+/**
+ * Per kind, how the inputs the engine records are ordered (optional): a set's entries in the
+ * old inputs' order, so the detailed diff's index paths rarely put an added and a deleted
+ * entry at one index (core/guardrail/arrange.ts). Secret args (`skip`) stay as sent.
+ */
+const INPUT_ORDER: Record<
+  string,
+  (oldInputs: Record<string, unknown>, news: Record<string, unknown>, skip: string[]) => Record<string, unknown>
+> = {
+  [NATIVE_GUARDRAIL_TYPE]: setsInOldOrder,
 };
 
 /** The type token of a URN (`urn:pulumi:stack::project::[parent$]type::name`). */
@@ -29,32 +44,43 @@ function lifecycleOf(urn: string): Lifecycle {
   return kind;
 }
 
+/**
+ * A core failure on the wire, with its property path. The engine prints the top-level input
+ * named by the failure's path beside it, secrets in plain text (`{&{{-7}}}`, 3.248): a failure
+ * at a secret arg itself goes with no property, its path leading the reason. A deeper path
+ * names no top-level input, so nothing is printed beside it and it keeps its property.
+ */
+export function wireFailure(f: PropertyFailure): provproto.CheckFailure {
+  const atSecretRoot = f.secret === true && rootOf(f.property) === f.property;
+  const failure = new provproto.CheckFailure();
+  failure.setProperty(atSecretRoot ? "" : f.property);
+  failure.setReason(atSecretRoot ? `${f.property}: ${f.reason}` : f.reason);
+  return failure;
+}
+
 export async function check(req: provproto.CheckRequest): Promise<provproto.CheckResponse> {
   const urn = req.getUrn();
-  const r = await lifecycleOf(urn).check(coreOlds(req.getOlds()), coreNews(req.getNews(), urn));
+  const olds = coreOlds(req.getOlds());
+  const r = await lifecycleOf(urn).check(olds, coreNews(req.getNews(), urn));
+  const secretRoots = fromStruct(req.getNews()).secretRoots;
+  const order = INPUT_ORDER[typeOf(urn)];
+  const inputs = order ? order(olds, r.inputs, secretRoots) : r.inputs;
   const resp = new provproto.CheckResponse();
-  // The engine's own news, secrets marked as it sent them: the core's bookkeeping stays out of inputs.
+  // The core's inputs, each arg the engine sent as a secret a secret again; no face bookkeeping.
   // A set answers its own (sets.ts: the id map beside the list, secrets sealed).
-  resp.setInputs(typeOf(urn) in SET_KINDS ? toStruct(r.inputs) : (req.getNews() ?? toStruct({})));
-  resp.setFailuresList(
-    r.failures.map((f) => {
-      const failure = new provproto.CheckFailure();
-      failure.setProperty(f.property);
-      failure.setReason(f.reason);
-      return failure;
-    }),
-  );
+  resp.setInputs(toStruct(typeOf(urn) in SET_KINDS ? inputs : engineInputs(inputs, secretRoots)));
+  resp.setFailuresList(r.failures.map(wireFailure));
   return resp;
 }
 
 export async function diff(req: provproto.DiffRequest): Promise<provproto.DiffResponse> {
   const urn = req.getUrn();
-  const [olds, news] = [coreOlds(req.getOlds()), coreNews(req.getNews(), urn)];
-  const d = await lifecycleOf(urn).diff(req.getId(), olds, news);
-  const trace = process.env.GUARDRAILS_NATIVE_TRACE;
-  if (trace) appendFileSync(trace, `native: Diff ${d.changes.map((c) => `${c.kind} ${c.path}`).join(", ")}\n`);
-  // GUARDRAILS_NATIVE_KEY_PATHS=1 sends the key paths as they are (to see how the engine shows them).
-  const resp = process.env.GUARDRAILS_NATIVE_KEY_PATHS ? diffResponse(d) : diffResponse(d, olds, news);
+  const news = coreNews(req.getNews(), urn);
+  const outs = coreOlds(req.getOlds());
+  const d = await lifecycleOf(urn).diff(req.getId(), outs, news);
+  // The engine shows a detailed diff's old values from the recorded inputs (InputDiff).
+  const oldInputs = req.hasOldInputs() ? coreOlds(req.getOldInputs()) : outs;
+  const resp = diffResponse(d, oldInputs, news, outs);
   return typeOf(urn) in SET_KINDS ? againstOutputs(resp) : resp;
 }
 
@@ -67,7 +93,11 @@ export async function create(req: provproto.CreateRequest): Promise<provproto.Cr
   return resp;
 }
 
-/** Read serves refresh (state given) and import (nothing but the id given). */
+/**
+ * Read serves refresh (state given) and import (nothing but the id given: the core then
+ * answers inputs that are exactly the args a program writes to match it, so generated code
+ * previews with no change).
+ */
 export async function read(req: provproto.ReadRequest): Promise<provproto.ReadResponse> {
   const urn = req.getUrn();
   const state = coreOlds(req.getProperties());
@@ -77,7 +107,7 @@ export async function read(req: provproto.ReadRequest): Promise<provproto.ReadRe
   if (!r) return resp; // gone: an empty id tells the engine so
   resp.setId(r.id);
   resp.setProperties(toStruct(r.properties));
-  resp.setInputs(toStruct(withoutBookkeeping(r.inputs)));
+  resp.setInputs(toStruct(engineInputs(r.inputs, [])));
   return resp;
 }
 
@@ -91,9 +121,4 @@ export async function update(req: provproto.UpdateRequest): Promise<provproto.Up
 
 export async function remove(req: provproto.DeleteRequest): Promise<void> {
   await lifecycleOf(req.getUrn()).delete(req.getId(), coreOlds(req.getProperties()));
-}
-
-/** Inputs the engine records for an import: the user's args only. */
-function withoutBookkeeping(bag: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(bag).filter(([k]) => !k.startsWith("__")));
 }

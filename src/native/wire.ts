@@ -55,6 +55,25 @@ export function coreNews(s: Struct | undefined, urn: string): Bag {
   return { ...props, __resource: urn, ...(secretRoots.length > 0 ? { __secretArgs: secretRoots } : {}) };
 }
 
+/** The face's bookkeeping in a core bag, never given back to the engine as inputs. */
+const FACE_KEYS = new Set(["__resource", "__secretArgs"]);
+
+/**
+ * A core bag of inputs as the engine takes them back: the face's bookkeeping dropped, and each
+ * top-level value under `secretRoots` (the args the engine sent as secrets) a secret again.
+ */
+export function engineInputs(bag: Bag, secretRoots: readonly string[]): Bag {
+  const roots = new Set(secretRoots);
+  return Object.fromEntries(
+    Object.entries(bag)
+      .filter(([k, v]) => !FACE_KEYS.has(k) && v !== undefined)
+      .map(([k, v]) => [k, roots.has(k) ? asEnvelope(v) : v]),
+  );
+}
+
+const asEnvelope = (v: unknown): unknown =>
+  v && typeof v === "object" && (v as Bag)[SIG_KEY] === SECRET_SIG ? v : { [SIG_KEY]: SECRET_SIG, value: v };
+
 /** Recorded outputs as the core's lifecycle takes them (they carry their own `__secretArgs`). */
 export function coreOlds(s: Struct | undefined): Bag {
   return fromStruct(s).props;

@@ -118,8 +118,8 @@ describe("native sets: diff keyed per id", () => {
             { path: "exclusive", kind: "update" },
           ],
         },
-        {},
-        {},
+        { keys: {} },
+        { keys: { h1: true } },
       ),
     );
     const map = resp.getDetaileddiffMap();

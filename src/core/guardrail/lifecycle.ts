@@ -10,7 +10,7 @@ import { JournalHandle } from "./create-journal";
 import { createGuardrailOnce } from "./create-once";
 import { confirmGone } from "../confirm-gone";
 import { containsUnknown, isUnknown } from "../unknown";
-import { forEngine, secretArgsOf } from "../args/messages";
+import { markSecret, secretArgsOf } from "../args/messages";
 import type { WireGuardrail } from "../client/wire";
 import { FIELD_NAMES, spec } from "../fields/fields";
 import { checkGuardrailArgs, parseInputs } from "./check";
@@ -19,7 +19,7 @@ import { adopt, assertReplacementKeepsGuardrail, assertSameGuardrail } from "./a
 import { adoptionWarning } from "./adoption-preview";
 import { changedProperties, propertyChanges } from "./changes";
 import { createBody, patchBody } from "./bodies";
-import { outputsFromWire, refreshedInputs, type GuardrailOutputs } from "./model";
+import { importedInputs, outputsFromWire, refreshedInputs, type GuardrailOutputs } from "./model";
 import { knownDefaultWorkspace, workspaceMoves } from "./workspace";
 import { recordedSecretArgs, withSecretCopies } from "./secret-copies";
 import { UserError } from "../user-error";
@@ -45,7 +45,7 @@ export async function check(olds: Record<string, unknown>, news: Record<string, 
       .catch(() => undefined);
     if (warning) console.error(warning);
   }
-  return { inputs: news, failures: forEngine(failures, secretArgsOf(news)) };
+  return { inputs: news, failures: markSecret(failures, secretArgsOf(news)) };
 }
 
 export async function diff(id: string, olds: GuardrailOutputs, news: Record<string, unknown>): Promise<DiffResult> {
@@ -121,7 +121,7 @@ export async function read(id: string, props: GuardrailOutputs): Promise<ReadRes
   return {
     id,
     properties: withSecretCopies(outs, secrets),
-    inputs: withSecretCopies(refreshedInputs(props ?? outs, outs), secrets),
+    inputs: withSecretCopies(props ? refreshedInputs(props, outs) : importedInputs(outs), secrets),
   };
 }
 
