@@ -2,13 +2,13 @@
  * Provider config for the native face. `CheckConfig` fails the preview when the key or the URL
  * is missing or cannot work, by the rules the dynamic face checks in the program
  * (src/core/settings/config-problems.ts), naming both ways to set each and never quoting the
- * key; it warns on unknown keys and, once, on a key set without `--secret`, and returns the key
- * marked secret, so the state holds it encrypted. `DiffConfig` updates in place. `Configure`
- * hands the values to the core's settings (src/core/settings/config.ts).
+ * key, and warns on unknown keys. `DiffConfig` updates in place. `Configure` warns once on a
+ * key set without `--secret` and hands the values to the core's settings
+ * (src/core/settings/config.ts).
  */
 import { appendFileSync } from "node:fs";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
-import { forEngine, type PropertyFailure } from "../core/args/messages";
+import type { PropertyFailure } from "../core/args/messages";
 import { configure, notConfigured } from "../core/settings/config";
 import { malformedSettings, plainKeyWarning, unknownKeyWarnings } from "../core/settings/config-problems";
 import { firstTime } from "../core/settings/said-once";
@@ -17,8 +17,6 @@ import { fromStruct, toStruct } from "./wire";
 const PREFIX = "guardrails:";
 /** Inputs the engine adds to every provider's config; not settings of ours. */
 const ENGINE_KEYS = new Set(["version", "pluginDownloadURL"]);
-/** Pulumi's wire envelope of a secret (as in wire.ts). */
-const secret = (value: unknown) => ({ "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", value });
 
 /** Config values by short name (`apiKey`), as text, from a config Struct; the engine's own keys left out. */
 function settingsOf(props: Record<string, unknown>): Record<string, string> {
@@ -41,6 +39,7 @@ function configValues(req: provproto.ConfigureRequest): Map<string, string> {
 /** `Configure`: the stack config to the core's settings (the env vars stay the fallback). */
 export function configureResponse(req: provproto.ConfigureRequest): provproto.ConfigureResponse {
   const values = configValues(req);
+  if (req.getArgs()) warnPlainKey(fromStruct(req.getArgs()));
   if (process.env.GUARDRAILS_NATIVE_TRACE) {
     // A probe for the demo: names only, never values.
     const args = fromStruct(req.getArgs());
@@ -68,28 +67,29 @@ export function configFailures(config: Record<string, string>, env: NodeJS.Proce
   if (missingUrl) failures.push({ property: "baseUrl", reason: missingUrl });
   for (const p of malformedSettings(config, env)) failures.push({ property: p.setting, reason: p.message });
   // The engine prints a failure's property with its value from the inputs: a setting that is
-  // in the config goes without one (its name leads the reason), so no value is ever shown.
-  return forEngine(failures, (root) => config[root] !== undefined);
+  // in the config goes without one (every reason names its setting), so no value is ever shown.
+  return failures.map((f) => (config[f.property] !== undefined ? { property: "", reason: f.reason } : f));
 }
 
-/** The config's warnings, said to the engine on the provider (engine-log.ts); the plain key once per process. */
-function warn(config: Record<string, string>, keyIsSecret: boolean): void {
-  for (const w of unknownKeyWarnings(Object.keys(config))) console.error(`pulumi-guardrails: ${w}`);
-  if (config.apiKey && !keyIsSecret && firstTime("plain-text key"))
-    console.error(
-      `pulumi-guardrails: ${plainKeyWarning("Pulumi.<stack>.yaml (this provider keeps it encrypted in the state)")}`,
-    );
+/**
+ * The plain-text key warning, to the engine (engine-log.ts), once per process. Said from
+ * `Configure`: `CheckConfig` gets every value unmarked (the engine strips secrets there and
+ * marks them again on what it returns), `Configure` gets the key marked when it is a secret.
+ */
+function warnPlainKey(args: { props: Record<string, unknown>; secretRoots: string[] }): void {
+  if (typeof args.props.apiKey !== "string" || args.props.apiKey === "" || args.secretRoots.includes("apiKey")) return;
+  if (!firstTime("plain-text key")) return;
+  const places =
+    "Pulumi.<stack>.yaml, in the state (as an input of the default guardrails provider), in `pulumi stack export` and in `pulumi preview --json`";
+  console.error(`pulumi-guardrails: ${plainKeyWarning(places)}`);
 }
 
-/** `CheckConfig`: the preview fails on a missing or malformed key or URL; the key goes back marked secret. */
+/** `CheckConfig`: the preview fails on a missing or malformed key or URL; unknown keys warn. */
 export function checkConfigResponse(req: provproto.CheckRequest): provproto.CheckResponse {
-  const { props, secretRoots } = fromStruct(req.getNews());
-  const config = settingsOf(props);
-  warn(config, secretRoots.includes("apiKey"));
+  const config = settingsOf(fromStruct(req.getNews()).props);
+  for (const w of unknownKeyWarnings(Object.keys(config))) console.error(`pulumi-guardrails: ${w}`);
   const resp = new provproto.CheckResponse();
-  const raw = (req.getNews()?.toJavaScript() ?? {}) as Record<string, unknown>;
-  // Every copy of a secret is a secret: a key set in plain text is still recorded encrypted.
-  resp.setInputs(toStruct(typeof props.apiKey === "string" ? { ...raw, apiKey: secret(props.apiKey) } : raw));
+  resp.setInputs(req.getNews() ?? toStruct({}));
   resp.setFailuresList(
     configFailures(config, process.env).map((f) => {
       const failure = new provproto.CheckFailure();

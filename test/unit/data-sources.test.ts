@@ -9,7 +9,7 @@ import {
   getGuardrailMembers,
   getGuardrails,
 } from "../../src/core/data-sources/lookups";
-import { type TestEmulator, W2, withEmulator } from "../helpers/emulator";
+import { TEST_KEY, type TestEmulator, W2, withEmulator } from "../helpers/emulator";
 
 let emu: TestEmulator;
 let client: GuardrailsClient;
@@ -126,5 +126,21 @@ describe("args are checked before any call, each failure with its path", () => {
       "getGuardrailKeys: guardrailId: must be a guardrail id (UUID)",
     );
     expect((await emu.log()).total).toBe(0);
+  });
+});
+
+describe("the dynamic face's functions, from the package root", () => {
+  it("read the key and URL as the resources do, and answer what the core answers", async () => {
+    const root = await import("../../src/index");
+    const saved = { ...process.env };
+    Object.assign(process.env, { GUARDRAILS_API_KEY: TEST_KEY, GUARDRAILS_BASE_URL: emu.url });
+    try {
+      expect(await root.getGuardrails({ nameRegex: "^eng" })).toEqual(await getGuardrails(client, { nameRegex: "^eng" }));
+      expect((await root.getGuardrailMembers({ guardrailId: ids.eng! })).memberUserIds).toHaveLength(2);
+      await expect(root.getGuardrail({ name: "twin" })).rejects.toThrow(/2 guardrails are named "twin"/);
+    } finally {
+      for (const k of ["GUARDRAILS_API_KEY", "GUARDRAILS_BASE_URL"]) delete process.env[k];
+      Object.assign(process.env, saved);
+    }
   });
 });

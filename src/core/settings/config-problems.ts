@@ -6,6 +6,7 @@
  */
 import { checkBaseUrl } from "../client/base-url";
 import { closest } from "../args/messages";
+import { hasControl } from "../text/controls";
 import { KNOWN_KEYS, NUMERIC_SETTINGS, parsePositiveInt } from "./config";
 
 /** A setting whose value cannot work: which one (its short name), and why, naming where it came from. */
@@ -39,8 +40,7 @@ export function plainKeyWarning(places: string): string {
  * (pasted with its quotes or a trailing newline) or a URL pasted into the key's setting.
  */
 export function apiKeyProblem(key: string): string | undefined {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: a key is visible ASCII; anything else is a paste error.
-  if (/[\s\u0000-\u001f\u007f]/.test(key))
+  if (/\s/.test(key) || hasControl(key))
     return "holds a blank, a line break or a control character (the key is not shown); set the key alone, with no quotes or spaces";
   if (/[^\u0021-\u007e]/.test(key))
     return "holds characters other than visible ASCII (the key is not shown); an API key is letters, digits and punctuation";
