@@ -2,7 +2,8 @@
  * Issue 26 on the native face, under the real CLI: every data source through
  * `pulumi.runtime.invoke` (the plugin found on PATH from src/native/bin), bad args refused with
  * their property path, a preview that fails with no key and one with a key pasted as the URL,
- * and the key, configured as a secret, absent from the plain stack export.
+ * the warning on a key set in plain text, and the key, configured as a secret, absent from the
+ * plain stack export.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -72,15 +73,21 @@ describe("the native face's data sources and config (issue 26)", () => {
     const badUrl = await p.preview();
     expect(badUrl.code).not.toBe(0);
     expect(badUrl.output).toMatch(
-      /has a problem: guardrails:baseUrl: baseUrl must be an absolute URL \(got a value shaped like an API key, not shown/,
+      /has a problem: guardrails:baseUrl: baseUrl must be an absolute URL such as https:\/\/api\.example\.com \(got a value shaped like an API key, not shown/,
     );
-    // The key is a secret: no plain-text warning (Configure sees it marked).
-    expect(badUrl.output).not.toContain("is plain text");
+
+    // A key set without --secret: the engine hears the warning once, on the provider.
+    await p.pulumi(["config", "set", "guardrails:baseUrl", p.emulator.url], { check: true });
+    await p.pulumi(["config", "set", "guardrails:apiKey", key], { check: true });
+    const plain = await p.preview();
+    expect(plain.code).toBe(0);
+    expect(plain.output.match(/warning: pulumi-guardrails: guardrails:apiKey is plain text/g)).toHaveLength(1);
+    await p.pulumi(["config", "set", "--secret", "guardrails:apiKey", key], { check: true });
     // Program.close() fails the test when any CLI output held the key.
   });
 
   it("every data source answers in the program's names; bad args name their property", async () => {
-    await p.pulumi(["config", "set", "guardrails:baseUrl", p.emulator.url], { check: true });
+    // The key is a secret now: Configure sees it marked, so no plain-text warning.
     expect((await p.up()).output).not.toContain("is plain text");
     const out = await p.outputs();
     expect(out.byId.ok).toMatchObject({ id: ids.team, name: "team-a", limitUsd: 5, resetInterval: "daily" });

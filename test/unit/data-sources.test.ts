@@ -135,7 +135,9 @@ describe("the dynamic face's functions, from the package root", () => {
     const saved = { ...process.env };
     Object.assign(process.env, { GUARDRAILS_API_KEY: TEST_KEY, GUARDRAILS_BASE_URL: emu.url });
     try {
-      expect(await root.getGuardrails({ nameRegex: "^eng" })).toEqual(await getGuardrails(client, { nameRegex: "^eng" }));
+      expect(await root.getGuardrails({ nameRegex: "^eng" })).toEqual(
+        await getGuardrails(client, { nameRegex: "^eng" }),
+      );
       expect((await root.getGuardrailMembers({ guardrailId: ids.eng! })).memberUserIds).toHaveLength(2);
       await expect(root.getGuardrail({ name: "twin" })).rejects.toThrow(/2 guardrails are named "twin"/);
     } finally {

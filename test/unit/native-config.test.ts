@@ -64,12 +64,7 @@ describe("CheckConfig", () => {
         /^the env var GUARDRAILS_API_KEY holds a/,
       ],
       [{ apiKey: "https://gw.example.com", baseUrl: URL_OK }, {}, "", /guardrails:apiKey is a URL, not a key/],
-      [
-        { apiKey: KEY, baseUrl: URL_OK, maxAttempts: KEY },
-        {},
-        "",
-        /^guardrails:maxAttempts must be a posi/,
-      ],
+      [{ apiKey: KEY, baseUrl: URL_OK, maxAttempts: KEY }, {}, "", /^guardrails:maxAttempts must be a posi/],
     ];
     for (const [config, env, property, reason] of cases) {
       const failures = configFailures(config, env);
