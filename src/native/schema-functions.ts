@@ -33,71 +33,76 @@ function guardrailInfo(guardrailProperties: Properties): { properties: Propertie
   };
 }
 
+/** The object types the functions' outputs refer to (`getGuardrails`' list), for the schema's `types`. */
+export function functionTypes(guardrailProperties: Properties): Record<string, unknown> {
+  return {
+    [GUARDRAIL_INFO_TYPE]: {
+      type: "object",
+      description: "A guardrail found by getGuardrails.",
+      ...guardrailInfo(guardrailProperties),
+    },
+  };
+}
+
 /**
- * The schema's `functions` map and the `types` its outputs refer to, given the Guardrail
- * resource's properties (a setting's type and description are the resource's own).
+ * The schema's `functions` map, given the Guardrail resource's properties (a setting's type and
+ * description are the resource's own). Its outputs refer to `functionTypes`, which go in `types`.
  */
-export function functionSchema(guardrailProperties: Properties): {
-  functions: Record<string, unknown>;
-  types: Record<string, unknown>;
-} {
+export function functionSpecs(guardrailProperties: Properties): Record<string, unknown> {
   const info = guardrailInfo(guardrailProperties);
   const guardrailId = str("The guardrail's id (UUID).");
   const workspaceId = str("The workspace to look in (UUID). Default: the organization's default workspace.");
   return {
-    types: { [GUARDRAIL_INFO_TYPE]: { type: "object", description: "A guardrail found by getGuardrails.", ...info } },
-    functions: {
-      [FUNCTION_TOKENS.getGuardrail]: {
-        description:
-          "One guardrail, by `id`, or by exact `name` (within `workspaceId`). Give exactly one of `id` and `name`. " +
-          "Fails when nothing matches, and when a name matches more than one guardrail (the message names every id).",
-        inputs: {
-          properties: {
-            id: str("The guardrail's id (UUID). Give this or `name`."),
-            name: str("The guardrail's exact name. Give this or `id`."),
-            workspaceId: str("With `name`: the workspace to look in (UUID). Default: the default workspace."),
-          },
-        },
-        outputs: info,
-      },
-      [FUNCTION_TOKENS.getGuardrails]: {
-        description:
-          "The guardrails of a workspace, sorted by name then id, optionally those whose name matches `nameRegex`.",
-        inputs: {
-          properties: {
-            workspaceId,
-            nameRegex: str(
-              `A JavaScript regular expression (unanchored: \`^eng-\` for a prefix), at most ${NAME_REGEX_MAX} characters. Default: every guardrail.`,
-            ),
-          },
-        },
-        outputs: {
-          properties: {
-            guardrails: {
-              type: "array",
-              items: { $ref: `#/types/${GUARDRAIL_INFO_TYPE}` },
-              description: "The guardrails found.",
-            },
-            ids: ids("Their ids, in the same order."),
-          },
-          required: ["guardrails", "ids"],
+    [FUNCTION_TOKENS.getGuardrail]: {
+      description:
+        "One guardrail, by `id`, or by exact `name` (within `workspaceId`). Give exactly one of `id` and `name`. " +
+        "Fails when nothing matches, and when a name matches more than one guardrail (the message names every id).",
+      inputs: {
+        properties: {
+          id: str("The guardrail's id (UUID). Give this or `name`."),
+          name: str("The guardrail's exact name. Give this or `id`."),
+          workspaceId: str("With `name`: the workspace to look in (UUID). Default: the default workspace."),
         },
       },
-      [FUNCTION_TOKENS.getGuardrailMembers]: {
-        description: "The member user ids assigned to a guardrail (as `GuardrailMemberAssignment` names them).",
-        inputs: { properties: { guardrailId }, required: ["guardrailId"] },
-        outputs: {
-          properties: { guardrailId, memberUserIds: ids("The member user ids assigned, sorted.") },
-          required: ["guardrailId", "memberUserIds"],
+      outputs: info,
+    },
+    [FUNCTION_TOKENS.getGuardrails]: {
+      description:
+        "The guardrails of a workspace, sorted by name then id, optionally those whose name matches `nameRegex`.",
+      inputs: {
+        properties: {
+          workspaceId,
+          nameRegex: str(
+            `A JavaScript regular expression (unanchored: \`^eng-\` for a prefix), at most ${NAME_REGEX_MAX} characters. Default: every guardrail.`,
+          ),
         },
       },
-      [FUNCTION_TOKENS.getGuardrailKeys]: {
-        description: "The API key hashes assigned to a guardrail (as `GuardrailKeyAssignment` names them).",
-        inputs: { properties: { guardrailId }, required: ["guardrailId"] },
-        outputs: {
-          properties: { guardrailId, keyHashes: ids("The key hashes assigned, sorted.") },
-          required: ["guardrailId", "keyHashes"],
+      outputs: {
+        properties: {
+          guardrails: {
+            type: "array",
+            items: { $ref: `#/types/${GUARDRAIL_INFO_TYPE}` },
+            description: "The guardrails found.",
+          },
+          ids: ids("Their ids, in the same order."),
         },
+        required: ["guardrails", "ids"],
+      },
+    },
+    [FUNCTION_TOKENS.getGuardrailMembers]: {
+      description: "The member user ids assigned to a guardrail (as `GuardrailMemberAssignment` names them).",
+      inputs: { properties: { guardrailId }, required: ["guardrailId"] },
+      outputs: {
+        properties: { guardrailId, memberUserIds: ids("The member user ids assigned, sorted.") },
+        required: ["guardrailId", "memberUserIds"],
+      },
+    },
+    [FUNCTION_TOKENS.getGuardrailKeys]: {
+      description: "The API key hashes assigned to a guardrail (as `GuardrailKeyAssignment` names them).",
+      inputs: { properties: { guardrailId }, required: ["guardrailId"] },
+      outputs: {
+        properties: { guardrailId, keyHashes: ids("The key hashes assigned, sorted.") },
+        required: ["guardrailId", "keyHashes"],
       },
     },
   };

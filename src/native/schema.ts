@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { guardrailArgsSchema } from "../core/args/guardrail-args";
 import { NATIVE_GUARDRAIL_TYPE } from "../core/type-tokens";
-import { functionSchema } from "./schema-functions";
+import { functionSpecs } from "./schema-functions";
 
 type JsonSchema = { type?: string | string[]; items?: JsonSchema; description?: string; anyOf?: JsonSchema[] };
 type PulumiType = { type?: string; items?: PulumiType; $ref?: string; description?: string };
@@ -41,7 +41,6 @@ function guardrailProperties(): { properties: Record<string, PulumiType>; requir
 /** The package schema as the engine's GetSchema returns it. */
 export function packageSchema(version: string): string {
   const { properties, required } = guardrailProperties();
-  const { functions, types } = functionSchema(properties);
   const id = { type: "string", description: "The guardrail's id." };
   return JSON.stringify({
     name: "guardrails",
@@ -69,7 +68,6 @@ export function packageSchema(version: string): string {
         required: required,
       },
     },
-    types,
-    functions,
+    functions: functionSpecs(properties),
   });
 }
