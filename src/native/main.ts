@@ -9,8 +9,8 @@ import { serve } from "./server";
 const { version } = require("../../../package.json") as { version: string };
 
 if (process.argv[2] === "--print-schema") {
-  // For SDK generation without the engine (demo/gensdk).
-  process.stdout.write(`${packageSchema(version)}\n`);
+  // The schema without the engine (what GetSchema serves).
+  process.stdout.write(`${packageSchema()}\n`);
 } else {
   // The engine's address is the first argument (the plugin protocol).
   if (process.argv[2]) logToEngine(process.argv[2]);

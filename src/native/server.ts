@@ -43,7 +43,7 @@ export function providerService(version: string): Partial<provrpc.IResourceProvi
   const empty = () => new Empty();
   return {
     getPluginInfo: unary(() => new plugproto.PluginInfo().setVersion(version)),
-    getSchema: unary(() => new provproto.GetSchemaResponse().setSchema(packageSchema(version))),
+    getSchema: unary(() => new provproto.GetSchemaResponse().setSchema(packageSchema())),
     checkConfig: unary(checkConfigResponse),
     diffConfig: unary(diffConfigResponse),
     configure: unary(configureResponse),
