@@ -22,7 +22,7 @@ import {
   NATIVE_MEMBER_ASSIGNMENT_TYPE,
   NATIVE_PACKAGE,
 } from "../src/core/type-tokens";
-import { functionSpecs } from "../src/native/schema-functions";
+import { functionSpecs, functionTypes } from "../src/native/schema-functions";
 import { type ArgDoc, argDocs, DOC_SOURCES } from "./docs-tables";
 import { asOutput, documented, type Json, jsonOf, type PulumiProperty, pulumiType, schemaTypes } from "./pulumi-types";
 
@@ -173,7 +173,7 @@ export function pulumiSchema(version: string, sources: string[]): Record<string,
       description: "The guardrails provider: where the management API is and its key.",
       inputProperties: settings(docs, "provider"),
     },
-    types: schemaTypes(docs),
+    types: { ...schemaTypes(docs), ...functionTypes(guardrail.properties) },
     resources: {
       [NATIVE_GUARDRAIL_TYPE]: guardrail,
       [NATIVE_MEMBER_ASSIGNMENT_TYPE]: setResource(MEMBER_KIND, docs),

@@ -7,18 +7,32 @@ import * as outputs from "./types/output";
 import * as enums from "./types/enums";
 import * as utilities from "./utilities";
 
-export function getGuardrail(args: GetGuardrailArgs, opts?: pulumi.InvokeOptions): Promise<GetGuardrailResult> {
+/**
+ * One guardrail, by `id`, or by exact `name` (within `workspaceId`). Give exactly one of `id` and `name`. Fails when nothing matches, and when a name matches more than one guardrail (the message names every id).
+ */
+export function getGuardrail(args?: GetGuardrailArgs, opts?: pulumi.InvokeOptions): Promise<GetGuardrailResult> {
+    args = args || {};
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
     return pulumi.runtime.invoke("guardrails:index:getGuardrail", {
         "id": args.id,
+        "name": args.name,
+        "workspaceId": args.workspaceId,
     }, opts);
 }
 
 export interface GetGuardrailArgs {
     /**
-     * The guardrail's id.
+     * The guardrail's id (UUID). Give this or `name`.
      */
-    id: string;
+    id?: string;
+    /**
+     * The guardrail's exact name. Give this or `id`.
+     */
+    name?: string;
+    /**
+     * With `name`: the workspace to look in (UUID). Default: the default workspace.
+     */
+    workspaceId?: string;
 }
 
 export interface GetGuardrailResult {
@@ -34,10 +48,6 @@ export interface GetGuardrailResult {
      * Default: no restriction (null).
      */
     readonly allowedModels?: string[];
-    /**
-     * The canonical slugs of `allowedModels` as the service holds them; `allowedModels` echoes the program's own identifiers.
-     */
-    readonly allowedModelsCanonical?: string[];
     /**
      * Provider ids allowed; compared as a set. Omit instead of `[]`.
      *
@@ -57,9 +67,9 @@ export interface GetGuardrailResult {
      */
     readonly contentFilters?: outputs.CustomFilterOutput[];
     /**
-     * When the service created the guardrail (ISO 8601).
+     * When the guardrail was created (ISO 8601).
      */
-    readonly createdAt?: string;
+    readonly createdAt: string;
     /**
      * At most 1000 characters.
      *
@@ -117,10 +127,6 @@ export interface GetGuardrailResult {
      */
     readonly enforceZdrVendorC?: boolean;
     /**
-     * The guardrail's id (a UUID), also the resource's id.
-     */
-    readonly guardrailId?: string;
-    /**
      * The guardrail's id.
      */
     readonly id: string;
@@ -130,10 +136,6 @@ export interface GetGuardrailResult {
      * Default: none (null).
      */
     readonly ignoredModels?: string[];
-    /**
-     * The canonical slugs of `ignoredModels` as the service holds them; `ignoredModels` echoes the program's own identifiers.
-     */
-    readonly ignoredModelsCanonical?: string[];
     /**
      * Provider ids excluded from routing; a set. Omit instead of `[]`.
      *
@@ -155,7 +157,7 @@ export interface GetGuardrailResult {
     /**
      * Display name, 1 to 200 characters. Updates in place.
      */
-    readonly name?: string;
+    readonly name: string;
     /**
      * When the spending limit resets: `daily`, `weekly` or `monthly`.
      *
@@ -163,26 +165,38 @@ export interface GetGuardrailResult {
      */
     readonly resetInterval?: string;
     /**
-     * When the service last changed the guardrail (ISO 8601); none when it never did.
+     * When the guardrail was last updated (ISO 8601); absent when never.
      */
     readonly updatedAt?: string;
     /**
-     * Workspace (UUID, any case) that holds the guardrail. Omitting it and writing the default workspace's id are the same value. **Moving to another workspace replaces the guardrail.**
-     *
-     * Default: the default workspace.
+     * The guardrail's workspace (absent only for a guardrail older than workspaces).
      */
     readonly workspaceId?: string;
 }
-export function getGuardrailOutput(args: GetGuardrailOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetGuardrailResult> {
+/**
+ * One guardrail, by `id`, or by exact `name` (within `workspaceId`). Give exactly one of `id` and `name`. Fails when nothing matches, and when a name matches more than one guardrail (the message names every id).
+ */
+export function getGuardrailOutput(args?: GetGuardrailOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetGuardrailResult> {
+    args = args || {};
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
     return pulumi.runtime.invokeOutput("guardrails:index:getGuardrail", {
         "id": args.id,
+        "name": args.name,
+        "workspaceId": args.workspaceId,
     }, opts);
 }
 
 export interface GetGuardrailOutputArgs {
     /**
-     * The guardrail's id.
+     * The guardrail's id (UUID). Give this or `name`.
      */
-    id: pulumi.Input<string>;
+    id?: pulumi.Input<string | undefined>;
+    /**
+     * The guardrail's exact name. Give this or `id`.
+     */
+    name?: pulumi.Input<string | undefined>;
+    /**
+     * With `name`: the workspace to look in (UUID). Default: the default workspace.
+     */
+    workspaceId?: pulumi.Input<string | undefined>;
 }

@@ -10,6 +10,21 @@ export const getGuardrail: typeof import("./getGuardrail").getGuardrail = null a
 export const getGuardrailOutput: typeof import("./getGuardrail").getGuardrailOutput = null as any;
 utilities.lazyLoad(exports, ["getGuardrail","getGuardrailOutput"], () => require("./getGuardrail"));
 
+export { GetGuardrailKeysArgs, GetGuardrailKeysResult, GetGuardrailKeysOutputArgs } from "./getGuardrailKeys";
+export const getGuardrailKeys: typeof import("./getGuardrailKeys").getGuardrailKeys = null as any;
+export const getGuardrailKeysOutput: typeof import("./getGuardrailKeys").getGuardrailKeysOutput = null as any;
+utilities.lazyLoad(exports, ["getGuardrailKeys","getGuardrailKeysOutput"], () => require("./getGuardrailKeys"));
+
+export { GetGuardrailMembersArgs, GetGuardrailMembersResult, GetGuardrailMembersOutputArgs } from "./getGuardrailMembers";
+export const getGuardrailMembers: typeof import("./getGuardrailMembers").getGuardrailMembers = null as any;
+export const getGuardrailMembersOutput: typeof import("./getGuardrailMembers").getGuardrailMembersOutput = null as any;
+utilities.lazyLoad(exports, ["getGuardrailMembers","getGuardrailMembersOutput"], () => require("./getGuardrailMembers"));
+
+export { GetGuardrailsArgs, GetGuardrailsResult, GetGuardrailsOutputArgs } from "./getGuardrails";
+export const getGuardrails: typeof import("./getGuardrails").getGuardrails = null as any;
+export const getGuardrailsOutput: typeof import("./getGuardrails").getGuardrailsOutput = null as any;
+utilities.lazyLoad(exports, ["getGuardrails","getGuardrailsOutput"], () => require("./getGuardrails"));
+
 export { GuardrailArgs } from "./guardrail";
 export type Guardrail = import("./guardrail").Guardrail;
 export const Guardrail: typeof import("./guardrail").Guardrail = null as any;
