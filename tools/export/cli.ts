@@ -4,10 +4,13 @@
  * keys, as declarative YAML files that `declareGuardrails(dir)` adopts with no change.
  * Key and URL from GUARDRAILS_API_KEY and GUARDRAILS_BASE_URL, as the provider.
  */
-import { lstatSync, readdirSync } from "node:fs";
-import { basename, relative, resolve } from "node:path";
+import { lstatSync, readdirSync, readFileSync } from "node:fs";
+import { basename, dirname, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { exportGuardrails, failureText, isPolicyFile, redact, shown, writeExport } from "../../src/export";
+import { planMigration, StateMigrationError } from "../../src/export/from-state";
+import { renderImportFile, type PulumiImportFile } from "../../src/export/pulumi-import";
+import { writeFiles } from "../../src/export/write";
 
 /**
  * Every line for stderr, with the API key masked: a key pasted into the wrong place (the base
@@ -31,6 +34,14 @@ Reads GUARDRAILS_API_KEY and GUARDRAILS_BASE_URL. Makes no write call.
   --stdout               print every guardrail as one file instead of writing files
   --force                overwrite existing files (without it, nothing is written if any exists);
                          a symbolic link is never written through, with or without --force
+  --pulumi-import-file <path>
+                         write, instead of the YAML files, the file \`pulumi import --file <path>\`
+                         takes for the native provider: each guardrail (guardrails:index:Guardrail,
+                         named by its stable id) and its member and key sets (<id>-members,
+                         <id>-keys); - prints it. With --all-workspaces: the whole organization
+  --from-state <file>    with --pulumi-import-file: read no service; import instead the dynamic
+                         resources of a stack's \`pulumi stack export\` (- for stdin) under their
+                         native types, same names and ids (guardrails-migrate-to-native runs it all)
 `;
 
 /** A file name of the folder (anyone's clone may hold any): as is when printable ASCII, else quoted and escaped. */
@@ -49,6 +60,8 @@ async function main(): Promise<number> {
         exclusive: { type: "boolean" },
         stdout: { type: "boolean" },
         force: { type: "boolean" },
+        "pulumi-import-file": { type: "string" },
+        "from-state": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -75,6 +88,31 @@ async function main(): Promise<number> {
     say(`guardrails-export: --all-workspaces reads every workspace; drop --workspace, or --all-workspaces\n\n${USAGE}`);
     return 2;
   }
+  const importFile = values["pulumi-import-file"];
+  if (values["from-state"] !== undefined || importFile !== undefined) {
+    const clash = [
+      ...(positionals.length > 0 ? [JSON.stringify(positionals[0])] : []),
+      ...(values.stdout ? ["--stdout"] : []),
+    ];
+    if (importFile === undefined || clash.length > 0) {
+      say(
+        `guardrails-export: ${importFile === undefined ? "--from-state needs --pulumi-import-file <path>" : `--pulumi-import-file writes no YAML; drop ${clash.join(" and ")}`}\n\n${USAGE}`,
+      );
+      return 2;
+    }
+  }
+  if (values["from-state"] !== undefined) {
+    const selection = ["workspace", "all-workspaces", "only", "exclude", "exclusive"].filter(
+      (o) => values[o as "only"] !== undefined,
+    );
+    if (selection.length > 0) {
+      say(
+        `guardrails-export: --from-state reads the stack's state, not the service; drop --${selection.join(", --")}\n`,
+      );
+      return 2;
+    }
+    return writeImportFile(importFile!, fromState(values["from-state"]), values.force ?? false);
+  }
   const dir = positionals[0] ?? "guardrails";
   const schemaFile = resolve("node_modules/pulumi-guardrails/schema/guardrails.schema.json");
   const result = await exportGuardrails({
@@ -87,6 +125,7 @@ async function main(): Promise<number> {
   });
   for (const w of result.warnings) say(`warning: ${w}\n`);
   for (const n of result.notes) say(`note: ${n}\n`);
+  if (importFile !== undefined) return writeImportFile(importFile, result.pulumiImport, values.force ?? false);
   if (values.stdout) {
     process.stdout.write(result.combined);
     return 0;
@@ -109,6 +148,41 @@ async function main(): Promise<number> {
       `note: ${shown}/ also holds ${others.map((f: string) => fileShown(basename(f))).join(", ")}, which declareGuardrails("${shown}") loads too\n`,
     );
   }
+  return 0;
+}
+
+/** The import file of a stack's dynamic resources (every protect flag in one file), with the deletes to run after. */
+function fromState(source: string): PulumiImportFile {
+  let state: unknown;
+  try {
+    state = JSON.parse(readFileSync(source === "-" ? 0 : source, "utf8"));
+  } catch (err) {
+    throw new StateMigrationError(`--from-state ${JSON.stringify(source)}: ${(err as Error).message}`);
+  }
+  const plan = planMigration(state);
+  for (const s of plan.skipped) say(`note: left on the dynamic face: ${s}\n`);
+  const protectedOnes = plan.moves.filter((m) => m.protect && !m.imported).map((m) => m.name);
+  if (protectedOnes.length > 0)
+    say(
+      `note: protected in the state: ${protectedOnes.join(", ")}; pulumi import protects every resource unless --protect=false\n`,
+    );
+  for (const d of plan.deletes)
+    say(
+      `note: then: pulumi state delete --yes${d.force ? " --force" : ""} ${d.urns.map((u) => `'${u.replaceAll("'", "'\\''")}'`).join(" ")}\n`,
+    );
+  const nameTable = Object.assign({}, ...plan.imports.map((i) => i.file.nameTable ?? {})) as Record<string, string>;
+  return { nameTable, resources: plan.imports.flatMap((i) => i.file.resources) };
+}
+
+/** Writes the import file at `path` (never through a link), or prints it for `-`. */
+function writeImportFile(path: string, file: PulumiImportFile, force: boolean): number {
+  const text = renderImportFile(file);
+  if (path === "-") {
+    process.stdout.write(text);
+    return 0;
+  }
+  writeFiles(dirname(path), [{ fileName: basename(path), text }], { force });
+  say(`guardrails-export: wrote ${path} (${file.resources.length} resource(s)); run: pulumi import --file ${path}\n`);
   return 0;
 }
 
