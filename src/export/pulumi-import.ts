@@ -7,7 +7,9 @@
  * export names the same resources the same way.
  */
 import { NATIVE_GUARDRAIL_TYPE, NATIVE_KEY_ASSIGNMENT_TYPE, NATIVE_MEMBER_ASSIGNMENT_TYPE } from "../core/type-tokens";
+import { basename, dirname } from "node:path";
 import type { LiveGuardrail } from "./declared";
+import { writeFiles } from "./write";
 
 /** One resource to import. `parent` is a key of the file's `nameTable`. */
 export interface PulumiImportResource {
@@ -68,4 +70,14 @@ export function renderImportFile(file: PulumiImportFile): string {
     })),
   };
   return `${JSON.stringify(out, null, 2)}\n`;
+}
+
+/**
+ * Writes the import file at `path`, with the export's care: never through a link, only that
+ * file (its folder made if missing), and an existing file only with `force`.
+ *
+ * @returns the path written.
+ */
+export function writeImportFile(path: string, file: PulumiImportFile, options: { force?: boolean } = {}): string {
+  return writeFiles(dirname(path), [{ fileName: basename(path), text: renderImportFile(file) }], options)[0]!;
 }

@@ -5,12 +5,21 @@
  * Key and URL from GUARDRAILS_API_KEY and GUARDRAILS_BASE_URL, as the provider.
  */
 import { lstatSync, readdirSync, readFileSync } from "node:fs";
-import { basename, dirname, relative, resolve } from "node:path";
+import { basename, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { exportGuardrails, failureText, isPolicyFile, redact, shown, writeExport } from "../../src/export";
-import { planMigration, StateMigrationError } from "../../src/export/from-state";
-import { renderImportFile, type PulumiImportFile } from "../../src/export/pulumi-import";
-import { writeFiles } from "../../src/export/write";
+import {
+  exportGuardrails,
+  failureText,
+  isPolicyFile,
+  planMigration,
+  redact,
+  renderImportFile,
+  shown,
+  StateMigrationError,
+  writeExport,
+  writeImportFile,
+  type PulumiImportFile,
+} from "../../src/export";
 
 /**
  * Every line for stderr, with the API key masked: a key pasted into the wrong place (the base
@@ -47,23 +56,25 @@ Reads GUARDRAILS_API_KEY and GUARDRAILS_BASE_URL. Makes no write call.
 /** A file name of the folder (anyone's clone may hold any): as is when printable ASCII, else quoted and escaped. */
 const fileShown = (f: string) => (/^[\x20-\x7e]+$/.test(f) ? f : shown(f));
 
+const OPTIONS = {
+  workspace: { type: "string", multiple: true },
+  "all-workspaces": { type: "boolean" },
+  only: { type: "string", multiple: true },
+  exclude: { type: "string", multiple: true },
+  exclusive: { type: "boolean" },
+  stdout: { type: "boolean" },
+  force: { type: "boolean" },
+  "pulumi-import-file": { type: "string" },
+  "from-state": { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
 async function main(): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
       allowPositionals: true,
-      options: {
-        workspace: { type: "string", multiple: true },
-        "all-workspaces": { type: "boolean" },
-        only: { type: "string", multiple: true },
-        exclude: { type: "string", multiple: true },
-        exclusive: { type: "boolean" },
-        stdout: { type: "boolean" },
-        force: { type: "boolean" },
-        "pulumi-import-file": { type: "string" },
-        "from-state": { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
+      options: OPTIONS,
     });
   } catch (err) {
     say(`guardrails-export: ${(err as Error).message}\n\n${USAGE}`);
@@ -89,30 +100,13 @@ async function main(): Promise<number> {
     return 2;
   }
   const importFile = values["pulumi-import-file"];
-  if (values["from-state"] !== undefined || importFile !== undefined) {
-    const clash = [
-      ...(positionals.length > 0 ? [JSON.stringify(positionals[0])] : []),
-      ...(values.stdout ? ["--stdout"] : []),
-    ];
-    if (importFile === undefined || clash.length > 0) {
-      say(
-        `guardrails-export: ${importFile === undefined ? "--from-state needs --pulumi-import-file <path>" : `--pulumi-import-file writes no YAML; drop ${clash.join(" and ")}`}\n\n${USAGE}`,
-      );
-      return 2;
-    }
+  const problem = importFileProblem(values, positionals);
+  if (problem) {
+    say(`guardrails-export: ${problem}\n\n${USAGE}`);
+    return 2;
   }
-  if (values["from-state"] !== undefined) {
-    const selection = ["workspace", "all-workspaces", "only", "exclude", "exclusive"].filter(
-      (o) => values[o as "only"] !== undefined,
-    );
-    if (selection.length > 0) {
-      say(
-        `guardrails-export: --from-state reads the stack's state, not the service; drop --${selection.join(", --")}\n`,
-      );
-      return 2;
-    }
-    return writeImportFile(importFile!, fromState(values["from-state"]), values.force ?? false);
-  }
+  if (values["from-state"] !== undefined)
+    return writeImport(importFile!, fromState(values["from-state"]), values.force);
   const dir = positionals[0] ?? "guardrails";
   const schemaFile = resolve("node_modules/pulumi-guardrails/schema/guardrails.schema.json");
   const result = await exportGuardrails({
@@ -125,7 +119,7 @@ async function main(): Promise<number> {
   });
   for (const w of result.warnings) say(`warning: ${w}\n`);
   for (const n of result.notes) say(`note: ${n}\n`);
-  if (importFile !== undefined) return writeImportFile(importFile, result.pulumiImport, values.force ?? false);
+  if (importFile !== undefined) return writeImport(importFile, result.pulumiImport, values.force);
   if (values.stdout) {
     process.stdout.write(result.combined);
     return 0;
@@ -149,6 +143,21 @@ async function main(): Promise<number> {
     );
   }
   return 0;
+}
+
+/** Why --pulumi-import-file and --from-state cannot run with these options, if they cannot. */
+function importFileProblem(values: Record<string, unknown>, positionals: string[]): string | undefined {
+  const importFile = values["pulumi-import-file"];
+  if (values["from-state"] === undefined && importFile === undefined) return undefined;
+  if (importFile === undefined) return "--from-state needs --pulumi-import-file <path>";
+  const clash = [...positionals.slice(0, 1).map((d) => JSON.stringify(d)), ...(values.stdout ? ["--stdout"] : [])];
+  if (clash.length > 0) return `--pulumi-import-file writes no YAML; drop ${clash.join(" and ")}`;
+  const selection = ["workspace", "all-workspaces", "only", "exclude", "exclusive"].filter(
+    (o) => values[o] !== undefined,
+  );
+  if (values["from-state"] !== undefined && selection.length > 0)
+    return `--from-state reads the stack's state, not the service; drop --${selection.join(", --")}`;
+  return undefined;
 }
 
 /** The import file of a stack's dynamic resources (every protect flag in one file), with the deletes to run after. */
@@ -175,14 +184,12 @@ function fromState(source: string): PulumiImportFile {
 }
 
 /** Writes the import file at `path` (never through a link), or prints it for `-`. */
-function writeImportFile(path: string, file: PulumiImportFile, force: boolean): number {
-  const text = renderImportFile(file);
-  if (path === "-") {
-    process.stdout.write(text);
-    return 0;
+function writeImport(path: string, file: PulumiImportFile, force = false): number {
+  if (path === "-") process.stdout.write(renderImportFile(file));
+  else {
+    writeImportFile(path, file, { force });
+    say(`guardrails-export: wrote ${path} (${file.resources.length} resource(s)); run: pulumi import --file ${path}\n`);
   }
-  writeFiles(dirname(path), [{ fileName: basename(path), text }], { force });
-  say(`guardrails-export: wrote ${path} (${file.resources.length} resource(s)); run: pulumi import --file ${path}\n`);
   return 0;
 }
 

@@ -4,8 +4,7 @@
  * the dynamic face to the native face, with no call to the service (see src/export/migrate.ts).
  */
 import { parseArgs } from "node:util";
-import { failureText } from "../../src/export";
-import { migrateToNative } from "../../src/export/migrate";
+import { failureText, migrateToNative } from "../../src/export";
 
 const USAGE = `usage: guardrails-migrate-to-native [--stack <name>] [--cwd <dir>] [--yes]
 
