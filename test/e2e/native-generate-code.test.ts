@@ -145,7 +145,7 @@ describe("native face: pulumi import --generate-code previews with no change", (
   it("is refused by the Node.js host built here (sdk v3.68.0): GenerateProgram not implemented", async () => {
     writeFileSync(join(p.dir, "Pulumi.yaml"), nodejsProject);
     p.write("export {};\n");
-    // The import itself succeeds; the code generation after it fails (this runs last: the state is not used again).
+    // Code generation runs after the import, which may land in state first: this test runs last, on purpose.
     const res = await p.pulumi(["import", GUARDRAIL, "plain-ts", plain, "--yes", "--protect=false", "--out", "gen.ts"]);
     expect(res.code, res.output).not.toBe(0);
     expect(res.output).toMatch(/GenerateProgram not implemented/);
