@@ -5,9 +5,9 @@
  * resource), an unmanaged guardrail imported by id, the plain state export (no secret; the
  * import's inputs are the args alone), then one preview that shows a removed builtin by key, an
  * alias change as nothing, a workspace move as a replacement, and the imported guardrail, its
- * recorded inputs written as the program, with no change. `--generate-code` cannot run here:
- * the Node.js language host this repository builds (sdk v3.68.0) answers GenerateProgram
- * "not implemented"; the code it would write is made of exactly these inputs.
+ * recorded inputs written as the program, with no change. A TypeScript project's
+ * `--generate-code` cannot run here (the Node.js host built from sdk v3.68.0 has no
+ * GenerateProgram); native-generate-code.test.ts proves the generated code with the YAML host.
  */
 import { resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
