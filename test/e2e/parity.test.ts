@@ -56,7 +56,7 @@ function sameCalls(step: string, runs: CountedRun[]): void {
 
 /** The engine's "Resources:" lines of a run (`+ 1 created`, `~ 1 updated`, `2 unchanged`). */
 function summary(stdout: string): string[] {
-  const block = stdout.split("\nResources:\n")[1] ?? "";
+  const block = stdout.split(/^Resources:\n/m)[1] ?? "";
   return block
     .split("\n\n")[0]!
     .split("\n")
@@ -107,6 +107,17 @@ describe(`parity of the faces (${FACES.join(", ")}; kinds: ${kinds.join(", ")})`
     for (const { step, calls } of ledger)
       console.log(`parity ${step}:\n${callTable(calls[0] ?? {}, calls[1] ?? {}, [FACES[0]!, FACES[1] ?? "-"])}`);
     await Promise.all(faces.map((f) => f.program.close()));
+  });
+
+  it("the comparison fails on one planted extra call and on a differing summary (no CLI run)", () => {
+    const run = (calls: CallCounts, stdout = "Resources:\n    ~ 1 updated\n\nDuration: 1s\n") =>
+      ({ code: 0, stdout, stderr: "", output: stdout, calls }) as CountedRun;
+    const one = { "PATCH /api/v1/guardrails/{id} 200": 1 };
+    expect(() => sameCalls("planted", [run(one), run({ ...one, "GET /api/v1/guardrails/{id} 200": 1 })])).toThrow(
+      /different calls/,
+    );
+    expect(() => sameCalls("planted", [run(one), run(one, "Resources:\n    +- 1 replaced\n")])).toThrow(/summaries/);
+    ledger.length = 0;
   });
 
   // PENDING marker. Runs first, on the still empty native stack: a preview of the program
