@@ -10,7 +10,7 @@
  * dynamic runs one face with every kind (to check the scenario itself).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { KINDS, type Face, type Kind, programText } from "../helpers/parity-program";
+import { KINDS, type Face, type Kind } from "../helpers/parity-program";
 import { type CallCounts, type CountedRun, ParityFace, callTable } from "../helpers/parity-face";
 import {
   ENG_NAME,
@@ -119,21 +119,6 @@ describe(`parity of the faces (${FACES.join(", ")}; kinds: ${kinds.join(", ")})`
     expect(() => sameCalls("planted", [run(one), run(one, "Resources:\n    +- 1 replaced\n")])).toThrow(/summaries/);
     ledger.length = 0;
   });
-
-  // PENDING marker. Runs first, on the still empty native stack: a preview of the program
-  // with every kind, which the plugin refuses today for the kinds it does not serve yet. When
-  // they land, this test fails: put them into SERVED.native and the scenario runs them on both faces.
-  const pending = KINDS.filter((k) => !SERVED.native.includes(k));
-  it.runIf(FACES.includes("native") && pending.length > 0)(
-    `PENDING on this branch: the native face refuses ${pending.join(", ")} (unknown resource type)`,
-    async () => {
-      const native = faces.find((f) => f.face === "native")!;
-      native.program.write(programText("native", resources(V1)));
-      const r = await native.fails(["preview"]);
-      // The engine stops at the first refusal, so one of the pending kinds is named.
-      expect(r.output).toMatch(new RegExp(`error: unknown resource type guardrails:index:(${pending.join("|")})\\b`));
-    },
-  );
 
   it("create: the guardrail and its sets, the same calls on each face", async () => {
     await step("create", V1, UP);

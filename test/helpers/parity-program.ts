@@ -1,18 +1,10 @@
 /**
  * One description of a Pulumi program over the package's three resource kinds, written out as
- * the program of either face: the dynamic face's resource classes, or the native face's type
- * tokens. Both programs come from the same data, so a parity run compares the faces and not
- * two hand-written programs.
- *
- * The native program registers `pulumi.CustomResource`s by type token (one small subclass),
- * which is what the generated SDK's classes do; moving it onto the SDK is one edit, in `NATIVE.resource`.
+ * the program of either face: the dynamic face's resource classes (`pulumi-guardrails`), or the
+ * native face's generated SDK (`pulumi-guardrails/native`), with the same class names and args.
+ * Both programs come from the same data, so a parity run compares the faces and not two
+ * hand-written programs.
  */
-import {
-  NATIVE_GUARDRAIL_TYPE,
-  NATIVE_KEY_ASSIGNMENT_TYPE,
-  NATIVE_MEMBER_ASSIGNMENT_TYPE,
-} from "../../src/core/type-tokens";
-
 export type Face = "dynamic" | "native";
 export type Kind = "Guardrail" | "GuardrailMemberAssignment" | "GuardrailKeyAssignment";
 export const KINDS: readonly Kind[] = ["Guardrail", "GuardrailMemberAssignment", "GuardrailKeyAssignment"];
@@ -67,19 +59,10 @@ const DYNAMIC: FaceWriter = {
   resource: (r) => `new ${r.kind}(${JSON.stringify(r.name)}, ${source(r.args)})`,
 };
 
-/** The native face's type token per kind. */
-export const NATIVE_TYPE: Record<Kind, string> = {
-  Guardrail: NATIVE_GUARDRAIL_TYPE,
-  GuardrailMemberAssignment: NATIVE_MEMBER_ASSIGNMENT_TYPE,
-  GuardrailKeyAssignment: NATIVE_KEY_ASSIGNMENT_TYPE,
-};
-
 const NATIVE: FaceWriter = {
-  // A class per type token is what the SDK generates; CustomResource itself is abstract in TypeScript.
-  head: `import * as pulumi from "@pulumi/pulumi";\nclass Native extends pulumi.CustomResource {\n  constructor(type: string, name: string, props: pulumi.Inputs) {\n    super(type, name, props);\n  }\n}`,
-  // The args go to the plugin under the program's names (memberUserIds, keyHashes), as the
-  // schema declares them; the SDK would pass them the same way.
-  resource: (r) => `new Native(${JSON.stringify(NATIVE_TYPE[r.kind])}, ${JSON.stringify(r.name)}, ${source(r.args)})`,
+  // The generated SDK, as a user writes it (every e2e program has the packed package installed).
+  head: `import * as pulumi from "@pulumi/pulumi";\nimport * as guardrails from "pulumi-guardrails/native";\nvoid pulumi;`,
+  resource: (r) => `new guardrails.${r.kind}(${JSON.stringify(r.name)}, ${source(r.args)})`,
 };
 
 /**

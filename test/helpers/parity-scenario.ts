@@ -7,13 +7,10 @@ import type { Program } from "./program";
 import { http } from "./spawn-emulator";
 import { type Face, type Kind, type ResourceSpec, type Value, idOf } from "./parity-program";
 
-/**
- * The kinds each face serves today. The native face's set kinds are written on another branch
- * of issue 26; when they land, add them here and the whole scenario runs on both faces.
- */
+/** The kinds each face serves: every kind, on both faces (a face's run can be narrowed here). */
 export const SERVED: Record<Face, readonly Kind[]> = {
   dynamic: ["Guardrail", "GuardrailMemberAssignment", "GuardrailKeyAssignment"],
-  native: ["Guardrail"],
+  native: ["Guardrail", "GuardrailMemberAssignment", "GuardrailKeyAssignment"],
 };
 
 export const ENG_NAME = "Parity engineering";
