@@ -28,7 +28,7 @@ const check = (news: Record<string, unknown>) =>
 
 describe("CheckConfig", () => {
   it("fails on a missing key and URL, naming both ways to set each", () => {
-    const failures = check({ version: "0.2.0" })
+    const failures = check({ version: "0.3.0" })
       .getFailuresList()
       .map((f) => [f.getProperty(), f.getReason()]);
     expect(failures).toEqual([
