@@ -4,13 +4,16 @@
  * `Lifecycle`: a kind is one row of `KINDS`.
  */
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
+import type { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { rootOf, type PropertyFailure } from "../core/args/messages";
+import { PartialApplyError } from "../core/assignments/apply";
 import { setsInOldOrder } from "../core/guardrail/arrange";
 import * as guardrailLifecycle from "../core/guardrail/lifecycle";
 import type { Lifecycle } from "../core/results";
 import { NATIVE_GUARDRAIL_TYPE } from "../core/type-tokens";
 import { UserError } from "../core/user-error";
 import { diffResponse } from "./diff";
+import { InitFailure } from "./init-failure";
 import { againstOutputs, SET_KINDS } from "./sets";
 import { coreNews, coreOlds, engineInputs, fromStruct, toStruct } from "./wire";
 
@@ -84,9 +87,20 @@ export async function diff(req: provproto.DiffRequest): Promise<provproto.DiffRe
   return typeOf(urn) in SET_KINDS ? againstOutputs(resp) : resp;
 }
 
+/**
+ * A change the core applied in part (its error carries what landed, as outputs) as the engine
+ * takes it: a partially initialised resource, recorded with `inputs` (server.ts encodes it).
+ */
+const partly =
+  (inputs: Struct | undefined) =>
+  (err: unknown): never => {
+    if (!(err instanceof PartialApplyError)) throw err;
+    throw new InitFailure(err.message, err.id, err.properties, err.reasons, inputs, { cause: err });
+  };
+
 export async function create(req: provproto.CreateRequest): Promise<provproto.CreateResponse> {
   const urn = req.getUrn();
-  const r = await lifecycleOf(urn).create(coreNews(req.getProperties(), urn));
+  const r = await lifecycleOf(urn).create(coreNews(req.getProperties(), urn)).catch(partly(req.getProperties()));
   const resp = new provproto.CreateResponse();
   resp.setId(r.id);
   resp.setProperties(toStruct(r.properties));
@@ -113,7 +127,9 @@ export async function read(req: provproto.ReadRequest): Promise<provproto.ReadRe
 
 export async function update(req: provproto.UpdateRequest): Promise<provproto.UpdateResponse> {
   const urn = req.getUrn();
-  const r = await lifecycleOf(urn).update(req.getId(), coreOlds(req.getOlds()), coreNews(req.getNews(), urn));
+  const r = await lifecycleOf(urn)
+    .update(req.getId(), coreOlds(req.getOlds()), coreNews(req.getNews(), urn))
+    .catch(partly(req.getNews()));
   const resp = new provproto.UpdateResponse();
   resp.setProperties(toStruct(r.properties));
   return resp;

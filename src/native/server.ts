@@ -12,6 +12,7 @@ import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import { UserError } from "../core/user-error";
 import { checkConfigResponse, configureResponse, diffConfigResponse } from "./config";
 import { withUrn } from "./engine-log";
+import { grpcError } from "./init-failure";
 import { invoke } from "./invoke";
 import * as resources from "./resources";
 import { packageSchema } from "./schema";
@@ -21,7 +22,10 @@ type Handler<Req, Resp> = (req: Req) => Resp | Promise<Resp>;
 const urnOf = (req: unknown): string =>
   typeof (req as { getUrn?: unknown }).getUrn === "function" ? String((req as { getUrn(): string }).getUrn()) : "";
 
-/** A unary gRPC handler over a plain async function: a failure goes back as the call's error. */
+/**
+ * A unary gRPC handler over a plain async function: a failure goes back as the call's error,
+ * a partly applied change (`InitFailure`) with its partial state for the engine to record.
+ */
 function unary<Req, Resp>(fn: Handler<Req, Resp>): grpc.handleUnaryCall<Req, Resp> {
   return (call, callback) => {
     Promise.resolve()
@@ -32,7 +36,7 @@ function unary<Req, Resp>(fn: Handler<Req, Resp>): grpc.handleUnaryCall<Req, Res
           const message = err instanceof Error ? err.message : String(err);
           // An expected failure is said once; anything else keeps its stack on stderr.
           if (!(err instanceof UserError)) console.error(err instanceof Error ? err.stack : message);
-          callback({ code: grpc.status.UNKNOWN, details: message }, null);
+          callback(grpcError(err), null);
         },
       );
   };

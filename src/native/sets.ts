@@ -15,6 +15,7 @@ import type * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { idProblem } from "../core/args/assignment-args";
 import { SECRET_ARGS } from "../core/args/messages";
 import { KEY_KIND, MEMBER_KIND, type AssignmentSetKind } from "../core/assignments/kind";
+import { PartialApplyError } from "../core/assignments/apply";
 import { assignmentLifecycle } from "../core/assignments/lifecycle";
 import { statusesIn } from "../core/assignments/state-map";
 import { FOREIGN } from "../core/assignments/status";
@@ -148,8 +149,20 @@ async function readSet(kind: AssignmentSetKind, core: Lifecycle, id: string, pro
   const listed = Object.keys(map)
     .filter((k) => map[k] !== FOREIGN)
     .sort();
-  const inputs = { guardrailId, [kind.argName]: listed, ...(exclusive === true ? { exclusive } : {}) };
+  // A refresh keeps the id map beside the list, as Check writes it, with the statuses found: the
+  // next Check reads it (core moves.ts: an id held here needs no search of the organization).
+  const held = props === undefined ? {} : { [kind.stateKey]: Object.fromEntries(listed.map((k) => [k, map[k]])) };
+  const inputs = { guardrailId, [kind.argName]: listed, ...held, ...(exclusive === true ? { exclusive } : {}) };
   return { id: r.id, properties: outputs(kind, r.properties, secret), inputs: sealed(inputs, secret, false) };
+}
+
+/** A partly applied change again, its state in this face's outputs (resources.ts hands it to the engine). */
+function inOutputs(kind: AssignmentSetKind, secret: ReadonlySet<string>) {
+  return (err: unknown): never => {
+    if (!(err instanceof PartialApplyError)) throw err;
+    const props = outputs(kind, err.properties, secret);
+    throw new PartialApplyError(err.message, err.id, props, err.reasons, { cause: err.cause });
+  };
 }
 
 /** The lifecycle of one set kind on the native face (a row of resources.ts's table). */
@@ -159,12 +172,12 @@ export function nativeSetLifecycle(kind: AssignmentSetKind): Lifecycle {
     check: (olds, news) => checkSet(kind, core, olds, news),
     diff: async (id, olds, news) => shownChanges(kind, olds, news, await core.diff(id, olds, toCore(kind, news))),
     create: async (news) => {
-      const r = await core.create(toCore(kind, news));
+      const r = await core.create(toCore(kind, news)).catch(inOutputs(kind, secretNames(kind, news)));
       return { id: r.id, properties: outputs(kind, r.properties, secretNames(kind, news)) };
     },
     read: (id, props) => readSet(kind, core, id, props),
     update: async (id, olds, news) => {
-      const r = await core.update(id, olds, toCore(kind, news));
+      const r = await core.update(id, olds, toCore(kind, news)).catch(inOutputs(kind, secretNames(kind, news)));
       return { properties: outputs(kind, r.properties, secretNames(kind, news)) };
     },
     delete: (id, props) => core.delete(id, props),
