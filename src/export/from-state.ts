@@ -2,8 +2,9 @@
  * Moving a stack from the dynamic face to the native face without a call to the service: from
  * the stack's own state (`pulumi stack export`), the import files that recreate each dynamic
  * resource under its native token with the same name, parent and id, and the dynamic URNs to
- * drop from the state afterwards. Only ids, names, parents and protect flags are read, so the
- * secrets in the state (ciphertext) are never needed.
+ * drop from the state afterwards. Ids, names, parents and protect flags are read, and what
+ * each import id carries (import-ids.ts: a set's mode and ids, a guardrail's model
+ * identifiers); the secrets in the state (ciphertext) are never needed.
  */
 import {
   GUARDRAIL_TYPE,
@@ -16,6 +17,7 @@ import {
 import { hasControl } from "../core/text/controls";
 import { shown } from "../core/args/messages";
 import { UserError } from "../core/user-error";
+import { importIdOf } from "./import-ids";
 import type { PulumiImportFile, PulumiImportResource } from "./pulumi-import";
 
 /** The state cannot be migrated as it is; nothing was done. */
@@ -41,6 +43,8 @@ export interface Move {
   protect: boolean;
   /** The twin is in the state already (an earlier run imported it): only the delete is left. */
   imported: boolean;
+  /** The id `pulumi import` is given: a set's names the ids and mode the dynamic state managed (import-ids.ts). */
+  importId: string;
 }
 
 /** What a migration does, in order: each import file (one per protect flag), then each delete. */
@@ -54,13 +58,15 @@ export interface MigrationPlan {
   skipped: string[];
 }
 
-interface StateResource {
+/** One resource of a `pulumi stack export` document, as far as the migration reads it. */
+export interface StateResource {
   urn: string;
   type: string;
   id?: unknown;
   parent?: unknown;
   protect?: unknown;
   custom?: unknown;
+  outputs?: unknown;
   delete?: unknown;
   external?: unknown;
   dependencies?: unknown;
@@ -131,6 +137,11 @@ export function planMigration(state: unknown): MigrationPlan {
       nativeType,
       protect,
       imported: !!twin,
+      importId: twin
+        ? (r.id as string)
+        : importIdOf(r, (why) => {
+            throw new StateMigrationError(why);
+          }),
     });
   }
   refuseDependents(resources, moves);
@@ -201,7 +212,7 @@ function importsOf(moves: readonly Move[], byUrn: ReadonlyMap<string, StateResou
     for (const m of moves.filter((x) => !x.imported && x.protect === protect)) {
       const parent = byUrn.get(m.urn)!.parent;
       const key = parentKey(parent);
-      resources.push({ type: m.nativeType, name: m.name, id: m.id, ...(key ? { parent: key } : {}) });
+      resources.push({ type: m.nativeType, name: m.name, id: m.importId, ...(key ? { parent: key } : {}) });
       if (key) nameTable[key] = parent as string;
     }
     if (resources.length > 0) out.push({ protect, file: { nameTable, resources } });

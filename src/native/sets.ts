@@ -9,7 +9,9 @@
  *
  * Import: `pulumi import guardrails:index:GuardrailMemberAssignment eng <guardrail id>/members`
  * (`/keys` for keys) reads the guardrail's whole set as an additive set (core/assignments/read.ts
- * says why) and answers inputs in the program's names: `{guardrailId, memberUserIds}`.
+ * says why); `<guardrail id>/members?{"exclusive":..,"ids":[..]}` (core/assignments/import-id.ts)
+ * reads only the ids named, in the mode named. Either answers inputs in the program's names:
+ * `{guardrailId, memberUserIds}`, and records the id `<guardrail id>/members`.
  */
 import type * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { idProblem } from "../core/args/assignment-args";
@@ -138,7 +140,7 @@ function outputs(kind: AssignmentSetKind, props: Props, secret: ReadonlySet<stri
 /**
  * Refresh (state given) and import (nothing but the id): inputs in the program's names, so
  * code generated from an import previews with no change. Refresh keeps the ids the program
- * listed (a foreign id is not the program's); an import lists every id, additive.
+ * listed (a foreign id is not the program's); an import lists the ids its id names (or every id, additive).
  */
 async function readSet(kind: AssignmentSetKind, core: Lifecycle, id: string, props: Props | undefined) {
   const r = await core.read(id, props as Props);

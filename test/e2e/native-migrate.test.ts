@@ -22,7 +22,8 @@ const SETTINGS = `{
   contentFilterBuiltins: [{ slug: "email", action: "redact" }],
 }`;
 const MEMBERS = `memberUserIds: ["user_alice", "user_bob"], exclusive: true`;
-const KEYS = `keyHashes: ["a1b2c3d4e5f60718"], exclusive: true`;
+/** Additive: the key set manages one key of the guardrail's, whatever else is assigned. */
+const KEYS = `keyHashes: ["a1b2c3d4e5f60718"]`;
 
 /** The program on the dynamic face: two guardrails (one protected), and with `sets` eng's member and key sets. */
 const dynamicProgram = (sets: boolean) => `
@@ -131,14 +132,6 @@ describe("a dynamic-face stack moved to the native face", () => {
     expect((await p.log()).writes).toBe(0);
   });
 
-  // `pulumi import` hands Read the id alone, so the imported inputs hold the canonical slug
-  // whatever alias the dynamic program used; the native Diff must not show an alias as a change
-  // (issue 26). On this branch it does (\`~ allowedModels\`). Drop `.fails` once it is taught to.
-  it.fails("a program that names a model by its alias also previews with no change (needs the native Diff's aliases)", async () => {
-    p.write(nativeProgram(false).replace('"vendor-a/model-x-20260115"', '"vendor-a/model-x"'));
-    await p.pulumi(["preview", "--expect-no-changes"], { check: true });
-  });
-
   it("guardrails-export --pulumi-import-file imports the organization into a fresh stack with no write call", async () => {
     const { engId, opsId } = await p.outputs();
     await p.api("POST", `/guardrails/${engId}/assignments/members`, { member_user_ids: ["user_alice"] });
@@ -177,10 +170,30 @@ describe("a dynamic-face stack moved to the native face", () => {
     expect((await resources()).map((r) => `${r.name} ${r.id}`)).toEqual([`eng ${engId}`]);
   });
 
-  // The native set kinds are another helper's work (issue 26): on this branch the engine says
-  // "unknown resource type guardrails:index:GuardrailMemberAssignment" at the import, so this
-  // fails. Drop `.fails` once they are merged.
-  it.fails("a stack with member and key sets moves too, and previews with no change (needs the native set kinds)", async () => {
+  // A program that names a model by its alias: the dynamic state holds the alias (`args`) and
+  // the service's answer (`modelAnswers`); the migration carries both in the import id, so the
+  // native state records the alias as the program's and the preview shows no `~ allowedModels`.
+  it("a program that names a model by its alias also previews with no change", async () => {
+    const alias = (program: string) =>
+      program
+        .replace('"vendor-a/model-x-20260115"', '"vendor-a/model-x"')
+        .replace(/"Engineering"/, '"Engineering alias"')
+        .replace(/"Operations"/, '"Operations alias"');
+    await onStack("alias");
+    p.write(alias(dynamicProgram(false)));
+    await p.up();
+    const writes = (await p.log()).writes;
+    const run = await bin("migrate-native", ["--yes"]);
+    expect(run.code, run.output).toBe(0);
+    p.write(alias(nativeProgram(false)));
+    await p.pulumi(["preview", "--expect-no-changes"], { check: true });
+    expect((await p.log()).writes).toBe(writes);
+  });
+
+  // The import reads each set by the managed id (`<guardrail id>/members?{...}`): exactly the
+  // ids and mode the dynamic state held, so a member and a key assigned out of band stay out of
+  // the sets' care (the plain id would take them in, and the next `up` would unassign them).
+  it("a stack with member and key sets moves too, and previews with no change", async () => {
     await onStack("sets");
     p.write(
       dynamicProgram(true)
@@ -188,6 +201,9 @@ describe("a dynamic-face stack moved to the native face", () => {
         .replace(/"Operations"/, '"Operations sets"'),
     );
     await p.up();
+    const { engId } = await p.outputs();
+    await p.api("POST", `/guardrails/${engId}/assignments/members`, { member_user_ids: ["user_carol"] });
+    await p.api("POST", `/guardrails/${engId}/assignments/keys`, { key_hashes: ["b2c3d4e5f6071829"] });
     const writes = (await p.log()).writes;
     const run = await bin("migrate-native", ["--yes"]);
     expect(run.code, run.output).toBe(0);
@@ -203,6 +219,18 @@ describe("a dynamic-face stack moved to the native face", () => {
         .replace(/"Operations"/, '"Operations sets"'),
     );
     await p.pulumi(["preview", "--expect-no-changes"], { check: true });
+    await p.pulumi(["up", "--yes", "--expect-no-changes"], { check: true });
     expect((await p.log()).writes).toBe(writes);
+    const state = (await p.exportState()).json.deployment.resources as Array<{ type: string; id?: string }>;
+    expect(
+      state
+        .filter((r) => r.type.endsWith("Assignment"))
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual([`${engId}/keys`, `${engId}/members`]);
+    const members = (await p.api("GET", `/guardrails/${engId}/assignments/members`)).body.data as Array<{
+      user_id: string;
+    }>;
+    expect(members.map((m) => m.user_id).sort()).toEqual(["user_alice", "user_bob", "user_carol"]);
   });
 });

@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, symlinkSync, writeFileSync, existsSync } fro
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { FOREIGN } from "../../src/core/assignments/status";
 import { planMigration } from "../../src/export/from-state";
 import { importFileOf, renderImportFile } from "../../src/export/pulumi-import";
 import { assignStableIds } from "../../src/export/stable-id";
@@ -69,8 +70,18 @@ const stateOf = (...resources: unknown[]) => ({
 describe("planMigration: a dynamic-face stack's state", () => {
   it("imports each resource under its native token with its name and id, then deletes the sets before the guardrails", () => {
     const eng = dyn("Guardrail", "eng", G1);
-    const members = dyn("GuardrailMemberAssignment", "eng-members", `${G1}/members`, { dependencies: [eng.urn] });
-    const keys = dyn("GuardrailKeyAssignment", "eng keys", `${G1}/keys`, { protect: true });
+    const members = dyn("GuardrailMemberAssignment", "eng-members", `${G1}/members`, {
+      dependencies: [eng.urn],
+      outputs: {
+        guardrailId: G1,
+        exclusive: true,
+        members: { user_bob: true, user_al: "not assigned", user_x: FOREIGN },
+      },
+    });
+    const keys = dyn("GuardrailKeyAssignment", "eng keys", `${G1}/keys`, {
+      protect: true,
+      outputs: { guardrailId: G1, exclusive: false, keys: {} },
+    });
     const plan = planMigration(
       stateOf(eng, members, keys, {
         urn: "urn:pulumi:dev::proj::random:index:Id::r",
@@ -85,7 +96,11 @@ describe("planMigration: a dynamic-face stack's state", () => {
           nameTable: {},
           resources: [
             { type: "guardrails:index:Guardrail", name: "eng", id: G1 },
-            { type: "guardrails:index:GuardrailMemberAssignment", name: "eng-members", id: `${G1}/members` },
+            {
+              type: "guardrails:index:GuardrailMemberAssignment",
+              name: "eng-members",
+              id: `${G1}/members?{"exclusive":true,"ids":["user_al","user_bob"]}`,
+            },
           ],
         },
       },
@@ -93,7 +108,13 @@ describe("planMigration: a dynamic-face stack's state", () => {
         protect: true,
         file: {
           nameTable: {},
-          resources: [{ type: "guardrails:index:GuardrailKeyAssignment", name: "eng keys", id: `${G1}/keys` }],
+          resources: [
+            {
+              type: "guardrails:index:GuardrailKeyAssignment",
+              name: "eng keys",
+              id: `${G1}/keys?{"exclusive":false,"ids":[]}`,
+            },
+          ],
         },
       },
     ]);
@@ -165,6 +186,33 @@ describe("planMigration: a dynamic-face stack's state", () => {
       dependencies: [eng.urn],
     };
     expect(() => planMigration(stateOf(eng, user))).toThrow(/random:index:Id::r" depends on/);
+  });
+
+  it("carries a model list's identifiers and answer when they differ and are plain; never a secret one", () => {
+    const secret = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", ciphertext: "x" };
+    const eng = dyn("Guardrail", "eng", G1, {
+      outputs: {
+        args: { name: "Eng", allowedModels: ["vendor-a/model-x"], ignoredModels: secret },
+        modelAnswers: { allowedModels: ["vendor-a/model-x-20260115"], ignoredModels: ["b/c"] },
+      },
+    });
+    const same = dyn("Guardrail", "ops", G2, {
+      outputs: { args: { allowedModels: ["b/c"] }, modelAnswers: { allowedModels: ["b/c"] } },
+    });
+    expect(planMigration(stateOf(eng, same)).imports[0]!.file.resources.map((r) => r.id)).toEqual([
+      `${G1}?{"allowedModels":{"sent":["vendor-a/model-x"],"answer":["vendor-a/model-x-20260115"]}}`,
+      G2,
+    ]);
+  });
+
+  it("refuses a set whose state cannot say which ids it manages: secret (ciphertext) or no map", () => {
+    const secret = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", ciphertext: "x" };
+    const set = (outputs: unknown) => dyn("GuardrailMemberAssignment", "m", `${G1}/members`, { outputs });
+    expect(() => planMigration(stateOf(set({ exclusive: false, members: secret })))).toThrow(
+      /memberUserIds are secret, and the migration would have to write them in plain text/,
+    );
+    expect(() => planMigration(stateOf(set({ exclusive: false })))).toThrow(/does not say which memberUserIds/);
+    expect(() => planMigration(stateOf(set({ exclusive: "yes", members: {} })))).toThrow(/does not say/);
   });
 
   it("refuses what is not a stack export; an empty stack has nothing to move", () => {

@@ -11,8 +11,7 @@ import { heldElsewhere } from "./held-elsewhere";
 import { setOutputs, setResourceId, statusesIn, statusMap } from "./state-map";
 import { FOREIGN } from "./status";
 import type { ReadResult } from "../results";
-import { UUID_RE } from "../fields/constants";
-import { UserError } from "../user-error";
+import { parseSetImportId } from "./import-id";
 
 export async function readSet(
   kind: AssignmentSetKind,
@@ -47,34 +46,40 @@ export async function readSet(
   return { id, properties: outs, inputs: outs };
 }
 
-/**
- * The guardrail of an import id, which names the set: `<guardrail id>/members` or
- * `<guardrail id>/keys` (the id `create` records). Anything else is refused, saying the form.
- */
+/** The guardrail of an import id (import-id.ts has the forms); anything else is refused, saying them. */
 export function importedGuardrail(kind: AssignmentSetKind, id: string): string {
-  const [guardrailId = "", suffix, ...rest] = id.split("/");
-  if (UUID_RE.test(guardrailId) && suffix === kind.stateKey && rest.length === 0) return guardrailId.toLowerCase();
-  const shown = id.length > 120 ? `${JSON.stringify(id.slice(0, 117))}...` : JSON.stringify(id);
-  throw new UserError(
-    `${kind.typeName}: cannot import ${shown}: the id of a ${kind.noun} set is <guardrail id>/${kind.stateKey} (e.g. 3f2b8c1e-0000-4000-8000-000000000000/${kind.stateKey})`,
-  );
+  return parseSetImportId(kind, id).guardrailId;
 }
 
 /**
- * `read` with nothing but the id (an import): the guardrail's whole set as it is now, every
- * id assigned, in additive mode. Additive is what an import can say for sure: exclusive would
- * claim the guardrail's whole set from then on, a decision the program makes (`exclusive: true`
- * previews as an update in place). Undefined when the guardrail is gone.
+ * `read` with nothing but the id (an import). The plain id: the guardrail's whole set as it
+ * is now, every id assigned, in additive mode. Additive is what an import can say for sure:
+ * exclusive would claim the guardrail's whole set from then on, a decision the program makes
+ * (`exclusive: true` previews as an update in place). The managed id (import-id.ts): only the
+ * ids it names, each with where it is now, in its mode; an id assigned out of band is left
+ * out even in exclusive mode (the next refresh finds it, as it would have before the import).
+ * Undefined when the guardrail is gone.
  */
 async function importSet(kind: AssignmentSetKind, id: string): Promise<ReadResult | undefined> {
-  const guardrailId = importedGuardrail(kind, id);
+  const { guardrailId, managed } = parseSetImportId(kind, id);
+  const client = getClient();
   let live: Set<string>;
   try {
-    live = new Set(await collect(kind.list(getClient(), guardrailId)));
+    live = new Set(await collect(kind.list(client, guardrailId)));
   } catch (err) {
     if (err instanceof NotFoundError) return undefined;
     throw err;
   }
-  const outs = setOutputs(kind.stateKey, { guardrailId, exclusive: false }, statusMap(live, live, false));
+  const wanted = managed ? managed.ids : [...live];
+  const exclusive = managed?.exclusive ?? false;
+  const elsewhere = managed
+    ? await heldElsewhere(
+        client,
+        kind,
+        guardrailId,
+        wanted.filter((k) => !live.has(k)),
+      )
+    : {};
+  const outs = setOutputs(kind.stateKey, { guardrailId, exclusive }, statusMap(wanted, live, false, elsewhere));
   return { id: setResourceId(guardrailId, kind.stateKey), properties: outs, inputs: outs };
 }

@@ -23,6 +23,8 @@ import { importedInputs, outputsFromWire, refreshedInputs, type GuardrailOutputs
 import { knownDefaultWorkspace, workspaceMoves } from "./workspace";
 import { recordedSecretArgs, withSecretCopies } from "./secret-copies";
 import { UserError } from "../user-error";
+import { parseGuardrailImportId, withSentModels } from "./import-id";
+import { recordedCanonical } from "./model-lists";
 import {
   updates,
   type CheckResult,
@@ -106,22 +108,29 @@ export async function create(news: Record<string, unknown>): Promise<CreateResul
 }
 
 export async function read(id: string, props: GuardrailOutputs): Promise<ReadResult | undefined> {
-  JournalHandle.forget(id);
+  // An import (no state): the id is refused before any call unless it is a guardrail's (import-id.ts).
+  const imported = props ? undefined : parseGuardrailImportId(id);
+  const gid = imported?.guardrailId ?? id;
+  JournalHandle.forget(gid);
   const client = getClient();
   let g: WireGuardrail;
   try {
-    g = await client.getGuardrail(id);
+    g = await client.getGuardrail(gid);
   } catch (err) {
-    await confirmGuardrailGone(client, id, props, err);
+    await confirmGuardrailGone(client, gid, props, err);
     return undefined;
   }
   const outs = outputsFromWire(g, undefined, props);
   // The copies of the args that were secret when the state was written stay secret.
   const secrets = recordedSecretArgs(props);
+  if (imported) {
+    const r = withSentModels(outs, importedInputs(outs), (l) => recordedCanonical(outs, l), imported.models);
+    return { id: gid, properties: r.outs, inputs: r.inputs };
+  }
   return {
     id,
     properties: withSecretCopies(outs, secrets),
-    inputs: withSecretCopies(props ? refreshedInputs(props, outs) : importedInputs(outs), secrets),
+    inputs: withSecretCopies(refreshedInputs(props, outs), secrets),
   };
 }
 
