@@ -120,4 +120,22 @@ describe("native face: Guardrail under the CLI", () => {
     expect(text).not.toMatch(/imported/);
     expect(text).toMatch(/1 to update\s*\n\s*\+-1 to replace/);
   });
+
+  it("adopts a guardrail through the `import` resource option: an import step, no diff, no write", async () => {
+    const made = await p.api("POST", "/guardrails", { name: "ByOption", limit_usd: 7, reset_interval: "weekly" });
+    const id = made.body.data.id;
+    const args = {
+      name: "ByOption",
+      limitUsd: 7,
+      resetInterval: "weekly",
+      workspaceId: "00000000-0000-4000-8000-000000000001",
+    };
+    p.write(program(1, adoptId, `new Guardrail("byOption", ${JSON.stringify(args)}, { import: "${id}" });`));
+    const before = (await p.log()).writes;
+    const res = await p.preview();
+    expect(res.code, res.output).toBe(0);
+    expect(res.output).toMatch(new RegExp(`= guardrails:index:Guardrail: \\(import\\)\\s*\\n\\s*\\[id=${id}\\]`));
+    expect(res.output).toMatch(/1 to import/);
+    expect((await p.log()).writes).toBe(before);
+  });
 });
