@@ -14,7 +14,7 @@ const SOURCES = ["src", "tools"]
   )
   .sort();
 /** The commands' entry files run their command when loaded, so they are read, never imported. */
-const RUNS_ON_LOAD = /^tools\/[^/]+\/cli\.ts$/;
+const RUNS_ON_LOAD = /^(tools\/[^/]+\/cli|src\/native\/main)\.ts$/;
 
 let printed: string[] = [];
 const realConsoleError = console.error;

@@ -141,8 +141,8 @@ const RULES: Rule[] = [
     planted: "src/core/assignments/lifecycle.ts -> @pulumi/pulumi",
   },
   {
-    name: "host glue (anything that loads @pulumi/pulumi) lives in the dynamic face, the policy pack or declareGuardrails",
-    from: not(under("src/dynamic/", "src/policy/", "src/declarative/declare.ts", "bench/", "support/")),
+    name: "host glue (anything that loads @pulumi/pulumi) lives in the two faces, the policy pack or declareGuardrails",
+    from: not(under("src/dynamic/", "src/native/", "src/policy/", "src/declarative/declare.ts", "bench/", "support/")),
     to: (p) => p === "@pulumi/pulumi",
     planted: "src/export/export.ts -> @pulumi/pulumi",
   },
@@ -187,6 +187,18 @@ const RULES: Rule[] = [
     from: under("src/policy/", "src/export/", "src/preview/"),
     to: under("src/dynamic/"),
     planted: "src/policy/guardrail-rules.ts -> src/dynamic/guardrail.ts",
+  },
+  {
+    name: "the native face stands on the core, never on the dynamic face (issue 26)",
+    from: under("src/native/"),
+    to: under("src/dynamic/"),
+    planted: "src/native/resources.ts -> src/dynamic/internal.ts",
+  },
+  {
+    name: "the dynamic face never loads the native one",
+    from: under("src/dynamic/"),
+    to: under("src/native/"),
+    planted: "src/dynamic/internal.ts -> src/native/resources.ts",
   },
 ];
 
