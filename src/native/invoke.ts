@@ -5,6 +5,7 @@
  * the URL names where that setting came from, as a resource's does.
  */
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
+import { shown } from "../core/args/messages";
 import { type LookupName, parseLookupArgs } from "../core/data-sources/args";
 import * as lookups from "../core/data-sources/lookups";
 import { getClient } from "../core/settings/config";
@@ -39,7 +40,7 @@ export async function invoke(req: provproto.InvokeRequest): Promise<provproto.In
   const name = BY_TOKEN.get(req.getTok());
   if (!name)
     throw new UserError(
-      `unknown function ${JSON.stringify(req.getTok().slice(0, 100))}; this provider serves ${[...BY_TOKEN.keys()].join(", ")}`,
+      `unknown function ${shown(req.getTok())}; this provider serves ${[...BY_TOKEN.keys()].join(", ")}`,
     );
   const parsed = parseLookupArgs(name, fromStruct(req.getArgs()).props);
   if (!parsed.ok) {

@@ -87,3 +87,25 @@ describe("native Read of a malformed import id", () => {
     );
   });
 });
+
+describe("a refused import id is quoted escaped (it reaches the terminal and the engine's events)", () => {
+  const raw = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/;
+  const message = (f: () => unknown) => {
+    try {
+      f();
+    } catch (err) {
+      return (err as Error).message;
+    }
+    throw new Error("not refused");
+  };
+  it.each([
+    ["a set's", () => parseSetImportId(MEMBER_KIND, "1f0e\u202e/members\u001b[31m")],
+    ["a set's unknown key", () => parseSetImportId(MEMBER_KIND, `${G1}/members?{"\u202ex":1}`)],
+    ["a guardrail's", () => parseGuardrailImportId("gr\u202e\u200bx\u001b]0;t\u0007")],
+    ["a guardrail's unknown key", () => parseGuardrailImportId(`${G1}?{"\u202ex":{}}`)],
+  ])("%s", (_what, f) => {
+    const text = message(f);
+    expect(text).toMatch(/cannot import/);
+    expect(text).not.toMatch(raw);
+  });
+});

@@ -7,6 +7,7 @@
  * refused before any call, saying the forms. The resource id recorded is `<guardrail id>/members`
  * either way. Pure: no client.
  */
+import { shown } from "../args/messages";
 import { idProblem } from "../args/assignment-args";
 import { UUID_RE } from "../fields/constants";
 import { UserError } from "../user-error";
@@ -34,9 +35,8 @@ export function managedImportId(guardrailId: string, stateKey: string, managed: 
 }
 
 function refuse(kind: AssignmentSetKind, id: string, why: string): never {
-  const shown = id.length > 120 ? `${JSON.stringify(id.slice(0, 117))}...` : JSON.stringify(id);
   throw new UserError(
-    `${kind.typeName}: cannot import ${shown}: the id of a ${kind.noun} set is <guardrail id>/${kind.stateKey} (e.g. 3f2b8c1e-0000-4000-8000-000000000000/${kind.stateKey}), or <guardrail id>/${kind.stateKey}?{"exclusive":false,"ids":[...]} to import only the ids a program manages; here ${why}`,
+    `${kind.typeName}: cannot import ${shown(id)}: the id of a ${kind.noun} set is <guardrail id>/${kind.stateKey} (e.g. 3f2b8c1e-0000-4000-8000-000000000000/${kind.stateKey}), or <guardrail id>/${kind.stateKey}?{"exclusive":false,"ids":[...]} to import only the ids a program manages; here ${why}`,
   );
 }
 
@@ -50,7 +50,7 @@ function parseManaged(kind: AssignmentSetKind, id: string, text: string): Manage
   const o = v as Record<string, unknown> | null;
   if (!o || typeof o !== "object" || Array.isArray(o)) return refuse(kind, id, "what follows ? is not a JSON object");
   const extra = Object.keys(o).filter((k) => k !== "exclusive" && k !== "ids");
-  if (extra.length > 0) return refuse(kind, id, `unknown key ${JSON.stringify(extra[0])}`);
+  if (extra.length > 0) return refuse(kind, id, `unknown key ${shown(extra[0])}`);
   if (typeof o.exclusive !== "boolean") return refuse(kind, id, "exclusive must be true or false");
   if (!Array.isArray(o.ids) || o.ids.length > MAX_IMPORT_IDS)
     return refuse(kind, id, `ids must be a list of at most ${MAX_IMPORT_IDS} ids`);

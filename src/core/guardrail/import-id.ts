@@ -7,6 +7,7 @@
  * alias previews with no change; otherwise the live slugs are recorded, as for the plain form.
  * Anything else is refused before any call. Pure: no client.
  */
+import { shown } from "../args/messages";
 import { UUID_RE } from "../fields/constants";
 import { UserError } from "../user-error";
 import { MODEL_LISTS, sameSet, type ModelList } from "./model-lists";
@@ -24,9 +25,8 @@ export function managedGuardrailImportId(guardrailId: string, models: SentModels
 }
 
 function refuse(id: string, why: string): never {
-  const shown = JSON.stringify(id.length > 120 ? `${id.slice(0, 117)}...` : id);
   throw new UserError(
-    `Guardrail: cannot import ${shown}: the id of a guardrail is its UUID (e.g. 3f2b8c1e-0000-4000-8000-000000000000); here ${why}`,
+    `Guardrail: cannot import ${shown(id)}: the id of a guardrail is its UUID (e.g. 3f2b8c1e-0000-4000-8000-000000000000); here ${why}`,
   );
 }
 
@@ -45,7 +45,7 @@ function parseModels(id: string, text: string): SentModels {
   if (!v || typeof v !== "object" || Array.isArray(v)) return refuse(id, "what follows ? is not a JSON object");
   const out: SentModels = {};
   for (const [k, entry] of Object.entries(v)) {
-    if (!(MODEL_LISTS as readonly string[]).includes(k)) return refuse(id, `unknown key ${JSON.stringify(k)}`);
+    if (!(MODEL_LISTS as readonly string[]).includes(k)) return refuse(id, `unknown key ${shown(k)}`);
     const e = entry as Record<string, unknown> | null;
     if (!e || typeof e !== "object" || Object.keys(e).sort().join() !== "answer,sent")
       return refuse(id, `${k} must be {"sent": [...], "answer": [...]}`);
