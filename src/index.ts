@@ -13,3 +13,13 @@ export { declareGuardrails, type DeclareGuardrailsOptions, type DeclaredResource
 export { loadGuardrailConfigs, DeclarativeConfigError } from "./declarative/load";
 export { isPolicyFile } from "./declarative/file-name";
 export { summarizePreview, type PreviewJson } from "./preview/summary";
+export {
+  getGuardrail,
+  getGuardrails,
+  getGuardrailMembers,
+  getGuardrailKeys,
+  type GuardrailInfo,
+  type GuardrailsFound,
+  type GuardrailMembersFound,
+  type GuardrailKeysFound,
+} from "./dynamic/data-sources";

@@ -20,6 +20,8 @@ export interface ArgDoc {
   text: string;
   /** The `@default` tag, if any. */
   fallback?: string;
+  /** The `@deprecated` tag's text, if any (also leading `text`). */
+  deprecated?: string;
 }
 
 /** Where the JSDoc of each resource's args lives, relative to the repository root. */
@@ -38,7 +40,10 @@ const END = "<!-- END args table -->";
 
 const flat = (text: string) => text.replace(/\s*\n\s*/g, " ").trim();
 
-/** The JSDoc of every property assignment of `FIELDS` and every interface member, by name. */
+/**
+ * The JSDoc of every property assignment of `FIELDS` and every interface member, by name (the
+ * first one wins) and, for an interface member, also by `Interface.member`.
+ */
 export function argDocs(sources: string[]): Map<string, ArgDoc> {
   const docs = new Map<string, ArgDoc>();
   for (const text of sources) {
@@ -46,17 +51,10 @@ export function argDocs(sources: string[]): Map<string, ArgDoc> {
     const visit = (node: ts.Node): void => {
       if ((ts.isPropertyAssignment(node) || ts.isPropertySignature(node)) && ts.isIdentifier(node.name)) {
         const jsDoc = ts.getJSDocCommentsAndTags(node).filter(ts.isJSDoc).at(-1);
-        if (jsDoc && !docs.has(node.name.text)) {
-          const tags = jsDoc.tags ?? [];
-          const tag = (name: string) => tags.find((t) => t.tagName.text === name);
-          const deprecated = tag("deprecated");
-          const body = flat(ts.getTextOfJSDocComment(jsDoc.comment) ?? "");
-          const lead = deprecated ? `**Deprecated.** ${flat(ts.getTextOfJSDocComment(deprecated.comment) ?? "")} ` : "";
-          const fallback = tag("default");
-          docs.set(node.name.text, {
-            text: `${lead}${body}`.trim(),
-            ...(fallback ? { fallback: flat(ts.getTextOfJSDocComment(fallback.comment) ?? "") } : {}),
-          });
+        if (jsDoc) {
+          const doc = docOf(jsDoc);
+          if (!docs.has(node.name.text)) docs.set(node.name.text, doc);
+          if (ts.isInterfaceDeclaration(node.parent)) docs.set(`${node.parent.name.text}.${node.name.text}`, doc);
         }
       }
       ts.forEachChild(node, visit);
@@ -64,6 +62,21 @@ export function argDocs(sources: string[]): Map<string, ArgDoc> {
     visit(file);
   }
   return docs;
+}
+
+function docOf(jsDoc: ts.JSDoc): ArgDoc {
+  const tags = jsDoc.tags ?? [];
+  const tag = (name: string) => tags.find((t) => t.tagName.text === name);
+  const deprecated = tag("deprecated");
+  const deprecation = deprecated ? flat(ts.getTextOfJSDocComment(deprecated.comment) ?? "") : undefined;
+  const body = flat(ts.getTextOfJSDocComment(jsDoc.comment) ?? "");
+  const lead = deprecated ? `**Deprecated.** ${deprecation} ` : "";
+  const fallback = tag("default");
+  return {
+    text: `${lead}${body}`.trim(),
+    ...(fallback ? { fallback: flat(ts.getTextOfJSDocComment(fallback.comment) ?? "") } : {}),
+    ...(deprecation !== undefined ? { deprecated: deprecation } : {}),
+  };
 }
 
 type Json = {

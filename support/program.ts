@@ -118,8 +118,21 @@ export class Program {
     const code = await new Promise<number>((r) => child.on("close", (c) => r(c ?? -1)));
     // `--show-secrets` asks for secrets on purpose; everything else must never show the key.
     if (!args.includes("--show-secrets")) this.transcript += output;
-    if (options.check && code !== 0) throw new Error(`pulumi ${args.join(" ")} exited ${code}:\n${output}`);
+    if (options.check && code !== 0)
+      throw new Error(`pulumi ${args.join(" ")} exited ${code}:\n${output}${this.emulatorInternalErrors()}`);
     return { code, stdout, stderr, output };
+  }
+
+  /**
+   * The emulator's own exceptions so far (it answers them `500 internal error` and writes the
+   * stack to its stderr), for the message of a failed command: an emulator bug then shows its
+   * cause instead of only the client's retries. Empty when there were none; bounded.
+   */
+  private emulatorInternalErrors(): string {
+    const lines = this.emulator.output().split("\n");
+    const start = lines.findIndex((l) => l.startsWith("emulator: "));
+    if (start < 0) return "";
+    return `\n--- the emulator's stderr from its first exception ---\n${lines.slice(start, start + 40).join("\n")}`;
   }
 
   up = (...extra: string[]) => this.pulumi(["up", "--yes", "--skip-preview", ...extra], { check: true });

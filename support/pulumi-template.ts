@@ -64,6 +64,8 @@ export function installTemplate(dir: string, tarball: string): string {
       },
     }),
   );
-  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: dir, stdio: "inherit" });
+  // The package's postinstall puts its plugin into PULUMI_HOME: the programs' own, beside `dir`, never the user's.
+  const env = { ...process.env, PULUMI_HOME: join(dirname(dir), "pulumi-home") };
+  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: dir, env, stdio: "inherit" });
   return dir;
 }

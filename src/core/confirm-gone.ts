@@ -6,22 +6,9 @@
  * and, when the workspace is known, must not list the id it just said it does not know.
  */
 import type { GuardrailsClient } from "./client/client";
-import { ValidationError, type NotFoundError } from "./client/errors";
+import { UntrustedNotFoundError, ValidationError, type NotFoundError } from "./client/errors";
 import { RECORDED_CONFIG, resolveSettings } from "./settings/config";
 import { shownSetting } from "./client/redaction";
-import { UserError } from "./user-error";
-
-/** Thrown instead of reporting a resource gone when the 404 cannot be trusted. */
-export class UntrustedNotFoundError extends UserError {
-  constructor(
-    message: string,
-    /** How the message names the resource (`GoneQuestion.what`), for a shorter repeat. */
-    readonly what: string,
-    options?: ErrorOptions,
-  ) {
-    super(message, options);
-  }
-}
 
 export interface GoneQuestion {
   /** How messages name the resource, e.g. `guardrail "Engineering" (uuid)`. */

@@ -15,7 +15,7 @@ export type HolderNoun = "member" | "key";
 export const HOLD_SCOPE = { member: "workspace", key: "organization" } as const satisfies Record<HolderNoun, string>;
 
 /** The rule in words, for messages. */
-const RULE: Record<HolderNoun, string> = {
+export const HOLDER_RULE: Record<HolderNoun, string> = {
   member: "a member holds one guardrail per workspace",
   key: "a key holds one guardrail at all",
 };
@@ -35,6 +35,24 @@ export function competes(
   theirs: string | null | undefined,
 ): boolean {
   return scopeOf(noun, ours) === scopeOf(noun, theirs);
+}
+
+/** A workspace not known yet (a policy at preview sees an unknown where the program gave an output). */
+export const UNKNOWN_WORKSPACE = Symbol("unknown workspace");
+
+/**
+ * Whether holds on guardrails of these two workspaces may compete, when not everything is
+ * known (a policy pack reading a preview): an unknown workspace may be any, and so may no
+ * workspace (the default one, whose id the stack does not show) against an explicit one.
+ */
+export function mayCompete(
+  noun: HolderNoun,
+  ours: string | null | undefined | typeof UNKNOWN_WORKSPACE,
+  theirs: string | null | undefined | typeof UNKNOWN_WORKSPACE,
+): boolean {
+  if (ours === UNKNOWN_WORKSPACE || theirs === UNKNOWN_WORKSPACE) return true;
+  if (HOLD_SCOPE[noun] === "workspace" && (ours == null) !== (theirs == null)) return true;
+  return competes(noun, ours, theirs);
 }
 
 /** One assignment, as a caller knows it. */
@@ -100,5 +118,5 @@ export function heldTwiceMessage(
   consequence: string,
 ): string {
   const scope = noun === "member" && workspace ? ` of ${workspace}` : "";
-  return `${noun} ${id} is assigned to two guardrails${scope}: ${first} and ${again}; ${RULE[noun]}, so ${consequence}`;
+  return `${noun} ${id} is assigned to two guardrails${scope}: ${first} and ${again}; ${HOLDER_RULE[noun]}, so ${consequence}`;
 }

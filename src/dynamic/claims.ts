@@ -10,7 +10,8 @@
  * the resources. Workspace and guardrail ids are UUIDs, compared in any case.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { heldTwiceMessage, HolderTable, MOVES_EVERY_UP, type Holder, type HolderNoun } from "../core/holders";
+import { HolderTable, type Holder, type HolderNoun } from "../core/holders";
+import { SetClaims, setHeldTwiceMessage, type ClaimTarget } from "../core/assignments/claims";
 import { UserError } from "../core/user-error";
 
 /** What the program said about one Guardrail, by the identity of its `id` output. */
@@ -37,8 +38,10 @@ export function registerGuardrail(
   });
 }
 
-/** Who manages what, per stack: `adopt:<uuid>` -> Guardrail name; `<kind>:<guardrail>` -> the sets on it. */
+/** Who adopts what, per stack: `adopt:<uuid>` -> Guardrail name. */
 const managers = new Map<string, Array<{ name: string; exclusive: boolean }>>();
+/** The sets on each guardrail, per stack (the rule is the core's, shared with the native face). */
+const setClaims = new SetClaims();
 const scoped = (key: string) => `${pulumi.getProject()}/${pulumi.getStack()}\u0000${key}`;
 
 /** Fails the program now when the value is known, or logs an error (which fails the run) once it is. */
@@ -78,7 +81,7 @@ export function claimAdoption(name: string, adoptId: pulumi.Input<string> | unde
 }
 
 /** A set's guardrail as a comparable key and as messages name it, when the program says which. */
-function guardrailOf(guardrailId: pulumi.Input<string>): { key: string; shown: string } | undefined {
+function guardrailOf(guardrailId: pulumi.Input<string>): ClaimTarget | undefined {
   if (typeof guardrailId === "string")
     return { key: `uuid:${guardrailId.toLowerCase()}`, shown: `guardrail ${guardrailId}` };
   const facts = typeof guardrailId === "object" && guardrailId !== null ? guardrails.get(guardrailId) : undefined;
@@ -100,19 +103,10 @@ export function claimSet(
   guardrailId: pulumi.Input<string>,
   exclusive: pulumi.Input<boolean> | undefined,
 ): void {
-  const type = kind === "member" ? "GuardrailMemberAssignment" : "GuardrailKeyAssignment";
-  const check = (target: { key: string; shown: string }, isExclusive: boolean, now: boolean) => {
-    const key = scoped(`${kind}:${target.key}`);
-    const sets = (managers.get(key) ?? []).filter((m) => m.name !== setName);
-    const prior = sets.find((m) => m.exclusive || isExclusive);
-    if (prior) {
-      const owner = prior.exclusive ? `exclusive ${type} "${prior.name}"` : `${type} "${prior.name}"`;
-      const mine = isExclusive ? `exclusive ${type} "${setName}"` : `${type} "${setName}"`;
-      refuse(
-        `${mine} and ${owner} both manage the ${kind}s of ${target.shown}; an exclusive set owns the guardrail's whole ${kind} set, so each up would remove the other's ${kind}s. Merge them into one set, or make both additive (exclusive: false).`,
-        now,
-      );
-    } else managers.set(key, [...sets, { name: setName, exclusive: isExclusive }]);
+  const check = (target: ClaimTarget, isExclusive: boolean, now: boolean) => {
+    const set = { who: setName, name: setName, exclusive: isExclusive };
+    const refusal = setClaims.claim(kind, { key: scoped(target.key), shown: target.shown }, set);
+    if (refusal) refuse(refusal, now);
   };
   const known = guardrailOf(guardrailId);
   if (known && (exclusive === undefined || typeof exclusive === "boolean"))
@@ -148,7 +142,6 @@ export function registerSet(
   if (guardrail === undefined) return; // a guardrail this program did not construct: its workspace is unknown here
   const workspace = kind === "key" ? pulumi.output(undefined) : facts ? facts.workspaceId : undefined;
   if (!workspace) return;
-  const type = kind === "member" ? "GuardrailMemberAssignment" : "GuardrailKeyAssignment";
   // Ids the program made secret are compared all the same, but never printed (issue 24).
   const secret = pulumi.isSecret(pulumi.output(ids));
   pulumi.all([workspace, pulumi.output(ids)]).apply(async ([ws, list]) => {
@@ -158,13 +151,11 @@ export function registerSet(
       const first = claims.add({ noun: kind, id, guardrail, workspace: ws, set: setName });
       if (first)
         messages.push(
-          heldTwiceMessage(
+          setHeldTwiceMessage(
             kind,
             shown(id),
-            `"${first.guardrail}" (${type} "${first.set}")`,
-            `"${guardrail}" (${type} "${setName}")`,
-            "the same workspace",
-            MOVES_EVERY_UP,
+            { guardrail: `"${first.guardrail}"`, set: first.set },
+            { guardrail: `"${guardrail}"`, set: setName },
           ),
         );
     }

@@ -7,9 +7,8 @@
  * with broken secrets fails instead of passing and leaving `up` to fail (issue 24).
  */
 import * as pulumi from "@pulumi/pulumi";
-import { checkBaseUrl } from "../core/client/base-url";
-import { KNOWN_KEYS, NUMERIC_MAX, NUMERIC_SETTINGS, notConfigured, parsePositiveInt } from "../core/settings/config";
-import { closest } from "../core/args/messages";
+import { malformedSettings, plainKeyWarning, unknownKeyWarnings } from "../core/settings/config-problems";
+import { notConfigured } from "../core/settings/config";
 import { UserError } from "../core/user-error";
 
 export interface ConfigReport {
@@ -25,51 +24,26 @@ export function configProblems(
   isSecret: (key: string) => boolean,
   env: NodeJS.ProcessEnv,
 ): ConfigReport {
-  const report: ConfigReport = { warnings: [], errors: [] };
-  for (const key of Object.keys(config).sort()) {
-    if (!key.startsWith("guardrails:")) continue;
-    const name = key.slice("guardrails:".length);
-    if ((KNOWN_KEYS as readonly string[]).includes(name)) continue;
-    const guess = closest(name, KNOWN_KEYS);
-    report.warnings.push(
-      `unknown config key ${key} is ignored; ${guess ? `did you mean guardrails:${guess}?` : `pulumi-guardrails reads ${KNOWN_KEYS.map((k) => `guardrails:${k}`).join(", ")}`}`,
+  const names = Object.keys(config)
+    .filter((k) => k.startsWith("guardrails:"))
+    .map((k) => k.slice("guardrails:".length));
+  const warnings = unknownKeyWarnings(names);
+  if (config["guardrails:apiKey"] && !isSecret("guardrails:apiKey"))
+    warnings.push(
+      plainKeyWarning(
+        "Pulumi.<stack>.yaml, in the state (as an input of the default pulumi-nodejs provider), in `pulumi stack export` and in `pulumi preview --json`",
+      ),
     );
-  }
-  if (config["guardrails:apiKey"] && !isSecret("guardrails:apiKey")) {
-    report.warnings.push(
-      "guardrails:apiKey is plain text: it is stored unencrypted in Pulumi.<stack>.yaml, in the state (as an input of the default pulumi-nodejs provider), " +
-        "in `pulumi stack export` and in `pulumi preview --json`. Make it a secret with `pulumi config set --secret guardrails:apiKey <key>`, " +
-        "or better, `pulumi config rm guardrails:apiKey` and set GUARDRAILS_API_KEY in the environment",
-    );
-  }
   // The provider process sees the same stack config and environment as this program.
   const missing = notConfigured(
     config["guardrails:apiKey"] || env.GUARDRAILS_API_KEY,
     config["guardrails:baseUrl"] || env.GUARDRAILS_BASE_URL,
   );
-  if (missing) report.errors.push(missing);
-  const keys = [config["guardrails:apiKey"], env.GUARDRAILS_API_KEY];
-  for (const [name, envVar] of Object.entries(NUMERIC_SETTINGS)) {
-    const fromConfig = config[`guardrails:${name}`];
-    const max = NUMERIC_MAX[name as keyof typeof NUMERIC_SETTINGS];
-    try {
-      if (fromConfig !== undefined) parsePositiveInt(fromConfig, `guardrails:${name}`, keys, max);
-      else parsePositiveInt(env[envVar], `the env var ${envVar}`, keys, max);
-    } catch (err) {
-      report.errors.push((err as Error).message);
-    }
-  }
-  const baseUrl = config["guardrails:baseUrl"] || env.GUARDRAILS_BASE_URL;
-  if (baseUrl) {
-    try {
-      checkBaseUrl(baseUrl, keys);
-    } catch (err) {
-      report.errors.push(
-        `${config["guardrails:baseUrl"] ? "guardrails:baseUrl" : "the env var GUARDRAILS_BASE_URL"}: ${(err as Error).message}`,
-      );
-    }
-  }
-  return report;
+  const byName = Object.fromEntries(names.map((n) => [n, config[`guardrails:${n}`]]));
+  return {
+    warnings,
+    errors: [...(missing ? [missing] : []), ...malformedSettings(byName, env).map((p) => p.message)],
+  };
 }
 
 let reported = false;

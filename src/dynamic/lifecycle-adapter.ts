@@ -4,6 +4,7 @@
  * properties force a replacement; the key paths stay for a face that can show them.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import { forEngine } from "../core/args/messages";
 import type { DiffResult, Lifecycle } from "../core/results";
 
 /** The dynamic-provider methods of one kind, by the names users' state calls them. */
@@ -36,7 +37,7 @@ export function dynamicMethods(core: Lifecycle): DynamicMethods {
   return {
     check: async (olds, news) => {
       const r = await core.check(olds, news);
-      return { inputs: r.inputs, failures: r.failures };
+      return { inputs: r.inputs, failures: forEngine(r.failures) };
     },
     diff: async (id, olds, news) => dynamicDiff(await core.diff(id, olds, news)),
     create: async (news) => {

@@ -15,6 +15,7 @@ import { fetchGuardrails, type FetchSelection } from "./fetch";
 import type { WireGuardrail } from "../core/client/wire";
 import { DEFAULT_SCHEMA_REF, renderGuardrailFile } from "./render";
 import { assignStableIds } from "./stable-id";
+import { importFileOf, type PulumiImportFile } from "./pulumi-import";
 import { writeFiles } from "./write";
 
 /** What `exportGuardrails` reads and how it writes the files. */
@@ -57,6 +58,8 @@ export interface ExportResult {
   warnings: string[];
   /** What happened to each guardrail older than workspaces: exported, or left out and how to include it. */
   notes: string[];
+  /** The same guardrails and sets as the file `pulumi import --file` takes, for the native face (`renderImportFile`). */
+  pulumiImport: PulumiImportFile;
 }
 
 /** A bad option, caught before any call. */
@@ -95,6 +98,7 @@ export async function exportGuardrails(options: ExportOptions = {}): Promise<Exp
         schemaRef,
       ),
       warnings,
+      pulumiImport: importFileOf(live, ids, options.exclusive ?? false),
       notes: legacyNotes(
         entries.map((e) => [e.id, e.live.guardrail] as const),
         leftOut,

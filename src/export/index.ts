@@ -14,6 +14,15 @@ export {
   type ExportedFile,
 } from "./export";
 export { ExportSelectionError } from "./fetch";
+export {
+  importFileOf,
+  renderImportFile,
+  writeImportFile,
+  type PulumiImportFile,
+  type PulumiImportResource,
+} from "./pulumi-import";
+export { planMigration, StateMigrationError, type MigrationPlan, type Move } from "./from-state";
+export { migrateToNative, planFromStack, type MigrateOptions } from "./migrate";
 /** The base of every failure above: a message for a person, said in one line. */
 export { UserError, failureText } from "../core/user-error";
 export { shown } from "../core/args/messages";

@@ -6,6 +6,8 @@
  * never followed either.
  */
 import { randomBytes } from "node:crypto";
+import { shown } from "../core/args/messages";
+import { isInvisible } from "../core/text/controls";
 import {
   closeSync,
   constants,
@@ -45,7 +47,10 @@ export class ExportConflictError extends UserError {
   }
 }
 
-const PLAIN_NAME = /^[^/\\\u0000]+$/;
+/** A file name: no separator and no control character (NUL included), which no file of ours needs. */
+/** A name with no separator and no invisible character: a bidi control or a zero-width one
+ * would make the file a reader sees differ from the one written. */
+const plainName = (name: string) => name.length > 0 && !/[/\\]/.test(name) && ![...name].some(isInvisible);
 const lstat = (path: string): Stats | undefined => lstatSync(path, { throwIfNoEntry: false });
 const LINK =
   "is a symbolic link; guardrails-export never writes through a link: remove it, or export into another folder";
@@ -83,10 +88,8 @@ function writeInto(dir: string, files: readonly FileToWrite[], options: { force?
   const problems: string[] = [];
   const existing: string[] = [];
   files.forEach((f, i) => {
-    if (!PLAIN_NAME.test(f.fileName) || f.fileName === "." || f.fileName === "..") {
-      problems.push(
-        `${JSON.stringify(f.fileName)} is not a plain file name; an export writes only directly into its folder`,
-      );
+    if (!plainName(f.fileName) || f.fileName === "." || f.fileName === "..") {
+      problems.push(`${shown(f.fileName)} is not a plain file name; an export writes only directly into its folder`);
       return;
     }
     const st = top ? lstat(paths[i]!) : undefined;

@@ -13,6 +13,15 @@ export {
   type ZdrGroup,
   type RuleOption,
 } from "./options";
-export { GUARDRAIL_TYPE, MEMBER_ASSIGNMENT_TYPE, KEY_ASSIGNMENT_TYPE } from "../core/type-tokens";
+export {
+  GUARDRAIL_TYPE,
+  MEMBER_ASSIGNMENT_TYPE,
+  KEY_ASSIGNMENT_TYPE,
+  NATIVE_GUARDRAIL_TYPE,
+  NATIVE_MEMBER_ASSIGNMENT_TYPE,
+  NATIVE_KEY_ASSIGNMENT_TYPE,
+  resourceOfToken,
+  type ResourceTypeName,
+} from "../core/type-tokens";
 export { loadPolicyFile, policiesFromFile, policyFileJsonSchema } from "./policy-file";
 export { isPolicyFile } from "../declarative/file-name";

@@ -19,9 +19,11 @@
  * exclusive set without members, which removes every member at each up.
  */
 import type { PolicyResource } from "@pulumi/policy";
-import { plainProps, read } from "./props";
+import { HOLDER_RULE, mayCompete, UNKNOWN_WORKSPACE } from "../core/holders";
+import { isAnyUnknown } from "../core/unknown";
+import { plainProps, read, readList } from "./props";
 import { quoteName } from "./quote";
-import type { Kind } from "./provenance";
+import { isNativeToken, type Kind } from "./provenance";
 
 export interface MemberSetFinding {
   /** [guardrail's program name, violation] pairs. */
@@ -71,7 +73,12 @@ export function memberSetFindings(
       return "maybe" in t && t.maybe.includes(g) && membersOf(s) !== "none";
     });
     if (pendingMembers)
-      finding.unknown ??= { resource: pendingMembers, name: g.name, key: "members", what: "members of its member set" };
+      finding.unknown ??= {
+        resource: pendingMembers,
+        name: g.name,
+        key: idsKey(pendingMembers),
+        what: "members of its member set",
+      };
     else if (emptyExclusive[0])
       finding.unknown ??= {
         resource: emptyExclusive[0],
@@ -96,7 +103,7 @@ export function memberSetFindings(
       finding.violations.push({
         name: g.name,
         urn: g.urn,
-        message: `has members only in common with member set ${quoteName(rival(own.flatMap(listed)[0]!)!.name)} of another guardrail that may be in its workspace; a member holds one guardrail per workspace, so the service moves it to one of them; give it a member of its own`,
+        message: `has members only in common with member set ${quoteName(rival(own.flatMap(listed)[0]!)!.name)} of another guardrail that may be in its workspace; ${HOLDER_RULE.member}, so the service moves it to one of them; give it a member of its own`,
       });
     else
       finding.violations.push({
@@ -122,18 +129,40 @@ function membersOf(
   s: PolicyResource,
   rival: (id: string) => PolicyResource | undefined = () => undefined,
 ): "some" | "none" | "unknown" {
-  if (read(plainProps(s.props), "members").unknown) return "unknown";
-  return listed(s).some((id) => !rival(id)) ? "some" : "none";
+  const ids = idsOf(s);
+  if (ids === "unknown") return "unknown";
+  return ids.some((id) => !rival(id)) ? "some" : "none";
 }
 
-/** The members a set assigns (`{id: true}`); [] while not known. */
+/** The members a set assigns; [] while not known. */
 function listed(s: PolicyResource): string[] {
-  const members = read<Record<string, unknown>>(plainProps(s.props), "members");
-  return members.unknown
-    ? []
-    : Object.entries(members.value ?? {})
-        .filter(([, v]) => v === true)
-        .map(([id]) => id);
+  const ids = idsOf(s);
+  return ids === "unknown" ? [] : ids;
+}
+
+/** The property that holds a set's ids: see `idsOf`. */
+const idsKey = (s: PolicyResource) =>
+  isNativeToken(s.type) && Object.hasOwn(plainProps(s.props), "memberUserIds") ? "memberUserIds" : "members";
+
+/**
+ * The members a set assigns, or "unknown" (preview). The dynamic face's inputs and the
+ * provider's outputs hold the map `members` (`{id: true}`, or where an id went); the native
+ * face's inputs hold the program's list `memberUserIds`, which it reads first (a known id
+ * beside an unknown item is a member already).
+ */
+function idsOf(s: PolicyResource): string[] | "unknown" {
+  const props = plainProps(s.props);
+  if (idsKey(s) === "memberUserIds") {
+    const list = readList(props, "memberUserIds");
+    if (list.unknown) return "unknown";
+    const ids = (list.value ?? []).filter((x): x is string => typeof x === "string" && !isAnyUnknown(x));
+    return ids.length === 0 && list.unknownItems ? "unknown" : ids;
+  }
+  const members = read<Record<string, unknown>>(props, "members");
+  if (members.unknown) return "unknown";
+  return Object.entries(members.value ?? {})
+    .filter(([, v]) => v === true)
+    .map(([id]) => id);
 }
 
 /**
@@ -144,14 +173,14 @@ function listed(s: PolicyResource): string[] {
 function maySharePlace(g: PolicyResource, target: Target): boolean {
   if (!("to" in target) || target.to === null) return true;
   if (target.to === g) return false;
-  const [a, b] = [workspaceOf(g), workspaceOf(target.to)];
-  return a === "unknown" || b === "unknown" || a === b || (a === "default") !== (b === "default");
+  return mayCompete("member", workspaceOf(g), workspaceOf(target.to));
 }
 
-function workspaceOf(g: PolicyResource): string {
+/** A guardrail's `workspaceId` as the holder rule compares it: null for the default one. */
+function workspaceOf(g: PolicyResource): string | null | typeof UNKNOWN_WORKSPACE {
   const ws = read<unknown>(plainProps(g.props), "workspaceId");
-  if (ws.unknown) return "unknown";
-  return typeof ws.value === "string" ? ws.value.trim().toLowerCase() : "default";
+  if (ws.unknown) return UNKNOWN_WORKSPACE;
+  return typeof ws.value === "string" ? ws.value.trim() : null;
 }
 
 /** A guardrail's id from its outputs; `null` in state older than the record; `undefined` before it exists. */

@@ -13,9 +13,15 @@
  * A pack config can set its level (`"all": "advisory"` does): it then records nothing, values
  * are not quoted, and each rule names each dynamic resource of another type token that it can
  * no longer tell apart, at the rule's own level, rather than let it pass unseen (`unrecorded`).
+ *
+ * The native face (issue 26) has no serialized provider: the engine sends a resource of the
+ * package `guardrails` to the plugin, which picks the lifecycle by the type token. So a native
+ * token alone says the kind (core/type-tokens.ts `resourceOfToken`), and a `__provider` in a
+ * native resource's props is only an arg the program passed (the plugin's Check strips it): it
+ * never changes the kind. The record still says which of its inputs are secret.
  */
 import type { ResourceValidationPolicy } from "@pulumi/policy";
-import { DYNAMIC_TYPE_PREFIX, GUARDRAIL_TYPE, KEY_ASSIGNMENT_TYPE, MEMBER_ASSIGNMENT_TYPE } from "../core/type-tokens";
+import { DYNAMIC_TYPE_PREFIX, resourceOfToken, type ResourceTypeName } from "../core/type-tokens";
 import { quoteName } from "./quote";
 
 export type Kind = "guardrail" | "memberAssignment" | "keyAssignment";
@@ -32,11 +38,18 @@ export interface Provenance {
 export type ProvenanceRecords = Map<string, Provenance>;
 
 export const PROVENANCE_POLICY = "guardrails-provenance";
-const TOKEN_KIND: Record<string, Kind> = {
-  [GUARDRAIL_TYPE]: "guardrail",
-  [MEMBER_ASSIGNMENT_TYPE]: "memberAssignment",
-  [KEY_ASSIGNMENT_TYPE]: "keyAssignment",
+const TYPE_KIND: Record<ResourceTypeName, Kind> = {
+  Guardrail: "guardrail",
+  GuardrailMemberAssignment: "memberAssignment",
+  GuardrailKeyAssignment: "keyAssignment",
 };
+/** The kind a type token names (either face), if it is one of the package's. */
+const tokenKind = (type: string): Kind | undefined => {
+  const r = resourceOfToken(type);
+  return r && TYPE_KIND[r.type];
+};
+/** Whether the token is the native face's: its kind is the token's, whatever its props say. */
+export const isNativeToken = (type: string): boolean => resourceOfToken(type)?.face === "native";
 const KINDS: Kind[] = ["guardrail", "memberAssignment", "keyAssignment"];
 
 /**
@@ -50,9 +63,10 @@ export function providerKind(text: unknown): Kind | undefined {
   return named.length === 1 ? named[0] : "guardrail";
 }
 
-/** The resource's kind: its provider's when the record has one, else its type token's. */
+/** The resource's kind: a native token's; else its provider's when the record has one, else its type token's. */
 export function kindOf(type: string, record: Provenance | undefined): Kind | undefined {
-  return record?.kind ?? TOKEN_KIND[type];
+  if (isNativeToken(type)) return tokenKind(type);
+  return record?.kind ?? tokenKind(type);
 }
 
 const PROXY_TARGET = "__getSpecialProxyTarget";
@@ -99,7 +113,7 @@ export function provenanceOf(props: unknown): Provenance {
  * rule into a warning).
  */
 export const unrecorded = (type: string, record: Provenance | undefined): boolean =>
-  !record && type.startsWith(DYNAMIC_TYPE_PREFIX) && !TOKEN_KIND[type];
+  !record && type.startsWith(DYNAMIC_TYPE_PREFIX) && !tokenKind(type);
 
 /** What a rule says of a resource it cannot place (`unrecorded`). */
 export const unrecordedMessage = (type: string, name: string, policy: string) =>

@@ -6,7 +6,7 @@
 import { FOREIGN, NOT_ASSIGNED, parseOnGuardrail } from "../core/assignments/status";
 import { code } from "../core/text/markdown";
 import { UserError } from "../core/user-error";
-import { summarizePreview, type PreviewJson, type PreviewStep } from "./summary";
+import { summarizePreview, typeOf, type PreviewJson, type PreviewStep } from "./summary";
 
 /** A name or id from the service as a code span (at most 200 characters). */
 const literal = (s: string) => code(s, 200);
@@ -23,7 +23,6 @@ const SET_KINDS: Record<string, "members" | "keys"> = {
   GuardrailMemberAssignment: "members",
   GuardrailKeyAssignment: "keys",
 };
-const typeOf = (urn: string) => urn.split("::")[2]?.split(":").pop() ?? "";
 const nameOf = (urn: string) => urn.split("::").pop() ?? urn;
 const changed = (op: string) => op !== "same" && op !== "read" && op !== "refresh";
 

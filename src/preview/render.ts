@@ -46,8 +46,16 @@ export function renderChanges(all: GuardrailChange[]): string {
 
 function totalLine(all: GuardrailChange[]): string {
   const count = (op: string) => all.filter((g) => g.op === op).length;
-  const ops = ["create", "update", "replace", "delete"].map((op) => [op, count(op)] as const).filter(([, n]) => n > 0);
-  const verb: Record<string, string> = { create: "created", update: "updated", replace: "replaced", delete: "deleted" };
+  const ops = ["create", "update", "replace", "delete", "import"]
+    .map((op) => [op, count(op)] as const)
+    .filter(([, n]) => n > 0);
+  const verb: Record<string, string> = {
+    create: "created",
+    update: "updated",
+    replace: "replaced",
+    delete: "deleted",
+    import: "imported",
+  };
   const setTotals = (kind: "members" | "keys") => {
     const sum = (f: (s: GuardrailChange["sets"]["members"]) => number) => all.reduce((n, g) => n + f(g.sets[kind]), 0);
     const parts = [
@@ -86,6 +94,7 @@ function section(g: GuardrailChange): string {
     replace: "replace",
     delete: "delete",
     same: "assignments only",
+    import: "imported (adopted as it is on the service; nothing changes there)",
   };
   const out = [`### ${text(g.name)} (${code(g.logical)}): ${what[g.op] ?? text(g.op)}`];
   if (g.settings.length > 0 && g.op !== "delete") {

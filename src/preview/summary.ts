@@ -10,7 +10,7 @@ import { UNKNOWN } from "../core/unknown";
 import { COMPARED } from "../core/guardrail/model";
 import { readPreview, type PreviewStep } from "./input";
 import { code } from "../core/text/markdown";
-import { PACKAGE_TYPE_PREFIX } from "../core/type-tokens";
+import { resourceOfToken } from "../core/type-tokens";
 import { renderChanges, type GuardrailChange, type SetChanges } from "./render";
 
 /** The parts of `pulumi preview --json` the summary reads. */
@@ -25,12 +25,14 @@ export interface Summary {
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 const SETTINGS = ["workspaceId", ...COMPARED, "adoptId"] as const;
 const SET_KINDS = { GuardrailMemberAssignment: "members", GuardrailKeyAssignment: "keys" } as const;
+/** The program's list of a set's ids: the native face's inputs hold it where the dynamic face's hold the map. */
+const SET_ARGS = { members: "memberUserIds", keys: "keyHashes" } as const;
 
-/** The resource's own type token (after any parent types, `a$b$type`), if it is one of ours. */
-const typeOf = (urn: string) => {
-  const token = urn.split("::")[2]?.split("$").pop() ?? "";
-  return token.startsWith(PACKAGE_TYPE_PREFIX) ? token.slice(PACKAGE_TYPE_PREFIX.length) : "";
-};
+/**
+ * The resource's type name (after any parent types, `a$b$type`), if the token is one of ours on
+ * either face (`pulumi-nodejs:dynamic/guardrails:Guardrail`, `guardrails:index:Guardrail`).
+ */
+export const typeOf = (urn: string) => resourceOfToken(urn.split("::")[2]?.split("$").pop() ?? "")?.type ?? "";
 const nameOf = (urn: string) => urn.split("::").pop() ?? urn;
 const changed = (op: string) => op !== "same" && op !== "read" && op !== "refresh";
 
@@ -128,14 +130,16 @@ function addSetChanges(
   }> = [];
   for (const s of steps) {
     const kind = SET_KINDS[typeOf(s.urn) as keyof typeof SET_KINDS];
-    if (!kind || !changed(s.op)) continue;
+    // An import adopts the set as it is on the service: nothing is added or removed there.
+    if (!kind || !changed(s.op) || s.op === "import") continue;
     const gid = s.newState?.inputs?.guardrailId ?? s.oldState?.inputs?.guardrailId;
     const logical = (typeof gid === "string" && byId.get(gid)) || nameOf(s.urn).replace(/-(members|keys)$/, "");
     const owner = guardrails.get(logical) ?? { logical, name: logical, op: "same", settings: [], sets: emptySets() };
     guardrails.set(logical, owner);
-    const rawBefore = s.oldState?.outputs?.[kind];
-    const rawAfter = s.op === "delete" ? {} : s.newState?.inputs?.[kind];
-    if (isSecret(rawBefore) || isSecret(rawAfter)) {
+    const rawBefore =
+      s.oldState?.outputs?.[kind] ?? s.oldState?.outputs?.[SET_ARGS[kind]] ?? s.oldState?.inputs?.[SET_ARGS[kind]];
+    const rawAfter = s.op === "delete" ? {} : (s.newState?.inputs?.[kind] ?? s.newState?.inputs?.[SET_ARGS[kind]]);
+    if (secretIds(rawBefore) || secretIds(rawAfter)) {
       owner.sets[kind].secret = true;
       continue;
     }
@@ -182,5 +186,10 @@ const emptySets = (): GuardrailChange["sets"] => ({ members: emptySet(), keys: e
 const setChanged = (s: SetChanges) =>
   s.secret ||
   s.added.length + s.removed.length + s.restored.length + s.movedIn.length + s.movedOut.length + s.taken.length > 0;
-const asMap = (v: unknown): Record<string, unknown> =>
-  v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+/** A set's ids as a map: the map itself (`{id: true | status}`), or the program's list as `{id: true}`. */
+const asMap = (v: unknown): Record<string, unknown> => {
+  if (Array.isArray(v)) return Object.fromEntries(v.filter((id) => typeof id === "string").map((id) => [id, true]));
+  return v && typeof v === "object" ? (v as Record<string, unknown>) : {};
+};
+/** A secret set, or a list with a secret id (the native face keeps each item's own mark). */
+const secretIds = (v: unknown) => isSecret(v) || (Array.isArray(v) && v.some(isSecret));

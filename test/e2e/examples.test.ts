@@ -21,6 +21,8 @@ function npmCiWithOneCopy(dir: string): void {
   expect(lock.packages[""].dependencies["pulumi-guardrails"]).toBe("file:../..");
   execFileSync("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], {
     cwd: dir,
+    // The package's postinstall writes into PULUMI_HOME: the tests' own, never the user's.
+    env: { ...process.env, PULUMI_HOME: join(inject("e2e").work, "pulumi-home") },
     stdio: ["ignore", "ignore", "pipe"],
   });
   const tree = JSON.parse(

@@ -17,6 +17,8 @@ const npm = (args: string[], cwd: string) =>
   execFileSync("npm", [...args, "--no-audit", "--no-fund", "--loglevel=error"], {
     cwd,
     encoding: "utf8",
+    // The package's postinstall writes into PULUMI_HOME: the tests' own, never the user's.
+    env: { ...process.env, PULUMI_HOME: join(inject("e2e").work, "pulumi-home") },
     stdio: ["ignore", "pipe", "pipe"],
   });
 

@@ -61,6 +61,38 @@ function sneaky(name: string, change: Partial<GuardrailArgs>) {
 sneaky("v-sneaky", { limitUsd: 999999 });
 `;
 
+// The native face (issue 26) without its SDK, as the SDK does it: a CustomResource of
+// `guardrails:index:Guardrail`, served by the plugin on PATH (src/native/bin). Its member sets are
+// the dynamic face's: one stack, both faces.
+const NATIVE_PROGRAM = `
+import * as pulumi from "@pulumi/pulumi";
+import { GuardrailMemberAssignment } from "pulumi-guardrails";
+
+const base = {
+  description: "policy e2e, native face",
+  limitUsd: 500,
+  resetInterval: "weekly",
+  enforceZdrVendorA: true,
+  enforceZdrVendorB: true,
+  contentFilterBuiltins: [{ slug: "email", action: "redact" }, { slug: "ssn", action: "block" }],
+  allowedModels: ["vendor-a/model-x"],
+  allowedProviders: ["provider-a"],
+};
+class Guardrail extends pulumi.CustomResource {
+  constructor(name: string, props: Record<string, unknown>) { super("guardrails:index:Guardrail", name, props); }
+}
+function native(name: string, change: Record<string, unknown>, member = true) {
+  const g = new Guardrail(name, { ...base, name: "G " + name, ...change });
+  if (member) new GuardrailMemberAssignment(name + "-members", { guardrailId: g.id, memberUserIds: ["user_" + name.replace(/-/g, "_")] });
+}
+native("n-ok", {});
+native("n-limit", { limitUsd: pulumi.secret(987654.25) });
+native("n-filters", { contentFilterBuiltins: [{ slug: "email", action: "redact" }] });
+native("n-members", {}, false);
+// A __provider naming another kind of the package: the plugin's Check strips it; the token decides.
+native("n-sneaky", { limitUsd: 999999, __provider: 'require("pulumi-guardrails/internal").memberAssignment' });
+`;
+
 interface Violation {
   level: string;
   policy: string;
@@ -262,5 +294,34 @@ describe("policy packs from pulumi-guardrails/policy under the real CLI", () => 
     expect(code).toBe(0);
     // support.yaml lacks the email filter, an advisory rule in policy.yaml; everything else passes.
     expect(keys(violations)).toEqual(["advisory guardrails-require-builtin-filters support"]);
+  });
+
+  it("the native face: its guardrails are held to every rule, beside the dynamic face's sets; its preview is summarised", async () => {
+    p.env.PATH = `${join(__dirname, "../../src/native/bin")}:${p.env.PATH}`;
+    p.write(NATIVE_PROGRAM);
+    const { code, violations } = await preview();
+    expect(code).not.toBe(0);
+    expect(keys(violations)).toEqual([
+      "mandatory guardrails-max-limit-usd n-limit",
+      "mandatory guardrails-max-limit-usd n-sneaky",
+      "mandatory guardrails-require-builtin-filters n-filters",
+      "mandatory guardrails-require-member-set n-members",
+    ]);
+    expect(violations.find((v) => v.name === "n-limit")!.message).toContain(
+      "limitUsd [secret] is over the organization's ceiling of 1000 USD",
+    );
+    expect(violations.find((v) => v.name === "n-sneaky")!.message).toContain('guardrail "n-sneaky": limitUsd 999999');
+
+    // Without the pack the preview passes, and the PR summary reads the native steps.
+    const res = await p.pulumi(["preview", "--json"]);
+    transcript.push(res.output);
+    expect(res.code).toBe(0);
+    const cli = join(inject("e2e").template, "node_modules/pulumi-guardrails/dist/tools/preview-summary/cli.js");
+    const summary = execFileSync(process.execPath, [cli], { input: res.stdout, encoding: "utf8" });
+    transcript.push(summary);
+    for (const n of ["n-ok", "n-limit", "n-filters", "n-members", "n-sneaky"])
+      expect(summary).toContain(`### G ${n.replace("-", "\\-")} (\`${n}\`): new`);
+    expect(summary).toMatch(/\| limitUsd \| `\(not set\)` \| `\[secret\]` \|/);
+    expect(summary).toMatch(/members: 4 added/);
   });
 });

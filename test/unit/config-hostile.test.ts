@@ -9,7 +9,8 @@ import { AuthenticationError, ConnectionError } from "../../src/core/client/erro
 import { GuardrailsClient } from "../../src/core/client/client";
 import { configure, getClient, resetConfiguration, resolveSettings } from "../../src/core/settings/config";
 import { configProblems } from "../../src/dynamic/config-warnings";
-import { confirmGone, UntrustedNotFoundError } from "../../src/core/confirm-gone";
+import { UntrustedNotFoundError } from "../../src/core/client/errors";
+import { confirmGone } from "../../src/core/confirm-gone";
 import { explainAuthError, withKeySource } from "../../src/core/settings/key-source";
 import { exportGuardrails } from "../../src/export/export";
 import { hostileServer } from "../helpers/hostile-server";

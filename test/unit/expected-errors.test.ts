@@ -14,7 +14,7 @@ const SOURCES = ["src", "tools"]
   )
   .sort();
 /** The commands' entry files run their command when loaded, so they are read, never imported. */
-const RUNS_ON_LOAD = /^tools\/[^/]+\/cli\.ts$/;
+const RUNS_ON_LOAD = /^(tools\/[^/]+\/cli|src\/native\/main)\.ts$/;
 
 let printed: string[] = [];
 const realConsoleError = console.error;
@@ -24,7 +24,7 @@ async function load() {
   const { quietExpectedErrors } = await import("../../src/dynamic/expected-errors");
   const { AuthenticationError } = await import("../../src/core/client/errors");
   const { UserError } = await import("../../src/core/user-error");
-  const { UntrustedNotFoundError } = await import("../../src/core/confirm-gone");
+  const { UntrustedNotFoundError } = await import("../../src/core/client/errors");
   return { quietExpectedErrors, AuthenticationError, UserError, UntrustedNotFoundError };
 }
 

@@ -105,6 +105,16 @@ describe("writeExport never writes through a link (finding 6)", () => {
     expect(() => lstatSync(join(work, "escape.yaml"))).toThrow(/ENOENT/);
   });
 
+  it("a file name with an invisible character (bidi, zero-width, control) is refused, and quoted escaped", () => {
+    const dir = folder();
+    for (const fileName of ["\u202eevil.yaml", "a\u200bb.yaml", "a\u0001.yaml", "a\u0085.yaml"]) {
+      const message = thrown(() => writeExport(dir, [{ ...file("a"), fileName }], { force: true })).message;
+      expect(message).toMatch(/is not a plain file name/);
+      expect(message).not.toMatch(/[\u0000-\u001f\u0085\u200b\u202e]/);
+    }
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
   it("--force replaces a regular file (the new bytes, no temporary file left); without it the existing file wins", () => {
     const dir = folder();
     writeFileSync(join(dir, "a.yaml"), "# edited\n");

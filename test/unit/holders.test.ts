@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { competes, heldTwice, heldTwiceMessage, MOVES_EVERY_UP, type Holder } from "../../src/core/holders";
+import {
+  competes,
+  heldTwice,
+  heldTwiceMessage,
+  MOVES_EVERY_UP,
+  mayCompete,
+  UNKNOWN_WORKSPACE,
+  type Holder,
+} from "../../src/core/holders";
 
 const WS = "3F2B8C1E-0000-4000-8000-000000000001";
 
@@ -35,5 +43,25 @@ describe("the holder rule, one home (docs/api-contract.md rules 5 and 6)", () =>
     expect(heldTwiceMessage("key", '"k1"', '"a"', '"b"', "workspace x", "x")).toBe(
       'key "k1" is assigned to two guardrails: "a" and "b"; a key holds one guardrail at all, so x',
     );
+  });
+});
+
+describe("mayCompete: the holder rule when a policy cannot see everything", () => {
+  const W1 = "11111111-1111-4111-8111-111111111111";
+  const W2 = "22222222-2222-4222-8222-222222222222";
+  it.each([
+    ["two known, different workspaces", W1, W2, false],
+    ["one workspace in two cases", W1, W1.toUpperCase(), true],
+    ["both in the default workspace", null, undefined, true],
+    ["the default against an explicit one (the default's id is not shown)", null, W1, true],
+    ["an unknown against a known one", UNKNOWN_WORKSPACE, W2, true],
+  ] as const)("members: %s", (_, a, b, expected) => {
+    expect(mayCompete("member", a, b)).toBe(expected);
+    expect(mayCompete("member", b, a)).toBe(expected);
+  });
+
+  it("keys compete everywhere, known or not", () => {
+    expect(mayCompete("key", W1, W2)).toBe(true);
+    expect(mayCompete("key", UNKNOWN_WORKSPACE, null)).toBe(true);
   });
 });

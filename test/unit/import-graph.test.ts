@@ -29,18 +29,39 @@ function sources(...dirs: string[]): string[] {
 const FILES = new Set(sources("src", "tools", "emulator", "bench", "support"));
 const SPECIFIER = /(?:\bfrom\s+|\bimport\s*\(\s*|\brequire\s*\(\s*|^\s*import\s+)["']([^"']+)["']/gm;
 
+/** The package's own subpaths (`pulumi-guardrails/internal`), as the source files they load. */
+const SELF: Record<string, string> = Object.fromEntries(
+  Object.entries(JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).exports as Record<string, unknown>)
+    .filter(([, v]) => typeof v === "object" && v !== null && "default" in v)
+    .map(([k, v]) => [
+      `pulumi-guardrails${k.slice(1)}`,
+      String((v as { default: string }).default)
+        .replace(/^\.\/dist\//, "")
+        .replace(/\.js$/, ".ts"),
+    ]),
+);
+
 /** A specifier as a repository path (`src/core/client/index.ts`), or the package name it loads. */
 function target(from: string, spec: string): string {
+  if (SELF[spec]) return SELF[spec];
   if (!spec.startsWith(".")) return spec.startsWith("@") ? spec.split("/").slice(0, 2).join("/") : spec.split("/")[0]!;
   const base = normalize(join(dirname(from), spec));
   return [`${base}.ts`, `${base}/index.ts`, base].find((c) => FILES.has(c)) ?? base;
 }
 
-/** Every import arrow of the tree, comments included (an import in a comment is rare and harmless to flag). */
+/** A file's text without its comments, so a comment that names a path or says "require (" is no arrow. */
+const code = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"'`])\/\/.*$/gm, "$1");
+
+/** The arrows of one file's text. */
+const arrowsOf = (from: string, text: string): Edge[] =>
+  [...code(text).matchAll(SPECIFIER)].map((m) => ({ from, to: target(from, m[1]!) }));
+
+/** A load whose target is computed (`import(name)`, `require(\`...\`)`): no wall could read it, so none may exist. */
+const COMPUTED = /\b(?:import|require)\s*\(\s*(?!["'\s)])/g;
+
+/** Every import arrow of the tree. */
 function edges(): Edge[] {
-  return [...FILES].flatMap((from) =>
-    [...readFileSync(join(ROOT, from), "utf8").matchAll(SPECIFIER)].map((m) => ({ from, to: target(from, m[1]!) })),
-  );
+  return [...FILES].flatMap((from) => arrowsOf(from, readFileSync(join(ROOT, from), "utf8")));
 }
 
 const under =
@@ -73,16 +94,19 @@ const ENTRY_POINTS = under(
   "src/policy/index.ts",
   "emulator/index.ts",
 );
+const ABOVE_CLIENT = ["src/core/args/", "src/core/settings/", "src/core/guardrail/", "src/core/assignments/"];
+const LIFECYCLE_HELPERS = ["src/core/results.ts", "src/core/confirm-gone.ts"];
 const CORE_FLOORS: [string, string[]][] = [
-  // A folder of the core, and what it must never import: everything above it.
+  // A part of the core, and what it must never import: everything above it.
   ["src/core/text/", ["src/core/"]],
-  [
-    "src/core/fields/",
-    ["src/core/client/", "src/core/args/", "src/core/settings/", "src/core/guardrail/", "src/core/assignments/"],
-  ],
-  ["src/core/client/", ["src/core/args/", "src/core/settings/", "src/core/guardrail/", "src/core/assignments/"]],
-  ["src/core/args/", ["src/core/settings/", "src/core/guardrail/", "src/core/assignments/"]],
-  ["src/core/settings/", ["src/core/guardrail/", "src/core/assignments/"]],
+  ["src/core/user-error.ts", ["src/core/"]],
+  ["src/core/unknown.ts", ["src/core/"]],
+  ["src/core/type-tokens.ts", ["src/core/"]],
+  ["src/core/holders.ts", ["src/core/"]],
+  ["src/core/fields/", ["src/core/client/", ...ABOVE_CLIENT, ...LIFECYCLE_HELPERS]],
+  ["src/core/client/", [...ABOVE_CLIENT, ...LIFECYCLE_HELPERS]],
+  ["src/core/args/", ["src/core/settings/", "src/core/guardrail/", "src/core/assignments/", ...LIFECYCLE_HELPERS]],
+  ["src/core/settings/", ["src/core/guardrail/", "src/core/assignments/", ...LIFECYCLE_HELPERS]],
 ];
 
 const RULES: Rule[] = [
@@ -117,8 +141,8 @@ const RULES: Rule[] = [
     planted: "src/core/assignments/lifecycle.ts -> @pulumi/pulumi",
   },
   {
-    name: "host glue (anything that loads @pulumi/pulumi) lives in the dynamic face, the policy pack or declareGuardrails",
-    from: not(under("src/dynamic/", "src/policy/", "src/declarative/declare.ts", "bench/", "support/")),
+    name: "host glue (anything that loads @pulumi/pulumi) lives in the two faces, the policy pack or declareGuardrails",
+    from: not(under("src/dynamic/", "src/native/", "src/policy/", "src/declarative/declare.ts", "bench/", "support/")),
     to: (p) => p === "@pulumi/pulumi",
     planted: "src/export/export.ts -> @pulumi/pulumi",
   },
@@ -131,8 +155,8 @@ const RULES: Rule[] = [
   ...CORE_FLOORS.filter(([floor]) => floor !== "src/core/client/").map(([floor, above]) => ({
     name: `core floors: ${floor} imports nothing above it`,
     from: under(floor),
-    to: (p: string) => !p.startsWith(floor) && under(...above)(p),
-    planted: `${floor}planted.ts -> ${above[above.length - 1]}lifecycle.ts`,
+    to: (p: string) => !p.startsWith(floor) && !p.startsWith("src/core/text/") && under(...above)(p),
+    planted: `${floor.endsWith("/") ? `${floor}planted.ts` : floor} -> ${above[0]}planted.ts`,
   })),
   {
     name: "resource kinds do not import each other: what both need lives below both (guardrail -> assignments)",
@@ -164,6 +188,18 @@ const RULES: Rule[] = [
     to: under("src/dynamic/"),
     planted: "src/policy/guardrail-rules.ts -> src/dynamic/guardrail.ts",
   },
+  {
+    name: "the native face stands on the core, never on the dynamic face (issue 26)",
+    from: under("src/native/"),
+    to: under("src/dynamic/"),
+    planted: "src/native/resources.ts -> src/dynamic/internal.ts",
+  },
+  {
+    name: "the dynamic face never loads the native one",
+    from: under("src/dynamic/"),
+    to: under("src/native/"),
+    planted: "src/dynamic/internal.ts -> src/native/resources.ts",
+  },
 ];
 
 const breaks = (rule: Rule, e: Edge) => rule.from(e.from) && rule.to(e.to);
@@ -186,6 +222,40 @@ describe("import graph (issue 25)", () => {
 
   it.each(RULES.map((r) => [r.name, r] as const))("a planted arrow breaks it: %s", (_, rule) => {
     expect(breaks(rule, arrow(rule.planted))).toBe(true);
+  });
+
+  it("reads every form of load: import, re-export, require, import(), side effect, the package's own subpaths", () => {
+    const text = [
+      'import { a } from "./args/messages";',
+      'export * from "../core/unknown";',
+      'const internal = require("pulumi-guardrails/internal");',
+      'const shim = await import("../dynamic/shim");',
+      'import "./text/controls";',
+      'import type * as pulumi from "@pulumi/pulumi";',
+    ].join("\n");
+    expect(arrowsOf("src/core/planted.ts", text).map((e) => e.to)).toEqual([
+      "src/core/args/messages.ts",
+      "src/core/unknown.ts",
+      "src/dynamic/internal.ts",
+      "src/dynamic/shim.ts",
+      "src/core/text/controls.ts",
+      "@pulumi/pulumi",
+    ]);
+  });
+
+  it("a core file that loads the dynamic face by the package's own name breaks the wall", () => {
+    const rule = RULES.find((r) => r.name.startsWith("the core knows no face"))!;
+    const planted = arrowsOf("src/core/guardrail/lifecycle.ts", 'require("pulumi-guardrails/internal").guardrail;');
+    expect(planted.some((e) => breaks(rule, e))).toBe(true);
+  });
+
+  it("no load in the tree has a computed target, which no wall could read", () => {
+    const computed = [...FILES].filter(
+      (f) => (code(readFileSync(join(ROOT, f), "utf8")).match(COMPUTED) ?? []).length > 0,
+    );
+    expect(computed).toEqual([]);
+    expect("const m = require(name);".match(COMPUTED)).not.toBeNull();
+    expect('const m = require("x");'.match(COMPUTED)).toBeNull();
   });
 
   it("every arrow on the known list still exists (the list only shrinks)", () => {

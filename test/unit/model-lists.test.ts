@@ -107,7 +107,14 @@ describe("what a model list records and when it changed (the rule that replaced 
     ["the identifiers sent before, in another order", recorded([X, M], [X_C, M_C]), [M, X], false],
     ["the canonical slugs the service answered", recorded([X, M], [X_C, M_C]), [M_C, X_C], false],
     ["a new identifier is sent and the answer settles it", recorded([X], [X_C]), [X_C, M], true],
-    ["the canonical slug of a listed model, mixed with a slug", recorded([X, M], [X_C, M_C]), [X_C, M], true],
+    // One answer per identifier sent: each one's canonical slug is known, so this is no change (issue 26).
+    ["the canonical slug of a listed model, mixed with a slug", recorded([X, M], [X_C, M_C]), [X_C, M], false],
+    [
+      "two identifiers of one model sent: only canonical slugs known",
+      recorded([X, X_C, M], [X_C, M_C]),
+      [X_C, M],
+      true,
+    ],
     ["drift: the service's list is not its last answer", recorded([X], [M_C], [X_C]), [X], true],
     ["the list dropped from the program", recorded([X], [X_C]), undefined, true],
     ["no list on either side", recorded(null, null), undefined, false],

@@ -4,10 +4,22 @@
  * keys, as declarative YAML files that `declareGuardrails(dir)` adopts with no change.
  * Key and URL from GUARDRAILS_API_KEY and GUARDRAILS_BASE_URL, as the provider.
  */
-import { lstatSync, readdirSync } from "node:fs";
+import { lstatSync, readdirSync, readFileSync } from "node:fs";
 import { basename, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { exportGuardrails, failureText, isPolicyFile, redact, shown, writeExport } from "../../src/export";
+import {
+  exportGuardrails,
+  failureText,
+  isPolicyFile,
+  planMigration,
+  redact,
+  renderImportFile,
+  shown,
+  StateMigrationError,
+  writeExport,
+  writeImportFile,
+  type PulumiImportFile,
+} from "../../src/export";
 
 /**
  * Every line for stderr, with the API key masked: a key pasted into the wrong place (the base
@@ -31,26 +43,38 @@ Reads GUARDRAILS_API_KEY and GUARDRAILS_BASE_URL. Makes no write call.
   --stdout               print every guardrail as one file instead of writing files
   --force                overwrite existing files (without it, nothing is written if any exists);
                          a symbolic link is never written through, with or without --force
+  --pulumi-import-file <path>
+                         write, instead of the YAML files, the file \`pulumi import --file <path>\`
+                         takes for the native provider: each guardrail (guardrails:index:Guardrail,
+                         named by its stable id) and its member and key sets (<id>-members,
+                         <id>-keys); - prints it. With --all-workspaces: the whole organization
+  --from-state <file>    with --pulumi-import-file: read no service; import instead the dynamic
+                         resources of a stack's \`pulumi stack export\` (- for stdin) under their
+                         native types, same names and ids (guardrails-migrate-to-native runs it all)
 `;
 
 /** A file name of the folder (anyone's clone may hold any): as is when printable ASCII, else quoted and escaped. */
 const fileShown = (f: string) => (/^[\x20-\x7e]+$/.test(f) ? f : shown(f));
+
+const OPTIONS = {
+  workspace: { type: "string", multiple: true },
+  "all-workspaces": { type: "boolean" },
+  only: { type: "string", multiple: true },
+  exclude: { type: "string", multiple: true },
+  exclusive: { type: "boolean" },
+  stdout: { type: "boolean" },
+  force: { type: "boolean" },
+  "pulumi-import-file": { type: "string" },
+  "from-state": { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
 
 async function main(): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
       allowPositionals: true,
-      options: {
-        workspace: { type: "string", multiple: true },
-        "all-workspaces": { type: "boolean" },
-        only: { type: "string", multiple: true },
-        exclude: { type: "string", multiple: true },
-        exclusive: { type: "boolean" },
-        stdout: { type: "boolean" },
-        force: { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
+      options: OPTIONS,
     });
   } catch (err) {
     say(`guardrails-export: ${(err as Error).message}\n\n${USAGE}`);
@@ -75,6 +99,14 @@ async function main(): Promise<number> {
     say(`guardrails-export: --all-workspaces reads every workspace; drop --workspace, or --all-workspaces\n\n${USAGE}`);
     return 2;
   }
+  const importFile = values["pulumi-import-file"];
+  const problem = importFileProblem(values, positionals);
+  if (problem) {
+    say(`guardrails-export: ${problem}\n\n${USAGE}`);
+    return 2;
+  }
+  if (values["from-state"] !== undefined)
+    return writeImport(importFile!, fromState(values["from-state"]), values.force);
   const dir = positionals[0] ?? "guardrails";
   const schemaFile = resolve("node_modules/pulumi-guardrails/schema/guardrails.schema.json");
   const result = await exportGuardrails({
@@ -87,6 +119,7 @@ async function main(): Promise<number> {
   });
   for (const w of result.warnings) say(`warning: ${w}\n`);
   for (const n of result.notes) say(`note: ${n}\n`);
+  if (importFile !== undefined) return writeImport(importFile, result.pulumiImport, values.force);
   if (values.stdout) {
     process.stdout.write(result.combined);
     return 0;
@@ -108,6 +141,54 @@ async function main(): Promise<number> {
     say(
       `note: ${shown}/ also holds ${others.map((f: string) => fileShown(basename(f))).join(", ")}, which declareGuardrails("${shown}") loads too\n`,
     );
+  }
+  return 0;
+}
+
+/** Why --pulumi-import-file and --from-state cannot run with these options, if they cannot. */
+function importFileProblem(values: Record<string, unknown>, positionals: string[]): string | undefined {
+  const importFile = values["pulumi-import-file"];
+  if (values["from-state"] === undefined && importFile === undefined) return undefined;
+  if (importFile === undefined) return "--from-state needs --pulumi-import-file <path>";
+  const clash = [...positionals.slice(0, 1).map((d) => JSON.stringify(d)), ...(values.stdout ? ["--stdout"] : [])];
+  if (clash.length > 0) return `--pulumi-import-file writes no YAML; drop ${clash.join(" and ")}`;
+  const selection = ["workspace", "all-workspaces", "only", "exclude", "exclusive"].filter(
+    (o) => values[o] !== undefined,
+  );
+  if (values["from-state"] !== undefined && selection.length > 0)
+    return `--from-state reads the stack's state, not the service; drop --${selection.join(", --")}`;
+  return undefined;
+}
+
+/** The import file of a stack's dynamic resources (every protect flag in one file), with the deletes to run after. */
+function fromState(source: string): PulumiImportFile {
+  let state: unknown;
+  try {
+    state = JSON.parse(readFileSync(source === "-" ? 0 : source, "utf8"));
+  } catch (err) {
+    throw new StateMigrationError(`--from-state ${JSON.stringify(source)}: ${(err as Error).message}`);
+  }
+  const plan = planMigration(state);
+  for (const s of plan.skipped) say(`note: left on the dynamic face: ${s}\n`);
+  const protectedOnes = plan.moves.filter((m) => m.protect && !m.imported).map((m) => m.name);
+  if (protectedOnes.length > 0)
+    say(
+      `note: protected in the state: ${protectedOnes.join(", ")}; pulumi import protects every resource unless --protect=false\n`,
+    );
+  for (const d of plan.deletes)
+    say(
+      `note: then: pulumi state delete --yes${d.force ? " --force" : ""} ${d.urns.map((u) => `'${u.replaceAll("'", "'\\''")}'`).join(" ")}\n`,
+    );
+  const nameTable = Object.assign({}, ...plan.imports.map((i) => i.file.nameTable ?? {})) as Record<string, string>;
+  return { nameTable, resources: plan.imports.flatMap((i) => i.file.resources) };
+}
+
+/** Writes the import file at `path` (never through a link), or prints it for `-`. */
+function writeImport(path: string, file: PulumiImportFile, force = false): number {
+  if (path === "-") process.stdout.write(renderImportFile(file));
+  else {
+    writeImportFile(path, file, { force });
+    say(`guardrails-export: wrote ${path} (${file.resources.length} resource(s)); run: pulumi import --file ${path}\n`);
   }
   return 0;
 }

@@ -6,6 +6,13 @@
 import { z } from "zod";
 import { UUID_RE } from "../fields/constants";
 
+/** What is wrong with one id of a set, or undefined when nothing is (both faces say it so). */
+export function idProblem(id: string): string | undefined {
+  if (id.trim() === "") return "ids must be non-empty strings";
+  if (id.length > 500) return "ids must be at most 500 characters";
+  return undefined;
+}
+
 /** The id map: `true` is what programs send; a status string is what `read` records. */
 const idMap = (argName: string) =>
   z
@@ -14,9 +21,8 @@ const idMap = (argName: string) =>
     .record(z.string(), z.union([z.literal(true), z.string()]), { error: `${argName} must be a list of strings` })
     .superRefine((map, ctx) => {
       for (const id of Object.keys(map)) {
-        if (id.trim() === "") ctx.addIssue({ code: "custom", message: "ids must be non-empty strings", input: id });
-        else if (id.length > 500)
-          ctx.addIssue({ code: "custom", message: "ids must be at most 500 characters", input: id });
+        const problem = idProblem(id);
+        if (problem) ctx.addIssue({ code: "custom", message: problem, input: id });
       }
     });
 

@@ -9,6 +9,11 @@ export interface PropertyFailure {
   /** camelCase path, e.g. `contentFilterBuiltins[1].action`. */
   property: string;
   reason: string;
+  /**
+   * The arg at the path's root holds a secret: the reason quotes none of it, and a face must
+   * not let its engine print the value beside the path (`forEngine`, the native face's check).
+   */
+  secret?: true;
 }
 
 export function formatPath(path: readonly PropertyKey[]): string {
@@ -51,18 +56,30 @@ export function secretArgsOf(props: Record<string, unknown>): (root: string) => 
   return (root) => names.has(root);
 }
 
-/**
- * Failures as the dynamic-provider host hands them to the engine. The engine prints a failure
- * as `property <p> value {<the input at p>} has a problem`, looking `p` up among the top-level
- * inputs, where a secret is in plain text (`{&{{-7}}}`). A failure under a secret arg therefore
- * goes with no property, its path leading the reason: `has a problem: limitUsd: must be >= 0`.
- */
-export function forEngine(
+/** The failures, each under an arg that holds a secret marked `secret` (the reasons are already free of its value). */
+export function markSecret(
   failures: readonly PropertyFailure[],
   isSecret: (root: string) => boolean,
 ): PropertyFailure[] {
+  return failures.map((f) => (f.secret || isSecret(rootOf(f.property)) ? { ...f, secret: true } : f));
+}
+
+/** The top-level arg a property path starts with (`contentFilterBuiltins[1].action` -> `contentFilterBuiltins`). */
+export const rootOf = (property: string): string => property.split(/[.[]/)[0] ?? property;
+
+/**
+ * Failures as the dynamic-provider host hands them to the engine. The engine prints a failure
+ * as `property <p> value {<the input at p>} has a problem`, looking `p` up among the top-level
+ * inputs, where a secret is in plain text (`{&{{-7}}}`). A failure under a secret arg (marked
+ * `secret`, or under a root `isSecret` names) therefore goes with no property, its path leading
+ * the reason: `has a problem: limitUsd: must be >= 0`.
+ */
+export function forEngine(
+  failures: readonly PropertyFailure[],
+  isSecret: (root: string) => boolean = () => false,
+): PropertyFailure[] {
   return failures.map((f) =>
-    isSecret(f.property.split(/[.[]/)[0]!) ? { property: "", reason: `${f.property}: ${f.reason}` } : f,
+    f.secret || isSecret(rootOf(f.property)) ? { property: "", reason: `${f.property}: ${f.reason}` } : f,
   );
 }
 

@@ -8,15 +8,17 @@ import { getClient } from "../settings/config";
 import { confirmGone } from "../confirm-gone";
 import type { AssignmentSetKind } from "./kind";
 import { heldElsewhere } from "./held-elsewhere";
-import { setOutputs, statusesIn, statusMap } from "./state-map";
+import { setOutputs, setResourceId, statusesIn, statusMap } from "./state-map";
 import { FOREIGN } from "./status";
 import type { ReadResult } from "../results";
+import { parseSetImportId } from "./import-id";
 
 export async function readSet(
   kind: AssignmentSetKind,
   id: string,
-  props: Record<string, unknown>,
+  props: Record<string, unknown> | undefined,
 ): Promise<ReadResult | undefined> {
+  if (props === undefined) return importSet(kind, id);
   const client = getClient();
   const guardrailId = ((props?.guardrailId as string | undefined) ?? id.split("/")[0]!).toLowerCase();
   let live: Set<string>;
@@ -42,4 +44,42 @@ export async function readSet(
   for (const k of Object.keys(previous)) if (previous[k] === FOREIGN && live.has(k)) map[k] = FOREIGN;
   const outs = setOutputs(kind.stateKey, { guardrailId, exclusive }, map);
   return { id, properties: outs, inputs: outs };
+}
+
+/** The guardrail of an import id (import-id.ts has the forms); anything else is refused, saying them. */
+export function importedGuardrail(kind: AssignmentSetKind, id: string): string {
+  return parseSetImportId(kind, id).guardrailId;
+}
+
+/**
+ * `read` with nothing but the id (an import). The plain id: the guardrail's whole set as it
+ * is now, every id assigned, in additive mode. Additive is what an import can say for sure:
+ * exclusive would claim the guardrail's whole set from then on, a decision the program makes
+ * (`exclusive: true` previews as an update in place). The managed id (import-id.ts): only the
+ * ids it names, each with where it is now, in its mode; an id assigned out of band is left
+ * out even in exclusive mode (the next refresh finds it, as it would have before the import).
+ * Undefined when the guardrail is gone.
+ */
+async function importSet(kind: AssignmentSetKind, id: string): Promise<ReadResult | undefined> {
+  const { guardrailId, managed } = parseSetImportId(kind, id);
+  const client = getClient();
+  let live: Set<string>;
+  try {
+    live = new Set(await collect(kind.list(client, guardrailId)));
+  } catch (err) {
+    if (err instanceof NotFoundError) return undefined;
+    throw err;
+  }
+  const wanted = managed ? managed.ids : [...live];
+  const exclusive = managed?.exclusive ?? false;
+  const elsewhere = managed
+    ? await heldElsewhere(
+        client,
+        kind,
+        guardrailId,
+        wanted.filter((k) => !live.has(k)),
+      )
+    : {};
+  const outs = setOutputs(kind.stateKey, { guardrailId, exclusive }, statusMap(wanted, live, false, elsewhere));
+  return { id: setResourceId(guardrailId, kind.stateKey), properties: outs, inputs: outs };
 }

@@ -148,3 +148,15 @@ export function apiError(status: number, ctx: ErrorContext): GuardrailsError {
     );
   return new UnexpectedStatusError(status, summary, ctx);
 }
+
+/** Thrown instead of reporting a resource gone when the 404 cannot be trusted. */
+export class UntrustedNotFoundError extends UserError {
+  constructor(
+    message: string,
+    /** How the message names the resource (confirm-gone.ts `GoneQuestion.what`), for a shorter repeat. */
+    readonly what: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}

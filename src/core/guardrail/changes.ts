@@ -14,7 +14,8 @@ import {
   type GuardrailOutputs,
 } from "./model";
 import { couldAnswer, modelListChanged, type ModelList } from "./model-lists";
-import { keyPath, type PropertyChange } from "../results";
+import type { PropertyChange } from "../results";
+import { keyedChanges } from "./key-changes";
 
 const isModelList = (p: ComparedProperty): p is ModelList => spec(p).kind === "modelSet";
 
@@ -43,9 +44,9 @@ export function settingsMatch(g: WireGuardrail, inputs: GuardrailInputs): boolea
 }
 
 /**
- * The changed properties as the core's diff names them (results.ts): each by its name, the
- * builtin content filters by slug (`contentFilterBuiltins["email"]` added, deleted or updated),
- * unless that arg is secret: then only its name, since the slugs it holds are part of it.
+ * The changed properties as the core's diff names them (results.ts): a scalar by its name, a
+ * list setting by the entries that changed (key-changes.ts), unless that arg is secret: then
+ * only its name, since the keys it holds are part of it.
  */
 export function propertyChanges(
   outs: GuardrailOutputs,
@@ -54,25 +55,8 @@ export function propertyChanges(
   isSecret: (arg: string) => boolean,
 ): PropertyChange[] {
   return changed.flatMap((p): PropertyChange[] => {
-    const slugs = p === "contentFilterBuiltins" && !isSecret(p) ? builtinChanges(outs, inputs) : [];
-    // A list that compares equal slug by slug (a slug repeated) is still a change: named whole.
-    return slugs.length > 0 ? slugs : [{ path: p, kind: "update" }];
-  });
-}
-
-/** Builtin filters keyed by slug, as diff compares them. */
-function bySlug(list: unknown): Map<string, string> {
-  return new Map(((list ?? []) as { slug: string }[]).map((b) => [b.slug, JSON.stringify(b)]));
-}
-
-function builtinChanges(outs: GuardrailOutputs, inputs: GuardrailInputs): PropertyChange[] {
-  const want = bySlug(comparableInputs(inputs).contentFilterBuiltins);
-  const have = bySlug(comparableOutputs(outs).contentFilterBuiltins);
-  const slugs = [...new Set([...want.keys(), ...have.keys()])].sort();
-  return slugs.flatMap((slug): PropertyChange[] => {
-    const path = keyPath("contentFilterBuiltins", slug);
-    if (!have.has(slug)) return [{ path, kind: "add" }];
-    if (!want.has(slug)) return [{ path, kind: "delete" }];
-    return want.get(slug) === have.get(slug) ? [] : [{ path, kind: "update" }];
+    const keyed = isSecret(p) ? undefined : keyedChanges(outs, inputs, p);
+    // A list that compares equal key by key (a key repeated) is still a change: named whole.
+    return keyed && keyed.length > 0 ? keyed : [{ path: p, kind: "update" }];
   });
 }

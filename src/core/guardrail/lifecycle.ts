@@ -10,7 +10,7 @@ import { JournalHandle } from "./create-journal";
 import { createGuardrailOnce } from "./create-once";
 import { confirmGone } from "../confirm-gone";
 import { containsUnknown, isUnknown } from "../unknown";
-import { forEngine, secretArgsOf } from "../args/messages";
+import { markSecret, secretArgsOf } from "../args/messages";
 import type { WireGuardrail } from "../client/wire";
 import { FIELD_NAMES, spec } from "../fields/fields";
 import { checkGuardrailArgs, parseInputs } from "./check";
@@ -19,10 +19,12 @@ import { adopt, assertReplacementKeepsGuardrail, assertSameGuardrail } from "./a
 import { adoptionWarning } from "./adoption-preview";
 import { changedProperties, propertyChanges } from "./changes";
 import { createBody, patchBody } from "./bodies";
-import { outputsFromWire, refreshedInputs, type GuardrailOutputs } from "./model";
+import { importedInputs, outputsFromWire, refreshedInputs, type GuardrailOutputs } from "./model";
 import { knownDefaultWorkspace, workspaceMoves } from "./workspace";
 import { recordedSecretArgs, withSecretCopies } from "./secret-copies";
 import { UserError } from "../user-error";
+import { parseGuardrailImportId, withSentModels } from "./import-id";
+import { recordedCanonical } from "./model-lists";
 import {
   updates,
   type CheckResult,
@@ -45,7 +47,7 @@ export async function check(olds: Record<string, unknown>, news: Record<string, 
       .catch(() => undefined);
     if (warning) console.error(warning);
   }
-  return { inputs: news, failures: forEngine(failures, secretArgsOf(news)) };
+  return { inputs: news, failures: markSecret(failures, secretArgsOf(news)) };
 }
 
 export async function diff(id: string, olds: GuardrailOutputs, news: Record<string, unknown>): Promise<DiffResult> {
@@ -106,22 +108,29 @@ export async function create(news: Record<string, unknown>): Promise<CreateResul
 }
 
 export async function read(id: string, props: GuardrailOutputs): Promise<ReadResult | undefined> {
-  JournalHandle.forget(id);
+  // An import (no state): the id is refused before any call unless it is a guardrail's (import-id.ts).
+  const imported = props ? undefined : parseGuardrailImportId(id);
+  const gid = imported?.guardrailId ?? id;
+  JournalHandle.forget(gid);
   const client = getClient();
   let g: WireGuardrail;
   try {
-    g = await client.getGuardrail(id);
+    g = await client.getGuardrail(gid);
   } catch (err) {
-    await confirmGuardrailGone(client, id, props, err);
+    await confirmGuardrailGone(client, gid, props, err);
     return undefined;
   }
   const outs = outputsFromWire(g, undefined, props);
   // The copies of the args that were secret when the state was written stay secret.
   const secrets = recordedSecretArgs(props);
+  if (imported) {
+    const r = withSentModels(outs, importedInputs(outs), (l) => recordedCanonical(outs, l), imported.models);
+    return { id: gid, properties: r.outs, inputs: r.inputs };
+  }
   return {
     id,
     properties: withSecretCopies(outs, secrets),
-    inputs: withSecretCopies(refreshedInputs(props ?? outs, outs), secrets),
+    inputs: withSecretCopies(refreshedInputs(props, outs), secrets),
   };
 }
 

@@ -71,19 +71,36 @@ export function answersOf(recorded: RecordedModels): ModelAnswers {
 }
 
 /**
+ * What each identifier last sent was answered with, and each answered canonical slug as
+ * itself. The service answers in request order without duplicates, so an answer with one slug
+ * per identifier sent pairs them; otherwise (two identifiers of one model) only the canonical
+ * slugs are known. Nothing else is guessed.
+ */
+export function knownCanonical(recorded: RecordedModels, list: ModelList): Map<string, string> {
+  const answered = answersOf(recorded)[list] ?? [];
+  const known = new Map(answered.map((c) => [c, c]));
+  const sent = recorded.args ? [...new Set(recorded.args[list] ?? [])] : [];
+  if (sent.length === answered.length) for (const [i, id] of sent.entries()) known.set(id, answered[i]!);
+  return known;
+}
+
+/**
  * Whether a model list differs between the recorded state and the program: the program
- * changed its own identifiers (as a set), or the service's canonical list drifted from its
- * last answer. A new identifier for a model already listed is a change too: which model a
- * slug names is the service's to say, so it is sent, and the answer settles it. With no
- * record of what was sent (adopting a guardrail), the set of canonical slugs must match.
+ * changed its own identifiers (as a set) to ones that do not stand for the models the service
+ * answered, or the service's canonical list drifted from its last answer. An identifier whose
+ * answer is known (knownCanonical: a slug sent before, or a canonical slug answered) stands
+ * for that model, so writing a model's canonical slug for its slug is no change. A new
+ * identifier is a change: which model it names is the service's to say, so it is sent, and the
+ * answer settles it. With no record of what was sent (adopting a guardrail), the set of
+ * canonical slugs must match.
  */
 export function modelListChanged(recorded: RecordedModels, inputs: GuardrailInputs, list: ModelList): boolean {
   const answered = answersOf(recorded)[list];
   const sent = recorded.args ? (recorded.args[list] ?? null) : answered;
   if (!sameSet(recordedCanonical(recorded, list), answered)) return true;
-  // The answer's own canonical slugs are known to stand for themselves: a program that now
-  // lists exactly them asks for what the service holds. Any other new identifier is sent.
-  return !sameSet(inputs[list], sent) && !sameSet(inputs[list], answered);
+  const known = knownCanonical(recorded, list);
+  const asked = inputs[list]?.map((id) => known.get(id) ?? id) ?? null;
+  return !sameSet(inputs[list], sent) && !sameSet(asked, answered);
 }
 
 /** Steps after which `couldAnswer` stops looking and says "could" (it only ever widens a search). */

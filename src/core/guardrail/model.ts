@@ -161,3 +161,17 @@ export function refreshedInputs(recorded: GuardrailOutputs, live: GuardrailOutpu
   }
   return Object.fromEntries(Object.entries(args).filter(([, v]) => v !== null && v !== undefined));
 }
+
+/**
+ * Inputs `read` reports for an import (no state): the args a program writes to hold exactly
+ * what the service holds. A setting at what omission means is left out, as a person would
+ * write it; the workspace is named, so the program previews with no change wherever the
+ * default workspace is.
+ */
+export function importedInputs(live: GuardrailOutputs): Record<string, unknown> {
+  const omitted = comparableInputs({ name: live.name } as GuardrailInputs);
+  const now = comparableOutputs(live);
+  const args = refreshedInputs(live, live);
+  for (const p of COMPARED) if (p !== "name" && JSON.stringify(now[p]) === JSON.stringify(omitted[p])) delete args[p];
+  return { ...args, ...(live.workspaceId ? { workspaceId: live.workspaceId } : {}) };
+}

@@ -13,7 +13,9 @@ import { firstTime, forgetSaid } from "./said-once";
 import { UserError } from "../user-error";
 
 export interface ProviderSettings {
+  /** The management API key (a secret). Config `guardrails:apiKey` or GUARDRAILS_API_KEY. */
   apiKey?: string | undefined;
+  /** The management API's base URL. Config `guardrails:baseUrl` or GUARDRAILS_BASE_URL. */
   baseUrl?: string | undefined;
   /** Attempts per idempotent call. Config `guardrails:maxAttempts` or GUARDRAILS_MAX_ATTEMPTS. @default 5 */
   maxAttempts?: number | undefined;

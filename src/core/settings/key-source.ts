@@ -6,10 +6,9 @@
  * One provider process serves every resource of a run: the first such failure explains, the
  * others name their resource and point back to it (issue 24: not 20 identical long errors).
  */
-import { AuthenticationError, ConnectionError, type GuardrailsError } from "../client/errors";
+import { AuthenticationError, ConnectionError, UntrustedNotFoundError, type GuardrailsError } from "../client/errors";
 import { shownSetting } from "../client/redaction";
 import { RECORDED_CONFIG, resolveSettings } from "./config";
-import { UntrustedNotFoundError } from "../confirm-gone";
 import { firstTime } from "./said-once";
 
 /** Where a setting came from, or undefined when the provider is not configured. */

@@ -1,0 +1,80 @@
+/**
+ * The data sources' args as zod, in the program's names, strict like a resource's: an unknown
+ * property, an id that is no UUID or a lookup that names both an id and a name fails with its
+ * property path before any call. Both faces parse with `parseLookupArgs`.
+ */
+import { z } from "zod";
+import { issuesToFailures, type PropertyFailure } from "../args/messages";
+import { NAME_MAX, UUID_RE } from "../fields/constants";
+
+/** The longest `nameRegex` taken: a pattern is a program's own text, not a document. */
+export const NAME_REGEX_MAX = 256;
+
+const uuid = (what: string) =>
+  z.string({ error: `must be ${what} (UUID)` }).regex(UUID_RE, { error: `must be ${what} (UUID)` });
+const guardrailId = uuid("a guardrail id");
+const workspaceId = uuid("a workspace id").optional();
+
+const getGuardrail = z
+  .strictObject({
+    id: guardrailId.optional(),
+    name: z
+      .string({ error: "must be a string" })
+      .min(1, { error: `must be 1 to ${NAME_MAX} characters` })
+      .max(NAME_MAX, { error: `must be 1 to ${NAME_MAX} characters` })
+      .optional(),
+    workspaceId,
+  })
+  .superRefine((v, ctx) => {
+    if (v.id !== undefined && v.name !== undefined)
+      ctx.addIssue({ code: "custom", path: ["name"], message: "give id or name, not both" });
+    else if (v.id === undefined && v.name === undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["id"],
+        message: "give id, or name (with workspaceId when not the default one)",
+      });
+    else if (v.id !== undefined && v.workspaceId !== undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["workspaceId"],
+        message: "narrows a lookup by name; an id names one guardrail on its own",
+      });
+  });
+
+const nameRegex = z
+  .string({ error: "must be a regular expression (a string)" })
+  .max(NAME_REGEX_MAX, { error: `must be at most ${NAME_REGEX_MAX} characters` })
+  .superRefine((pattern, ctx) => {
+    try {
+      new RegExp(pattern, "u");
+    } catch (err) {
+      ctx.addIssue({ code: "custom", message: `is not a regular expression: ${(err as Error).message}` });
+    }
+  });
+
+/** Each data source's args, by the name both faces give it. */
+export const LOOKUP_ARGS = {
+  getGuardrail,
+  getGuardrails: z.strictObject({ workspaceId, nameRegex: nameRegex.optional() }),
+  getGuardrailMembers: z.strictObject({ guardrailId }),
+  getGuardrailKeys: z.strictObject({ guardrailId }),
+} as const;
+
+export type LookupName = keyof typeof LOOKUP_ARGS;
+export type LookupArgs<N extends LookupName> = z.output<(typeof LOOKUP_ARGS)[N]>;
+
+/** The args parsed, or every failure with its property path. `null` values count as omitted. */
+export function parseLookupArgs<N extends LookupName>(
+  name: N,
+  raw: unknown,
+): { ok: true; args: LookupArgs<N> } | { ok: false; failures: PropertyFailure[] } {
+  const bag =
+    raw && typeof raw === "object" && !Array.isArray(raw)
+      ? Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== null && v !== undefined))
+      : raw;
+  const schema = LOOKUP_ARGS[name];
+  const parsed = schema.safeParse(bag);
+  if (parsed.success) return { ok: true, args: parsed.data as LookupArgs<N> };
+  return { ok: false, failures: issuesToFailures(parsed.error, Object.keys(schema.shape ?? {})) };
+}

@@ -1,0 +1,60 @@
+/**
+ * The data sources on the dynamic face: plain async functions over the client, with the names,
+ * args and answers of the native face's invokes (src/core/data-sources), so a program reads the
+ * same on either face. They run in the program, reading the stack config (`guardrails:apiKey`,
+ * `guardrails:baseUrl`, the tuning settings) and the environment as the resources do, with the
+ * same checks at the first use (config-warnings.ts).
+ */
+import * as pulumi from "@pulumi/pulumi";
+import type { GuardrailsClient } from "../core/client/client";
+import * as lookups from "../core/data-sources/lookups";
+import type {
+  GuardrailInfo,
+  GuardrailKeysFound,
+  GuardrailMembersFound,
+  GuardrailsFound,
+} from "../core/data-sources/lookups";
+import { configure, getClient } from "../core/settings/config";
+import { explainAuthError, explainUrlError } from "../core/settings/key-source";
+import { reportConfigOnce } from "./config-warnings";
+
+export type { GuardrailInfo, GuardrailKeysFound, GuardrailMembersFound, GuardrailsFound };
+
+/** Runs a lookup with the client the stack config and environment describe. */
+async function withClient<T>(fn: (client: GuardrailsClient) => Promise<T>): Promise<T> {
+  reportConfigOnce();
+  const config = pulumi.runtime.allConfig();
+  configure((key) => config[key]);
+  try {
+    return await fn(getClient());
+  } catch (err) {
+    throw explainUrlError(explainAuthError(err));
+  }
+}
+
+/**
+ * One guardrail another team manages, by `id`, or by exact `name` within `workspaceId` (the
+ * default workspace when omitted). Rejects when nothing matches, and when a name matches more
+ * than one guardrail (the message names every id).
+ */
+export function getGuardrail(args: { id: string } | { name: string; workspaceId?: string }): Promise<GuardrailInfo> {
+  return withClient((client) => lookups.getGuardrail(client, args));
+}
+
+/**
+ * The guardrails of `workspaceId` (the default workspace when omitted), sorted by name then id,
+ * optionally only those whose name matches `nameRegex` (unanchored; at most 256 characters).
+ */
+export function getGuardrails(args: { workspaceId?: string; nameRegex?: string } = {}): Promise<GuardrailsFound> {
+  return withClient((client) => lookups.getGuardrails(client, args));
+}
+
+/** The member user ids assigned to a guardrail, sorted (the names `GuardrailMemberAssignment` uses). */
+export function getGuardrailMembers(args: { guardrailId: string }): Promise<GuardrailMembersFound> {
+  return withClient((client) => lookups.getGuardrailMembers(client, args));
+}
+
+/** The key hashes assigned to a guardrail, sorted (the names `GuardrailKeyAssignment` uses). */
+export function getGuardrailKeys(args: { guardrailId: string }): Promise<GuardrailKeysFound> {
+  return withClient((client) => lookups.getGuardrailKeys(client, args));
+}

@@ -1,0 +1,109 @@
+/**
+ * `guardrails-migrate-to-native`: one command that moves a stack from the dynamic face to the
+ * native face with no call to the service. It runs the pulumi CLI three times over:
+ * `pulumi stack export` (the plan comes from the state alone), `pulumi import --file` (one file
+ * per protect flag; the provider's Read makes GET calls only) and `pulumi state delete` of the
+ * dynamic resources (the sets first). Without `yes` it stops after `pulumi import --preview-only`.
+ * Importing first means a failure leaves the dynamic resources in place; a second run skips
+ * the twins already imported.
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { planMigration, StateMigrationError, type MigrationPlan } from "./from-state";
+import { renderImportFile } from "./pulumi-import";
+import { writeFiles } from "./write";
+
+/** How `migrateToNative` runs. */
+export interface MigrateOptions {
+  /** The stack (`--stack`). @default the current stack */
+  stack?: string | undefined;
+  /** The project folder pulumi runs in. @default the current folder */
+  cwd?: string | undefined;
+  /** Import and delete; without it, only previews. @default false */
+  yes?: boolean;
+  /** The pulumi executable. @default "pulumi" from PATH */
+  pulumi?: string;
+  /** Where progress lines go. */
+  say: (line: string) => void;
+}
+
+/** A pulumi run: stdout captured when asked, else passed through with stderr. */
+function runPulumi(o: MigrateOptions, args: string[], capture = false): Promise<{ code: number; stdout: string }> {
+  const all = [...args, ...(o.stack ? ["--stack", o.stack] : [])];
+  return new Promise((resolve, reject) => {
+    const child = spawn(o.pulumi ?? "pulumi", all, {
+      cwd: o.cwd,
+      stdio: ["inherit", capture ? "pipe" : "inherit", "inherit"],
+    });
+    let stdout = "";
+    child.stdout?.on("data", (d: Buffer) => (stdout += d));
+    child.on("error", (err) => reject(new StateMigrationError(`cannot run pulumi: ${err.message}`, { cause: err })));
+    child.on("close", (code) => resolve({ code: code ?? -1, stdout }));
+  });
+}
+
+async function must(o: MigrateOptions, args: string[], capture = false): Promise<string> {
+  const r = await runPulumi(o, args, capture);
+  if (r.code !== 0)
+    throw new StateMigrationError(`pulumi ${args[0]} ${args[1] ?? ""} failed (exit ${r.code}); see above`);
+  return r.stdout;
+}
+
+/** The plan of the stack's migration, read from `pulumi stack export`. */
+export async function planFromStack(o: MigrateOptions): Promise<MigrationPlan> {
+  const text = await must(o, ["stack", "export"], true);
+  let state: unknown;
+  try {
+    state = JSON.parse(text);
+  } catch {
+    throw new StateMigrationError("pulumi stack export printed no JSON");
+  }
+  return planMigration(state);
+}
+
+/**
+ * Moves the stack's dynamic guardrails and sets to the native face (see the file's comment).
+ *
+ * @returns the exit code: 0 when done (or previewed), else pulumi's failure was said.
+ */
+export async function migrateToNative(o: MigrateOptions): Promise<number> {
+  const plan = await planFromStack(o);
+  for (const s of plan.skipped) o.say(`left on the dynamic face: ${s}`);
+  if (plan.moves.length === 0) {
+    o.say("no dynamic guardrails resource in the stack; nothing to migrate");
+    return 0;
+  }
+  for (const m of plan.moves)
+    o.say(`${m.imported ? "imported already" : "import"}: ${m.name} (${m.nativeType}) id ${m.id}`);
+  const dir = mkdtempSync(join(tmpdir(), "guardrails-migrate-"));
+  try {
+    const files = plan.imports.map((i) => ({
+      protect: i.protect,
+      path: writeFiles(dir, [
+        { fileName: `import-${i.protect ? "protected" : "unprotected"}.json`, text: renderImportFile(i.file) },
+      ])[0]!,
+    }));
+    for (const f of files) {
+      const base = ["import", "--file", f.path, `--protect=${f.protect}`, "--generate-code=false"];
+      await must(o, o.yes ? [...base, "--yes", "--skip-preview"] : [...base, "--preview-only"]);
+    }
+    for (const d of plan.deletes) {
+      const args = ["state", "delete", ...d.urns, "--yes", ...(d.force ? ["--force"] : [])];
+      if (o.yes) await must(o, args);
+      else
+        o.say(
+          `then: pulumi ${args.map((a) => (/^[\w:./=-]+$/.test(a) ? a : `'${a.replaceAll("'", "'\\''")}'`)).join(" ")}`,
+        );
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  o.say(
+    o.yes
+      ? `moved ${plan.moves.length} resource(s) to the native face; switch the program to the native classes (same names), then pulumi preview shows no change`
+      : "preview only: nothing changed; rerun with --yes to import and drop the dynamic resources from the state",
+  );
+  return 0;
+}

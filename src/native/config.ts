@@ -1,0 +1,117 @@
+/**
+ * Provider config for the native face. `CheckConfig` fails the preview when the key or the URL
+ * is missing or cannot work, by the rules the dynamic face checks in the program
+ * (src/core/settings/config-problems.ts), naming both ways to set each and never quoting the
+ * key, and warns on unknown keys. `DiffConfig` updates in place. `Configure` warns once on a
+ * key set without `--secret` and hands the values to the core's settings
+ * (src/core/settings/config.ts).
+ */
+import { appendFileSync } from "node:fs";
+import * as provproto from "@pulumi/pulumi/proto/provider_pb";
+import type { PropertyFailure } from "../core/args/messages";
+import { configure, notConfigured } from "../core/settings/config";
+import { malformedSettings, plainKeyWarning, unknownKeyWarnings } from "../core/settings/config-problems";
+import { firstTime } from "../core/settings/said-once";
+import { fromStruct, toStruct } from "./wire";
+
+const PREFIX = "guardrails:";
+/** Inputs the engine adds to every provider's config; not settings of ours. */
+const ENGINE_KEYS = new Set(["version", "pluginDownloadURL"]);
+
+/** Config values by short name (`apiKey`), as text, from a config Struct; the engine's own keys left out. */
+function settingsOf(props: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(props)) {
+    if (ENGINE_KEYS.has(k) || v === undefined || v === null) continue;
+    out[k] = typeof v === "string" ? v : JSON.stringify(v);
+  }
+  return out;
+}
+
+/** Config values by short name, from the args Struct, else the legacy variables map. */
+function configValues(req: provproto.ConfigureRequest): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [k, v] of req.getVariablesMap().entries()) out.set(String(k).replace(/^guardrails:(config:)?/, ""), v);
+  for (const [k, v] of Object.entries(settingsOf(fromStruct(req.getArgs()).props))) out.set(k, v);
+  return out;
+}
+
+/** `Configure`: the stack config to the core's settings (the env vars stay the fallback). */
+export function configureResponse(req: provproto.ConfigureRequest): provproto.ConfigureResponse {
+  const values = configValues(req);
+  if (req.getArgs()) warnPlainKey(fromStruct(req.getArgs()));
+  if (process.env.GUARDRAILS_NATIVE_TRACE) {
+    // A probe for the demo: names only, never values.
+    const args = fromStruct(req.getArgs());
+    appendFileSync(
+      process.env.GUARDRAILS_NATIVE_TRACE,
+      `native: Configure keys=${[...values.keys()].sort().join(",")} secretArgs=${args.secretRoots.join(",")} ` +
+        `variables=${[...req.getVariablesMap().keys()].join(",")}\n`,
+    );
+  }
+  configure((key) => (key.startsWith(PREFIX) ? values.get(key.slice(PREFIX.length)) : undefined));
+  const resp = new provproto.ConfigureResponse();
+  resp.setAcceptsecrets(true);
+  resp.setSupportspreview(false);
+  resp.setAcceptresources(false);
+  resp.setAcceptoutputs(false);
+  return resp;
+}
+
+/** Every problem of a config (by short name) and environment, each on the setting it is about. */
+export function configFailures(config: Record<string, string>, env: NodeJS.ProcessEnv): PropertyFailure[] {
+  const failures: PropertyFailure[] = [];
+  const missingKey = notConfigured(config.apiKey || env.GUARDRAILS_API_KEY, "set");
+  const missingUrl = notConfigured("set", config.baseUrl || env.GUARDRAILS_BASE_URL);
+  if (missingKey) failures.push({ property: "apiKey", reason: missingKey });
+  if (missingUrl) failures.push({ property: "baseUrl", reason: missingUrl });
+  for (const p of malformedSettings(config, env)) failures.push({ property: p.setting, reason: p.message });
+  // The engine prints a failure's property with its value from the inputs: a setting that is
+  // in the config goes without one (every reason names its setting), so no value is ever shown.
+  return failures.map((f) => (config[f.property] !== undefined ? { property: "", reason: f.reason } : f));
+}
+
+/**
+ * The plain-text key warning, to the engine (engine-log.ts), once per process. Said from
+ * `Configure`: `CheckConfig` gets every value unmarked (the engine strips secrets there and
+ * marks them again on what it returns), `Configure` gets the key marked when it is a secret.
+ */
+function warnPlainKey(args: { props: Record<string, unknown>; secretRoots: string[] }): void {
+  if (typeof args.props.apiKey !== "string" || args.props.apiKey === "" || args.secretRoots.includes("apiKey")) return;
+  if (!firstTime("plain-text key")) return;
+  const places =
+    "Pulumi.<stack>.yaml, in the state (as an input of the default guardrails provider), in `pulumi stack export` and in `pulumi preview --json`";
+  console.error(`pulumi-guardrails: ${plainKeyWarning(places)}`);
+}
+
+/** `CheckConfig`: the preview fails on a missing or malformed key or URL; unknown keys warn. */
+export function checkConfigResponse(req: provproto.CheckRequest): provproto.CheckResponse {
+  const config = settingsOf(fromStruct(req.getNews()).props);
+  for (const w of unknownKeyWarnings(Object.keys(config))) console.error(`pulumi-guardrails: ${w}`);
+  const resp = new provproto.CheckResponse();
+  resp.setInputs(req.getNews() ?? toStruct({}));
+  resp.setFailuresList(
+    configFailures(config, process.env).map((f) => {
+      const failure = new provproto.CheckFailure();
+      failure.setProperty(f.property);
+      failure.setReason(f.reason);
+      return failure;
+    }),
+  );
+  return resp;
+}
+
+/** `DiffConfig`: a change of any setting updates the provider in place; none replaces it. */
+export function diffConfigResponse(req: provproto.DiffRequest): provproto.DiffResponse {
+  const olds = fromStruct(req.getOldInputs() ?? req.getOlds()).props;
+  const news = fromStruct(req.getNews()).props;
+  const changed = [...new Set([...Object.keys(olds), ...Object.keys(news)])].filter(
+    (k) => !ENGINE_KEYS.has(k) && JSON.stringify(olds[k]) !== JSON.stringify(news[k]),
+  );
+  const resp = new provproto.DiffResponse();
+  resp.setChanges(
+    changed.length > 0 ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE,
+  );
+  resp.setDiffsList(changed);
+  return resp;
+}

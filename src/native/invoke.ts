@@ -1,0 +1,63 @@
+/**
+ * Data sources (invokes) on the native face: the four tokens, answered by the core's lookups
+ * (src/core/data-sources) with the client the provider's `Configure` set up. Bad args come
+ * back as check failures with their property paths, before any call; a failure of the key or
+ * the URL names where that setting came from, as a resource's does.
+ */
+import * as provproto from "@pulumi/pulumi/proto/provider_pb";
+import { shown } from "../core/args/messages";
+import { type LookupName, parseLookupArgs } from "../core/data-sources/args";
+import * as lookups from "../core/data-sources/lookups";
+import { getClient } from "../core/settings/config";
+import { explainAuthError, explainUrlError } from "../core/settings/key-source";
+import { UserError } from "../core/user-error";
+import { fromStruct, toStruct } from "./wire";
+
+/** The invoke tokens, by the name of the data source each serves. */
+export const FUNCTION_TOKENS: Record<LookupName, string> = {
+  getGuardrail: "guardrails:index:getGuardrail",
+  getGuardrails: "guardrails:index:getGuardrails",
+  getGuardrailMembers: "guardrails:index:getGuardrailMembers",
+  getGuardrailKeys: "guardrails:index:getGuardrailKeys",
+};
+
+/** Kept for the schema's first entry (schema-functions.ts). */
+export const GET_GUARDRAIL = FUNCTION_TOKENS.getGuardrail;
+
+const BY_TOKEN = new Map(Object.entries(FUNCTION_TOKENS).map(([name, tok]) => [tok, name as LookupName]));
+
+type Run = (args: never) => Promise<object>;
+const RUN: Record<LookupName, Run> = {
+  getGuardrail: (args) => lookups.getGuardrail(getClient(), args),
+  getGuardrails: (args) => lookups.getGuardrails(getClient(), args),
+  getGuardrailMembers: (args) => lookups.getGuardrailMembers(getClient(), args),
+  getGuardrailKeys: (args) => lookups.getGuardrailKeys(getClient(), args),
+};
+
+/** `Invoke`: one data source; check failures for bad args, the answer in the program's names. */
+export async function invoke(req: provproto.InvokeRequest): Promise<provproto.InvokeResponse> {
+  const resp = new provproto.InvokeResponse();
+  const name = BY_TOKEN.get(req.getTok());
+  if (!name)
+    throw new UserError(
+      `unknown function ${shown(req.getTok())}; this provider serves ${[...BY_TOKEN.keys()].join(", ")}`,
+    );
+  const parsed = parseLookupArgs(name, fromStruct(req.getArgs()).props);
+  if (!parsed.ok) {
+    resp.setFailuresList(
+      parsed.failures.map((f) => {
+        const failure = new provproto.CheckFailure();
+        failure.setProperty(f.property);
+        failure.setReason(f.reason);
+        return failure;
+      }),
+    );
+    return resp;
+  }
+  try {
+    resp.setReturn(toStruct({ ...(await RUN[name](parsed.args as never)) }));
+  } catch (err) {
+    throw explainUrlError(explainAuthError(err));
+  }
+  return resp;
+}

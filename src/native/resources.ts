@@ -1,0 +1,140 @@
+/**
+ * The resource methods of the native face: each request's Structs to the core's plain bags,
+ * the core's lifecycle of the kind the URN names, its answer back to the wire. Generic over
+ * `Lifecycle`: a kind is one row of `KINDS`.
+ */
+import * as provproto from "@pulumi/pulumi/proto/provider_pb";
+import type { Struct } from "google-protobuf/google/protobuf/struct_pb";
+import { rootOf, type PropertyFailure } from "../core/args/messages";
+import { PartialApplyError } from "../core/assignments/apply";
+import { setsInOldOrder } from "../core/guardrail/arrange";
+import * as guardrailLifecycle from "../core/guardrail/lifecycle";
+import type { Lifecycle } from "../core/results";
+import { NATIVE_GUARDRAIL_TYPE } from "../core/type-tokens";
+import { UserError } from "../core/user-error";
+import { diffResponse } from "./diff";
+import { InitFailure } from "./init-failure";
+import { againstOutputs, SET_KINDS } from "./sets";
+import { coreNews, coreOlds, engineInputs, fromStruct, toStruct } from "./wire";
+
+/** The kinds this face serves, by type token. */
+const KINDS: Record<string, Lifecycle> = {
+  [NATIVE_GUARDRAIL_TYPE]: guardrailLifecycle,
+  ...SET_KINDS,
+};
+
+/**
+ * Per kind, how the inputs the engine records are ordered (optional): a set's entries in the
+ * old inputs' order, so the detailed diff's index paths rarely put an added and a deleted
+ * entry at one index (core/guardrail/arrange.ts). Secret args (`skip`) stay as sent.
+ */
+const INPUT_ORDER: Record<
+  string,
+  (oldInputs: Record<string, unknown>, news: Record<string, unknown>, skip: string[]) => Record<string, unknown>
+> = {
+  [NATIVE_GUARDRAIL_TYPE]: setsInOldOrder,
+};
+
+/** The type token of a URN (`urn:pulumi:stack::project::[parent$]type::name`). */
+function typeOf(urn: string): string {
+  const qualified = urn.split("::")[2] ?? "";
+  return qualified.split("$").pop() ?? qualified;
+}
+
+function lifecycleOf(urn: string): Lifecycle {
+  const kind = KINDS[typeOf(urn)];
+  if (!kind) throw new UserError(`unknown resource type ${typeOf(urn)}`);
+  return kind;
+}
+
+/**
+ * A core failure on the wire, with its property path. The engine prints the top-level input
+ * named by the failure's path beside it, secrets in plain text (`{&{{-7}}}`, 3.248): a failure
+ * at a secret arg itself goes with no property, its path leading the reason. A deeper path
+ * names no top-level input, so nothing is printed beside it and it keeps its property.
+ */
+export function wireFailure(f: PropertyFailure): provproto.CheckFailure {
+  const atSecretRoot = f.secret === true && rootOf(f.property) === f.property;
+  const failure = new provproto.CheckFailure();
+  failure.setProperty(atSecretRoot ? "" : f.property);
+  failure.setReason(atSecretRoot ? `${f.property}: ${f.reason}` : f.reason);
+  return failure;
+}
+
+export async function check(req: provproto.CheckRequest): Promise<provproto.CheckResponse> {
+  const urn = req.getUrn();
+  const olds = coreOlds(req.getOlds());
+  const r = await lifecycleOf(urn).check(olds, coreNews(req.getNews(), urn));
+  const secretRoots = fromStruct(req.getNews()).secretRoots;
+  const order = INPUT_ORDER[typeOf(urn)];
+  const inputs = order ? order(olds, r.inputs, secretRoots) : r.inputs;
+  const resp = new provproto.CheckResponse();
+  // The core's inputs, each arg the engine sent as a secret a secret again; no face bookkeeping.
+  // A set answers its own (sets.ts: the id map beside the list, secrets sealed).
+  resp.setInputs(toStruct(typeOf(urn) in SET_KINDS ? inputs : engineInputs(inputs, secretRoots)));
+  resp.setFailuresList(r.failures.map(wireFailure));
+  return resp;
+}
+
+export async function diff(req: provproto.DiffRequest): Promise<provproto.DiffResponse> {
+  const urn = req.getUrn();
+  const news = coreNews(req.getNews(), urn);
+  const outs = coreOlds(req.getOlds());
+  const d = await lifecycleOf(urn).diff(req.getId(), outs, news);
+  // The engine shows a detailed diff's old values from the recorded inputs (InputDiff).
+  const oldInputs = req.hasOldInputs() ? coreOlds(req.getOldInputs()) : outs;
+  const resp = diffResponse(d, oldInputs, news, outs);
+  return typeOf(urn) in SET_KINDS ? againstOutputs(resp) : resp;
+}
+
+/**
+ * A change the core applied in part (its error carries what landed, as outputs) as the engine
+ * takes it: a partially initialised resource, recorded with `inputs` (server.ts encodes it).
+ */
+const partly =
+  (inputs: Struct | undefined) =>
+  (err: unknown): never => {
+    if (!(err instanceof PartialApplyError)) throw err;
+    throw new InitFailure(err.message, err.id, err.properties, err.reasons, inputs, { cause: err });
+  };
+
+export async function create(req: provproto.CreateRequest): Promise<provproto.CreateResponse> {
+  const urn = req.getUrn();
+  const r = await lifecycleOf(urn).create(coreNews(req.getProperties(), urn)).catch(partly(req.getProperties()));
+  const resp = new provproto.CreateResponse();
+  resp.setId(r.id);
+  resp.setProperties(toStruct(r.properties));
+  return resp;
+}
+
+/**
+ * Read serves refresh (state given) and import (nothing but the id given: the core then
+ * answers inputs that are exactly the args a program writes to match it, so generated code
+ * previews with no change).
+ */
+export async function read(req: provproto.ReadRequest): Promise<provproto.ReadResponse> {
+  const urn = req.getUrn();
+  const state = coreOlds(req.getProperties());
+  const importing = Object.keys(state).length === 0;
+  const r = await lifecycleOf(urn).read(req.getId(), importing ? (undefined as never) : state);
+  const resp = new provproto.ReadResponse();
+  if (!r) return resp; // gone: an empty id tells the engine so
+  resp.setId(r.id);
+  resp.setProperties(toStruct(r.properties));
+  resp.setInputs(toStruct(engineInputs(r.inputs, [])));
+  return resp;
+}
+
+export async function update(req: provproto.UpdateRequest): Promise<provproto.UpdateResponse> {
+  const urn = req.getUrn();
+  const r = await lifecycleOf(urn)
+    .update(req.getId(), coreOlds(req.getOlds()), coreNews(req.getNews(), urn))
+    .catch(partly(req.getNews()));
+  const resp = new provproto.UpdateResponse();
+  resp.setProperties(toStruct(r.properties));
+  return resp;
+}
+
+export async function remove(req: provproto.DeleteRequest): Promise<void> {
+  await lifecycleOf(req.getUrn()).delete(req.getId(), coreOlds(req.getProperties()));
+}

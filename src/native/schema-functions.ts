@@ -1,0 +1,109 @@
+/**
+ * The data sources' part of the package schema: the `functions` map (one entry per invoke
+ * token, inputs and outputs in the program's names, each described) and the object type that
+ * `getGuardrails` lists (`types`). schema.ts merges both into the package schema.
+ */
+import { NAME_REGEX_MAX } from "../core/data-sources/args";
+import { FIELD_NAMES } from "../core/fields/fields";
+import { FUNCTION_TOKENS } from "./invoke";
+
+type Property = Record<string, unknown>;
+type Properties = Record<string, Property>;
+
+/** The object type of one guardrail in `getGuardrails`' answer. */
+export const GUARDRAIL_INFO_TYPE = "guardrails:index:getGuardrailsGuardrail";
+
+const str = (description: string) => ({ type: "string", description });
+const ids = (description: string) => ({ type: "array", items: { type: "string" }, description });
+
+/** A guardrail as every lookup answers it: the resource's settings plus its id, workspace and timestamps. */
+function guardrailInfo(guardrailProperties: Properties): { properties: Properties; required: string[] } {
+  const settings = Object.fromEntries(
+    FIELD_NAMES.filter((k) => guardrailProperties[k]).map((k) => [k, guardrailProperties[k]!]),
+  );
+  return {
+    properties: {
+      id: str("The guardrail's id."),
+      ...settings,
+      workspaceId: str("The guardrail's workspace (absent only for a guardrail older than workspaces)."),
+      createdAt: str("When the guardrail was created (ISO 8601)."),
+      updatedAt: str("When the guardrail was last updated (ISO 8601); absent when never."),
+    },
+    required: ["id", "name", "createdAt"],
+  };
+}
+
+/** The object types the functions' outputs refer to (`getGuardrails`' list), for the schema's `types`. */
+export function functionTypes(guardrailProperties: Properties): Record<string, unknown> {
+  return {
+    [GUARDRAIL_INFO_TYPE]: {
+      type: "object",
+      description: "A guardrail found by getGuardrails.",
+      ...guardrailInfo(guardrailProperties),
+    },
+  };
+}
+
+/**
+ * The schema's `functions` map, given the Guardrail resource's properties (a setting's type and
+ * description are the resource's own). Its outputs refer to `functionTypes`, which go in `types`.
+ */
+export function functionSpecs(guardrailProperties: Properties): Record<string, unknown> {
+  const info = guardrailInfo(guardrailProperties);
+  const guardrailId = str("The guardrail's id (UUID).");
+  const workspaceId = str("The workspace to look in (UUID). Default: the organization's default workspace.");
+  return {
+    [FUNCTION_TOKENS.getGuardrail]: {
+      description:
+        "One guardrail, by `id`, or by exact `name` (within `workspaceId`). Give exactly one of `id` and `name`. " +
+        "Fails when nothing matches, and when a name matches more than one guardrail (the message names every id).",
+      inputs: {
+        properties: {
+          id: str("The guardrail's id (UUID). Give this or `name`."),
+          name: str("The guardrail's exact name. Give this or `id`."),
+          workspaceId: str("With `name`: the workspace to look in (UUID). Default: the default workspace."),
+        },
+      },
+      outputs: info,
+    },
+    [FUNCTION_TOKENS.getGuardrails]: {
+      description:
+        "The guardrails of a workspace, sorted by name then id, optionally those whose name matches `nameRegex`.",
+      inputs: {
+        properties: {
+          workspaceId,
+          nameRegex: str(
+            `A JavaScript regular expression (unanchored: \`^eng-\` for a prefix), at most ${NAME_REGEX_MAX} characters. Default: every guardrail.`,
+          ),
+        },
+      },
+      outputs: {
+        properties: {
+          guardrails: {
+            type: "array",
+            items: { $ref: `#/types/${GUARDRAIL_INFO_TYPE}` },
+            description: "The guardrails found.",
+          },
+          ids: ids("Their ids, in the same order."),
+        },
+        required: ["guardrails", "ids"],
+      },
+    },
+    [FUNCTION_TOKENS.getGuardrailMembers]: {
+      description: "The member user ids assigned to a guardrail (as `GuardrailMemberAssignment` names them).",
+      inputs: { properties: { guardrailId }, required: ["guardrailId"] },
+      outputs: {
+        properties: { guardrailId, memberUserIds: ids("The member user ids assigned, sorted.") },
+        required: ["guardrailId", "memberUserIds"],
+      },
+    },
+    [FUNCTION_TOKENS.getGuardrailKeys]: {
+      description: "The API key hashes assigned to a guardrail (as `GuardrailKeyAssignment` names them).",
+      inputs: { properties: { guardrailId }, required: ["guardrailId"] },
+      outputs: {
+        properties: { guardrailId, keyHashes: ids("The key hashes assigned, sorted.") },
+        required: ["guardrailId", "keyHashes"],
+      },
+    },
+  };
+}

@@ -1,0 +1,95 @@
+/**
+ * The program-side checks of the assignment sets (src/dynamic/claims.ts) on the native face.
+ * One provider process serves every resource's `check` of one deployment (one process per
+ * provider instance), so it sees the whole program's sets and checks them there, by the
+ * core's rules (core/assignments/claims.ts):
+ * - two sets of one kind on one guardrail when either is exclusive: the later one's check
+ *   fails at `guardrailId`, naming both;
+ * - an id listed by sets on two competing guardrails: a warning on the later set (the engine
+ *   shows it on the resource, engine-log.ts).
+ * A guardrail id not known yet (a preview of a guardrail still to be created) cannot be
+ * compared: the check of that set happens again once it is known, at the `up`, before the set
+ * is created. A member's hold reaches its guardrail's workspace, which the program does not
+ * state here: only when an id is listed on two guardrails are their workspaces read (one GET
+ * each, once per deployment); an unreadable one warns of nothing.
+ */
+import { SetClaims, setHeldTwiceMessage } from "../core/assignments/claims";
+import { competes, HOLD_SCOPE, type HolderNoun } from "../core/holders";
+import type { PropertyFailure } from "../core/results";
+import { getClient } from "../core/settings/config";
+
+/** One set's check, as the claims compare it. */
+export interface SetCheck {
+  noun: HolderNoun;
+  /** The resource's URN: its identity (a re-check replaces its claims) and its name in messages. */
+  urn: string;
+  /** Lower case. */
+  guardrailId: string;
+  exclusive: boolean;
+  ids: readonly string[];
+  /** Ids the program made secret are compared all the same, never printed. */
+  secret: boolean;
+}
+
+interface Hold {
+  who: string;
+  set: string;
+  guardrail: string;
+}
+
+/** The resource name of a URN (`urn:pulumi:stack::project::type::name`). */
+export const nameOf = (urn: string): string => urn.split("::").pop() ?? urn;
+
+/** What this process has seen of the deployment's sets. */
+export class DeploymentClaims {
+  private readonly sets = new SetClaims();
+  private readonly holds = new Map<string, Hold[]>();
+  private readonly workspaces = new Map<string, Promise<string | null | undefined>>();
+
+  /** `workspaceOf` reads a guardrail's workspace (null: the default one; undefined: not known). */
+  constructor(private readonly workspaceOf: (guardrailId: string) => Promise<string | null | undefined>) {}
+
+  /** Claims the set's guardrail and ids: the failures of a refused claim, and the warnings to say. */
+  async check(c: SetCheck): Promise<{ failures: PropertyFailure[]; warnings: string[] }> {
+    const name = nameOf(c.urn);
+    const target = { key: `uuid:${c.guardrailId}`, shown: `guardrail ${c.guardrailId}` };
+    const refusal = this.sets.claim(c.noun, target, { who: c.urn, name, exclusive: c.exclusive });
+    if (refusal) return { failures: [{ property: "guardrailId", reason: refusal }], warnings: [] };
+    return { failures: [], warnings: await this.heldTwice(c, { who: c.urn, set: name, guardrail: c.guardrailId }) };
+  }
+
+  private async heldTwice(c: SetCheck, ours: Hold): Promise<string[]> {
+    const warnings: string[] = [];
+    for (const id of new Set(c.ids)) {
+      const key = `${c.noun}\u0000${id}`;
+      const earlier = (this.holds.get(key) ?? []).filter((h) => h.who !== c.urn);
+      this.holds.set(key, [...earlier, ours]);
+      for (const first of earlier.filter((h) => h.guardrail !== c.guardrailId)) {
+        if (!(await this.compete(c.noun, first.guardrail, c.guardrailId))) continue;
+        const shown = c.secret ? "[secret]" : `"${id}"`;
+        const guardrail = (h: Hold) => ({ guardrail: `guardrail ${h.guardrail}`, set: h.set });
+        warnings.push(setHeldTwiceMessage(c.noun, shown, guardrail(first), guardrail(ours)));
+        break;
+      }
+    }
+    return warnings;
+  }
+
+  private async compete(noun: HolderNoun, a: string, b: string): Promise<boolean> {
+    if (HOLD_SCOPE[noun] === "organization") return true;
+    const [wa, wb] = await Promise.all([this.workspace(a), this.workspace(b)]);
+    return wa !== undefined && wb !== undefined && competes(noun, wa, wb);
+  }
+
+  private workspace(guardrailId: string): Promise<string | null | undefined> {
+    let known = this.workspaces.get(guardrailId);
+    if (!known) {
+      known = this.workspaceOf(guardrailId).catch(() => undefined);
+      this.workspaces.set(guardrailId, known);
+    }
+    return known;
+  }
+}
+
+/** The provider process's claims: its guardrails' workspaces read with the configured client. */
+export const deploymentClaims = new DeploymentClaims(async (id) => (await getClient().getGuardrail(id)).workspace_id);

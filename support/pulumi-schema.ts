@@ -1,0 +1,196 @@
+/**
+ * The Pulumi package schema of the native face, generated where the facts live: each arg's
+ * type from the zod schemas `check` enforces (the field table, src/core/fields/fields.ts, and
+ * the assignment args) and its description from the JSDoc a user reads in the IDE (the same
+ * sources as the docs tables, support/docs-tables.ts, plus the provider settings). `npm run
+ * schema` writes it to src/native/schema.json, which the plugin serves (GetSchema) and the
+ * TypeScript SDK is generated from (`npm run sdk:gen`); test/unit/native-schema.test.ts fails
+ * when the two drift.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { z } from "zod";
+import { SET_ARGS } from "../src/core/args/assignment-args";
+import { guardrailArgsSchema } from "../src/core/args/guardrail-args";
+import { KEY_KIND, MEMBER_KIND, type AssignmentSetKind } from "../src/core/assignments/kind";
+import { FIELDS, type FieldName } from "../src/core/fields/fields";
+import type { GuardrailOutputs } from "../src/core/guardrail/model";
+import { NUMERIC_SETTINGS } from "../src/core/settings/config";
+import {
+  NATIVE_GUARDRAIL_TYPE,
+  NATIVE_KEY_ASSIGNMENT_TYPE,
+  NATIVE_MEMBER_ASSIGNMENT_TYPE,
+  NATIVE_PACKAGE,
+} from "../src/core/type-tokens";
+import { functionSpecs, functionTypes } from "../src/native/schema-functions";
+import { type ArgDoc, argDocs, DOC_SOURCES } from "./docs-tables";
+import { asOutput, documented, type Json, jsonOf, type PulumiProperty, pulumiType, schemaTypes } from "./pulumi-types";
+
+/** Where the JSDoc lives: the docs tables' sources and the provider settings. */
+export const SCHEMA_DOC_SOURCES = [...DOC_SOURCES, "src/core/settings/config.ts"];
+
+/** Where the committed schema lives, relative to the repository root. */
+export const SCHEMA_PATH = "src/native/schema.json";
+
+/** The npm package a TypeScript program imports the native face's SDK from. */
+export const SDK_IMPORT = "pulumi-guardrails/native";
+
+type Properties = Record<string, PulumiProperty>;
+
+/**
+ * The outputs a Guardrail records beside its args, described here (the dynamic face documents
+ * them on its class). Bookkeeping is listed as such: a new output of the core has to be put in
+ * one list or the other, or this does not compile.
+ */
+const GUARDRAIL_OUTPUTS: Record<Exclude<keyof GuardrailOutputs, FieldName | "workspaceId">, string | null> = {
+  guardrailId: "The guardrail's id (a UUID), also the resource's id.",
+  createdAt: "When the service created the guardrail (ISO 8601).",
+  updatedAt: "When the service last changed the guardrail (ISO 8601); none when it never did.",
+  allowedModelsCanonical:
+    "The canonical slugs of `allowedModels` as the service holds them; `allowedModels` echoes the program's own identifiers.",
+  ignoredModelsCanonical:
+    "The canonical slugs of `ignoredModels` as the service holds them; `ignoredModels` echoes the program's own identifiers.",
+  modelAnswers: null,
+  modelAliases: null,
+  defaultWorkspaceId: null,
+  args: null,
+};
+
+/** The placement args' docs on this face, where the dynamic face's JSDoc speaks of its own limits. */
+const NATIVE_DOCS: Record<string, ArgDoc> = {
+  adoptId: {
+    text: "Bring an existing guardrail (its UUID) under management instead of creating one: the first `up` reads it and updates what differs from these args. Read at create only. On this face the `import` resource option and `pulumi import` do the same and are the usual way.",
+    fallback: "create a new guardrail",
+  },
+};
+
+const inputJson = (schema: z.ZodType) => z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Json;
+
+function guardrailInputs(docs: Map<string, ArgDoc>): Properties {
+  const json = inputJson(guardrailArgsSchema).properties ?? {};
+  const properties: Properties = {};
+  for (const k of Object.keys(guardrailArgsSchema.shape)) {
+    // A table field's value after `check` (its closed sets survive there), else the arg as written.
+    const schema = k in FIELDS ? jsonOf(FIELDS[k as FieldName].arg) : json[k];
+    if (!schema) throw new Error(`no JSON Schema for the arg ${k}`);
+    const doc = NATIVE_DOCS[k] ?? docs.get(k) ?? docs.get(`GuardrailPlacementArgs.${k}`);
+    properties[k] = { ...pulumiType(schema, k), ...documented(doc, k) };
+  }
+  return properties;
+}
+
+function guardrailResource(docs: Map<string, ArgDoc>) {
+  const inputs = guardrailInputs(docs);
+  const { adoptId: _readAtCreateOnly, ...recorded } = inputs;
+  const extras = Object.entries(GUARDRAIL_OUTPUTS).filter((e): e is [string, string] => e[1] !== null);
+  const listOf = { type: "array", items: { type: "string" } };
+  const properties: Properties = {
+    ...Object.fromEntries(Object.entries(recorded).map(([k, p]) => [k, asOutput(p)])),
+    ...Object.fromEntries(
+      extras.map(([k, description]) => [
+        k,
+        { ...(k.endsWith("Canonical") ? listOf : { type: "string" }), description },
+      ]),
+    ),
+  };
+  const required = Object.keys(guardrailArgsSchema.shape).filter((k) => k in FIELDS && FIELDS[k as FieldName].required);
+  return {
+    description:
+      "A guardrail: model and provider allow and ignore lists, zero-data-retention flags, content filters, data regions and a US dollar spending limit. `workspaceId` is the one arg whose change replaces it.",
+    inputProperties: inputs,
+    requiredInputs: required,
+    properties,
+    required: [...required, "guardrailId", "createdAt"],
+  };
+}
+
+function setResource(kind: AssignmentSetKind, docs: Map<string, ArgDoc>) {
+  const json = inputJson(SET_ARGS[kind.stateKey].partial).properties ?? {};
+  const argsDocs = `Guardrail${kind.noun === "member" ? "Member" : "Key"}AssignmentArgs`;
+  const properties: Properties = {};
+  for (const k of Object.keys(json)) {
+    const name = k === kind.stateKey ? kind.argName : k;
+    // The id list as a program writes it: the dynamic face's `{id: true}` map is its own bookkeeping.
+    const schema = k === kind.stateKey ? { type: "array", items: { type: "string" } } : json[k]!;
+    const doc = docs.get(`${argsDocs}.${name}`) ?? docs.get(`AssignmentArgsBase.${name}`);
+    properties[name] = { ...pulumiType(schema, name), ...documented(doc, `${argsDocs}.${name}`) };
+  }
+  const required = ["guardrailId", kind.argName];
+  return {
+    description: `The ${kind.noun}s assigned to one guardrail: additive (only the listed ${kind.noun}s) or exclusive (the guardrail's whole set). Changing \`guardrailId\` replaces it.`,
+    inputProperties: properties,
+    requiredInputs: required,
+    properties,
+    required,
+  };
+}
+
+/**
+ * Each setting's env var: the key and URL (config.ts reads them by name) and the numbers, in
+ * the order of KNOWN_KEYS (test/unit/native-schema.test.ts holds the two equal).
+ */
+export const SETTING_ENV: Record<"apiKey" | "baseUrl" | keyof typeof NUMERIC_SETTINGS, string> = {
+  apiKey: "GUARDRAILS_API_KEY",
+  baseUrl: "GUARDRAILS_BASE_URL",
+  ...NUMERIC_SETTINGS,
+};
+
+/**
+ * The settings, as stack config (`place` "config") or an explicit provider's inputs. Each falls
+ * back to its env var, but an explicit provider's key is not defaulted from the env by the SDK:
+ * it would send the value as a plain input, and provider inputs are kept in state. The plugin
+ * reads GUARDRAILS_API_KEY from its own environment instead, so that copy is never stored.
+ */
+function settings(docs: Map<string, ArgDoc>, place: "config" | "provider"): Properties {
+  return Object.fromEntries(
+    (Object.keys(SETTING_ENV) as (keyof typeof SETTING_ENV)[]).map((k) => [
+      k,
+      {
+        type: k in NUMERIC_SETTINGS ? "integer" : "string",
+        ...documented(docs.get(`ProviderSettings.${k}`), `ProviderSettings.${k}`),
+        ...(k === "apiKey" ? { secret: true } : {}),
+        ...(k === "apiKey" && place === "provider" ? {} : { defaultInfo: { environment: [SETTING_ENV[k]] } }),
+      },
+    ]),
+  );
+}
+
+/** The package schema, from the JSDoc sources' texts (in SCHEMA_DOC_SOURCES' order). */
+export function pulumiSchema(version: string, sources: string[]): Record<string, unknown> {
+  const docs = argDocs(sources);
+  const guardrail = guardrailResource(docs);
+  const config = settings(docs, "config");
+  return {
+    name: NATIVE_PACKAGE,
+    displayName: "Guardrails",
+    description:
+      "Guardrails of an LLM-gateway management API and the members and API keys assigned to them (the native face of pulumi-guardrails).",
+    version,
+    license: "Apache-2.0",
+    keywords: ["pulumi", "guardrails", "category/utility", "kind/native"],
+    config: { variables: config },
+    provider: {
+      description: "The guardrails provider: where the management API is and its key.",
+      inputProperties: settings(docs, "provider"),
+    },
+    types: { ...schemaTypes(docs), ...functionTypes(guardrail.properties) },
+    resources: {
+      [NATIVE_GUARDRAIL_TYPE]: guardrail,
+      [NATIVE_MEMBER_ASSIGNMENT_TYPE]: setResource(MEMBER_KIND, docs),
+      [NATIVE_KEY_ASSIGNMENT_TYPE]: setResource(KEY_KIND, docs),
+    },
+    functions: functionSpecs(guardrail.properties),
+    language: {
+      // The SDK ships inside this package (`pulumi-guardrails/native`), so generated programs
+      // import it from there, and its version is the schema's (no package.json of its own).
+      nodejs: { packageName: SDK_IMPORT, respectSchemaVersion: true },
+    },
+  };
+}
+
+/** The package schema of the package at `root`, as the committed file holds it. */
+export function pulumiSchemaAt(root: string): string {
+  const { version } = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string };
+  const sources = SCHEMA_DOC_SOURCES.map((p) => readFileSync(join(root, p), "utf8"));
+  return `${JSON.stringify(pulumiSchema(version, sources), null, 2)}\n`;
+}

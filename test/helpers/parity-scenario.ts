@@ -1,0 +1,97 @@
+/**
+ * The parity suite's programs, as data (parity-program.ts writes each face's program from
+ * them), and the checks of what the service holds, read past both faces.
+ */
+import { DEMO_EXTRA_WORKSPACE as W2 } from "../../emulator";
+import type { Program } from "./program";
+import { http } from "./spawn-emulator";
+import { type Face, type Kind, type ResourceSpec, type Value, idOf } from "./parity-program";
+
+/** The kinds each face serves: every kind, on both faces (a face's run can be narrowed here). */
+export const SERVED: Record<Face, readonly Kind[]> = {
+  dynamic: ["Guardrail", "GuardrailMemberAssignment", "GuardrailKeyAssignment"],
+  native: ["Guardrail", "GuardrailMemberAssignment", "GuardrailKeyAssignment"],
+};
+
+export const ENG_NAME = "Parity engineering";
+export const OPS_NAME = "Parity operations";
+export const LEGACY_NAME = "Parity legacy";
+export { W2 };
+
+/** The program at one point of the scenario. */
+export interface Version {
+  /** Changes to eng's args. */
+  eng?: Record<string, Value>;
+  members: string[];
+  keys: string[];
+  /** A second guardrail (the partial-failure step creates it while eng's update fails). */
+  ops?: boolean;
+  /** A guardrail adopted by id (`adoptId`). */
+  adopt?: string;
+}
+
+const ENG: Record<string, Value> = {
+  name: ENG_NAME,
+  description: "Owned by the parity suite",
+  limitUsd: 50,
+  resetInterval: "monthly",
+  allowedModels: ["vendor-a/model-x"],
+  contentFilterBuiltins: [{ slug: "email", action: "redact" }],
+};
+
+/** The resources of a version, in declaration order. */
+export function resources(v: Version): ResourceSpec[] {
+  const out: ResourceSpec[] = [{ kind: "Guardrail", name: "eng", args: { ...ENG, ...v.eng } }];
+  out.push({
+    kind: "GuardrailMemberAssignment",
+    name: "eng-members",
+    args: { guardrailId: idOf("eng"), memberUserIds: v.members, exclusive: true },
+  });
+  out.push({
+    kind: "GuardrailKeyAssignment",
+    name: "eng-keys",
+    args: { guardrailId: idOf("eng"), keyHashes: v.keys },
+  });
+  if (v.ops)
+    out.push({ kind: "Guardrail", name: "ops", args: { name: OPS_NAME, limitUsd: 20, resetInterval: "weekly" } });
+  if (v.adopt)
+    out.push({
+      kind: "Guardrail",
+      name: "legacy",
+      args: { name: LEGACY_NAME, limitUsd: 5, resetInterval: "daily", adoptId: v.adopt },
+    });
+  return out;
+}
+
+/** A guardrail as the service holds it (wire names), or undefined when it answers 404. */
+export async function guardrail(p: Program, id: string): Promise<Record<string, any> | undefined> {
+  const res = await p.api("GET", `/guardrails/${id}`);
+  if (res.status === 404) return undefined;
+  if (res.status !== 200) throw new Error(`GET guardrail ${id}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.data;
+}
+
+/** Every guardrail the service holds, in any workspace, by name (the emulator's admin view). */
+export async function guardrailsByName(p: Program): Promise<Record<string, Record<string, any>>> {
+  const state = (await http(p.emulator.url)("GET", "/__emulator/state")).body as {
+    guardrails: Array<Record<string, any>>;
+  };
+  return Object.fromEntries(state.guardrails.map((g) => [g.name, g]));
+}
+
+/** The ids assigned to guardrail `id` in one set, sorted. */
+export async function assigned(p: Program, id: string, set: "members" | "keys"): Promise<string[]> {
+  const rows = (await p.api("GET", `/guardrails/${id}/assignments/${set}?limit=100`)).body.data as Array<
+    Record<string, string>
+  >;
+  return rows.map((r) => (set === "members" ? r.user_id : r.key_hash) as string).sort();
+}
+
+/** The recorded outputs of one resource in the stack's state (plain export), by Pulumi name. */
+export async function recorded(p: Program, name: string): Promise<Record<string, any> | undefined> {
+  const { json } = await p.exportState();
+  const r = (json.deployment.resources as Array<{ urn: string; outputs?: Record<string, any> }>).find((x) =>
+    x.urn.endsWith(`::${name}`),
+  );
+  return r?.outputs;
+}

@@ -1,0 +1,133 @@
+/**
+ * The native face's Pulumi package schema: the committed src/native/schema.json is what the
+ * field table, the args and their JSDoc generate (support/pulumi-schema.ts), and it is fully
+ * typed, documented and marks the key secret.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { guardrailArgsSchema } from "../../src/core/args/guardrail-args";
+import { KNOWN_KEYS, NUMERIC_SETTINGS } from "../../src/core/settings/config";
+import { packageSchema } from "../../src/native/schema";
+import { pulumiSchemaAt, SCHEMA_PATH, SETTING_ENV, SDK_IMPORT } from "../../support/pulumi-schema";
+
+const root = join(__dirname, "../..");
+const committed = readFileSync(join(root, SCHEMA_PATH), "utf8");
+const schema = JSON.parse(committed) as any;
+const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+
+/** Every property spec in the schema, with where it is. */
+function properties(): [string, { type?: string; $ref?: string; description?: string; items?: unknown }][] {
+  const out: [string, never][] = [];
+  const add = (where: string, props: Record<string, never> | undefined) => {
+    for (const [k, v] of Object.entries(props ?? {})) out.push([`${where}.${k}`, v]);
+  };
+  add("config", schema.config.variables);
+  add("provider", schema.provider.inputProperties);
+  for (const [t, spec] of Object.entries<any>(schema.types)) add(t, spec.properties);
+  for (const [t, spec] of Object.entries<any>(schema.resources)) {
+    add(`${t} input`, spec.inputProperties);
+    add(`${t} output`, spec.properties);
+  }
+  for (const [t, spec] of Object.entries<any>(schema.functions)) {
+    add(`${t} input`, spec.inputs.properties);
+    add(`${t} output`, spec.outputs.properties);
+  }
+  return out;
+}
+
+describe(SCHEMA_PATH, () => {
+  it("is what the field table, the args and their JSDoc generate (run `npm run schema`, then `npm run sdk:gen`)", () => {
+    expect(committed).toBe(pulumiSchemaAt(root));
+  });
+
+  it("is what GetSchema serves, for this package's version", () => {
+    expect(JSON.parse(packageSchema())).toEqual(schema);
+    expect(schema).toMatchObject({ name: "guardrails", version: pkg.version });
+  });
+
+  it("types every property: no Any, every reference resolves", () => {
+    const text = JSON.stringify(schema);
+    expect(text).not.toContain("pulumi.json#/Any");
+    const refs = [...text.matchAll(/"\$ref":"#\/types\/([^"]+)"/g)].map((m) => m[1]);
+    expect(refs.length).toBeGreaterThan(5);
+    for (const ref of refs) expect(Object.keys(schema.types), ref).toContain(ref);
+    const untyped = properties().filter(([, p]) => !p.type && !p.$ref);
+    expect(untyped.map(([w]) => w)).toEqual([]);
+  });
+
+  it("documents every property from its JSDoc", () => {
+    expect(
+      properties()
+        .filter(([, p]) => !p.description)
+        .map(([w]) => w),
+    ).toEqual([]);
+    const g = schema.resources["guardrails:index:Guardrail"];
+    expect(g.inputProperties.limitUsd.description).toBe(
+      "Spending limit in US dollars, finite and >= 0.\n\nDefault: no limit (null).",
+    );
+    expect(g.inputProperties.enforceZdr.deprecationMessage).toMatch(/^Use the four `enforceZdr\*`/);
+  });
+
+  it("names the closed sets as enums and the filters as object types, tolerant on the output side", () => {
+    const g = schema.resources["guardrails:index:Guardrail"];
+    expect(g.inputProperties.resetInterval.$ref).toBe("#/types/guardrails:index:ResetInterval");
+    expect(g.inputProperties.allowedDataRegions.items.$ref).toBe("#/types/guardrails:index:DataRegion");
+    expect(g.inputProperties.contentFilterBuiltins.items.$ref).toBe("#/types/guardrails:index:BuiltinFilter");
+    expect(g.properties.resetInterval.type).toBe("string");
+    expect(g.properties.contentFilterBuiltins.items.$ref).toBe("#/types/guardrails:index:BuiltinFilterOutput");
+    expect(schema.types["guardrails:index:BuiltinFilter"].properties.slug.$ref).toBe(
+      "#/types/guardrails:index:BuiltinFilterSlug",
+    );
+    expect(Object.keys(schema.types["guardrails:index:BuiltinFilter"].properties)).not.toContain("label");
+    expect(Object.keys(schema.types["guardrails:index:BuiltinFilterOutput"].properties)).toContain("label");
+    expect(schema.types["guardrails:index:BuiltinFilterSlug"].enum).toContainEqual({
+      name: "CreditCard",
+      value: "credit-card",
+    });
+  });
+
+  it("has the three resources: the program's args in, what a user reads out, no bookkeeping", () => {
+    expect(Object.keys(schema.resources)).toEqual([
+      "guardrails:index:Guardrail",
+      "guardrails:index:GuardrailMemberAssignment",
+      "guardrails:index:GuardrailKeyAssignment",
+    ]);
+    const g = schema.resources["guardrails:index:Guardrail"];
+    expect(Object.keys(g.inputProperties)).toEqual(Object.keys(guardrailArgsSchema.shape));
+    expect(g.requiredInputs).toEqual(["name"]);
+    expect(Object.keys(g.properties)).toEqual(expect.arrayContaining(["guardrailId", "createdAt", "workspaceId"]));
+    for (const bookkeeping of ["args", "modelAnswers", "modelAliases", "defaultWorkspaceId", "adoptId", "__secretArgs"])
+      expect(Object.keys(g.properties)).not.toContain(bookkeeping);
+    const members = schema.resources["guardrails:index:GuardrailMemberAssignment"];
+    expect(Object.keys(members.inputProperties)).toEqual(["guardrailId", "memberUserIds", "exclusive"]);
+    expect(members.inputProperties.memberUserIds).toMatchObject({ type: "array", items: { type: "string" } });
+    expect(schema.resources["guardrails:index:GuardrailKeyAssignment"].requiredInputs).toEqual([
+      "guardrailId",
+      "keyHashes",
+    ]);
+    expect(Object.keys(schema.functions)).toContain("guardrails:index:getGuardrail");
+  });
+
+  it("has every setting the core reads as config, with its env var; the key is secret everywhere", () => {
+    expect(Object.keys(SETTING_ENV)).toEqual([...KNOWN_KEYS]);
+    expect(Object.keys(schema.config.variables)).toEqual([...KNOWN_KEYS]);
+    for (const [k, env] of Object.entries(NUMERIC_SETTINGS))
+      expect(schema.config.variables[k]).toMatchObject({ type: "integer", defaultInfo: { environment: [env] } });
+    expect(schema.config.variables.apiKey).toMatchObject({
+      secret: true,
+      defaultInfo: { environment: ["GUARDRAILS_API_KEY"] },
+    });
+    expect(schema.config.variables.baseUrl.defaultInfo).toEqual({ environment: ["GUARDRAILS_BASE_URL"] });
+    expect(schema.provider.inputProperties.apiKey.secret).toBe(true);
+    // An explicit provider's SDK would send an env default as a plain input, which state keeps.
+    expect(schema.provider.inputProperties.apiKey.defaultInfo).toBeUndefined();
+  });
+
+  it("makes generated programs import the SDK this package ships", () => {
+    expect(SDK_IMPORT).toBe(`${pkg.name}/native`);
+    expect(schema.language.nodejs.packageName).toBe(SDK_IMPORT);
+    expect(pkg.exports["./native"].default).toBe("./dist/sdk/nodejs/index.js");
+    expect(schema.pluginDownloadURL).toBeUndefined();
+  });
+});
