@@ -119,6 +119,20 @@ describe("paginate in parallel (issue 29)", () => {
     expect(stats.calls).toBeLessThanOrEqual(6 + 2 * 4);
   });
 
+  it("a slow page holds the walk back: pages read ahead of it are bounded, so a bad one costs few calls", async () => {
+    const { fetchPage: inner, stats } = liveList(range(100_000), 1);
+    const fetchPage = async (offset: number, limit: number) => {
+      if (offset !== 10) return inner(offset, limit);
+      await new Promise((r) => setTimeout(r, 300));
+      return { data: range(11), total_count: 100_000 };
+    };
+    await expect(collect(paginate(fetchPage, 10, { concurrency: 4 }))).rejects.toThrow(
+      "the page at offset 10 holds 11 rows though 10 were asked for",
+    );
+    // Page 0, the slow page 1, and at most 2 × 4 pages past the first one not yet taken.
+    expect(stats.calls).toBeLessThanOrEqual(1 + 2 * 4);
+  });
+
   it("a run of empty pages stops with a bounded number of calls, not one per page of the count", async () => {
     const stats = { calls: 0 };
     const fetchPage = async () => {

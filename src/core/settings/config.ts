@@ -87,9 +87,10 @@ export function parsePositiveInt(
   return value;
 }
 
-/** For tests: forget stack config and the cached client. */
+/** For tests: forget stack config, the cached client and the budget's limit. */
 export function resetConfiguration(): void {
   fromStack = { numbers: {} };
+  processBudget.setLimit(DEFAULT_MAX_CONCURRENCY);
   forgetSaid();
   void cached?.client.close();
   cached = undefined;
