@@ -79,7 +79,12 @@ async function measure(admin: Admin, url: string, ids: string[], latencyMs: numb
   configure((k) => config[k]);
   const guardrailId = (await admin("POST", "/api/v1/guardrails", { name: `bench-${latencyMs}-${concurrency}` })).body
     .data.id as string;
-  const args = { __provider: "p", guardrailId, exclusive: false, members: Object.fromEntries(ids.map((id) => [id, true])) };
+  const args = {
+    __provider: "p",
+    guardrailId,
+    exclusive: false,
+    members: Object.fromEntries(ids.map((id) => [id, true])),
+  };
   let outs: Record<string, unknown> = {};
   const created = await timed(admin, async () => {
     outs = (await memberAssignment.create(args)).outs;
@@ -92,7 +97,13 @@ async function measure(admin: Admin, url: string, ids: string[], latencyMs: numb
   const base = { n, latencyMs, concurrency, rttMs };
   const memberPages = exported.counts.listAllMemberAssignments ?? 0;
   return [
-    { ...base, op: "create", ...created, serial: created.calls - Math.ceil(n / MAX_BULK), parallel: Math.ceil(n / MAX_BULK) },
+    {
+      ...base,
+      op: "create",
+      ...created,
+      serial: created.calls - Math.ceil(n / MAX_BULK),
+      parallel: Math.ceil(n / MAX_BULK),
+    },
     { ...base, op: "refresh", ...read, serial: 1, parallel: read.calls - 1 },
     { ...base, op: "export", ...exported, serial: exported.calls - (memberPages - 1), parallel: memberPages - 1 },
   ] as LatencyRow[];

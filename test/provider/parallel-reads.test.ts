@@ -107,3 +107,38 @@ describe("one budget under a 429", () => {
     expect(arrivals.filter((a) => a.at >= told + 950).length).toBeGreaterThanOrEqual(5);
   });
 });
+
+describe("429 bursts from the emulator", () => {
+  it("a create and a read converge, and the request log shows the whole budget backing off after each 429", async () => {
+    await emu.setFaults({ rateLimitRate: 0.15, rateLimitBurst: 3, retryAfterSeconds: 2, seed: 3, latencyMs: 300 });
+    // Two in flight: pages wait for a slot, so one sent too early would show.
+    const config: Record<string, string> = {
+      "guardrails:apiKey": TEST_KEY,
+      "guardrails:baseUrl": emu.url,
+      "guardrails:maxConcurrency": "2",
+    };
+    configure((k) => config[k]);
+    const g = (await emu.client().createGuardrail({ name: "bursts" })).id;
+    await emu.clearLog();
+    const created = await memberAssignment.create({
+      __provider: "p",
+      guardrailId: g,
+      members: asMap(MEMBERS),
+      exclusive: true,
+    });
+    const read = await memberAssignment.read(created.id, created.outs);
+    expect(assigned(read.props!)).toEqual(MEMBERS);
+    const { entries } = await emu.log();
+    const limited = entries.filter((e) => e.status === 429);
+    expect(limited.length).toBeGreaterThanOrEqual(3);
+    // A call sent before a 429 was answered arrives at once (loopback; the emulator logs it before
+    // its 300 ms); none may arrive later until the Retry-After (2 s) is over: the budget holds
+    // every call back. Without the pause, the calls waiting for a slot would go out at once,
+    // and the next ones 300 ms later.
+    for (const told of limited) {
+      const answered = told.receivedAt! + (told.delayedMs ?? 0);
+      const early = entries.filter((e) => e.receivedAt! > answered + 150 && e.receivedAt! < answered + 1850);
+      expect(early, `calls during the pause after the 429 at ${answered}`).toEqual([]);
+    }
+  });
+});
