@@ -15,6 +15,7 @@ import { watchProviderRss } from "./rss";
 import { renderChart } from "./chart";
 import { watchStateWrites, type StateWrites } from "./state-writes";
 import { timePureSteps, type PureTimes } from "./pure-steps";
+import { runLatencyBench } from "./latency";
 
 const SIZES = (process.env.BENCH_SIZES ?? "100,1000,10000,100000").split(",").map(Number);
 /** Per-member modelling is never run above this N without a smaller size to project from. */
@@ -251,7 +252,19 @@ function table(rows: Row[], facts: SizeFacts[], floor: Record<FloorOp, number>, 
   return out.join("\n");
 }
 
+/** The latency table (issue 29): printed and kept in bench/results/latency.md. */
+async function latency(): Promise<string> {
+  const { rows, markdown } = await runLatencyBench();
+  const dir = join(REPO_ROOT, "bench/results");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "latency.json"), JSON.stringify(rows, null, 2));
+  writeFileSync(join(dir, "latency.md"), `${markdown}\n`);
+  return markdown;
+}
+
 async function main(): Promise<void> {
+  // `BENCH_ONLY=latency npm run bench`: the latency table alone (no pulumi CLI runs).
+  if (process.env.BENCH_ONLY === "latency") return void process.stdout.write(`${await latency()}\n`);
   const ctx = preparePulumiTemplate("guardrails-bench-");
   const rows: Row[] = [];
   const facts: SizeFacts[] = [];
@@ -305,6 +318,7 @@ async function main(): Promise<void> {
   writeFileSync(join(dir, "calls.svg"), renderChart(rows, SIZES));
   writeFileSync(join(dir, "table.md"), md + "\n");
   process.stdout.write(`${md}\n\nwrote ${dir}/results.json, calls.svg, table.md\n`);
+  process.stdout.write(`\n${await latency()}\n`);
 }
 
 main().catch((err) => {

@@ -23,6 +23,7 @@ export interface ApiContext {
 
 export function apiHandler({ keys, faults, log, options, dispatchContext }: ApiContext) {
   return async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const receivedAt = Date.now();
     const method = req.method ?? "GET";
     const path = url.pathname.slice(API_PREFIX.length) || "/";
     let operation: OperationName | null = null;
@@ -35,6 +36,7 @@ export function apiHandler({ keys, faults, log, options, dispatchContext }: ApiC
         query: url.search,
         operation,
         status,
+        receivedAt,
         ...(fault ? { fault } : {}),
         ...(delayedMs ? { delayedMs } : {}),
         ...(loggedBody !== undefined ? { body: loggedBody } : {}),

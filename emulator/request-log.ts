@@ -32,6 +32,8 @@ export interface LogEntry {
   status: number;
   /** `dropped` when a write was applied and its answer destroyed; `rate-limit` / `server-error` / `conflict` when injected. */
   fault?: "dropped" | "rate-limit" | "server-error" | "conflict";
+  /** When the call arrived, ms since the epoch (before any added latency): shows a client backing off after a 429. */
+  receivedAt?: number;
   /** Latency the emulator added before answering, in ms. */
   delayedMs?: number;
   /** The request's JSON body, redacted; absent for GET/DELETE, an unparsable body, or after `bodyTruncated`/`bodyDropped`. */

@@ -38,6 +38,7 @@ export class Provider extends pulumi.ProviderResource {
             resourceInputs["baseUrl"] = (args?.baseUrl) ?? utilities.getEnv("GUARDRAILS_BASE_URL");
             resourceInputs["maxAttempts"] = pulumi.output((args?.maxAttempts) ?? utilities.getEnvNumber("GUARDRAILS_MAX_ATTEMPTS")).apply(JSON.stringify);
             resourceInputs["maxBulk"] = pulumi.output((args?.maxBulk) ?? utilities.getEnvNumber("GUARDRAILS_MAX_BULK")).apply(JSON.stringify);
+            resourceInputs["maxConcurrency"] = pulumi.output((args?.maxConcurrency) ?? utilities.getEnvNumber("GUARDRAILS_MAX_CONCURRENCY")).apply(JSON.stringify);
             resourceInputs["timeoutMs"] = pulumi.output((args?.timeoutMs) ?? utilities.getEnvNumber("GUARDRAILS_TIMEOUT_MS")).apply(JSON.stringify);
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
@@ -69,6 +70,12 @@ export interface ProviderArgs {
      * Default: 500 (the service's maximum).
      */
     maxBulk?: pulumi.Input<number | undefined>;
+    /**
+     * Requests in flight per provider process. Config `guardrails:maxConcurrency` or GUARDRAILS_MAX_CONCURRENCY.
+     *
+     * Default: 4.
+     */
+    maxConcurrency?: pulumi.Input<number | undefined>;
     /**
      * Per-request timeout, ms. Config `guardrails:timeoutMs` or GUARDRAILS_TIMEOUT_MS.
      *

@@ -4,7 +4,7 @@
  * `writeExport`, which never overwrites unless told to.
  */
 import { GuardrailsClient } from "../core/client/client";
-import { resolveSettings } from "../core/settings/config";
+import { resolveSettings, useConcurrency } from "../core/settings/config";
 import { UUID_RE } from "../core/fields/constants";
 import { shown } from "../core/args/messages";
 import { UserError } from "../core/user-error";
@@ -181,6 +181,7 @@ function clientFromEnv(env: NodeJS.ProcessEnv = process.env): GuardrailsClient {
   if (missing.length > 0)
     throw new ExportOptionsError(`set ${missing.join(" and ")} (the same env vars as the provider)`);
   const s = resolveSettings(env);
+  useConcurrency(s); // the same one budget per process as the provider (issue 29)
   return new GuardrailsClient({
     baseUrl: s.baseUrl,
     apiKey: s.apiKey,

@@ -72,6 +72,9 @@ export interface LogSummary {
     operation: string | null;
     status: number;
     fault?: string;
+    /** Arrival, ms since the epoch, and the latency added before the answer. */
+    receivedAt?: number;
+    delayedMs?: number;
     body?: unknown;
     bodyTruncated?: string;
     bodyDropped?: true;

@@ -181,7 +181,11 @@ describe("modes and lifecycle", () => {
     expect(await liveMembers(g)).toEqual(["user_0800"]);
   });
 
-  it("a failed call mid-apply records what landed before it", async () => {
+  // At concurrency 1 the chunks go one by one; at 4 the three other chunks land while one fails.
+  it.each([
+    ["1", 200],
+    ["4", 300],
+  ])("a failed call mid-apply records what landed (maxConcurrency %s)", async (concurrency, landedCount) => {
     const g = await newGuardrail("midway");
     configure(
       (k) =>
@@ -190,18 +194,19 @@ describe("modes and lifecycle", () => {
           "guardrails:baseUrl": emu.url,
           "guardrails:maxBulk": "100",
           "guardrails:maxAttempts": "1",
+          "guardrails:maxConcurrency": concurrency,
         })[k],
     );
     let calls = 0;
     const original = emu.internals.faults.before.bind(emu.internals.faults);
-    // Call 1 lists the (empty) set, calls 2 and 3 assign 200 ids, call 4 fails.
+    // Call 1 lists the (empty) set, calls 2 to 5 assign 100 ids each, call 4 fails.
     emu.internals.faults.before = () => (++calls === 4 ? { kind: "server-error", status: 503 } : original());
     try {
       const err = await memberAssignment.create(memberArgs(g, MEMBERS.slice(1000, 1400))).catch((e) => e);
       expect(err.message).toMatch(/503/);
       const landed = Object.entries(err.properties.members).filter(([, v]) => v === true).length;
-      expect(landed).toBe(200);
-      expect((await liveMembers(g)).length).toBe(200);
+      expect(landed).toBe(landedCount);
+      expect((await liveMembers(g)).length).toBe(landedCount);
     } finally {
       emu.internals.faults.before = original;
     }

@@ -106,7 +106,9 @@ describe("client: paging a lying server stops with an error", () => {
     const err = await failure(collect(client(server.url).listGuardrails()));
     expect(err).toBeInstanceOf(PaginationError);
     expect(err.message).toContain("21 empty pages in a row up to offset 2000 though total_count is 900000");
-    expect(server.requests).toHaveLength(21);
+    // Pages go out 4 at a time (issue 29): at most 2 × 4 past the one that stops the walk.
+    expect(server.requests.length).toBeGreaterThanOrEqual(21);
+    expect(server.requests.length).toBeLessThanOrEqual(21 + 8);
   });
 
   it("a server that ignores offset and repeats its first page", async () => {
@@ -118,7 +120,8 @@ describe("client: paging a lying server stops with an error", () => {
     expect(err.message).toContain(
       "the page at offset 100 repeats 100 row(s) already read though total_count is 500000",
     );
-    expect(server.requests).toHaveLength(2);
+    expect(server.requests.length).toBeGreaterThanOrEqual(2);
+    expect(server.requests.length).toBeLessThanOrEqual(2 + 8);
   });
 
   it("a count no listing can hold, and a page longer than asked for", async () => {

@@ -17,7 +17,7 @@ describe("configProblems", () => {
     expect(report.errors).toEqual([]);
     expect(report.warnings).toMatchInlineSnapshot(`
       [
-        "unknown config key guardrails:colour is ignored; pulumi-guardrails reads guardrails:apiKey, guardrails:baseUrl, guardrails:maxAttempts, guardrails:timeoutMs, guardrails:maxBulk",
+        "unknown config key guardrails:colour is ignored; pulumi-guardrails reads guardrails:apiKey, guardrails:baseUrl, guardrails:maxAttempts, guardrails:timeoutMs, guardrails:maxBulk, guardrails:maxConcurrency",
         "unknown config key guardrails:maxAtempts is ignored; did you mean guardrails:maxAttempts?",
         "guardrails:apiKey is plain text: it is stored unencrypted in Pulumi.<stack>.yaml, in the state (as an input of the default pulumi-nodejs provider), in \`pulumi stack export\` and in \`pulumi preview --json\`. Make it a secret with \`pulumi config set --secret guardrails:apiKey <key>\`, or better, \`pulumi config rm guardrails:apiKey\` and set GUARDRAILS_API_KEY in the environment",
       ]
@@ -41,6 +41,7 @@ describe("configProblems", () => {
         "guardrails:baseUrl": "http://127.0.0.1:1",
         "guardrails:timeoutMs": "abc",
         "guardrails:maxBulk": "0",
+        "guardrails:maxConcurrency": "64",
       },
       () => true,
       { GUARDRAILS_MAX_ATTEMPTS: "2.5" },
@@ -50,6 +51,7 @@ describe("configProblems", () => {
         "the env var GUARDRAILS_MAX_ATTEMPTS must be a positive integer (got "2.5")",
         "guardrails:timeoutMs must be a positive integer (got "abc")",
         "guardrails:maxBulk must be a positive integer (got "0")",
+        "guardrails:maxConcurrency must be an integer from 1 to 16 (got "64")",
       ]
     `);
   });

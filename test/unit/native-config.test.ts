@@ -2,7 +2,8 @@
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { resetConfiguration, resolveSettings } from "../../src/core/settings/config";
+import { processBudget } from "../../src/core/client/budget";
+import { getClient, resetConfiguration, resolveSettings } from "../../src/core/settings/config";
 import { checkConfigResponse, configFailures, configureResponse, diffConfigResponse } from "../../src/native/config";
 
 const KEY = "sk-or-v1-0123456789abcdef0123456789abcdef";
@@ -65,6 +66,18 @@ describe("CheckConfig", () => {
       ],
       [{ apiKey: "https://gw.example.com", baseUrl: URL_OK }, {}, "", /guardrails:apiKey is a URL, not a key/],
       [{ apiKey: KEY, baseUrl: URL_OK, maxAttempts: KEY }, {}, "", /^guardrails:maxAttempts must be a posi/],
+      [
+        { apiKey: KEY, baseUrl: URL_OK, maxConcurrency: "17" },
+        {},
+        "",
+        /^guardrails:maxConcurrency must be an integer from 1 to 16 \(got "17"\)$/,
+      ],
+      [
+        { apiKey: KEY, baseUrl: URL_OK },
+        { GUARDRAILS_MAX_CONCURRENCY: "0" },
+        "maxConcurrency",
+        /^the env var GUARDRAILS_MAX_CONCURRENCY must be an integer from 1 to 16 \(got "0"\)$/,
+      ],
     ];
     for (const [config, env, property, reason] of cases) {
       const failures = configFailures(config, env);
@@ -108,9 +121,19 @@ describe("Configure and DiffConfig", () => {
       baseUrl: URL_OK,
       maxAttempts: "2",
       timeoutMs: 900,
+      maxConcurrency: 7,
     });
     configureResponse(new provproto.ConfigureRequest().setArgs(args));
-    expect(resolveSettings({})).toMatchObject({ apiKey: KEY, baseUrl: URL_OK, maxAttempts: 2, timeoutMs: 900 });
+    expect(resolveSettings({})).toMatchObject({
+      apiKey: KEY,
+      baseUrl: URL_OK,
+      maxAttempts: 2,
+      timeoutMs: 900,
+      maxConcurrency: 7,
+    });
+    // The process's one budget takes it with the first client.
+    getClient();
+    expect(processBudget.limit).toBe(7);
   });
 
   it("updates the provider in place on a changed setting, ignoring the engine's version", () => {

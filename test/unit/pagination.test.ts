@@ -55,3 +55,109 @@ describe("paginate", () => {
     expect(calls).toHaveLength(3);
   });
 });
+
+/** A live list of `rows` served page by page after `delayMs`, counting calls and pages in flight. */
+function liveList(rows: number[], delayMs = 2) {
+  const stats = { calls: 0, inFlight: 0, maxInFlight: 0 };
+  const fetchPage = async (offset: number, limit: number) => {
+    stats.calls++;
+    stats.inFlight++;
+    stats.maxInFlight = Math.max(stats.maxInFlight, stats.inFlight);
+    await new Promise((r) => setTimeout(r, delayMs));
+    stats.inFlight--;
+    return { data: rows.slice(offset, offset + limit), total_count: rows.length };
+  };
+  return { fetchPage, stats };
+}
+const range = (n: number) => Array.from({ length: n }, (_, i) => i);
+
+describe("paginate in parallel (issue 29)", () => {
+  it("keeps up to N pages in flight and still makes the minimum calls, rows in order", async () => {
+    const { fetchPage, stats } = liveList(range(1_000));
+    expect(await collect(paginate(fetchPage, 10, { concurrency: 4 }))).toEqual(range(1_000));
+    expect(stats).toMatchObject({ calls: 100, maxInFlight: 4 });
+  });
+
+  it.each([1, 4])(
+    "a row removed mid-walk (at concurrency %i) does not hide the row that moved up a page",
+    async (n) => {
+      const rows = range(30);
+      const { fetchPage: inner } = liveList(rows);
+      let edited = false;
+      const fetchPage = async (offset: number, limit: number) => {
+        const page = await inner(offset, limit);
+        if (!edited) {
+          edited = true;
+          rows.splice(5, 1); // row 10 moves from page 1 to page 0, already read
+        }
+        return page;
+      };
+      expect(await collect(paginate(fetchPage, 10, { concurrency: n }))).toEqual(range(30).filter((i) => i !== 5));
+    },
+  );
+
+  it("a list that changes under every walk stops with an error instead of reading moved rows", async () => {
+    let total = 30;
+    const fetchPage = async (offset: number, limit: number) => {
+      total++;
+      return { data: range(total).slice(offset, offset + limit), total_count: total };
+    };
+    await expect(collect(paginate(fetchPage, 10, { concurrency: 4 }))).rejects.toThrow(
+      /total_count went from \d+ to \d+\) on 3 reads in a row/,
+    );
+  });
+
+  it("an overlong page deep in the walk stops it, with a bounded overshoot", async () => {
+    const { fetchPage: inner, stats } = liveList(range(100_000));
+    const fetchPage = async (offset: number, limit: number) => {
+      const page = await inner(offset, limit);
+      return offset === 50 ? { ...page, data: [...page.data, -1] } : page;
+    };
+    await expect(collect(paginate(fetchPage, 10, { concurrency: 4 }))).rejects.toThrow(
+      "the page at offset 50 holds 11 rows though 10 were asked for",
+    );
+    expect(stats.calls).toBeLessThanOrEqual(6 + 2 * 4);
+  });
+
+  it("a slow page holds the walk back: pages read ahead of it are bounded, so a bad one costs few calls", async () => {
+    const { fetchPage: inner, stats } = liveList(range(100_000), 1);
+    const fetchPage = async (offset: number, limit: number) => {
+      if (offset !== 10) return inner(offset, limit);
+      await new Promise((r) => setTimeout(r, 300));
+      return { data: range(11), total_count: 100_000 };
+    };
+    await expect(collect(paginate(fetchPage, 10, { concurrency: 4 }))).rejects.toThrow(
+      "the page at offset 10 holds 11 rows though 10 were asked for",
+    );
+    // Page 0, the slow page 1, and at most 2 × 4 pages past the first one not yet taken.
+    expect(stats.calls).toBeLessThanOrEqual(1 + 2 * 4);
+  });
+
+  it("a run of empty pages stops with a bounded number of calls, not one per page of the count", async () => {
+    const stats = { calls: 0 };
+    const fetchPage = async () => {
+      stats.calls++;
+      await new Promise((r) => setTimeout(r, 1));
+      return { data: [], total_count: 1_000_000 };
+    };
+    await expect(collect(paginate(fetchPage, 100, { concurrency: 4, maxEmptyPages: 3 }))).rejects.toThrow(
+      "4 empty pages in a row up to offset 300 though total_count is 1000000",
+    );
+    expect(stats.calls).toBeLessThanOrEqual(4 + 2 * 4);
+  });
+
+  it("a server that ignores offset is caught in parallel", async () => {
+    const fetchPage = async () => ({ data: [1, 2, 3], total_count: 1_000 });
+    await expect(collect(paginate(fetchPage, 3, { concurrency: 4 }))).rejects.toThrow(
+      "the page at offset 3 repeats 3 row(s) already read though total_count is 1000",
+    );
+  });
+
+  it("an impossible count on a later page stops the walk (not taken as a change of the list)", async () => {
+    const fetchPage = async (offset: number, limit: number) => ({
+      data: range(100).slice(offset, offset + limit),
+      total_count: offset === 40 ? -1 : 100,
+    });
+    await expect(collect(paginate(fetchPage, 10, { concurrency: 4 }))).rejects.toThrow("total_count -1 is not a count");
+  });
+});

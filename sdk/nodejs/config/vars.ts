@@ -56,6 +56,19 @@ Object.defineProperty(exports, "maxBulk", {
 });
 
 /**
+ * Requests in flight per provider process. Config `guardrails:maxConcurrency` or GUARDRAILS_MAX_CONCURRENCY.
+ *
+ * Default: 4.
+ */
+export declare const maxConcurrency: number | undefined;
+Object.defineProperty(exports, "maxConcurrency", {
+    get() {
+        return __config.getObject<number>("maxConcurrency") ?? utilities.getEnvNumber("GUARDRAILS_MAX_CONCURRENCY");
+    },
+    enumerable: true,
+});
+
+/**
  * Per-request timeout, ms. Config `guardrails:timeoutMs` or GUARDRAILS_TIMEOUT_MS.
  *
  * Default: 30000.

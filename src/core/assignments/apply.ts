@@ -48,8 +48,32 @@ export interface ApplyContext {
 }
 
 /**
- * Sends a plan as chunked bulk calls and checks every count. Answers the ids now assigned
- * here; on any failure re-lists and throws a PartialApplyError that records what landed.
+ * Runs `send` on every chunk with up to `concurrency` in flight. After the first failure no
+ * chunk starts, but every chunk already sent is waited for, so when this answers no call is
+ * still in flight and a re-list shows the outcome of each. Answers the failures.
+ */
+async function eachChunk(
+  chunks: string[][],
+  concurrency: number,
+  send: (ids: string[]) => Promise<void>,
+): Promise<unknown[]> {
+  const failures: unknown[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (failures.length === 0 && next < chunks.length) {
+      const ids = chunks[next++]!;
+      await send(ids).catch((err: unknown) => failures.push(err));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(Math.max(1, concurrency), chunks.length) }, worker));
+  return failures;
+}
+
+/**
+ * Sends a plan as chunked bulk calls, removes first, each with up to the client's concurrency
+ * in flight, and checks every count. Answers the ids now assigned here; a count short of its
+ * chunk is settled by one re-list once the chunks are done; on any failure waits for the
+ * chunks in flight, re-lists and throws a PartialApplyError that records what landed.
  */
 export async function applyPlanToService(
   ctx: ApplyContext,
@@ -67,34 +91,37 @@ export async function applyPlanToService(
         new UserError(describeFailure(kind, `${verb}ing ${ids.length} ${kind.noun}(s)`, err), { cause: err }),
       ),
     );
-  try {
-    for (const ids of chunk(plan.remove, ctx.chunkSize)) {
-      const n = await bulk("unassign", ids);
-      for (const id of ids) now.delete(id);
-      if (n === ids.length) continue;
-      const live = await relist();
-      const stuck = ids.filter((id) => live.has(id));
-      for (const id of stuck) now.add(id);
-      if (stuck.length > 0)
-        problems.push(`${stuck.length} ${kind.noun}(s) could not be unassigned: ${stuck.join(", ")}`);
+  for (const verb of ["unassign", "assign"] as const) {
+    const adding = verb === "assign";
+    const short: string[][] = [];
+    const failures = await eachChunk(
+      chunk(adding ? plan.add : plan.remove, ctx.chunkSize),
+      client.concurrency,
+      async (ids) => {
+        const n = await bulk(verb, ids);
+        for (const id of ids) adding ? now.add(id) : now.delete(id);
+        if (n !== ids.length) short.push(ids);
+      },
+    );
+    if (failures.length > 0) {
+      // A call failed past its retries; none is in flight now. Record what actually landed, then fail.
+      const live = await relist().catch(() => now);
+      const reasons = failures.map((err) => (err as Error).message);
+      throw partial(ctx, live, plan, reasons, failures[0]);
     }
-    for (const ids of chunk(plan.add, ctx.chunkSize)) {
-      const n = await bulk("assign", ids);
-      for (const id of ids) now.add(id);
-      if (n === ids.length) continue;
-      // Some were skipped: find out which, and name them.
-      const live = await relist();
-      const missing = ids.filter((id) => !live.has(id));
-      for (const id of missing) now.delete(id);
-      if (missing.length > 0)
-        problems.push(
-          `${missing.length} ${kind.noun}(s) did not land (the service skipped them; are they ${kind.skipReason}?): ${missing.join(", ")}`,
-        );
+    if (short.length === 0) continue;
+    // Some were skipped: find out which, and name them.
+    const live = await relist();
+    for (const ids of short) {
+      const wrong = ids.filter((id) => live.has(id) !== adding);
+      for (const id of wrong) adding ? now.delete(id) : now.add(id);
+      if (wrong.length === 0) continue;
+      problems.push(
+        adding
+          ? `${wrong.length} ${kind.noun}(s) did not land (the service skipped them; are they ${kind.skipReason}?): ${wrong.join(", ")}`
+          : `${wrong.length} ${kind.noun}(s) could not be unassigned: ${wrong.join(", ")}`,
+      );
     }
-  } catch (err) {
-    // A call failed past its retries. Record what actually landed, then fail.
-    const live = await relist().catch(() => now);
-    throw partial(ctx, live, plan, [(err as Error).message], err);
   }
   if (problems.length > 0) throw partial(ctx, now, plan, problems);
   return now;

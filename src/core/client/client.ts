@@ -26,7 +26,9 @@ import { checkBaseUrl } from "./base-url";
 import { PaginationError } from "./errors";
 import { redactUrl } from "./redaction";
 import { MAX_LIST_ROWS, paginate } from "./pagination";
+import { type Budget, processBudget } from "./budget";
 import {
+  budgetPauseMs,
   createOnce,
   DEFAULT_RETRY,
   withRetry,
@@ -58,6 +60,8 @@ export interface GuardrailsClientOptions {
   retryHooks?: RetryHooks;
   /** Page size of list calls, 1..100. @default 100 */
   pageSize?: number;
+  /** The budget of requests in flight this client shares; it also sets the pages of a list in flight. @default processBudget, one per process */
+  budget?: Budget;
 }
 
 /** Which assignee list an assignment call is about. */
@@ -74,6 +78,7 @@ export class GuardrailsClient {
   private readonly hooks: RetryHooks;
   private readonly pageSize: number;
   private readonly maxListRows: number;
+  private readonly budget: Budget;
 
   constructor(options: GuardrailsClientOptions) {
     if (!options.apiKey) throw new UserError("apiKey is required");
@@ -88,11 +93,25 @@ export class GuardrailsClient {
     this.maxListRows = options.maxListRows ?? MAX_LIST_ROWS;
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.hooks = options.retryHooks ?? {};
+    this.budget = options.budget ?? processBudget;
     this.pageSize = Math.min(MAX_PAGE_SIZE, Math.max(1, options.pageSize ?? MAX_PAGE_SIZE));
   }
 
+  /** Requests this client may have in flight at once (its budget's limit): pages of a list, chunks of a bulk apply. */
+  get concurrency(): number {
+    return this.budget.limit;
+  }
+
+  /** One exchange in a slot of the shared budget; a 429's `Retry-After` pauses the whole budget. */
+  private send<T>(ex: Exchange<T>): Promise<T> {
+    return this.budget.run(
+      () => this.transport.send(ex),
+      (err) => budgetPauseMs(err, this.retry),
+    );
+  }
+
   private call<T>(ex: Exchange<T>, retryClass: RetryClass = "idempotent"): Promise<T> {
-    return withRetry(() => this.transport.send(ex), retryClass, this.retry, this.hooks);
+    return withRetry(() => this.send(ex), retryClass, this.retry, this.hooks);
   }
 
   private list<T>(
@@ -111,6 +130,7 @@ export class GuardrailsClient {
       this.pageSize,
       {
         maxRows: this.maxListRows,
+        concurrency: this.concurrency,
         fail: (reason) => new PaginationError(200, `paging stopped: ${reason}`, { method: "GET", url: shown }),
       },
     );
@@ -133,8 +153,7 @@ export class GuardrailsClient {
    */
   async createGuardrail(body: WireGuardrailCreate, outcome?: UnknownOutcome<WireGuardrail>): Promise<WireGuardrail> {
     const post = async () =>
-      (await this.transport.send({ method: "POST", path: "/guardrails", body, schema: dataEnvelope(wireGuardrail) }))
-        .data;
+      (await this.send({ method: "POST", path: "/guardrails", body, schema: dataEnvelope(wireGuardrail) })).data;
     return outcome
       ? createOnce(post, outcome, this.retry, this.hooks)
       : withRetry(post, "create", this.retry, this.hooks);

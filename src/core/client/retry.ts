@@ -57,6 +57,16 @@ export function retryDelayMs(
   return Math.max(backoff, retryAfter);
 }
 
+/**
+ * How long a failure holds back every request of the process (the shared budget, issue 29):
+ * a 429's `Retry-After`, when it is one the policy honours; otherwise none.
+ */
+export function budgetPauseMs(err: unknown, options: RetryOptions): number | undefined {
+  if (!(err instanceof RateLimitError) || err.retryAfterSeconds === undefined) return undefined;
+  const ms = err.retryAfterSeconds * 1000;
+  return ms > 0 && ms <= options.maxRetryAfterMs ? ms : undefined;
+}
+
 /** Test and reporting hooks of the retry loop: the clock, the jitter, and a callback per retry. */
 export interface RetryHooks {
   sleep?: (ms: number) => Promise<void>;

@@ -7,7 +7,7 @@
 import { checkBaseUrl } from "../client/base-url";
 import { closest } from "../args/messages";
 import { hasControl } from "../text/controls";
-import { KNOWN_KEYS, NUMERIC_SETTINGS, parsePositiveInt } from "./config";
+import { KNOWN_KEYS, NUMERIC_MAX, NUMERIC_SETTINGS, parsePositiveInt } from "./config";
 
 /** A setting whose value cannot work: which one (its short name), and why, naming where it came from. */
 export interface SettingProblem {
@@ -61,9 +61,10 @@ export function malformedSettings(
   const problems: SettingProblem[] = [];
   const keys = [config.apiKey, env.GUARDRAILS_API_KEY];
   for (const [name, envVar] of Object.entries(NUMERIC_SETTINGS) as [keyof typeof NUMERIC_SETTINGS, string][]) {
+    const max = NUMERIC_MAX[name];
     try {
-      if (config[name] !== undefined) parsePositiveInt(config[name], `guardrails:${name}`, keys);
-      else parsePositiveInt(env[envVar], `the env var ${envVar}`, keys);
+      if (config[name] !== undefined) parsePositiveInt(config[name], `guardrails:${name}`, keys, max);
+      else parsePositiveInt(env[envVar], `the env var ${envVar}`, keys, max);
     } catch (err) {
       problems.push({ setting: name, message: (err as Error).message });
     }

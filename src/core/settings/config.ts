@@ -4,6 +4,7 @@
  * dynamic provider's `configure` by the engine, else the env vars GUARDRAILS_API_KEY and
  * GUARDRAILS_BASE_URL. Nothing here is ever serialized into state.
  */
+import { DEFAULT_MAX_CONCURRENCY, MAX_MAX_CONCURRENCY, processBudget } from "../client/budget";
 import { GuardrailsClient } from "../client/client";
 import type { RetryOptions } from "../client/retry";
 import { reportRetry } from "../client/retry-report";
@@ -22,6 +23,8 @@ export interface ProviderSettings {
   timeoutMs?: number | undefined;
   /** Ids per bulk assign/unassign call. Config `guardrails:maxBulk` or GUARDRAILS_MAX_BULK. @default 500 (the service's maximum) */
   maxBulk?: number | undefined;
+  /** Requests in flight per provider process. Config `guardrails:maxConcurrency` or GUARDRAILS_MAX_CONCURRENCY. @default 4 */
+  maxConcurrency?: number | undefined;
 }
 
 /** Numeric settings, by config key suffix and env var. */
@@ -29,7 +32,12 @@ export const NUMERIC_SETTINGS = {
   maxAttempts: "GUARDRAILS_MAX_ATTEMPTS",
   timeoutMs: "GUARDRAILS_TIMEOUT_MS",
   maxBulk: "GUARDRAILS_MAX_BULK",
+  maxConcurrency: "GUARDRAILS_MAX_CONCURRENCY",
 } as const;
+/** Upper bounds of the numeric settings that have one. */
+export const NUMERIC_MAX: Partial<Record<keyof typeof NUMERIC_SETTINGS, number>> = {
+  maxConcurrency: MAX_MAX_CONCURRENCY,
+};
 /** Every `guardrails:*` key this package reads. */
 export const KNOWN_KEYS = ["apiKey", "baseUrl", ...Object.keys(NUMERIC_SETTINGS)] as const;
 
@@ -68,18 +76,21 @@ export function parsePositiveInt(
   text: string | undefined,
   source: string,
   keys: readonly (string | undefined)[] = [],
+  max?: number,
 ): number | undefined {
   if (text === undefined || text === "") return undefined;
   const value = Number(text.trim());
-  if (!/^\s*\d+\s*$/.test(text) || !Number.isSafeInteger(value) || value < 1) {
-    throw new UserError(`${source} must be a positive integer (got ${shownSetting(text, keys)})`);
+  if (!/^\s*\d+\s*$/.test(text) || !Number.isSafeInteger(value) || value < 1 || (max !== undefined && value > max)) {
+    const expected = max === undefined ? "a positive integer" : `an integer from 1 to ${max}`;
+    throw new UserError(`${source} must be ${expected} (got ${shownSetting(text, keys)})`);
   }
   return value;
 }
 
-/** For tests: forget stack config and the cached client. */
+/** For tests: forget stack config, the cached client and the budget's limit. */
 export function resetConfiguration(): void {
   fromStack = { numbers: {} };
+  processBudget.setLimit(DEFAULT_MAX_CONCURRENCY);
   forgetSaid();
   void cached?.client.close();
   cached = undefined;
@@ -116,8 +127,8 @@ export function resolveSettings(
   const keys = [apiKey, env.GUARDRAILS_API_KEY];
   const number = (name: keyof typeof NUMERIC_SETTINGS) =>
     fromStack.numbers[name] !== undefined
-      ? parsePositiveInt(fromStack.numbers[name], `guardrails:${name}`, keys)
-      : parsePositiveInt(env[NUMERIC_SETTINGS[name]], `the env var ${NUMERIC_SETTINGS[name]}`, keys);
+      ? parsePositiveInt(fromStack.numbers[name], `guardrails:${name}`, keys, NUMERIC_MAX[name])
+      : parsePositiveInt(env[NUMERIC_SETTINGS[name]], `the env var ${NUMERIC_SETTINGS[name]}`, keys, NUMERIC_MAX[name]);
   const apiKeySource = fromStack.apiKey ? "stack config guardrails:apiKey" : "the env var GUARDRAILS_API_KEY";
   const baseUrlSource = fromStack.baseUrl ? "stack config guardrails:baseUrl" : "the env var GUARDRAILS_BASE_URL";
   return {
@@ -126,14 +137,21 @@ export function resolveSettings(
     maxAttempts: number("maxAttempts"),
     timeoutMs: number("timeoutMs"),
     maxBulk: number("maxBulk"),
+    maxConcurrency: number("maxConcurrency"),
     apiKeySource,
     baseUrlSource,
   };
 }
 
+/** Sets the process's one budget of requests in flight (every client shares it) from the settings. */
+export function useConcurrency(s: Pick<ProviderSettings, "maxConcurrency">): void {
+  processBudget.setLimit(s.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY);
+}
+
 /** One client per provider process (and per settings), sharing one keep-alive pool. */
 export function getClient(): GuardrailsClient {
   const s = resolveSettings();
+  useConcurrency(s);
   const key = JSON.stringify([s.baseUrl, s.apiKey, s.maxAttempts, s.timeoutMs]);
   if (cached?.key !== key) {
     const retry: Partial<RetryOptions> = s.maxAttempts ? { maxAttempts: s.maxAttempts } : {};
