@@ -31,7 +31,7 @@ function properties(): [string, { type?: string; $ref?: string; description?: st
     add(`${t} output`, spec.properties);
   }
   for (const [t, spec] of Object.entries<any>(schema.functions)) {
-    add(`${t} input`, spec.inputs.properties);
+    add(`${t} input`, spec.inputs?.properties ?? {}); // a function with no args (getWorkspaces) has no inputs
     add(`${t} output`, spec.outputs.properties);
   }
   return out;
