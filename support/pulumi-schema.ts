@@ -35,6 +35,16 @@ export const SCHEMA_PATH = "src/native/schema.json";
 /** The npm package a TypeScript program imports the native face's SDK from. */
 export const SDK_IMPORT = "pulumi-guardrails/native";
 
+/** The Python SDK's distribution and import name (sdk/python). */
+export const PYTHON_PACKAGE = "pulumi_guardrails";
+
+/**
+ * The Go SDK's import path (sdk/go/guardrails; its module, sdk/go/go.mod, is the folder above):
+ * the repository's would-be GitHub path, so that `go get` of a tag `sdk/go/vX.Y.Z` works the day
+ * the repository is public, and a module proxy folder (`npm run sdk:pack`) serves it until then.
+ */
+export const GO_IMPORT = "github.com/pulumi-guardrails/pulumi-guardrails/sdk/go/guardrails";
+
 type Properties = Record<string, PulumiProperty>;
 
 /**
@@ -184,6 +194,14 @@ export function pulumiSchema(version: string, sources: string[]): Record<string,
       // The SDK ships inside this package (`pulumi-guardrails/native`), so generated programs
       // import it from there, and its version is the schema's (no package.json of its own).
       nodejs: { packageName: SDK_IMPORT, respectSchemaVersion: true },
+      // Each SDK's version, and the plugin version it declares, is the schema's (the package's).
+      python: {
+        packageName: PYTHON_PACKAGE,
+        requires: { pulumi: ">=3.0.0,<4.0.0" },
+        pyproject: { enabled: true },
+        respectSchemaVersion: true,
+      },
+      go: { importBasePath: GO_IMPORT, respectSchemaVersion: true },
     },
   };
 }
