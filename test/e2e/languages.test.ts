@@ -214,11 +214,21 @@ describe("the request log across languages", () => {
         }),
       ].join(" "),
     );
+    // Each step's operations, language by language (the last test asserts they are equal).
+    const ops = STEPS.map((s) => {
+      const each = RUN.map((l) => JSON.stringify(Object.entries(LOGS[l]?.[s]?.counts ?? {}).sort()));
+      const [first] = RUN;
+      const counts = Object.entries(LOGS[first!]?.[s]?.counts ?? {}).sort();
+      const same = each.every((e) => e === each[0]) ? "every language" : "DIFFERS by language";
+      return `${s.padEnd(14)} ${counts.map(([o, n]) => `${o} ${n}`).join(", ")} (${same})`;
+    });
     console.log(
       [
         "calls (writes) and seconds per step",
         `${"".padEnd(14)} ${RUN.map((l) => l.padEnd(16)).join(" ")}`,
         ...rows,
+        "operations per step",
+        ...ops,
       ].join("\n"),
     );
   });
