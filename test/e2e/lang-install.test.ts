@@ -14,11 +14,12 @@
  * cached). Cold costs are printed (`lang-install:` lines): venv + pip install, go get + build.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { Program } from "../helpers/program";
 import { REPO_ROOT } from "../helpers/spawn-emulator";
+import { type DeclarativeConfigError, loadGuardrailConfigs } from "../../src/declarative/load";
 
 const { version } = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { version: string };
 const PLUGIN = "pulumi-resource-guardrails";
@@ -84,6 +85,7 @@ describe("installing the Python and Go SDKs without a registry", () => {
   const work = mkdtempSync(join(inject("e2e").work, "lang-install-"));
   const packages = join(work, "packages");
   const programs: Program[] = [];
+  const venv = join(work, "venv");
 
   beforeAll(() => {
     timed("npm run sdk:pack", () =>
@@ -95,7 +97,6 @@ describe("installing the Python and Go SDKs without a registry", () => {
   });
 
   it("pip install of the wheel into a fresh virtualenv, then `pulumi preview` of a Python program", async () => {
-    const venv = join(work, "venv");
     const wheel = join(packages, `pulumi_guardrails-${version}-py3-none-any.whl`);
     timed("python3.11 -m venv + pip install <wheel> (pulumi from PyPI)", () => {
       execFileSync("python3.11", ["-m", "venv", venv]);
@@ -132,6 +133,55 @@ pulumi.export("unmanaged", other.id)
     const { code, output } = await timedAsync("pulumi preview (python)", () => program.preview());
     expect(code, output).toBe(0);
     expectPreview(output, unmanaged);
+  });
+
+  it("declare_guardrails (Python): a folder of guardrail files, up, no-op preview; a bad file fails with the loader's messages", async () => {
+    const { program } = await languageProgram(
+      "lang-declare-py",
+      "python",
+      {
+        "__main__.py": `import pulumi
+import pulumi_guardrails as guardrails
+
+declared = guardrails.declare_guardrails("guardrails")
+pulumi.export("ids", {k: r.guardrail.id for k, r in declared.items()})
+`,
+      },
+      packages,
+    );
+    programs.push(program);
+    program.env.PATH = `${join(venv, "bin")}${delimiter}${program.env.PATH}`;
+    program.env.VIRTUAL_ENV = venv;
+    const folder = join(program.dir, "guardrails");
+    cpSync(join(REPO_ROOT, "examples/declarative/guardrails"), folder, { recursive: true });
+    await program.up();
+    const { ids } = await program.outputs();
+    const declared = loadGuardrailConfigs(folder);
+    expect(Object.keys(ids).sort()).toEqual(declared.map((d) => d.id).sort());
+    for (const { id, settings } of declared) {
+      const got = (await program.api("GET", `/guardrails/${ids[id]}`)).body.data;
+      expect(got.name).toBe(settings.name);
+      const members = (await program.api("GET", `/guardrails/${ids[id]}/assignments/members?limit=100`)).body.data;
+      expect(members.map((m: { user_id: string }) => m.user_id).sort()).toEqual(
+        [...(settings.members?.ids ?? [])].sort(),
+      );
+    }
+    const same = await program.preview("--expect-no-changes");
+    expect(same.code, same.output).toBe(0);
+
+    // What the TypeScript loader says of a bad file, the Python program says too, before any change.
+    writeFileSync(join(folder, "bad.yaml"), "guardrails:\n  bad:\n    name: Bad\n    limitUsd: -50\n    limitUSD: 5\n");
+    let problems: string[] = [];
+    try {
+      loadGuardrailConfigs(folder, { cwd: program.dir });
+    } catch (err) {
+      problems = (err as DeclarativeConfigError).problems;
+    }
+    expect(problems.length).toBeGreaterThanOrEqual(2);
+    const bad = await program.preview();
+    expect(bad.code).not.toBe(0);
+    for (const problem of problems) expect(bad.output).toContain(problem);
+    expect(bad.output).not.toMatch(/Traceback/);
   });
 
   it("go get of the module from the pack's proxy folder, then `pulumi preview` of a Go program", async () => {
