@@ -7,6 +7,8 @@
  *   - Python: `pip install` of the wheel into a fresh virtualenv (pip fetches `pulumi` from PyPI);
  *   - Go: `go get` of the module from the pack's module proxy folder (GOPROXY=file://..., the
  *     Pulumi Go SDK from the public proxy behind it);
+ *   - the declarative route: `declare_guardrails` (Python: up, no-op preview, a bad file's
+ *     problems word for word) and `DeclareGuardrails` (Go: in the same preview);
  *   - the plugin: `pulumi plugin install resource guardrails <version> --file <tarball>` into a
  *     fresh PULUMI_HOME, automatic plugin acquisition off, no plugin on PATH.
  *
@@ -221,8 +223,17 @@ func main() {
 			LimitUsd:      pulumi.Float64(5),
 			ResetInterval: guardrails.ResetIntervalDaily,
 		})
+		if err != nil {
+			return err
+		}
+		// The declarative route: a folder of guardrail files, read by the plugin.
+		declared, err := guardrails.DeclareGuardrails(ctx, "guardrails", "files-")
+		if err != nil {
+			return err
+		}
 		ctx.Export("unmanaged", pulumi.String(other.Id))
-		return err
+		ctx.Export("declared", pulumi.Int(len(declared)))
+		return nil
 	})
 }
 `,
@@ -242,10 +253,17 @@ func main() {
     );
     programs.push(program);
     for (const f of ["go.mod", "go.sum"]) writeFileSync(join(program.dir, f), readFileSync(join(project, f)));
+    cpSync(join(REPO_ROOT, "examples/declarative/guardrails"), join(program.dir, "guardrails"), { recursive: true });
     Object.assign(program.env, { GOPROXY: env.GOPROXY, GONOSUMDB: env.GONOSUMDB });
     program.env.PATH = `${dirname(GO)}${delimiter}${program.env.PATH}`;
     const { code, output } = await timedAsync("pulumi preview (go)", () => program.preview());
     expect(code, output).toBe(0);
     expectPreview(output, unmanaged);
+    for (const { id, settings } of loadGuardrailConfigs(join(program.dir, "guardrails"))) {
+      expect(output).toContain(`guardrails:index:Guardrail::files-${id}]`);
+      if (settings.members)
+        expect(output).toContain(`guardrails:index:GuardrailMemberAssignment::files-${id}-members]`);
+      if (settings.keys) expect(output).toContain(`guardrails:index:GuardrailKeyAssignment::files-${id}-keys]`);
+    }
   });
 });
