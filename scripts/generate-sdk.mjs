@@ -6,6 +6,7 @@
 //   sdk/nodejs  TypeScript, shipped inside this package as `pulumi-guardrails/native`
 //   sdk/python  the pip-installable `pulumi_guardrails` (pyproject.toml)
 //   sdk/go      the Go module (go.mod here, the package in guardrails/), tidied by `go mod tidy`
+// plus the hand-written files of scripts/gensdk/overlays/<language>/ (copied over the output).
 //   npm run sdk:gen     after `npm run schema`: rewrites sdk/<language>/
 //   npm run sdk:check   fails when any sdk/<language>/ differs from what the schema generates (.ci/run)
 // Both fail when a program generated from scripts/gensdk/import-check.pp (as `pulumi import
@@ -114,8 +115,17 @@ function golang(dir) {
   cpSync(join(dir, name, "pulumi-plugin.json"), join(dir, "pulumi-plugin.json"));
 }
 
+/** sdk/python: the package exports the hand-written `declare_guardrails` too. */
+function python(dir) {
+  const init = join(dir, "pulumi_guardrails/__init__.py");
+  writeFileSync(
+    init,
+    `${readFileSync(init, "utf8")}from .declare import *  # hand-written: scripts/gensdk/overlays/\n`,
+  );
+}
+
 /** Each SDK: the generator's language and what is done to its output afterwards. */
-const LANGUAGES = { nodejs, python: () => {}, go: golang };
+const LANGUAGES = { nodejs, python, go: golang };
 
 /** The files of `want` and `have` that differ. */
 function differ(want, have) {
@@ -131,6 +141,9 @@ try {
     const dir = join(out, language);
     const sdk = join(sdkRoot, language);
     execFileSync(generator(), [schema, language, dir], { stdio: "inherit" });
+    // Hand-written files the generator keeps (the declarative helpers of Python and Go).
+    const overlay = join(source, "overlays", language);
+    if (existsSync(overlay)) cpSync(overlay, dir, { recursive: true });
     finish(dir);
     if (check) {
       const changed = differ(dir, sdk);

@@ -22,6 +22,7 @@ import {
   NATIVE_MEMBER_ASSIGNMENT_TYPE,
   NATIVE_PACKAGE,
 } from "../src/core/type-tokens";
+import { loadGuardrailFilesSchema } from "../src/native/load-files";
 import { functionSpecs, functionTypes } from "../src/native/schema-functions";
 import { type ArgDoc, argDocs, DOC_SOURCES } from "./docs-tables";
 import { asOutput, documented, type Json, jsonOf, type PulumiProperty, pulumiType, schemaTypes } from "./pulumi-types";
@@ -170,6 +171,7 @@ export function pulumiSchema(version: string, sources: string[]): Record<string,
   const docs = argDocs(sources);
   const guardrail = guardrailResource(docs);
   const config = settings(docs, "config");
+  const declared = loadGuardrailFilesSchema(guardrail as never);
   return {
     name: NATIVE_PACKAGE,
     displayName: "Guardrails",
@@ -183,13 +185,13 @@ export function pulumiSchema(version: string, sources: string[]): Record<string,
       description: "The guardrails provider: where the management API is and its key.",
       inputProperties: settings(docs, "provider"),
     },
-    types: { ...schemaTypes(docs), ...functionTypes(guardrail.properties) },
+    types: { ...schemaTypes(docs), ...functionTypes(guardrail.properties), ...declared.types },
     resources: {
       [NATIVE_GUARDRAIL_TYPE]: guardrail,
       [NATIVE_MEMBER_ASSIGNMENT_TYPE]: setResource(MEMBER_KIND, docs),
       [NATIVE_KEY_ASSIGNMENT_TYPE]: setResource(KEY_KIND, docs),
     },
-    functions: functionSpecs(guardrail.properties),
+    functions: { ...functionSpecs(guardrail.properties), ...declared.function },
     language: {
       // The SDK ships inside this package (`pulumi-guardrails/native`), so generated programs
       // import it from there, and its version is the schema's (no package.json of its own).

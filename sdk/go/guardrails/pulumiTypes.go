@@ -396,6 +396,418 @@ func (o CustomFilterOutputTypeArrayOutput) Index(i pulumi.IntInput) CustomFilter
 	}).(CustomFilterOutputTypeOutput)
 }
 
+// A declared member or key set.
+type DeclaredAssignmentSet struct {
+	// Whether the set owns the guardrail's whole set.
+	Exclusive bool `pulumi:"exclusive"`
+	// The member user ids or key hashes.
+	Ids []string `pulumi:"ids"`
+}
+
+// A declared member or key set.
+type DeclaredAssignmentSetOutput struct{ *pulumi.OutputState }
+
+func (DeclaredAssignmentSetOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*DeclaredAssignmentSet)(nil)).Elem()
+}
+
+func (o DeclaredAssignmentSetOutput) ToDeclaredAssignmentSetOutput() DeclaredAssignmentSetOutput {
+	return o
+}
+
+func (o DeclaredAssignmentSetOutput) ToDeclaredAssignmentSetOutputWithContext(ctx context.Context) DeclaredAssignmentSetOutput {
+	return o
+}
+
+// Whether the set owns the guardrail's whole set.
+func (o DeclaredAssignmentSetOutput) Exclusive() pulumi.BoolOutput {
+	return o.ApplyT(func(v DeclaredAssignmentSet) bool { return v.Exclusive }).(pulumi.BoolOutput)
+}
+
+// The member user ids or key hashes.
+func (o DeclaredAssignmentSetOutput) Ids() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v DeclaredAssignmentSet) []string { return v.Ids }).(pulumi.StringArrayOutput)
+}
+
+type DeclaredAssignmentSetPtrOutput struct{ *pulumi.OutputState }
+
+func (DeclaredAssignmentSetPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**DeclaredAssignmentSet)(nil)).Elem()
+}
+
+func (o DeclaredAssignmentSetPtrOutput) ToDeclaredAssignmentSetPtrOutput() DeclaredAssignmentSetPtrOutput {
+	return o
+}
+
+func (o DeclaredAssignmentSetPtrOutput) ToDeclaredAssignmentSetPtrOutputWithContext(ctx context.Context) DeclaredAssignmentSetPtrOutput {
+	return o
+}
+
+func (o DeclaredAssignmentSetPtrOutput) Elem() DeclaredAssignmentSetOutput {
+	return o.ApplyT(func(v *DeclaredAssignmentSet) DeclaredAssignmentSet {
+		if v != nil {
+			return *v
+		}
+		var ret DeclaredAssignmentSet
+		return ret
+	}).(DeclaredAssignmentSetOutput)
+}
+
+// Whether the set owns the guardrail's whole set.
+func (o DeclaredAssignmentSetPtrOutput) Exclusive() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *DeclaredAssignmentSet) *bool {
+		if v == nil {
+			return nil
+		}
+		return &v.Exclusive
+	}).(pulumi.BoolPtrOutput)
+}
+
+// The member user ids or key hashes.
+func (o DeclaredAssignmentSetPtrOutput) Ids() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *DeclaredAssignmentSet) []string {
+		if v == nil {
+			return nil
+		}
+		return v.Ids
+	}).(pulumi.StringArrayOutput)
+}
+
+// One guardrail a file declares.
+type DeclaredGuardrail struct {
+	// Where it is written (`file:line:column`).
+	At string `pulumi:"at"`
+	// Its stable id (the file's key): the resources' logical names come from it.
+	Id string `pulumi:"id"`
+	// The key set, when declared.
+	Keys *DeclaredAssignmentSet `pulumi:"keys"`
+	// The member set, when declared.
+	Members *DeclaredAssignmentSet `pulumi:"members"`
+	// The `Guardrail`'s args.
+	Settings DeclaredGuardrailSettings `pulumi:"settings"`
+}
+
+// One guardrail a file declares.
+type DeclaredGuardrailOutput struct{ *pulumi.OutputState }
+
+func (DeclaredGuardrailOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*DeclaredGuardrail)(nil)).Elem()
+}
+
+func (o DeclaredGuardrailOutput) ToDeclaredGuardrailOutput() DeclaredGuardrailOutput {
+	return o
+}
+
+func (o DeclaredGuardrailOutput) ToDeclaredGuardrailOutputWithContext(ctx context.Context) DeclaredGuardrailOutput {
+	return o
+}
+
+// Where it is written (`file:line:column`).
+func (o DeclaredGuardrailOutput) At() pulumi.StringOutput {
+	return o.ApplyT(func(v DeclaredGuardrail) string { return v.At }).(pulumi.StringOutput)
+}
+
+// Its stable id (the file's key): the resources' logical names come from it.
+func (o DeclaredGuardrailOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v DeclaredGuardrail) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// The key set, when declared.
+func (o DeclaredGuardrailOutput) Keys() DeclaredAssignmentSetPtrOutput {
+	return o.ApplyT(func(v DeclaredGuardrail) *DeclaredAssignmentSet { return v.Keys }).(DeclaredAssignmentSetPtrOutput)
+}
+
+// The member set, when declared.
+func (o DeclaredGuardrailOutput) Members() DeclaredAssignmentSetPtrOutput {
+	return o.ApplyT(func(v DeclaredGuardrail) *DeclaredAssignmentSet { return v.Members }).(DeclaredAssignmentSetPtrOutput)
+}
+
+// The `Guardrail`'s args.
+func (o DeclaredGuardrailOutput) Settings() DeclaredGuardrailSettingsOutput {
+	return o.ApplyT(func(v DeclaredGuardrail) DeclaredGuardrailSettings { return v.Settings }).(DeclaredGuardrailSettingsOutput)
+}
+
+type DeclaredGuardrailArrayOutput struct{ *pulumi.OutputState }
+
+func (DeclaredGuardrailArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]DeclaredGuardrail)(nil)).Elem()
+}
+
+func (o DeclaredGuardrailArrayOutput) ToDeclaredGuardrailArrayOutput() DeclaredGuardrailArrayOutput {
+	return o
+}
+
+func (o DeclaredGuardrailArrayOutput) ToDeclaredGuardrailArrayOutputWithContext(ctx context.Context) DeclaredGuardrailArrayOutput {
+	return o
+}
+
+func (o DeclaredGuardrailArrayOutput) Index(i pulumi.IntInput) DeclaredGuardrailOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) DeclaredGuardrail {
+		return vs[0].([]DeclaredGuardrail)[vs[1].(int)]
+	}).(DeclaredGuardrailOutput)
+}
+
+// A declared guardrail's settings: the `Guardrail` resource's args.
+type DeclaredGuardrailSettings struct {
+	// Bring an existing guardrail (its UUID) under management instead of creating one: the first `up` reads it and updates what differs from these args. Read at create only. On this face the `import` resource option and `pulumi import` do the same and are the usual way.
+	//
+	// Default: create a new guardrail.
+	AdoptId *string `pulumi:"adoptId"`
+	// Regions requests may be processed in: `global`, `europe`, `us`; compared as a set. Omit instead of `[]`.
+	//
+	// Default: no restriction (null).
+	AllowedDataRegions []string `pulumi:"allowedDataRegions"`
+	// Models allowed, by slug or canonical slug; a set of identifiers (another identifier for a listed model is one update that then settles). Omit instead of `[]`.
+	//
+	// Default: no restriction (null).
+	AllowedModels []string `pulumi:"allowedModels"`
+	// Provider ids allowed; compared as a set. Omit instead of `[]`.
+	//
+	// Default: no restriction (null).
+	AllowedProviders []string `pulumi:"allowedProviders"`
+	// Builtin content filters; each slug at most once. Omit instead of `[]`.
+	//
+	// Default: none (null).
+	ContentFilterBuiltins []BuiltinFilterOutputType `pulumi:"contentFilterBuiltins"`
+	// Custom regex content filters, applied in order. Omit instead of `[]`.
+	//
+	// Default: none (null).
+	ContentFilters []CustomFilterOutputType `pulumi:"contentFilters"`
+	// At most 1000 characters.
+	//
+	// Default: none (null).
+	Description *string `pulumi:"description"`
+	// Whether prompts sent to free models may be published.
+	//
+	// Default: the service's setting (null).
+	EnableFreeModelPublication *bool `pulumi:"enableFreeModelPublication"`
+	// Whether providers may train on prompts sent to free models.
+	//
+	// Default: the service's setting (null).
+	EnableFreeModelTraining *bool `pulumi:"enableFreeModelTraining"`
+	// Whether providers may train on prompts sent to paid models.
+	//
+	// Default: the service's setting (null).
+	EnablePaidModelTraining *bool `pulumi:"enablePaidModelTraining"`
+	// **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+	//
+	// Default: null.
+	//
+	// Deprecated: Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+	EnforceZdr *bool `pulumi:"enforceZdr"`
+	// Zero-data-retention for models of any other vendor.
+	//
+	// Default: `enforceZdr`, else null.
+	EnforceZdrOther *bool `pulumi:"enforceZdrOther"`
+	// Zero-data-retention for the first named model vendor.
+	//
+	// Default: `enforceZdr`, else null.
+	EnforceZdrVendorA *bool `pulumi:"enforceZdrVendorA"`
+	// Zero-data-retention for the second named model vendor.
+	//
+	// Default: `enforceZdr`, else null.
+	EnforceZdrVendorB *bool `pulumi:"enforceZdrVendorB"`
+	// Zero-data-retention for the third named model vendor.
+	//
+	// Default: `enforceZdr`, else null.
+	EnforceZdrVendorC *bool `pulumi:"enforceZdrVendorC"`
+	// Models excluded from routing, by slug or canonical slug; a set. Omit instead of `[]`.
+	//
+	// Default: none (null).
+	IgnoredModels []string `pulumi:"ignoredModels"`
+	// Provider ids excluded from routing; a set. Omit instead of `[]`.
+	//
+	// Default: none (null).
+	IgnoredProviders []string `pulumi:"ignoredProviders"`
+	// Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+	//
+	// Default: false.
+	IncludeByokInBudgets *bool `pulumi:"includeByokInBudgets"`
+	// Spending limit in US dollars, finite and >= 0.
+	//
+	// Default: no limit (null).
+	LimitUsd *float64 `pulumi:"limitUsd"`
+	// Display name, 1 to 200 characters. Updates in place.
+	Name string `pulumi:"name"`
+	// When the spending limit resets: `daily`, `weekly` or `monthly`.
+	//
+	// Default: none (null).
+	ResetInterval *string `pulumi:"resetInterval"`
+	// Workspace (UUID, any case) that holds the guardrail. Omitting it and writing the default workspace's id are the same value. **Moving to another workspace replaces the guardrail.**
+	//
+	// Default: the default workspace.
+	WorkspaceId *string `pulumi:"workspaceId"`
+}
+
+// A declared guardrail's settings: the `Guardrail` resource's args.
+type DeclaredGuardrailSettingsOutput struct{ *pulumi.OutputState }
+
+func (DeclaredGuardrailSettingsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*DeclaredGuardrailSettings)(nil)).Elem()
+}
+
+func (o DeclaredGuardrailSettingsOutput) ToDeclaredGuardrailSettingsOutput() DeclaredGuardrailSettingsOutput {
+	return o
+}
+
+func (o DeclaredGuardrailSettingsOutput) ToDeclaredGuardrailSettingsOutputWithContext(ctx context.Context) DeclaredGuardrailSettingsOutput {
+	return o
+}
+
+// Bring an existing guardrail (its UUID) under management instead of creating one: the first `up` reads it and updates what differs from these args. Read at create only. On this face the `import` resource option and `pulumi import` do the same and are the usual way.
+//
+// Default: create a new guardrail.
+func (o DeclaredGuardrailSettingsOutput) AdoptId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DeclaredGuardrailSettings) *string { return v.AdoptId }).(pulumi.StringPtrOutput)
+}
+
+// Regions requests may be processed in: `global`, `europe`, `us`; compared as a set. Omit instead of `[]`.
+//
+// Default: no restriction (null).
+func (o DeclaredGuardrailSettingsOutput) AllowedDataRegions() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v DeclaredGuardrailSettings) []string { return v.AllowedDataRegions }).(pulumi.StringArrayOutput)
+}
+
+// Models allowed, by slug or canonical slug; a set of identifiers (another identifier for a listed model is one update that then settles). Omit instead of `[]`.
+//
+// Default: no restriction (null).
+func (o DeclaredGuardrailSettingsOutput) AllowedModels() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v DeclaredGuardrailSettings) []string { return v.AllowedModels }).(pulumi.StringArrayOutput)
+}
+
+// Provider ids allowed; compared as a set. Omit instead of `[]`.
+//
+// Default: no restriction (null).
+func (o DeclaredGuardrailSettingsOutput) AllowedProviders() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v DeclaredGuardrailSettings) []string { return v.AllowedProviders }).(pulumi.StringArrayOutput)
+}
+
+// Builtin content filters; each slug at most once. Omit instead of `[]`.
+//
+// Default: none (null).
+func (o DeclaredGuardrailSettingsOutput) ContentFilterBuiltins() BuiltinFilterOutputTypeArrayOutput {
+	return o.ApplyT(func(v DeclaredGuardrailSettings) []BuiltinFilterOutputType { return v.ContentFilterBuiltins }).(BuiltinFilterOutputTypeArrayOutput)
+}
+
+// Custom regex content filters, applied in order. Omit instead of `[]`.
+//
+// Default: none (null).
+func (o DeclaredGuardrailSettingsOutput) ContentFilters() CustomFilterOutputTypeArrayOutput {
+	return o.ApplyT(func(v DeclaredGuardrailSettings) []CustomFilterOutputType { return v.ContentFilters }).(CustomFilterOutputTypeArrayOutput)
+}
+
+// At most 1000 characters.
+//
+// Default: none (null).
+func (o DeclaredGuardrailSettingsOutput) Description() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DeclaredGuardrailSettings) *string { return v.Description }).(pulumi.StringPtrOutput)
+}
+
+// Whether prompts sent to free models may be published.
+//
+// Default: the service's setting (null).
+func (o DeclaredGuardrailSettingsOutput) EnableFreeModelPublication() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v DeclaredGuardrailSettings) *bool { return v.EnableFreeModelPublication }).(pulumi.BoolPtrOutput)
+}
+
+// Whether providers may train on prompts sent to free models.
+//
+// Default: the service's setting (null).
+func (o DeclaredGuardrailSettingsOutput) EnableFreeModelTraining() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v DeclaredGuardrailSettings) *bool { return v.EnableFreeModelTraining }).(pulumi.BoolPtrOutput)
+}
+
+// Whether providers may train on prompts sent to paid models.
+//
+// Default: the service's setting (null).
+func (o DeclaredGuardrailSettingsOutput) EnablePaidModelTraining() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v DeclaredGuardrailSettings) *bool { return v.EnablePaidModelTraining }).(pulumi.BoolPtrOutput)
+}
+
+// **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+//
+// Default: null.
+//
+// Deprecated: Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+func (o DeclaredGuardrailSettingsOutput) EnforceZdr() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v DeclaredGuardrailSettings) *bool { return v.EnforceZdr }).(pulumi.BoolPtrOutput)
+}
+
+// Zero-data-retention for models of any other vendor.
+//
+// Default: `enforceZdr`, else null.
+func (o DeclaredGuardrailSettingsOutput) EnforceZdrOther() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v DeclaredGuardrailSettings) *bool { return v.EnforceZdrOther }).(pulumi.BoolPtrOutput)
+}
+
+// Zero-data-retention for the first named model vendor.
+//
+// Default: `enforceZdr`, else null.
+func (o DeclaredGuardrailSettingsOutput) EnforceZdrVendorA() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v DeclaredGuardrailSettings) *bool { return v.EnforceZdrVendorA }).(pulumi.BoolPtrOutput)
+}
+
+// Zero-data-retention for the second named model vendor.
+//
+// Default: `enforceZdr`, else null.
+func (o DeclaredGuardrailSettingsOutput) EnforceZdrVendorB() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v DeclaredGuardrailSettings) *bool { return v.EnforceZdrVendorB }).(pulumi.BoolPtrOutput)
+}
+
+// Zero-data-retention for the third named model vendor.
+//
+// Default: `enforceZdr`, else null.
+func (o DeclaredGuardrailSettingsOutput) EnforceZdrVendorC() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v DeclaredGuardrailSettings) *bool { return v.EnforceZdrVendorC }).(pulumi.BoolPtrOutput)
+}
+
+// Models excluded from routing, by slug or canonical slug; a set. Omit instead of `[]`.
+//
+// Default: none (null).
+func (o DeclaredGuardrailSettingsOutput) IgnoredModels() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v DeclaredGuardrailSettings) []string { return v.IgnoredModels }).(pulumi.StringArrayOutput)
+}
+
+// Provider ids excluded from routing; a set. Omit instead of `[]`.
+//
+// Default: none (null).
+func (o DeclaredGuardrailSettingsOutput) IgnoredProviders() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v DeclaredGuardrailSettings) []string { return v.IgnoredProviders }).(pulumi.StringArrayOutput)
+}
+
+// Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+//
+// Default: false.
+func (o DeclaredGuardrailSettingsOutput) IncludeByokInBudgets() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v DeclaredGuardrailSettings) *bool { return v.IncludeByokInBudgets }).(pulumi.BoolPtrOutput)
+}
+
+// Spending limit in US dollars, finite and >= 0.
+//
+// Default: no limit (null).
+func (o DeclaredGuardrailSettingsOutput) LimitUsd() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v DeclaredGuardrailSettings) *float64 { return v.LimitUsd }).(pulumi.Float64PtrOutput)
+}
+
+// Display name, 1 to 200 characters. Updates in place.
+func (o DeclaredGuardrailSettingsOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v DeclaredGuardrailSettings) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// When the spending limit resets: `daily`, `weekly` or `monthly`.
+//
+// Default: none (null).
+func (o DeclaredGuardrailSettingsOutput) ResetInterval() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DeclaredGuardrailSettings) *string { return v.ResetInterval }).(pulumi.StringPtrOutput)
+}
+
+// Workspace (UUID, any case) that holds the guardrail. Omitting it and writing the default workspace's id are the same value. **Moving to another workspace replaces the guardrail.**
+//
+// Default: the default workspace.
+func (o DeclaredGuardrailSettingsOutput) WorkspaceId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DeclaredGuardrailSettings) *string { return v.WorkspaceId }).(pulumi.StringPtrOutput)
+}
+
 // A guardrail found by getGuardrails.
 type GetGuardrailsGuardrail struct {
 	// Regions requests may be processed in: `global`, `europe`, `us`; compared as a set. Omit instead of `[]`.
@@ -696,6 +1108,11 @@ func init() {
 	pulumi.RegisterOutputType(CustomFilterArrayOutput{})
 	pulumi.RegisterOutputType(CustomFilterOutputTypeOutput{})
 	pulumi.RegisterOutputType(CustomFilterOutputTypeArrayOutput{})
+	pulumi.RegisterOutputType(DeclaredAssignmentSetOutput{})
+	pulumi.RegisterOutputType(DeclaredAssignmentSetPtrOutput{})
+	pulumi.RegisterOutputType(DeclaredGuardrailOutput{})
+	pulumi.RegisterOutputType(DeclaredGuardrailArrayOutput{})
+	pulumi.RegisterOutputType(DeclaredGuardrailSettingsOutput{})
 	pulumi.RegisterOutputType(GetGuardrailsGuardrailOutput{})
 	pulumi.RegisterOutputType(GetGuardrailsGuardrailArrayOutput{})
 }

@@ -14,6 +14,7 @@ from .get_guardrails import *
 from .guardrail import *
 from .guardrail_key_assignment import *
 from .guardrail_member_assignment import *
+from .load_guardrail_files import *
 from .provider import *
 from ._inputs import *
 from . import outputs
@@ -51,3 +52,4 @@ _utilities.register(
 ]
 """
 )
+from .declare import *  # hand-written: scripts/gensdk/overlays/

@@ -19,6 +19,9 @@ from ._enums import *
 __all__ = [
     'BuiltinFilterOutput',
     'CustomFilterOutput',
+    'DeclaredAssignmentSet',
+    'DeclaredGuardrail',
+    'DeclaredGuardrailSettings',
     'GetGuardrailsGuardrail',
 ]
 
@@ -149,6 +152,469 @@ class CustomFilterOutput(dict):
         Default: none.
         """
         return pulumi.get(self, "label")
+
+
+@pulumi.output_type
+class DeclaredAssignmentSet(dict):
+    """
+    A declared member or key set.
+    """
+    def __init__(__self__, *,
+                 exclusive: _builtins.bool,
+                 ids: Sequence[_builtins.str]):
+        """
+        A declared member or key set.
+
+        :param _builtins.bool exclusive: Whether the set owns the guardrail's whole set.
+        :param Sequence[_builtins.str] ids: The member user ids or key hashes.
+        """
+        pulumi.set(__self__, "exclusive", exclusive)
+        pulumi.set(__self__, "ids", ids)
+
+    @_builtins.property
+    @pulumi.getter
+    def exclusive(self) -> _builtins.bool:
+        """
+        Whether the set owns the guardrail's whole set.
+        """
+        return pulumi.get(self, "exclusive")
+
+    @_builtins.property
+    @pulumi.getter
+    def ids(self) -> Sequence[_builtins.str]:
+        """
+        The member user ids or key hashes.
+        """
+        return pulumi.get(self, "ids")
+
+
+@pulumi.output_type
+class DeclaredGuardrail(dict):
+    """
+    One guardrail a file declares.
+    """
+    def __init__(__self__, *,
+                 at: _builtins.str,
+                 id: _builtins.str,
+                 settings: 'outputs.DeclaredGuardrailSettings',
+                 keys: Optional['outputs.DeclaredAssignmentSet'] = None,
+                 members: Optional['outputs.DeclaredAssignmentSet'] = None):
+        """
+        One guardrail a file declares.
+
+        :param _builtins.str at: Where it is written (`file:line:column`).
+        :param _builtins.str id: Its stable id (the file's key): the resources' logical names come from it.
+        :param 'DeclaredGuardrailSettings' settings: The `Guardrail`'s args.
+        :param 'DeclaredAssignmentSet' keys: The key set, when declared.
+        :param 'DeclaredAssignmentSet' members: The member set, when declared.
+        """
+        pulumi.set(__self__, "at", at)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "settings", settings)
+        if keys is not None:
+            pulumi.set(__self__, "keys", keys)
+        if members is not None:
+            pulumi.set(__self__, "members", members)
+
+    @_builtins.property
+    @pulumi.getter
+    def at(self) -> _builtins.str:
+        """
+        Where it is written (`file:line:column`).
+        """
+        return pulumi.get(self, "at")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Its stable id (the file's key): the resources' logical names come from it.
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def settings(self) -> 'outputs.DeclaredGuardrailSettings':
+        """
+        The `Guardrail`'s args.
+        """
+        return pulumi.get(self, "settings")
+
+    @_builtins.property
+    @pulumi.getter
+    def keys(self) -> Optional['outputs.DeclaredAssignmentSet']:
+        """
+        The key set, when declared.
+        """
+        return pulumi.get(self, "keys")
+
+    @_builtins.property
+    @pulumi.getter
+    def members(self) -> Optional['outputs.DeclaredAssignmentSet']:
+        """
+        The member set, when declared.
+        """
+        return pulumi.get(self, "members")
+
+
+@pulumi.output_type
+class DeclaredGuardrailSettings(dict):
+    """
+    A declared guardrail's settings: the `Guardrail` resource's args.
+    """
+    def __init__(__self__, *,
+                 name: _builtins.str,
+                 adopt_id: Optional[_builtins.str] = None,
+                 allowed_data_regions: Optional[Sequence[_builtins.str]] = None,
+                 allowed_models: Optional[Sequence[_builtins.str]] = None,
+                 allowed_providers: Optional[Sequence[_builtins.str]] = None,
+                 content_filter_builtins: Optional[Sequence['outputs.BuiltinFilterOutput']] = None,
+                 content_filters: Optional[Sequence['outputs.CustomFilterOutput']] = None,
+                 description: Optional[_builtins.str] = None,
+                 enable_free_model_publication: Optional[_builtins.bool] = None,
+                 enable_free_model_training: Optional[_builtins.bool] = None,
+                 enable_paid_model_training: Optional[_builtins.bool] = None,
+                 enforce_zdr: Optional[_builtins.bool] = None,
+                 enforce_zdr_other: Optional[_builtins.bool] = None,
+                 enforce_zdr_vendor_a: Optional[_builtins.bool] = None,
+                 enforce_zdr_vendor_b: Optional[_builtins.bool] = None,
+                 enforce_zdr_vendor_c: Optional[_builtins.bool] = None,
+                 ignored_models: Optional[Sequence[_builtins.str]] = None,
+                 ignored_providers: Optional[Sequence[_builtins.str]] = None,
+                 include_byok_in_budgets: Optional[_builtins.bool] = None,
+                 limit_usd: Optional[_builtins.float] = None,
+                 reset_interval: Optional[_builtins.str] = None,
+                 workspace_id: Optional[_builtins.str] = None):
+        """
+        A declared guardrail's settings: the `Guardrail` resource's args.
+
+        :param _builtins.str name: Display name, 1 to 200 characters. Updates in place.
+        :param _builtins.str adopt_id: Bring an existing guardrail (its UUID) under management instead of creating one: the first `up` reads it and updates what differs from these args. Read at create only. On this face the `import` resource option and `pulumi import` do the same and are the usual way.
+               
+               Default: create a new guardrail.
+        :param Sequence[_builtins.str] allowed_data_regions: Regions requests may be processed in: `global`, `europe`, `us`; compared as a set. Omit instead of `[]`.
+               
+               Default: no restriction (null).
+        :param Sequence[_builtins.str] allowed_models: Models allowed, by slug or canonical slug; a set of identifiers (another identifier for a listed model is one update that then settles). Omit instead of `[]`.
+               
+               Default: no restriction (null).
+        :param Sequence[_builtins.str] allowed_providers: Provider ids allowed; compared as a set. Omit instead of `[]`.
+               
+               Default: no restriction (null).
+        :param Sequence['BuiltinFilterOutput'] content_filter_builtins: Builtin content filters; each slug at most once. Omit instead of `[]`.
+               
+               Default: none (null).
+        :param Sequence['CustomFilterOutput'] content_filters: Custom regex content filters, applied in order. Omit instead of `[]`.
+               
+               Default: none (null).
+        :param _builtins.str description: At most 1000 characters.
+               
+               Default: none (null).
+        :param _builtins.bool enable_free_model_publication: Whether prompts sent to free models may be published.
+               
+               Default: the service's setting (null).
+        :param _builtins.bool enable_free_model_training: Whether providers may train on prompts sent to free models.
+               
+               Default: the service's setting (null).
+        :param _builtins.bool enable_paid_model_training: Whether providers may train on prompts sent to paid models.
+               
+               Default: the service's setting (null).
+        :param _builtins.bool enforce_zdr: **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+               
+               Default: null.
+        :param _builtins.bool enforce_zdr_other: Zero-data-retention for models of any other vendor.
+               
+               Default: `enforceZdr`, else null.
+        :param _builtins.bool enforce_zdr_vendor_a: Zero-data-retention for the first named model vendor.
+               
+               Default: `enforceZdr`, else null.
+        :param _builtins.bool enforce_zdr_vendor_b: Zero-data-retention for the second named model vendor.
+               
+               Default: `enforceZdr`, else null.
+        :param _builtins.bool enforce_zdr_vendor_c: Zero-data-retention for the third named model vendor.
+               
+               Default: `enforceZdr`, else null.
+        :param Sequence[_builtins.str] ignored_models: Models excluded from routing, by slug or canonical slug; a set. Omit instead of `[]`.
+               
+               Default: none (null).
+        :param Sequence[_builtins.str] ignored_providers: Provider ids excluded from routing; a set. Omit instead of `[]`.
+               
+               Default: none (null).
+        :param _builtins.bool include_byok_in_budgets: Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+               
+               Default: false.
+        :param _builtins.float limit_usd: Spending limit in US dollars, finite and >= 0.
+               
+               Default: no limit (null).
+        :param _builtins.str reset_interval: When the spending limit resets: `daily`, `weekly` or `monthly`.
+               
+               Default: none (null).
+        :param _builtins.str workspace_id: Workspace (UUID, any case) that holds the guardrail. Omitting it and writing the default workspace's id are the same value. **Moving to another workspace replaces the guardrail.**
+               
+               Default: the default workspace.
+        """
+        pulumi.set(__self__, "name", name)
+        if adopt_id is not None:
+            pulumi.set(__self__, "adopt_id", adopt_id)
+        if allowed_data_regions is not None:
+            pulumi.set(__self__, "allowed_data_regions", allowed_data_regions)
+        if allowed_models is not None:
+            pulumi.set(__self__, "allowed_models", allowed_models)
+        if allowed_providers is not None:
+            pulumi.set(__self__, "allowed_providers", allowed_providers)
+        if content_filter_builtins is not None:
+            pulumi.set(__self__, "content_filter_builtins", content_filter_builtins)
+        if content_filters is not None:
+            pulumi.set(__self__, "content_filters", content_filters)
+        if description is not None:
+            pulumi.set(__self__, "description", description)
+        if enable_free_model_publication is not None:
+            pulumi.set(__self__, "enable_free_model_publication", enable_free_model_publication)
+        if enable_free_model_training is not None:
+            pulumi.set(__self__, "enable_free_model_training", enable_free_model_training)
+        if enable_paid_model_training is not None:
+            pulumi.set(__self__, "enable_paid_model_training", enable_paid_model_training)
+        if enforce_zdr is not None:
+            pulumi.set(__self__, "enforce_zdr", enforce_zdr)
+        if enforce_zdr_other is not None:
+            pulumi.set(__self__, "enforce_zdr_other", enforce_zdr_other)
+        if enforce_zdr_vendor_a is not None:
+            pulumi.set(__self__, "enforce_zdr_vendor_a", enforce_zdr_vendor_a)
+        if enforce_zdr_vendor_b is not None:
+            pulumi.set(__self__, "enforce_zdr_vendor_b", enforce_zdr_vendor_b)
+        if enforce_zdr_vendor_c is not None:
+            pulumi.set(__self__, "enforce_zdr_vendor_c", enforce_zdr_vendor_c)
+        if ignored_models is not None:
+            pulumi.set(__self__, "ignored_models", ignored_models)
+        if ignored_providers is not None:
+            pulumi.set(__self__, "ignored_providers", ignored_providers)
+        if include_byok_in_budgets is not None:
+            pulumi.set(__self__, "include_byok_in_budgets", include_byok_in_budgets)
+        if limit_usd is not None:
+            pulumi.set(__self__, "limit_usd", limit_usd)
+        if reset_interval is not None:
+            pulumi.set(__self__, "reset_interval", reset_interval)
+        if workspace_id is not None:
+            pulumi.set(__self__, "workspace_id", workspace_id)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Display name, 1 to 200 characters. Updates in place.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="adoptId")
+    def adopt_id(self) -> Optional[_builtins.str]:
+        """
+        Bring an existing guardrail (its UUID) under management instead of creating one: the first `up` reads it and updates what differs from these args. Read at create only. On this face the `import` resource option and `pulumi import` do the same and are the usual way.
+
+        Default: create a new guardrail.
+        """
+        return pulumi.get(self, "adopt_id")
+
+    @_builtins.property
+    @pulumi.getter(name="allowedDataRegions")
+    def allowed_data_regions(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Regions requests may be processed in: `global`, `europe`, `us`; compared as a set. Omit instead of `[]`.
+
+        Default: no restriction (null).
+        """
+        return pulumi.get(self, "allowed_data_regions")
+
+    @_builtins.property
+    @pulumi.getter(name="allowedModels")
+    def allowed_models(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Models allowed, by slug or canonical slug; a set of identifiers (another identifier for a listed model is one update that then settles). Omit instead of `[]`.
+
+        Default: no restriction (null).
+        """
+        return pulumi.get(self, "allowed_models")
+
+    @_builtins.property
+    @pulumi.getter(name="allowedProviders")
+    def allowed_providers(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Provider ids allowed; compared as a set. Omit instead of `[]`.
+
+        Default: no restriction (null).
+        """
+        return pulumi.get(self, "allowed_providers")
+
+    @_builtins.property
+    @pulumi.getter(name="contentFilterBuiltins")
+    def content_filter_builtins(self) -> Optional[Sequence['outputs.BuiltinFilterOutput']]:
+        """
+        Builtin content filters; each slug at most once. Omit instead of `[]`.
+
+        Default: none (null).
+        """
+        return pulumi.get(self, "content_filter_builtins")
+
+    @_builtins.property
+    @pulumi.getter(name="contentFilters")
+    def content_filters(self) -> Optional[Sequence['outputs.CustomFilterOutput']]:
+        """
+        Custom regex content filters, applied in order. Omit instead of `[]`.
+
+        Default: none (null).
+        """
+        return pulumi.get(self, "content_filters")
+
+    @_builtins.property
+    @pulumi.getter
+    def description(self) -> Optional[_builtins.str]:
+        """
+        At most 1000 characters.
+
+        Default: none (null).
+        """
+        return pulumi.get(self, "description")
+
+    @_builtins.property
+    @pulumi.getter(name="enableFreeModelPublication")
+    def enable_free_model_publication(self) -> Optional[_builtins.bool]:
+        """
+        Whether prompts sent to free models may be published.
+
+        Default: the service's setting (null).
+        """
+        return pulumi.get(self, "enable_free_model_publication")
+
+    @_builtins.property
+    @pulumi.getter(name="enableFreeModelTraining")
+    def enable_free_model_training(self) -> Optional[_builtins.bool]:
+        """
+        Whether providers may train on prompts sent to free models.
+
+        Default: the service's setting (null).
+        """
+        return pulumi.get(self, "enable_free_model_training")
+
+    @_builtins.property
+    @pulumi.getter(name="enablePaidModelTraining")
+    def enable_paid_model_training(self) -> Optional[_builtins.bool]:
+        """
+        Whether providers may train on prompts sent to paid models.
+
+        Default: the service's setting (null).
+        """
+        return pulumi.get(self, "enable_paid_model_training")
+
+    @_builtins.property
+    @pulumi.getter(name="enforceZdr")
+    @_utilities.deprecated("""Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).""")
+    def enforce_zdr(self) -> Optional[_builtins.bool]:
+        """
+        **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+
+        Default: null.
+        """
+        return pulumi.get(self, "enforce_zdr")
+
+    @_builtins.property
+    @pulumi.getter(name="enforceZdrOther")
+    def enforce_zdr_other(self) -> Optional[_builtins.bool]:
+        """
+        Zero-data-retention for models of any other vendor.
+
+        Default: `enforceZdr`, else null.
+        """
+        return pulumi.get(self, "enforce_zdr_other")
+
+    @_builtins.property
+    @pulumi.getter(name="enforceZdrVendorA")
+    def enforce_zdr_vendor_a(self) -> Optional[_builtins.bool]:
+        """
+        Zero-data-retention for the first named model vendor.
+
+        Default: `enforceZdr`, else null.
+        """
+        return pulumi.get(self, "enforce_zdr_vendor_a")
+
+    @_builtins.property
+    @pulumi.getter(name="enforceZdrVendorB")
+    def enforce_zdr_vendor_b(self) -> Optional[_builtins.bool]:
+        """
+        Zero-data-retention for the second named model vendor.
+
+        Default: `enforceZdr`, else null.
+        """
+        return pulumi.get(self, "enforce_zdr_vendor_b")
+
+    @_builtins.property
+    @pulumi.getter(name="enforceZdrVendorC")
+    def enforce_zdr_vendor_c(self) -> Optional[_builtins.bool]:
+        """
+        Zero-data-retention for the third named model vendor.
+
+        Default: `enforceZdr`, else null.
+        """
+        return pulumi.get(self, "enforce_zdr_vendor_c")
+
+    @_builtins.property
+    @pulumi.getter(name="ignoredModels")
+    def ignored_models(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Models excluded from routing, by slug or canonical slug; a set. Omit instead of `[]`.
+
+        Default: none (null).
+        """
+        return pulumi.get(self, "ignored_models")
+
+    @_builtins.property
+    @pulumi.getter(name="ignoredProviders")
+    def ignored_providers(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Provider ids excluded from routing; a set. Omit instead of `[]`.
+
+        Default: none (null).
+        """
+        return pulumi.get(self, "ignored_providers")
+
+    @_builtins.property
+    @pulumi.getter(name="includeByokInBudgets")
+    def include_byok_in_budgets(self) -> Optional[_builtins.bool]:
+        """
+        Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+
+        Default: false.
+        """
+        return pulumi.get(self, "include_byok_in_budgets")
+
+    @_builtins.property
+    @pulumi.getter(name="limitUsd")
+    def limit_usd(self) -> Optional[_builtins.float]:
+        """
+        Spending limit in US dollars, finite and >= 0.
+
+        Default: no limit (null).
+        """
+        return pulumi.get(self, "limit_usd")
+
+    @_builtins.property
+    @pulumi.getter(name="resetInterval")
+    def reset_interval(self) -> Optional[_builtins.str]:
+        """
+        When the spending limit resets: `daily`, `weekly` or `monthly`.
+
+        Default: none (null).
+        """
+        return pulumi.get(self, "reset_interval")
+
+    @_builtins.property
+    @pulumi.getter(name="workspaceId")
+    def workspace_id(self) -> Optional[_builtins.str]:
+        """
+        Workspace (UUID, any case) that holds the guardrail. Omitting it and writing the default workspace's id are the same value. **Moving to another workspace replaces the guardrail.**
+
+        Default: the default workspace.
+        """
+        return pulumi.get(self, "workspace_id")
 
 
 @pulumi.output_type
