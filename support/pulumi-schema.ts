@@ -25,6 +25,7 @@ import {
   NATIVE_PACKAGE,
   NATIVE_WORKSPACE_DEFAULT_TYPE,
 } from "../src/core/type-tokens";
+import { loadGuardrailFilesSchema } from "../src/native/load-files";
 import { functionSpecs, functionTypes } from "../src/native/schema-functions";
 import { type ArgDoc, argDocs, DOC_SOURCES } from "./docs-tables";
 import { asOutput, documented, type Json, jsonOf, type PulumiProperty, pulumiType, schemaTypes } from "./pulumi-types";
@@ -37,6 +38,16 @@ export const SCHEMA_PATH = "src/native/schema.json";
 
 /** The npm package a TypeScript program imports the native face's SDK from. */
 export const SDK_IMPORT = "pulumi-guardrails/native";
+
+/** The Python SDK's distribution and import name (sdk/python). */
+export const PYTHON_PACKAGE = "pulumi_guardrails";
+
+/**
+ * The Go SDK's import path (sdk/go/guardrails; its module, sdk/go/go.mod, is the folder above):
+ * the repository's would-be GitHub path, so that `go get` of a tag `sdk/go/vX.Y.Z` works the day
+ * the repository is public, and a module proxy folder (`npm run sdk:pack`) serves it until then.
+ */
+export const GO_IMPORT = "github.com/pulumi-guardrails/pulumi-guardrails/sdk/go/guardrails";
 
 type Properties = Record<string, PulumiProperty>;
 
@@ -213,6 +224,7 @@ export function pulumiSchema(version: string, sources: string[]): Record<string,
   const docs = argDocs(sources);
   const guardrail = guardrailResource(docs);
   const config = settings(docs, "config");
+  const declared = loadGuardrailFilesSchema(guardrail as never);
   return {
     name: NATIVE_PACKAGE,
     displayName: "Guardrails",
@@ -226,18 +238,26 @@ export function pulumiSchema(version: string, sources: string[]): Record<string,
       description: "The guardrails provider: where the management API is and its key.",
       inputProperties: settings(docs, "provider"),
     },
-    types: { ...schemaTypes(docs), ...functionTypes(guardrail.properties) },
+    types: { ...schemaTypes(docs), ...functionTypes(guardrail.properties), ...declared.types },
     resources: {
       [NATIVE_GUARDRAIL_TYPE]: guardrail,
       [NATIVE_MEMBER_ASSIGNMENT_TYPE]: setResource(MEMBER_KIND, docs),
       [NATIVE_KEY_ASSIGNMENT_TYPE]: setResource(KEY_KIND, docs),
       [NATIVE_WORKSPACE_DEFAULT_TYPE]: workspaceDefaultResource(docs),
     },
-    functions: functionSpecs(guardrail.properties),
+    functions: { ...functionSpecs(guardrail.properties), ...declared.function },
     language: {
       // The SDK ships inside this package (`pulumi-guardrails/native`), so generated programs
       // import it from there, and its version is the schema's (no package.json of its own).
       nodejs: { packageName: SDK_IMPORT, respectSchemaVersion: true },
+      // Each SDK's version, and the plugin version it declares, is the schema's (the package's).
+      python: {
+        packageName: PYTHON_PACKAGE,
+        requires: { pulumi: ">=3.0.0,<4.0.0" },
+        pyproject: { enabled: true },
+        respectSchemaVersion: true,
+      },
+      go: { importBasePath: GO_IMPORT, respectSchemaVersion: true },
     },
   };
 }

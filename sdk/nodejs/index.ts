@@ -50,6 +50,11 @@ export type GuardrailMemberAssignment = import("./guardrailMemberAssignment").Gu
 export const GuardrailMemberAssignment: typeof import("./guardrailMemberAssignment").GuardrailMemberAssignment = null as any;
 utilities.lazyLoad(exports, ["GuardrailMemberAssignment"], () => require("./guardrailMemberAssignment"));
 
+export { LoadGuardrailFilesArgs, LoadGuardrailFilesResult, LoadGuardrailFilesOutputArgs } from "./loadGuardrailFiles";
+export const loadGuardrailFiles: typeof import("./loadGuardrailFiles").loadGuardrailFiles = null as any;
+export const loadGuardrailFilesOutput: typeof import("./loadGuardrailFiles").loadGuardrailFilesOutput = null as any;
+utilities.lazyLoad(exports, ["loadGuardrailFiles","loadGuardrailFilesOutput"], () => require("./loadGuardrailFiles"));
+
 export { ProviderArgs } from "./provider";
 export type Provider = import("./provider").Provider;
 export const Provider: typeof import("./provider").Provider = null as any;

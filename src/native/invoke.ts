@@ -12,6 +12,7 @@ import * as workspaces from "../core/data-sources/workspaces";
 import { getClient } from "../core/settings/config";
 import { explainAuthError, explainUrlError } from "../core/settings/key-source";
 import { UserError } from "../core/user-error";
+import { LOAD_GUARDRAIL_FILES, loadGuardrailFilesResponse } from "./load-files";
 import { fromStruct, toStruct } from "./wire";
 
 /** The invoke tokens, by the name of the data source each serves. */
@@ -42,10 +43,12 @@ const RUN: Record<LookupName, Run> = {
 /** `Invoke`: one data source; check failures for bad args, the answer in the program's names. */
 export async function invoke(req: provproto.InvokeRequest): Promise<provproto.InvokeResponse> {
   const resp = new provproto.InvokeResponse();
+  if (req.getTok() === LOAD_GUARDRAIL_FILES)
+    return loadGuardrailFilesResponse(fromStruct(req.getArgs()).props, resp, () => new provproto.CheckFailure());
   const name = BY_TOKEN.get(req.getTok());
   if (!name)
     throw new UserError(
-      `unknown function ${shown(req.getTok())}; this provider serves ${[...BY_TOKEN.keys()].join(", ")}`,
+      `unknown function ${shown(req.getTok())}; this provider serves ${[...BY_TOKEN.keys(), LOAD_GUARDRAIL_FILES].join(", ")}`,
     );
   const parsed = parseLookupArgs(name, fromStruct(req.getArgs()).props);
   if (!parsed.ok) {

@@ -10,7 +10,14 @@ import { workspaceDefaultArgsSchema } from "../../src/core/guardrail/workspace-d
 import { guardrailArgsSchema } from "../../src/core/args/guardrail-args";
 import { KNOWN_KEYS, NUMERIC_SETTINGS } from "../../src/core/settings/config";
 import { packageSchema } from "../../src/native/schema";
-import { pulumiSchemaAt, SCHEMA_PATH, SETTING_ENV, SDK_IMPORT } from "../../support/pulumi-schema";
+import {
+  GO_IMPORT,
+  PYTHON_PACKAGE,
+  pulumiSchemaAt,
+  SCHEMA_PATH,
+  SETTING_ENV,
+  SDK_IMPORT,
+} from "../../support/pulumi-schema";
 
 const root = join(__dirname, "../..");
 const committed = readFileSync(join(root, SCHEMA_PATH), "utf8");
@@ -139,5 +146,30 @@ describe(SCHEMA_PATH, () => {
     expect(schema.language.nodejs.packageName).toBe(SDK_IMPORT);
     expect(pkg.exports["./native"].default).toBe("./dist/sdk/nodejs/index.js");
     expect(schema.pluginDownloadURL).toBeUndefined();
+  });
+
+  // The full drift check (every file of sdk/<language> is what the schema generates) needs Go:
+  // `npm run sdk:check`, run by .ci/run. This one needs nothing but the committed files.
+  it("names each generated SDK's version and plugin after the package, and no download server", () => {
+    const sdk = (p: string) => readFileSync(join(root, "sdk", p), "utf8");
+    expect(schema.language.python).toMatchObject({ packageName: PYTHON_PACKAGE, respectSchemaVersion: true });
+    expect(schema.language.go).toMatchObject({ importBasePath: GO_IMPORT, respectSchemaVersion: true });
+    expect(sdk("python/pyproject.toml")).toContain(`name = "${PYTHON_PACKAGE}"`);
+    expect(sdk("python/pyproject.toml")).toContain(`version = "${pkg.version}"`);
+    const plugin = { resource: true, name: "guardrails", version: pkg.version };
+    for (const p of [
+      "python/pulumi_guardrails/pulumi-plugin.json",
+      "go/pulumi-plugin.json",
+      "go/guardrails/pulumi-plugin.json",
+    ])
+      expect(JSON.parse(sdk(p)), p).toEqual(plugin);
+    expect(sdk("nodejs/package.json")).toContain(`"version": "${pkg.version}"`);
+    const gomod = sdk("go/go.mod");
+    expect(gomod).toMatch(new RegExp(`^module ${GO_IMPORT.slice(0, GO_IMPORT.lastIndexOf("/"))}$`, "m"));
+    const codegen = /github\.com\/pulumi\/pulumi\/pkg\/v3 (v\S+)/.exec(
+      readFileSync(join(root, "scripts/gensdk/go.mod"), "utf8"),
+    )![1];
+    expect(gomod).toContain(`github.com/pulumi/pulumi/sdk/v3 ${codegen}\n`);
+    expect(sdk("go/guardrails/internal/pulumiUtilities.go")).toContain(`semver.MustParse("${pkg.version}")`);
   });
 });

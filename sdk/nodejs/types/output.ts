@@ -51,6 +51,184 @@ export interface CustomFilterOutput {
 }
 
 /**
+ * A declared member or key set.
+ */
+export interface DeclaredAssignmentSet {
+    /**
+     * Whether the set owns the guardrail's whole set.
+     */
+    exclusive: boolean;
+    /**
+     * The member user ids or key hashes.
+     */
+    ids: string[];
+}
+
+/**
+ * One guardrail a file declares.
+ */
+export interface DeclaredGuardrail {
+    /**
+     * Where it is written (`file:line:column`).
+     */
+    at: string;
+    /**
+     * Its stable id (the file's key): the resources' logical names come from it.
+     */
+    id: string;
+    /**
+     * The key set, when declared.
+     */
+    keys?: outputs.DeclaredAssignmentSet;
+    /**
+     * The member set, when declared.
+     */
+    members?: outputs.DeclaredAssignmentSet;
+    /**
+     * The `Guardrail`'s args.
+     */
+    settings: outputs.DeclaredGuardrailSettings;
+}
+
+/**
+ * A declared guardrail's settings: the `Guardrail` resource's args.
+ */
+export interface DeclaredGuardrailSettings {
+    /**
+     * Bring an existing guardrail (its UUID) under management instead of creating one: the first `up` reads it and updates what differs from these args. Read at create only. On this face the `import` resource option and `pulumi import` do the same and are the usual way.
+     *
+     * Default: create a new guardrail.
+     */
+    adoptId?: string;
+    /**
+     * Regions requests may be processed in: `global`, `europe`, `us`; compared as a set. Omit instead of `[]`.
+     *
+     * Default: no restriction (null).
+     */
+    allowedDataRegions?: string[];
+    /**
+     * Models allowed, by slug or canonical slug; a set of identifiers (another identifier for a listed model is one update that then settles). Omit instead of `[]`.
+     *
+     * Default: no restriction (null).
+     */
+    allowedModels?: string[];
+    /**
+     * Provider ids allowed; compared as a set. Omit instead of `[]`.
+     *
+     * Default: no restriction (null).
+     */
+    allowedProviders?: string[];
+    /**
+     * Builtin content filters; each slug at most once. Omit instead of `[]`.
+     *
+     * Default: none (null).
+     */
+    contentFilterBuiltins?: outputs.BuiltinFilterOutput[];
+    /**
+     * Custom regex content filters, applied in order. Omit instead of `[]`.
+     *
+     * Default: none (null).
+     */
+    contentFilters?: outputs.CustomFilterOutput[];
+    /**
+     * At most 1000 characters.
+     *
+     * Default: none (null).
+     */
+    description?: string;
+    /**
+     * Whether prompts sent to free models may be published.
+     *
+     * Default: the service's setting (null).
+     */
+    enableFreeModelPublication?: boolean;
+    /**
+     * Whether providers may train on prompts sent to free models.
+     *
+     * Default: the service's setting (null).
+     */
+    enableFreeModelTraining?: boolean;
+    /**
+     * Whether providers may train on prompts sent to paid models.
+     *
+     * Default: the service's setting (null).
+     */
+    enablePaidModelTraining?: boolean;
+    /**
+     * **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+     *
+     * Default: null.
+     *
+     * @deprecated Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+     */
+    enforceZdr?: boolean;
+    /**
+     * Zero-data-retention for models of any other vendor.
+     *
+     * Default: `enforceZdr`, else null.
+     */
+    enforceZdrOther?: boolean;
+    /**
+     * Zero-data-retention for the first named model vendor.
+     *
+     * Default: `enforceZdr`, else null.
+     */
+    enforceZdrVendorA?: boolean;
+    /**
+     * Zero-data-retention for the second named model vendor.
+     *
+     * Default: `enforceZdr`, else null.
+     */
+    enforceZdrVendorB?: boolean;
+    /**
+     * Zero-data-retention for the third named model vendor.
+     *
+     * Default: `enforceZdr`, else null.
+     */
+    enforceZdrVendorC?: boolean;
+    /**
+     * Models excluded from routing, by slug or canonical slug; a set. Omit instead of `[]`.
+     *
+     * Default: none (null).
+     */
+    ignoredModels?: string[];
+    /**
+     * Provider ids excluded from routing; a set. Omit instead of `[]`.
+     *
+     * Default: none (null).
+     */
+    ignoredProviders?: string[];
+    /**
+     * Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+     *
+     * Default: false.
+     */
+    includeByokInBudgets?: boolean;
+    /**
+     * Spending limit in US dollars, finite and >= 0.
+     *
+     * Default: no limit (null).
+     */
+    limitUsd?: number;
+    /**
+     * Display name, 1 to 200 characters. Updates in place.
+     */
+    name: string;
+    /**
+     * When the spending limit resets: `daily`, `weekly` or `monthly`.
+     *
+     * Default: none (null).
+     */
+    resetInterval?: string;
+    /**
+     * Workspace (UUID, any case) that holds the guardrail. Omitting it and writing the default workspace's id are the same value. **Moving to another workspace replaces the guardrail.**
+     *
+     * Default: the default workspace.
+     */
+    workspaceId?: string;
+}
+
+/**
  * A guardrail found by getGuardrails.
  */
 export interface GetGuardrailsGuardrail {
