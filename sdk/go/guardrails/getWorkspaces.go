@@ -12,14 +12,17 @@ import (
 )
 
 // Every workspace of the organization, sorted by name then id, each with its default guardrail's id.
-func GetWorkspaces(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetWorkspacesResult, error) {
+func GetWorkspaces(ctx *pulumi.Context, args *GetWorkspacesArgs, opts ...pulumi.InvokeOption) (*GetWorkspacesResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetWorkspacesResult
-	err := ctx.Invoke("guardrails:index:getWorkspaces", nil, &rv, opts...)
+	err := ctx.Invoke("guardrails:index:getWorkspaces", args, &rv, opts...)
 	if err != nil {
 		return nil, err
 	}
 	return &rv, nil
+}
+
+type GetWorkspacesArgs struct {
 }
 
 type GetWorkspacesResult struct {
@@ -29,11 +32,20 @@ type GetWorkspacesResult struct {
 	Workspaces []GetWorkspacesWorkspace `pulumi:"workspaces"`
 }
 
-func GetWorkspacesOutput(ctx *pulumi.Context, opts ...pulumi.InvokeOption) GetWorkspacesResultOutput {
-	return pulumi.ToOutput(0).ApplyT(func(int) (GetWorkspacesResultOutput, error) {
-		options := pulumi.InvokeOutputOptions{InvokeOptions: internal.PkgInvokeDefaultOpts(opts)}
-		return ctx.InvokeOutput("guardrails:index:getWorkspaces", nil, GetWorkspacesResultOutput{}, options).(GetWorkspacesResultOutput), nil
-	}).(GetWorkspacesResultOutput)
+func GetWorkspacesOutput(ctx *pulumi.Context, args GetWorkspacesOutputArgs, opts ...pulumi.InvokeOption) GetWorkspacesResultOutput {
+	return pulumi.ToOutputWithContext(ctx.Context(), args).
+		ApplyT(func(v interface{}) (GetWorkspacesResultOutput, error) {
+			args := v.(GetWorkspacesArgs)
+			options := pulumi.InvokeOutputOptions{InvokeOptions: internal.PkgInvokeDefaultOpts(opts)}
+			return ctx.InvokeOutput("guardrails:index:getWorkspaces", args, GetWorkspacesResultOutput{}, options).(GetWorkspacesResultOutput), nil
+		}).(GetWorkspacesResultOutput)
+}
+
+type GetWorkspacesOutputArgs struct {
+}
+
+func (GetWorkspacesOutputArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetWorkspacesArgs)(nil)).Elem()
 }
 
 type GetWorkspacesResultOutput struct{ *pulumi.OutputState }
