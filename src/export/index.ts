@@ -12,7 +12,9 @@ export {
   type ExportOptions,
   type ExportResult,
   type ExportedFile,
+  type ExportedDefaults,
 } from "./export";
+export { WORKSPACE_DEFAULTS_FILE } from "./workspace-defaults";
 export { ExportSelectionError } from "./fetch";
 export {
   importFileOf,

@@ -24,7 +24,7 @@ import type { ResourceValidationPolicy } from "@pulumi/policy";
 import { DYNAMIC_TYPE_PREFIX, resourceOfToken, type ResourceTypeName } from "../core/type-tokens";
 import { quoteName } from "./quote";
 
-export type Kind = "guardrail" | "memberAssignment" | "keyAssignment";
+export type Kind = "guardrail" | "memberAssignment" | "keyAssignment" | "workspaceDefault";
 
 /** What the remediation saw of one resource. */
 export interface Provenance {
