@@ -9,6 +9,7 @@ export {
   type GuardrailMemberAssignmentArgs,
   type GuardrailKeyAssignmentArgs,
 } from "./dynamic/assignments";
+export { WorkspaceDefaultGuardrail, type WorkspaceDefaultGuardrailArgs } from "./dynamic/workspace-default";
 export { declareGuardrails, type DeclareGuardrailsOptions, type DeclaredResources } from "./declarative/declare";
 export { loadGuardrailConfigs, DeclarativeConfigError } from "./declarative/load";
 export { isPolicyFile } from "./declarative/file-name";

@@ -15,19 +15,22 @@ import { guardrailArgsSchema } from "../src/core/args/guardrail-args";
 import { KEY_KIND, MEMBER_KIND, type AssignmentSetKind } from "../src/core/assignments/kind";
 import { FIELDS, type FieldName } from "../src/core/fields/fields";
 import type { GuardrailOutputs } from "../src/core/guardrail/model";
+import { workspaceDefaultArgsSchema } from "../src/core/guardrail/workspace-default-args";
+import type { WorkspaceDefaultOutputs } from "../src/core/guardrail/workspace-default-model";
 import { NUMERIC_SETTINGS } from "../src/core/settings/config";
 import {
   NATIVE_GUARDRAIL_TYPE,
   NATIVE_KEY_ASSIGNMENT_TYPE,
   NATIVE_MEMBER_ASSIGNMENT_TYPE,
   NATIVE_PACKAGE,
+  NATIVE_WORKSPACE_DEFAULT_TYPE,
 } from "../src/core/type-tokens";
 import { functionSpecs, functionTypes } from "../src/native/schema-functions";
 import { type ArgDoc, argDocs, DOC_SOURCES } from "./docs-tables";
 import { asOutput, documented, type Json, jsonOf, type PulumiProperty, pulumiType, schemaTypes } from "./pulumi-types";
 
 /** Where the JSDoc lives: the docs tables' sources and the provider settings. */
-export const SCHEMA_DOC_SOURCES = [...DOC_SOURCES, "src/core/settings/config.ts"];
+export const SCHEMA_DOC_SOURCES = [...DOC_SOURCES, "src/core/settings/config.ts", "src/dynamic/workspace-default.ts"];
 
 /** Where the committed schema lives, relative to the repository root. */
 export const SCHEMA_PATH = "src/native/schema.json";
@@ -101,6 +104,56 @@ function guardrailResource(docs: Map<string, ArgDoc>) {
     requiredInputs: required,
     properties,
     required: [...required, "guardrailId", "createdAt"],
+  };
+}
+
+/** The outputs a workspace's default guardrail records beside its args (as GUARDRAIL_OUTPUTS). */
+const DEFAULT_OUTPUTS: Record<
+  Exclude<keyof WorkspaceDefaultOutputs, FieldName | "workspaceId" | "resetOnDelete">,
+  { type: string; description: string } | null
+> = {
+  guardrailId: { type: "string", description: "The default guardrail's id (the workspace's `default_guardrail_id`)." },
+  workspaceName: { type: "string", description: "The workspace's name, as the service last answered it." },
+  workspaceSlug: { type: "string", description: "The workspace's slug, as the service last answered it." },
+  createdAt: { type: "string", description: "When the guardrail was first written (ISO 8601); none until then." },
+  updatedAt: { type: "string", description: "When the service last changed the guardrail (ISO 8601)." },
+  allowedModelsCanonical: { type: "array", description: GUARDRAIL_OUTPUTS.allowedModelsCanonical ?? "" },
+  ignoredModelsCanonical: { type: "array", description: GUARDRAIL_OUTPUTS.ignoredModelsCanonical ?? "" },
+  modelAnswers: null,
+  args: null,
+};
+
+/**
+ * A workspace's default guardrail: the Guardrail's settings (the same field table), `name`
+ * optional, `workspaceId` (an id or a slug) and `resetOnDelete`; its id is the workspace's.
+ */
+function workspaceDefaultResource(docs: Map<string, ArgDoc>) {
+  const json = inputJson(workspaceDefaultArgsSchema).properties ?? {};
+  const inputs: Properties = {};
+  for (const k of Object.keys(workspaceDefaultArgsSchema.shape)) {
+    const schema = k in FIELDS ? jsonOf(FIELDS[k as FieldName].arg) : json[k];
+    if (!schema) throw new Error(`no JSON Schema for the arg ${k}`);
+    const doc = docs.get(`WorkspaceDefaultPlacementArgs.${k}`) ?? docs.get(k);
+    inputs[k] = { ...pulumiType(schema, k), ...documented(doc, k) };
+  }
+  const listOf = { type: "array", items: { type: "string" } };
+  const extras = Object.entries(DEFAULT_OUTPUTS).filter(
+    (e): e is [string, { type: string; description: string }] => e[1] !== null,
+  );
+  const properties: Properties = {
+    ...Object.fromEntries(Object.entries(inputs).map(([k, p]) => [k, asOutput(p)])),
+    workspaceId: { type: "string", description: "The workspace's id (a UUID), also the resource's id." },
+    ...Object.fromEntries(
+      extras.map(([k, o]) => [k, { ...(o.type === "array" ? listOf : { type: o.type }), description: o.description }]),
+    ),
+  };
+  return {
+    description:
+      "A workspace's default guardrail: it applies to every member and API key of the workspace that has no guardrail of its own. Never created or deleted: create and update PATCH it; a delete leaves its settings in force unless `resetOnDelete` is set. `workspaceId` is the one arg whose change replaces it. Import it by the workspace's id or slug.",
+    inputProperties: inputs,
+    requiredInputs: ["workspaceId"],
+    properties,
+    required: ["workspaceId", "guardrailId", "workspaceName", "workspaceSlug", "resetOnDelete"],
   };
 }
 
@@ -178,6 +231,7 @@ export function pulumiSchema(version: string, sources: string[]): Record<string,
       [NATIVE_GUARDRAIL_TYPE]: guardrail,
       [NATIVE_MEMBER_ASSIGNMENT_TYPE]: setResource(MEMBER_KIND, docs),
       [NATIVE_KEY_ASSIGNMENT_TYPE]: setResource(KEY_KIND, docs),
+      [NATIVE_WORKSPACE_DEFAULT_TYPE]: workspaceDefaultResource(docs),
     },
     functions: functionSpecs(guardrail.properties),
     language: {

@@ -45,6 +45,11 @@ export type Provider = import("./provider").Provider;
 export const Provider: typeof import("./provider").Provider = null as any;
 utilities.lazyLoad(exports, ["Provider"], () => require("./provider"));
 
+export { WorkspaceDefaultGuardrailArgs } from "./workspaceDefaultGuardrail";
+export type WorkspaceDefaultGuardrail = import("./workspaceDefaultGuardrail").WorkspaceDefaultGuardrail;
+export const WorkspaceDefaultGuardrail: typeof import("./workspaceDefaultGuardrail").WorkspaceDefaultGuardrail = null as any;
+utilities.lazyLoad(exports, ["WorkspaceDefaultGuardrail"], () => require("./workspaceDefaultGuardrail"));
+
 
 // Export enums:
 export * from "./types/enums";
@@ -68,6 +73,8 @@ const _module = {
                 return new GuardrailKeyAssignment(name, <any>undefined, { urn })
             case "guardrails:index:GuardrailMemberAssignment":
                 return new GuardrailMemberAssignment(name, <any>undefined, { urn })
+            case "guardrails:index:WorkspaceDefaultGuardrail":
+                return new WorkspaceDefaultGuardrail(name, <any>undefined, { urn })
             default:
                 throw new Error(`unknown resource type ${type}`);
         }

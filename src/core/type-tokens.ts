@@ -13,6 +13,8 @@ export const GUARDRAIL_TYPE = `${PACKAGE_TYPE_PREFIX}Guardrail` as const;
 export const MEMBER_ASSIGNMENT_TYPE = `${PACKAGE_TYPE_PREFIX}GuardrailMemberAssignment` as const;
 /** The type token of `GuardrailKeyAssignment`. */
 export const KEY_ASSIGNMENT_TYPE = `${PACKAGE_TYPE_PREFIX}GuardrailKeyAssignment` as const;
+/** The type token of `WorkspaceDefaultGuardrail`. */
+export const WORKSPACE_DEFAULT_TYPE = `${PACKAGE_TYPE_PREFIX}WorkspaceDefaultGuardrail` as const;
 
 /** The native face's package name: its tokens are `guardrails:index:<Type>`. */
 export const NATIVE_PACKAGE = "guardrails";
@@ -22,10 +24,21 @@ export const NATIVE_GUARDRAIL_TYPE = "guardrails:index:Guardrail";
 export const NATIVE_MEMBER_ASSIGNMENT_TYPE = "guardrails:index:GuardrailMemberAssignment";
 /** The native face's type token of `GuardrailKeyAssignment`. */
 export const NATIVE_KEY_ASSIGNMENT_TYPE = "guardrails:index:GuardrailKeyAssignment";
+/** The native face's type token of `WorkspaceDefaultGuardrail`. */
+export const NATIVE_WORKSPACE_DEFAULT_TYPE = "guardrails:index:WorkspaceDefaultGuardrail";
 
 /** The package's resource types, by the last part of a token. */
-export type ResourceTypeName = "Guardrail" | "GuardrailMemberAssignment" | "GuardrailKeyAssignment";
-const TYPE_NAMES: readonly string[] = ["Guardrail", "GuardrailMemberAssignment", "GuardrailKeyAssignment"];
+export type ResourceTypeName =
+  | "Guardrail"
+  | "GuardrailMemberAssignment"
+  | "GuardrailKeyAssignment"
+  | "WorkspaceDefaultGuardrail";
+const TYPE_NAMES: readonly string[] = [
+  "Guardrail",
+  "GuardrailMemberAssignment",
+  "GuardrailKeyAssignment",
+  "WorkspaceDefaultGuardrail",
+];
 
 /**
  * Which of the package's resources a type token names, and through which face; `undefined`

@@ -9,7 +9,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { UserError } from "../core/user-error";
 
-type Kind = "Guardrail" | "GuardrailMemberAssignment" | "GuardrailKeyAssignment";
+type Kind = "Guardrail" | "GuardrailMemberAssignment" | "GuardrailKeyAssignment" | "WorkspaceDefaultGuardrail";
 
 /** Throws a clean program error (no stack trace) when `opts.import` is set. */
 export function refuseImportOption(kind: Kind, name: string, opts: pulumi.CustomResourceOptions | undefined): void {
@@ -19,6 +19,8 @@ export function refuseImportOption(kind: Kind, name: string, opts: pulumi.Custom
   const fix =
     kind === "Guardrail"
       ? `Drop the \`import\` option and adopt the existing guardrail by its id: new Guardrail(${JSON.stringify(name)}, { ...args, adoptId: ${JSON.stringify(id)} }). The next \`pulumi up\` takes it over and sets it to the program's args.`
-      : `Drop the \`import\` option: an assignment set needs no import. List the ids that are already assigned; the next \`pulumi up\` records them without a write.`;
+      : kind === "WorkspaceDefaultGuardrail"
+        ? "Drop the `import` option: a workspace's default guardrail needs no import. The next `pulumi up` reads it and sets what differs from the program's args."
+        : `Drop the \`import\` option: an assignment set needs no import. List the ids that are already assigned; the next \`pulumi up\` records them without a write.`;
   throw new UserError(`${limit} ${fix}`);
 }

@@ -3,6 +3,7 @@
  * (`pulumi-guardrails/internal`). Not a public API.
  */
 import * as guardrailLifecycle from "../core/guardrail/lifecycle";
+import * as workspaceDefaultLifecycle from "../core/guardrail/workspace-default-lifecycle";
 import { assignmentLifecycle } from "../core/assignments/lifecycle";
 import { KEY_KIND, MEMBER_KIND } from "../core/assignments/kind";
 import { withKeySource } from "../core/settings/key-source";
@@ -29,3 +30,4 @@ export const guardrail = quietExpectedErrors(
 
 export const memberAssignment = quietExpectedErrors(withKeySource(dynamicMethods(assignmentLifecycle(MEMBER_KIND))));
 export const keyAssignment = quietExpectedErrors(withKeySource(dynamicMethods(assignmentLifecycle(KEY_KIND))));
+export const workspaceDefaultGuardrail = quietExpectedErrors(withKeySource(dynamicMethods(workspaceDefaultLifecycle)));

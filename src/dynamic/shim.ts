@@ -7,7 +7,9 @@
 import type * as pulumi from "@pulumi/pulumi";
 
 /** A provider whose methods forward to `require("pulumi-guardrails/internal")[kind]`. */
-export function shimFor(kind: "guardrail" | "memberAssignment" | "keyAssignment"): pulumi.dynamic.ResourceProvider {
+export function shimFor(
+  kind: "guardrail" | "memberAssignment" | "keyAssignment" | "workspaceDefaultGuardrail",
+): pulumi.dynamic.ResourceProvider {
   return {
     async configure(req) {
       require("pulumi-guardrails/internal").configure((k: string) => req.config.get(k));

@@ -9,8 +9,9 @@ import { rootOf, type PropertyFailure } from "../core/args/messages";
 import { PartialApplyError } from "../core/assignments/apply";
 import { setsInOldOrder } from "../core/guardrail/arrange";
 import * as guardrailLifecycle from "../core/guardrail/lifecycle";
+import * as workspaceDefaultLifecycle from "../core/guardrail/workspace-default-lifecycle";
 import type { Lifecycle } from "../core/results";
-import { NATIVE_GUARDRAIL_TYPE } from "../core/type-tokens";
+import { NATIVE_GUARDRAIL_TYPE, NATIVE_WORKSPACE_DEFAULT_TYPE } from "../core/type-tokens";
 import { UserError } from "../core/user-error";
 import { diffResponse } from "./diff";
 import { InitFailure } from "./init-failure";
@@ -20,6 +21,7 @@ import { coreNews, coreOlds, engineInputs, fromStruct, toStruct } from "./wire";
 /** The kinds this face serves, by type token. */
 const KINDS: Record<string, Lifecycle> = {
   [NATIVE_GUARDRAIL_TYPE]: guardrailLifecycle,
+  [NATIVE_WORKSPACE_DEFAULT_TYPE]: workspaceDefaultLifecycle,
   ...SET_KINDS,
 };
 
@@ -33,6 +35,7 @@ const INPUT_ORDER: Record<
   (oldInputs: Record<string, unknown>, news: Record<string, unknown>, skip: string[]) => Record<string, unknown>
 > = {
   [NATIVE_GUARDRAIL_TYPE]: setsInOldOrder,
+  [NATIVE_WORKSPACE_DEFAULT_TYPE]: setsInOldOrder,
 };
 
 /** The type token of a URN (`urn:pulumi:stack::project::[parent$]type::name`). */

@@ -42,6 +42,8 @@ const TYPE_KIND: Record<ResourceTypeName, Kind> = {
   Guardrail: "guardrail",
   GuardrailMemberAssignment: "memberAssignment",
   GuardrailKeyAssignment: "keyAssignment",
+  // A workspace's default guardrail holds a guardrail's settings: its rules police it as one.
+  WorkspaceDefaultGuardrail: "guardrail",
 };
 /** The kind a type token names (either face), if it is one of the package's. */
 const tokenKind = (type: string): Kind | undefined => {

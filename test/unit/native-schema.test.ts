@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { workspaceDefaultArgsSchema } from "../../src/core/guardrail/workspace-default-args";
 import { guardrailArgsSchema } from "../../src/core/args/guardrail-args";
 import { KNOWN_KEYS, NUMERIC_SETTINGS } from "../../src/core/settings/config";
 import { packageSchema } from "../../src/native/schema";
@@ -87,12 +88,21 @@ describe(SCHEMA_PATH, () => {
     });
   });
 
-  it("has the three resources: the program's args in, what a user reads out, no bookkeeping", () => {
+  it("has the four resources: the program's args in, what a user reads out, no bookkeeping", () => {
     expect(Object.keys(schema.resources)).toEqual([
       "guardrails:index:Guardrail",
       "guardrails:index:GuardrailMemberAssignment",
       "guardrails:index:GuardrailKeyAssignment",
+      "guardrails:index:WorkspaceDefaultGuardrail",
     ]);
+    const d = schema.resources["guardrails:index:WorkspaceDefaultGuardrail"];
+    expect(Object.keys(d.inputProperties)).toEqual(Object.keys(workspaceDefaultArgsSchema.shape));
+    expect(d.requiredInputs).toEqual(["workspaceId"]);
+    expect(Object.keys(d.properties)).toEqual(
+      expect.arrayContaining(["guardrailId", "workspaceId", "workspaceName", "workspaceSlug", "allowedModels"]),
+    );
+    for (const bookkeeping of ["args", "modelAnswers", "modelAliases", "defaultWorkspaceId", "adoptId", "__secretArgs"])
+      expect(Object.keys(d.properties)).not.toContain(bookkeeping);
     const g = schema.resources["guardrails:index:Guardrail"];
     expect(Object.keys(g.inputProperties)).toEqual(Object.keys(guardrailArgsSchema.shape));
     expect(g.requiredInputs).toEqual(["name"]);

@@ -11,6 +11,7 @@ import { issuesToFailures, secretArgsOf, type PropertyFailure } from "../args/me
 import { userProps } from "../args/user-props";
 import { containsUnknown, isUnknown } from "../unknown";
 import { UserError } from "../user-error";
+import type { z } from "zod";
 
 /** What `check` found: every failure, in the program's names. */
 export interface CheckOutcome {
@@ -18,15 +19,28 @@ export interface CheckOutcome {
 }
 
 export function checkGuardrailArgs(news: Record<string, unknown>): CheckOutcome {
+  return checkArgsWith(guardrailArgsSchema, news, (inputs) => inputs);
+}
+
+/**
+ * `check` over any args schema whose settings are the field table's (Guardrail, a workspace's
+ * default guardrail): every failure but those at an unknown value, then the body limit of the
+ * guardrail inputs `asGuardrail` makes of the parsed args.
+ */
+export function checkArgsWith<S extends z.ZodObject>(
+  schema: S,
+  news: Record<string, unknown>,
+  asGuardrail: (inputs: z.output<S>) => GuardrailInputs,
+): CheckOutcome {
   const props = userProps(news);
   const anyUnknown = containsUnknown(props);
-  const parsed = guardrailArgsSchema.safeParse(props, { reportInput: true });
+  const parsed = schema.safeParse(props, { reportInput: true });
   if (!parsed.success) {
     const issues = parsed.error.issues.filter((issue) => !touchesUnknown(props, issue.path));
-    return { failures: issuesToFailures({ issues }, Object.keys(guardrailArgsSchema.shape), secretArgsOf(news)) };
+    return { failures: issuesToFailures({ issues }, Object.keys(schema.shape), secretArgsOf(news)) };
   }
   if (anyUnknown) return { failures: [] };
-  const tooLarge = bodyLimitFailure(parsed.data);
+  const tooLarge = bodyLimitFailure(asGuardrail(parsed.data));
   return { failures: tooLarge ? [tooLarge] : [] };
 }
 

@@ -21,7 +21,7 @@ import { changedProperties, propertyChanges } from "./changes";
 import { createBody, patchBody } from "./bodies";
 import { importedInputs, outputsFromWire, refreshedInputs, type GuardrailOutputs } from "./model";
 import { knownDefaultWorkspace, workspaceMoves } from "./workspace";
-import { recordedSecretArgs, withSecretCopies } from "./secret-copies";
+import { recordedSecretArgs, secrecyChanged, withSecretCopies } from "./secret-copies";
 import { UserError } from "../user-error";
 import { parseGuardrailImportId, withSentModels } from "./import-id";
 import { recordedCanonical } from "./model-lists";
@@ -83,13 +83,6 @@ export async function diff(id: string, olds: GuardrailOutputs, news: Record<stri
 
 /** A move to another workspace replaces the guardrail. */
 const MOVE: PropertyChange = { path: "workspaceId", kind: "replace" };
-
-/** The args secret in the program but not when the state was written, or the other way round. */
-function secrecyChanged(olds: GuardrailOutputs, news: Record<string, unknown>): string[] {
-  const was = new Set(recordedSecretArgs(olds));
-  const now = new Set(recordedSecretArgs(news));
-  return [...new Set([...was, ...now])].filter((arg) => was.has(arg) !== now.has(arg)).sort();
-}
 
 export async function create(news: Record<string, unknown>): Promise<CreateResult> {
   const inputs = parseInputs(news);
@@ -203,6 +196,11 @@ export function inUserNames(message: string): string {
 
 /** Wraps an API error in one of the same class (and so `status`) naming the resource, in the program's names. */
 function annotate(name: string, err: unknown): Error {
-  if (err instanceof GuardrailsError) return err.wrap(`guardrail "${name}": ${inUserNames(err.message)}`);
+  return annotateAs(`guardrail "${name}"`, err);
+}
+
+/** `annotate` for any resource named `what` (e.g. `default guardrail of workspace "eng"`). */
+export function annotateAs(what: string, err: unknown): Error {
+  if (err instanceof GuardrailsError) return err.wrap(`${what}: ${inUserNames(err.message)}`);
   return err instanceof Error ? err : new Error(String(err));
 }

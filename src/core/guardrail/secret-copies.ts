@@ -39,6 +39,13 @@ export function secretArgsChanged(recorded: object | null | undefined, news: obj
   return JSON.stringify(recordedSecretArgs(recorded)) !== JSON.stringify(recordedSecretArgs(news));
 }
 
+/** The args secret in the program but not when the state was written, or the other way round. */
+export function secrecyChanged(olds: object | null | undefined, news: object): string[] {
+  const was = new Set(recordedSecretArgs(olds));
+  const now = new Set(recordedSecretArgs(news));
+  return [...new Set([...was, ...now])].filter((arg) => was.has(arg) !== now.has(arg)).sort();
+}
+
 /** Outputs other than its own name (and `args.<name>`) that copy an arg. */
 function copiesOf(name: string): string[] {
   if ((MODEL_LISTS as readonly string[]).includes(name)) return [CANONICAL_OUTPUT[name as ModelList]];

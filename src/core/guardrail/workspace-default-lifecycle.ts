@@ -1,0 +1,244 @@
+/**
+ * The lifecycle of a workspace's default guardrail (docs/api-contract.md rules 17-21), from
+ * the Guardrail's pieces: the same check, diff by key, PATCH bodies and refresh. It is never
+ * created (POST) or deleted: create and update PATCH `default_guardrail_id`, and whether it
+ * exists is the workspace's answer, never the guardrail's 404. The resource's id is the
+ * workspace's UUID. A delete leaves the settings in force unless `resetOnDelete` is set.
+ */
+import { NotFoundError, UntrustedNotFoundError } from "../client/errors";
+import type { WireGuardrail, WireGuardrailUpdate } from "../client/wire";
+import { markSecret, secretArgsOf, shown, issuesToFailures } from "../args/messages";
+import { userProps } from "../args/user-props";
+import { FIELD_NAMES, type FieldName } from "../fields/fields";
+import { getClient, resolveSettings } from "../settings/config";
+import { containsUnknown, isUnknown } from "../unknown";
+import { UserError } from "../user-error";
+import { updates, type CheckResult, type CreateResult, type DiffResult, type ReadResult } from "../results";
+import type { PropertyChange, UpdateResult } from "../results";
+import { patchBody } from "./bodies";
+import { changedProperties, propertyChanges } from "./changes";
+import { checkArgsWith } from "./check";
+import { annotateAs } from "./lifecycle";
+import { recordedSecretArgs, secrecyChanged, withSecretCopies } from "./secret-copies";
+import { sameUuid } from "./workspace";
+import {
+  asGuardrailInputs,
+  isWorkspaceUuid,
+  workspaceDefaultArgsSchema,
+  type WorkspaceDefaultInputs,
+} from "./workspace-default-args";
+import {
+  asGuardrailOutputs,
+  defaultOutputs,
+  importedDefaultInputs,
+  recordedWorkspace,
+  refreshedDefaultInputs,
+  type WorkspaceDefaultOutputs,
+  type WorkspaceFacts,
+} from "./workspace-default-model";
+
+/** A default guardrail as the client reads it: the workspace decides whether it exists (rule 21). */
+type DefaultRead =
+  | { state: "gone" }
+  | { state: "unconfigured"; workspace: WorkspaceFacts }
+  | { state: "configured"; workspace: WorkspaceFacts; guardrail: WireGuardrail };
+
+/** What this lifecycle asks of the client. */
+interface DefaultsClient {
+  getWorkspace(idOrSlug: string): Promise<WorkspaceFacts | undefined>;
+  readWorkspaceDefault(workspaceIdOrSlug: string): Promise<DefaultRead>;
+  updateGuardrail(id: string, body: WireGuardrailUpdate): Promise<WireGuardrail>;
+  listWorkspaces(): AsyncGenerator<{ id: string }, void, undefined>;
+}
+const client = (): DefaultsClient => getClient() as unknown as DefaultsClient;
+
+/** How messages name the resource. */
+const label = (ref: string) => `default guardrail of workspace ${shown(ref)}`;
+const MOVE: PropertyChange = { path: "workspaceId", kind: "replace" };
+
+export async function check(_olds: Record<string, unknown>, news: Record<string, unknown>): Promise<CheckResult> {
+  const failures = checkArgsWith(workspaceDefaultArgsSchema, news, (i) => asGuardrailInputs(i, undefined)).failures;
+  return { inputs: news, failures: markSecret(failures, secretArgsOf(news)) };
+}
+
+/** Parses inputs that `check` accepted; a workspace UUID in its lower-case form. */
+export function parseDefaultInputs(news: Record<string, unknown>): WorkspaceDefaultInputs {
+  const parsed = workspaceDefaultArgsSchema.safeParse(userProps(news), { reportInput: true });
+  if (!parsed.success) {
+    const failures = issuesToFailures(parsed.error, [], secretArgsOf(news));
+    throw new UserError(
+      `invalid default guardrail args: ${failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`,
+    );
+  }
+  const ws = parsed.data.workspaceId;
+  return { ...parsed.data, workspaceId: isWorkspaceUuid(ws) ? ws.toLowerCase() : ws };
+}
+
+/**
+ * Whether `ref` names another workspace than the recorded one. The recorded UUID, slug and
+ * reference as last written need no call; another slug is asked of the service once.
+ */
+export async function workspaceMoves(olds: WorkspaceDefaultOutputs, ref: string): Promise<boolean> {
+  if (sameUuid(ref, olds.workspaceId) || ref === olds.workspaceSlug || ref === olds.args?.workspaceId) return false;
+  if (isWorkspaceUuid(ref)) return true;
+  const ws = await client().getWorkspace(ref);
+  return !ws || !sameUuid(ws.id, olds.workspaceId);
+}
+
+export async function diff(
+  _id: string,
+  olds: WorkspaceDefaultOutputs,
+  news: Record<string, unknown>,
+): Promise<DiffResult> {
+  const props = userProps(news);
+  if (containsUnknown(props)) {
+    const ws = props.workspaceId;
+    const moves = isUnknown(ws) || (typeof ws === "string" && (await workspaceMoves(olds, ws)));
+    const unknown = Object.keys(props).filter((k) => containsUnknown(props[k]) && !(moves && k === "workspaceId"));
+    return { changes: [...(moves ? [MOVE] : []), ...updates(unknown)] };
+  }
+  const inputs = parseDefaultInputs(news);
+  const replace = await workspaceMoves(olds, inputs.workspaceId);
+  const [want, have] = [asGuardrailInputs(inputs, olds.name), asGuardrailOutputs(olds)];
+  const secret = (arg: string) => secretArgsOf(news)(arg) || recordedSecretArgs(olds).includes(arg);
+  const changed = propertyChanges(have, want, changedProperties(have, want), secret);
+  const reset = (inputs.resetOnDelete ?? false) !== (olds.resetOnDelete ?? false) ? updates(["resetOnDelete"]) : [];
+  const resealed = updates(secrecyChanged(olds, news).filter((arg) => !changed.some((c) => c.path === arg)));
+  return { changes: [...(replace ? [MOVE] : []), ...changed, ...reset, ...resealed], deleteBeforeReplace: false };
+}
+
+/** The default guardrail of `ref`, which must exist (a create or import of a missing workspace fails). */
+async function existing(ref: string): Promise<Exclude<DefaultRead, { state: "gone" }>> {
+  const r = await client()
+    .readWorkspaceDefault(ref)
+    .catch((err) => Promise.reject(annotateAs(label(ref), err)));
+  if (r.state === "gone")
+    throw new UserError(
+      `${label(ref)}: the service has no workspace ${shown(ref)}; workspaceId takes a workspace's id or slug (the getWorkspaces data source lists them)`,
+    );
+  return r;
+}
+
+/** Writes what differs from `current` (nothing: no call); the PATCH materializes an unconfigured default (rule 19). */
+async function write(
+  current: WorkspaceDefaultOutputs,
+  inputs: WorkspaceDefaultInputs,
+  live: WireGuardrail | undefined,
+): Promise<WireGuardrail | undefined> {
+  const want = asGuardrailInputs(inputs, current.name);
+  const changed = changedProperties(asGuardrailOutputs(current), want);
+  if (changed.length === 0) return live;
+  return client()
+    .updateGuardrail(current.guardrailId, patchBody(want, changed))
+    .catch((err) => {
+      if (err instanceof NotFoundError)
+        throw new UserError(
+          `${label(inputs.workspaceId)}: workspace ${current.workspaceId} no longer exists on the service; run \`pulumi refresh\``,
+          { cause: err },
+        );
+      throw annotateAs(label(inputs.workspaceId), err);
+    });
+}
+
+export async function create(news: Record<string, unknown>): Promise<CreateResult> {
+  const inputs = parseDefaultInputs(news);
+  const r = await existing(inputs.workspaceId);
+  const live = r.state === "configured" ? r.guardrail : undefined;
+  // The program holds every setting: what it omits is written back to no restriction.
+  const g = await write(defaultOutputs(r.workspace, live, undefined), inputs, live);
+  const outs = defaultOutputs(r.workspace, g, inputs);
+  return { id: r.workspace.id, properties: withSecretCopies(outs, recordedSecretArgs(news)) };
+}
+
+/**
+ * Refresh (state given) and import (the id alone: a workspace's id or slug). Gone only when
+ * the workspace is, and a working service confirms it.
+ */
+export async function read(id: string, state: WorkspaceDefaultOutputs): Promise<ReadResult | undefined> {
+  const props = state as WorkspaceDefaultOutputs | undefined; // none on an import
+  const ref = props?.workspaceId ?? id;
+  if (!props) parseDefaultInputs({ workspaceId: id }); // an import id that is neither is refused before any call
+  const r = await client()
+    .readWorkspaceDefault(ref)
+    .catch((err) => Promise.reject(annotateAs(label(ref), err)));
+  if (r.state === "gone") {
+    await confirmWorkspaceGone(ref);
+    return undefined;
+  }
+  const outs = defaultOutputs(r.workspace, r.state === "configured" ? r.guardrail : undefined, undefined, props);
+  if (!props) return { id: r.workspace.id, properties: outs, inputs: importedDefaultInputs(outs) };
+  const secrets = recordedSecretArgs(props);
+  return {
+    id,
+    properties: withSecretCopies(outs, secrets),
+    inputs: withSecretCopies(refreshedDefaultInputs(props, outs), secrets),
+  };
+}
+
+export async function update(
+  _id: string,
+  olds: WorkspaceDefaultOutputs,
+  news: Record<string, unknown>,
+): Promise<UpdateResult> {
+  const inputs = parseDefaultInputs(news);
+  const g = await write(olds, inputs, undefined);
+  // Nothing written (only resetOnDelete changed): the recorded settings stand, with the new args.
+  const outs = g ? defaultOutputs(recordedWorkspace(olds), g, inputs, olds) : { ...olds, ...argsOf(inputs) };
+  return { properties: withSecretCopies(outs, recordedSecretArgs(news)) };
+}
+
+const argsOf = (inputs: WorkspaceDefaultInputs) => ({
+  args: JSON.parse(JSON.stringify(inputs)) as WorkspaceDefaultInputs,
+  resetOnDelete: inputs.resetOnDelete ?? false,
+});
+
+/** Every setting but the name and description: what a reset sends (no restriction). */
+const RESET: readonly FieldName[] = FIELD_NAMES.filter((k) => k !== "name" && k !== "description");
+
+/** The PATCH body that puts every setting back to no restriction. */
+export const resetBody = (): WireGuardrailUpdate =>
+  patchBody(asGuardrailInputs({ workspaceId: "-" } as WorkspaceDefaultInputs, undefined), RESET);
+
+/**
+ * Removes the resource from state. The default guardrail cannot be deleted (rule 20), and a
+ * destroy never silently loosens what protects a whole workspace: its settings stay in force
+ * unless `resetOnDelete` is set, when every setting is PATCHed back to no restriction first.
+ */
+async function remove(_id: string, props: WorkspaceDefaultOutputs): Promise<void> {
+  if (props.resetOnDelete !== true) return;
+  try {
+    await client().updateGuardrail(props.guardrailId, resetBody());
+  } catch (err) {
+    if (!(err instanceof NotFoundError)) throw annotateAs(label(props.workspaceId), err);
+    // Only a workspace that is gone takes its default with it (rule 21).
+    if ((await client().readWorkspaceDefault(props.workspaceId)).state !== "gone")
+      throw annotateAs(label(props.workspaceId), err);
+    await confirmWorkspaceGone(props.workspaceId);
+  }
+}
+export { remove as delete };
+
+/**
+ * A workspace's 404 is believed only when the workspace list at the same address answers and
+ * does not hold it: a wrong base URL answers 404 too, and "gone" drops the resource from state.
+ */
+async function confirmWorkspaceGone(ref: string): Promise<void> {
+  const refuse = (why: string, cause?: unknown) => {
+    const s = resolveSettings();
+    return new UntrustedNotFoundError(
+      `${label(ref)}: not reported as deleted, because ${why}. The state keeps the resource. Check the base URL (${s.baseUrlSource}): it must be the service's address without /api/v1`,
+      label(ref),
+      { cause },
+    );
+  };
+  try {
+    for await (const w of client().listWorkspaces())
+      if (sameUuid(w.id, ref)) throw refuse(`the service answered 404 for workspace ${ref}, yet lists it`);
+  } catch (err) {
+    if (err instanceof UntrustedNotFoundError) throw err;
+    throw refuse(
+      `the service answered 404 for workspace ${ref}, and its workspace list failed too (${(err as Error).message})`,
+      err,
+    );
+  }
+}
