@@ -5,7 +5,7 @@
  * passed validation), so one run reports these along with every per-file problem.
  */
 import { heldTwice, heldTwiceMessage, MOVES_EVERY_UP } from "../core/holders";
-import { UUID_RE } from "../core/fields/constants";
+import { shown } from "../core/args/messages";
 import { fmt, type Located } from "./source-positions";
 
 /** What one file declares about one guardrail, as far as it can be read. Positions are found only when a problem is reported. */
@@ -86,12 +86,13 @@ export function crossFileProblems(all: Declared[], defaults: DeclaredDefault[] =
   const out: string[] = [];
   const workspaces = new Map<string, DeclaredDefault>();
   for (const d of defaults) {
-    // A UUID compares in any case; a slug as written (the schema refuses one with a capital).
-    const key = UUID_RE.test(d.key) ? d.key.toLowerCase() : d.key;
+    // A UUID compares in any case, and so does a slug: the service's slugs are lowercase, so
+    // `Prod` and `prod` name one workspace or none, never two.
+    const key = d.key.toLowerCase();
     const before = workspaces.get(key);
     if (before)
       out.push(
-        `${fmt(d.at())}: the default guardrail of workspace "${d.key}" is declared twice (also at ${fmt(before.at())}); declare each workspace's default once across files`,
+        `${fmt(d.at())}: the default guardrail of workspace ${shown(d.key)} is declared twice (also at ${fmt(before.at())}); declare each workspace's default once across files`,
       );
     else workspaces.set(key, d);
   }

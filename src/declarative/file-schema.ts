@@ -7,6 +7,7 @@ import { guardrailSettingsShape, limitNeedsInterval } from "../core/args/guardra
 import { builtinFilterArgs, customFilterArgs } from "../core/fields/filters";
 import { editorJsonSchema } from "../core/args/editor-schema";
 import { UUID_RE } from "../core/fields/constants";
+import { workspaceDefaultArgsSchema } from "../core/guardrail/workspace-default-args";
 
 /** Stable ids name the Pulumi resources, so they are kept simple. */
 export const STABLE_ID_RE = /^[a-z0-9][a-z0-9_-]{0,62}$/;
@@ -29,14 +30,11 @@ export const declaredGuardrailSchema = z
   .superRefine(limitNeedsInterval);
 export type DeclaredGuardrail = z.output<typeof declaredGuardrailSchema>;
 
-/** Longest workspace slug a `workspaceDefaults:` key may be; a key is a Pulumi resource name too. */
-export const WORKSPACE_SLUG_MAX = 100;
-/** A workspace slug as the service makes them: lowercase alphanumeric groups joined by single hyphens. */
-export const WORKSPACE_SLUG_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+/** A workspace as `WorkspaceDefaultGuardrail` takes it: its id (a UUID, any case) or its slug. */
+const workspaceRef = workspaceDefaultArgsSchema.shape.workspaceId;
 
-/** Whether a `workspaceDefaults:` key names a workspace: its id (a UUID, any case) or its slug. */
-export const isWorkspaceKey = (key: string): boolean =>
-  UUID_RE.test(key) || (key.length <= WORKSPACE_SLUG_MAX && WORKSPACE_SLUG_RE.test(key));
+/** Whether a `workspaceDefaults:` key names a workspace as `WorkspaceDefaultGuardrail`'s `workspaceId` takes it. */
+export const isWorkspaceKey = (key: string): boolean => workspaceRef.safeParse(key).success;
 
 /**
  * The Pulumi resource name of a workspace's default guardrail, from its `workspaceDefaults:`
@@ -51,11 +49,12 @@ export const workspaceDefaultName = (key: string): string =>
  * A workspace's default guardrail (docs/api-contract.md rules 18-21): a guardrail's settings,
  * `name` optional (the service names it `Workspace <id> Default`), no `workspaceId` (the key
  * says it), no `adoptId` (it always exists) and no member or key sets (it covers everyone of
- * the workspace without a guardrail of their own).
+ * the workspace without a guardrail of their own); `resetOnDelete` as the resource takes it.
  */
-const { workspaceId: _workspaceId, name, ...defaultSettings } = guardrailSettingsShape;
+const { workspaceId: _workspaceId, name: _name, ...defaultSettings } = guardrailSettingsShape;
+const { name, resetOnDelete } = workspaceDefaultArgsSchema.shape;
 export const declaredWorkspaceDefaultSchema = z
-  .strictObject({ name: name.optional(), ...defaultSettings })
+  .strictObject({ name, ...defaultSettings, resetOnDelete })
   .superRefine(limitNeedsInterval);
 export type DeclaredWorkspaceDefault = z.output<typeof declaredWorkspaceDefaultSchema>;
 
@@ -76,18 +75,12 @@ export const guardrailFileSchema = z
       )
       .optional(),
     workspaceDefaults: z
-      .record(
-        z.string().refine(isWorkspaceKey, {
-          error: `workspace keys must be a workspace id (a UUID) or slug (lowercase letters and digits in groups joined by single hyphens, at most ${WORKSPACE_SLUG_MAX} characters)`,
-        }),
-        declaredWorkspaceDefaultSchema,
-        {
-          error: (issue) =>
-            issue.code === "invalid_type"
-              ? "must be a mapping of workspace id or slug -> default guardrail settings"
-              : undefined,
-        },
-      )
+      .record(workspaceRef, declaredWorkspaceDefaultSchema, {
+        error: (issue) =>
+          issue.code === "invalid_type"
+            ? "must be a mapping of workspace id or slug -> default guardrail settings"
+            : undefined,
+      })
       .optional(),
   })
   .superRefine((file, ctx) => {

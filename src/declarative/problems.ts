@@ -8,6 +8,17 @@ import { KNOWN_KEYS } from "./file-schema";
 
 type Issue = import("zod").core.$ZodIssue;
 
+/** Longest key shown in a path: a hostile file's key may be megabytes long. */
+const MAX_KEY_SHOWN = 80;
+
+/** A path for a problem, each overlong key cut (`aaaa...`); invisible characters are escaped with the whole problem. */
+const pathShown = (path: readonly PropertyKey[]): string =>
+  formatPath(
+    path.map((seg) =>
+      typeof seg === "string" && seg.length > MAX_KEY_SHOWN ? `${seg.slice(0, MAX_KEY_SHOWN - 3)}...` : seg,
+    ),
+  );
+
 /** One zod issue as its problems (an unknown-keys issue is one per key, each with a did-you-mean). */
 export function issueProblems(parsed: ParsedFile, issue: Issue): string[] {
   const { doc } = parsed;
@@ -15,7 +26,7 @@ export function issueProblems(parsed: ParsedFile, issue: Issue): string[] {
     return issue.keys.map((key) => {
       const guess = closest(key, knownAt(issue.path));
       const suggestion = guess && guess !== key ? `; did you mean "${guess}"?` : "";
-      return `${at(parsed, offsetOf(doc, [...issue.path, key], "key"))}: ${formatPath([...issue.path, key])}: unknown field${suggestion}`;
+      return `${at(parsed, offsetOf(doc, [...issue.path, key], "key"))}: ${pathShown([...issue.path, key])}: unknown field${suggestion}`;
     });
   }
   const input = "input" in issue ? issue.input : undefined;
@@ -29,7 +40,7 @@ export function issueProblems(parsed: ParsedFile, issue: Issue): string[] {
       : issue.path.length === 0
         ? ` (got ${describe(input)})`
         : ` (got ${shown(input)})`;
-  const path = issue.path.length > 0 ? formatPath(issue.path) : "(file)";
+  const path = issue.path.length > 0 ? pathShown(issue.path) : "(file)";
   // A bad record key: zod nests the key's own issue; its message is the useful one.
   const message =
     issue.code === "invalid_key"

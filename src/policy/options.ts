@@ -7,7 +7,7 @@ import { z } from "zod";
 import { BUILTIN_SLUGS, RESET_INTERVALS, type ResetInterval } from "../core/fields/constants";
 import { issuesToFailures } from "../core/args/messages";
 import { UserError } from "../core/user-error";
-import { isWorkspaceKey, WORKSPACE_SLUG_MAX } from "../declarative/file-schema";
+import { isWorkspaceKey } from "../declarative/file-schema";
 
 /** How a violated rule acts: fail the preview/up, warn, or not run. */
 export const ENFORCEMENT_LEVELS = ["mandatory", "advisory", "disabled"] as const;
@@ -55,12 +55,9 @@ export const ruleValueSchemas = {
   requireMemberSet: z.boolean({ error: "must be true or false" }),
   requireWorkspaceDefault: z
     .array(
-      z
-        .string({ error: "each item must be a workspace id or slug string" })
-        .trim()
-        .refine(isWorkspaceKey, {
-          error: `each item must be a workspace id (a UUID) or slug (lowercase letters and digits in groups joined by single hyphens, at most ${WORKSPACE_SLUG_MAX} characters)`,
-        }),
+      z.string({ error: "each item must be a workspace id or slug string" }).trim().refine(isWorkspaceKey, {
+        error: "each item must be a workspace id (UUID) or slug (letters, digits, - and _, at most 100 characters)",
+      }),
       { error: "must be a list of workspace ids or slugs" },
     )
     .min(1, { error: "must not be empty: omit the option to disable the rule" }),

@@ -41,7 +41,7 @@ describe("workspaceDefaults: what loads", () => {
 });
 
 describe("workspaceDefaults: bad input", () => {
-  it("unknown settings, bad values, members or adoptId, a bad key: every problem at once", () => {
+  it("unknown settings, bad values, members or adoptId, a bad key, a slug in another case: every problem at once", () => {
     expect(
       problems({
         "a.yaml": `workspaceDefaults:
@@ -54,7 +54,7 @@ describe("workspaceDefaults: bad input", () => {
     workspaceId: ${WS}
   Production:
     name: x
-  ws--1:
+  ws 1:
     name: y
   lab:
     limitUsd: 5
@@ -68,8 +68,8 @@ describe("workspaceDefaults: bad input", () => {
         "a.yaml:5:5: workspaceDefaults.production.members: unknown field",
         "a.yaml:7:5: workspaceDefaults.production.adoptId: unknown field",
         "a.yaml:8:5: workspaceDefaults.production.workspaceId: unknown field",
-        "a.yaml:9:3: workspaceDefaults.Production: workspace keys must be a workspace id (a UUID) or slug (lowercase letters and digits in groups joined by single hyphens, at most 100 characters) (got "Production")",
-        "a.yaml:11:3: workspaceDefaults.ws--1: workspace keys must be a workspace id (a UUID) or slug (lowercase letters and digits in groups joined by single hyphens, at most 100 characters) (got "ws--1")",
+        "a.yaml:9:3: the default guardrail of workspace "Production" is declared twice (also at a.yaml:2:3); declare each workspace's default once across files",
+        "a.yaml:11:3: workspaceDefaults.ws 1: must be a workspace id (UUID) or slug (letters, digits, - and _, at most 100 characters) (got "ws 1")",
         "a.yaml:14:15: workspaceDefaults.lab.limitUsd: limitUsd and resetInterval go together: set resetInterval too (daily, weekly or monthly), or drop limitUsd (got 5)",
         "a.yaml:15:8: workspaceDefaults.bad: Invalid input: expected object, received array (got [1])",
       ]
@@ -94,8 +94,12 @@ describe("workspaceDefaults: bad input", () => {
       "a.yaml": `workspaceDefaults:\n  "prod\\e[31m\\u202e":\n    enforceZdr: true\n  ${long}:\n    enforceZdr: true\n  2024:\n    enforceZdr: true\n  "2024":\n    enforceZdr: false\n`,
     });
     expect(p).toEqual([
-      expect.stringMatching(/^a\.yaml:2:3: workspaceDefaults\.prod\\u001b\[31m\\u202e: workspace keys must be /),
-      expect.stringMatching(/^a\.yaml:4:3: workspaceDefaults\.a{101}: workspace keys must be .* \(got "a{76}\.\.\.\)$/),
+      expect.stringMatching(
+        /^a\.yaml:2:3: workspaceDefaults\.prod\\u001b\[31m\\u202e: must be a workspace id \(UUID\) or slug /,
+      ),
+      expect.stringMatching(
+        /^a\.yaml:4:3: workspaceDefaults\.a{77}\.\.\.: must be a workspace id .* \(got "a{76}\.\.\.\)$/,
+      ),
       'a.yaml:6:3: workspaceDefaults.2024: workspace key 2024 was read by YAML as the number 2024; quote it ("2024") to keep it as written',
     ]);
     expect(p.join("\n")).not.toMatch(/[\u001b\u202e]/);
