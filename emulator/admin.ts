@@ -1,12 +1,14 @@
 /**
  * Admin endpoints under `/__emulator/` (never under `/api/v1`): the request log, reset, fault
- * settings, a state dump, adding members or key hashes, and reshaping a stored guardrail by hand.
+ * settings, a state dump, adding members or key hashes, adding and removing workspaces, and
+ * reshaping a stored guardrail by hand.
  * For tests and demos.
  *
  * Every call must carry `x-guardrails-emulator: 1`, and every call that changes something a
  * JSON body: a web page the developer opens can send neither without a CORS preflight, which
  * the emulator never answers, so no page can reset or reconfigure a local emulator.
  */
+import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
 import { NO_FAULTS, type Faults, type FaultSettings } from "./faults";
@@ -27,6 +29,19 @@ interface AdminDeps {
   /** The fault settings the emulator started with (what reset returns to). */
   initialFaults: Partial<FaultSettings>;
 }
+
+/** Body of `POST /__emulator/workspaces`: a workspace with the given name and slug (the id is made when absent). */
+const workspaceBody = z
+  .object({
+    id: z
+      .string()
+      .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i)
+      .optional(),
+    name: z.string().min(1).max(200),
+    slug: z.string().min(1).max(100),
+    description: z.string().max(1000).nullable().optional(),
+  })
+  .strict();
 
 /** The header every admin call must carry, with the value `1`. */
 export const ADMIN_HEADER = "x-guardrails-emulator";
@@ -95,6 +110,8 @@ export function adminHandler({ store, faults, ops, log, seed, initialFaults }: A
           return sendJson(res, 200, { key_hashes: store.data.keyHashes.length });
         }
         default: {
+          const changed = workspaceRoute(route, body, ops);
+          if (changed !== undefined) return sendJson(res, 200, changed);
           const reshape = /^PATCH \/__emulator\/guardrails\/([^/]+)$/.exec(route);
           if (reshape?.[1]) {
             // A UUID needs no escapes: the raw segment is checked as it came.
@@ -110,4 +127,25 @@ export function adminHandler({ store, faults, ops, log, seed, initialFaults }: A
       sendError(res, err instanceof HttpError ? err : new HttpError(500, (err as Error).message));
     }
   };
+}
+
+/**
+ * `POST /__emulator/workspaces` (a workspace with the given name and slug) and
+ * `DELETE /__emulator/workspaces/{id}`; undefined for any other route.
+ */
+function workspaceRoute(route: string, body: unknown, ops: Operations): unknown {
+  if (route === "POST /__emulator/workspaces") {
+    const w = parseOr400(workspaceBody, body);
+    const id = ops.workspaces.add({ ...w, id: w.id ?? randomUUID() });
+    ops.store.save();
+    return { data: ops.workspaces.record(id) };
+  }
+  const gone = /^DELETE \/__emulator\/workspaces\/([^/]+)$/.exec(route);
+  if (!gone?.[1]) return undefined;
+  // Rule 20: a default guardrail goes only with its workspace, and so do the others there.
+  const id = requireUuid(gone[1], "id");
+  ops.workspaces.remove(id);
+  for (const g of ops.store.data.guardrails.filter((x) => x.workspace_id === id)) ops.deleteGuardrail(g.id);
+  ops.store.save();
+  return { deleted: true };
 }

@@ -3,11 +3,11 @@
  * the store through Operations. Returns the response body.
  */
 import type { Faults } from "./faults";
-import { HttpError } from "./http-error";
+import { badRequest, HttpError } from "./http-error";
 import { KEYS, MEMBERS } from "./assignment-kinds";
 import type { Operations } from "./operations";
 import type { OperationName } from "./routes";
-import { bulkBody, createBody, pageQuery, parseOr400, requireUuid, updateBody } from "./validation";
+import { bulkBody, createBody, limitPairIssue, pageQuery, parseOr400, requireUuid, updateBody } from "./validation";
 
 export interface DispatchContext {
   ops: Operations;
@@ -22,6 +22,7 @@ export function dispatch(
   body: unknown,
   query: URLSearchParams,
 ): unknown {
+  if (operation === "getWorkspace") return { data: ops.workspaces.get(rawId ?? "") };
   const id = rawId === undefined ? undefined : requireUuid(rawId, "id");
   const page = () =>
     parseOr400(pageQuery, { offset: query.get("offset") ?? undefined, limit: query.get("limit") ?? undefined });
@@ -34,7 +35,7 @@ export function dispatch(
     }
     case "listWorkspaces": {
       const { offset, limit } = page();
-      return ops.listWorkspaces(offset, limit);
+      return ops.workspaces.list(offset, limit);
     }
     case "createGuardrail":
       return { data: ops.createGuardrail(parseOr400(createBody, body)) };
@@ -43,12 +44,16 @@ export function dispatch(
     case "updateGuardrail": {
       // 400, then 404, then the injected 409: a conflict is only ever spent on an update that would apply.
       const update = parseOr400(updateBody, body);
-      ops.getGuardrail(guardrailId());
+      const materializing = ops.writable(guardrailId()) !== ops.store.guardrail(guardrailId());
+      const pair = materializing ? limitPairIssue(update) : undefined;
+      // Rule 19: the first write of a default guardrail is held to rule 14, like a create.
+      if (pair) throw badRequest(`${pair.path[0]}: ${pair.message}`);
       if (faults.conflictOnUpdate())
         throw new HttpError(409, `guardrail ${guardrailId()} was changed by another request; fetch it and try again`);
       return { data: ops.updateGuardrail(guardrailId(), update) };
     }
     case "deleteGuardrail":
+      refuseDefault(ops, guardrailId(), "deleted; it goes only with its workspace"); // rule 20
       ops.deleteGuardrail(guardrailId());
       return { deleted: true };
     case "listGuardrailKeyAssignments":
@@ -62,10 +67,12 @@ export function dispatch(
       return ops.listAssignments(MEMBERS, id, offset, limit);
     }
     case "assignKeys":
+      refuseDefault(ops, guardrailId(), "assigned keys; it already covers every key without a guardrail");
       return { assigned_count: ops.assign(KEYS, guardrailId(), bulk("key_hashes", body, maxBulk)) };
     case "unassignKeys":
       return { unassigned_count: ops.unassign(KEYS, guardrailId(), bulk("key_hashes", body, maxBulk)) };
     case "assignMembers":
+      refuseDefault(ops, guardrailId(), "assigned members; it already covers every member without a guardrail");
       return { assigned_count: ops.assign(MEMBERS, guardrailId(), bulk("member_user_ids", body, maxBulk)) };
     case "unassignMembers":
       return { unassigned_count: ops.unassign(MEMBERS, guardrailId(), bulk("member_user_ids", body, maxBulk)) };
@@ -74,4 +81,11 @@ export function dispatch(
 
 function bulk(field: "member_user_ids" | "key_hashes", body: unknown, maxBulk: number): string[] {
   return (parseOr400(bulkBody(field, maxBulk), body) as Record<string, string[]>)[field] ?? [];
+}
+
+/** A workspace's default guardrail, written or not, cannot be deleted or assigned (rules 18 and 20): 400. */
+function refuseDefault(ops: Operations, id: string, what: string): void {
+  const ws = ops.workspaces.ownerOfDefault(id);
+  if (ws !== undefined)
+    throw badRequest(`guardrail ${id} is the default guardrail of workspace ${ws} and cannot be ${what}`);
 }

@@ -1,16 +1,16 @@
 /**
- * The operations (the spec's thirteen and rule 17's workspace list), as the spec and docs/api-contract.md rule them. Input is already
- * validated by `validation.ts`; the rules that need the data (workspaces, catalogue,
- * membership, moves) live here.
+ * The spec's thirteen operations as docs/api-contract.md rules them (workspaces: workspaces.ts). Input is
+ * validated by `validation.ts`; the rules that need the data (catalogue, membership, moves) live here.
  */
 import { randomUUID } from "node:crypto";
 import { KEYS, MEMBERS, type AssignmentKind, type Row } from "./assignment-kinds";
 import { catalogueIndex } from "./catalogue";
 import { badRequest, notFound } from "./http-error";
-import { workspaceRecord, type GuardrailRecord, type StoredGuardrail } from "./records";
+import type { GuardrailRecord, StoredGuardrail } from "./records";
 import { builtinLabel, DEFAULT_SCAN_SCOPE, SCOPED_BUILTIN } from "./rules";
 import type { Store } from "./store";
 import type { CreateBody, UpdateBody } from "./validation";
+import { Workspaces } from "./workspaces";
 
 export interface Page<T> {
   data: T[];
@@ -25,6 +25,8 @@ export class Operations {
   constructor(
     readonly store: Store,
     public tombstones = false,
+    /** Workspaces and their default guardrails (rules 17 to 21). */
+    readonly workspaces = new Workspaces(store),
   ) {}
 
   private get data() {
@@ -45,12 +47,6 @@ export class Operations {
     const unscoped = (g: StoredGuardrail) =>
       workspaceId === undefined && (g.workspace_id === null || g.workspace_id === undefined);
     const all = this.data.guardrails.filter((g) => g.workspace_id === ws || unscoped(g));
-    return { data: all.slice(offset, offset + limit), total_count: all.length };
-  }
-
-  /** Every workspace of the organization, the default one first (rule 17). */
-  listWorkspaces(offset: number, limit: number): Page<Record<string, unknown>> {
-    const all = this.data.workspaces.map((w, i) => workspaceRecord(w, i, w === this.data.defaultWorkspaceId));
     return { data: all.slice(offset, offset + limit), total_count: all.length };
   }
 
@@ -97,8 +93,14 @@ export class Operations {
     return g;
   }
 
+  /** The guardrail a PATCH applies to: a stored one, or an unwritten workspace default (rule 19); else 404. */
+  writable(id: string): StoredGuardrail {
+    return this.store.guardrail(id) ?? this.workspaces.unwrittenDefault(id, this.now()) ?? this.getGuardrail(id);
+  }
+
+  /** PATCH; on an unwritten default it materializes it (rule 19), stored only once the body is valid. */
   updateGuardrail(id: string, body: UpdateBody): StoredGuardrail {
-    const g = this.getGuardrail(id);
+    const g = this.writable(id);
     if (body.workspace_id !== undefined && body.workspace_id !== g.workspace_id) {
       throw badRequest(`workspace_id: cannot change (guardrail is in workspace ${g.workspace_id})`);
     }
@@ -136,6 +138,7 @@ export class Operations {
     }
     if (body.enforce_zdr !== undefined) g.enforce_zdr = body.enforce_zdr;
     g.updated_at = this.now();
+    if (!this.store.guardrail(id)) this.store.addGuardrail(g);
     this.store.save();
     return g;
   }

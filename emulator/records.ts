@@ -80,30 +80,3 @@ export interface KeyAssignmentRecord {
   assigned_by: string | null;
   created_at: string;
 }
-
-/**
- * A workspace as `GET /workspaces` lists it (docs/api-contract.md rule 17): every key the
- * service's SDK requires, with the defaults of a workspace nobody configured. The emulator
- * keeps only workspace ids, so the rest is derived from the id and its place in the list.
- */
-export function workspaceRecord(id: string, index: number, isDefault: boolean): Record<string, unknown> {
-  return {
-    id,
-    name: isDefault ? "Default Workspace" : `Workspace ${index}`,
-    slug: isDefault ? "default" : `workspace-${index}`,
-    description: null,
-    created_at: "2026-01-01T00:00:00.000Z",
-    created_by: null,
-    updated_at: null,
-    // The service derives it from the workspace id; the emulator keeps the id's own form.
-    default_guardrail_id: `${id.slice(0, 24)}${"0".repeat(12)}`,
-    default_text_model: null,
-    default_image_model: null,
-    default_provider_sort: null,
-    io_logging_api_key_ids: null,
-    io_logging_sampling_rate: 1,
-    is_data_discount_logging_enabled: false,
-    is_observability_broadcast_enabled: false,
-    is_observability_io_logging_enabled: false,
-  };
-}

@@ -17,7 +17,8 @@ export type OperationName =
   | "unassignMembers"
   | "listAllKeyAssignments"
   | "listAllMemberAssignments"
-  | "listWorkspaces";
+  | "listWorkspaces"
+  | "getWorkspace";
 
 interface Route {
   method: string;
@@ -29,6 +30,7 @@ const ID = "([^/]+)";
 const routes: Route[] = [
   { method: "GET", pattern: /^\/guardrails$/, operation: "listGuardrails" },
   { method: "GET", pattern: /^\/workspaces$/, operation: "listWorkspaces" },
+  { method: "GET", pattern: new RegExp(`^/workspaces/${ID}$`), operation: "getWorkspace" },
   { method: "POST", pattern: /^\/guardrails$/, operation: "createGuardrail" },
   { method: "GET", pattern: /^\/guardrails\/assignments\/keys$/, operation: "listAllKeyAssignments" },
   { method: "GET", pattern: /^\/guardrails\/assignments\/members$/, operation: "listAllMemberAssignments" },

@@ -16,11 +16,22 @@ export const DATA_VERSION = 2;
 /** An assignment row; `deleted` rows are kept only while tombstones are on (short pages). */
 type Row<T> = T & { deleted?: boolean };
 
+/** A workspace's own fields (rule 17); a workspace without an entry has names derived from its place. */
+export interface WorkspaceInfo {
+  name: string;
+  slug: string;
+  description: string | null;
+  created_at: string;
+  updated_at: string | null;
+}
+
 export interface EmulatorData {
   version?: number;
   organizationId: string;
   defaultWorkspaceId: string;
   workspaces: string[];
+  /** Fields of workspaces added or kept by the admin endpoint, by id. */
+  workspaceInfo?: Record<string, WorkspaceInfo>;
   members: string[];
   keyHashes: string[];
   models: CatalogueModel[];

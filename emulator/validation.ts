@@ -134,16 +134,19 @@ const guardrailBody = z.strictObject(
 
 /** Create body; rule 14: a spending limit and its reset interval come together or not at all. */
 export const createBody = guardrailBody.superRefine((body, ctx) => {
-  const limit = body.limit_usd != null;
-  const interval = body.reset_interval != null;
-  if (limit !== interval) {
-    ctx.addIssue({
-      code: "custom",
-      path: [limit ? "limit_usd" : "reset_interval"],
-      message: `limit_usd and reset_interval must be given together (got ${limit ? "limit_usd without reset_interval" : "reset_interval without limit_usd"})`,
-    });
-  }
+  const issue = limitPairIssue(body);
+  if (issue) ctx.addIssue({ code: "custom", ...issue });
 });
+
+/** Rule 14's complaint about a body, if any: a spending limit without its interval, or the reverse. */
+export function limitPairIssue(body: { limit_usd?: unknown; reset_interval?: unknown }) {
+  const limit = body.limit_usd != null;
+  if (limit === (body.reset_interval != null)) return undefined;
+  return {
+    path: [limit ? "limit_usd" : "reset_interval"],
+    message: `limit_usd and reset_interval must be given together (got ${limit ? "limit_usd without reset_interval" : "reset_interval without limit_usd"})`,
+  };
+}
 export type CreateBody = z.infer<typeof createBody>;
 
 /** PATCH body: every field optional; rule 14 is a create rule only. */

@@ -37,7 +37,8 @@ async function organization(
     const limit = Number(url.searchParams.get("limit") ?? 100);
     const page = (rows: unknown[], total = rows.length) =>
       json(res, 200, { data: rows.slice(offset, offset + limit), total_count: total });
-    if (url.pathname === "/api/v1/workspaces") return page((o.workspaces ?? []).map((id) => ({ id })));
+    if (url.pathname === "/api/v1/workspaces")
+      return page((o.workspaces ?? []).map((id) => ({ id, default_guardrail_id: `default-of-${id}` })));
     if (url.pathname === "/api/v1/guardrails") {
       const ws = url.searchParams.get("workspace_id");
       return ws === null ? page(guardrails, o.total) : page(o.byWorkspace?.[ws] ?? []);

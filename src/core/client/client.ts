@@ -1,6 +1,7 @@
 /**
- * `GuardrailsClient`: the operations of docs/api-contract.md (the spec's thirteen and the
- * workspace list of rule 17), typed both ways.
+ * `GuardrailsClient`: the operations of docs/api-contract.md (the spec's thirteen, the
+ * workspace list and get of rule 17, and the default guardrail's read of rules 18 to 21),
+ * typed both ways.
  * Lists are async iterators; no caller ever sees an offset.
  */
 import type { Dispatcher } from "undici";
@@ -23,7 +24,7 @@ import {
   type WireWorkspace,
 } from "./wire";
 import { checkBaseUrl } from "./base-url";
-import { PaginationError } from "./errors";
+import { NotFoundError, PaginationError } from "./errors";
 import { redactUrl } from "./redaction";
 import { MAX_LIST_ROWS, paginate } from "./pagination";
 import {
@@ -37,6 +38,7 @@ import {
 } from "./retry";
 import { type Exchange, Transport } from "./transport";
 import { UserError } from "../user-error";
+import { readWorkspaceDefault, type WorkspaceDefaultRead, workspacePath } from "./workspace-default";
 
 /** How a `GuardrailsClient` reaches the service: address, key, and the bounds on each call. */
 export interface GuardrailsClientOptions {
@@ -124,6 +126,28 @@ export class GuardrailsClient {
   /** Every workspace of the organization (docs/api-contract.md rule 17; not in the spec). */
   listWorkspaces(): AsyncGenerator<WireWorkspace, void, undefined> {
     return this.list("/workspaces", wireWorkspace);
+  }
+
+  /**
+   * One workspace by id or slug (rule 17); `undefined` exactly when the service answers 404.
+   * Every other failure is thrown, as for any call.
+   */
+  async getWorkspace(idOrSlug: string): Promise<WireWorkspace | undefined> {
+    try {
+      return (await this.call({ method: "GET", path: workspacePath(idOrSlug), schema: dataEnvelope(wireWorkspace) }))
+        .data;
+    } catch (err) {
+      if (err instanceof NotFoundError) return undefined;
+      throw err;
+    }
+  }
+
+  /**
+   * A workspace's default guardrail (rules 18 to 21): `gone` only when the workspace answers 404;
+   * the guardrail's own 404 is `unconfigured` (not written yet). Written with `updateGuardrail`.
+   */
+  readWorkspaceDefault(workspaceIdOrSlug: string): Promise<WorkspaceDefaultRead> {
+    return readWorkspaceDefault(this, workspaceIdOrSlug);
   }
 
   /**

@@ -4,3 +4,5 @@ export { redact, redactUrl } from "./redaction";
 export { DEFAULT_RETRY, type RetryOptions, type RetryHooks, type UnknownOutcome } from "./retry";
 export { paginate, collect } from "./pagination";
 export { checkBaseUrl } from "./base-url";
+export type { WorkspaceDefaultRead } from "./workspace-default";
+export type { WireWorkspace, WireGuardrail } from "./wire";

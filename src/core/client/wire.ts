@@ -85,11 +85,37 @@ export const wireKeyAssignment = z.object({
 export type WireKeyAssignment = z.infer<typeof wireKeyAssignment>;
 
 /**
- * A workspace as `GET /workspaces` lists it (docs/api-contract.md rule 17): only the id is
- * read; the name, slug and the service's many settings are ignored.
+ * A workspace as `GET /workspaces` and `GET /workspaces/{id-or-slug}` answer it
+ * (docs/api-contract.md rule 17). `id` and `default_guardrail_id` are required: without them
+ * the record cannot say which workspace it is or which guardrail is its default (rule 21), so
+ * such an answer is refused (`ResponseShapeError` naming the missing key). Every other key
+ * may be absent and reads as null (rule 10's tolerance); extra keys are dropped (rule 12).
  */
-export const wireWorkspace = z.object({ id: z.string() });
-/** A workspace record, as far as the client reads it. */
+export const wireWorkspace = z.object({
+  id: z.string().min(1),
+  default_guardrail_id: z.string().min(1),
+  name: z
+    .string()
+    .nullish()
+    .transform((v) => v ?? null),
+  slug: z
+    .string()
+    .nullish()
+    .transform((v) => v ?? null),
+  description: z
+    .string()
+    .nullish()
+    .transform((v) => v ?? null),
+  created_at: z
+    .string()
+    .nullish()
+    .transform((v) => v ?? null),
+  updated_at: z
+    .string()
+    .nullish()
+    .transform((v) => v ?? null),
+});
+/** A workspace record as the client reads it: absent keys are null. */
 export type WireWorkspace = z.infer<typeof wireWorkspace>;
 
 /** `{data: T}` envelope. */

@@ -1,0 +1,54 @@
+/**
+ * The read of a workspace's default guardrail (docs/api-contract.md rules 18 to 21): whether it
+ * exists is the workspace's answer, never the guardrail's own 404.
+ */
+import { UserError } from "../user-error";
+import { NotFoundError } from "./errors";
+import type { WireGuardrail, WireWorkspace } from "./wire";
+
+/**
+ * What a read of a workspace's default guardrail found:
+ * - `gone`: the workspace answered 404, so its default is gone with it (rule 21);
+ * - `unconfigured`: the workspace exists and its default was never written (the guardrail's own
+ *   404, rule 19): in force with no restriction;
+ * - `configured`: the workspace exists and its default has been written.
+ */
+export type WorkspaceDefaultRead =
+  | { state: "gone" }
+  | { state: "unconfigured"; workspace: WireWorkspace }
+  | { state: "configured"; workspace: WireWorkspace; guardrail: WireGuardrail };
+
+/** The two calls the read needs, as the client offers them. */
+export interface WorkspaceDefaultReader {
+  getWorkspace(idOrSlug: string): Promise<WireWorkspace | undefined>;
+  getGuardrail(id: string): Promise<WireGuardrail>;
+}
+
+/**
+ * Asks the workspace first (404: gone), then `GET /guardrails/{default_guardrail_id}`, whose 404
+ * means "not written yet", never "gone". Every other failure is thrown as it came.
+ */
+export async function readWorkspaceDefault(
+  client: WorkspaceDefaultReader,
+  workspaceIdOrSlug: string,
+): Promise<WorkspaceDefaultRead> {
+  const workspace = await client.getWorkspace(workspaceIdOrSlug);
+  if (workspace === undefined) return { state: "gone" };
+  try {
+    const guardrail = await client.getGuardrail(workspace.default_guardrail_id);
+    return { state: "configured", workspace, guardrail };
+  } catch (err) {
+    if (err instanceof NotFoundError) return { state: "unconfigured", workspace };
+    throw err;
+  }
+}
+
+/**
+ * The path of `GET /workspaces/{id-or-slug}`, the segment encoded. "", "." and ".." are refused:
+ * they would leave the segment (or be normalized away), and the 404 they bring would read as "gone".
+ */
+export function workspacePath(idOrSlug: string): string {
+  if (idOrSlug === "" || idOrSlug === "." || idOrSlug === "..")
+    throw new UserError(`a workspace id or slug must be one path segment; got ${JSON.stringify(idOrSlug)}`);
+  return `/workspaces/${encodeURIComponent(idOrSlug)}`;
+}
