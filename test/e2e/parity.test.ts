@@ -1,7 +1,9 @@
 /**
  * Parity: one scenario, run on both faces under the real CLI, each on its own emulator and
  * stack, concurrently: create, no-op, update in place, replace, drift found and repaired,
- * partial failure recorded, adopt, destroy. Every CLI run's API calls, counted by the emulator's
+ * partial failure recorded, adopt, destroy. A workspace's default guardrail rides along
+ * (WorkspaceDefaultGuardrail): PATCHed on create and update, its drift repaired, left in force
+ * by destroy. Every CLI run's API calls, counted by the emulator's
  * request log (method, path shape, status), must be the same on both faces. What may differ is
  * only what the engine shows.
  *
@@ -32,6 +34,10 @@ const FACES = (process.env.GUARDRAILS_PARITY_FACES ?? "dynamic,native").split(",
 /** The kinds every face of this run serves: the programs hold these only. */
 const kinds: Kind[] = KINDS.filter((k) => FACES.every((f) => SERVED[f].includes(k)));
 const sets = kinds.includes("GuardrailMemberAssignment") && kinds.includes("GuardrailKeyAssignment");
+const defaults = kinds.includes("WorkspaceDefaultGuardrail");
+/** W2's default guardrail as the service holds it (undefined: never written). */
+const w2Default = async (p: ParityFace["program"]) =>
+  guardrail(p, (await p.api("GET", `/workspaces/${W2}`)).body.data.default_guardrail_id);
 
 const faces: ParityFace[] = [];
 /** Every counted run, for the table printed at the end. */
@@ -85,6 +91,7 @@ const V2: Version = {
   },
   members: ["user_alice", "user_carol"],
   keys: [HASH[0]!, HASH[1]!],
+  wsDefault: { limitUsd: 45 },
 };
 const V3: Version = { ...V2, eng: { ...V2.eng, workspaceId: W2 } };
 const V4: Version = { ...V3, eng: { ...V3.eng, limitUsd: 80 }, ops: true };
@@ -126,6 +133,7 @@ describe(`parity of the faces (${FACES.join(", ")}; kinds: ${kinds.join(", ")})`
     for (const f of faces) {
       const eng = await guardrail(programOf(f), ids[f.face]!.eng!);
       expect(eng, f.face).toMatchObject({ name: ENG_NAME, limit_usd: 50, reset_interval: "monthly" });
+      if (defaults) expect(await w2Default(programOf(f)), f.face).toMatchObject({ limit_usd: 40 });
       if (!sets) continue;
       expect(await assigned(programOf(f), ids[f.face]!.eng!, "members"), f.face).toEqual(["user_alice", "user_bob"]);
       expect(await assigned(programOf(f), ids[f.face]!.eng!, "keys"), f.face).toEqual([HASH[0]]);
@@ -144,6 +152,7 @@ describe(`parity of the faces (${FACES.join(", ")}; kinds: ${kinds.join(", ")})`
       const id = ids[f.face]!.eng!;
       expect(id, f.face).toBe(before[f.face]!.eng);
       expect(await guardrail(programOf(f), id), f.face).toMatchObject({ limit_usd: 75 });
+      if (defaults) expect(await w2Default(programOf(f)), f.face).toMatchObject({ limit_usd: 45 });
       if (!sets) continue;
       expect(await assigned(programOf(f), id, "members"), f.face).toEqual(["user_alice", "user_carol"]);
       expect(await assigned(programOf(f), id, "keys"), f.face).toEqual([HASH[0], HASH[1]].sort());
@@ -169,17 +178,22 @@ describe(`parity of the faces (${FACES.join(", ")}; kinds: ${kinds.join(", ")})`
     await each(async (f) => {
       const id = ids[f.face]!.eng!;
       await programOf(f).api("PATCH", `/guardrails/${id}`, { limit_usd: 999 });
+      if (defaults) {
+        const w2 = (await programOf(f).api("GET", `/workspaces/${W2}`)).body.data.default_guardrail_id;
+        await programOf(f).api("PATCH", `/guardrails/${w2}`, { limit_usd: 999 });
+      }
       if (sets)
         await programOf(f).api("POST", `/guardrails/${id}/assignments/members/remove`, {
           member_user_ids: ["user_carol"],
         });
     });
     const found = await step("drift: refresh", V3, ["refresh", "--yes", "--skip-preview"]);
-    for (const r of found) expect(r.stdout).toMatch(new RegExp(`~ ${sets ? 2 : 1} updated`));
+    for (const r of found) expect(r.stdout).toMatch(new RegExp(`~ ${1 + (sets ? 1 : 0) + (defaults ? 1 : 0)} updated`));
     await step("drift: up", V3, UP);
     for (const f of faces) {
       const id = ids[f.face]!.eng!;
       expect(await guardrail(programOf(f), id), f.face).toMatchObject({ limit_usd: 75 });
+      if (defaults) expect(await w2Default(programOf(f)), f.face).toMatchObject({ limit_usd: 45 });
       if (sets) expect(await assigned(programOf(f), id, "members"), f.face).toEqual(["user_alice", "user_carol"]);
     }
   });
@@ -232,8 +246,16 @@ describe(`parity of the faces (${FACES.join(", ")}; kinds: ${kinds.join(", ")})`
     sameCalls("adopt: no-op preview", await each((f) => f.ok(["preview", "--expect-no-changes"])));
   });
 
-  it("destroy: every guardrail the stack manages is deleted, the adopted one too", async () => {
+  it("destroy: every guardrail the stack manages is deleted, the adopted one too; a default stays in force", async () => {
     sameCalls("destroy", await each((f) => f.ok(["destroy", "--yes", "--skip-preview"])));
-    for (const f of faces) expect(Object.keys(await guardrailsByName(programOf(f))), f.face).toEqual([]);
+    for (const f of faces) {
+      const left = Object.values(await guardrailsByName(programOf(f)));
+      const w2 = defaults ? await w2Default(programOf(f)) : undefined;
+      expect(
+        left.map((g) => g.id),
+        f.face,
+      ).toEqual(w2 ? [w2.id] : []);
+      if (defaults) expect(w2, f.face).toMatchObject({ limit_usd: 45, allowed_data_regions: ["europe"] });
+    }
   });
 });

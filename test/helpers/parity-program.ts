@@ -6,8 +6,13 @@
  * hand-written programs.
  */
 export type Face = "dynamic" | "native";
-export type Kind = "Guardrail" | "GuardrailMemberAssignment" | "GuardrailKeyAssignment";
-export const KINDS: readonly Kind[] = ["Guardrail", "GuardrailMemberAssignment", "GuardrailKeyAssignment"];
+export type Kind = "Guardrail" | "GuardrailMemberAssignment" | "GuardrailKeyAssignment" | "WorkspaceDefaultGuardrail";
+export const KINDS: readonly Kind[] = [
+  "Guardrail",
+  "GuardrailMemberAssignment",
+  "GuardrailKeyAssignment",
+  "WorkspaceDefaultGuardrail",
+];
 
 /** Another resource's id (`guardrailId: idOf("eng")`). */
 export interface IdRef {
@@ -55,7 +60,8 @@ interface FaceWriter {
 }
 
 const DYNAMIC: FaceWriter = {
-  head: `import * as pulumi from "@pulumi/pulumi";\nimport { Guardrail, GuardrailMemberAssignment, GuardrailKeyAssignment } from "pulumi-guardrails";\nvoid pulumi;`,
+  head: `import * as pulumi from "@pulumi/pulumi";\nimport { Guardrail, GuardrailMemberAssignment, GuardrailKeyAssignment, WorkspaceDefaultGuardrail } from "pulumi-guardrails";\nvoid pulumi;
+void [Guardrail, GuardrailMemberAssignment, GuardrailKeyAssignment, WorkspaceDefaultGuardrail];`,
   resource: (r) => `new ${r.kind}(${JSON.stringify(r.name)}, ${source(r.args)})`,
 };
 

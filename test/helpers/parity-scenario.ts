@@ -9,8 +9,8 @@ import { type Face, type Kind, type ResourceSpec, type Value, idOf } from "./par
 
 /** The kinds each face serves: every kind, on both faces (a face's run can be narrowed here). */
 export const SERVED: Record<Face, readonly Kind[]> = {
-  dynamic: ["Guardrail", "GuardrailMemberAssignment", "GuardrailKeyAssignment"],
-  native: ["Guardrail", "GuardrailMemberAssignment", "GuardrailKeyAssignment"],
+  dynamic: ["Guardrail", "GuardrailMemberAssignment", "GuardrailKeyAssignment", "WorkspaceDefaultGuardrail"],
+  native: ["Guardrail", "GuardrailMemberAssignment", "GuardrailKeyAssignment", "WorkspaceDefaultGuardrail"],
 };
 
 export const ENG_NAME = "Parity engineering";
@@ -28,7 +28,17 @@ export interface Version {
   ops?: boolean;
   /** A guardrail adopted by id (`adoptId`). */
   adopt?: string;
+  /** Changes to the args of W2's default guardrail (WorkspaceDefaultGuardrail). */
+  wsDefault?: Record<string, Value>;
 }
+
+/** W2's default guardrail as the parity programs set it. */
+export const W2_DEFAULT: Record<string, Value> = {
+  workspaceId: W2,
+  allowedDataRegions: ["europe"],
+  limitUsd: 40,
+  resetInterval: "monthly",
+};
 
 const ENG: Record<string, Value> = {
   name: ENG_NAME,
@@ -52,6 +62,7 @@ export function resources(v: Version): ResourceSpec[] {
     name: "eng-keys",
     args: { guardrailId: idOf("eng"), keyHashes: v.keys },
   });
+  out.push({ kind: "WorkspaceDefaultGuardrail", name: "w2-default", args: { ...W2_DEFAULT, ...v.wsDefault } });
   if (v.ops)
     out.push({ kind: "Guardrail", name: "ops", args: { name: OPS_NAME, limitUsd: 20, resetInterval: "weekly" } });
   if (v.adopt)
