@@ -123,7 +123,7 @@ export async function exportGuardrails(options: ExportOptions = {}): Promise<Exp
         wd.entries,
       ),
       warnings,
-      pulumiImport: importFileOf(live, ids, options.exclusive ?? false, defaults),
+      pulumiImport: importFileOf(live, ids, options.exclusive ?? false, wd.kept),
       notes: [
         ...legacyNotes(
           entries.map((e) => [e.id, e.live.guardrail] as const),

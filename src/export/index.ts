@@ -14,7 +14,6 @@ export {
   type ExportedFile,
   type ExportedDefaults,
 } from "./export";
-export { WORKSPACE_DEFAULTS_FILE } from "./workspace-defaults";
 export { ExportSelectionError } from "./fetch";
 export {
   importFileOf,

@@ -11,6 +11,7 @@
 import type { GuardrailsClient } from "../core/client/client";
 import type { WireGuardrail } from "../core/client/wire";
 import { shown } from "../core/args/messages";
+import { UUID_RE } from "../core/fields/constants";
 import { declaredWorkspaceDefaultSchema } from "../declarative/file-schema";
 import { addSettings, settingsWarnings, type DeclaredExport } from "./declared";
 import { idShown } from "./elsewhere";
@@ -21,10 +22,10 @@ import { idShown } from "./elsewhere";
  */
 export const WORKSPACE_DEFAULTS_FILE = "_workspace-defaults.yaml";
 
-/** What the export needs of a workspace. */
+/** What the export needs of a workspace (the client's `WireWorkspace`). */
 export interface WorkspaceSeen {
   id: string;
-  name: string;
+  name: string | null;
   default_guardrail_id: string;
 }
 
@@ -44,11 +45,13 @@ export interface DefaultsRead {
 
 /**
  * Each workspace's default guardrail, by `readWorkspaceDefault` (the workspace decides whether
- * it exists, rule 21). Cost: what that read costs per workspace, never a call per guardrail.
+ * it exists, rule 21). Cost: two GETs per workspace (the workspace, then its default), never a
+ * call per guardrail.
  */
 export async function readDefaults(client: GuardrailsClient, workspaceIds: Iterable<string>): Promise<DefaultsRead> {
   const out: DefaultsRead = { defaults: [], defaultIds: new Set() };
-  for (const id of [...new Set(workspaceIds)].sort()) {
+  // A workspace id that is not a UUID could be no key of a file: its default is not read at all.
+  for (const id of [...new Set(workspaceIds)].filter((w) => UUID_RE.test(w)).sort()) {
     const read = await client.readWorkspaceDefault(id);
     if (read.state === "gone") continue;
     out.defaultIds.add(read.workspace.default_guardrail_id.toLowerCase());
@@ -71,19 +74,31 @@ export function declaredDefault({ workspace, guardrail }: LiveDefault): Declared
   return { settings, warnings: settingsWarnings(settings, declaredWorkspaceDefaultSchema) };
 }
 
-/** The entries, keyed by workspace id, and each warning naming the workspace. */
+/**
+ * The entries, keyed by workspace id, each warning naming the workspace, and the defaults
+ * kept. A workspace id that is not a UUID is no key a file may hold (nor a resource name): that
+ * default is left out, with a warning, rather than written in a form that will not load.
+ */
 export function defaultEntries(defaults: readonly LiveDefault[]): {
   entries: Array<readonly [string, Record<string, unknown>]>;
   warnings: string[];
+  kept: LiveDefault[];
 } {
   const warnings: string[] = [];
-  const entries = defaults.map((d) => {
+  const kept: LiveDefault[] = [];
+  const entries: Array<readonly [string, Record<string, unknown>]> = [];
+  for (const d of defaults) {
+    const named = `default guardrail of workspace ${shown(d.workspace.name ?? d.workspace.id)} (${idShown(d.workspace.id)})`;
+    if (!UUID_RE.test(d.workspace.id)) {
+      warnings.push(`${named}: its workspace id is not a UUID, so it was not exported`);
+      continue;
+    }
     const declared = declaredDefault(d);
-    for (const w of declared.warnings)
-      warnings.push(`default guardrail of workspace ${shown(d.workspace.name)} (${idShown(d.workspace.id)}): ${w}`);
-    return [d.workspace.id.toLowerCase(), declared.settings] as const;
-  });
-  return { entries, warnings };
+    for (const w of declared.warnings) warnings.push(`${named}: ${w}`);
+    entries.push([d.workspace.id.toLowerCase(), declared.settings]);
+    kept.push(d);
+  }
+  return { entries, warnings, kept };
 }
 
 /**

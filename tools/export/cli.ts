@@ -126,6 +126,11 @@ async function main(): Promise<number> {
     process.stdout.write(result.combined);
     return 0;
   }
+  return writeFolder(dir, result, values.force ?? false);
+}
+
+/** Writes the guardrails' files and the workspace defaults' file into `dir`, and says what it wrote. */
+function writeFolder(dir: string, result: Awaited<ReturnType<typeof exportGuardrails>>, force: boolean): number {
   const files = [...result.files, ...(result.workspaceDefaults ? [result.workspaceDefaults] : [])];
   if (files.length === 0) {
     say("guardrails-export: no guardrails to export; nothing written\n");
@@ -137,7 +142,7 @@ async function main(): Promise<number> {
         .filter((f) => /\.(ya?ml|json)$/i.test(f) && !isPolicyFile(f))
         .filter((f: string) => !files.some((r) => r.fileName === basename(f)))
     : [];
-  const written = writeExport(dir, files, { force: values.force ?? false });
+  const written = writeExport(dir, files, { force });
   const shown = relative(process.cwd(), resolve(dir)) || ".";
   const defaults = result.workspaceDefaults
     ? `, ${result.workspaceDefaults.workspaceIds.length} workspace default(s) in ${result.workspaceDefaults.fileName}`
