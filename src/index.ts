@@ -31,8 +31,12 @@ export {
   getGuardrails,
   getGuardrailMembers,
   getGuardrailKeys,
+  getWorkspace,
+  getWorkspaces,
   type GuardrailInfo,
   type GuardrailsFound,
   type GuardrailMembersFound,
   type GuardrailKeysFound,
+  type WorkspaceInfo,
+  type WorkspacesFound,
 } from "./dynamic/data-sources";

@@ -14,11 +14,20 @@ import type {
   GuardrailMembersFound,
   GuardrailsFound,
 } from "../core/data-sources/lookups";
+import * as workspaces from "../core/data-sources/workspaces";
+import type { WorkspaceInfo, WorkspacesFound } from "../core/data-sources/workspaces";
 import { configure, getClient } from "../core/settings/config";
 import { explainAuthError, explainUrlError } from "../core/settings/key-source";
 import { reportConfigOnce } from "./config-warnings";
 
-export type { GuardrailInfo, GuardrailKeysFound, GuardrailMembersFound, GuardrailsFound };
+export type {
+  GuardrailInfo,
+  GuardrailKeysFound,
+  GuardrailMembersFound,
+  GuardrailsFound,
+  WorkspaceInfo,
+  WorkspacesFound,
+};
 
 /** Runs a lookup with the client the stack config and environment describe. */
 async function withClient<T>(fn: (client: GuardrailsClient) => Promise<T>): Promise<T> {
@@ -57,4 +66,18 @@ export function getGuardrailMembers(args: { guardrailId: string }): Promise<Guar
 /** The key hashes assigned to a guardrail, sorted (the names `GuardrailKeyAssignment` uses). */
 export function getGuardrailKeys(args: { guardrailId: string }): Promise<GuardrailKeysFound> {
   return withClient((client) => lookups.getGuardrailKeys(client, args));
+}
+
+/**
+ * One workspace, by `id`, `slug` or exact `name` (give exactly one), with the id of its default
+ * guardrail (`defaultGuardrailId`). Rejects when nothing matches, and when a name matches more
+ * than one workspace (the message names every id).
+ */
+export function getWorkspace(args: { id: string } | { slug: string } | { name: string }): Promise<WorkspaceInfo> {
+  return withClient((client) => workspaces.getWorkspace(client, args));
+}
+
+/** Every workspace of the organization, sorted by name then id (a workspace without a name last). */
+export function getWorkspaces(): Promise<WorkspacesFound> {
+  return withClient((client) => workspaces.getWorkspaces(client));
 }

@@ -1,5 +1,5 @@
 /**
- * Data sources (invokes) on the native face: the four tokens, answered by the core's lookups
+ * Data sources (invokes) on the native face: the six tokens, answered by the core's lookups
  * (src/core/data-sources) with the client the provider's `Configure` set up. Bad args come
  * back as check failures with their property paths, before any call; a failure of the key or
  * the URL names where that setting came from, as a resource's does.
@@ -8,6 +8,7 @@ import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { shown } from "../core/args/messages";
 import { type LookupName, parseLookupArgs } from "../core/data-sources/args";
 import * as lookups from "../core/data-sources/lookups";
+import * as workspaces from "../core/data-sources/workspaces";
 import { getClient } from "../core/settings/config";
 import { explainAuthError, explainUrlError } from "../core/settings/key-source";
 import { UserError } from "../core/user-error";
@@ -19,6 +20,8 @@ export const FUNCTION_TOKENS: Record<LookupName, string> = {
   getGuardrails: "guardrails:index:getGuardrails",
   getGuardrailMembers: "guardrails:index:getGuardrailMembers",
   getGuardrailKeys: "guardrails:index:getGuardrailKeys",
+  getWorkspace: "guardrails:index:getWorkspace",
+  getWorkspaces: "guardrails:index:getWorkspaces",
 };
 
 /** Kept for the schema's first entry (schema-functions.ts). */
@@ -32,6 +35,8 @@ const RUN: Record<LookupName, Run> = {
   getGuardrails: (args) => lookups.getGuardrails(getClient(), args),
   getGuardrailMembers: (args) => lookups.getGuardrailMembers(getClient(), args),
   getGuardrailKeys: (args) => lookups.getGuardrailKeys(getClient(), args),
+  getWorkspace: (args) => workspaces.getWorkspace(getClient(), args),
+  getWorkspaces: (args) => workspaces.getWorkspaces(getClient(), args),
 };
 
 /** `Invoke`: one data source; check failures for bad args, the answer in the program's names. */

@@ -12,6 +12,8 @@ type Properties = Record<string, Property>;
 
 /** The object type of one guardrail in `getGuardrails`' answer. */
 export const GUARDRAIL_INFO_TYPE = "guardrails:index:getGuardrailsGuardrail";
+/** The object type of one workspace in `getWorkspaces`' answer. */
+export const WORKSPACE_INFO_TYPE = "guardrails:index:getWorkspacesWorkspace";
 
 const str = (description: string) => ({ type: "string", description });
 const ids = (description: string) => ({ type: "array", items: { type: "string" }, description });
@@ -33,6 +35,22 @@ function guardrailInfo(guardrailProperties: Properties): { properties: Propertie
   };
 }
 
+/** A workspace as both workspace lookups answer it (docs/api-contract.md rule 17). */
+const workspaceInfo = {
+  properties: {
+    id: str("The workspace's id (UUID): what a guardrail's `workspaceId` takes."),
+    name: str("The workspace's name."),
+    slug: str("The workspace's slug (lowercase words joined by hyphens)."),
+    description: str("The workspace's description; absent when it has none."),
+    createdAt: str("When the workspace was created (ISO 8601)."),
+    updatedAt: str("When the workspace was last updated (ISO 8601); absent when never."),
+    defaultGuardrailId: str(
+      "The id of the workspace's default guardrail, which covers every member and API key of the workspace without a guardrail of its own. It exists (with no restriction) even before anything wrote it.",
+    ),
+  },
+  required: ["id", "defaultGuardrailId"],
+};
+
 /** The object types the functions' outputs refer to (`getGuardrails`' list), for the schema's `types`. */
 export function functionTypes(guardrailProperties: Properties): Record<string, unknown> {
   return {
@@ -41,6 +59,7 @@ export function functionTypes(guardrailProperties: Properties): Record<string, u
       description: "A guardrail found by getGuardrails.",
       ...guardrailInfo(guardrailProperties),
     },
+    [WORKSPACE_INFO_TYPE]: { type: "object", description: "A workspace found by getWorkspaces.", ...workspaceInfo },
   };
 }
 
@@ -103,6 +122,40 @@ export function functionSpecs(guardrailProperties: Properties): Record<string, u
       outputs: {
         properties: { guardrailId, keyHashes: ids("The key hashes assigned, sorted.") },
         required: ["guardrailId", "keyHashes"],
+      },
+    },
+    ...workspaceFunctions(),
+  };
+}
+
+/** `getWorkspace` and `getWorkspaces`: a workspace's id from its name or slug, with its default guardrail's id. */
+function workspaceFunctions(): Record<string, unknown> {
+  return {
+    [FUNCTION_TOKENS.getWorkspace]: {
+      description:
+        "One workspace, by `id`, `slug` or exact `name` (give exactly one), with the id of its default guardrail. " +
+        "Fails when nothing matches, and when a name matches more than one workspace (the message names every id).",
+      inputs: {
+        properties: {
+          id: str("The workspace's id (UUID). Give this, `slug` or `name`."),
+          slug: str("The workspace's slug. Give this, `id` or `name`."),
+          name: str("The workspace's exact name. Give this, `id` or `slug`."),
+        },
+      },
+      outputs: workspaceInfo,
+    },
+    [FUNCTION_TOKENS.getWorkspaces]: {
+      description: "Every workspace of the organization, sorted by name then id, each with its default guardrail's id.",
+      outputs: {
+        properties: {
+          workspaces: {
+            type: "array",
+            items: { $ref: `#/types/${WORKSPACE_INFO_TYPE}` },
+            description: "The workspaces, sorted by name then id (a workspace without a name last).",
+          },
+          ids: ids("Their ids, in the same order."),
+        },
+        required: ["workspaces", "ids"],
       },
     },
   };

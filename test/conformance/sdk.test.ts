@@ -322,12 +322,61 @@ describe("the service's SDK drives all 13 guardrail operations against the emula
   });
 });
 
-describe("the workspace list (docs/api-contract.md rule 17), which guardrails-export --all-workspaces reads", () => {
-  it("passes the SDK's own validation and lists every workspace, the default one first", async () => {
+describe("workspaces and their default guardrails (docs/api-contract.md rules 17 to 21)", () => {
+  it("workspaces.list passes the SDK's own validation and lists every workspace, the default one first", async () => {
     const page = await sdk.workspaces.list({ limit: 100 });
     expect(page.result.totalCount).toBe(2);
     expect(page.result.data.map((w) => w.id)).toEqual([W1, W2]);
     expect(page.result.data.map((w) => w.slug)).toEqual(["default", "workspace-1"]);
+    const defaults = page.result.data.map((w) => w.defaultGuardrailId);
+    expect(new Set(defaults).size).toBe(2);
+  });
+
+  it("workspaces.get answers the same workspace by id and by slug; an unknown one is the SDK's 404", async () => {
+    const made = await admin("POST", "/__emulator/workspaces", { name: "EU production", slug: "eu-prod" });
+    const id = made.body.data.id as string;
+    const byId = (await sdk.workspaces.get({ id })).data;
+    expect(byId).toMatchObject({ id, name: "EU production", slug: "eu-prod", description: null, updatedAt: null });
+    expect(byId.defaultGuardrailId).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await sdk.workspaces.get({ id: "eu-prod" })).data).toEqual(byId);
+    expect((await sdk.workspaces.get({ id: W2 })).data.slug).toBe("workspace-1");
+    const err = await failure(sdk.workspaces.get({ id: "no-such-workspace" }));
+    expect([err.name, err.statusCode]).toEqual(["NotFoundResponseError", 404]);
+  });
+
+  it("guardrails.get of a default is the SDK's 404 until guardrails.update materializes it; then get and list show it", async () => {
+    const ws = (await sdk.workspaces.get({ id: W2 })).data;
+    const id = ws.defaultGuardrailId;
+    const before = await failure(sdk.guardrails.get({ id }));
+    expect([before.name, before.statusCode]).toEqual(["NotFoundResponseError", 404]);
+    expect((await sdk.guardrails.list({ workspaceId: W2 })).result.data).toEqual([]);
+    const written = (await sdk.guardrails.update({ id, updateGuardrailRequest: { enforceZdrAnthropic: true } })).data;
+    expect(written).toMatchObject({ id, name: `Workspace ${W2} Default`, workspaceId: W2, enforceZdrAnthropic: true });
+    expect((await sdk.guardrails.get({ id })).data).toEqual(written);
+    expect((await sdk.guardrails.list({ workspaceId: W2 })).result.data.map((g) => g.id)).toEqual([id]);
+    const named = (await sdk.guardrails.update({ id, updateGuardrailRequest: { name: "EU rules", ...FILTERS } })).data;
+    expect(named).toMatchObject({ name: "EU rules", enforceZdrAnthropic: true });
+    const ops = (await logged()).map((e) => `${e.operation} ${e.status}`);
+    expect(ops).toEqual([
+      "getWorkspace 200",
+      "getGuardrail 404",
+      "listGuardrails 200",
+      "updateGuardrail 200",
+      "getGuardrail 200",
+      "listGuardrails 200",
+      "updateGuardrail 200",
+    ]);
+    expect((await logged()).some((e) => e.method === "POST")).toBe(false);
+  });
+
+  it("guardrails.delete of a default is refused (400, the usual body) and the SDK reads the error; it stays", async () => {
+    const id = (await sdk.workspaces.get({ id: W1 })).data.defaultGuardrailId;
+    await sdk.guardrails.update({ id, updateGuardrailRequest: { description: "kept" } });
+    const err = await failure(sdk.guardrails.delete({ id }));
+    expect(err.name).not.toBe("ResponseValidationError");
+    expect(err.statusCode).toBe(400);
+    expect(err.message + JSON.stringify(err)).toMatch(/cannot be deleted/);
+    expect((await sdk.guardrails.get({ id })).data.description).toBe("kept");
   });
 });
 

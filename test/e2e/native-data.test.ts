@@ -8,7 +8,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { DEMO_KEY_HASHES, DEMO_MEMBERS } from "../../emulator";
+import { DEMO_DEFAULT_WORKSPACE, DEMO_EXTRA_WORKSPACE, DEMO_KEY_HASHES, DEMO_MEMBERS } from "../../emulator";
 import { GuardrailsClient } from "../../src/core/client";
 import { useProgram } from "./harness";
 
@@ -29,6 +29,9 @@ exports.badArgs = call("getGuardrail", { id: "not-a-uuid", nmae: "x" });
 exports.list = call("getGuardrails", { nameRegex: "^t" });
 exports.members = call("getGuardrailMembers", { guardrailId: ids.team });
 exports.keys = call("getGuardrailKeys", { guardrailId: ids.team });
+exports.workspace = call("getWorkspace", { slug: "workspace-1" });
+exports.workspaces = call("getWorkspaces", {});
+exports.badWorkspace = call("getWorkspace", { id: ids.team, slug: "x" });
 `;
 
 describe("the native face's data sources and config (issue 26)", () => {
@@ -47,6 +50,7 @@ describe("the native face's data sources and config (issue 26)", () => {
     );
     writeFileSync(join(p.dir, "index.js"), PROGRAM);
     const client = new GuardrailsClient({ baseUrl: p.emulator.url, apiKey: p.apiKey });
+    ids.defaultOfW2 = (await client.getWorkspace(DEMO_EXTRA_WORKSPACE))!.default_guardrail_id;
     for (const [k, name] of [
       ["team", "team-a"],
       ["twinA", "twin"],
@@ -101,6 +105,15 @@ describe("the native face's data sources and config (issue 26)", () => {
     expect(out.list.ok.ids).toEqual(out.list.ok.guardrails.map((g: { id: string }) => g.id));
     expect(out.members.ok).toEqual({ guardrailId: ids.team, memberUserIds: [DEMO_MEMBERS[0], DEMO_MEMBERS[2]] });
     expect(out.keys.ok).toEqual({ guardrailId: ids.team, keyHashes: [DEMO_KEY_HASHES[1]] });
+    expect(out.workspace.ok).toMatchObject({
+      id: DEMO_EXTRA_WORKSPACE,
+      name: "Workspace 1",
+      slug: "workspace-1",
+      defaultGuardrailId: ids.defaultOfW2,
+    });
+    expect(out.workspaces.ok.ids).toEqual([DEMO_DEFAULT_WORKSPACE, DEMO_EXTRA_WORKSPACE]);
+    expect(out.workspaces.ok.workspaces[1]).toEqual(out.workspace.ok);
+    expect(out.badWorkspace.error).toContain("give one of id, slug or name, not id and slug (slug)");
 
     const state = await p.exportState();
     expect(state.text).not.toContain(p.apiKey);

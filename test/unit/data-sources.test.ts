@@ -9,7 +9,8 @@ import {
   getGuardrailMembers,
   getGuardrails,
 } from "../../src/core/data-sources/lookups";
-import { TEST_KEY, type TestEmulator, W2, withEmulator } from "../helpers/emulator";
+import { getWorkspace } from "../../src/core/data-sources/workspaces";
+import { DEFAULT_WS, TEST_KEY, type TestEmulator, W2, withEmulator } from "../helpers/emulator";
 
 let emu: TestEmulator;
 let client: GuardrailsClient;
@@ -140,6 +141,11 @@ describe("the dynamic face's functions, from the package root", () => {
       );
       expect((await root.getGuardrailMembers({ guardrailId: ids.eng! })).memberUserIds).toHaveLength(2);
       await expect(root.getGuardrail({ name: "twin" })).rejects.toThrow(/2 guardrails are named "twin"/);
+      const w2 = await root.getWorkspace({ slug: "workspace-1" });
+      expect(w2).toEqual(await getWorkspace(client, { id: W2 }));
+      expect(w2.defaultGuardrailId).toBe((await client.getWorkspace(W2))!.default_guardrail_id);
+      expect((await root.getWorkspaces()).ids).toEqual([DEFAULT_WS, W2]);
+      await expect(root.getWorkspace({ name: "Nobody" })).rejects.toThrow('no workspace is named "Nobody"');
     } finally {
       for (const k of ["GUARDRAILS_API_KEY", "GUARDRAILS_BASE_URL"]) delete process.env[k];
       Object.assign(process.env, saved);

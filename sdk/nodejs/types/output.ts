@@ -192,3 +192,37 @@ export interface GetGuardrailsGuardrail {
     workspaceId?: string;
 }
 
+/**
+ * A workspace found by getWorkspaces.
+ */
+export interface GetWorkspacesWorkspace {
+    /**
+     * When the workspace was created (ISO 8601).
+     */
+    createdAt?: string;
+    /**
+     * The id of the workspace's default guardrail, which covers every member and API key of the workspace without a guardrail of its own. It exists (with no restriction) even before anything wrote it.
+     */
+    defaultGuardrailId: string;
+    /**
+     * The workspace's description; absent when it has none.
+     */
+    description?: string;
+    /**
+     * The workspace's id (UUID): what a guardrail's `workspaceId` takes.
+     */
+    id: string;
+    /**
+     * The workspace's name.
+     */
+    name?: string;
+    /**
+     * The workspace's slug (lowercase words joined by hyphens).
+     */
+    slug?: string;
+    /**
+     * When the workspace was last updated (ISO 8601); absent when never.
+     */
+    updatedAt?: string;
+}
+

@@ -1,6 +1,7 @@
 /**
  * The data sources' args as zod, in the program's names, strict like a resource's: an unknown
- * property, an id that is no UUID or a lookup that names both an id and a name fails with its
+ * property, an id that is no UUID or a lookup that names both an id and a name (or, for a
+ * workspace, more than one of id, slug and name) fails with its
  * property path before any call. Both faces parse with `parseLookupArgs`.
  */
 import { z } from "zod";
@@ -53,12 +54,46 @@ const nameRegex = z
     }
   });
 
+/** The longest workspace slug taken. */
+export const SLUG_MAX = 200;
+/** A workspace slug as the service makes them: lowercase alphanumeric segments joined by single hyphens. */
+const SLUG_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+const getWorkspace = z
+  .strictObject({
+    id: uuid("a workspace id").optional(),
+    slug: z
+      .string({ error: "must be a string" })
+      .max(SLUG_MAX, { error: `must be at most ${SLUG_MAX} characters` })
+      .regex(SLUG_RE, {
+        error: "must be a workspace slug: lowercase letters and digits in words joined by single hyphens",
+      })
+      .optional(),
+    name: z
+      .string({ error: "must be a string" })
+      .min(1, { error: `must be 1 to ${NAME_MAX} characters` })
+      .max(NAME_MAX, { error: `must be 1 to ${NAME_MAX} characters` })
+      .optional(),
+  })
+  .superRefine((v, ctx) => {
+    const given = (["id", "slug", "name"] as const).filter((k) => v[k] !== undefined);
+    if (given.length === 0) ctx.addIssue({ code: "custom", path: ["id"], message: "give one of id, slug or name" });
+    else if (given.length > 1)
+      ctx.addIssue({
+        code: "custom",
+        path: [given[1]!],
+        message: `give one of id, slug or name, not ${given.join(" and ")}`,
+      });
+  });
+
 /** Each data source's args, by the name both faces give it. */
 export const LOOKUP_ARGS = {
   getGuardrail,
   getGuardrails: z.strictObject({ workspaceId, nameRegex: nameRegex.optional() }),
   getGuardrailMembers: z.strictObject({ guardrailId }),
   getGuardrailKeys: z.strictObject({ guardrailId }),
+  getWorkspace,
+  getWorkspaces: z.strictObject({}),
 } as const;
 
 export type LookupName = keyof typeof LOOKUP_ARGS;

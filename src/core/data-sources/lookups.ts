@@ -48,7 +48,7 @@ export function guardrailInfo(g: WireGuardrail): GuardrailInfo {
 }
 
 /** Args parsed, or a UserError listing every failure with its property path. */
-function argsOf<N extends LookupName>(name: N, raw: unknown): LookupArgs<N> {
+export function argsOf<N extends LookupName>(name: N, raw: unknown): LookupArgs<N> {
   const parsed = parseLookupArgs(name, raw);
   if (parsed.ok) return parsed.args;
   throw new UserError(`${name}: ${parsed.failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
