@@ -153,7 +153,7 @@ function workspaceDefaultResource(docs: Map<string, ArgDoc>) {
     inputProperties: inputs,
     requiredInputs: ["workspaceId"],
     properties,
-    required: ["workspaceId", "guardrailId", "workspaceName", "workspaceSlug", "resetOnDelete"],
+    required: ["workspaceId", "guardrailId", "resetOnDelete"],
   };
 }
 

@@ -192,11 +192,11 @@ export class WorkspaceDefaultGuardrail extends pulumi.CustomResource {
     /**
      * The workspace's name, as the service last answered it.
      */
-    declare public /*out*/ readonly workspaceName: pulumi.Output<string>;
+    declare public /*out*/ readonly workspaceName: pulumi.Output<string | undefined>;
     /**
      * The workspace's slug, as the service last answered it.
      */
-    declare public /*out*/ readonly workspaceSlug: pulumi.Output<string>;
+    declare public /*out*/ readonly workspaceSlug: pulumi.Output<string | undefined>;
 
     /**
      * Create a WorkspaceDefaultGuardrail resource with the given unique name, arguments, and options.

@@ -62,8 +62,8 @@ export class WorkspaceDefaultGuardrail extends pulumi.dynamic.Resource {
   /** The default guardrail's id (the workspace's `default_guardrail_id`). */
   declare readonly guardrailId: pulumi.Output<string>;
   /** The workspace's name and slug, as the service last answered them. */
-  declare readonly workspaceName: pulumi.Output<string>;
-  declare readonly workspaceSlug: pulumi.Output<string>;
+  declare readonly workspaceName: pulumi.Output<string | null>;
+  declare readonly workspaceSlug: pulumi.Output<string | null>;
   /** Whether a delete resets every setting to no restriction. */
   declare readonly resetOnDelete: pulumi.Output<boolean>;
   /** null until something writes the guardrail. */

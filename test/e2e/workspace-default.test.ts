@@ -18,14 +18,16 @@ type Face = "dynamic" | "native";
 const SLUGS = { dynamic: ["wd-dyn-keep", "wd-dyn-reset"], native: ["wd-nat-keep", "wd-nat-reset"] } as const;
 const SETTINGS = { allowedDataRegions: ["europe"], enforceZdr: true, limitUsd: 100, resetInterval: "monthly" };
 
+/** The args of one default, as a program literal (a literal keeps the enums' types). */
+const args = (slug: string, extra = "") =>
+  `{ workspaceId: "${slug}"${extra}, ${JSON.stringify(SETTINGS).slice(1, -1)} }`;
 const program = () => `
 import * as dynamic from "pulumi-guardrails";
 import * as native from "pulumi-guardrails/native";
-const settings = ${JSON.stringify(SETTINGS)};
-export const dyn = new dynamic.WorkspaceDefaultGuardrail("dyn-keep", { workspaceId: "${SLUGS.dynamic[0]}", ...settings });
-new dynamic.WorkspaceDefaultGuardrail("dyn-reset", { workspaceId: "${SLUGS.dynamic[1]}", resetOnDelete: true, ...settings });
-export const nat = new native.WorkspaceDefaultGuardrail("nat-keep", { workspaceId: "${SLUGS.native[0]}", ...settings });
-new native.WorkspaceDefaultGuardrail("nat-reset", { workspaceId: "${SLUGS.native[1]}", resetOnDelete: true, ...settings });
+export const dyn = new dynamic.WorkspaceDefaultGuardrail("dyn-keep", ${args(SLUGS.dynamic[0])});
+new dynamic.WorkspaceDefaultGuardrail("dyn-reset", ${args(SLUGS.dynamic[1], ", resetOnDelete: true")});
+export const nat = new native.WorkspaceDefaultGuardrail("nat-keep", ${args(SLUGS.native[0])});
+new native.WorkspaceDefaultGuardrail("nat-reset", ${args(SLUGS.native[1], ", resetOnDelete: true")});
 export const ids = { dyn: dyn.workspaceId, dynGuardrail: dyn.guardrailId, nat: nat.workspaceId };
 `;
 

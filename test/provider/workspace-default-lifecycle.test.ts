@@ -8,7 +8,7 @@
 import { describe, expect, it } from "vitest";
 import type { WorkspaceDefaultOutputs } from "../../src/core/guardrail/workspace-default-model";
 import { workspaceDefaultGuardrail as wd } from "../../src/dynamic/internal";
-import { configureProvider, useProviderEmulator } from "../helpers/emulator";
+import { TEST_KEY, configureProvider, useProviderEmulator } from "../helpers/emulator";
 import { http } from "../helpers/spawn-emulator";
 
 const emu = useProviderEmulator({ "guardrails:maxAttempts": "2" });
@@ -21,7 +21,7 @@ async function workspace(): Promise<{ id: string; slug: string; default_guardrai
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.data;
 }
-const api = () => http(emu.api, "test-management-key-7f3a");
+const api = () => http(`${emu.url}/api/v1`, TEST_KEY);
 const calls = async () =>
   (await emu.log()).entries.map((e) => `${e.method} ${e.path.replace(/[0-9a-f-]{36}/g, "{id}")} ${e.status}`);
 

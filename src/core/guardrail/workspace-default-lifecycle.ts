@@ -7,6 +7,7 @@
  */
 import { NotFoundError, UntrustedNotFoundError } from "../client/errors";
 import type { WireGuardrail, WireGuardrailUpdate } from "../client/wire";
+import type { WorkspaceDefaultRead as DefaultRead } from "../client/workspace-default";
 import { markSecret, secretArgsOf, shown, issuesToFailures } from "../args/messages";
 import { userProps } from "../args/user-props";
 import { FIELD_NAMES, type FieldName } from "../fields/fields";
@@ -34,23 +35,9 @@ import {
   recordedWorkspace,
   refreshedDefaultInputs,
   type WorkspaceDefaultOutputs,
-  type WorkspaceFacts,
 } from "./workspace-default-model";
 
-/** A default guardrail as the client reads it: the workspace decides whether it exists (rule 21). */
-type DefaultRead =
-  | { state: "gone" }
-  | { state: "unconfigured"; workspace: WorkspaceFacts }
-  | { state: "configured"; workspace: WorkspaceFacts; guardrail: WireGuardrail };
-
-/** What this lifecycle asks of the client. */
-interface DefaultsClient {
-  getWorkspace(idOrSlug: string): Promise<WorkspaceFacts | undefined>;
-  readWorkspaceDefault(workspaceIdOrSlug: string): Promise<DefaultRead>;
-  updateGuardrail(id: string, body: WireGuardrailUpdate): Promise<WireGuardrail>;
-  listWorkspaces(): AsyncGenerator<{ id: string }, void, undefined>;
-}
-const client = (): DefaultsClient => getClient() as unknown as DefaultsClient;
+const client = getClient;
 
 /** How messages name the resource. */
 const label = (ref: string) => `default guardrail of workspace ${shown(ref)}`;

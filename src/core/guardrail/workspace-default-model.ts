@@ -5,17 +5,12 @@
  * (no restriction) and no name. The conversions to the Guardrail's shapes let diff, the PATCH
  * bodies and refresh reuse the Guardrail's own pieces. Pure: no client.
  */
-import type { WireGuardrail } from "../client/wire";
+import type { WireGuardrail, WireWorkspace } from "../client/wire";
 import { asGuardrailInputs, type WorkspaceDefaultInputs } from "./workspace-default-args";
 import { importedInputs, outputsFromWire, refreshedInputs, type GuardrailOutputs } from "./model";
 
 /** What the lifecycle reads of a workspace record (rule 17; the client's `WireWorkspace` holds more). */
-export interface WorkspaceFacts {
-  id: string;
-  name: string;
-  slug: string;
-  default_guardrail_id: string;
-}
+export type WorkspaceFacts = Pick<WireWorkspace, "id" | "name" | "slug" | "default_guardrail_id">;
 
 /** What Pulumi stores for a workspace's default guardrail. */
 export type WorkspaceDefaultOutputs = Omit<
@@ -28,8 +23,9 @@ export type WorkspaceDefaultOutputs = Omit<
   workspaceId: string;
   /** The default guardrail's id (`default_guardrail_id`). */
   guardrailId: string;
-  workspaceName: string;
-  workspaceSlug: string;
+  /** The workspace's name and slug as the service last answered them (null if it sent none). */
+  workspaceName: string | null;
+  workspaceSlug: string | null;
   /** null until something writes it. */
   createdAt: string | null;
   /** Whether a delete resets every setting to no restriction (false: the settings stay in force). */
