@@ -10,10 +10,14 @@ import * as utilities from "./utilities";
 /**
  * Every workspace of the organization, sorted by name then id, each with its default guardrail's id.
  */
-export function getWorkspaces(opts?: pulumi.InvokeOptions): Promise<GetWorkspacesResult> {
+export function getWorkspaces(args?: GetWorkspacesArgs, opts?: pulumi.InvokeOptions): Promise<GetWorkspacesResult> {
+    args = args || {};
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
     return pulumi.runtime.invoke("guardrails:index:getWorkspaces", {
     }, opts);
+}
+
+export interface GetWorkspacesArgs {
 }
 
 export interface GetWorkspacesResult {
@@ -34,3 +38,4 @@ export function getWorkspacesOutput(opts?: pulumi.InvokeOutputOptions): pulumi.O
     return pulumi.runtime.invokeOutput("guardrails:index:getWorkspaces", {
     }, opts);
 }
+

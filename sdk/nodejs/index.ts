@@ -30,7 +30,7 @@ export const getWorkspace: typeof import("./getWorkspace").getWorkspace = null a
 export const getWorkspaceOutput: typeof import("./getWorkspace").getWorkspaceOutput = null as any;
 utilities.lazyLoad(exports, ["getWorkspace","getWorkspaceOutput"], () => require("./getWorkspace"));
 
-export { GetWorkspacesResult } from "./getWorkspaces";
+export { GetWorkspacesArgs, GetWorkspacesResult } from "./getWorkspaces";
 export const getWorkspaces: typeof import("./getWorkspaces").getWorkspaces = null as any;
 export const getWorkspacesOutput: typeof import("./getWorkspaces").getWorkspacesOutput = null as any;
 utilities.lazyLoad(exports, ["getWorkspaces","getWorkspacesOutput"], () => require("./getWorkspaces"));

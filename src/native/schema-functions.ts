@@ -146,6 +146,7 @@ function workspaceFunctions(): Record<string, unknown> {
     },
     [FUNCTION_TOKENS.getWorkspaces]: {
       description: "Every workspace of the organization, sorted by name then id, each with its default guardrail's id.",
+      inputs: { properties: {} },
       outputs: {
         properties: {
           workspaces: {

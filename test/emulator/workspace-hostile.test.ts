@@ -101,6 +101,19 @@ describe("a hostile service's workspace answers", () => {
     await expect(e.readWorkspaceDefault("eu")).rejects.toThrow("403");
   });
 
+  it("an answer for another workspace than the one asked for is refused, its default never read", async () => {
+    const c = await service({ workspace: (res) => json(res, 200, { data: workspace() }), guardrail: notFound });
+    await expect(c.readWorkspaceDefault("us-prod")).rejects.toThrow(
+      `asked for workspace "us-prod", the service answered workspace "${WS}" (slug "eu")`,
+    );
+    expect(await c.readWorkspaceDefault(WS)).toMatchObject({ state: "unconfigured" });
+    expect(server!.requests.map((r) => r.url)).toEqual([
+      "/api/v1/workspaces/us-prod",
+      `/api/v1/workspaces/${WS}`,
+      `/api/v1/guardrails/${GID}`,
+    ]);
+  });
+
   it("the id or slug is one encoded path segment", async () => {
     const c = await service({ workspace: notFound });
     expect(await c.getWorkspace("a/../b?x=1#y")).toBeUndefined();

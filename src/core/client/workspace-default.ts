@@ -26,7 +26,8 @@ export interface WorkspaceDefaultReader {
 
 /**
  * Asks the workspace first (404: gone), then `GET /guardrails/{default_guardrail_id}`, whose 404
- * means "not written yet", never "gone". Every other failure is thrown as it came.
+ * means "not written yet", never "gone". Every other failure is thrown as it came, and so is an
+ * answer for another workspace than the one asked for (neither its id nor its slug matches).
  */
 export async function readWorkspaceDefault(
   client: WorkspaceDefaultReader,
@@ -34,6 +35,10 @@ export async function readWorkspaceDefault(
 ): Promise<WorkspaceDefaultRead> {
   const workspace = await client.getWorkspace(workspaceIdOrSlug);
   if (workspace === undefined) return { state: "gone" };
+  if (workspace.id !== workspaceIdOrSlug && workspace.slug !== workspaceIdOrSlug)
+    throw new UserError(
+      `asked for workspace ${JSON.stringify(workspaceIdOrSlug)}, the service answered workspace ${JSON.stringify(workspace.id)} (slug ${JSON.stringify(workspace.slug)}); not reading another workspace's default guardrail`,
+    );
   try {
     const guardrail = await client.getGuardrail(workspace.default_guardrail_id);
     return { state: "configured", workspace, guardrail };
