@@ -10,8 +10,20 @@ export {
   type GuardrailKeyAssignmentArgs,
 } from "./dynamic/assignments";
 export { WorkspaceDefaultGuardrail, type WorkspaceDefaultGuardrailArgs } from "./dynamic/workspace-default";
-export { declareGuardrails, type DeclareGuardrailsOptions, type DeclaredResources } from "./declarative/declare";
-export { loadGuardrailConfigs, DeclarativeConfigError } from "./declarative/load";
+export {
+  declareGuardrails,
+  declareGuardrailFiles,
+  type DeclareGuardrailsOptions,
+  type DeclaredResources,
+  type DeclaredFiles,
+} from "./declarative/declare";
+export {
+  loadGuardrailConfigs,
+  loadGuardrailFiles,
+  DeclarativeConfigError,
+  type LoadedFiles,
+  type LoadedWorkspaceDefault,
+} from "./declarative/load";
 export { isPolicyFile } from "./declarative/file-name";
 export { summarizePreview, type PreviewJson } from "./preview/summary";
 export {

@@ -1,10 +1,11 @@
 /**
- * Checks across files: an id declared twice, two guardrails adopting one guardrail, a member
+ * Checks across files: an id declared twice, a workspace's default declared twice, two guardrails adopting one guardrail, a member
  * under two guardrails of one workspace, a key under two guardrails. Workspace and adopted ids
  * are UUIDs, compared in any case. They read what each file declares loosely (not only files that
  * passed validation), so one run reports these along with every per-file problem.
  */
 import { heldTwice, heldTwiceMessage, MOVES_EVERY_UP } from "../core/holders";
+import { shown } from "../core/args/messages";
 import { fmt, type Located } from "./source-positions";
 
 /** What one file declares about one guardrail, as far as it can be read. Positions are found only when a problem is reported. */
@@ -63,9 +64,38 @@ export function declaredIn(js: unknown, where: Where): Declared[] {
   return out;
 }
 
-/** Every cross-file problem, formatted `file:line:column: message`. */
-export function crossFileProblems(all: Declared[]): string[] {
+/** A `workspaceDefaults:` key, as written, and where. */
+export interface DeclaredDefault {
+  key: string;
+  at: () => Located;
+}
+
+/** The keys of a file's `workspaceDefaults` mapping, from its plain JS value. */
+export function defaultsIn(js: unknown, where: Where): DeclaredDefault[] {
+  const defaults = (js as { workspaceDefaults?: unknown } | null)?.workspaceDefaults;
+  if (!defaults || typeof defaults !== "object" || Array.isArray(defaults)) return [];
+  return Object.keys(defaults).map((key) => ({ key, at: () => where(["workspaceDefaults", key], "key") }));
+}
+
+/**
+ * Every cross-file problem, formatted `file:line:column: message`. A workspace written once
+ * by id and once by slug is not seen here (that takes the service): the two resources would
+ * manage one guardrail, so the docs ask for one spelling.
+ */
+export function crossFileProblems(all: Declared[], defaults: DeclaredDefault[] = []): string[] {
   const out: string[] = [];
+  const workspaces = new Map<string, DeclaredDefault>();
+  for (const d of defaults) {
+    // A UUID compares in any case, and so does a slug: the service's slugs are lowercase, so
+    // `Prod` and `prod` name one workspace or none, never two.
+    const key = d.key.toLowerCase();
+    const before = workspaces.get(key);
+    if (before)
+      out.push(
+        `${fmt(d.at())}: the default guardrail of workspace ${shown(d.key)} is declared twice (also at ${fmt(before.at())}); declare each workspace's default once across files`,
+      );
+    else workspaces.set(key, d);
+  }
   const seen = new Map<string, Declared>();
   for (const d of all) {
     const before = seen.get(d.id);

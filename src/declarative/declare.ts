@@ -5,11 +5,13 @@ import type * as pulumi from "@pulumi/pulumi";
 import { resolve } from "node:path";
 import { GuardrailKeyAssignment, GuardrailMemberAssignment } from "../dynamic/assignments";
 import { Guardrail } from "../dynamic/guardrail";
-import { loadGuardrailConfigs } from "./load";
+import { WorkspaceDefaultGuardrail } from "../dynamic/workspace-default";
+import { workspaceDefaultName } from "./file-schema";
+import { loadGuardrailFiles } from "./load";
 
 /** Options of `declareGuardrails`. */
 export interface DeclareGuardrailsOptions {
-  /** Prepended to every logical name (`<prefix><id>`, `<prefix><id>-members`, `<prefix><id>-keys`). @default "" */
+  /** Prepended to every logical name (`<prefix><id>`, `<prefix><id>-members`, `<prefix><id>-keys`, `<prefix>workspace-default.<workspace>`). @default "" */
   namePrefix?: string;
   /** Options for every resource created (provider, protect, retainOnDelete, ...). @default none */
   resourceOptions?: pulumi.CustomResourceOptions;
@@ -22,23 +24,43 @@ export interface DeclaredResources {
   keys?: GuardrailKeyAssignment;
 }
 
+/** Everything the files declared, as resources. */
+export interface DeclaredFiles {
+  /** By stable id: what `declareGuardrails` answers. */
+  guardrails: Record<string, DeclaredResources>;
+  /** By `workspaceDefaults:` key (the workspace id or slug, as written). */
+  workspaceDefaults: Record<string, WorkspaceDefaultGuardrail>;
+}
+
 /**
  * Loads one YAML/JSON file, or every `*.yaml`, `*.yml`, `*.json` file of a folder, validates
  * them all (every error at once, with `file:line:column`) and only then registers a `Guardrail`
- * per stable id, plus its member and key sets. Logical names come from the stable id, so
- * renaming a guardrail's display `name` is an update, never a replace.
+ * per stable id, plus its member and key sets, and a `WorkspaceDefaultGuardrail` per
+ * `workspaceDefaults:` entry. Logical names come from the stable id, so renaming a guardrail's
+ * display `name` is an update, never a replace; a default is `workspace-default.<key>`.
  *
  * @param pathOrDir relative to the program's folder, or absolute.
- * @returns the resources, by stable id.
+ * @returns the guardrails' resources, by stable id (`declareGuardrailFiles` answers the defaults too).
  */
 export function declareGuardrails(
   pathOrDir: string,
   options: DeclareGuardrailsOptions = {},
 ): Record<string, DeclaredResources> {
+  return declareGuardrailFiles(pathOrDir, options).guardrails;
+}
+
+/**
+ * `declareGuardrails`, answering every resource it registered: the guardrails by stable id and
+ * the workspace default guardrails by their `workspaceDefaults:` key.
+ *
+ * @param pathOrDir relative to the program's folder, or absolute.
+ */
+export function declareGuardrailFiles(pathOrDir: string, options: DeclareGuardrailsOptions = {}): DeclaredFiles {
   const prefix = options.namePrefix ?? "";
   const opts = options.resourceOptions;
-  const out: Record<string, DeclaredResources> = {};
-  for (const { id, settings } of loadGuardrailConfigs(resolve(pathOrDir))) {
+  const loaded = loadGuardrailFiles(resolve(pathOrDir));
+  const out: DeclaredFiles = { guardrails: {}, workspaceDefaults: {} };
+  for (const { id, settings } of loaded.guardrails) {
     const { members, keys, ...args } = settings;
     const guardrail = new Guardrail(`${prefix}${id}`, args, opts);
     const set = (s: { exclusive?: boolean | undefined }) => ({
@@ -52,7 +74,13 @@ export function declareGuardrails(
     }
     if (keys)
       entry.keys = new GuardrailKeyAssignment(`${prefix}${id}-keys`, { ...set(keys), keyHashes: keys.ids }, opts);
-    out[id] = entry;
+    out.guardrails[id] = entry;
   }
+  for (const { workspace, settings } of loaded.workspaceDefaults)
+    out.workspaceDefaults[workspace] = new WorkspaceDefaultGuardrail(
+      `${prefix}${workspaceDefaultName(workspace)}`,
+      { ...settings, workspaceId: workspace },
+      opts,
+    );
   return out;
 }

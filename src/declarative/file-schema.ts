@@ -6,6 +6,8 @@ import { z } from "zod";
 import { guardrailSettingsShape, limitNeedsInterval } from "../core/args/guardrail-args";
 import { builtinFilterArgs, customFilterArgs } from "../core/fields/filters";
 import { editorJsonSchema } from "../core/args/editor-schema";
+import { UUID_RE } from "../core/fields/constants";
+import { workspaceDefaultArgsSchema } from "../core/guardrail/workspace-default-args";
 
 /** Stable ids name the Pulumi resources, so they are kept simple. */
 export const STABLE_ID_RE = /^[a-z0-9][a-z0-9_-]{0,62}$/;
@@ -28,24 +30,75 @@ export const declaredGuardrailSchema = z
   .superRefine(limitNeedsInterval);
 export type DeclaredGuardrail = z.output<typeof declaredGuardrailSchema>;
 
-export const guardrailFileSchema = z.strictObject({
-  $schema: z.string().optional(),
-  guardrails: z.record(
-    z.string().regex(STABLE_ID_RE, {
-      error: "guardrail ids must be lowercase letters, digits, - or _ (at most 63), starting with a letter or digit",
-    }),
-    declaredGuardrailSchema,
-    {
-      error: (issue) =>
-        issue.code === "invalid_type" ? "must be a mapping of stable id -> guardrail settings" : undefined,
-    },
-  ),
-});
+/** A workspace as `WorkspaceDefaultGuardrail` takes it: its id (a UUID, any case) or its slug. */
+const workspaceRef = workspaceDefaultArgsSchema.shape.workspaceId;
+
+/** Whether a `workspaceDefaults:` key names a workspace as `WorkspaceDefaultGuardrail`'s `workspaceId` takes it. */
+export const isWorkspaceKey = (key: string): boolean => workspaceRef.safeParse(key).success;
+
+/**
+ * The Pulumi resource name of a workspace's default guardrail, from its `workspaceDefaults:`
+ * key: `workspace-default.<key>`, a UUID in lowercase (so its case is no rename). The `.` is
+ * outside the stable-id alphabet, so no guardrail (`<id>`, `<id>-members`, `<id>-keys`) can
+ * ever take this name, whatever the `namePrefix`.
+ */
+export const workspaceDefaultName = (key: string): string =>
+  `workspace-default.${UUID_RE.test(key) ? key.toLowerCase() : key}`;
+
+/**
+ * A workspace's default guardrail (docs/api-contract.md rules 18-21): a guardrail's settings,
+ * `name` optional (the service names it `Workspace <id> Default`), no `workspaceId` (the key
+ * says it), no `adoptId` (it always exists) and no member or key sets (it covers everyone of
+ * the workspace without a guardrail of their own); `resetOnDelete` as the resource takes it.
+ */
+const { workspaceId: _workspaceId, name: _name, ...defaultSettings } = guardrailSettingsShape;
+const { name, resetOnDelete } = workspaceDefaultArgsSchema.shape;
+export const declaredWorkspaceDefaultSchema = z
+  .strictObject({ name, ...defaultSettings, resetOnDelete })
+  .superRefine(limitNeedsInterval);
+export type DeclaredWorkspaceDefault = z.output<typeof declaredWorkspaceDefaultSchema>;
+
+export const guardrailFileSchema = z
+  .strictObject({
+    $schema: z.string().optional(),
+    guardrails: z
+      .record(
+        z.string().regex(STABLE_ID_RE, {
+          error:
+            "guardrail ids must be lowercase letters, digits, - or _ (at most 63), starting with a letter or digit",
+        }),
+        declaredGuardrailSchema,
+        {
+          error: (issue) =>
+            issue.code === "invalid_type" ? "must be a mapping of stable id -> guardrail settings" : undefined,
+        },
+      )
+      .optional(),
+    workspaceDefaults: z
+      .record(workspaceRef, declaredWorkspaceDefaultSchema, {
+        error: (issue) =>
+          issue.code === "invalid_type"
+            ? "must be a mapping of workspace id or slug -> default guardrail settings"
+            : undefined,
+      })
+      .optional(),
+  })
+  .superRefine((file, ctx) => {
+    // A file that declares nothing is most likely not a guardrail file at all.
+    if (file.guardrails === undefined && file.workspaceDefaults === undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["guardrails"],
+        message: "is required (or workspaceDefaults:, or both)",
+        params: { missing: true },
+      });
+  });
 
 /** Keys each level accepts, for did-you-mean suggestions. */
 export const KNOWN_KEYS = {
   file: Object.keys(guardrailFileSchema.shape),
   guardrail: Object.keys(declaredGuardrailSchema.shape),
+  workspaceDefault: Object.keys(declaredWorkspaceDefaultSchema.shape),
   set: Object.keys(assignmentSetSchema.shape),
   builtin: Object.keys(builtinFilterArgs.shape),
   filter: Object.keys(customFilterArgs.shape),
@@ -57,6 +110,6 @@ export function guardrailFileJsonSchema(): Record<string, unknown> {
     guardrailFileSchema,
     "guardrails.schema.json",
     "pulumi-guardrails declarative guardrail file",
-    "Guardrails keyed by a stable id, with the settings of GuardrailArgs and member/key sets. See docs/guides/declarative-configs.md.",
+    "Guardrails keyed by a stable id, with the settings of GuardrailArgs and member/key sets, and workspace default guardrails keyed by workspace id or slug. See docs/guides/declarative-configs.md.",
   );
 }

@@ -4,14 +4,16 @@
  * cross-file conflicts included, in one run, each with `file:line:column`.
  */
 import { relative } from "node:path";
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type YAMLError } from "yaml";
-import { closest, formatPath, shown } from "../core/args/messages";
+import { LineCounter, parseDocument, type Node, type YAMLError } from "yaml";
+import { formatPath } from "../core/args/messages";
 import { escapeInvisible } from "../core/text/controls";
-import { crossFileProblems, declaredIn, type Declared } from "./cross-file";
-import { at, duplicateKeyAt, positionOf, offsetOf, written, type Located, type ParsedFile } from "./source-positions";
+import { crossFileProblems, declaredIn, defaultsIn, type Declared, type DeclaredDefault } from "./cross-file";
+import { at, duplicateKeyAt, positionOf, written, type Located, type ParsedFile } from "./source-positions";
 import { hasDuplicateKey } from "./json-keys";
 import { readConfigFiles } from "./read-files";
-import { guardrailFileSchema, KNOWN_KEYS, type DeclaredGuardrail } from "./file-schema";
+import { guardrailFileSchema, type DeclaredGuardrail, type DeclaredWorkspaceDefault } from "./file-schema";
+import { coercedIds } from "./coerced";
+import { byPosition, issueProblems } from "./problems";
 import { UserError } from "../core/user-error";
 
 /** Where a declared guardrail is written (`file:line:column`). */
@@ -22,6 +24,19 @@ export interface LoadedGuardrail {
   id: string;
   settings: DeclaredGuardrail;
   at: Located;
+}
+
+/** One declared workspace default guardrail: the workspace (id or slug, as written), its validated settings, and where. */
+export interface LoadedWorkspaceDefault {
+  workspace: string;
+  settings: DeclaredWorkspaceDefault;
+  at: Located;
+}
+
+/** Everything the files declare: guardrails by stable id, and workspace default guardrails. */
+export interface LoadedFiles {
+  guardrails: LoadedGuardrail[];
+  workspaceDefaults: LoadedWorkspaceDefault[];
 }
 
 /** Aliases one file may expand; past it YAML stops with an error (an alias bomb). */
@@ -47,8 +62,18 @@ export class DeclarativeConfigError extends UserError {
 /**
  * Every guardrail the files declare, or a `DeclarativeConfigError` holding every problem of
  * every file. `cwd` makes the file names in problems relative. @default process.cwd()
+ * `loadGuardrailFiles` answers the files' workspace defaults too.
  */
 export function loadGuardrailConfigs(pathOrDir: string, options: { cwd?: string } = {}): LoadedGuardrail[] {
+  return loadGuardrailFiles(pathOrDir, options).guardrails;
+}
+
+/**
+ * Every guardrail and every workspace default guardrail the files declare, or a
+ * `DeclarativeConfigError` holding every problem of every file, cross-file conflicts included.
+ * `cwd` makes the file names in problems relative. @default process.cwd()
+ */
+export function loadGuardrailFiles(pathOrDir: string, options: { cwd?: string } = {}): LoadedFiles {
   const cwd = options.cwd ?? process.cwd();
   let files: ReturnType<typeof readConfigFiles>;
   try {
@@ -61,8 +86,9 @@ export function loadGuardrailConfigs(pathOrDir: string, options: { cwd?: string 
   if (files.length === 0) throw new DeclarativeConfigError([`${pathOrDir}: no *.yaml, *.yml or *.json files`]);
 
   const problems: string[] = [];
-  const loaded: LoadedGuardrail[] = [];
+  const out: LoadedFiles = { guardrails: [], workspaceDefaults: [] };
   const declared: Declared[] = [];
+  const defaults: DeclaredDefault[] = [];
   for (const f of files) {
     const name = relative(cwd, f.path) || f.path;
     if ("problem" in f) {
@@ -71,16 +97,27 @@ export function loadGuardrailConfigs(pathOrDir: string, options: { cwd?: string 
     }
     const one = loadFile(name, f.text);
     for (const x of one.problems) problems.push(x);
-    for (const x of one.loaded) loaded.push(x);
+    for (const x of one.loaded.guardrails) out.guardrails.push(x);
+    for (const x of one.loaded.workspaceDefaults) out.workspaceDefaults.push(x);
     for (const d of one.declared) declared.push(d);
+    for (const d of one.defaults) defaults.push(d);
   }
-  for (const x of crossFileProblems(declared)) problems.push(x);
+  for (const x of crossFileProblems(declared, defaults)) problems.push(x);
   if (problems.length > 0) throw new DeclarativeConfigError(problems.sort(byPosition));
-  return loaded;
+  return out;
 }
 
+interface FileOutcome {
+  problems: string[];
+  loaded: LoadedFiles;
+  declared: Declared[];
+  defaults: DeclaredDefault[];
+}
+
+const NOTHING: LoadedFiles = { guardrails: [], workspaceDefaults: [] };
+
 /** One file: its own problems, what it declares (for the cross-file checks), and its guardrails when valid. */
-function loadFile(file: string, text: string): { problems: string[]; loaded: LoadedGuardrail[]; declared: Declared[] } {
+function loadFile(file: string, text: string): FileOutcome {
   // A valid JSON file skips the YAML parser (about 50 times slower on a million ids); the
   // YAML document is built only if a problem needs a position.
   const fast = /\.json$/i.test(file) && !hasDuplicateKey(text) ? parseJson(text) : undefined;
@@ -97,12 +134,12 @@ function loadFile(file: string, text: string): { problems: string[]; loaded: Loa
     }
     return parsedDoc;
   };
+  const none = { loaded: NOTHING, declared: [], defaults: [] };
   let js: unknown;
   if (fast) js = fast.value;
   else {
     const { doc } = parsed();
-    if (doc.errors.length > 0)
-      return { problems: doc.errors.map((e) => parseProblem(parsed(), e)), loaded: [], declared: [] };
+    if (doc.errors.length > 0) return { problems: doc.errors.map((e) => parseProblem(parsed(), e)), ...none };
     try {
       js = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
     } catch (err) {
@@ -110,8 +147,7 @@ function loadFile(file: string, text: string): { problems: string[]; loaded: Loa
         problems: [
           `${file}:1:1: cannot be read as data: ${(err as Error).message} (at most ${MAX_ALIAS_COUNT} alias expansions)`,
         ],
-        loaded: [],
-        declared: [],
+        ...none,
       };
     }
   }
@@ -124,17 +160,21 @@ function loadFile(file: string, text: string): { problems: string[]; loaded: Loa
       for (const x of issueProblems(parsed(), issue)) problems.push(x);
     }
   }
-  const declared = declaredIn(js, (path, want) => positionOf(parsed(), path, want));
-  if (!result.success || coerced.size > 0) return { problems, loaded: [], declared };
-  const loaded = Object.entries(result.data.guardrails).map(([id, settings]) => {
-    const entry = { id, settings } as LoadedGuardrail;
-    Object.defineProperty(entry, "at", {
-      enumerable: true,
-      get: () => positionOf(parsed(), ["guardrails", id], "key"),
-    });
-    return entry;
-  });
-  return { problems, loaded, declared };
+  const where = (path: readonly PropertyKey[], want: "key" | "value") => positionOf(parsed(), path, want);
+  const declared = declaredIn(js, where);
+  const defaults = defaultsIn(js, where);
+  if (!result.success || coerced.size > 0) return { problems, loaded: NOTHING, declared, defaults };
+  const located = <T extends object>(entry: T, path: string[]): T & { at: Located } =>
+    Object.defineProperty(entry, "at", { enumerable: true, get: () => where(path, "key") }) as T & { at: Located };
+  const loaded: LoadedFiles = {
+    guardrails: Object.entries(result.data.guardrails ?? {}).map(([id, settings]) =>
+      located({ id, settings }, ["guardrails", id]),
+    ),
+    workspaceDefaults: Object.entries(result.data.workspaceDefaults ?? {}).map(([workspace, settings]) =>
+      located({ workspace, settings }, ["workspaceDefaults", workspace]),
+    ),
+  };
+  return { problems, loaded, declared, defaults };
 }
 
 /** A parse error as a problem; a repeated key is named, with where it first appears (JSON would silently keep the last). */
@@ -152,99 +192,4 @@ function parseJson(text: string): { value: unknown } | undefined {
   } catch {
     return undefined;
   }
-}
-
-/**
- * Ids YAML read as something other than a string (`1:`, `007:` and `true:` as guardrail ids,
- * `[007]` as member ids): each is a problem showing the id as written. Left alone, `1:` and
- * `"1":` would both become id "1" and one guardrail would silently vanish.
- */
-function coercedIds(parsed: ParsedFile, problems: string[]): Set<string> {
-  const paths = new Set<string>();
-  const guardrails =
-    parsed.doc.contents && isMap(parsed.doc.contents)
-      ? parsed.doc.contents.items.find((p) => isScalar(p.key) && p.key.value === "guardrails")?.value
-      : undefined;
-  if (!isMap(guardrails)) return paths;
-  const report = (node: Node, path: PropertyKey[], what: string) => {
-    const value = isScalar(node) ? node.value : undefined;
-    const as = value === null ? "null" : `the ${typeof value} ${String(value)}`;
-    const text = written(parsed, node);
-    problems.push(
-      `${at(parsed, node.range?.[0] ?? 0)}: ${formatPath(path)}: ${what} ${text} was read by YAML as ${as}; quote it ("${text.replace(/"/g, '\\"')}") to keep it as written`,
-    );
-    paths.add(formatPath(path));
-  };
-  for (const pair of guardrails.items) {
-    const key = pair.key as Node;
-    if (isScalar(key) && typeof key.value !== "string") report(key, ["guardrails", String(key.value)], "guardrail id");
-    const id = isScalar(key) ? String(key.value) : "";
-    if (!isMap(pair.value)) continue;
-    for (const set of ["members", "keys"] as const) {
-      const setNode = pair.value.items.find((p) => isScalar(p.key) && p.key.value === set)?.value;
-      const ids = isMap(setNode)
-        ? setNode.items.find((p) => isScalar(p.key) && p.key.value === "ids")?.value
-        : undefined;
-      if (!isSeq(ids)) continue;
-      ids.items.forEach((item, i) => {
-        if (isScalar(item) && typeof item.value !== "string" && item.value !== null)
-          report(item as Node, ["guardrails", id, set, "ids", i], "id");
-      });
-    }
-  }
-  return paths;
-}
-
-type Issue = import("zod").core.$ZodIssue;
-
-function issueProblems(parsed: ParsedFile, issue: Issue): string[] {
-  const { doc } = parsed;
-  if (issue.code === "unrecognized_keys") {
-    return issue.keys.map((key) => {
-      const guess = closest(key, knownAt(issue.path));
-      const suggestion = guess && guess !== key ? `; did you mean "${guess}"?` : "";
-      return `${at(parsed, offsetOf(doc, [...issue.path, key], "key"))}: ${formatPath([...issue.path, key])}: unknown field${suggestion}`;
-    });
-  }
-  const input = "input" in issue ? issue.input : undefined;
-  const missing = issue.code === "invalid_type" && input === undefined;
-  // The whole file's value is described, never quoted: a wrong top level is usually a file that is not a config at all.
-  const got =
-    input === undefined ? "" : issue.path.length === 0 ? ` (got ${describe(input)})` : ` (got ${shown(input)})`;
-  const path = issue.path.length > 0 ? formatPath(issue.path) : "(file)";
-  // A bad record key: zod nests the key's own issue; its message is the useful one.
-  const message =
-    issue.code === "invalid_key"
-      ? (issue.issues[0]?.message ?? issue.message)
-      : missing
-        ? "is required"
-        : issue.message;
-  return [
-    `${at(parsed, offsetOf(doc, issue.path, issue.code === "invalid_key" ? "key" : "value"))}: ${path}: ${message}${got}`,
-  ];
-}
-
-function describe(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return `a list of ${value.length}`;
-  if (typeof value === "string") return `a string of ${value.length} characters`;
-  return `a ${typeof value}`;
-}
-
-function knownAt(path: readonly PropertyKey[]): string[] {
-  if (path.length === 0) return KNOWN_KEYS.file;
-  if (path.length === 2) return KNOWN_KEYS.guardrail;
-  const last = path[path.length - 1];
-  if (path.length === 3 && (last === "members" || last === "keys")) return KNOWN_KEYS.set;
-  if (path.includes("contentFilterBuiltins")) return KNOWN_KEYS.builtin;
-  if (path.includes("contentFilters")) return KNOWN_KEYS.filter;
-  return [];
-}
-
-/** Orders `file:line:column: ...` messages by file, then line, then column. */
-function byPosition(a: string, b: string): number {
-  const key = (m: string) => /^(.*?):(\d+):(\d+): /.exec(m) ?? ["", m.split(": ")[0] ?? m, "0", "0"];
-  const [, fa = "", la = "0", ca = "0"] = key(a);
-  const [, fb = "", lb = "0", cb = "0"] = key(b);
-  return fa.localeCompare(fb) || Number(la) - Number(lb) || Number(ca) - Number(cb);
 }

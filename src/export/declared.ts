@@ -9,6 +9,7 @@ import { spec } from "../core/fields/fields";
 import { COMPARED, outputsFromWire } from "../core/guardrail/model";
 import { formatPath, shown } from "../core/args/messages";
 import type { WireGuardrail } from "../core/client/wire";
+import type { z } from "zod";
 
 /** A guardrail with its member and key sets, as read from the service. */
 export interface LiveGuardrail {
@@ -35,15 +36,9 @@ const sortedIds = (ids: readonly string[]) => [...new Set(ids)].sort((a, b) => (
  *   are additive and a guardrail without members (or keys) gets no set at all.
  */
 export function declaredFromLive({ guardrail, members, keys }: LiveGuardrail, exclusive: boolean): DeclaredExport {
-  // The same wire -> program mapping the provider records as outputs, so the two never disagree.
-  const outs = outputsFromWire(guardrail, undefined) as unknown as Record<string, unknown>;
   const settings: Record<string, unknown> = { name: guardrail.name, adoptId: guardrail.id };
   if (guardrail.workspace_id) settings.workspaceId = guardrail.workspace_id;
-  for (const p of COMPARED) {
-    const value = p === "contentFilterBuiltins" ? withoutLabels(outs[p]) : outs[p];
-    // What an omitted arg means (null, or the field's `absent`) is left out: the file stays minimal.
-    if (p !== "name" && value !== null && value !== undefined && value !== spec(p).absent) settings[p] = value;
-  }
+  addSettings(settings, guardrail);
   for (const [set, ids] of [
     ["members", members],
     ["keys", keys],
@@ -52,6 +47,25 @@ export function declaredFromLive({ guardrail, members, keys }: LiveGuardrail, ex
     else if (ids.length > 0) settings[set] = { ids: sortedIds(ids) };
   }
   return { settings, warnings: [...zdrWarnings(settings), ...schemaWarnings(settings)] };
+}
+
+/**
+ * Adds the guardrail's settings to `settings`, in table order: every field but `name`, each
+ * as the provider records it, what an omitted arg means left out.
+ */
+export function addSettings(settings: Record<string, unknown>, guardrail: WireGuardrail): void {
+  // The same wire -> program mapping the provider records as outputs, so the two never disagree.
+  const outs = outputsFromWire(guardrail, undefined) as unknown as Record<string, unknown>;
+  for (const p of COMPARED) {
+    const value = p === "contentFilterBuiltins" ? withoutLabels(outs[p]) : outs[p];
+    // What an omitted arg means (null, or the field's `absent`) is left out: the file stays minimal.
+    if (p !== "name" && value !== null && value !== undefined && value !== spec(p).absent) settings[p] = value;
+  }
+}
+
+/** Why adopting `settings` would not be an exact no-op, or would not load, checked with `schema`. */
+export function settingsWarnings(settings: Record<string, unknown>, schema: z.ZodType): string[] {
+  return [...zdrWarnings(settings), ...schemaWarnings(settings, schema)];
 }
 
 /** Builtin labels are set by the service, not by the program. */
@@ -75,8 +89,8 @@ function zdrWarnings(settings: Record<string, unknown>): string[] {
 }
 
 /** Values the declarative loader would reject (say, an enum value newer than this package). */
-function schemaWarnings(settings: Record<string, unknown>): string[] {
-  const parsed = declaredGuardrailSchema.safeParse(settings, { reportInput: true });
+function schemaWarnings(settings: Record<string, unknown>, schema: z.ZodType = declaredGuardrailSchema): string[] {
+  const parsed = schema.safeParse(settings, { reportInput: true });
   if (parsed.success) return [];
   return parsed.error.issues.map(
     (i) =>

@@ -16,7 +16,8 @@ import type { WireGuardrail } from "../core/client/wire";
 import { DEFAULT_SCHEMA_REF, renderGuardrailFile } from "./render";
 import { assignStableIds } from "./stable-id";
 import { importFileOf, type PulumiImportFile } from "./pulumi-import";
-import { writeFiles } from "./write";
+import { writeFiles, type FileToWrite } from "./write";
+import { defaultEntries, defaultNotes, WORKSPACE_DEFAULTS_FILE } from "./workspace-defaults";
 
 /** What `exportGuardrails` reads and how it writes the files. */
 export interface ExportOptions {
@@ -48,11 +49,22 @@ export interface ExportedFile {
   text: string;
 }
 
+/** The exported workspaces' configured default guardrails, as one file. */
+export interface ExportedDefaults {
+  /** `_workspace-defaults.yaml`: fixed, never built from what the service sends. */
+  fileName: string;
+  text: string;
+  /** The workspace ids, the keys under `workspaceDefaults:`, sorted. */
+  workspaceIds: string[];
+}
+
 /** The files an export produced, and what it could not say back exactly. */
 export interface ExportResult {
   /** One per guardrail, sorted by stable id. */
   files: ExportedFile[];
-  /** Every guardrail in one file (what `--stdout` prints). */
+  /** The configured default guardrails of the exported workspaces; absent when none is configured (or with `only`). */
+  workspaceDefaults?: ExportedDefaults;
+  /** Every guardrail, and the workspace defaults, in one file (what `--stdout` prints). */
   combined: string;
   /** Why some guardrail would not adopt as an exact no-op, each naming the guardrail and the field. */
   warnings: string[];
@@ -72,9 +84,12 @@ export async function exportGuardrails(options: ExportOptions = {}): Promise<Exp
   const selection = checkOptions(options);
   const client = options.client ?? clientFromEnv();
   try {
-    const { live, leftOut, defaultUnknown } = await fetchGuardrails(client, selection);
+    const { live, leftOut, defaultUnknown, defaults: read } = await fetchGuardrails(client, selection);
+    // `only` names guardrails; the workspaces' defaults are left out, and the notes say so.
+    const defaults = selection.only.length > 0 ? [] : read;
+    const wd = defaultEntries(defaults);
     const ids = assignStableIds(live.map((l) => l.guardrail));
-    const warnings = doubleAssignments(live, ids);
+    const warnings = [...doubleAssignments(live, ids), ...wd.warnings];
     const entries = live
       .map((l) => {
         const id = ids.get(l.guardrail.id)!;
@@ -93,17 +108,30 @@ export async function exportGuardrails(options: ExportOptions = {}): Promise<Exp
         fileName: `${e.id}.yaml`,
         text: renderGuardrailFile([[e.id, e.settings]], schemaRef),
       })),
+      ...(wd.entries.length > 0
+        ? {
+            workspaceDefaults: {
+              fileName: WORKSPACE_DEFAULTS_FILE,
+              text: renderGuardrailFile([], schemaRef, wd.entries),
+              workspaceIds: wd.entries.map(([id]) => id),
+            },
+          }
+        : {}),
       combined: renderGuardrailFile(
         entries.map((e) => [e.id, e.settings] as const),
         schemaRef,
+        wd.entries,
       ),
       warnings,
-      pulumiImport: importFileOf(live, ids, options.exclusive ?? false),
-      notes: legacyNotes(
-        entries.map((e) => [e.id, e.live.guardrail] as const),
-        leftOut,
-        defaultUnknown,
-      ),
+      pulumiImport: importFileOf(live, ids, options.exclusive ?? false, wd.kept),
+      notes: [
+        ...legacyNotes(
+          entries.map((e) => [e.id, e.live.guardrail] as const),
+          leftOut,
+          defaultUnknown,
+        ),
+        ...defaultNotes(selection, defaultUnknown, read.length, defaults.length),
+      ],
     };
   } finally {
     if (!options.client) await client.close();
@@ -171,7 +199,7 @@ function legacyNotes(
  * @throws ExportConflictError without `force`, when any of the files exists.
  * @returns the paths written.
  */
-export function writeExport(dir: string, files: readonly ExportedFile[], options: { force?: boolean } = {}): string[] {
+export function writeExport(dir: string, files: readonly FileToWrite[], options: { force?: boolean } = {}): string[] {
   return writeFiles(dir, files, options);
 }
 

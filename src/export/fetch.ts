@@ -6,7 +6,9 @@
  * listed too, once, to find guardrails older than workspaces; with `--all-workspaces`, one
  * page of workspaces first), then either the organization-wide assignment lists
  * (`ceil(M/100) + ceil(K/100)` pages, whatever the number of guardrails), or, when `--only`
- * picks a few guardrails, each one's own lists (two pages or more per guardrail).
+ * picks a few guardrails, each one's own lists (two pages or more per guardrail). Each listed
+ * workspace's default guardrail is read once (`readWorkspaceDefault`: the workspace, then the
+ * guardrail), whatever the number of guardrails.
  */
 import { collect } from "../core/client/pagination";
 import type { GuardrailsClient } from "../core/client/client";
@@ -14,6 +16,7 @@ import type { WireGuardrail } from "../core/client/wire";
 import { UserError } from "../core/user-error";
 import type { LiveGuardrail } from "./declared";
 import { elsewhereHints, named } from "./elsewhere";
+import { readDefaults, type LiveDefault } from "./workspace-defaults";
 
 /** Which guardrails an export reads: workspaces, and ids or names. */
 export interface FetchSelection {
@@ -34,6 +37,8 @@ export interface FetchResult {
   leftOut: WireGuardrail[];
   /** Whether the default workspace's id is unknown (its listing shows no guardrail with a workspace). */
   defaultUnknown: boolean;
+  /** The configured default guardrails of the listed workspaces (contract rules 18-21). */
+  defaults: LiveDefault[];
 }
 
 /** Raised when `--only` or `--exclude` names something no listed guardrail has. */
@@ -56,7 +61,7 @@ const PER_GUARDRAIL_MAX = 10;
  * @throws ExportSelectionError when an `only` or `exclude` value matches no listed guardrail.
  */
 export async function fetchGuardrails(client: GuardrailsClient, selection: FetchSelection): Promise<FetchResult> {
-  const { guardrails, leftOut, defaultUnknown } = await listSelected(client, selection);
+  const { guardrails, leftOut, defaultUnknown, defaults } = await listSelected(client, selection);
   const wanted = new Set(guardrails.map((g) => g.id));
   const members = new Map<string, string[]>();
   const keys = new Map<string, string[]>();
@@ -79,6 +84,7 @@ export async function fetchGuardrails(client: GuardrailsClient, selection: Fetch
     live: guardrails.map((g) => ({ guardrail: g, members: members.get(g.id) ?? [], keys: keys.get(g.id) ?? [] })),
     leftOut,
     defaultUnknown,
+    defaults,
   };
 }
 
@@ -90,6 +96,12 @@ async function listSelected(
   const { only } = selection;
   const exclude = selection.exclude ?? [];
   const listing = await listGuardrailsOf(client, selection);
+  // A written default guardrail may show in a listing; it is exported as its workspace's default, never as a guardrail.
+  const { defaults, defaultIds } = await readDefaults(client, listing.listedWorkspaces);
+  const isDefault = (g: WireGuardrail) => defaultIds.has(g.id.toLowerCase());
+  for (const g of [...listing.all.values()]) if (isDefault(g)) listing.all.delete(g.id);
+  listing.leftOut = listing.leftOut.filter((g) => !isDefault(g));
+  listing.unselectedDefault = listing.unselectedDefault.filter((g) => !isDefault(g));
   const listed = [...listing.all.values()];
   // A guardrail without a workspace that is left out may be excluded too: that silences its note.
   const missing = exclude.filter((e) => !listed.some(named(e)) && !listing.leftOut.some(named(e)));
@@ -104,7 +116,7 @@ async function listSelected(
   const kept = (g: WireGuardrail) => !exclude.some((e) => picks(e)(g));
   const { defaultUnknown } = listing;
   if (only.length === 0)
-    return { guardrails: listed.filter(kept), leftOut: listing.leftOut.filter(kept), defaultUnknown };
+    return { guardrails: listed.filter(kept), leftOut: listing.leftOut.filter(kept), defaultUnknown, defaults };
   const unmatched = only.filter((o) => !listed.some(named(o)));
   if (unmatched.length > 0) {
     const hints = selection.allWorkspaces
@@ -117,7 +129,13 @@ async function listSelected(
     ];
     throw new ExportSelectionError(unmatched, lines.join("\n"));
   }
-  return { guardrails: listed.filter((g) => only.some((o) => picks(o)(g)) && kept(g)), leftOut: [], defaultUnknown };
+  // `--only` names guardrails: the workspaces' defaults stay out (exportGuardrails says so).
+  return {
+    guardrails: listed.filter((g) => only.some((o) => picks(o)(g)) && kept(g)),
+    leftOut: [],
+    defaultUnknown,
+    defaults,
+  };
 }
 
 /** What the listings showed: the guardrails of the listed workspaces, and what else was seen on the way. */

@@ -13,6 +13,8 @@ import {
   NATIVE_GUARDRAIL_TYPE,
   NATIVE_KEY_ASSIGNMENT_TYPE,
   NATIVE_MEMBER_ASSIGNMENT_TYPE,
+  NATIVE_WORKSPACE_DEFAULT_TYPE,
+  WORKSPACE_DEFAULT_TYPE,
 } from "../core/type-tokens";
 import { hasControl } from "../core/text/controls";
 import { shown } from "../core/args/messages";
@@ -27,6 +29,8 @@ const NATIVE_OF: Record<string, string> = {
   [GUARDRAIL_TYPE]: NATIVE_GUARDRAIL_TYPE,
   [MEMBER_ASSIGNMENT_TYPE]: NATIVE_MEMBER_ASSIGNMENT_TYPE,
   [KEY_ASSIGNMENT_TYPE]: NATIVE_KEY_ASSIGNMENT_TYPE,
+  // Its id is the workspace's id, which the native face imports as is.
+  [WORKSPACE_DEFAULT_TYPE]: NATIVE_WORKSPACE_DEFAULT_TYPE,
 };
 /** A set's id is `<guardrail id>/<members|keys>` on both faces. */
 const SET_SUFFIX: Record<string, string> = { [MEMBER_ASSIGNMENT_TYPE]: "/members", [KEY_ASSIGNMENT_TYPE]: "/keys" };

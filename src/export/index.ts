@@ -12,6 +12,7 @@ export {
   type ExportOptions,
   type ExportResult,
   type ExportedFile,
+  type ExportedDefaults,
 } from "./export";
 export { ExportSelectionError } from "./fetch";
 export {

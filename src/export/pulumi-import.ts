@@ -2,11 +2,19 @@
  * The file `pulumi import --file` takes (`{"nameTable"?, "resources": [{type, name, id,
  * parent?}]}`), for the native face: each guardrail as `guardrails:index:Guardrail` by its id,
  * its member and key sets as `GuardrailMemberAssignment` / `GuardrailKeyAssignment` by
- * `<guardrail id>/members` and `<guardrail id>/keys`. Names are the export's stable ids
+ * `<guardrail id>/members` and `<guardrail id>/keys`, each configured workspace default as
+ * `guardrails:index:WorkspaceDefaultGuardrail` by its workspace id. Names are the export's stable ids
  * (`<id>`, `<id>-members`, `<id>-keys`, as `declareGuardrails` names them), so a second
  * export names the same resources the same way.
  */
-import { NATIVE_GUARDRAIL_TYPE, NATIVE_KEY_ASSIGNMENT_TYPE, NATIVE_MEMBER_ASSIGNMENT_TYPE } from "../core/type-tokens";
+import {
+  NATIVE_GUARDRAIL_TYPE,
+  NATIVE_KEY_ASSIGNMENT_TYPE,
+  NATIVE_MEMBER_ASSIGNMENT_TYPE,
+  NATIVE_WORKSPACE_DEFAULT_TYPE,
+} from "../core/type-tokens";
+import { workspaceDefaultName } from "../declarative/file-schema";
+import type { LiveDefault } from "./workspace-defaults";
 import { basename, dirname } from "node:path";
 import type { LiveGuardrail } from "./declared";
 import { writeFiles } from "./write";
@@ -42,6 +50,7 @@ export function importFileOf(
   live: readonly LiveGuardrail[],
   ids: ReadonlyMap<string, string>,
   exclusive: boolean,
+  defaults: readonly LiveDefault[] = [],
 ): PulumiImportFile {
   const named = live
     .map((l) => ({ name: ids.get(l.guardrail.id)!, l }))
@@ -54,6 +63,11 @@ export function importFileOf(
       resources.push({ type: NATIVE_MEMBER_ASSIGNMENT_TYPE, name: `${name}-members`, id: membersImportId(id) });
     if (exclusive || l.keys.length > 0)
       resources.push({ type: NATIVE_KEY_ASSIGNMENT_TYPE, name: `${name}-keys`, id: keysImportId(id) });
+  }
+  // A workspace's default, by its workspace id (what the resource's id is), named as declareGuardrails names it.
+  for (const d of [...defaults].sort((a, b) => (a.workspace.id < b.workspace.id ? -1 : 1))) {
+    const id = d.workspace.id.toLowerCase();
+    resources.push({ type: NATIVE_WORKSPACE_DEFAULT_TYPE, name: workspaceDefaultName(id), id });
   }
   return { resources };
 }

@@ -9,14 +9,21 @@ export const DEFAULT_SCHEMA_REF = "../node_modules/pulumi-guardrails/schema/guar
 
 /**
  * One file: the `yaml-language-server` line that points editors at the JSON Schema, then
- * `guardrails:` with each stable id and its settings, in the order given.
+ * `guardrails:` with each stable id and its settings, in the order given, then
+ * `workspaceDefaults:` with each workspace id and its default guardrail's settings.
  */
 export function renderGuardrailFile(
   guardrails: ReadonlyArray<readonly [string, Record<string, unknown>]>,
   schemaRef: string = DEFAULT_SCHEMA_REF,
+  workspaceDefaults: ReadonlyArray<readonly [string, Record<string, unknown>]> = [],
 ): string {
+  // `guardrails:` is left out only of a file that holds workspace defaults alone.
+  const data = {
+    ...(guardrails.length > 0 || workspaceDefaults.length === 0 ? { guardrails: Object.fromEntries(guardrails) } : {}),
+    ...(workspaceDefaults.length > 0 ? { workspaceDefaults: Object.fromEntries(workspaceDefaults) } : {}),
+  };
   const body = stringify(
-    { guardrails: Object.fromEntries(guardrails) },
+    data,
     // No line folding: a long description or regex stays on one line, as the service holds it.
     { lineWidth: 0, minContentWidth: 0, aliasDuplicateObjects: false },
   );

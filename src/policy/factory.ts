@@ -28,6 +28,7 @@ import {
 } from "./options";
 import { GUARDRAIL_RULES, type RuleFinding } from "./guardrail-rules";
 import { memberSetFindings } from "./member-set";
+import { workspaceDefaultFindings } from "./workspace-default";
 import { checkedAtUp, plainProps } from "./props";
 import { kindOf, provenancePolicy, unrecorded, unrecordedMessage, type ProvenanceRecords } from "./provenance";
 import { quoteName, showValues } from "./quote";
@@ -74,6 +75,11 @@ export const POLICY_RULES: Record<
     description: "Each guardrail has a member set with at least one member.",
     config: { type: "boolean" },
   },
+  requireWorkspaceDefault: {
+    name: "guardrails-require-workspace-default",
+    description: "Each of the organization's workspaces has its default guardrail managed in the stack.",
+    config: { type: "array", items: { type: "string", minLength: 1 }, minItems: 1 },
+  },
 };
 
 /** CrossGuard policies for `options` (see `GuardrailsPolicyOptions`); throws `PolicyOptionsError` on a bad option. */
@@ -91,6 +97,7 @@ export function guardrailsPolicies(options: GuardrailsPolicyOptions = {}): Polic
     policies.push(resourcePolicy(key, opts, levelOf(key), records));
   }
   policies.push(memberSetPolicy(opts, levelOf("requireMemberSet"), records));
+  policies.push(workspaceDefaultPolicy(opts, levelOf("requireWorkspaceDefault"), records));
   return policies;
 }
 
@@ -146,14 +153,17 @@ function resourcePolicy(
   const validateResource = (args: ResourceValidationArgs, report: ReportViolation) => {
     const record = records.get(args.urn);
     const unplaced = unrecorded(args.type, record);
-    if (!unplaced && kindOf(args.type, record) !== "guardrail") return;
+    const kind = kindOf(args.type, record);
+    // A workspace's default guardrail holds the same settings, so every rule holds it too.
+    if (!unplaced && kind !== "guardrail" && kind !== "workspaceDefault") return;
     const value = ruleValue(key, opts, args.getConfig as () => Record<string, unknown>);
     if (value === false) return;
     if (unplaced) return report(unrecordedMessage(args.type, args.name, rule.name));
     const finding = check(plainProps(args.props), value, showValues(record?.secretKeys));
-    for (const v of finding.violations) report(`guardrail ${quoteName(args.name)}: ${v}`);
+    const noun = kind === "workspaceDefault" ? "workspace default guardrail" : "guardrail";
+    for (const v of finding.violations) report(`${noun} ${quoteName(args.name)}: ${v}`);
     if (finding.unknown)
-      throw checkedAtUp(args.props, finding.unknown, unknownMessage(args.name, finding.unknown, rule.name));
+      throw checkedAtUp(args.props, finding.unknown, unknownMessage(args.name, finding.unknown, rule.name, noun));
   };
   return {
     name: rule.name,
@@ -192,5 +202,38 @@ function memberSetPolicy(
   };
 }
 
-const unknownMessage = (name: string, property: string, policy: string) =>
-  `guardrail ${quoteName(name)}: ${property} is not known until the resources it depends on exist; ${policy} is checked at up`;
+function workspaceDefaultPolicy(
+  opts: GuardrailsPolicyOptions,
+  enforcementLevel: EnforcementLevel,
+  records: ProvenanceRecords,
+): StackValidationPolicy {
+  const rule = POLICY_RULES.requireWorkspaceDefault;
+  const validateStack = (args: StackValidationArgs, report: ReportViolation) => {
+    const workspaces = ruleValue("requireWorkspaceDefault", opts, args.getConfig as () => Record<string, unknown>);
+    for (const r of args.resources)
+      if (unrecorded(r.type, records.get(r.urn))) report(unrecordedMessage(r.type, r.name, rule.name), r.urn);
+    const finding = workspaceDefaultFindings(args.resources, workspaces, (r) => kindOf(r.type, records.get(r.urn)));
+    for (const w of finding.missing)
+      report(
+        `workspace ${quoteName(w)}: its default guardrail is not managed in this stack; declare it (workspaceDefaults: in the guardrail files, or a WorkspaceDefaultGuardrail whose workspaceId is its id or slug), or drop it from requireWorkspaceDefault`,
+      );
+    if (finding.unknown) {
+      const { resource, key } = finding.unknown;
+      throw checkedAtUp(
+        resource.props,
+        key,
+        `workspace default guardrail ${quoteName(resource.name)}: which workspace it manages is not known until it exists; ${rule.name} is checked at up`,
+      );
+    }
+  };
+  return {
+    name: rule.name,
+    description: rule.description,
+    enforcementLevel,
+    configSchema: configSchema("requireWorkspaceDefault"),
+    validateStack,
+  };
+}
+
+const unknownMessage = (name: string, property: string, policy: string, noun = "guardrail") =>
+  `${noun} ${quoteName(name)}: ${property} is not known until the resources it depends on exist; ${policy} is checked at up`;

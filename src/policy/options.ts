@@ -7,6 +7,7 @@ import { z } from "zod";
 import { BUILTIN_SLUGS, RESET_INTERVALS, type ResetInterval } from "../core/fields/constants";
 import { issuesToFailures } from "../core/args/messages";
 import { UserError } from "../core/user-error";
+import { isWorkspaceKey } from "../declarative/file-schema";
 
 /** How a violated rule acts: fail the preview/up, warn, or not run. */
 export const ENFORCEMENT_LEVELS = ["mandatory", "advisory", "disabled"] as const;
@@ -52,6 +53,14 @@ export const ruleValueSchemas = {
   forbidModels: nonEmptyStrings("model identifier"),
   allowProviders: nonEmptyStrings("provider id"),
   requireMemberSet: z.boolean({ error: "must be true or false" }),
+  requireWorkspaceDefault: z
+    .array(
+      z.string({ error: "each item must be a workspace id or slug string" }).trim().refine(isWorkspaceKey, {
+        error: "each item must be a workspace id (UUID) or slug (letters, digits, - and _, at most 100 characters)",
+      }),
+      { error: "must be a list of workspace ids or slugs" },
+    )
+    .min(1, { error: "must not be empty: omit the option to disable the rule" }),
 } as const;
 
 /** The option name of a rule (`maxLimitUsd`, ...), a key of `POLICY_RULES`. */
@@ -92,6 +101,12 @@ export interface GuardrailsPolicyOptions {
   allowProviders?: string[];
   /** Every guardrail must have a `GuardrailMemberAssignment` with at least one member whose `guardrailId` is its id. @default rule disabled */
   requireMemberSet?: boolean;
+  /**
+   * Workspaces (ids or slugs) whose default guardrail the stack must manage: each needs a
+   * `WorkspaceDefaultGuardrail` (either face, or a `workspaceDefaults:` entry of the
+   * declarative files) naming it by id or slug. @default rule disabled
+   */
+  requireWorkspaceDefault?: string[];
   /** Level of each rule that `levels` does not name. @default "mandatory" */
   enforcement?: EnforcementLevel;
   /** Per-rule level, e.g. `{ maxLimitUsd: "advisory" }`. @default `enforcement` */

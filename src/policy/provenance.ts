@@ -24,7 +24,8 @@ import type { ResourceValidationPolicy } from "@pulumi/policy";
 import { DYNAMIC_TYPE_PREFIX, resourceOfToken, type ResourceTypeName } from "../core/type-tokens";
 import { quoteName } from "./quote";
 
-export type Kind = "guardrail" | "memberAssignment" | "keyAssignment";
+/** A resource kind of the package; `workspaceDefault` is a workspace's default guardrail. */
+export type Kind = "guardrail" | "memberAssignment" | "keyAssignment" | "workspaceDefault";
 
 /** What the remediation saw of one resource. */
 export interface Provenance {
@@ -42,8 +43,8 @@ const TYPE_KIND: Record<ResourceTypeName, Kind> = {
   Guardrail: "guardrail",
   GuardrailMemberAssignment: "memberAssignment",
   GuardrailKeyAssignment: "keyAssignment",
-  // A workspace's default guardrail holds a guardrail's settings: its rules police it as one.
-  WorkspaceDefaultGuardrail: "guardrail",
+  // A guardrail's settings, so every guardrail rule holds it too (factory.ts), but no member set.
+  WorkspaceDefaultGuardrail: "workspaceDefault",
 };
 /** The kind a type token names (either face), if it is one of the package's. */
 const tokenKind = (type: string): Kind | undefined => {
@@ -52,7 +53,13 @@ const tokenKind = (type: string): Kind | undefined => {
 };
 /** Whether the token is the native face's: its kind is the token's, whatever its props say. */
 export const isNativeToken = (type: string): boolean => resourceOfToken(type)?.face === "native";
-const KINDS: Kind[] = ["guardrail", "memberAssignment", "keyAssignment"];
+/** The kind behind each name of `require("pulumi-guardrails/internal")` (dynamic/internal.ts). */
+const INTERNAL_KINDS: Record<string, Kind> = {
+  guardrail: "guardrail",
+  memberAssignment: "memberAssignment",
+  keyAssignment: "keyAssignment",
+  workspaceDefaultGuardrail: "workspaceDefault",
+};
 
 /**
  * The kind a serialized dynamic provider forwards to, if it loads this package: the kind named
@@ -61,8 +68,10 @@ const KINDS: Kind[] = ["guardrail", "memberAssignment", "keyAssignment"];
  */
 export function providerKind(text: unknown): Kind | undefined {
   if (typeof text !== "string" || !text.includes("pulumi-guardrails")) return undefined;
-  const named = KINDS.filter((k) => new RegExp(`(^|[^A-Za-z0-9_$-])${k}(?![A-Za-z0-9_$])`).test(text));
-  return named.length === 1 ? named[0] : "guardrail";
+  const named = Object.keys(INTERNAL_KINDS).filter((k) =>
+    new RegExp(`(^|[^A-Za-z0-9_$-])${k}(?![A-Za-z0-9_$])`).test(text),
+  );
+  return named.length === 1 ? INTERNAL_KINDS[named[0]!] : "guardrail";
 }
 
 /** The resource's kind: a native token's; else its provider's when the record has one, else its type token's. */

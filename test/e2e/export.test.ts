@@ -1,7 +1,8 @@
 /**
  * From nothing to managed under the real CLI: an organization set up by hand, exported with
  * the installed `guardrails-export` bin, adopted by `pulumi up` of a `declareGuardrails`
- * program with zero write calls; then one YAML edit previews as exactly that change.
+ * program with zero write calls, the workspace's configured default guardrail included (issue
+ * 27); then YAML edits preview as exactly those changes.
  */
 import { spawn } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -22,6 +23,7 @@ interface Step {
 describe("guardrails-export, then declareGuardrails: the round trip is exact", () => {
   let p: Program;
   let ids: string[];
+  let defaultGuardrailId: string;
   let exportOutput = "";
 
   /** The bin as a user runs it: from the program's node_modules, key and URL in the env. */
@@ -56,6 +58,10 @@ describe("guardrails-export, then declareGuardrails: the round trip is exact", (
     await reshapeGuardrail(p.emulator.url, ids[3]!, {
       set: { allowed_models: [], allowed_providers: [], content_filters: [] },
     });
+    // The default workspace's default guardrail, configured by hand (issue 27); the second workspace's is never written.
+    defaultGuardrailId = (await p.api("GET", `/workspaces/${DEFAULT_WS}`)).body.data.default_guardrail_id;
+    const body = { limit_usd: 100, reset_interval: "weekly", allowed_data_regions: ["europe"] };
+    expect((await p.api("PATCH", `/guardrails/${defaultGuardrailId}`, body)).status).toBe(200);
     p.write(`import { declareGuardrails } from "pulumi-guardrails";
 
 const declared = declareGuardrails("guardrails");
@@ -68,15 +74,28 @@ export const guardrailIds = Object.fromEntries(Object.entries(declared).map(([id
     expect(exportOutput).not.toContain(p.apiKey);
   });
 
-  it("exports five guardrails of two workspaces with reads only; a second run (--force) writes the same bytes", async () => {
+  it("exports five guardrails of two workspaces and the configured workspace default with reads only; a second run (--force) writes the same bytes", async () => {
     await p.clearLog();
     const first = await exportBin(["--workspace", DEFAULT_WS, "--workspace", SECOND_WS]);
-    expect(first).toEqual({ code: 0, output: "guardrails-export: wrote 5 file(s) to guardrails/ (5 guardrail(s))\n" });
-    expect(files()).toHaveLength(HAND_MADE.length);
+    expect(first).toEqual({
+      code: 0,
+      output:
+        "guardrails-export: wrote 6 file(s) to guardrails/ (5 guardrail(s), 1 workspace default(s) in _workspace-defaults.yaml)\n",
+    });
+    expect(files()).toHaveLength(HAND_MADE.length + 1);
+    expect(readFileSync(join(p.dir, "guardrails/_workspace-defaults.yaml"), "utf8")).toContain(
+      `workspaceDefaults:\n  ${DEFAULT_WS}:\n    limitUsd: 100\n`,
+    );
     const before = files().map((f) => readFileSync(join(p.dir, "guardrails", f), "utf8"));
     const log = await p.log();
     expect(log.writes).toBe(0);
-    expect(log.counts).toEqual({ listGuardrails: 2, listAllMemberAssignments: 1, listAllKeyAssignments: 1 });
+    expect(log.counts).toEqual({
+      listGuardrails: 2,
+      listAllMemberAssignments: 1,
+      listAllKeyAssignments: 1,
+      getWorkspace: 2,
+      getGuardrail: 2,
+    });
 
     expect((await exportBin(["--workspace", DEFAULT_WS, "--workspace", SECOND_WS])).code).toBe(1);
     expect((await exportBin(["--workspace", DEFAULT_WS, "--workspace", SECOND_WS, "--force"])).code).toBe(0);
@@ -90,14 +109,17 @@ export const guardrailIds = Object.fromEntries(Object.entries(declared).map(([id
   it("the first preview shows only creates, each an adoption of a listed guardrail, and makes no write", async () => {
     await p.clearLog();
     const all = await steps();
-    const creates = all.filter((s) => s.op === "create" && s.urn.includes("Guardrail::"));
+    const creates = all.filter((s) => s.op === "create" && s.urn.includes(":Guardrail::"));
     expect(all.filter((s) => s.op !== "same" && s.op !== "create")).toEqual([]);
     expect(creates.map((s) => s.newState?.inputs?.adoptId).sort()).toEqual([...ids].sort());
     // Guardrails, plus a set for each non-empty member or key list.
     const sets = HAND_MADE.reduce((n, g) => n + (g.members.length > 0 ? 1 : 0) + (g.keys.length > 0 ? 1 : 0), 0);
     expect(all.filter((s) => s.op === "create" && !s.urn.endsWith("pulumi:pulumi:Stack::export-e2e-dev"))).toHaveLength(
-      HAND_MADE.length + sets,
+      HAND_MADE.length + sets + 1,
     );
+    // The workspace default, named so no guardrail can take the name, keyed by the workspace's id.
+    const dflt = all.find((s) => s.urn.endsWith(`:WorkspaceDefaultGuardrail::workspace-default.${DEFAULT_WS}`));
+    expect(dflt?.newState?.inputs).toMatchObject({ workspaceId: DEFAULT_WS, limitUsd: 100 });
     expect((await p.log()).writes).toBe(0);
   });
 
@@ -109,6 +131,7 @@ export const guardrailIds = Object.fromEntries(Object.entries(declared).map(([id
     expect(log.writes).toBe(0);
     expect(Object.keys(log.counts).sort()).toEqual([
       "getGuardrail",
+      "getWorkspace",
       "listGuardrailKeyAssignments",
       "listGuardrailMemberAssignments",
     ]);
@@ -122,15 +145,19 @@ export const guardrailIds = Object.fromEntries(Object.entries(declared).map(([id
     expect((await p.log()).writes).toBe(0);
   });
 
-  it("editing one YAML file previews exactly that change, and up applies only it", async () => {
-    const path = join(p.dir, "guardrails/engineering.yaml");
-    const text = readFileSync(path, "utf8");
-    expect(text).toContain("    limitUsd: 250.5\n");
-    writeFileSync(path, text.replace("    limitUsd: 250.5\n", "    limitUsd: 300\n"));
+  it("editing a guardrail's file and the workspace default previews exactly those changes, and up applies only them", async () => {
+    const edit = (file: string, from: string, to: string) => {
+      const path = join(p.dir, "guardrails", file);
+      const text = readFileSync(path, "utf8");
+      expect(text).toContain(from);
+      writeFileSync(path, text.replace(from, to));
+    };
+    edit("engineering.yaml", "    limitUsd: 250.5\n", "    limitUsd: 300\n");
+    edit("_workspace-defaults.yaml", "    limitUsd: 100\n", "    limitUsd: 150\n");
     const all = await steps();
-    expect(changed(all)).toEqual(["update engineering"]);
+    expect(changed(all)).toEqual(["update engineering", `update workspace-default.${DEFAULT_WS}`]);
     // The engine renders a dynamic resource's update as its inputs before and after.
-    const { oldState, newState } = all.find((s) => s.op === "update")!;
+    const { oldState, newState } = all.find((s) => s.op === "update" && s.urn.endsWith("::engineering"))!;
     const keys = new Set([...Object.keys(oldState!.inputs!), ...Object.keys(newState!.inputs!)]);
     expect(
       [...keys].filter((k) => JSON.stringify(oldState!.inputs![k]) !== JSON.stringify(newState!.inputs![k])),
@@ -142,8 +169,10 @@ export const guardrailIds = Object.fromEntries(Object.entries(declared).map(([id
     const log = await p.log();
     expect(log.entries.filter((e) => e.method !== "GET").map((e) => `${e.method} ${e.operation}`)).toEqual([
       "PATCH updateGuardrail",
+      "PATCH updateGuardrail",
     ]);
     expect((await p.api("GET", `/guardrails/${ids[0]}`)).body.data.limit_usd).toBe(300);
+    expect((await p.api("GET", `/guardrails/${defaultGuardrailId}`)).body.data.limit_usd).toBe(150);
     await p.pulumi(["preview", "--refresh", "--expect-no-changes"], { check: true });
   });
 });

@@ -92,7 +92,7 @@ describe("a guardrail older than workspaces (workspace_id null, contract rule 10
     expect(diffs.every((c) => c === false)).toBe(true);
   });
 
-  it("the default workspace named: exported as well (it used to be dropped), with the same note, in as many calls as before", async () => {
+  it("the default workspace named: exported as well (it used to be dropped), with the same note, in as many calls as before (and two per workspace for its default)", async () => {
     const result = await exportGuardrails({ client: emu.client(), workspaces: [DEFAULT_WS, SECOND_WS] });
     expect(result.files.map((f) => f.guardrailId)).toContain(ids[1]);
     expect(result.notes).toEqual([legacyNote(ids[1]!, `support-${ids[1]!.slice(0, 8)}`)]);
@@ -100,6 +100,8 @@ describe("a guardrail older than workspaces (workspace_id null, contract rule 10
       listGuardrails: 2,
       listAllMemberAssignments: 1,
       listAllKeyAssignments: 1,
+      getWorkspace: 2,
+      getGuardrail: 2,
     });
   });
 
@@ -137,6 +139,8 @@ describe("--all-workspaces and --exclude", () => {
       listGuardrails: 2,
       listAllMemberAssignments: 1,
       listAllKeyAssignments: 1,
+      getWorkspace: 2,
+      getGuardrail: 2,
     });
     expect(await collect(emu.client().listWorkspaces())).toMatchObject([{ id: DEFAULT_WS }, { id: SECOND_WS }]);
   });

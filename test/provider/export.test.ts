@@ -68,7 +68,14 @@ describe("exportGuardrails on a hand-made organization", () => {
     await exportGuardrails({ client: emu.client(), ...both });
     const log = await emu.log();
     expect(log.writes).toBe(0);
-    expect(log.counts).toEqual({ listGuardrails: 2, listAllMemberAssignments: 1, listAllKeyAssignments: 1 });
+    // Each workspace's default: the workspace, then its default guardrail (404 while never written).
+    expect(log.counts).toEqual({
+      listGuardrails: 2,
+      listAllMemberAssignments: 1,
+      listAllKeyAssignments: 1,
+      getWorkspace: 2,
+      getGuardrail: 2,
+    });
   });
 
   it("the default workspace when none is given; --only by name or id, with each one's own lists", async () => {
@@ -83,6 +90,8 @@ describe("exportGuardrails on a hand-made organization", () => {
       listGuardrails: 2,
       listGuardrailMemberAssignments: 3,
       listGuardrailKeyAssignments: 3,
+      getWorkspace: 2,
+      getGuardrail: 2,
     });
 
     await expect(exportGuardrails({ client: emu.client(), only: ["Engineering", "Nope"] })).rejects.toThrow(
@@ -227,7 +236,7 @@ describe("the guardrails-export bin", () => {
 });
 
 describe("scale", () => {
-  it("1,000 guardrails and 10,000 members export in ceil(G/100) + ceil(M/100) + ceil(K/100) calls", async () => {
+  it("1,000 guardrails and 10,000 members export in ceil(G/100) + ceil(M/100) + ceil(K/100) calls, plus two for the workspace's default", async () => {
     const members = Array.from({ length: 10_000 }, (_, i) => `user_${String(i).padStart(5, "0")}`);
     const big = await withEmulator({ members, keyHashes: DEMO_KEY_HASHES, maxBulk: 500 });
     try {
@@ -245,7 +254,13 @@ describe("scale", () => {
         `export of 1,000 guardrails and 10,000 members: ${log.total} calls (${JSON.stringify(log.counts)}), ${log.writes} writes, ${result.files.length} files`,
       );
       expect(log.writes).toBe(0);
-      expect(log.counts).toEqual({ listGuardrails: 10, listAllMemberAssignments: 100, listAllKeyAssignments: 1 });
+      expect(log.counts).toEqual({
+        listGuardrails: 10,
+        listAllMemberAssignments: 100,
+        listAllKeyAssignments: 1,
+        getWorkspace: 1,
+        getGuardrail: 1,
+      });
       expect(result.files).toHaveLength(1000);
       expect(new Set(result.files.map((f) => f.id)).size).toBe(1000);
       expect(result.files.find((f) => f.name === "Team 7")!.text).toContain(

@@ -307,8 +307,10 @@ describe("hostile service: what reaches the terminal", () => {
     const org = await organization([row(uuid(1), "Old\u202etxt.exe\u007f\u009b2J\u2028", { workspace_id: null })]);
     try {
       const result = await exportGuardrails({ client: org.client });
-      expect(result.notes).toHaveLength(1);
+      // The legacy guardrail's note, then that the default workspace's default could not be read (its id is unknown).
+      expect(result.notes).toHaveLength(2);
       expect(result.notes[0]).toContain("\\u202e");
+      expect(result.notes[1]).toMatch(/^the default workspace's default guardrail was not read/);
       for (const line of result.notes) expect(line).not.toMatch(/[\u007f-\u009f\u202a-\u202e\u2028]/);
     } finally {
       await org.close();
@@ -324,6 +326,8 @@ describe("hostile service: what reaches the terminal", () => {
         expect([
           "/api/v1/guardrails",
           "/api/v1/workspaces",
+          // The one workspace whose id is a UUID: its default is read; the others' are not.
+          `/api/v1/workspaces/${WS}`,
           "/api/v1/guardrails/assignments/members",
           "/api/v1/guardrails/assignments/keys",
         ]).toContain(p.pathname);

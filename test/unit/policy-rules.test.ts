@@ -198,6 +198,7 @@ describe("guardrailsPolicies: each rule", () => {
       ["guardrails-forbid-models", "disabled"],
       ["guardrails-allow-providers", "disabled"],
       ["guardrails-require-member-set", "disabled"],
+      ["guardrails-require-workspace-default", "disabled"],
     ]);
   });
 

@@ -30,7 +30,8 @@ const say = (text: string) => process.stderr.write(redact(text, process.env.GUAR
 const USAGE = `usage: guardrails-export [dir] [options]
 
 Writes one YAML file per guardrail into dir (default: guardrails), in the format
-declareGuardrails reads, with adoptId, so the first pulumi up adopts them unchanged.
+declareGuardrails reads, with adoptId, so the first pulumi up adopts them unchanged, and
+_workspace-defaults.yaml with the configured default guardrail of each exported workspace.
 Reads GUARDRAILS_API_KEY and GUARDRAILS_BASE_URL. Makes no write call.
 
   --workspace <uuid>     a workspace to export (repeatable; default: the default workspace,
@@ -47,7 +48,8 @@ Reads GUARDRAILS_API_KEY and GUARDRAILS_BASE_URL. Makes no write call.
                          write, instead of the YAML files, the file \`pulumi import --file <path>\`
                          takes for the native provider: each guardrail (guardrails:index:Guardrail,
                          named by its stable id) and its member and key sets (<id>-members,
-                         <id>-keys); - prints it. With --all-workspaces: the whole organization
+                         <id>-keys), and each configured workspace default
+                         (workspace-default.<workspace id>); - prints it. With --all-workspaces: the whole organization
   --from-state <file>    with --pulumi-import-file: read no service; import instead the dynamic
                          resources of a stack's \`pulumi stack export\` (- for stdin) under their
                          native types, same names and ids (guardrails-migrate-to-native runs it all)
@@ -124,7 +126,13 @@ async function main(): Promise<number> {
     process.stdout.write(result.combined);
     return 0;
   }
-  if (result.files.length === 0) {
+  return writeFolder(dir, result, values.force ?? false);
+}
+
+/** Writes the guardrails' files and the workspace defaults' file into `dir`, and says what it wrote. */
+function writeFolder(dir: string, result: Awaited<ReturnType<typeof exportGuardrails>>, force: boolean): number {
+  const files = [...result.files, ...(result.workspaceDefaults ? [result.workspaceDefaults] : [])];
+  if (files.length === 0) {
     say("guardrails-export: no guardrails to export; nothing written\n");
     return 0;
   }
@@ -132,11 +140,16 @@ async function main(): Promise<number> {
   const others = lstatSync(dir, { throwIfNoEntry: false })?.isDirectory()
     ? readdirSync(dir)
         .filter((f) => /\.(ya?ml|json)$/i.test(f) && !isPolicyFile(f))
-        .filter((f: string) => !result.files.some((r) => r.fileName === basename(f)))
+        .filter((f: string) => !files.some((r) => r.fileName === basename(f)))
     : [];
-  const written = writeExport(dir, result.files, { force: values.force ?? false });
+  const written = writeExport(dir, files, { force });
   const shown = relative(process.cwd(), resolve(dir)) || ".";
-  say(`guardrails-export: wrote ${written.length} file(s) to ${shown}/ (${result.files.length} guardrail(s))\n`);
+  const defaults = result.workspaceDefaults
+    ? `, ${result.workspaceDefaults.workspaceIds.length} workspace default(s) in ${result.workspaceDefaults.fileName}`
+    : "";
+  say(
+    `guardrails-export: wrote ${written.length} file(s) to ${shown}/ (${result.files.length} guardrail(s)${defaults})\n`,
+  );
   if (others.length > 0) {
     say(
       `note: ${shown}/ also holds ${others.map((f: string) => fileShown(basename(f))).join(", ")}, which declareGuardrails("${shown}") loads too\n`,
