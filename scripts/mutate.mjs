@@ -164,14 +164,16 @@ function runStryker(modules, reportPath, allTests) {
 /** What each argument names: a group, or one module of a group. */
 function targets(args) {
   if (args.length === 0) return Object.keys(GROUPS).map((g) => ({ name: g, modules: GROUPS[g].modules }));
-  return args.map((a) => {
-    if (GROUPS[a]) return { name: a, modules: GROUPS[a].modules };
-    if (groupOf(a)) return { name: basename(a, ".ts"), modules: [a] };
+  const unknown = args.filter((a) => !GROUPS[a] && !groupOf(a));
+  if (unknown.length > 0) {
     console.error(
-      `mutate: ${JSON.stringify(a)} is neither a group (${Object.keys(GROUPS).join(", ")}) nor one of their modules`,
+      `mutate: ${unknown.join(", ")}: neither a group (${Object.keys(GROUPS).join(", ")}) nor one of their modules`,
     );
     process.exit(2);
-  });
+  }
+  return args.map((a) =>
+    GROUPS[a] ? { name: a, modules: GROUPS[a].modules } : { name: basename(a, ".ts"), modules: [a] },
+  );
 }
 
 function main(argv) {
