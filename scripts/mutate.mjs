@@ -8,9 +8,11 @@
  * under its floor and each survivor not listed. `--check` reads reports already written instead
  * of running Stryker. Not part of .ci/run: the three groups take about an hour on two cores.
  *
- * By default each run uses the test files that import a mutated module (directly, or through a
- * folder's index.ts): fewer tests can only kill fewer mutants, so a floor met this way is met by
- * the whole suite too. `--all-tests` runs every non-e2e test file Stryker's related mode picks.
+ * By default each run uses the test files that import a mutated module by its own path (not
+ * through a folder's index.ts): fewer tests can only kill fewer mutants, so a floor met this way
+ * is met by the whole suite too, and a module's own tests are the ones that should pin it.
+ * `--all-tests` runs every non-e2e test file Stryker's related mode picks (much slower: the
+ * client's modules reach most provider tests, each starting an emulator).
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -116,18 +118,13 @@ function printRows(rows) {
 const TEST_DIRS = ["test/unit", "test/emulator", "test/conformance", "test/provider"];
 const SPECIFIER = /(?:from\s+|import\s*\(\s*)"(\.[^"]+)"/g;
 
-/** The repository files a module's relative specifier stands for: the file, or an index and what it re-exports. */
-function resolved(fromFile, spec, seen = new Set()) {
+/** The repository file a relative specifier stands for (`x` is `x.ts`, or `x/index.ts`). */
+function resolved(fromFile, spec) {
   const base = join(dirname(fromFile), spec);
-  const file = [`${base}.ts`, join(base, "index.ts"), base].find((f) => existsSync(join(root, f)) && f.endsWith(".ts"));
-  if (!file || seen.has(file)) return [];
-  seen.add(file);
-  if (basename(file) !== "index.ts") return [file];
-  const text = readFileSync(join(root, file), "utf8");
-  return [file, ...[...text.matchAll(/export\s[^;]*?from\s+"(\.[^"]+)"/g)].flatMap((m) => resolved(file, m[1], seen))];
+  return [`${base}.ts`, join(base, "index.ts"), base].find((f) => f.endsWith(".ts") && existsSync(join(root, f)));
 }
 
-/** The non-e2e test files that import one of `modules`, directly or through an index.ts. */
+/** The non-e2e test files that import one of `modules` by its own path. */
 export function testsImporting(modules) {
   const wanted = new Set(modules);
   return TEST_DIRS.flatMap((dir) =>
@@ -136,7 +133,7 @@ export function testsImporting(modules) {
       .map((f) => relative(root, join(root, dir, f))),
   ).filter((test) => {
     const text = readFileSync(join(root, test), "utf8");
-    return [...text.matchAll(SPECIFIER)].some((m) => resolved(test, m[1]).some((f) => wanted.has(f)));
+    return [...text.matchAll(SPECIFIER)].some((m) => wanted.has(resolved(test, m[1])));
   });
 }
 
@@ -146,6 +143,12 @@ function runStryker(modules, reportPath, allTests) {
   const env = { ...process.env, MUTATE_REPORT: reportPath };
   if (!allTests) {
     const tests = testsImporting(modules);
+    if (tests.length === 0) {
+      console.log(
+        `mutate: no test file imports ${modules.join(", ")}: every non-e2e file Stryker's related mode picks runs`,
+      );
+      return runStryker(modules, reportPath, true);
+    }
     console.log(`mutate: ${modules.join(", ")}: ${tests.length} test files import it: ${tests.join(", ")}`);
     env.MUTATE_TESTS = tests.join(",");
   }

@@ -41,6 +41,24 @@ describe("redactUrl", () => {
     expect(out).toBe("https://api.example.com/x?API_KEY=REDACTED&access-token=REDACTED&Sig=REDACTED&keyboard=4&page=5");
   });
 
+  it.each([
+    "key",
+    "apikey",
+    "api-key",
+    "API_KEY",
+    "token",
+    "accesstoken",
+    "access_token",
+    "secret",
+    "password",
+    "auth",
+    "Authorization",
+    "signature",
+    "sig",
+  ])("masks the query value named %s", (name) => {
+    expect(redactUrl(`https://h/?${name}=v1&${name}x=v2`)).toBe(`https://h/?${name}=REDACTED&${name}x=v2`);
+  });
+
   it("says an unparseable URL is one, quoting nothing of it", () => {
     expect(redactUrl(`not a url ${KEY}`)).toBe("[unparseable URL]");
   });
