@@ -56,7 +56,9 @@ describe("redactUrl", () => {
     "signature",
     "sig",
   ])("masks the query value named %s", (name) => {
-    expect(redactUrl(`https://h/?${name}=v1&${name}x=v2`)).toBe(`https://h/?${name}=REDACTED&${name}x=v2`);
+    expect(redactUrl(`https://h/?${name}=v1&${name}x=v2&x${name}=v3`)).toBe(
+      `https://h/?${name}=REDACTED&${name}x=v2&x${name}=v3`,
+    );
   });
 
   it("says an unparseable URL is one, quoting nothing of it", () => {
@@ -169,11 +171,11 @@ describe("holdsKey, holdsConfiguredKey and shownSetting: no message quotes a key
   });
 
   it("shownSetting quotes and cuts a plain value, and describes a key-shaped one without quoting it", () => {
-    expect(shownSetting("abc")).toBe('"abc"');
+    expect(shownSetting("abc", [])).toBe('"abc"');
     expect(shownSetting("abcdef", [], 3)).toBe('"abc…"');
     expect(shownSetting("abc", [], 3)).toBe('"abc"');
-    expect(shownSetting("z".repeat(101))).toBe(JSON.stringify(`${"z".repeat(100)}…`));
-    const shown = shownSetting(`https://x/${KEY}`);
+    expect(shownSetting("z".repeat(101), [])).toBe(JSON.stringify(`${"z".repeat(100)}…`));
+    const shown = shownSetting(`https://x/${KEY}`, []);
     expect(shown).not.toContain("sk-");
     expect(shown).toMatch(/^a value shaped like an API key, not shown/);
   });
