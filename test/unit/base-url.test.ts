@@ -26,7 +26,7 @@ describe("checkBaseUrl: where the key may travel", () => {
     ["http://[::1]:8787", "http://[::1]:8787"],
     ["https://api.example.com", "https://api.example.com"],
   ])("accepts %s as %s", (raw, want) => {
-    expect(checkBaseUrl(raw)).toBe(want);
+    expect(checkBaseUrl(raw, [])).toBe(want);
   });
 
   it.each([
@@ -46,6 +46,7 @@ describe("checkBaseUrl: where the key may travel", () => {
   it("refuses another protocol, naming it", () => {
     expect(refused("ftp://api.example.com")).toBe('baseUrl must be an https URL (got protocol "ftp:")');
     expect(refused("file:///etc/passwd")).toBe('baseUrl must be an https URL (got protocol "file:")');
+    expect(refused("ws://localhost:8787")).toBe('baseUrl must be an https URL (got protocol "ws:")');
   });
 
   it("refuses a text that is not an absolute URL, quoting it", () => {
@@ -108,6 +109,6 @@ describe("checkBaseUrl: the path the client prefixes to /api/v1", () => {
     ["https://api.example.com/api/v10", "https://api.example.com/api/v10"],
     ["http://127.0.0.1:8787/api/v1/", "http://127.0.0.1:8787"],
   ])("%s -> %s", (raw, want) => {
-    expect(checkBaseUrl(raw)).toBe(want);
+    expect(checkBaseUrl(raw, [])).toBe(want);
   });
 });
