@@ -7,7 +7,8 @@
 import { UserError } from "../user-error";
 import { holdsConfiguredKey, holdsKey, shownSetting } from "./redaction";
 
-const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\]|::1)$/i;
+// URL lowercases a host and keeps an IPv6 one in brackets, so `[::1]` is the only form of ::1.
+const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
 const API_SUFFIX = /\/api\/v1\/*$/i;
 
 /**

@@ -84,9 +84,12 @@ const KEY_SHAPED = /sk-[A-Za-z0-9_-]{8,}|[A-Za-z0-9_-]{32,}/g;
 /** A token shaped like a key of the service itself (`sk-or-v1-…`): never part of a service URL. */
 const SERVICE_KEY = /sk-[A-Za-z0-9_-]{16,}/;
 
-/** Whether `text` holds one of `keys` (as given or encoded), or a token shaped like the service's keys. */
-export function holdsConfiguredKey(text: string, keys: readonly (string | undefined)[] = []): boolean {
-  return keys.some((k) => k !== undefined && k.length >= 4 && redact(text, k) !== text) || SERVICE_KEY.test(text);
+/**
+ * Whether `text` holds one of `keys` (as given or encoded; `redact` skips a missing or too short
+ * one), or a token shaped like the service's keys.
+ */
+export function holdsConfiguredKey(text: string, keys: readonly (string | undefined)[]): boolean {
+  return keys.some((k) => redact(text, k) !== text) || SERVICE_KEY.test(text);
 }
 
 /** Whether `text` holds one of `keys`, or any token shaped like an API key (too many rather than too few). */
@@ -100,7 +103,7 @@ export function holdsKey(text: string, keys: readonly (string | undefined)[] = [
  * configured key or anything shaped like a key (a key pasted into the wrong setting), a
  * description that quotes nothing (issue 24). Every message that quotes a setting uses this.
  */
-export function shownSetting(text: string, keys: readonly (string | undefined)[] = [], max = 100): string {
+export function shownSetting(text: string, keys: readonly (string | undefined)[], max = 100): string {
   if (holdsKey(text, keys))
     return "a value shaped like an API key, not shown; the key belongs in guardrails:apiKey or GUARDRAILS_API_KEY";
   return JSON.stringify(text.length > max ? `${text.slice(0, max)}…` : text);
