@@ -91,7 +91,13 @@ async function checkSet(kind: AssignmentSetKind, core: Lifecycle, olds: Props, n
   const all = [...refused, ...failures, ...r.failures.map(withPath)];
   const secret = secretNames(kind, news);
   const { guardrailId, exclusive } = r.inputs;
-  if (all.length === 0 && typeof guardrailId === "string" && !isUnknown(exclusive) && map !== UNKNOWN) {
+  if (
+    all.length === 0 &&
+    typeof guardrailId === "string" &&
+    !isUnknown(guardrailId) &&
+    !isUnknown(exclusive) &&
+    map !== UNKNOWN
+  ) {
     const claimed = await deploymentClaims.check({
       noun: kind.noun,
       urn: String(news.__resource ?? ""),

@@ -193,6 +193,9 @@ pulumi.export("ids", {k: r.guardrail.id for k, r in declared.items()})
       GOPROXY: `file://${join(packages, "goproxy")},https://proxy.golang.org`,
       GONOSUMDB: GO_MODULE,
       GOFLAGS: "-mod=mod",
+      // Go indexes a module-cache folder by module@version (a version never changes); a re-pack of
+      // the same version with other files (a later run of this test) would be read from the stale index.
+      GODEBUG: "goindex=0",
     };
     // A version once fetched stays in the module cache: forget it, so this run fetches the pack's.
     const modcache = execFileSync(GO, ["env", "GOMODCACHE"], { encoding: "utf8" }).trim();
@@ -254,7 +257,7 @@ func main() {
     programs.push(program);
     for (const f of ["go.mod", "go.sum"]) writeFileSync(join(program.dir, f), readFileSync(join(project, f)));
     cpSync(join(REPO_ROOT, "examples/declarative/guardrails"), join(program.dir, "guardrails"), { recursive: true });
-    Object.assign(program.env, { GOPROXY: env.GOPROXY, GONOSUMDB: env.GONOSUMDB });
+    Object.assign(program.env, { GOPROXY: env.GOPROXY, GONOSUMDB: env.GONOSUMDB, GODEBUG: env.GODEBUG });
     program.env.PATH = `${dirname(GO)}${delimiter}${program.env.PATH}`;
     const { code, output } = await timedAsync("pulumi preview (go)", () => program.preview());
     expect(code, output).toBe(0);
