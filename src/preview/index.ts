@@ -3,7 +3,23 @@
  * change summary, the drift report and the policy section. The `guardrails-preview-summary`
  * and `guardrails-ci` commands are thin CLIs over this entry point.
  */
-export { summarizePreview, summarize, type PreviewJson, type PreviewStep, type Summary } from "./summary";
+export {
+  summarizePreview,
+  summarize,
+  type PreviewJson,
+  type PreviewStep,
+  type Summary,
+  type SummaryOptions,
+} from "./summary";
+/** The loosening table and its judgements, as the summary applies them (core/fields/loosening.ts). */
+export {
+  LOOSENING,
+  judgeWhole,
+  judgeElement,
+  type Direction,
+  type Judged,
+  type LooseningRule,
+} from "../core/fields/loosening";
 export { summarizeDrift, hasDrift, driftSteps, DriftUnknownError, type DriftPreviewJson } from "./drift";
 export {
   MAX_EVENT_LOG_BYTES,
