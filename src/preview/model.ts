@@ -9,7 +9,7 @@ export interface Verdict {
   direction: Direction;
   /** The changes that loosen or may loosen, for the reviewer to read. */
   gains: Judged[];
-  /** Fixed words on how it was judged (or why it could not be). */
+  /** How it was judged (or why it could not be), as Markdown: fixed words, any name in it already neutralised. */
   note?: string;
 }
 

@@ -55,7 +55,7 @@ function moves(g: GuardrailChange, s: SetChanges, kind: "members" | "keys", d: D
     ids.push(id);
   };
   for (const id of s.added) add(`join ${place}`, id);
-  for (const [id] of s.restored) add(`join ${place} again`, id);
+  for (const [id] of s.restored) add(`return to ${place}`, id);
   for (const [id, from] of [...s.movedIn, ...s.taken]) add(`move from ${text(from, 60)} to ${place}`, id);
   for (const id of s.removed) add(`leave ${place} for no assignment`, id);
   for (const [where, ids] of groups) {
@@ -97,7 +97,9 @@ export function openingLine(all: GuardrailChange[]): { line: string; loosens: bo
   const count = (d: Direction) =>
     all.reduce((n, g) => n + (g.op === "create" ? 0 : g.judged.filter((j) => j.direction === d).length), 0);
   const [t, n] = [count("tightening"), count("neutral")];
-  const counts = [t ? `${plural(t, "change")} tighten` : "", n ? `${n} neutral` : ""].filter(Boolean).join(", ");
+  const counts = [t ? `${plural(t, "change")} ${t === 1 ? "tightens" : "tighten"}` : "", n ? `${n} neutral` : ""]
+    .filter(Boolean)
+    .join(", ");
   return { line: `**🔒 Nothing loosens${counts ? `:** ${counts}.` : ".**"}`, loosens: false };
 }
 

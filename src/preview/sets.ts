@@ -4,13 +4,14 @@
  * (as it was) against the one it joins (as it will be), setting by setting. An id with no
  * assignment is on its workspace's default guardrail when the stack manages it.
  */
-import { FOREIGN, parseMovesFrom } from "../core/assignments/status";
+import { FOREIGN, parseMovesFrom, parseOnGuardrail } from "../core/assignments/status";
 import type { Judged } from "../core/fields/loosening";
 import type { PreviewStep } from "./input";
 import { compareSides } from "./judge";
 import { verdictOf, type GuardrailChange, type Verdict } from "./model";
 import { changed, defaultFor, nameOf, typeOf, type GuardrailOfPreview } from "./steps";
 import { isSecret } from "./values";
+import { text } from "../core/text/markdown";
 
 const SET_KINDS = { GuardrailMemberAssignment: "members", GuardrailKeyAssignment: "keys" } as const;
 /** The program's list of a set's ids: the native face's inputs hold it where the dynamic face's hold the map. */
@@ -78,7 +79,18 @@ export function addSetChanges(
   const judge = verdicts(guardrails);
   for (const { owner, kind, added, removed, moves } of owners) {
     const set = owner.sets[kind];
-    for (const [id] of set.restored) set.verdicts.set(id, judge(undefined, owner.logical));
+    // Put back from where it is now: another guardrail (moved by hand), or no assignment.
+    for (const [id, status] of set.restored) {
+      const on = parseOnGuardrail(status);
+      const from =
+        on && [...byId].find(([gid]) => gid === on.id || (on.name !== undefined && gid.startsWith(on.id)))?.[1];
+      set.verdicts.set(
+        id,
+        on && !from
+          ? { direction: "unknown", gains: [], note: "its settings there are not in this preview" }
+          : judge(from, owner.logical),
+      );
+    }
     for (const id of added) {
       const from = removedFrom[kind].get(id);
       const taken = typeof moves[id] === "string" ? parseMovesFrom(moves[id] as string) : undefined;
@@ -128,7 +140,8 @@ function verdicts(guardrails: Map<string, GuardrailOfPreview>) {
     if (was && will) {
       const judged: Judged[] = compareSides(was, will);
       const viaDefault = left !== f ? left : joined !== t ? joined : undefined;
-      v = verdictOf(judged, viaDefault && `compared with the ${viaDefault.name}`);
+      // The note is Markdown as it stands: the default's name (the service's workspace name) is neutralised here.
+      v = verdictOf(judged, viaDefault && `compared with the ${text(viaDefault.name)}`);
     } else if (from === undefined)
       v = {
         direction: "neutral",

@@ -50,7 +50,9 @@ export function summarize(preview: unknown, options: SummaryOptions = {}): Summa
   const input = readPreview(preview);
   const policies = options.policies ? policySection(options.policies) : "";
   const mandatory = options.policies?.violations.some((v) => v.level === "mandatory") ?? false;
-  if (!input.ok && !(mandatory && input.steps)) {
+  // The engine's one error when a mandatory policy fails is "preview failed"; any other error may have cut the plan short.
+  const onlyPolicies = !input.ok && input.errors.every((e) => /^error: preview failed\s*$/.test(e));
+  if (!input.ok && !(mandatory && onlyPolicies && input.steps)) {
     const errors = input.errors.map((e) => `- ${code(e, 300)}`);
     const failed = [
       `**Guardrails: preview failed.** ${input.reason}; nothing here says what would change.`,

@@ -42,7 +42,7 @@ describe("summarizePreview", () => {
       ],
     });
     expect(md).toMatchInlineSnapshot(`
-      "**❔ May loosen** (cannot tell from the preview): 1 member leaves Eng for no assignment · touches 1 member and 0 keys
+      "**❔ May loosen** (cannot tell from the preview): 1 member leaves Eng for no assignment (\`user_z\`) · touches 1 member and 0 keys
 
       **Guardrails: 1 updated, 1 replaced, 1 deleted · members: 1 added, 1 removed, 1 moved · keys: no change**
 
