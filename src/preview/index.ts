@@ -11,15 +11,6 @@ export {
   type Summary,
   type SummaryOptions,
 } from "./summary";
-/** The loosening table and its judgements, as the summary applies them (core/fields/loosening.ts). */
-export {
-  LOOSENING,
-  judgeWhole,
-  judgeElement,
-  type Direction,
-  type Judged,
-  type LooseningRule,
-} from "../core/fields/loosening";
 export { summarizeDrift, hasDrift, driftSteps, DriftUnknownError, type DriftPreviewJson } from "./drift";
 export {
   MAX_EVENT_LOG_BYTES,
