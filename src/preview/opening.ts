@@ -26,7 +26,7 @@ function reach(all: GuardrailChange[], d: Direction): Reach {
   const r: Reach = { items: [], ids: { members: new Set(), keys: new Set() }, uncounted: new Set() };
   for (const g of all) {
     const fields = [...new Set(g.judged.filter((j) => j.direction === d).map((j) => j.field))];
-    if (fields.length && g.op !== "create" && g.op !== "delete") {
+    if (fields.length && g.op !== "create" && (g.op !== "delete" || g.isDefault)) {
       r.items.push(`${text(g.name, 60)} (${some(fields, 8)})`);
       if (g.isDefault) r.uncounted.add(`everyone of its workspace without an assignment`);
       const unlisted: string[] = [];

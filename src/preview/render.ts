@@ -63,14 +63,16 @@ function callouts(all: GuardrailChange[]): string[] {
   const risky = all.filter((g) => g.op === "replace" || g.op === "delete");
   if (risky.length === 0) return [];
   const lines = risky.map((g) =>
-    g.op === "delete"
-      ? `- **${text(g.name)}** (${code(g.logical)}) is **deleted**, with its member and key assignments.`
-      : `- **${text(g.name)}** (${code(g.logical)}) is **replaced** (a new guardrail, then the old one deleted): ${
-          g.other
-            .filter((s) => s.key === "workspaceId")
-            .map((s) => `workspaceId ${code(show(s.before))} → ${code(show(s.after))}`)
-            .join("") || "a setting that forces replacement changed"
-        }.`,
+    g.op === "delete" && g.isDefault
+      ? `- **${text(g.name)}** (${code(g.logical)}) leaves the stack: ${g.judged.length ? "**every setting is reset to no restriction** (resetOnDelete)" : "its settings stay in force on the service"}.`
+      : g.op === "delete"
+        ? `- **${text(g.name)}** (${code(g.logical)}) is **deleted**, with its member and key assignments.`
+        : `- **${text(g.name)}** (${code(g.logical)}) is **replaced** (a new guardrail, then the old one deleted): ${
+            g.other
+              .filter((s) => s.key === "workspaceId")
+              .map((s) => `workspaceId ${code(show(s.before))} → ${code(show(s.after))}`)
+              .join("") || "a setting that forces replacement changed"
+          }.`,
   );
   return [`### Replacements and deletions\n\n${lines.join("\n")}`];
 }
@@ -85,7 +87,7 @@ const WHAT: Record<string, string> = {
 };
 
 function section(g: GuardrailChange): string {
-  const settings = g.op === "delete" ? [] : g.judged;
+  const settings = g.op === "delete" && !g.isDefault ? [] : g.judged;
   const direction =
     g.op === "create" ? undefined : settings.length ? worst(settings.map((j) => j.direction)) : undefined;
   const head = `### ${text(g.name)} (${code(g.logical)}): ${WHAT[g.op] ?? text(g.op)}${direction ? ` · ${MARK[direction]}` : ""}`;

@@ -32,6 +32,8 @@ export interface GuardrailOfPreview {
   name: string;
   op: string;
   isDefault: boolean;
+  /** A workspace default whose delete resets every setting to no restriction (its `resetOnDelete`). */
+  resets?: boolean;
   workspace?: string | undefined;
   /** As recorded before this preview (absent for a create). */
   before?: Side | undefined;
@@ -76,12 +78,14 @@ export function guardrailsOf(steps: PreviewStep[]): {
         : s.newState
           ? { inputs: s.newState.inputs ?? {} }
           : before && { inputs: before.inputs };
+    // The recorded id first: a default's `workspaceId` input may be the workspace's slug.
     const workspace =
-      str(s.newState?.inputs?.workspaceId) ??
       str(s.oldState?.outputs?.workspaceId) ??
       str(s.oldState?.outputs?.defaultWorkspaceId) ??
+      str(s.newState?.inputs?.workspaceId) ??
       str(s.oldState?.inputs?.workspaceId);
-    all.set(logical, { logical, name: nameFor(s, isDefault), op, isDefault, workspace, before, after });
+    const resets = isDefault && s.oldState?.outputs?.resetOnDelete === true;
+    all.set(logical, { logical, name: nameFor(s, isDefault), op, isDefault, resets, workspace, before, after });
   }
   return { all, byId };
 }

@@ -78,6 +78,8 @@ function summarizeSteps(steps: PreviewStep[]): { opening: string; body: string; 
   for (const g of guardrails.values()) {
     const c = emptyChange(g.logical, g.name, g.op, g.isDefault);
     changes.set(g.logical, c);
+    // A default guardrail leaving the stack: its settings stay in force, or (resetOnDelete) all reset to no restriction.
+    if (g.op === "delete" && g.resets && g.before) c.judged = compareSides(g.before, { inputs: {} });
     if (!changed(g.op) || g.op === "delete" || g.op === "import") continue;
     const before = g.before?.inputs ?? {};
     const after = g.after?.inputs ?? {};

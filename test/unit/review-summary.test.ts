@@ -72,6 +72,29 @@ describe("the workspace default guardrail", () => {
     );
   });
 
+  it("deleted from the stack: with resetOnDelete every setting is reset, which loosens; without, its settings stay", () => {
+    const del = (resetOnDelete: boolean) =>
+      summarize({
+        steps: [
+          {
+            op: "delete",
+            urn: urn("WorkspaceDefaultGuardrail", "ws-default"),
+            oldState: {
+              id: "d1",
+              inputs: { workspaceId: "acme", limitUsd: 5 },
+              outputs: { workspaceName: "Acme", resetOnDelete, limitUsd: 5 },
+            },
+          },
+        ],
+      }).markdown;
+    expect(del(true)).toContain("**every setting is reset to no restriction** (resetOnDelete)");
+    expect(del(true).split("\n")[0]).toBe(
+      "**🔓 Loosens:** default of workspace Acme (limitUsd) · touches everyone of its workspace without an assignment",
+    );
+    expect(del(false)).toContain("its settings stay in force on the service");
+    expect(del(false).split("\n")[0]).toBe("**🔒 Nothing loosens.**");
+  });
+
   it("without one in the stack, a member left with no assignment may loosen (never a silent pass)", () => {
     const md = summarize({ steps: [eng, members(["user_a"], [])] }).markdown;
     expect(md.split("\n")[0]).toMatch(/^\*\*❔ May loosen\*\* .*1 member leaves Eng for no assignment/);
