@@ -66,7 +66,8 @@ new GuardrailKeyAssignment("lax-keys", { guardrailId: lax.id, keyHashes: ["${KEY
 `;
 }
 
-const without = (a: Args, ...keys: string[]) => Object.fromEntries(Object.entries(a).filter(([k]) => !keys.includes(k)));
+const without = (a: Args, ...keys: string[]) =>
+  Object.fromEntries(Object.entries(a).filter(([k]) => !keys.includes(k)));
 
 /** The five pull requests, each as the program it leaves. */
 const CASES: Record<string, { source: string; policy?: boolean }> = {
