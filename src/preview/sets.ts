@@ -37,13 +37,7 @@ export function addSetChanges(
 ): void {
   const removedFrom = { members: new Map<string, string>(), keys: new Map<string, string>() };
   const addedTo = { members: new Map<string, string>(), keys: new Map<string, string>() };
-  const owners: Array<{
-    owner: GuardrailChange;
-    kind: Kind;
-    added: string[];
-    removed: string[];
-    moves: Record<string, unknown>;
-  }> = [];
+  const owners: Owner[] = [];
   for (const s of steps) {
     const kind = SET_KINDS[typeOf(s.urn) as keyof typeof SET_KINDS];
     if (!kind) continue;
@@ -76,6 +70,26 @@ export function addSetChanges(
     for (const id of removed) removedFrom[kind].set(id, logical);
     owners.push({ owner, kind, added, removed, moves: s.op === "delete" ? {} : asMap(s.newState?.inputs?.moves) });
   }
+  pairUp(owners, { removedFrom, addedTo }, guardrails, byId);
+}
+
+/** One set step's additions and removals, before they are paired into moves. */
+interface Owner {
+  owner: GuardrailChange;
+  kind: Kind;
+  added: string[];
+  removed: string[];
+  moves: Record<string, unknown>;
+}
+
+/** Pairs removals and additions of one id into moves, and judges each id that changes guardrail. */
+function pairUp(
+  owners: Owner[],
+  where: Record<"removedFrom" | "addedTo", Record<Kind, Map<string, string>>>,
+  guardrails: Map<string, GuardrailOfPreview>,
+  byId: Map<string, string>,
+): void {
+  const { removedFrom, addedTo } = where;
   const judge = verdicts(guardrails);
   for (const { owner, kind, added, removed, moves } of owners) {
     const set = owner.sets[kind];
