@@ -3,7 +3,14 @@
  * change summary, the drift report and the policy section. The `guardrails-preview-summary`
  * and `guardrails-ci` commands are thin CLIs over this entry point.
  */
-export { summarizePreview, summarize, type PreviewJson, type PreviewStep, type Summary } from "./summary";
+export {
+  summarizePreview,
+  summarize,
+  type PreviewJson,
+  type PreviewStep,
+  type Summary,
+  type SummaryOptions,
+} from "./summary";
 export { summarizeDrift, hasDrift, driftSteps, DriftUnknownError, type DriftPreviewJson } from "./drift";
 export {
   MAX_EVENT_LOG_BYTES,

@@ -22,7 +22,10 @@ export interface PreviewJson {
 }
 
 /** A usable preview, or why it is not one. */
-export type PreviewInput = { ok: true; steps: PreviewStep[] } | { ok: false; reason: string; errors: string[] };
+export type PreviewInput =
+  | { ok: true; steps: PreviewStep[] }
+  /** `steps`: what the engine planned before it failed, when it wrote them (a mandatory policy stops a preview so). */
+  | { ok: false; reason: string; errors: string[]; steps?: PreviewStep[] };
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -41,22 +44,29 @@ export function readPreview(input: unknown): PreviewInput {
   const errors = diagnostics
     .filter((d): d is { severity: string; message?: unknown } => isObject(d) && d.severity === "error")
     .map((d) => (typeof d.message === "string" ? d.message : "(an error without a message)"));
+  const steps = readSteps(input);
   if (errors.length > 0)
-    return { ok: false, reason: `the preview reported ${errors.length} error(s)`, errors: errors.slice(0, MAX_ERRORS) };
-  if (!("steps" in input))
     return {
       ok: false,
-      reason: "the input has no `steps`: not the output of `pulumi preview --json`, or a preview that did not finish",
-      errors: [],
+      reason: `the preview reported ${errors.length} error(s)`,
+      errors: errors.slice(0, MAX_ERRORS),
+      ...(Array.isArray(steps) ? { steps } : {}),
     };
-  if (!Array.isArray(input.steps)) return { ok: false, reason: "`steps` is not a list", errors: [] };
+  return Array.isArray(steps) ? { ok: true, steps } : { ok: false, reason: steps, errors: [] };
+}
+
+/** The steps, or why there are none to read. */
+function readSteps(input: Record<string, unknown>): PreviewStep[] | string {
+  if (!("steps" in input))
+    return "the input has no `steps`: not the output of `pulumi preview --json`, or a preview that did not finish";
+  if (!Array.isArray(input.steps)) return "`steps` is not a list";
   const steps: PreviewStep[] = [];
   for (const [i, s] of input.steps.entries()) {
     if (!isObject(s) || typeof s.op !== "string" || typeof s.urn !== "string")
-      return { ok: false, reason: `step ${i} has no \`op\` and \`urn\` strings`, errors: [] };
+      return `step ${i} has no \`op\` and \`urn\` strings`;
     steps.push({ op: s.op, urn: s.urn, ...state("oldState", s.oldState), ...state("newState", s.newState) });
   }
-  return { ok: true, steps };
+  return steps;
 }
 
 function state(key: "oldState" | "newState", v: unknown): Partial<Record<typeof key, State>> {

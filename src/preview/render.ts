@@ -1,34 +1,19 @@
 /**
- * The Markdown of a preview summary (summary.ts reads the preview into changes): the totals
- * line, the call-outs for replacements and deletions, then one section per guardrail. Every
- * user-supplied string goes through the one neutraliser (core/text/markdown.ts).
+ * The Markdown of a preview summary (summary.ts reads the preview into changes): the opening
+ * line (what loosens, for whom), the totals line, the call-outs for replacements and
+ * deletions, then one section per guardrail with every change marked. Every user-supplied
+ * string goes through the one neutraliser (core/text/markdown.ts).
  */
 import { parseOnGuardrail } from "../core/assignments/status";
-import { cell, code, text } from "../core/text/markdown";
+import { code, text } from "../core/text/markdown";
+import { changeText, gainText, MARK, settingText, some } from "./marks";
+import { DIRECTIONS, worst, type GuardrailChange, type SetChanges, type Verdict } from "./model";
+import { openingLine } from "./opening";
+import { show } from "./values";
 
-/** One guardrail's changes: its settings as old -> new, and what its member and key sets do. */
-export interface GuardrailChange {
-  logical: string;
-  name: string;
-  op: string;
-  settings: Array<{ key: string; before: string; after: string }>;
-  sets: Record<"members" | "keys", SetChanges>;
-}
+export type { GuardrailChange, SetChanges } from "./model";
 
-/** What a preview does to one guardrail's member or key set. */
-export interface SetChanges {
-  added: string[];
-  removed: string[];
-  restored: Array<[string, string]>;
-  movedIn: Array<[string, string]>;
-  movedOut: Array<[string, string]>;
-  /** Added ids the provider found on a guardrail outside this preview (its `moves` input), with that guardrail's name. */
-  taken: Array<[string, string]>;
-  /** The list is secret and its resource changes: shown as changed, never its contents. */
-  secret: boolean;
-}
-
-/** Ids listed per kind of change; the rest are counted (a PR comment has a size limit, and the totals line counts all). */
+/** Ids listed per kind of change, and changes per guardrail; the rest are counted (a PR comment has a size limit). */
 const LISTED_MAX = 50;
 /** A status without the short id the provider adds after a name (ids vary; the name tells the reviewer). */
 const shortStatus = (status: string) => {
@@ -36,12 +21,15 @@ const shortStatus = (status: string) => {
   return on?.name ? `on guardrail ${on.name}` : status;
 };
 
-/** The summary of the guardrails a preview changes (at least one). */
-export function renderChanges(all: GuardrailChange[]): string {
-  return (
-    [totalLine(all), ...callouts(all), ...all.sort((a, b) => a.name.localeCompare(b.name)).map(section)].join("\n\n") +
-    "\n"
-  );
+/** The summary of the guardrails a preview changes (at least one): its opening line, the rest, and whether anything loosens. */
+export function renderChanges(all: GuardrailChange[]): { opening: string; body: string; loosens: boolean } {
+  const sorted = all.sort((a, b) => a.name.localeCompare(b.name) || a.logical.localeCompare(b.logical));
+  const { line, loosens } = openingLine(sorted);
+  return {
+    opening: line,
+    loosens,
+    body: [totalLine(sorted), ...callouts(sorted), ...sorted.map(section)].join("\n\n") + "\n",
+  };
 }
 
 function totalLine(all: GuardrailChange[]): string {
@@ -57,7 +45,7 @@ function totalLine(all: GuardrailChange[]): string {
     import: "imported",
   };
   const setTotals = (kind: "members" | "keys") => {
-    const sum = (f: (s: GuardrailChange["sets"]["members"]) => number) => all.reduce((n, g) => n + f(g.sets[kind]), 0);
+    const sum = (f: (s: SetChanges) => number) => all.reduce((n, g) => n + f(g.sets[kind]), 0);
     const parts = [
       [sum((s) => s.added.length + s.restored.length), "added"],
       [sum((s) => s.removed.length), "removed"],
@@ -75,55 +63,106 @@ function callouts(all: GuardrailChange[]): string[] {
   const risky = all.filter((g) => g.op === "replace" || g.op === "delete");
   if (risky.length === 0) return [];
   const lines = risky.map((g) =>
-    g.op === "delete"
-      ? `- **${text(g.name)}** (${code(g.logical)}) is **deleted**, with its member and key assignments.`
-      : `- **${text(g.name)}** (${code(g.logical)}) is **replaced** (a new guardrail, then the old one deleted): ${
-          g.settings
-            .filter((s) => s.key === "workspaceId")
-            .map((s) => `workspaceId ${code(s.before)} → ${code(s.after)}`)
-            .join("") || "a setting that forces replacement changed"
-        }.`,
+    g.op === "delete" && g.isDefault
+      ? `- **${text(g.name)}** (${code(g.logical)}) leaves the stack: ${g.judged.length ? "**every setting is reset to no restriction** (resetOnDelete)" : "its settings stay in force on the service"}.`
+      : g.op === "delete"
+        ? `- **${text(g.name)}** (${code(g.logical)}) is **deleted**, with its member and key assignments.`
+        : `- **${text(g.name)}** (${code(g.logical)}) is **replaced** (a new guardrail, then the old one deleted): ${
+            g.other
+              .filter((s) => s.key === "workspaceId")
+              .map((s) => `workspaceId ${code(show(s.before))} → ${code(show(s.after))}`)
+              .join("") || "a setting that forces replacement changed"
+          }.`,
   );
   return [`### Replacements and deletions\n\n${lines.join("\n")}`];
 }
 
+const WHAT: Record<string, string> = {
+  create: "new",
+  update: "update",
+  replace: "replace",
+  delete: "delete",
+  same: "assignments only",
+  import: "imported (adopted as it is on the service; nothing changes there)",
+};
+
 function section(g: GuardrailChange): string {
-  const what: Record<string, string> = {
-    create: "new",
-    update: "update",
-    replace: "replace",
-    delete: "delete",
-    same: "assignments only",
-    import: "imported (adopted as it is on the service; nothing changes there)",
-  };
-  const out = [`### ${text(g.name)} (${code(g.logical)}): ${what[g.op] ?? text(g.op)}`];
-  if (g.settings.length > 0 && g.op !== "delete") {
-    const rows = ["| setting | before | after |", "|---|---|---|"];
-    for (const s of g.settings) rows.push(`| ${s.key} | ${cell(s.before)} | ${cell(s.after)} |`);
-    out.push(rows.join("\n"));
-  }
+  const settings = g.op === "delete" && !g.isDefault ? [] : g.judged;
+  const direction =
+    g.op === "create" ? undefined : settings.length ? worst(settings.map((j) => j.direction)) : undefined;
+  const head = `### ${text(g.name)} (${code(g.logical)}): ${WHAT[g.op] ?? text(g.op)}${direction ? ` · ${MARK[direction]}` : ""}`;
+  const out = [head];
+  if (g.isDefault) out.push("Holds every member and key of its workspace that has no assignment.");
+  const rows = [
+    ...g.other.map((o) => `- ${MARK.neutral} · ${o.key}: ${code(show(o.before))} → ${code(show(o.after))}`),
+    ...[...settings]
+      .sort((a, b) => DIRECTIONS.indexOf(a.direction) - DIRECTIONS.indexOf(b.direction))
+      .map((j) => (g.op === "create" ? `- ${settingText(j)}` : `- ${MARK[j.direction]} · ${changeText(j)}`)),
+  ];
+  if (rows.length)
+    out.push(
+      rows.slice(0, LISTED_MAX).join("\n") +
+        (rows.length > LISTED_MAX ? `\n- … and ${rows.length - LISTED_MAX} more change(s)` : ""),
+    );
   for (const kind of ["members", "keys"] as const) {
-    const s = g.sets[kind];
-    const lines: string[] = [];
-    const more = (n: number) => (n > LISTED_MAX ? `, … and ${n - LISTED_MAX} more` : "");
-    const ids = (xs: string[]) =>
-      xs
-        .sort()
-        .slice(0, LISTED_MAX)
-        .map((x) => code(x))
-        .join(", ") + more(xs.length);
-    const each = <T>(xs: T[], line: (x: T) => string) => {
-      for (const x of xs.sort().slice(0, LISTED_MAX)) lines.push(line(x));
-      if (xs.length > LISTED_MAX) lines.push(`- … and ${xs.length - LISTED_MAX} more`);
-    };
-    if (s.added.length) lines.push(`- added: ${ids(s.added)}`);
-    each(s.taken, ([id, from]) => `- added: ${code(id)} (moves from ${text(from)})`);
-    if (s.secret) lines.push("- changed (the list is secret: its contents are not shown)");
-    each(s.restored, ([id, why]) => `- put back: ${code(id)} (was ${text(shortStatus(why))})`);
-    each(s.movedIn, ([id, from]) => `- moved here from ${text(from)}: ${code(id)}`);
-    if (s.removed.length) lines.push(`- removed: ${ids(s.removed)}`);
-    each(s.movedOut, ([id, to]) => `- moved to ${text(to)}: ${code(id)}`);
+    const lines = setLines(g.sets[kind]);
     if (lines.length) out.push(`${kind === "members" ? "Members" : "Keys"}:\n${lines.join("\n")}`);
   }
   return out.join("\n\n");
+}
+
+/** A verdict after an id: ` · 🔓 **loosens**: limitUsd raised, …` (nothing for a move that changes nothing). */
+export function verdictText(v: Verdict | undefined): string {
+  if (!v) return "";
+  // Elements of one list that change alike are counted: `allowedModels 2 added`.
+  const alike = new Map<string, number>();
+  for (const j of v.gains)
+    if (j.element !== undefined) alike.set(`${j.field} ${j.what}`, (alike.get(`${j.field} ${j.what}`) ?? 0) + 1);
+  const gains = [
+    ...new Set(
+      v.gains.map((j) =>
+        j.element !== undefined && (alike.get(`${j.field} ${j.what}`) ?? 0) > 1
+          ? `${j.field} ${alike.get(`${j.field} ${j.what}`)} ${j.what}`
+          : gainText(j),
+      ),
+    ),
+  ];
+  const why = [gains.length ? some(gains, 12) : "", v.note ?? ""].filter(Boolean).join("; ");
+  return ` · ${MARK[v.direction]}${why ? `: ${why}` : ""}`;
+}
+
+function setLines(s: SetChanges): string[] {
+  const lines: string[] = [];
+  const each = <T>(xs: T[], line: (x: T) => string) => {
+    for (const x of xs.sort().slice(0, LISTED_MAX)) lines.push(line(x));
+    if (xs.length > LISTED_MAX) lines.push(`- … and ${xs.length - LISTED_MAX} more`);
+  };
+  // Ids added or removed with one verdict share a line.
+  const grouped = (label: string, ids: string[]) => {
+    const groups = new Map<string, string[]>();
+    for (const id of ids.sort()) {
+      const v = verdictText(s.verdicts.get(id));
+      const group = groups.get(v) ?? [];
+      if (!groups.has(v)) groups.set(v, group);
+      group.push(id);
+    }
+    for (const [v, xs] of groups)
+      lines.push(
+        `- ${label}: ${some(
+          xs.map((x) => code(x)),
+          LISTED_MAX,
+        )}${v}`,
+      );
+  };
+  grouped("added", s.added);
+  each(s.taken, ([id, from]) => `- added: ${code(id)} (moves from ${text(from)})${verdictText(s.verdicts.get(id))}`);
+  if (s.secret) lines.push(`- changed (the list is secret: its contents are not shown) · ${MARK.unknown}`);
+  each(
+    s.restored,
+    ([id, why]) => `- put back: ${code(id)} (was ${text(shortStatus(why))})${verdictText(s.verdicts.get(id))}`,
+  );
+  each(s.movedIn, ([id, from]) => `- moved here from ${text(from)}: ${code(id)}${verdictText(s.verdicts.get(id))}`);
+  grouped("removed", s.removed);
+  each(s.movedOut, ([id, to]) => `- moved to ${text(to)}: ${code(id)}${verdictText(s.verdicts.get(id))}`);
+  return lines;
 }

@@ -28,7 +28,7 @@ describe("summarizeDrift", () => {
     expect(md).toContain(
       "- `user_bob` of **`Engineering`** (`engineering`): moved by hand to **`Support`** (`support`).",
     );
-    expect(md).toContain("| limitUsd | `80` | `50` |");
+    expect(md).toContain("- 🔒 tightens · limitUsd: `80` → `50` (lowered)");
   });
 
   it("no changed step: no drift, and the text says the service matches", () => {

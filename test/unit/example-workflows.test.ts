@@ -56,7 +56,8 @@ describe.each(["guardrails.yml", "drift.yml"])("%s", (file) => {
         expect(["--base", "--head", "--data", "--comment", "--open-issues"]).toContain(flag);
     }
     for (const m of text.matchAll(/guardrails-preview-summary(.*)/g))
-      for (const flag of m[1]!.match(/--[a-z-]+/g) ?? []) expect(["--drift", "--event-log"]).toContain(flag);
+      for (const flag of m[1]!.match(/--[a-z-]+/g) ?? [])
+        expect(["--drift", "--event-log", "--fail-on-loosening"]).toContain(flag);
   });
 });
 
@@ -170,6 +171,29 @@ describe("guardrails.yml: the organization's policy pack", () => {
     for (const job of [wf.jobs.preview!, wf.jobs["approved-preview"]!]) expect(job.steps.at(-1)!.run).toBe("exit 1");
     expect(wf.jobs["approved-comment"]!.if).toContain("needs.approved-preview.result == 'failure'");
     expect(wf.jobs.up!.steps.find((s) => s.run?.includes("pulumi up"))!.run).toContain("--policy-pack policy");
+  });
+
+  it("a change that loosens a guardrail needs the maintainers' label (issue 30); unchanged guardrails are in the JSON for moves", () => {
+    expect((wf.on.pull_request_target as { types: string[] }).types).toEqual(
+      expect.arrayContaining(["opened", "synchronize", "labeled", "unlabeled"]),
+    );
+    for (const [j, step] of [wf.jobs.preview!, wf.jobs["approved-preview"]!].map(
+      (job, i) => [job, previews[i]!] as const,
+    )) {
+      expect(step.run).toContain("--show-sames");
+      expect(step.run).toMatch(/guardrails-preview-summary [^\n]*--fail-on-loosening[^\n]*\|\| loosens=\$\?/);
+      expect(step.run).toContain('echo "loosens=$([ "$loosens" = 3 ] && echo true || echo false)" >> "$GITHUB_OUTPUT"');
+      const gate = j.steps.find((s) => s.name?.includes("guardrails-loosening-approved"))!;
+      expect(gate.if).toBe(
+        "steps.preview.outputs.loosens == 'true' && !contains(github.event.pull_request.labels.*.name, 'guardrails-loosening-approved')",
+      );
+      expect(gate.run).toMatch(/exit 1\s*$/);
+      // The summary is written (and commented or uploaded) before the gate fails the job.
+      const writes = j.steps.findIndex(
+        (s) => s.uses?.startsWith("marocchino/") || s.uses?.startsWith("actions/upload-artifact"),
+      );
+      expect(j.steps.indexOf(gate)).toBeGreaterThan(writes);
+    }
   });
 
   it("the pack and its rules file exist beside the workflow's program", () => {

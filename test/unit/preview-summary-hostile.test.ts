@@ -34,7 +34,10 @@ interface Says {
 function expectSummary(steps: unknown[], says: Says): string {
   const { markdown, failed } = summarize({ steps });
   expect(failed).toBe(false);
-  if (says.headline !== undefined) expect(markdown.split("\n")[0]).toBe(says.headline);
+  // The opening line says what loosens; the totals line is the one line that starts "**Guardrails".
+  expect(markdown.split("\n")[0]).toMatch(/^\*\*(🔓 Loosens:|❔ May loosen|🔒 Nothing loosens)/u);
+  if (says.headline !== undefined)
+    expect(markdown.split("\n").find((l) => l.startsWith("**Guardrails"))).toBe(says.headline);
   for (const part of says.shows ?? []) expect(markdown).toContain(part);
   for (const part of says.hides ?? []) expect(markdown).not.toContain(part);
   expectInert(markdown);
@@ -63,7 +66,7 @@ describe("summary: user strings are neutralised", () => {
         headline: "**Guardrails: 1 updated · members: 1 added · keys: no change**",
         shows: [
           "### x \\*\\*Guardrails\\: no changes\\.\\*\\* \\<\\!\\-\\- (`eng`): update",
-          "| limitUsd | `10` | `1000000` |",
+          "- 🔓 **loosens** · limitUsd: `10` → `1000000` (raised)",
           "- added: `user_mallory`",
         ],
       },
@@ -108,7 +111,7 @@ describe("summary: user strings are neutralised", () => {
       ],
       {
         shows: [
-          "| description | `(not set)` | `a \\| b # injected` |",
+          "- description: `a | b # injected`",
           "- **@\u200bsecurity\\-team \\<\\!\\-\\-** (`gone`) is **deleted**",
         ],
       },
@@ -148,7 +151,7 @@ describe("summary: bidi and invisible controls are shown, never live (issue 24)"
         {
           shows: [
             `### Eng\\<U\\+${hex}\\>gnirts (\`eng<U+${hex}>\`): update`,
-            `| description | \`ok\` | \`a<U+${hex}>b\` |`,
+            `- ➖ neutral · description: \`ok\` → \`a<U+${hex}>b\` (changed)`,
             `- **@\u200badmins\\<U\\+${hex}\\>** (\`gone\`) is **deleted**`,
           ],
         },
@@ -264,9 +267,9 @@ describe("summary: verdicts are right", () => {
       {
         headline: "**Guardrails: no setting changes · members: 1 added, 2 moved · keys: no change**",
         shows: [
-          "- added: `user_dave`\n",
-          "- added: `user_jon` (moves from Legacy Sales)\n",
-          "- added: `user_eve` (moves from \\<\\!\\-\\- @\u200badmins \\*\\*x\\*\\*)",
+          "- added: `user_dave` · ➖ neutral: had no assignment; no workspace default in this stack to compare with\n",
+          "- added: `user_jon` (moves from Legacy Sales) · ❔ **may loosen**: its settings there are not in this preview\n",
+          "- added: `user_eve` (moves from \\<\\!\\-\\- @\u200badmins \\*\\*x\\*\\*) · ❔ **may loosen**",
         ],
       },
     );
@@ -314,7 +317,7 @@ describe("summary: verdicts are right", () => {
         },
       ],
     });
-    expect(markdown.split("\n")[0]).toBe(
+    expect(markdown.split("\n").find((l) => l.startsWith("**Guardrails"))).toBe(
       "**Guardrails: no setting changes · members: 200000 added · keys: no change**",
     );
     expect(markdown).toContain("- … and 199950 more");

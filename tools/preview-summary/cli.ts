@@ -6,22 +6,40 @@
  * so a CI step can never post "no changes" for a preview that did not run.
  * `--drift`: the drift check's Markdown instead (src/preview/drift.ts), from `pulumi preview --refresh --json`;
  * exits 2 when drift cannot be determined.
- * `--event-log FILE`: policy violations from the engine's event log, listed first (src/preview/policy-events.ts).
+ * `--event-log FILE`: policy violations from the engine's event log, listed after the opening
+ * line (src/preview/policy-events.ts); with a mandatory violation the plan is still listed.
+ * `--fail-on-loosening`: exit 3, with one line on standard error, when anything loosens or may
+ * loosen (the Markdown is written all the same), for teams that require an approval then.
  */
 import { readFileSync } from "node:fs";
-import { DriftUnknownError, failureText, summarize, summarizeDrift, type PreviewJson } from "../../src/preview";
-import { readEventLogSection } from "./policy-events-file";
+import {
+  DriftUnknownError,
+  failureText,
+  policySection,
+  summarize,
+  summarizeDrift,
+  type PreviewJson,
+} from "../../src/preview";
+import { readEventLog } from "./policy-events-file";
+
+const FLAGS = ["--drift", "--fail-on-loosening"];
 
 function main(): void {
-  const drift = process.argv.includes("--drift");
-  const logAt = process.argv.indexOf("--event-log");
-  const eventLog = logAt > 1 ? process.argv[logAt + 1] : undefined;
-  const arg = process.argv.slice(2).find((a, i) => a !== "--drift" && i + 2 !== logAt && i + 2 !== logAt + 1);
+  const argv = process.argv.slice(2);
+  const drift = argv.includes("--drift");
+  const failOnLoosening = argv.includes("--fail-on-loosening");
+  const logAt = argv.indexOf("--event-log");
+  const eventLog = logAt >= 0 ? argv[logAt + 1] : undefined;
+  const arg = argv.find((a, i) => !FLAGS.includes(a) && i !== logAt && (logAt < 0 || i !== logAt + 1));
   if (arg === "-h" || arg === "--help") {
     process.stdout.write(
-      "usage: pulumi preview --json | guardrails-preview-summary [--drift] [--event-log events.jsonl] [preview.json]\n",
+      "usage: pulumi preview --json | guardrails-preview-summary [--drift] [--event-log events.jsonl] [--fail-on-loosening] [preview.json]\n",
     );
     return;
+  }
+  if (arg?.startsWith("--")) {
+    process.stderr.write(`guardrails-preview-summary: unknown option ${JSON.stringify(arg.slice(0, 60))}\n`);
+    process.exit(2);
   }
   const source = arg && arg !== "-" ? arg : "standard input";
   let text: string;
@@ -40,20 +58,27 @@ function main(): void {
     json = undefined;
   }
   if (drift) return void writeDrift(json);
+  const policies = logAt >= 0 ? readEventLog(eventLog) : undefined;
   const summary =
     json === undefined
       ? {
           failed: true,
-          markdown: `**Guardrails: preview failed.** ${source} is ${text.trim() === "" ? "empty" : "not JSON"}, not the output of \`pulumi preview --json\`; nothing here says what would change.\n`,
+          loosens: false,
+          markdown: `${policies ? `${policySection(policies)}\n` : ""}**Guardrails: preview failed.** ${source} is ${text.trim() === "" ? "empty" : "not JSON"}, not the output of \`pulumi preview --json\`; nothing here says what would change.\n`,
         }
-      : summarize(json);
-  const policies = logAt > 1 ? readEventLogSection(eventLog) : "";
-  process.stdout.write(policies ? `${policies}\n${summary.markdown}` : summary.markdown);
+      : summarize(json, policies ? { policies } : {});
+  process.stdout.write(summary.markdown);
   if (summary.failed) {
     process.stderr.write(
       "guardrails-preview-summary: the preview failed or the input is not a preview; see the summary\n",
     );
     process.exitCode = 1;
+  }
+  if (failOnLoosening && summary.loosens) {
+    process.stderr.write(
+      "guardrails-preview-summary: --fail-on-loosening: this change loosens (or may loosen) a guardrail; see the summary's first line\n",
+    );
+    if (!summary.failed) process.exitCode = 3;
   }
 }
 

@@ -1,8 +1,8 @@
-/** `--event-log FILE` of the summary CLI: the policy section, or exit 2 naming what is wrong. */
+/** `--event-log FILE` of the summary CLI: the policy events, or exit 2 naming what is wrong. */
 import { readFileSync, statSync } from "node:fs";
-import { MAX_EVENT_LOG_BYTES, policySection, readPolicyEvents } from "../../src/preview";
+import { MAX_EVENT_LOG_BYTES, readPolicyEvents, type PolicyEvents } from "../../src/preview";
 
-export function readEventLogSection(path: string | undefined): string {
+export function readEventLog(path: string | undefined): PolicyEvents {
   const fail = (why: string): never => {
     process.stderr.write(`guardrails-preview-summary: --event-log ${why}\n`);
     process.exit(2);
@@ -12,7 +12,7 @@ export function readEventLogSection(path: string | undefined): string {
   try {
     const size = statSync(path).size;
     if (size > MAX_EVENT_LOG_BYTES) return fail(`${path} is ${size} bytes, over the ${MAX_EVENT_LOG_BYTES}-byte limit`);
-    return policySection(readPolicyEvents(readFileSync(path, "utf8")));
+    return readPolicyEvents(readFileSync(path, "utf8"));
   } catch (err) {
     return fail(`cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? "error"})`);
   }
