@@ -83,6 +83,7 @@ describe("one budget per process", () => {
         id: `w${offset + i}`,
         name: `w${offset + i}`,
         slug: `w${offset + i}`,
+        default_guardrail_id: `g${offset + i}`,
       }));
       setTimeout(() => {
         seen.inFlight--;

@@ -172,12 +172,12 @@ describe("hostile names and ids: stable ids", () => {
     expect(message).not.toMatch(RAW_CONTROL);
   });
 
-  it("A11: 60,000 guardrails with one name get 60,000 distinct ids in linear time", () => {
+  // Tests never assert on wall-clock time (it failed this under load, 3.9 s on a busy 2-core
+  // machine); a quadratic search for free ids (1.8e9 tries here) still blows the test timeout.
+  it("A11: 60,000 guardrails with one name get 60,000 distinct ids", () => {
     const many = Array.from({ length: 60_000 }, (_, i) => ({ id: uuid(i + 1), name: "Same" }));
-    const start = Date.now();
     const got = assignStableIds(many);
     expect(new Set(got.values()).size).toBe(60_000);
-    expect(Date.now() - start).toBeLessThan(3_000);
   });
 
   it("A12: stable ids that are Object.prototype names (constructor, toString, __proto__) load as ordinary guardrails", async () => {

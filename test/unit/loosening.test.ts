@@ -172,3 +172,23 @@ describe("the loosening table", () => {
     expect(judged.map((j) => j.direction).sort()).toEqual([...directions].sort());
   });
 });
+
+describe("hostile preview JSON never throws in the judgement", () => {
+  // The fuzz test found `limitUsd: {__proto__: null}` (no toString) crashing the summary.
+  it("a value with no prototype, or an action named like an Object method, is judged unknown", async () => {
+    const { judgeWhole, judgeElement } = await import("../../src/core/fields/loosening");
+    const bare = Object.create(null) as object;
+    expect(judgeWhole("limitUsd", bare, 5).map((j) => j.direction)).toEqual([U]);
+    expect(judgeWhole("resetInterval", bare, "daily").map((j) => j.direction)).toEqual([U]);
+    const [action] = judgeElement(
+      "contentFilterBuiltins",
+      "email",
+      "update",
+      { action: "block" },
+      {
+        action: "constructor",
+      },
+    );
+    expect(action?.direction).toBe(U);
+  });
+});

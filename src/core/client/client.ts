@@ -4,7 +4,6 @@
  * typed both ways.
  * Lists are async iterators; no caller ever sees an offset.
  */
-import type { Dispatcher } from "undici";
 import { MAX_PAGE_SIZE } from "../fields/constants";
 import {
   assignedResponse,
@@ -41,30 +40,9 @@ import {
 import { type Exchange, Transport } from "./transport";
 import { UserError } from "../user-error";
 import { readWorkspaceDefault, type WorkspaceDefaultRead, workspacePath } from "./workspace-default";
+import type { GuardrailsClientOptions } from "./options";
 
-/** How a `GuardrailsClient` reaches the service: address, key, and the bounds on each call. */
-export interface GuardrailsClientOptions {
-  /** Service address without `/api/v1`; https unless loopback. */
-  baseUrl: string;
-  /** Bearer key (a management key for guardrail operations). Never logged. */
-  apiKey: string;
-  /** undici dispatcher, for tests or proxies. @default a keep-alive Agent */
-  dispatcher?: Dispatcher;
-  /** Deadline of each request as a whole (connect, headers, the complete body), in ms. @default 30000 */
-  timeoutMs?: number;
-  /** Largest successful response body read, in bytes. @default 8 MiB */
-  maxResponseBytes?: number;
-  /** Most rows one listing may hold before paging stops with an error. @default 1,000,000 */
-  maxListRows?: number;
-  /** Retry policy. @default DEFAULT_RETRY (5 attempts) */
-  retry?: Partial<RetryOptions>;
-  /** Test hooks for the retry loop (sleep, random, onRetry). */
-  retryHooks?: RetryHooks;
-  /** Page size of list calls, 1..100. @default 100 */
-  pageSize?: number;
-  /** The budget of requests in flight this client shares; it also sets the pages of a list in flight. @default processBudget, one per process */
-  budget?: Budget;
-}
+export type { GuardrailsClientOptions };
 
 /** Which assignee list an assignment call is about. */
 export type AssigneeKind = "members" | "keys";

@@ -86,9 +86,20 @@ const SCOPES = ["user_only", "all_messages"];
 
 const isList = (v: unknown): v is unknown[] => Array.isArray(v);
 
+/** `String(v)` that never throws: preview JSON may hold an object with no prototype (no `toString`). */
+function textOf(v: unknown): string {
+  return typeof v === "object" && v !== null ? (JSON.stringify(v) ?? "") : String(v);
+}
+
+/** A filter action's strength; an action this code does not know (`constructor` too) has none. */
+function strengthOf(action: unknown): number | undefined {
+  const name = textOf(action);
+  return Object.hasOwn(STRENGTH, name) ? STRENGTH[name] : undefined;
+}
+
 /** Compares two ranks where a higher one is looser; `undefined` (unknown value) is `unknown`. */
 function byRank(before: number | undefined, after: number | undefined): Direction {
-  if (before === undefined || after === undefined) return "unknown";
+  if (before === undefined || after === undefined || Number.isNaN(before) || Number.isNaN(after)) return "unknown";
   return after > before ? "loosening" : after < before ? "tightening" : "neutral";
 }
 
@@ -106,11 +117,14 @@ export function judgeWhole(field: FieldName, before: unknown, after: unknown): J
     case "cap": {
       if (after === null) return one("limit removed", "loosening");
       if (before === null) return one("limit set", "tightening");
-      const d = byRank(Number(before), Number(after));
+      // Preview JSON is outside input: only a number (or its text) ranks; anything else is unknown.
+      const amount = (v: unknown) => (typeof v === "number" || typeof v === "string" ? Number(v) : undefined);
+      const d = byRank(amount(before), amount(after));
       return one(d === "loosening" ? "raised" : "lowered", d);
     }
     case "ordered": {
-      const rank = (v: unknown) => (v === null ? rule.order.length : rule.order.indexOf(String(v)));
+      const rank = (v: unknown) =>
+        v === null ? rule.order.length : typeof v === "string" ? rule.order.indexOf(v) : -1;
       const [b, a] = [rank(before), rank(after)];
       const d = byRank(b < 0 ? undefined : b, a < 0 ? undefined : a);
       return one(
@@ -136,7 +150,7 @@ export function judgeWhole(field: FieldName, before: unknown, after: unknown): J
       // Set where there was none, or dropped: each element added or removed.
       const [kind, items] = before === null ? (["add", after] as const) : (["delete", before] as const);
       const key = (x: unknown) =>
-        rule.kind === "filters" ? String((x as Record<string, unknown>)[rule.key]) : String(x);
+        rule.kind === "filters" ? textOf((x as Record<string, unknown>)[rule.key]) : textOf(x);
       return (isList(items) ? items : []).flatMap((x) =>
         judgeElement(field, key(x), kind, kind === "add" ? undefined : x, kind === "add" ? x : undefined),
       );
@@ -178,11 +192,11 @@ export function judgeElement(
   if (kind === "delete") return [at("removed", "loosening", w.action, undefined)];
   const out: Judged[] = [];
   if (w.action !== n.action) {
-    const d = byRank(STRENGTH[String(n.action)], STRENGTH[String(w.action)]);
+    const d = byRank(strengthOf(n.action), strengthOf(w.action));
     out.push(at(d === "loosening" ? "weaker" : d === "tightening" ? "stronger" : "action", d, w.action, n.action));
   }
   if ((w.scanScope ?? null) !== (n.scanScope ?? null)) {
-    const rank = (s: unknown) => (SCOPES.includes(String(s)) ? SCOPES.indexOf(String(s)) : undefined);
+    const rank = (s: unknown) => (SCOPES.includes(textOf(s)) ? SCOPES.indexOf(textOf(s)) : undefined);
     const d = byRank(rank(n.scanScope), rank(w.scanScope));
     out.push(at(d === "loosening" ? "narrower scan" : "scan scope", d, w.scanScope, n.scanScope));
   }
