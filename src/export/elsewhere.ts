@@ -8,7 +8,7 @@ import { GuardrailsError } from "../core/client/errors";
 import { collect } from "../core/client/pagination";
 import type { GuardrailsClient } from "../core/client/client";
 import type { WireGuardrail } from "../core/client/wire";
-import type { Listing } from "./fetch";
+import type { Listing } from "./listing";
 
 /**
  * A service id (guardrail, workspace) for a message: as is when it is a plain token such as a

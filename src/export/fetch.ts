@@ -17,6 +17,9 @@ import { UserError } from "../core/user-error";
 import type { LiveGuardrail } from "./declared";
 import { elsewhereHints, named } from "./elsewhere";
 import { readDefaults, type LiveDefault } from "./workspace-defaults";
+import type { Listing } from "./listing";
+
+export type { Listing };
 
 /** Which guardrails an export reads: workspaces, and ids or names. */
 export interface FetchSelection {
@@ -136,19 +139,6 @@ async function listSelected(
     defaultUnknown,
     defaults,
   };
-}
-
-/** What the listings showed: the guardrails of the listed workspaces, and what else was seen on the way. */
-export interface Listing {
-  all: Map<string, WireGuardrail>;
-  /** Guardrails without a workspace that the default workspace's listing showed but the selection does not hold. */
-  leftOut: WireGuardrail[];
-  /** Guardrails of the default workspace's listing that the selection does not hold. */
-  unselectedDefault: WireGuardrail[];
-  /** Workspace ids listed (by id, or as the default workspace's listing). */
-  listedWorkspaces: Set<string>;
-  /** The default listing shows no guardrail with a workspace, so which named workspace is the default one is unknown. */
-  defaultUnknown: boolean;
 }
 
 /**
