@@ -64,7 +64,7 @@ export function summarize(preview: unknown, options: SummaryOptions = {}): Summa
   const { opening, body, loosens } = summarizeSteps(steps);
   const plan = input.ok
     ? body
-    : `**The plan, as it would run once the mandatory violations above are fixed** (the preview stopped at them):\n\n${body}`;
+    : `**The changes the preview planned** before it stopped at the mandatory violations above (fixing them may change this plan):\n\n${body}`;
   return {
     failed: !input.ok,
     loosens,
