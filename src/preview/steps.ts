@@ -76,7 +76,7 @@ export function guardrailsOf(steps: PreviewStep[]): {
       s.op === "delete"
         ? undefined
         : s.newState
-          ? { inputs: s.newState.inputs ?? {} }
+          ? { inputs: keptName(isDefault, s.newState.inputs ?? {}, s.oldState?.outputs) }
           : before && { inputs: before.inputs };
     // The recorded id first: a default's `workspaceId` input may be the workspace's slug.
     const workspace =
@@ -88,6 +88,17 @@ export function guardrailsOf(steps: PreviewStep[]): {
     all.set(logical, { logical, name: nameFor(s, isDefault), op, isDefault, resets, workspace, before, after });
   }
   return { all, byId };
+}
+
+/**
+ * A default guardrail's inputs with the recorded name when the program sets none: an omitted
+ * `name` leaves the service's name standing (core/guardrail/workspace-default-lifecycle.ts diffs
+ * it so), which is no change.
+ */
+function keptName(isDefault: boolean, inputs: Record<string, unknown>, outputs: Record<string, unknown> | undefined) {
+  return isDefault && inputs.name === undefined && outputs?.name !== undefined
+    ? { ...inputs, name: outputs.name }
+    : inputs;
 }
 
 /** The default guardrail that holds the members and keys of `g`'s workspace that have no assignment, when the stack manages it. */

@@ -162,7 +162,11 @@ export const guardrailIds = Object.fromEntries(Object.entries(declared).map(([id
     expect(
       [...keys].filter((k) => JSON.stringify(oldState!.inputs![k]) !== JSON.stringify(newState!.inputs![k])),
     ).toEqual(["limitUsd"]);
-    expect(summarizePreview({ steps: all } as PreviewJson)).toContain("| limitUsd | `250.5` | `300` |");
+    const summary = summarizePreview({ steps: all } as PreviewJson);
+    expect(summary).toContain("limitUsd: `250.5` → `300` (raised)");
+    expect(summary).toContain("limitUsd: `100` → `150` (raised)");
+    // The default's file names no `name`: the service's name stands, which is no change.
+    expect(summary).not.toContain("· name:");
 
     await p.clearLog();
     await p.up();
