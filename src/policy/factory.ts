@@ -209,6 +209,10 @@ function workspaceDefaultPolicy(
 ): StackValidationPolicy {
   const rule = POLICY_RULES.requireWorkspaceDefault;
   const validateStack = (args: StackValidationArgs, report: ReportViolation) => {
+    // No workspace listed anywhere: nothing to require (a pack config's `all` enables this rule
+    // too, and a pack that never listed a workspace must not fail on it).
+    const config = (args.getConfig() ?? {}) as Record<string, unknown>;
+    if (opts.requireWorkspaceDefault === undefined && !Object.hasOwn(config, "requireWorkspaceDefault")) return;
     const workspaces = ruleValue("requireWorkspaceDefault", opts, args.getConfig as () => Record<string, unknown>);
     for (const r of args.resources)
       if (unrecorded(r.type, records.get(r.urn))) report(unrecordedMessage(r.type, r.name, rule.name), r.urn);

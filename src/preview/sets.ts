@@ -96,8 +96,7 @@ function pairUp(
     // Put back from where it is now: another guardrail (moved by hand), or no assignment.
     for (const [id, status] of set.restored) {
       const on = parseOnGuardrail(status);
-      const from =
-        on && [...byId].find(([gid]) => gid === on.id || (on.name !== undefined && gid.startsWith(on.id)))?.[1];
+      const from = on && guardrailOn(on, byId, guardrails);
       set.verdicts.set(
         id,
         on && !from
@@ -130,6 +129,26 @@ function pairUp(
       }
     }
   }
+}
+
+/**
+ * The guardrail of the preview an `on guardrail Name (3f2b8c1e…)` status names: its id exactly,
+ * or the one whose id starts with the prefix AND whose name is the status's name (a prefix alone
+ * may fit several); undefined when none or several fit, never a guess.
+ */
+function guardrailOn(
+  on: { name?: string; id: string },
+  byId: Map<string, string>,
+  guardrails: Map<string, GuardrailOfPreview>,
+): string | undefined {
+  const exact = byId.get(on.id);
+  if (exact || on.name === undefined) return exact;
+  const fits = new Set(
+    [...byId]
+      .filter(([gid, logical]) => gid.startsWith(on.id) && guardrails.get(logical)?.name === on.name)
+      .map(([, l]) => l),
+  );
+  return fits.size === 1 ? [...fits][0] : undefined;
 }
 
 /**

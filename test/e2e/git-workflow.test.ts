@@ -77,7 +77,7 @@ describe("pull-request preview that runs no PR code", () => {
     writeFileSync(join(p.dir, "preview.json.out"), res.stdout);
     const summary = bin(p, "guardrails-preview-summary", ["preview.json.out"]);
     expect(summary.stdout).toBe(summarizePreview(JSON.parse(res.stdout)));
-    expect(summary.stdout).toContain("| limitUsd | `500` | `750` |");
+    expect(summary.stdout).toContain("limitUsd: `500` → `750`");
     expect(summary.stdout).toContain("- added: `user_dave`");
     repo.git("checkout", "--", "guardrails");
   });

@@ -68,7 +68,9 @@ export const id = g.id;
     const s = summaryOf(p.dir, res.stdout);
     expect(s.code).toBe(0);
     const md = s.markdown;
-    expect(md.split("\n")[0]).toBe("**Guardrails: 1 updated · members: 2 added · keys: no change**");
+    // The opening line (issue 30) judges; the totals line follows it.
+    expect(md.split("\n")[0]).toBe("**🔒 Nothing loosens:** 2 changes tighten, 1 neutral.");
+    expect(md.split("\n")[2]).toBe("**Guardrails: 1 updated · members: 2 added · keys: no change**");
     // Outside code spans (where Markdown is inert) nothing is live: no raw HTML, no mention, no second headline.
     const outsideCode = md.replace(/`[^`\n]*`/g, "");
     expect(outsideCode).not.toMatch(/(^|[^\\])</);
@@ -76,7 +78,7 @@ export const id = g.id;
     expect(md.split("\n").filter((l) => l.startsWith("**Guardrails"))).toHaveLength(1);
     expect(md).toContain("### x \\*\\*Guardrails\\: no changes\\.\\*\\* \\<\\!\\-\\- (`eng`): update");
     expect(md).toContain("- added: `<img src=x onerror=alert(1)>`, `user_ˋ@security-teamˋ`");
-    expect(md).toContain("| limitUsd | `(not set)` | `1000000` |");
+    expect(md).toContain("limitUsd: `(not set)` → `1000000`");
   });
 
   it("a bad declarative file fails with its problems and no colour codes, even in --json", async () => {

@@ -151,7 +151,7 @@ describe("policy packs from pulumi-guardrails/policy under the real CLI", () => 
         message: e.message,
       }));
     for (const v of violations) transcript.push(v.message);
-    return { code: res.code, log, violations };
+    return { code: res.code, log, violations, output: res.output };
   }
   const keys = (vs: Violation[]) => vs.map((v) => `${v.level} ${v.policy} ${v.name}`).sort();
 
@@ -229,8 +229,8 @@ describe("policy packs from pulumi-guardrails/policy under the real CLI", () => 
         "guardrails-max-limit-usd": { enforcementLevel: "advisory", maxLimitUsd: 100 },
       }),
     );
-    const { code, violations } = await preview("--policy-pack-config", config);
-    expect(code).toBe(0);
+    const { code, violations, output } = await preview("--policy-pack-config", config);
+    expect(code, output).toBe(0);
     expect(keys(violations)).toEqual(
       [
         "advisory guardrails-allow-providers v-providers",

@@ -33,6 +33,11 @@ export function normalizePreviewJson(raw: {
             : v,
     2,
   )
+    // A set's status names a guardrail by its id's first 8 characters (`on guardrail Support (0d22aad6…)`).
+    .replace(/\(([0-9a-f]{8})…\)/g, (whole, prefix: string) => {
+      const real = [...fixed.keys()].find((id) => id.startsWith(prefix));
+      return real ? `(${fixed.get(real)!.slice(0, 8)}…)` : whole;
+    })
     .replace(UUID, (u) => fixed.get(u) ?? (KEEP(u) ? u : "00000000-0000-4000-8000-ffffffffffff"))
     .replace(/http:\/\/127\.0\.0\.1:\d+/g, "http://127.0.0.1:8787")
     .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, (t) =>

@@ -147,3 +147,13 @@ describe("requireWorkspaceDefault (stack rule)", () => {
     );
   });
 });
+
+describe("requireWorkspaceDefault with no workspace listed", () => {
+  // A pack config's `all: advisory` enables every rule; this one then had no list and threw,
+  // failing the whole preview (test/e2e/policy.test.ts caught it). Nothing listed: nothing required.
+  it("requires nothing, and reports nothing, when neither the options nor the pack config list a workspace", async () => {
+    const p = byName(POLICY_RULES.requireWorkspaceDefault.name, {});
+    const args = { resources: [], getConfig: () => ({ all: "advisory" }) } as any;
+    expect(await collect("advisory", (r) => p.validateStack(args, r))).toEqual([]);
+  });
+});
