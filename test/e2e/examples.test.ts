@@ -5,7 +5,7 @@
  * `@pulumi/pulumi` is the only copy), and `pulumi preview` runs on it against the emulator.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { PASSPHRASE } from "../helpers/program";
@@ -15,16 +15,24 @@ const EXAMPLES = readdirSync(join(REPO_ROOT, "examples")).filter((d) =>
   existsSync(join(REPO_ROOT, "examples", d, "Pulumi.yaml")),
 );
 
+/** Files under dist/ that tests run while examples install: the emulator's store and the plugin. */
+const DIST_WATCH = ["dist/emulator/store.js", "dist/plugin/main.js"];
+
 /** `npm ci` against the committed lockfile (the package from `file:../..`), then one `@pulumi/pulumi` in the tree. */
 function npmCiWithOneCopy(dir: string): void {
   const lock = JSON.parse(readFileSync(join(dir, "package-lock.json"), "utf8"));
   expect(lock.packages[""].dependencies["pulumi-guardrails"]).toBe("file:../..");
+  // The install packs the repository, which runs its `prepare`: with dist/ current (global setup
+  // built it) that must not rebuild, or the emulators and plugins other tests run from dist/ are
+  // rewritten under them (scripts/prepare.mjs).
+  const built = DIST_WATCH.map((f) => statSync(join(REPO_ROOT, f)).mtimeMs);
   execFileSync("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], {
     cwd: dir,
     // The package's postinstall writes into PULUMI_HOME: the tests' own, never the user's.
     env: { ...process.env, PULUMI_HOME: join(inject("e2e").work, "pulumi-home") },
     stdio: ["ignore", "ignore", "pipe"],
   });
+  expect(DIST_WATCH.map((f) => statSync(join(REPO_ROOT, f)).mtimeMs)).toEqual(built);
   const tree = JSON.parse(
     execFileSync("npm", ["ls", "@pulumi/pulumi", "--all", "--json"], { cwd: dir, encoding: "utf8" }),
   );
