@@ -154,12 +154,13 @@ export class Operations {
   assign(kind: AssignmentKind, guardrailId: string, ids: string[]): number {
     const g = this.getGuardrail(guardrailId);
     const scope = kind.scope(g);
-    const live = new Map<string, Row>();
-    for (const row of kind.rows(this.data)) {
-      if (row.deleted) continue;
-      const holder = this.store.guardrail(row.guardrail_id);
-      if (holder && kind.scope(holder) === scope) live.set(kind.assignee(row), row);
-    }
+    const live = this.liveRows(kind);
+    // An assignee holds at most one live row per scope (rules 5 and 6).
+    const inScope = (id: string) =>
+      live.get(id)?.find((row) => {
+        const holder = this.store.guardrail(row.guardrail_id);
+        return holder !== undefined && kind.scope(holder) === scope;
+      });
     const seen = new Set<string>();
     const moved = new Set<Row>();
     const added: Row[] = [];
@@ -168,14 +169,17 @@ export class Operations {
       if (seen.has(id)) continue;
       seen.add(id);
       if (!kind.exists(this.store, id)) continue;
-      const current = live.get(id);
+      const current = inScope(id);
       if (current?.guardrail_id === g.id) continue;
       if (current) moved.add(current);
       added.push(kind.makeRow(id, g, this.data, now));
     }
     if (moved.size > 0) this.removeRows(kind, (r) => moved.has(r));
-    kind.rows(this.data).push(...added);
-    if (added.length > 0) this.store.save();
+    if (added.length > 0) {
+      kind.rows(this.data).push(...added);
+      this.appended(kind, g.id, added);
+      this.store.save();
+    }
     return added.length;
   }
 
@@ -195,9 +199,7 @@ export class Operations {
 
   listAssignments(kind: AssignmentKind, guardrailId: string | undefined, offset: number, limit: number): Page<Row> {
     if (guardrailId !== undefined) this.getGuardrail(guardrailId);
-    const rows = kind
-      .rows(this.data)
-      .filter((r) => (this.tombstones || !r.deleted) && (guardrailId === undefined || r.guardrail_id === guardrailId));
+    const rows = this.listed(kind, guardrailId);
     const data = rows
       .slice(offset, offset + limit)
       .filter((r) => !r.deleted)
@@ -205,7 +207,67 @@ export class Operations {
     return { data, total_count: rows.length };
   }
 
+  /*
+   * Indexes over the assignment rows, so a walk of 1,000 pages and 200 bulk calls in a row stay
+   * linear at 100,000 rows (issue 29's bench): the rows a list shows, by guardrail, and the live
+   * rows by assignee. Each is valid while its kind's rows are the same array at the same version;
+   * `removeRows` and a store reset (a new array) drop them, an assign extends them.
+   */
+  private version: Record<AssignmentKind["name"], number> = { member: 0, key: 0 };
+  private lists = new Map<string, { version: number; of: Row[]; rows: Row[] }>();
+  private live = new Map<string, { version: number; of: Row[]; byAssignee: Map<string, Row[]> }>();
+
+  private valid(kind: AssignmentKind, entry: { version: number; of: Row[] } | undefined): boolean {
+    return entry !== undefined && entry.version === this.version[kind.name] && entry.of === kind.rows(this.data);
+  }
+
+  /** The rows a list of `guardrailId` (every guardrail when undefined) counts, in stored order. */
+  private listed(kind: AssignmentKind, guardrailId: string | undefined): Row[] {
+    const key = `${kind.name}\0${this.tombstones}\0${guardrailId ?? ""}`;
+    const hit = this.lists.get(key);
+    if (this.valid(kind, hit)) return hit!.rows;
+    if (this.lists.size >= 256) this.lists.clear();
+    const of = kind.rows(this.data);
+    const rows = of.filter(
+      (r) => (this.tombstones || !r.deleted) && (guardrailId === undefined || r.guardrail_id === guardrailId),
+    );
+    this.lists.set(key, { version: this.version[kind.name], of, rows });
+    return rows;
+  }
+
+  /** Live (not deleted) rows by assignee. */
+  private liveRows(kind: AssignmentKind): Map<string, Row[]> {
+    const hit = this.live.get(kind.name);
+    if (this.valid(kind, hit)) return hit!.byAssignee;
+    const of = kind.rows(this.data);
+    const byAssignee = new Map<string, Row[]>();
+    for (const row of of) if (!row.deleted) addTo(byAssignee, kind.assignee(row), row);
+    this.live.set(kind.name, { version: this.version[kind.name], of, byAssignee });
+    return byAssignee;
+  }
+
+  /** After `added` (rows of guardrail `guardrailId`) were pushed: extend the indexes still valid, drop the rest. */
+  private appended(kind: AssignmentKind, guardrailId: string, added: Row[]): void {
+    const before = this.version[kind.name];
+    const after = ++this.version[kind.name];
+    const current = (e: { version: number; of: Row[] }) => e.version === before && e.of === kind.rows(this.data);
+    for (const [key, e] of this.lists) {
+      if (!key.startsWith(`${kind.name}\0`) || !current(e)) continue;
+      const of = key.slice(key.lastIndexOf("\0") + 1);
+      if (of === "" || of === guardrailId) e.rows.push(...added);
+      e.version = after;
+    }
+    const e = this.live.get(kind.name);
+    if (e && current(e)) {
+      for (const row of added) addTo(e.byAssignee, kind.assignee(row), row);
+      e.version = after;
+    }
+  }
+
   private removeRows(kind: AssignmentKind, match: (r: Row) => boolean): void {
+    this.version[kind.name]++;
+    for (const key of this.lists.keys()) if (key.startsWith(`${kind.name}\0`)) this.lists.delete(key);
+    this.live.delete(kind.name);
     if (this.tombstones) {
       for (const r of kind.rows(this.data)) if (!r.deleted && match(r)) r.deleted = true;
     } else {
@@ -230,6 +292,12 @@ export class Operations {
     if (unknown.length > 0) throw badRequest(unknown.join("; "));
     return [...out];
   }
+}
+
+function addTo(map: Map<string, Row[]>, key: string, row: Row): void {
+  const rows = map.get(key);
+  if (rows) rows.push(row);
+  else map.set(key, [row]);
 }
 
 function builtins(items: CreateBody["content_filter_builtins"]): GuardrailRecord["content_filter_builtins"] {
