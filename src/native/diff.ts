@@ -23,9 +23,8 @@ type Bag = Record<string, unknown>;
 /** Where the entry with this key sits in a list (an id by itself, a builtin by slug, a custom filter by pattern); -1 if absent. */
 function indexOf(list: unknown, key: string): number {
   if (!Array.isArray(list)) return -1;
-  return list.findIndex(
-    (e) => e === key || (!!e && typeof e === "object" && ((e as Bag).slug === key || (e as Bag).pattern === key)),
-  );
+  // `?.` reads nothing from null and a primitive's property is undefined: only an entry object matches by field.
+  return list.findIndex((e) => e === key || (e as Bag | null)?.slug === key || (e as Bag | null)?.pattern === key);
 }
 
 const isMap = (v: unknown): boolean => !!v && typeof v === "object" && !Array.isArray(v);
@@ -41,8 +40,9 @@ const isMap = (v: unknown): boolean => !!v && typeof v === "object" && !Array.is
 export function resolvable(c: PropertyChange, olds: Bag, news: Bag): PropertyChange[] | undefined {
   const m = /^([A-Za-z]+)\[(".*")\]$/.exec(c.path);
   if (!m) return [c];
-  const [, prop = "", quoted = '""'] = m;
-  const key = JSON.parse(quoted) as string;
+  // Both groups always capture when the expression matches.
+  const prop = m[1]!;
+  const key = JSON.parse(m[2]!) as string;
   // A key into a map (a set's status map) is a path the engine resolves as it is.
   if (isMap(olds[prop]) || isMap(news[prop])) return [c];
   const [o, n] = [indexOf(olds[prop], key), indexOf(news[prop], key)];
@@ -64,8 +64,9 @@ export function shownChanges(changes: readonly PropertyChange[], olds: Bag, news
   const byPath = new Map<string, PropertyChange>();
   for (const p of whole) byPath.set(p, { path: p, kind: "update" });
   for (const [c, r] of resolved) {
+    // A change that resolves to nothing put its property in `whole`.
     if (whole.has(root(c.path))) continue;
-    for (const x of r ?? []) {
+    for (const x of r!) {
       const seen = byPath.get(x.path);
       const kind =
         seen && seen.kind !== x.kind

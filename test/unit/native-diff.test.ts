@@ -97,3 +97,112 @@ describe("native face: the DiffResponse", () => {
     expect(detailed(r)).toEqual({});
   });
 });
+
+// Issue 31: each of these pins a rule of the key-to-index translation a mutant of
+// src/native/diff.ts broke without a failing test.
+describe("native face: the edges of the key-to-index translation", () => {
+  const list = { allowedModels: ["a/x", "b/y"] };
+
+  it("an entry at index 0 is found: an add, a delete and an update in place there", () => {
+    expect(resolvable({ path: 'allowedModels["a/x"]', kind: "delete" }, list, {})).toEqual([
+      { path: "allowedModels[0]", kind: "delete" },
+    ]);
+    expect(resolvable({ path: 'allowedModels["a/x"]', kind: "add" }, {}, list)).toEqual([
+      { path: "allowedModels[0]", kind: "add" },
+    ]);
+    // Same index on both sides: one update there, not a delete and an add.
+    const b = { contentFilterBuiltins: [{ slug: "email", action: "flag" }] };
+    const b2 = { contentFilterBuiltins: [{ slug: "email", action: "block" }] };
+    expect(resolvable({ path: 'contentFilterBuiltins["email"]', kind: "update" }, b, b2)).toEqual([
+      { path: "contentFilterBuiltins[0]", kind: "update" },
+    ]);
+  });
+
+  it("a key missing from the side a change needs resolves to nothing (the property is shown whole)", () => {
+    // An add whose key the new list lacks, an update whose key one side lacks.
+    expect(resolvable({ path: 'allowedModels["c/z"]', kind: "add" }, list, list)).toBeUndefined();
+    expect(
+      resolvable({ path: 'allowedModels["a/x"]', kind: "update" }, list, { allowedModels: ["b/y"] }),
+    ).toBeUndefined();
+    expect(resolvable({ path: 'allowedModels["a/x"]', kind: "update" }, { allowedModels: [] }, list)).toBeUndefined();
+    // A property gone from the new inputs is no list: nothing there has an index.
+    expect(resolvable({ path: 'allowedModels["a/x"]', kind: "update" }, list, {})).toBeUndefined();
+    expect(
+      resolvable({ path: 'allowedModels["b/y"]', kind: "update" }, list, { allowedModels: "b/y" }),
+    ).toBeUndefined();
+  });
+
+  it("an entry that is null or a string never matches by slug or pattern, and does not throw", () => {
+    const olds = { contentFilterBuiltins: [null, "email", { slug: "email" }] };
+    const news = { contentFilterBuiltins: [{ slug: "email" }] };
+    expect(resolvable({ path: 'contentFilterBuiltins["email"]', kind: "delete" }, olds, news)).toEqual([
+      // "email" as a bare string is a match by itself (an id list), found before the object.
+      { path: "contentFilterBuiltins[1]", kind: "delete" },
+    ]);
+    expect(resolvable({ path: 'contentFilterBuiltins["x"]', kind: "delete" }, olds, news)).toBeUndefined();
+  });
+
+  it("a map on either side (a set's status map) keeps its key path as it is", () => {
+    const c = { path: 'members["user_a"]', kind: "delete" } as const;
+    expect(resolvable(c, { members: { user_a: true } }, {})).toEqual([c]);
+    expect(resolvable(c, {}, { members: { user_a: "not assigned" } })).toEqual([c]);
+    // null and a string are not maps: a list on the other side is searched.
+    expect(resolvable(c, { members: ["user_a"] }, { members: null })).toEqual([{ path: "members[0]", kind: "delete" }]);
+    expect(resolvable({ ...c, kind: "add" }, { members: "user_a" }, { members: ["user_a"] })).toEqual([
+      { path: "members[0]", kind: "add" },
+    ]);
+  });
+
+  it("only a whole top-level key path is translated; one nested below or above an entry is kept", () => {
+    const b = { contentFilterBuiltins: [{ slug: "email", action: "flag" }] };
+    for (const path of ['contentFilterBuiltins["email"].action', 'settings.contentFilterBuiltins["email"]']) {
+      const c = { path, kind: "update" } as const;
+      expect(resolvable(c, b, b)).toEqual([c]);
+    }
+  });
+
+  it("two changes at one index merge: a replace wins, else an update", () => {
+    const olds = { allowedModels: ["a/x"], allowedProviders: ["p"] };
+    const news = { allowedModels: ["b/y"], allowedProviders: ["q"] };
+    expect(
+      shownChanges(
+        [
+          { path: 'allowedModels["a/x"]', kind: "delete" },
+          { path: 'allowedModels["b/y"]', kind: "add" },
+        ],
+        olds,
+        news,
+      ),
+    ).toEqual([{ path: "allowedModels[0]", kind: "update" }]);
+    // Two changes resolving to one index, one of them a replace: the replace wins, in either order.
+    const same = { contentFilterBuiltins: [{ slug: "email" }] };
+    for (const kinds of [
+      ["replace", "update"],
+      ["update", "replace"],
+    ] as const) {
+      const changes = kinds.map((kind) => ({ path: 'contentFilterBuiltins["email"]', kind }));
+      expect(shownChanges(changes, same, same)).toEqual([{ path: "contentFilterBuiltins[0]", kind: "replace" }]);
+    }
+    // Two that agree stay what they are.
+    expect(
+      shownChanges(
+        [
+          { path: 'contentFilterBuiltins["email"]', kind: "add" },
+          { path: 'contentFilterBuiltins["email"]', kind: "add" },
+        ],
+        {},
+        same,
+      ),
+    ).toEqual([{ path: "contentFilterBuiltins[0]", kind: "add" }]);
+  });
+
+  it("an arg present in the recorded inputs shows its old value from them (inputDiff true)", () => {
+    const r = diffResponse(
+      { changes: [{ path: "description", kind: "update" }] },
+      { description: "old" },
+      { description: "new" },
+      { description: "old" },
+    );
+    expect(detailed(r)).toEqual({ description: [Kind.UPDATE, true] });
+  });
+});
