@@ -3,11 +3,12 @@
  * validated by `validation.ts`; the rules that need the data (catalogue, membership, moves) live here.
  */
 import { randomUUID } from "node:crypto";
+import { AssignmentIndex } from "./assignment-index";
 import { KEYS, MEMBERS, type AssignmentKind, type Row } from "./assignment-kinds";
 import { catalogueIndex } from "./catalogue";
 import { badRequest, notFound } from "./http-error";
 import type { GuardrailRecord, StoredGuardrail } from "./records";
-import { builtinLabel, DEFAULT_SCAN_SCOPE, SCOPED_BUILTIN } from "./rules";
+import { storedBuiltins, storedCustomFilters } from "./rules";
 import type { Store } from "./store";
 import type { CreateBody, UpdateBody } from "./validation";
 import { Workspaces } from "./workspaces";
@@ -28,6 +29,9 @@ export class Operations {
     /** Workspaces and their default guardrails (rules 17 to 21). */
     readonly workspaces = new Workspaces(store),
   ) {}
+
+  /** Rows by guardrail and by assignee (assignment-index.ts). */
+  private readonly index = new AssignmentIndex(() => this.store.data);
 
   private get data() {
     return this.store.data;
@@ -80,8 +84,8 @@ export class Operations {
       enforce_zdr_vendor_c: zdr("enforce_zdr_vendor_c") ?? null,
       enforce_zdr_other: zdr("enforce_zdr_other") ?? null,
       enforce_zdr: body.enforce_zdr ?? null,
-      content_filter_builtins: builtins(body.content_filter_builtins),
-      content_filters: customFilters(body.content_filters),
+      content_filter_builtins: storedBuiltins(body.content_filter_builtins),
+      content_filters: storedCustomFilters(body.content_filters),
       include_byok_in_budgets: body.include_byok_in_budgets ?? false,
       allowed_data_regions: body.allowed_data_regions ?? null,
       enable_free_model_publication: body.enable_free_model_publication ?? null,
@@ -116,8 +120,9 @@ export class Operations {
     if (body.ignored_providers !== undefined) g.ignored_providers = body.ignored_providers;
     if (body.limit_usd !== undefined) g.limit_usd = body.limit_usd;
     if (body.reset_interval !== undefined) g.reset_interval = body.reset_interval;
-    if (body.content_filter_builtins !== undefined) g.content_filter_builtins = builtins(body.content_filter_builtins);
-    if (body.content_filters !== undefined) g.content_filters = customFilters(body.content_filters);
+    if (body.content_filter_builtins !== undefined)
+      g.content_filter_builtins = storedBuiltins(body.content_filter_builtins);
+    if (body.content_filters !== undefined) g.content_filters = storedCustomFilters(body.content_filters);
     if (body.include_byok_in_budgets !== undefined) g.include_byok_in_budgets = body.include_byok_in_budgets;
     for (const field of [
       "allowed_data_regions",
@@ -154,7 +159,7 @@ export class Operations {
   assign(kind: AssignmentKind, guardrailId: string, ids: string[]): number {
     const g = this.getGuardrail(guardrailId);
     const scope = kind.scope(g);
-    const live = this.liveRows(kind);
+    const live = this.index.liveRows(kind);
     // An assignee holds at most one live row per scope (rules 5 and 6).
     const inScope = (id: string) =>
       live.get(id)?.find((row) => {
@@ -177,7 +182,7 @@ export class Operations {
     if (moved.size > 0) this.removeRows(kind, (r) => moved.has(r));
     if (added.length > 0) {
       kind.rows(this.data).push(...added);
-      this.appended(kind, g.id, added);
+      this.index.appended(kind, g.id, added);
       this.store.save();
     }
     return added.length;
@@ -199,7 +204,7 @@ export class Operations {
 
   listAssignments(kind: AssignmentKind, guardrailId: string | undefined, offset: number, limit: number): Page<Row> {
     if (guardrailId !== undefined) this.getGuardrail(guardrailId);
-    const rows = this.listed(kind, guardrailId);
+    const rows = this.index.listed(kind, guardrailId, this.tombstones);
     const data = rows
       .slice(offset, offset + limit)
       .filter((r) => !r.deleted)
@@ -207,67 +212,8 @@ export class Operations {
     return { data, total_count: rows.length };
   }
 
-  /*
-   * Indexes over the assignment rows, so a walk of 1,000 pages and 200 bulk calls in a row stay
-   * linear at 100,000 rows (issue 29's bench): the rows a list shows, by guardrail, and the live
-   * rows by assignee. Each is valid while its kind's rows are the same array at the same version;
-   * `removeRows` and a store reset (a new array) drop them, an assign extends them.
-   */
-  private version: Record<AssignmentKind["name"], number> = { member: 0, key: 0 };
-  private lists = new Map<string, { version: number; of: Row[]; rows: Row[] }>();
-  private live = new Map<string, { version: number; of: Row[]; byAssignee: Map<string, Row[]> }>();
-
-  private valid(kind: AssignmentKind, entry: { version: number; of: Row[] } | undefined): boolean {
-    return entry !== undefined && entry.version === this.version[kind.name] && entry.of === kind.rows(this.data);
-  }
-
-  /** The rows a list of `guardrailId` (every guardrail when undefined) counts, in stored order. */
-  private listed(kind: AssignmentKind, guardrailId: string | undefined): Row[] {
-    const key = `${kind.name}\0${this.tombstones}\0${guardrailId ?? ""}`;
-    const hit = this.lists.get(key);
-    if (this.valid(kind, hit)) return hit!.rows;
-    if (this.lists.size >= 256) this.lists.clear();
-    const of = kind.rows(this.data);
-    const rows = of.filter(
-      (r) => (this.tombstones || !r.deleted) && (guardrailId === undefined || r.guardrail_id === guardrailId),
-    );
-    this.lists.set(key, { version: this.version[kind.name], of, rows });
-    return rows;
-  }
-
-  /** Live (not deleted) rows by assignee. */
-  private liveRows(kind: AssignmentKind): Map<string, Row[]> {
-    const hit = this.live.get(kind.name);
-    if (this.valid(kind, hit)) return hit!.byAssignee;
-    const of = kind.rows(this.data);
-    const byAssignee = new Map<string, Row[]>();
-    for (const row of of) if (!row.deleted) addTo(byAssignee, kind.assignee(row), row);
-    this.live.set(kind.name, { version: this.version[kind.name], of, byAssignee });
-    return byAssignee;
-  }
-
-  /** After `added` (rows of guardrail `guardrailId`) were pushed: extend the indexes still valid, drop the rest. */
-  private appended(kind: AssignmentKind, guardrailId: string, added: Row[]): void {
-    const before = this.version[kind.name];
-    const after = ++this.version[kind.name];
-    const current = (e: { version: number; of: Row[] }) => e.version === before && e.of === kind.rows(this.data);
-    for (const [key, e] of this.lists) {
-      if (!key.startsWith(`${kind.name}\0`) || !current(e)) continue;
-      const of = key.slice(key.lastIndexOf("\0") + 1);
-      if (of === "" || of === guardrailId) e.rows.push(...added);
-      e.version = after;
-    }
-    const e = this.live.get(kind.name);
-    if (e && current(e)) {
-      for (const row of added) addTo(e.byAssignee, kind.assignee(row), row);
-      e.version = after;
-    }
-  }
-
   private removeRows(kind: AssignmentKind, match: (r: Row) => boolean): void {
-    this.version[kind.name]++;
-    for (const key of this.lists.keys()) if (key.startsWith(`${kind.name}\0`)) this.lists.delete(key);
-    this.live.delete(kind.name);
+    this.index.changed(kind);
     if (this.tombstones) {
       for (const r of kind.rows(this.data)) if (!r.deleted && match(r)) r.deleted = true;
     } else {
@@ -292,25 +238,4 @@ export class Operations {
     if (unknown.length > 0) throw badRequest(unknown.join("; "));
     return [...out];
   }
-}
-
-function addTo(map: Map<string, Row[]>, key: string, row: Row): void {
-  const rows = map.get(key);
-  if (rows) rows.push(row);
-  else map.set(key, [row]);
-}
-
-function builtins(items: CreateBody["content_filter_builtins"]): GuardrailRecord["content_filter_builtins"] {
-  if (!items) return null;
-  return items.map((b) => ({
-    slug: b.slug,
-    action: b.action,
-    ...(b.slug === SCOPED_BUILTIN ? { scan_scope: b.scan_scope ?? DEFAULT_SCAN_SCOPE } : {}),
-    label: builtinLabel(b.slug),
-  }));
-}
-
-function customFilters(items: CreateBody["content_filters"]): GuardrailRecord["content_filters"] {
-  if (!items) return null;
-  return items.map((f) => ({ pattern: f.pattern, action: f.action, ...(f.label != null ? { label: f.label } : {}) }));
 }

@@ -3,6 +3,8 @@
  * from docs/api-contract.md and never shared with the client. Where the contract's rules 10-16
  * (what the real service does) are wider than the spec, the emulator answers like the service.
  */
+import type { GuardrailRecord } from "./records";
+import type { CreateBody } from "./validation";
 
 /** `reset_interval` values the service accepts on a write (spec, Limits). */
 export const RESET_INTERVALS = ["daily", "weekly", "monthly"] as const;
@@ -82,4 +84,23 @@ export function builtinProblems(
     seen.add(item.slug);
   });
   return problems;
+}
+
+/** A write's builtin filters as the service stores them: the scan scope defaulted, the label added. */
+export function storedBuiltins(
+  items: CreateBody["content_filter_builtins"],
+): GuardrailRecord["content_filter_builtins"] {
+  if (!items) return null;
+  return items.map((b) => ({
+    slug: b.slug,
+    action: b.action,
+    ...(b.slug === SCOPED_BUILTIN ? { scan_scope: b.scan_scope ?? DEFAULT_SCAN_SCOPE } : {}),
+    label: builtinLabel(b.slug),
+  }));
+}
+
+/** A write's custom filters as stored (a null label left out). */
+export function storedCustomFilters(items: CreateBody["content_filters"]): GuardrailRecord["content_filters"] {
+  if (!items) return null;
+  return items.map((f) => ({ pattern: f.pattern, action: f.action, ...(f.label != null ? { label: f.label } : {}) }));
 }
