@@ -16,6 +16,7 @@ import { renderChart } from "./chart";
 import { watchStateWrites, type StateWrites } from "./state-writes";
 import { timePureSteps, type PureTimes } from "./pure-steps";
 import { runLatencyBench } from "./latency";
+import { runRateLimitBench } from "./rate-limit";
 
 const SIZES = (process.env.BENCH_SIZES ?? "100,1000,10000,100000").split(",").map(Number);
 /** Per-member modelling is never run above this N without a smaller size to project from. */
@@ -262,10 +263,21 @@ async function latency(): Promise<string> {
   return markdown;
 }
 
+/** The 429-burst table (issue 29): printed and kept in bench/results/rate-limit.md. */
+async function rateLimit(ctx: ReturnType<typeof preparePulumiTemplate>): Promise<string> {
+  const markdown = await runRateLimitBench(ctx);
+  const dir = join(REPO_ROOT, "bench/results");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "rate-limit.md"), `${markdown}\n`);
+  return markdown;
+}
+
 async function main(): Promise<void> {
   // `BENCH_ONLY=latency npm run bench`: the latency table alone (no pulumi CLI runs).
   if (process.env.BENCH_ONLY === "latency") return void process.stdout.write(`${await latency()}\n`);
   const ctx = preparePulumiTemplate("guardrails-bench-");
+  // `BENCH_ONLY=429 npm run bench`: the 429-burst table alone (about a minute of CLI runs).
+  if (process.env.BENCH_ONLY === "429") return void process.stdout.write(`${await rateLimit(ctx)}\n`);
   const rows: Row[] = [];
   const facts: SizeFacts[] = [];
   const floor = await runFloor(ctx);
@@ -319,6 +331,7 @@ async function main(): Promise<void> {
   writeFileSync(join(dir, "table.md"), md + "\n");
   process.stdout.write(`${md}\n\nwrote ${dir}/results.json, calls.svg, table.md\n`);
   process.stdout.write(`\n${await latency()}\n`);
+  process.stdout.write(`\n${await rateLimit(ctx)}\n`);
 }
 
 main().catch((err) => {

@@ -1,6 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { apiError, ConnectionError, TimeoutError } from "../../src/core/client/errors";
-import { DEFAULT_RETRY, parseRetryAfter, retryDelayMs, shouldRetry, withRetry } from "../../src/core/client/retry";
+import {
+  createOnce,
+  DEFAULT_RETRY,
+  parseRetryAfter,
+  retryDelayMs,
+  shouldRetry,
+  withRetry,
+} from "../../src/core/client/retry";
 
 const ctx = { method: "GET", url: "http://127.0.0.1/api/v1/guardrails" };
 const policy = { ...DEFAULT_RETRY, maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 1000 };
@@ -28,6 +35,20 @@ describe("shouldRetry", () => {
   it("stops at the attempt cap", () => {
     expect(shouldRetry(apiError(503, ctx), "idempotent", 3, policy)).toBe(true);
     expect(shouldRetry(apiError(503, ctx), "idempotent", 4, policy)).toBe(false);
+  });
+
+  it("a 429 with a honoured Retry-After gets 10 attempts (never fewer than maxAttempts); the rest stop at maxAttempts", () => {
+    const paced = apiError(429, { ...ctx, retryAfterSeconds: 1 });
+    const d = DEFAULT_RETRY;
+    expect(shouldRetry(paced, "idempotent", 5, d)).toBe(true);
+    expect(shouldRetry(paced, "idempotent", 9, d)).toBe(true);
+    expect(shouldRetry(paced, "idempotent", 10, d)).toBe(false);
+    // No Retry-After: the service said nothing about when; a 5xx: maybe processed. Both keep the cap.
+    expect(shouldRetry(apiError(429, ctx), "idempotent", 5, d)).toBe(false);
+    expect(shouldRetry(apiError(503, ctx), "idempotent", 5, d)).toBe(false);
+    // A larger maxAttempts wins.
+    expect(shouldRetry(paced, "idempotent", 11, { ...d, maxAttempts: 12 })).toBe(true);
+    expect(shouldRetry(paced, "idempotent", 12, { ...d, maxAttempts: 12 })).toBe(false);
   });
 
   it("gives up on a Retry-After longer than the longest honoured", () => {
@@ -109,5 +130,53 @@ describe("withRetry under fake timers", () => {
     await vi.runAllTimersAsync();
     expect(await settled).toBeInstanceOf(ConnectionError);
     expect(attempts.count).toBe(4);
+  });
+});
+
+describe("a run under a rate limit slows down instead of failing", () => {
+  const limited = () => apiError(429, { ...ctx, retryAfterSeconds: 1 });
+  const noSleep = { sleep: async () => {} };
+
+  it("an idempotent call answered 429 seven times succeeds on the eighth, after waiting each Retry-After", async () => {
+    let n = 0;
+    const waits: number[] = [];
+    const result = await withRetry(
+      async () => {
+        if (++n <= 7) throw limited();
+        return "ok";
+      },
+      "idempotent",
+      DEFAULT_RETRY,
+      { sleep: async (ms) => void waits.push(ms) },
+    );
+    expect(result).toBe("ok");
+    expect(n).toBe(8);
+    expect(waits.every((ms) => ms >= 1000)).toBe(true);
+  });
+
+  it("a create answered 429 is tried again up to 10 attempts, then the 429 is raised", async () => {
+    let n = 0;
+    const made = await createOnce(
+      async () => {
+        if (++n <= 6) throw limited();
+        return "made";
+      },
+      { resolve: async () => undefined },
+      DEFAULT_RETRY,
+      noSleep,
+    );
+    expect([made, n]).toEqual(["made", 7]);
+    n = 0;
+    const err = await createOnce(
+      async () => {
+        n++;
+        throw limited();
+      },
+      { resolve: async () => undefined },
+      DEFAULT_RETRY,
+      noSleep,
+    ).catch((e: unknown) => e);
+    expect(err).toMatchObject({ status: 429 });
+    expect(n).toBe(10);
   });
 });

@@ -17,22 +17,35 @@ export interface RetryOptions {
   maxDelayMs: number;
   /** Longest `Retry-After` honoured; past it the error is raised. @default 60000 */
   maxRetryAfterMs: number;
+  /**
+   * Attempts in all while the service answers 429 with a `Retry-After` this policy honours (never
+   * fewer than `maxAttempts`): such a call was not processed, and the wait is the one the service
+   * asked for, so a run under a rate limit slows down instead of failing. @default 10
+   */
+  rateLimitedAttempts: number;
 }
 
-/** 5 attempts, 250 ms first backoff doubling to 8 s, a `Retry-After` up to 60 s honoured. */
+/** 5 attempts (10 under a honoured 429), 250 ms first backoff doubling to 8 s, a `Retry-After` up to 60 s honoured. */
 export const DEFAULT_RETRY: RetryOptions = {
   maxAttempts: 5,
   baseDelayMs: 250,
   maxDelayMs: 8000,
   maxRetryAfterMs: 60_000,
+  rateLimitedAttempts: 10,
 };
+
+/** The attempts a call gets, given the failure of its last one. */
+export function attemptCap(err: unknown, options: RetryOptions): number {
+  const paced = err instanceof RateLimitError && err.retryAfterSeconds !== undefined;
+  return paced ? Math.max(options.maxAttempts, options.rateLimitedAttempts) : options.maxAttempts;
+}
 
 /** `idempotent`: safe to repeat. `create`: repeat only if it never left. */
 export type RetryClass = "idempotent" | "create";
 
 /** Whether `err` on attempt `attempt` (1-based) should be tried again. */
 export function shouldRetry(err: unknown, retryClass: RetryClass, attempt: number, options: RetryOptions): boolean {
-  if (attempt >= options.maxAttempts) return false;
+  if (attempt >= attemptCap(err, options)) return false;
   if (!(err instanceof GuardrailsError)) return false;
   if (retryClass === "create") return err instanceof ConnectionError && !err.requestSent;
   if (err instanceof RateLimitError)
@@ -143,7 +156,7 @@ export async function createOnce<T>(
       }
       outcome.onGiveUp?.(err);
       if (
-        attempt >= options.maxAttempts ||
+        attempt >= attemptCap(err, options) ||
         (err instanceof RateLimitError && !shouldRetry(err, "idempotent", attempt, options))
       )
         throw err;
