@@ -3,8 +3,7 @@
  * from docs/api-contract.md and never shared with the client. Where the contract's rules 10-16
  * (what the real service does) are wider than the spec, the emulator answers like the service.
  */
-import type { GuardrailRecord } from "./records";
-import type { CreateBody } from "./validation";
+import type { BuiltinFilterRecord, CustomFilterRecord } from "./records";
 
 /** `reset_interval` values the service accepts on a write (spec, Limits). */
 export const RESET_INTERVALS = ["daily", "weekly", "monthly"] as const;
@@ -88,8 +87,8 @@ export function builtinProblems(
 
 /** A write's builtin filters as the service stores them: the scan scope defaulted, the label added. */
 export function storedBuiltins(
-  items: CreateBody["content_filter_builtins"],
-): GuardrailRecord["content_filter_builtins"] {
+  items: readonly { slug: string; action: string; scan_scope?: string | undefined }[] | null | undefined,
+): BuiltinFilterRecord[] | null {
   if (!items) return null;
   return items.map((b) => ({
     slug: b.slug,
@@ -100,7 +99,9 @@ export function storedBuiltins(
 }
 
 /** A write's custom filters as stored (a null label left out). */
-export function storedCustomFilters(items: CreateBody["content_filters"]): GuardrailRecord["content_filters"] {
+export function storedCustomFilters(
+  items: readonly { pattern: string; action: string; label?: string | null | undefined }[] | null | undefined,
+): CustomFilterRecord[] | null {
   if (!items) return null;
   return items.map((f) => ({ pattern: f.pattern, action: f.action, ...(f.label != null ? { label: f.label } : {}) }));
 }
