@@ -91,7 +91,8 @@ export function diffResponse(d: DiffResult, olds: Bag, news: Bag, outs: Bag = {}
   for (const c of shownChanges(d.changes, olds, news)) {
     const pd = new provproto.PropertyDiff();
     pd.setKind(KINDS[c.kind]);
-    const omitted = c.path === root(c.path) && olds[c.path] === undefined && outs[c.path] != null;
+    // Only a top-level path names a key of `outs` (an index path such as `allowedModels[0]` is none).
+    const omitted = olds[c.path] === undefined && outs[c.path] != null;
     pd.setInputdiff(!omitted);
     detailed.set(c.path, pd);
   }
