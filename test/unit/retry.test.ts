@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { apiError, ConnectionError, TimeoutError } from "../../src/core/client/errors";
 import {
+  budgetPauseMs,
   createOnce,
   DEFAULT_RETRY,
   parseRetryAfter,
@@ -51,6 +52,28 @@ describe("shouldRetry", () => {
     expect(shouldRetry(paced, "idempotent", 12, { ...d, maxAttempts: 12 })).toBe(false);
   });
 
+  it("waits a Retry-After of exactly the longest honoured; a 429 without one backs off like a 5xx", () => {
+    expect(shouldRetry(apiError(429, { ...ctx, retryAfterSeconds: 60 }), "idempotent", 1, policy)).toBe(true);
+    const bare = retryDelayMs(apiError(429, ctx), 2, policy, () => 1);
+    expect(bare).toBe(retryDelayMs(apiError(503, ctx), 2, policy, () => 1));
+    expect(Number.isFinite(bare)).toBe(true);
+  });
+
+  it("budgetPauseMs: only a honoured Retry-After of a 429 holds the whole budget back", () => {
+    expect(budgetPauseMs(apiError(429, { ...ctx, retryAfterSeconds: 2 }), policy)).toBe(2000);
+    expect(budgetPauseMs(apiError(429, { ...ctx, retryAfterSeconds: 60 }), policy)).toBe(60_000);
+    for (const err of [
+      apiError(429, ctx),
+      apiError(429, { ...ctx, retryAfterSeconds: 0 }),
+      apiError(429, { ...ctx, retryAfterSeconds: 61 }),
+      apiError(503, ctx),
+      new TimeoutError(0, "slow", ctx),
+      null,
+      "429",
+    ])
+      expect(budgetPauseMs(err, policy)).toBeUndefined();
+  });
+
   it("gives up on a Retry-After longer than the longest honoured", () => {
     expect(shouldRetry(apiError(429, { ...ctx, retryAfterSeconds: 61 }), "idempotent", 1, policy)).toBe(false);
   });
@@ -72,6 +95,17 @@ describe("retryDelayMs", () => {
     expect(parseRetryAfter(new Date(10_000).toUTCString(), 0)).toBe(10);
     expect(parseRetryAfter("soon")).toBeUndefined();
     expect(parseRetryAfter(undefined)).toBeUndefined();
+  });
+
+  it("seconds are digits only, several of them, spaces around allowed; a date counts from now", () => {
+    expect(parseRetryAfter("120")).toBe(120);
+    expect(parseRetryAfter(" 7 ")).toBe(7);
+    expect(parseRetryAfter(["3", "9"])).toBe(3);
+    // Blank is no header; digits with anything else are not seconds (nor a date here).
+    for (const v of ["", "   ", "x5", "5x"]) expect(parseRetryAfter(v), JSON.stringify(v)).toBeUndefined();
+    // An HTTP date 6 s after `now`; one in the past is no wait.
+    expect(parseRetryAfter(new Date(10_000).toUTCString(), 4_000)).toBe(6);
+    expect(parseRetryAfter(new Date(10_000).toUTCString(), 20_000)).toBe(0);
   });
 });
 
@@ -115,6 +149,23 @@ describe("withRetry under fake timers", () => {
     await vi.advanceTimersByTimeAsync(200);
     await expect(p).resolves.toBe("ok");
     expect(started).toEqual([0, 2000, 2200]);
+  });
+
+  it("a create answered 429 waits the Retry-After on the real clock before its next attempt", async () => {
+    let n = 0;
+    const p = createOnce(
+      async () => {
+        if (++n === 1) throw apiError(429, { ...ctx, retryAfterSeconds: 1 });
+        return "made";
+      },
+      { resolve: async () => undefined },
+      DEFAULT_RETRY,
+    );
+    await vi.advanceTimersByTimeAsync(999);
+    expect(n).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
+    await expect(p).resolves.toBe("made");
+    expect(n).toBe(2);
   });
 
   it("a create that may have been sent is attempted exactly once", async () => {
@@ -178,5 +229,20 @@ describe("a run under a rate limit slows down instead of failing", () => {
     ).catch((e: unknown) => e);
     expect(err).toMatchObject({ status: 429 });
     expect(n).toBe(10);
+  });
+
+  it("a create answered 429 with a Retry-After past the longest honoured is raised at once", async () => {
+    let n = 0;
+    const err = await createOnce(
+      async () => {
+        n++;
+        throw apiError(429, { ...ctx, retryAfterSeconds: 61 });
+      },
+      { resolve: async () => undefined },
+      DEFAULT_RETRY,
+      noSleep,
+    ).catch((e: unknown) => e);
+    expect(err).toMatchObject({ status: 429 });
+    expect(n).toBe(1);
   });
 });

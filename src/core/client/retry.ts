@@ -46,11 +46,15 @@ export type RetryClass = "idempotent" | "create";
 /** Whether `err` on attempt `attempt` (1-based) should be tried again. */
 export function shouldRetry(err: unknown, retryClass: RetryClass, attempt: number, options: RetryOptions): boolean {
   if (attempt >= attemptCap(err, options)) return false;
-  if (!(err instanceof GuardrailsError)) return false;
+  // Every answer below is an instance test of a GuardrailsError subclass: anything else is false.
   if (retryClass === "create") return err instanceof ConnectionError && !err.requestSent;
-  if (err instanceof RateLimitError)
-    return err.retryAfterSeconds === undefined || err.retryAfterSeconds * 1000 <= options.maxRetryAfterMs;
+  if (err instanceof RateLimitError) return waitIsHonoured(err, options);
   return err instanceof ServerError || err instanceof TimeoutError || err instanceof ConnectionError;
+}
+
+/** A 429 is waited out when it names no wait, or one no longer than `maxRetryAfterMs`. */
+function waitIsHonoured(err: RateLimitError, options: RetryOptions): boolean {
+  return err.retryAfterSeconds === undefined || err.retryAfterSeconds * 1000 <= options.maxRetryAfterMs;
 }
 
 /**
@@ -75,8 +79,9 @@ export function retryDelayMs(
  * a 429's `Retry-After`, when it is one the policy honours; otherwise none.
  */
 export function budgetPauseMs(err: unknown, options: RetryOptions): number | undefined {
-  if (!(err instanceof RateLimitError) || err.retryAfterSeconds === undefined) return undefined;
-  const ms = err.retryAfterSeconds * 1000;
+  if (!(err instanceof RateLimitError)) return undefined;
+  // No Retry-After is no pause: 0 fails `ms > 0`.
+  const ms = (err.retryAfterSeconds ?? 0) * 1000;
   return ms > 0 && ms <= options.maxRetryAfterMs ? ms : undefined;
 }
 
@@ -155,10 +160,7 @@ export async function createOnce<T>(
         if (found !== undefined) return found;
       }
       outcome.onGiveUp?.(err);
-      if (
-        attempt >= attemptCap(err, options) ||
-        (err instanceof RateLimitError && !shouldRetry(err, "idempotent", attempt, options))
-      )
+      if (attempt >= attemptCap(err, options) || (err instanceof RateLimitError && !waitIsHonoured(err, options)))
         throw err;
       const delay = retryDelayMs(err, attempt, options, hooks.random);
       hooks.onRetry?.(err, attempt, delay);
@@ -169,9 +171,10 @@ export async function createOnce<T>(
 
 /** Parses `Retry-After` (seconds or an HTTP date) into seconds. */
 export function parseRetryAfter(value: string | string[] | undefined, now: number = Date.now()): number | undefined {
-  const v = Array.isArray(value) ? value[0] : value;
-  if (v === undefined || v.trim() === "") return undefined;
-  if (/^\d+$/.test(v.trim())) return Number(v.trim());
+  // Blank parses as neither seconds nor a date: no separate check.
+  const v = (Array.isArray(value) ? value[0] : value)?.trim();
+  if (v === undefined) return undefined;
+  if (/^\d+$/.test(v)) return Number(v);
   const date = Date.parse(v);
   return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
 }
