@@ -138,7 +138,7 @@ export function testsImporting(modules) {
 }
 
 /** Runs Stryker on `modules`, writing `reportPath`; returns the seconds it took. */
-function runStryker(modules, reportPath, allTests) {
+function runStryker(modules, reportPath, allTests, strykerArgs = []) {
   const started = Date.now();
   const env = { ...process.env, MUTATE_REPORT: reportPath };
   if (!allTests) {
@@ -147,16 +147,20 @@ function runStryker(modules, reportPath, allTests) {
       console.log(
         `mutate: no test file imports ${modules.join(", ")}: every non-e2e file Stryker's related mode picks runs`,
       );
-      return runStryker(modules, reportPath, true);
+      return runStryker(modules, reportPath, true, strykerArgs);
     }
     console.log(`mutate: ${modules.join(", ")}: ${tests.length} test files import it: ${tests.join(", ")}`);
     env.MUTATE_TESTS = tests.join(",");
   }
-  const res = spawnSync("npx", ["stryker", "run", "mutation/stryker.config.mjs", "--mutate", modules.join(",")], {
-    cwd: root,
-    stdio: "inherit",
-    env,
-  });
+  const res = spawnSync(
+    "npx",
+    ["stryker", "run", "mutation/stryker.config.mjs", "--mutate", modules.join(","), ...strykerArgs],
+    {
+      cwd: root,
+      stdio: "inherit",
+      env,
+    },
+  );
   if (res.status !== 0) {
     console.error(`mutate: Stryker failed (exit ${res.status}) on ${modules.join(", ")}`);
     process.exit(1);
@@ -183,13 +187,26 @@ function main(argv) {
   const survivors = JSON.parse(readFileSync(SURVIVORS, "utf8")).survivors;
   const allTests = argv.includes("--all-tests");
   argv = argv.filter((a) => a !== "--all-tests");
+  // Passed on to Stryker: `--concurrency N` (test processes) and `--timeoutMS N` (per mutant).
+  const strykerArgs = [];
+  for (const flag of ["--concurrency", "--timeoutMS"]) {
+    const at = argv.indexOf(flag);
+    if (at < 0) continue;
+    const value = argv[at + 1];
+    if (!/^[1-9][0-9]*$/.test(value ?? "")) {
+      console.error(`mutate: ${flag} needs a positive whole number, got ${JSON.stringify(value ?? null)}`);
+      process.exit(2);
+    }
+    strykerArgs.push(flag, value);
+    argv.splice(at, 2);
+  }
   const checkAt = argv.indexOf("--check");
   const reports =
     checkAt >= 0
       ? argv.slice(checkAt + 1).map((path) => ({ path, seconds: undefined }))
       : targets(argv).map(({ name, modules }) => {
           const path = join("reports", "mutation", `${name}.json`);
-          return { path, seconds: runStryker(modules, path, allTests) };
+          return { path, seconds: runStryker(modules, path, allTests, strykerArgs) };
         });
   const problems = [];
   for (const { path, seconds } of reports) {
