@@ -12,6 +12,7 @@ export const GROUPS = {
       "src/core/fields/fields.ts",
       "src/core/fields/filter-rules.ts",
       "src/core/fields/filters.ts",
+      "src/core/fields/loosening.ts",
       "src/core/args/assignment-args.ts",
       "src/core/args/editor-schema.ts",
       "src/core/args/guardrail-args.ts",
