@@ -66,6 +66,11 @@ describe("SET_ARGS", () => {
     expect(failures(SET_ARGS.keys.partial, { keys: { h1: false } })).toHaveLength(1);
   });
 
+  it("reports a bad id as a standard zod custom issue, at the id map", () => {
+    const parsed = SET_ARGS.keys.partial.safeParse({ keys: { "": true } });
+    expect(parsed.error?.issues).toMatchObject([{ code: "custom", path: ["keys"] }]);
+  });
+
   it("lists problems in the order a program writes the args: guardrail id, ids, mode", () => {
     expect(failures(SET_ARGS.members.full, { exclusive: "yes", members: 3, guardrailId: "g-1" })).toEqual([
       { property: "guardrailId", reason: 'must be a guardrail id (UUID) (got "g-1")' },
