@@ -14,7 +14,7 @@ export function isUnknown(value: unknown): boolean {
  * string one), as the policy SDK deserializes them; part of the Pulumi wire protocol, so they
  * do not change.
  */
-const UNKNOWN_SENTINELS: ReadonlySet<string> = new Set([
+const UNKNOWN_SENTINELS: ReadonlySet<unknown> = new Set([
   "1c4a061d-8072-4f0a-a4cb-0ff528b18fe7",
   "3eeb2bf0-c639-47a8-9e75-3b44932eb421",
   UNKNOWN,
@@ -26,13 +26,13 @@ const UNKNOWN_SENTINELS: ReadonlySet<string> = new Set([
 
 /** Whether a value is any of the engine's unknown sentinels (what a policy sees for an unknown of any kind). */
 export function isAnyUnknown(value: unknown): boolean {
-  return typeof value === "string" && UNKNOWN_SENTINELS.has(value);
+  return UNKNOWN_SENTINELS.has(value);
 }
 
 /** Whether a value holds an unknown anywhere inside it. */
 export function containsUnknown(value: unknown): boolean {
   if (isUnknown(value)) return true;
-  if (Array.isArray(value)) return value.some(containsUnknown);
+  // An array's values are its items.
   if (value && typeof value === "object") return Object.values(value).some(containsUnknown);
   return false;
 }

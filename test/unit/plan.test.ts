@@ -63,6 +63,23 @@ describe("planChanges", () => {
     );
   });
 
+  it("lists adds and removes sorted, whatever order the sets came in, so the calls are deterministic", () => {
+    const plan = planChanges({
+      desired: new Set(["u3", "u1", "u2"]),
+      live: new Set(["u9", "u7", "u8"]),
+      managed: new Set(),
+      exclusive: true,
+    });
+    expect(plan).toEqual({ add: ["u1", "u2", "u3"], remove: ["u7", "u8", "u9"] });
+    fc.assert(
+      fc.property(scenario, ({ desired, live, managed, exclusive }) => {
+        const plan = planFor({ desired, live, managed }, exclusive);
+        expect(plan.add).toEqual([...plan.add].sort());
+        expect(plan.remove).toEqual([...plan.remove].sort());
+      }),
+    );
+  });
+
   it("chunked calls are never empty, never over the size, and cover each id once", () => {
     fc.assert(
       fc.property(scenario, ({ desired, live, managed, exclusive, size }) => {

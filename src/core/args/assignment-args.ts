@@ -26,9 +26,8 @@ const idMap = (argName: string) =>
       }
     });
 
-const guardrailId = z
-  .string({ error: "must be a guardrail id (UUID)" })
-  .regex(UUID_RE, { error: "must be a guardrail id (UUID)" });
+// The string's error is every check's too: one message for a non-string and a non-UUID.
+const guardrailId = z.string({ error: "must be a guardrail id (UUID)" }).regex(UUID_RE);
 const exclusive = z.boolean({ error: "must be true or false" }).nullish();
 // In the order a program writes them, which is the order problems are listed in.
 const memberSetArgs = z.strictObject({ guardrailId, members: idMap("memberUserIds"), exclusive });

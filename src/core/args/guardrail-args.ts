@@ -36,11 +36,12 @@ export const guardrailSettingsShape = {
 /**
  * A spending limit and its reset interval come together or not at all (docs/api-contract.md
  * rule 14: the service answers 400 to a create with one of them). Reported on the one given,
- * naming both, beside every other failure.
+ * naming both, beside every other failure. Runs on the parsed settings, where the fields'
+ * `optional` has already made a `null` undefined.
  */
 export function limitNeedsInterval(v: { limitUsd?: unknown; resetInterval?: unknown }, ctx: z.RefinementCtx): void {
-  const limit = v.limitUsd !== undefined && v.limitUsd !== null;
-  const interval = v.resetInterval !== undefined && v.resetInterval !== null;
+  const limit = v.limitUsd !== undefined;
+  const interval = v.resetInterval !== undefined;
   if (limit && !interval)
     ctx.addIssue({
       code: "custom",
@@ -61,9 +62,8 @@ export function limitNeedsInterval(v: { limitUsd?: unknown; resetInterval?: unkn
 export const guardrailArgsSchema = z
   .strictObject({
     ...guardrailSettingsShape,
-    adoptId: optional(
-      z.string({ error: "must be a guardrail id (UUID)" }).regex(UUID_RE, { error: "must be a guardrail id (UUID)" }),
-    ),
+    // The string's error is every check's too: one message for a non-string and a non-UUID.
+    adoptId: optional(z.string({ error: "must be a guardrail id (UUID)" }).regex(UUID_RE)),
   })
   .superRefine(limitNeedsInterval);
 

@@ -29,9 +29,8 @@ export function shown(value: unknown): string {
   // JSON has no NaN or Infinity: JSON.stringify would print them as null.
   if (typeof value === "number" && !Number.isFinite(value)) return String(value);
   if (typeof value === "bigint") return `${value}n`;
-  const text = escapeInvisible(
-    typeof value === "string" ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value)),
-  );
+  // JSON.stringify gives undefined for what JSON cannot hold (a function, a symbol).
+  const text = escapeInvisible(JSON.stringify(value) ?? String(value));
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
@@ -67,6 +66,9 @@ export function markSecret(
 /** The top-level arg a property path starts with (`contentFilterBuiltins[1].action` -> `contentFilterBuiltins`). */
 export const rootOf = (property: string): string => property.split(/[.[]/)[0] ?? property;
 
+/** The default `isSecret`: no arg holds a secret. */
+const noSecrets = (): boolean => false;
+
 /**
  * Failures as the dynamic-provider host hands them to the engine. The engine prints a failure
  * as `property <p> value {<the input at p>} has a problem`, looking `p` up among the top-level
@@ -76,7 +78,7 @@ export const rootOf = (property: string): string => property.split(/[.[]/)[0] ??
  */
 export function forEngine(
   failures: readonly PropertyFailure[],
-  isSecret: (root: string) => boolean = () => false,
+  isSecret: (root: string) => boolean = noSecrets,
 ): PropertyFailure[] {
   return failures.map((f) =>
     f.secret || isSecret(rootOf(f.property)) ? { property: "", reason: `${f.property}: ${f.reason}` } : f,
@@ -90,14 +92,14 @@ export function forEngine(
 export function issuesToFailures(
   error: { issues: readonly z.core.$ZodIssue[] },
   known: readonly string[] = [],
-  isSecret: (root: string) => boolean = () => false,
+  isSecret: (root: string) => boolean = noSecrets,
 ): PropertyFailure[] {
   return error.issues.flatMap((issue) => {
     if (issue.code === "unrecognized_keys") {
       return issue.keys.map((key) => {
         const nearest = issue.path.length === 0 ? closest(key, known) : undefined;
-        // Never suggest the very name that was rejected (a name known elsewhere, or differing only in case).
-        const guess = nearest !== undefined && nearest !== key ? nearest : undefined;
+        // Never suggest the very name that was rejected (a name known elsewhere).
+        const guess = nearest !== key ? nearest : undefined;
         // A key that is empty or only blanks still gets a visible name.
         const shownKey = key.trim() === "" ? JSON.stringify(key) : key;
         return {
