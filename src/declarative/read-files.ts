@@ -16,7 +16,7 @@ import {
   realpathSync,
   type Stats,
 } from "node:fs";
-import { basename, dirname, join, relative, sep } from "node:path";
+import { basename, dirname, isAbsolute, join, type PlatformPath, relative, sep } from "node:path";
 import { isPolicyFile } from "./file-name";
 
 /** Largest config file read, in bytes: a million ids fit with room to spare. */
@@ -62,11 +62,10 @@ function readInside(path: string, root: string): ReadOutcome {
       problem:
         code === "ENOENT" && lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink()
           ? "a symlink to nothing; not read"
-          : `cannot read (${code ?? "error"})`,
+          : `cannot read (${code})`,
     };
   }
-  const rel = relative(root, real);
-  if (rel === ".." || rel.startsWith(`..${sep}`) || rel.startsWith(sep)) {
+  if (leavesFolder(root, real)) {
     return {
       path,
       problem: `a symlink that leaves its folder; not read (config files must be regular files inside ${basename(root)}/)`,
@@ -77,7 +76,7 @@ function readInside(path: string, root: string): ReadOutcome {
     // O_NONBLOCK: opening a FIFO must not wait for a writer; O_NOFOLLOW: the real path has no link left to swap in.
     fd = openSync(real, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
   } catch (err) {
-    return { path, problem: `cannot read (${(err as NodeJS.ErrnoException).code ?? "error"})` };
+    return { path, problem: `cannot read (${(err as NodeJS.ErrnoException).code})` };
   }
   try {
     const st = fstatSync(fd);
@@ -100,10 +99,25 @@ function readInside(path: string, root: string): ReadOutcome {
   }
 }
 
+/**
+ * What an opened entry that is not a file is. A link cannot be one (O_NOFOLLOW) and neither can
+ * a socket (opening one fails with ENXIO), so what is neither a folder nor a FIFO is a device.
+ */
 function kindOf(st: Stats): string {
   if (st.isDirectory()) return "a folder";
   if (st.isFIFO()) return "a FIFO";
-  if (st.isSocket()) return "a socket";
-  if (st.isCharacterDevice() || st.isBlockDevice()) return "a device";
-  return "not a file";
+  return "a device";
+}
+
+type FolderPaths = Pick<PlatformPath, "relative" | "sep" | "isAbsolute">;
+const NATIVE: FolderPaths = { relative, sep, isAbsolute };
+
+/**
+ * Whether `real` lies outside the folder `root` (both real paths), by the platform's paths (a test
+ * passes `win32`). On Windows a target on another drive has no relative path: `relative`
+ * answers it whole, an absolute path, which is outside too.
+ */
+export function leavesFolder(root: string, real: string, path: FolderPaths = NATIVE): boolean {
+  const rel = path.relative(root, real);
+  return rel === ".." || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel);
 }

@@ -75,8 +75,9 @@ export function assignStableIds(guardrails: readonly Nameable[]): Map<string, st
       taken.add(slug);
     } else for (const g of group) suffixed.push([g, slug]);
   }
-  // Sorted by UUID, so the fallback to the whole UUID picks the same guardrail every run.
-  suffixed.sort(([a], [b]) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  // Sorted by UUID, so the fallback to the whole UUID picks the same guardrail every run. Service
+  // ids are unique (they key the map), so no two compare equal.
+  suffixed.sort(([a], [b]) => (a.id < b.id ? -1 : 1));
   for (const [g, slug] of suffixed) {
     const hex = g.id.toLowerCase().replace(/[^a-z0-9]/g, "");
     const stem = slug === "" ? "guardrail" : slug;

@@ -59,8 +59,9 @@ const LINK =
  * Writes each file into `dir` (created if missing). Before writing anything it refuses, naming
  * each: a folder that is a link, a name that is not a plain file name, a target that is a link
  * or not a regular file; then, without `force`, every file that exists. A new file is opened
- * with O_CREAT|O_EXCL|O_NOFOLLOW; with `force`, the text goes to a new temporary file in the
- * folder that is renamed over the old one (a rename replaces the entry, never a link's target).
+ * with O_CREAT|O_EXCL, which never follows a link; with `force`, the text goes to a new
+ * temporary file in the folder that is renamed over the old one (a rename replaces the entry,
+ * never a link's target).
  *
  * The system refusing (EACCES, ENOTDIR, ENOSPC...) is an `ExportTargetError` too.
  *
@@ -108,15 +109,21 @@ function writeInto(dir: string, files: readonly FileToWrite[], options: { force?
   return paths;
 }
 
-/** The system refusing a write (EACCES, ENOSPC, EROFS...) is the user's to fix, so it reads as one line; anything else passes through. */
+/**
+ * The system refusing a write (EACCES, ENOSPC, EROFS...) is the user's to fix, so it reads as one
+ * line; anything else passes through. Only the system's errors name the call that failed.
+ */
 function systemFailure(dir: string, err: unknown): unknown {
-  const { code, syscall } = (err ?? {}) as NodeJS.ErrnoException;
-  if (err instanceof UserError || typeof code !== "string" || typeof syscall !== "string") return err;
+  const { syscall } = (err ?? {}) as NodeJS.ErrnoException;
+  if (typeof syscall !== "string") return err;
   return new ExportTargetError([`cannot write into ${dir}: ${(err as Error).message}`], { cause: err });
 }
 
-/** O_EXCL fails on any existing entry, a link to nothing included; O_NOFOLLOW refuses a link outright. */
-const CREATE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
+/**
+ * O_EXCL fails on any existing entry, a link to nothing included: with O_CREAT it never follows a
+ * link (POSIX), so O_NOFOLLOW would add nothing.
+ */
+const CREATE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL;
 
 function createFile(path: string, text: string): void {
   let fd: number;

@@ -67,14 +67,17 @@ function callouts(all: GuardrailChange[]): string[] {
       ? `- **${text(g.name)}** (${code(g.logical)}) leaves the stack: ${g.judged.length ? "**every setting is reset to no restriction** (resetOnDelete)" : "its settings stay in force on the service"}.`
       : g.op === "delete"
         ? `- **${text(g.name)}** (${code(g.logical)}) is **deleted**, with its member and key assignments.`
-        : `- **${text(g.name)}** (${code(g.logical)}) is **replaced** (a new guardrail, then the old one deleted): ${
-            g.other
-              .filter((s) => s.key === "workspaceId")
-              .map((s) => `workspaceId ${code(show(s.before))} → ${code(show(s.after))}`)
-              .join("") || "a setting that forces replacement changed"
-          }.`,
+        : `- **${text(g.name)}** (${code(g.logical)}) is **replaced** (a new guardrail, then the old one deleted): ${replacedBy(g)}.`,
   );
   return [`### Replacements and deletions\n\n${lines.join("\n")}`];
+}
+
+/** What forces a replacement: the workspace moving, or another setting. */
+function replacedBy(g: GuardrailChange): string {
+  const ws = g.other.find((s) => s.key === "workspaceId");
+  return ws
+    ? `workspaceId ${code(show(ws.before))} → ${code(show(ws.after))}`
+    : "a setting that forces replacement changed";
 }
 
 const WHAT: Record<string, string> = {
@@ -142,9 +145,9 @@ function setLines(s: SetChanges): string[] {
     const groups = new Map<string, string[]>();
     for (const id of ids.sort()) {
       const v = verdictText(s.verdicts.get(id));
-      const group = groups.get(v) ?? [];
-      if (!groups.has(v)) groups.set(v, group);
-      group.push(id);
+      const group = groups.get(v);
+      if (group) group.push(id);
+      else groups.set(v, [id]);
     }
     for (const [v, xs] of groups)
       lines.push(

@@ -151,8 +151,9 @@ describe("stable ids never make a file the loader skips or Windows cannot check 
       g("abcdef12-0000-4000-8000-000000000001", "Policy team"),
       g("abcdef12-0000-4000-8000-000000000002", "com10"),
       g("abcdef12-0000-4000-8000-000000000003", "console"),
+      g("abcdef12-0000-4000-8000-000000000004", "Falcon"),
     ]);
-    expect([...ids.values()]).toEqual(["policy-team", "com10", "console"]);
+    expect([...ids.values()]).toEqual(["policy-team", "com10", "console", "falcon"]);
   });
 
   it("a guardrail named Policy is exported into a file the loader reads, and never over the rules file", () => {

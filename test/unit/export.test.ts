@@ -94,6 +94,18 @@ describe("assignStableIds", () => {
     );
   });
 
+  it("of two long names sharing a slug and 8 hex, the smaller UUID keeps the short id, whatever the order", () => {
+    const name = "a".repeat(80);
+    const list = [g("3f2b8c1e-0000-4000-8000-000000000002", name), g("3f2b8c1e-0000-4000-8000-000000000001", name)];
+    // Both 63 characters, the longest id: the slug is cut to leave room for the suffix.
+    const expected = {
+      "3f2b8c1e-0000-4000-8000-000000000001": `${"a".repeat(54)}-3f2b8c1e`,
+      "3f2b8c1e-0000-4000-8000-000000000002": `${"a".repeat(30)}-3f2b8c1e000040008000000000000002`,
+    };
+    expect(Object.fromEntries(assignStableIds(list))).toEqual(expected);
+    expect(Object.fromEntries(assignStableIds([...list].reverse()))).toEqual(expected);
+  });
+
   it("always unique and valid, for any names (property)", () => {
     const uuid = fc.uuid();
     fc.assert(
