@@ -278,6 +278,11 @@ describe("outputs from the wire", () => {
     ]);
     expect(read.allowedModels).toEqual(["vendor-c/model-q-20251111"]);
   });
+
+  it("a read with no drift echoes the program's identifiers, the canonical slugs beside them", () => {
+    const read = outputsFromWire(wire(), undefined, recorded);
+    expect([read.allowedModels, read.allowedModelsCanonical]).toEqual([[X], [X_C]]);
+  });
 });
 
 describe("inputs read reports", () => {
