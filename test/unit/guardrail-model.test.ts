@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { guardrailArgsSchema, type GuardrailInputs } from "../../src/core/args/guardrail-args";
 import { wireGuardrail, type WireGuardrail } from "../../src/core/client/wire";
 import { createBody, patchBody } from "../../src/core/guardrail/bodies";
-import { changedProperties } from "../../src/core/guardrail/changes";
+import { changedProperties, settingsMatch } from "../../src/core/guardrail/changes";
 import { comparableInputs, outputsFromWire, refreshedInputs } from "../../src/core/guardrail/model";
 
 const args = (a: Record<string, unknown>): GuardrailInputs => guardrailArgsSchema.parse(a);
@@ -128,6 +128,17 @@ describe("diff (changed properties)", () => {
       recorded,
     );
     expect(changedProperties(drifted, full)).toEqual(["allowedModels", "limitUsd"]);
+  });
+});
+
+describe("whether a listed guardrail is what a create would leave (a lost create answer)", () => {
+  it.each([
+    ["every setting, and the answer to the model identifiers sent", {}, true],
+    ["one setting differs", { limit_usd: 11 }, false],
+    ["a model list no catalogue answers to the identifiers sent", { allowed_models: [X_C, "vendor-b/m-1"] }, false],
+    ["a model list where the program gives none", { ignored_models: [X_C] }, false],
+  ] as const)("%s", (_name, over, expected) => {
+    expect(settingsMatch(wire(over as Partial<WireGuardrail>), full)).toBe(expected);
   });
 });
 
@@ -266,6 +277,11 @@ describe("outputs from the wire", () => {
       recorded.defaultWorkspaceId,
     ]);
     expect(read.allowedModels).toEqual(["vendor-c/model-q-20251111"]);
+  });
+
+  it("a read with no drift echoes the program's identifiers, the canonical slugs beside them", () => {
+    const read = outputsFromWire(wire(), undefined, recorded);
+    expect([read.allowedModels, read.allowedModelsCanonical]).toEqual([[X], [X_C]]);
   });
 });
 

@@ -73,6 +73,18 @@ describe("core diff: list settings by key", () => {
     ]);
   });
 
+  it("models drifted to what the program now lists: no entry changed, yet the list is named whole", () => {
+    // Answered [X_C, M_C]; M removed on the service since, and the program drops it too.
+    const outs = {
+      ...recorded({ allowedModels: [X, M] }, { allowed_models: [X_C, M_C] }),
+      allowedModelsCanonical: [X_C],
+    };
+    const inputs = { name: "n", allowedModels: [X] } as GuardrailInputs;
+    expect(propertyChanges(outs, inputs, changedProperties(outs, inputs), () => false)).toEqual([
+      { path: "allowedModels", kind: "update" },
+    ]);
+  });
+
   it("builtins by slug: added, deleted, updated; a reorder alone is no change", () => {
     const list = [
       { slug: "email", action: "redact" },

@@ -2,7 +2,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { GuardrailInputs } from "../../src/core/args/guardrail-args";
-import { answersOf, couldAnswer, modelListChanged, type RecordedModels } from "../../src/core/guardrail/model-lists";
+import {
+  answersOf,
+  couldAnswer,
+  knownCanonical,
+  modelListChanged,
+  recordedCanonical,
+  type RecordedModels,
+} from "../../src/core/guardrail/model-lists";
 
 /** A catalogue as the service's rule 4 resolves it; the test's own reading of the contract. */
 const answerOf = (catalogue: Array<[string, string]>, request: string[]) => {
@@ -68,6 +75,29 @@ describe("couldAnswer", () => {
     expect(couldAnswer(null, null)).toBe(true);
     expect(couldAnswer(["x"], null)).toBe(false);
     expect(couldAnswer(undefined, ["c"])).toBe(false);
+    // A slug and the canonical slug of one model name one model, not the second one answered.
+    expect(couldAnswer(["x", "c1"], ["c1", "c2"])).toBe(false);
+    // A canonical slug sent first is answered first.
+    expect(couldAnswer(["c2", "x"], ["c1", "c2"])).toBe(false);
+  });
+
+  const numbered = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
+  // Eight canonical slugs, then ten slugs for the one model left: no catalogue gives this
+  // answer, but ruling it out takes about a million steps.
+  const wide = [...numbered("c", 8), ...numbered("x", 10)];
+
+  it("says 'could' once a search passes its budget, rather than searching on", () => {
+    expect(couldAnswer(wide, [...numbered("c", 8), "w"])).toBe(true);
+  });
+
+  it("refuses an answer no catalogue could give before searching, however large the request", () => {
+    expect(couldAnswer(wide, [...numbered("c", 8), "w", "w"]), "a model answered twice").toBe(false);
+    expect(couldAnswer(wide, [...numbered("c", 8), ...numbered("w", 11)]), "more models than identifiers").toBe(false);
+  });
+
+  it("matches a slug only to the next model answered or one answered before, so a long request stays cheap", () => {
+    // Eight slugs name at most eight models; with c0 sent as well the answer has one model too many.
+    expect(couldAnswer([...numbered("x", 8), "c0"], numbered("c", 9))).toBe(false);
   });
 
   it("is true for the real answer under random catalogues", () => {
@@ -142,7 +172,65 @@ describe("what a model list records and when it changed (the rule that replaced 
       [X_C],
     ],
     ["no args at all: the recorded list", { allowedModels: [M_C], ignoredModels: null, args: null }, [M_C]],
+    [
+      "an earlier version's alias map, the list drifted since: the identifiers through the map",
+      { allowedModels: [M_C], ignoredModels: null, modelAliases: { [X]: X_C }, args: program([X]) },
+      [X_C],
+    ],
+    [
+      "an alias map covering some identifiers: the recorded list",
+      { allowedModels: [X_C, M_C], ignoredModels: null, modelAliases: { [X]: X_C }, args: program([X, M]) },
+      [X_C, M_C],
+    ],
+    [
+      "no alias map at all: the recorded list",
+      { allowedModels: [X_C], ignoredModels: null, args: program([X]) },
+      [X_C],
+    ],
+    [
+      "no args: the canonical output, not the program's identifiers",
+      { allowedModels: [X], allowedModelsCanonical: [X_C], ignoredModels: null, args: null },
+      [X_C],
+    ],
   ] as const)("answersOf: %s", (_name, rec, expected) => {
     expect(answersOf(rec as RecordedModels).allowedModels).toEqual(expected);
+  });
+
+  it("answersOf reads an earlier version's ignoredModels too", () => {
+    const legacy = { allowedModels: null, ignoredModels: [M_C], args: null };
+    expect(answersOf(legacy)).toEqual({ allowedModels: null, ignoredModels: [M_C] });
+    const mapped = {
+      ...legacy,
+      modelAliases: { [M]: M_C },
+      args: { name: "n", ignoredModels: [M] } as GuardrailInputs,
+    };
+    expect(answersOf(mapped)).toEqual({ allowedModels: null, ignoredModels: [M_C] });
+  });
+
+  it("recordedCanonical: the canonical output where state has one, else the list itself", () => {
+    const rec = { allowedModels: [X], allowedModelsCanonical: [X_C], ignoredModels: [M_C], args: null };
+    expect([recordedCanonical(rec, "allowedModels"), recordedCanonical(rec, "ignoredModels")]).toEqual([[X_C], [M_C]]);
+    expect(recordedCanonical({ ...rec, allowedModelsCanonical: null }, "allowedModels")).toBeNull();
+  });
+
+  it.each([
+    [
+      "one answer per identifier sent: each paired",
+      recorded([X, M, X], [X_C, M_C]),
+      [
+        [X, X_C],
+        [M, M_C],
+      ],
+    ],
+    ["two identifiers of one model sent: nothing paired", recorded([X, X_C, M], [X_C, M_C]), []],
+    ["no list answered", recorded([X], null), []],
+    ["no list sent", recorded(null, [X_C]), []],
+    ["adopted (no args): nothing was sent", { ...recorded([X], [X_C]), args: null }, []],
+  ] as const)("knownCanonical: %s", (_name, rec, pairs) => {
+    expect(knownCanonical(rec, "allowedModels")).toEqual(new Map(pairs as unknown as Array<[string, string]>));
+  });
+
+  it("two identifiers of one model sent: a slug is not taken for the first model answered", () => {
+    expect(modelListChanged(recorded([X, X_C, M], [X_C, M_C]), program([X, M_C]), "allowedModels")).toBe(true);
   });
 });

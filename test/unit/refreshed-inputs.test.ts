@@ -63,4 +63,10 @@ describe("refreshedInputs: no null among the inputs read reports", () => {
       workspaceId: "00000000-0000-4000-8000-000000000001",
     });
   });
+
+  it("an import leaves out a setting at what omission means, even where that is not null", () => {
+    // include_byok_in_budgets omitted means false; an empty list means the same as none.
+    const live = outputsFromWire(wire({ include_byok_in_budgets: false, allowed_providers: [] }), undefined);
+    expect(importedInputs(live)).toStrictEqual({ name: "eng", workspaceId: "00000000-0000-4000-8000-000000000001" });
+  });
 });

@@ -20,9 +20,7 @@ function wireValue(inputs: GuardrailInputs, k: FieldName): unknown {
  */
 export function patchBody(inputs: GuardrailInputs, changed: readonly FieldName[]): WireGuardrailUpdate {
   const groups = new Set(changed.map((k) => spec(k).group).filter(Boolean));
-  const sent = FIELD_NAMES.filter(
-    (k) => changed.includes(k) || (spec(k).group !== undefined && groups.has(spec(k).group)),
-  );
+  const sent = FIELD_NAMES.filter((k) => changed.includes(k) || groups.has(spec(k).group));
   return Object.fromEntries(sent.map((k) => [spec(k).wire, wireValue(inputs, k)])) as WireGuardrailUpdate;
 }
 

@@ -71,14 +71,14 @@ export function answersOf(recorded: RecordedModels): ModelAnswers {
 }
 
 /**
- * What each identifier last sent was answered with, and each answered canonical slug as
- * itself. The service answers in request order without duplicates, so an answer with one slug
- * per identifier sent pairs them; otherwise (two identifiers of one model) only the canonical
- * slugs are known. Nothing else is guessed.
+ * What each identifier last sent was answered with; an identifier not in the map (a canonical
+ * slug among them) stands for itself. The service answers in request order without
+ * duplicates, so an answer with one slug per identifier sent pairs them; otherwise (two
+ * identifiers of one model) nothing is paired. Nothing else is guessed.
  */
 export function knownCanonical(recorded: RecordedModels, list: ModelList): Map<string, string> {
   const answered = answersOf(recorded)[list] ?? [];
-  const known = new Map(answered.map((c) => [c, c]));
+  const known = new Map<string, string>();
   const sent = recorded.args ? [...new Set(recorded.args[list] ?? [])] : [];
   if (sent.length === answered.length) for (const [i, id] of sent.entries()) known.set(id, answered[i]!);
   return known;

@@ -60,8 +60,7 @@ export type ComparedProperty = FieldName;
 type Comparable = Record<FieldName, unknown>;
 
 // biome-ignore lint/suspicious/noShadowRestrictedNames: a module-local helper; no caller here means Object.prototype.valueOf.
-const valueOf = (bag: unknown, k: string): unknown =>
-  (bag as Record<string, unknown> | null | undefined)?.[k] ?? undefined;
+const valueOf = (bag: unknown, k: string): unknown => (bag as Record<string, unknown>)[k] ?? undefined;
 
 /** What the program gives for a field: its own value, else the one it falls back to (docs/api-contract.md, spec rules 2-3). */
 export function given(inputs: GuardrailInputs, k: FieldName): unknown {
@@ -110,13 +109,13 @@ export function outputsFromWire(
   const fields = Object.fromEntries(
     COMPARED.map((k) => {
       const w = valueOf(g, spec(k).wire);
-      return [k, w === undefined || w === null ? null : spec(k).fromWire(w)];
+      return [k, w === undefined ? null : spec(k).fromWire(w)];
     }),
   ) as { [K in FieldName]: OutputValue<K> };
   // A model list echoes the program's identifiers while the service holds their answer; the
   // canonical slugs go to their own output. After drift, the list shows what the service holds.
   const canonical = { allowedModelsCanonical: fields.allowedModels, ignoredModelsCanonical: fields.ignoredModels };
-  const program = inputs ?? previous?.args ?? undefined;
+  const program = inputs ?? previous?.args;
   for (const list of MODEL_LISTS) {
     const held = canonical[CANONICAL_OUTPUT[list]];
     const theirs = program?.[list];
@@ -156,9 +155,9 @@ export function refreshedInputs(recorded: GuardrailOutputs, live: GuardrailOutpu
   const current = liveArgs(live);
   for (const p of COMPARED) {
     if (recorded.args && JSON.stringify(was[p]) === JSON.stringify(now[p])) continue;
-    if (current[p] === null || current[p] === undefined) delete args[p];
-    else args[p] = current[p];
+    args[p] = current[p];
   }
+  // A setting at null (cleared on the service, or so recorded) is left out: what omission means.
   return Object.fromEntries(Object.entries(args).filter(([, v]) => v !== null && v !== undefined));
 }
 
