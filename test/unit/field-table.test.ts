@@ -10,6 +10,7 @@ import { guardrailArgsSchema, type GuardrailInputs } from "../../src/core/args/g
 import { wireGuardrail } from "../../src/core/client/wire";
 import { createBody, patchBody } from "../../src/core/guardrail/bodies";
 import { changedProperties } from "../../src/core/guardrail/changes";
+import { setsInOldOrder } from "../../src/core/guardrail/arrange";
 import { inUserNames } from "../../src/core/guardrail/lifecycle";
 import { outputsFromWire, refreshedInputs } from "../../src/core/guardrail/model";
 import type { GuardrailArgs } from "../../src/dynamic/guardrail";
@@ -121,5 +122,102 @@ describe("GuardrailArgs is typed from the table", () => {
     // @ts-expect-error name is required
     const noName: GuardrailArgs = { limitUsd: 1 };
     expect([ok, badRegion, noName]).toHaveLength(3);
+  });
+});
+
+/** The messages `check` gives for one field's value, or [] when the value is accepted. */
+const refusals = (k: FieldName, v: unknown) =>
+  spec(k)
+    .arg.safeParse(v)
+    .error?.issues.map((i) => `${i.path.join(".")}: ${i.message}`.replace(/^: /, "")) ?? [];
+
+describe("each field's rules, with the message a person can act on", () => {
+  it("name: a string of 1 to 200 characters", () => {
+    expect(refusals("name", "x".repeat(200))).toEqual([]);
+    expect(refusals("name", "")).toEqual(["must be 1 to 200 characters"]);
+    expect(refusals("name", "x".repeat(201))).toEqual(["must be 1 to 200 characters"]);
+    expect(refusals("name", 7)).toEqual(["must be a string"]);
+  });
+
+  it("description: a string of at most 1000 characters, empty included", () => {
+    expect(refusals("description", "")).toEqual([]);
+    expect(refusals("description", "x".repeat(1000))).toEqual([]);
+    expect(refusals("description", "x".repeat(1001))).toEqual(["must be at most 1000 characters"]);
+    expect(refusals("description", ["d"])).toEqual(["must be a string"]);
+  });
+
+  it("model and provider lists: non-empty lists of non-empty identifiers", () => {
+    expect(refusals("allowedModels", "vendor-a/model-x")).toEqual(["must be a list of model identifiers"]);
+    expect(refusals("ignoredModels", [])).toEqual(["must not be empty: omit the property instead of passing []"]);
+    expect(refusals("allowedModels", [3])).toEqual(["0: each item must be a model identifier string"]);
+    expect(refusals("ignoredModels", [""])).toEqual(["0: each item must be a non-empty model identifier"]);
+    expect(refusals("allowedProviders", ["p", ""])).toEqual(["1: each item must be a non-empty provider id"]);
+    expect(refusals("ignoredProviders", "p")).toEqual(["must be a list of provider ids"]);
+  });
+
+  it("data regions: only the contract's regions", () => {
+    expect(refusals("allowedDataRegions", ["europe", "us"])).toEqual([]);
+    expect(refusals("allowedDataRegions", ["mars"])).toEqual(["0: must be one of global, europe, us"]);
+    expect(refusals("allowedDataRegions", [""])).toEqual(["0: each item must be a non-empty data region"]);
+  });
+
+  it("limitUsd: a number of dollars, 0 included, never below", () => {
+    expect(refusals("limitUsd", 0)).toEqual([]);
+    expect(refusals("limitUsd", -0.01)).toEqual(["must be >= 0"]);
+    expect(refusals("limitUsd", "5")).toEqual(["must be a number of US dollars"]);
+    // zod refuses these as not numbers; check words them "must be a finite number" (check-hostile.test.ts).
+    expect(refusals("limitUsd", Number.POSITIVE_INFINITY)).toEqual(["must be a number of US dollars"]);
+    expect(refusals("limitUsd", Number.NaN)).toEqual(["must be a number of US dollars"]);
+  });
+
+  it("resetInterval: daily, weekly or monthly", () => {
+    expect(refusals("resetInterval", "hourly")).toEqual(["must be one of daily, weekly, monthly"]);
+  });
+
+  it("flags: true or false only", () => {
+    expect(refusals("enforceZdrVendorB", "true")).toEqual(["must be true or false"]);
+    expect(refusals("includeByokInBudgets", 1)).toEqual(["must be true or false"]);
+  });
+});
+
+describe("how a list field is sent and compared", () => {
+  it("a set is sent once per element in the program's order, and compares sorted", () => {
+    expect(spec("allowedProviders").toWire(["p2", "p1", "p2"] as never)).toEqual(["p2", "p1"]);
+    expect(spec("allowedProviders").compare(["p2", "p1", "p2"] as never)).toEqual(["p1", "p2"]);
+  });
+
+  it("a list compared as a set keeps the order the state has when only the order changed; custom filters do not", () => {
+    const [e, s] = [
+      { slug: "email", action: "block" },
+      { slug: "ssn", action: "block" },
+    ];
+    const [p, q] = [
+      { pattern: "p", action: "block" },
+      { pattern: "q", action: "block" },
+    ];
+    const old = {
+      allowedModels: ["m/a", "m/b"],
+      ignoredModels: ["m/c", "m/d"],
+      allowedProviders: ["p1", "p2"],
+      ignoredProviders: ["p3", "p4"],
+      allowedDataRegions: ["europe", "us"],
+      contentFilterBuiltins: [e, s],
+      contentFilters: [p, q],
+    };
+    const reversed = Object.fromEntries(Object.entries(old).map(([k, v]) => [k, [...v].reverse()]));
+    expect(setsInOldOrder(old, reversed)).toEqual({ ...old, contentFilters: [q, p] });
+  });
+
+  it("a service message names a value's inner field as the program does", () => {
+    expect(inUserNames("content_filter_builtins[0].scan_scope: unknown scope")).toBe(
+      "contentFilterBuiltins[0].scanScope: unknown scope",
+    );
+  });
+
+  it("only name is required; includeByokInBudgets omitted means false, the rest null", () => {
+    expect(FIELD_NAMES.filter((k) => spec(k).required)).toEqual(["name"]);
+    expect(FIELD_NAMES.filter((k) => spec(k).absent !== undefined).map((k) => [k, spec(k).absent])).toEqual([
+      ["includeByokInBudgets", false],
+    ]);
   });
 });

@@ -29,18 +29,6 @@ export type FilterAction = (typeof FILTER_ACTIONS)[number];
 export const SCAN_SCOPES = ["user_only", "all_messages"] as const;
 export type ScanScope = (typeof SCAN_SCOPES)[number];
 
-/** Label the service sets on each builtin (a label sent in a request is ignored). */
-export const BUILTIN_LABELS: Record<BuiltinSlug, string> = {
-  email: "[EMAIL]",
-  phone: "[PHONE]",
-  ssn: "[SSN]",
-  "credit-card": "[CREDIT_CARD]",
-  "ip-address": "[IP_ADDRESS]",
-  "person-name": "[PERSON_NAME]",
-  address: "[ADDRESS]",
-  "regex-prompt-injection": "[PROMPT_INJECTION]",
-};
-
 /** Name length bounds (spec, Limits). */
 export const NAME_MAX = 200;
 /** Description length bound (spec, Limits). */

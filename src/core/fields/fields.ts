@@ -150,8 +150,8 @@ export const FIELDS = {
   limitUsd: scalar(
     "limit_usd",
     z
+      // zod 4 refuses NaN and ±Infinity as not numbers; check says "must be a finite number" (args/messages.ts).
       .number({ error: "must be a number of US dollars" })
-      .refine(Number.isFinite, { error: "must be a finite number" })
       .refine((n) => n >= 0, { error: "must be >= 0" }),
     z.number(),
   ),

@@ -43,7 +43,7 @@ export const builtinListArgs = z
   .min(1, notEmpty)
   .superRefine((items, ctx) => {
     for (const v of builtinViolations(items))
-      ctx.addIssue({ code: "custom", path: [v.index, v.field], message: v.message, input: items[v.index]?.[v.field] });
+      ctx.addIssue({ code: "custom", path: [v.index, v.field], message: v.message, input: items[v.index]![v.field] });
   });
 
 /** The `contentFilters` arg: applied in order. */

@@ -77,24 +77,23 @@ export interface Judged {
   direction: Direction;
 }
 
-/** Strength of a filter action; an action this version does not know is unranked. */
-const STRENGTH: Record<string, number> = Object.fromEntries(
-  FILTER_ACTIONS.map((a, i) => [a, FILTER_ACTIONS.length - i]),
-);
 /** Where the prompt-injection filter looks, narrowest first. */
 const SCOPES = ["user_only", "all_messages"];
 
 const isList = (v: unknown): v is unknown[] => Array.isArray(v);
 
-/** `String(v)` that never throws: preview JSON may hold an object with no prototype (no `toString`). */
+/**
+ * `String(v)` that never throws: preview JSON may hold an object with no prototype (no
+ * `toString`). `null` is "null" either way, and JSON's objects always stringify.
+ */
 function textOf(v: unknown): string {
-  return typeof v === "object" && v !== null ? (JSON.stringify(v) ?? "") : String(v);
+  return typeof v === "object" ? JSON.stringify(v) : String(v);
 }
 
-/** A filter action's strength; an action this code does not know (`constructor` too) has none. */
+/** A filter action's strength, the first of FILTER_ACTIONS the strongest; an action this version does not know has none. */
 function strengthOf(action: unknown): number | undefined {
-  const name = textOf(action);
-  return Object.hasOwn(STRENGTH, name) ? STRENGTH[name] : undefined;
+  const at = (FILTER_ACTIONS as readonly string[]).indexOf(textOf(action));
+  return at < 0 ? undefined : FILTER_ACTIONS.length - at;
 }
 
 /** Compares two ranks where a higher one is looser; `undefined` (unknown value) is `unknown`. */
@@ -120,11 +119,11 @@ export function judgeWhole(field: FieldName, before: unknown, after: unknown): J
       // Preview JSON is outside input: only a number (or its text) ranks; anything else is unknown.
       const amount = (v: unknown) => (typeof v === "number" || typeof v === "string" ? Number(v) : undefined);
       const d = byRank(amount(before), amount(after));
-      return one(d === "loosening" ? "raised" : "lowered", d);
+      return one(d === "loosening" ? "raised" : d === "tightening" ? "lowered" : "changed", d);
     }
     case "ordered": {
-      const rank = (v: unknown) =>
-        v === null ? rule.order.length : typeof v === "string" ? rule.order.indexOf(v) : -1;
+      // indexOf compares strictly: a value that is not one of the order's strings is -1, unranked.
+      const rank = (v: unknown) => (v === null ? rule.order.length : rule.order.indexOf(v as string));
       const [b, a] = [rank(before), rank(after)];
       const d = byRank(b < 0 ? undefined : b, a < 0 ? undefined : a);
       return one(
@@ -134,7 +133,9 @@ export function judgeWhole(field: FieldName, before: unknown, after: unknown): J
     }
     case "protection":
     case "permission": {
-      const on = (v: unknown) => (v === true ? 2 : v === false || (rule.kind === "protection" && v === null) ? 0 : 1);
+      // A value neither true, false nor null is unreadable here: unranked, so unknown.
+      const on = (v: unknown) =>
+        v === true ? 2 : v === false ? 0 : v === null ? (rule.kind === "protection" ? 0 : 1) : undefined;
       const d = rule.kind === "protection" ? byRank(on(after), on(before)) : byRank(on(before), on(after));
       return one(after === null ? "no longer set" : after === true ? "turned on" : "turned off", d);
     }
@@ -149,11 +150,11 @@ export function judgeWhole(field: FieldName, before: unknown, after: unknown): J
       if (before !== null && after !== null) return one("changed", "unknown");
       // Set where there was none, or dropped: each element added or removed.
       const [kind, items] = before === null ? (["add", after] as const) : (["delete", before] as const);
+      if (!isList(items)) return one("changed", "unknown");
       const key = (x: unknown) =>
         rule.kind === "filters" ? textOf((x as Record<string, unknown>)[rule.key]) : textOf(x);
-      return (isList(items) ? items : []).flatMap((x) =>
-        judgeElement(field, key(x), kind, kind === "add" ? undefined : x, kind === "add" ? x : undefined),
-      );
+      // judgeElement reads an added element as `now` and a removed one as `was`.
+      return items.flatMap((x) => judgeElement(field, key(x), kind, x, x));
     }
   }
 }
