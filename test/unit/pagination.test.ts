@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { collect, paginate } from "../../src/core/client/pagination";
+import { UserError } from "../../src/core/user-error";
 
 /** A fake list of `total` slots where `hidden` slots are filtered out of pages (short pages). */
 function pages(total: number, hidden: Set<number>) {
@@ -159,5 +160,112 @@ describe("paginate in parallel (issue 29)", () => {
       total_count: offset === 40 ? -1 : 100,
     });
     await expect(collect(paginate(fetchPage, 10, { concurrency: 4 }))).rejects.toThrow("total_count -1 is not a count");
+  });
+});
+
+// Issue 31: the edges a mutant of pagination.ts moved without a failing test.
+describe("paginate: the edges", () => {
+  const counting = (count: number) => async () => ({ data: [], total_count: count });
+
+  it("a row's string id is its identity: the same id with other fields is a row already read", async () => {
+    const fetchPage = async (offset: number) => ({
+      data:
+        offset === 0
+          ? [
+              { id: "a", v: 1 },
+              { id: "b", v: 1 },
+            ]
+          : [
+              { id: "a", v: 2 },
+              { id: "b", v: 2 },
+            ],
+      total_count: 6,
+    });
+    await expect(collect(paginate(fetchPage, 2))).rejects.toThrow("the page at offset 2 repeats 2 row(s) already read");
+  });
+
+  it("a row without a string id, null included, is known by its JSON", async () => {
+    const fetchPage = async (offset: number) => ({
+      data: offset === 0 ? [null, { id: 7, v: 1 }] : [{ id: 7, v: 2 }, null],
+      total_count: 4,
+    });
+    expect(await collect(paginate(fetchPage, 2))).toEqual([null, { id: 7, v: 1 }, { id: 7, v: 2 }]);
+  });
+
+  it("by default a count over 1,000,000 rows is refused with a UserError, and exactly 1,000,000 is not", async () => {
+    const err = await collect(paginate(counting(1_000_001), 1_000_000)).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UserError);
+    expect((err as Error).message).toBe(
+      "total_count 1000001 is more than the 1000000 rows a listing may hold; the count cannot be right",
+    );
+    expect(await collect(paginate(counting(1_000_000), 1_000_000))).toEqual([]);
+  });
+
+  it("a count over maxRows is refused before any other page is asked for", async () => {
+    const calls: number[] = [];
+    const fetchPage = async (offset: number) => {
+      calls.push(offset);
+      return { data: [], total_count: 51 };
+    };
+    await expect(collect(paginate(fetchPage, 10, { maxRows: 50 }))).rejects.toThrow(
+      "total_count 51 is more than the 50 rows a listing may hold; the count cannot be right",
+    );
+    expect(calls).toEqual([0]);
+  });
+
+  it("the last page may be empty however few empty pages are tolerated: the walk ends there anyway", async () => {
+    const tail = pages(30, new Set(range(10).map((i) => i + 20)));
+    expect(await collect(paginate(tail.fetchPage, 10, { maxEmptyPages: 0 }))).toEqual(range(20));
+    const only = pages(5, new Set(range(5)));
+    expect(await collect(paginate(only.fetchPage, 10, { maxEmptyPages: 0 }))).toEqual([]);
+    const middle = pages(30, new Set(range(10).map((i) => i + 10)));
+    await expect(collect(paginate(middle.fetchPage, 10, { maxEmptyPages: 0 }))).rejects.toThrow(
+      "1 empty pages in a row up to offset 10 though total_count is 30",
+    );
+  });
+
+  it("no page is asked for once the walk has failed, though pages were still in flight", async () => {
+    const { fetchPage: inner, stats } = liveList(range(1_000), 5);
+    const fetchPage = async (offset: number, limit: number) => {
+      const page = await inner(offset, limit);
+      return offset === 10 ? { ...page, data: [...page.data, -1] } : page;
+    };
+    await expect(collect(paginate(fetchPage, 10, { concurrency: 4 }))).rejects.toThrow(
+      "the page at offset 10 holds 11 rows though 10 were asked for",
+    );
+    const calls = stats.calls;
+    await new Promise((r) => setTimeout(r, 60));
+    expect(stats.calls).toBe(calls);
+  });
+
+  it("a page that fails to load fails the walk with its error, and no page is asked for after it", async () => {
+    const { fetchPage: inner, stats } = liveList(range(1_000), 5);
+    const fetchPage = async (offset: number, limit: number) => {
+      if (offset === 20) throw new Error("connection reset");
+      return inner(offset, limit);
+    };
+    await expect(collect(paginate(fetchPage, 10, { concurrency: 4 }))).rejects.toThrow("connection reset");
+    const calls = stats.calls;
+    await new Promise((r) => setTimeout(r, 60));
+    expect(stats.calls).toBe(calls);
+  });
+
+  it("at most 2 × concurrency pages are asked for ahead of one still outstanding", async () => {
+    let release = () => {};
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    const { fetchPage: inner } = liveList(range(100), 1);
+    const requested: number[] = [];
+    const fetchPage = async (offset: number, limit: number) => {
+      requested.push(offset);
+      if (offset === 10) await held;
+      return inner(offset, limit);
+    };
+    const rows = collect(paginate(fetchPage, 10, { concurrency: 2 }));
+    await new Promise((r) => setTimeout(r, 60));
+    expect(requested).toEqual([0, 10, 20, 30, 40]);
+    release();
+    expect(await rows).toEqual(range(100));
   });
 });

@@ -91,16 +91,16 @@ class WalkState<T> {
   absorb(page: PageResult<T>, offset: number, last: boolean): void {
     const { fail, key, maxEmptyPages } = this.b;
     const count = page.total_count;
-    let fresh = 0;
+    let fresh = false;
     for (const row of page.data) {
       const k = key(row);
       if (this.seen.has(k)) continue;
       this.seen.add(k);
-      fresh++;
+      fresh = true;
       this.rows.push(row);
     }
     if (last) return;
-    if (page.data.length > 0 && fresh === 0) {
+    if (page.data.length > 0 && !fresh) {
       throw fail(
         `the page at offset ${offset} repeats ${page.data.length} row(s) already read though total_count is ${count}; stopping rather than paging on (a server that ignores offset)`,
       );
@@ -159,10 +159,9 @@ function fetchInOrder<T>(
             ready.set(index, page);
             pump();
           },
-          (err) => {
-            inFlight--;
-            if (!stopped) stop(err);
-          },
+          // The first failure stops the walk for good: nothing reads inFlight after it, and a
+          // second reject is a no-op.
+          stop,
         );
       }
     };

@@ -25,7 +25,8 @@ export async function readCapped(
   contentLength?: string | string[],
 ): Promise<CappedBody> {
   const raw = Array.isArray(contentLength) ? contentLength[0] : contentLength;
-  const announced = raw !== undefined && /^\d+$/.test(raw.trim()) ? Number(raw.trim()) : undefined;
+  // Number() ignores the blanks around the digits itself.
+  const announced = raw !== undefined && /^\d+$/.test(raw.trim()) ? Number(raw) : undefined;
   const extra = announced === undefined ? {} : { announced };
   if (announced !== undefined && announced > limit) {
     body.destroy();
