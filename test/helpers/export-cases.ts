@@ -31,3 +31,13 @@ export const exportedFile = (id: string, text = `guardrails:\n  ${id}:\n    name
   fileName: `${id}.yaml`,
   text,
 });
+
+/** The error `f` throws; a test that expected a refusal fails when nothing is thrown. */
+export function thrown(f: () => unknown): Error {
+  try {
+    f();
+  } catch (err) {
+    return err as Error;
+  }
+  throw new Error("expected a throw");
+}

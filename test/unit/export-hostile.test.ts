@@ -21,19 +21,11 @@ import { assignStableIds } from "../../src/export/stable-id";
 import { ExportSelectionError } from "../../src/export/fetch";
 import { GuardrailsClient } from "../../src/core/client";
 import { hostileServer, json } from "../helpers/hostile-server";
-import { exportedFile as file, exportScratch } from "../helpers/export-cases";
+import { exportedFile as file, exportScratch, thrown } from "../helpers/export-cases";
 import { doubleAssignments } from "../../src/export/double-assignments";
 import { ANSWERED_LISTS } from "../helpers/wire-fields";
 
 const { work, folder, beside } = exportScratch("export-hostile-");
-const thrown = (f: () => unknown): Error => {
-  try {
-    f();
-  } catch (err) {
-    return err as Error;
-  }
-  throw new Error("expected a throw");
-};
 
 describe("writeExport never writes through a link (finding 6)", () => {
   it("a dangling link in the folder: refused without --force, naming it; the file it points to is not created", () => {

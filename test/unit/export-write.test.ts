@@ -21,6 +21,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ExportConflictError, ExportTargetError, writeFiles } from "../../src/export/write";
+import { thrown } from "../helpers/export-cases";
 
 let base: string;
 let dir: string;
@@ -32,14 +33,6 @@ beforeEach(() => {
 afterEach(() => rmSync(base, { recursive: true, force: true }));
 
 const file = (name: string, text = `${name}\n`) => ({ fileName: name, text });
-const thrown = (f: () => unknown): Error => {
-  try {
-    f();
-  } catch (err) {
-    return err as Error;
-  }
-  throw new Error("expected a throw");
-};
 const LINK =
   "is a symbolic link; guardrails-export never writes through a link: remove it, or export into another folder";
 
