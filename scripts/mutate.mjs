@@ -6,7 +6,8 @@
  * from each JSON report: every module at or above its group's floor, and every surviving mutant
  * listed in mutation/survivors.json with the reason it cannot matter. Exits 1 naming each module
  * under its floor and each survivor not listed. `--check` reads reports already written instead
- * of running Stryker. Not part of .ci/run: the three groups take about an hour on two cores.
+ * of running Stryker. Not part of .ci/run: the three groups take about half an hour on two idle
+ * cores with `--concurrency 2`.
  *
  * By default each run uses the test files that import a mutated module by its own path (not
  * through a folder's index.ts): fewer tests can only kill fewer mutants, so a floor met this way
