@@ -254,8 +254,8 @@ describe("a setting changed as a whole: the words the summary shows and the verd
     expect(said(judgeWhole("enableFreeModelTraining", null, false))).toEqual(["turned off tightening"]);
   });
 
-  it("a flag that is neither true, false nor unset is unknown, never a guess", () => {
-    expect(said(judgeWhole("enforceZdrVendorA", false, "yes"))).toEqual(["turned off unknown"]);
+  it("a flag that is neither true, false nor unset is unknown, never a guess, and not worded as one", () => {
+    expect(said(judgeWhole("enforceZdrVendorA", false, "yes"))).toEqual(["changed unknown"]);
     expect(said(judgeWhole("enforceZdrVendorA", "yes", false))).toEqual(["turned off unknown"]);
     expect(said(judgeWhole("enablePaidModelTraining", 1, true))).toEqual(["turned on unknown"]);
   });

@@ -137,7 +137,9 @@ export function judgeWhole(field: FieldName, before: unknown, after: unknown): J
       const on = (v: unknown) =>
         v === true ? 2 : v === false ? 0 : v === null ? (rule.kind === "protection" ? 0 : 1) : undefined;
       const d = rule.kind === "protection" ? byRank(on(after), on(before)) : byRank(on(before), on(after));
-      return one(after === null ? "no longer set" : after === true ? "turned on" : "turned off", d);
+      const what =
+        after === null ? "no longer set" : after === true ? "turned on" : after === false ? "turned off" : "changed";
+      return one(what, d);
     }
     case "allowList":
       return before === null
