@@ -14,6 +14,8 @@ import { join } from "node:path";
 import { planMigration, StateMigrationError, type MigrationPlan } from "./from-state";
 import { renderImportFile } from "./pulumi-import";
 import { writeFiles } from "./write";
+import { isInvisible } from "../core/text/controls";
+import { idText, visible } from "../core/text/terminal";
 
 /** How `migrateToNative` runs. */
 export interface MigrateOptions {
@@ -27,6 +29,28 @@ export interface MigrateOptions {
   pulumi?: string;
   /** Where progress lines go. */
   say: (line: string) => void;
+}
+
+/** A state id shown as is: a UUID, or a set's `<uuid>/members`. */
+const PLAIN_ID = /^[\w.:/-]{1,200}$/;
+
+/**
+ * One argument of a command a person copies into a shell: as is when plain, else single-quoted;
+ * one that holds an invisible character (a bidi control in a URN) in bash's `$'…'` quoting
+ * with each such character as a `\u` escape, so the line shows every byte and still runs.
+ */
+function shellWord(a: string): string {
+  if (/^[\w:./=-]+$/.test(a)) return a;
+  if (![...a].some(isInvisible)) return `'${a.replaceAll("'", "'\\''")}'`;
+  const escaped = [...a]
+    .map((c) => {
+      if (c === "\\" || c === "'") return `\\${c}`;
+      if (!isInvisible(c)) return c;
+      const cp = c.codePointAt(0)!;
+      return cp > 0xffff ? `\\U${cp.toString(16).padStart(8, "0")}` : `\\u${cp.toString(16).padStart(4, "0")}`;
+    })
+    .join("");
+  return `$'${escaped}'`;
 }
 
 /** A pulumi run: stdout captured when asked, else passed through with stderr. */
@@ -75,8 +99,11 @@ export async function migrateToNative(o: MigrateOptions): Promise<number> {
     o.say("no dynamic guardrails resource in the stack; nothing to migrate");
     return 0;
   }
+  // A state's names and ids may hold bidi and zero-width characters: shown neutralised (text/terminal.ts).
   for (const m of plan.moves)
-    o.say(`${m.imported ? "imported already" : "import"}: ${m.name} (${m.nativeType}) id ${m.id}`);
+    o.say(
+      `${m.imported ? "imported already" : "import"}: ${visible(m.name, 200)} (${m.nativeType}) id ${PLAIN_ID.test(m.id) ? m.id : idText(m.id)}`,
+    );
   const dir = mkdtempSync(join(tmpdir(), "guardrails-migrate-"));
   try {
     const files = plan.imports.map((i) => ({
@@ -92,10 +119,7 @@ export async function migrateToNative(o: MigrateOptions): Promise<number> {
     for (const d of plan.deletes) {
       const args = ["state", "delete", ...d.urns, "--yes", ...(d.force ? ["--force"] : [])];
       if (o.yes) await must(o, args);
-      else
-        o.say(
-          `then: pulumi ${args.map((a) => (/^[\w:./=-]+$/.test(a) ? a : `'${a.replaceAll("'", "'\\''")}'`)).join(" ")}`,
-        );
+      else o.say(`then: pulumi ${args.map(shellWord).join(" ")}`);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -1,12 +1,14 @@
 /**
  * Issue 13 under the real CLI: retries are visible as they happen, a failed preview never
  * summarises as "no changes", hostile names cannot forge the PR summary, and a bad config
- * file's errors carry no colour codes, even in `--json` diagnostics.
+ * file's errors carry no colour codes, even in `--json` diagnostics. Issue 38: on the native
+ * face, ids and names a hostile server answers reach the CLI output escaped.
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { hostileServer, json } from "../helpers/hostile-server";
 import { REPO_ROOT } from "../helpers/spawn-emulator";
 import { useProgram } from "./harness";
 
@@ -102,5 +104,43 @@ export const id = g.id;
     const plain = await p.pulumi(["preview"]);
     expect(plain.output).not.toContain("\u001b");
     expect(plain.output).not.toContain("at loadGuardrailConfigs");
+  });
+});
+
+describe("hostile server text under the real CLI, on the native face (issue 38)", () => {
+  const p = useProgram("hostile-native-e2e");
+
+  it("ids and a message a hostile server answers arrive escaped in the CLI output, never raw", async () => {
+    const evil = "\u001b[31m\u202egnp.exe\u200b";
+    const server = await hostileServer((req, res) => {
+      const path = new URL(req.url ?? "/", "http://x").pathname;
+      if (path !== "/api/v1/guardrails") return json(res, 400, { error: { code: 400, message: `refused${evil}` } });
+      const row = (id: string) => ({ id, name: "twin", created_at: "2026-01-01T00:00:00Z" });
+      json(res, 200, { data: [row(`../../workspaces/${evil}1`), row(`../../workspaces/${evil}2`)], total_count: 2 });
+    });
+    try {
+      Object.assign(p.env, {
+        PATH: `${join(REPO_ROOT, "src/native/bin")}:${p.env.PATH}`,
+        PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      });
+      writeFileSync(join(p.dir, "Pulumi.yaml"), "name: hostile-native-e2e\nruntime: nodejs\n");
+      writeFileSync(join(p.dir, "package.json"), JSON.stringify({ name: "hostile-native-e2e", main: "index.js" }));
+      writeFileSync(
+        join(p.dir, "index.js"),
+        `const pulumi = require("@pulumi/pulumi");
+const show = (tok, args) => pulumi.runtime.invoke("guardrails:index:" + tok, args).then(() => "ok", (e) => console.log(tok + " failed: " + e.message));
+exports.done = Promise.all([show("getGuardrail", { name: "twin" }), show("getGuardrailMembers", { guardrailId: "3f2b8c1e-0000-4000-8000-000000000000" })]).then(() => "done");
+`,
+      );
+      await p.pulumi(["config", "set", "guardrails:baseUrl", server.url], { check: true });
+      const res = await p.preview();
+      expect(res.output).not.toMatch(/[\u001b\u202e\u200b]/);
+      expect(res.output).toContain(
+        'data.0.id: must be a UUID, as the service assigns its ids (got "../../workspaces/<U+001B>[31m<U+202E>gnp.exe<U+200B>1")',
+      );
+      expect(res.output).toContain("400 Bad Request: refused [31m<U+202E>gnp.exe<U+200B>");
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -42,19 +42,18 @@ const guardrailJson = (id: string, name: string, extra: Record<string, unknown> 
 });
 
 describe("a hostile server", () => {
-  it("1. ids '.', '..' and '/' never become path components: every file stays in the folder, forget finds each", async () => {
+  it("1. ids '.', '..' and '/' are refused (not UUIDs, issue 38) and never become path components", async () => {
     for (const id of [".", "..", "a/../../../escape"]) {
       const server = await hostileServer((_req, res) => json(res, 201, { data: guardrailJson(id, "dots") }));
       try {
         configureProvider(server.url);
-        expect((await create(`proj/dev/dots${id.length}`, "dots")).id).toBe(id);
+        await expect(create(`proj/dev/dots${id.length}`, "dots")).rejects.toThrow(/data\.id: must be a UUID/);
       } finally {
         await server.close();
       }
       JournalHandle.forget(id, bench.dir);
     }
     expect(readdirSync(bench.root)).toEqual(["journal"]);
-    expect(readdirSync(bench.dir)).toEqual([]);
   });
 
   it("2. a POST that fails ambiguously, nothing landed, then succeeds leaves no entry the engine cannot forget", async () => {
@@ -63,31 +62,32 @@ describe("a hostile server", () => {
       if (req.method === "POST")
         return ++postsSeen === 1
           ? json(res, 500, { error: { code: 500, message: "boom" } })
-          : json(res, 201, { data: guardrailJson("g-second", "amb") });
+          : json(res, 201, { data: guardrailJson("3f2b8c1e-0000-4000-8000-00000000000a", "amb") });
       json(res, 200, { data: [], total_count: 0 });
     });
     try {
       configureProvider(server.url, { "guardrails:maxAttempts": "3" });
-      expect((await create("proj/dev/amb", "amb")).id).toBe("g-second");
+      expect((await create("proj/dev/amb", "amb")).id).toBe("3f2b8c1e-0000-4000-8000-00000000000a");
     } finally {
       await server.close();
     }
     // The engine recorded g-second (its next diff/read forgets it): nothing may stay that a later create of this resource would resolve.
-    JournalHandle.forget("g-second", bench.dir);
+    JournalHandle.forget("3f2b8c1e-0000-4000-8000-00000000000a", bench.dir);
     expect(readdirSync(bench.dir)).toEqual([]);
   });
 
   it("3. a guardrail answered for the journaled id under another id is not adopted", async () => {
     const server = await hostileServer((req, res) => {
-      if (req.method === "GET" && req.url?.startsWith("/api/v1/guardrails/g-journaled"))
-        return json(res, 200, { data: guardrailJson("g-someone-else", "swap") });
-      if (req.method === "POST") return json(res, 201, { data: guardrailJson("g-fresh", "swap") });
+      if (req.method === "GET" && req.url?.startsWith("/api/v1/guardrails/3f2b8c1e-0000-4000-8000-00000000000d"))
+        return json(res, 200, { data: guardrailJson("3f2b8c1e-0000-4000-8000-00000000000b", "swap") });
+      if (req.method === "POST")
+        return json(res, 201, { data: guardrailJson("3f2b8c1e-0000-4000-8000-00000000000c", "swap") });
       json(res, 404, { error: { code: 404, message: "no" } });
     });
     try {
-      plant("proj/dev/swap", "swap", { id: "g-journaled" }, { url: server.url });
+      plant("proj/dev/swap", "swap", { id: "3f2b8c1e-0000-4000-8000-00000000000d" }, { url: server.url });
       configureProvider(server.url);
-      expect((await create("proj/dev/swap", "swap")).id).toBe("g-fresh");
+      expect((await create("proj/dev/swap", "swap")).id).toBe("3f2b8c1e-0000-4000-8000-00000000000c");
     } finally {
       await server.close();
     }
@@ -96,7 +96,7 @@ describe("a hostile server", () => {
   it("4. a server that never answers the adoption's GET does not stall the create forever (the request deadline holds)", async () => {
     const server = await hostileServer(() => undefined);
     try {
-      plant("proj/dev/hang", "hang", { id: "g-hang" }, { url: server.url });
+      plant("proj/dev/hang", "hang", { id: "3f2b8c1e-0000-4000-8000-00000000000f" }, { url: server.url });
       configureProvider(server.url, { "guardrails:timeoutMs": "300", "guardrails:maxAttempts": "1" });
       const t0 = Date.now();
       await expect(create("proj/dev/hang", "hang")).rejects.toThrow(/300 ms/);
@@ -361,12 +361,12 @@ describe("a hostile local disk", () => {
     const server = await hostileServer((_req, res) => {
       rmSync(bench.dir, { recursive: true, force: true });
       writeFileSync(bench.dir, "in the way");
-      json(res, 201, { data: guardrailJson("g-swapped", "swapped") });
+      json(res, 201, { data: guardrailJson("3f2b8c1e-0000-4000-8000-00000000000e", "swapped") });
     });
     try {
       configureProvider(server.url);
       // An error here would lose g-swapped: the engine records nothing, and the journal is gone.
-      expect((await create("proj/dev/swapped", "swapped")).id).toBe("g-swapped");
+      expect((await create("proj/dev/swapped", "swapped")).id).toBe("3f2b8c1e-0000-4000-8000-00000000000e");
     } finally {
       await server.close();
     }

@@ -80,10 +80,10 @@ describe("one budget per process", () => {
       seen.max = Math.max(seen.max, seen.inFlight);
       const offset = Number(new URL(req.url!, "http://x").searchParams.get("offset"));
       const data = Array.from({ length: 100 }, (_, i) => ({
-        id: `w${offset + i}`,
+        id: `00000000-0000-4000-8000-${String(offset + i).padStart(12, "0")}`,
         name: `w${offset + i}`,
         slug: `w${offset + i}`,
-        default_guardrail_id: `g${offset + i}`,
+        default_guardrail_id: `00000000-0000-4000-9000-${String(offset + i).padStart(12, "0")}`,
       }));
       setTimeout(() => {
         seen.inFlight--;

@@ -38,7 +38,7 @@ async function organization(
     const page = (rows: unknown[], total = rows.length) =>
       json(res, 200, { data: rows.slice(offset, offset + limit), total_count: total });
     if (url.pathname === "/api/v1/workspaces")
-      return page((o.workspaces ?? []).map((id) => ({ id, default_guardrail_id: `default-of-${id}` })));
+      return page((o.workspaces ?? []).map((id, i) => ({ id, default_guardrail_id: uuid(0xd000 + i) })));
     if (url.pathname === "/api/v1/guardrails") {
       const ws = url.searchParams.get("workspace_id");
       return ws === null ? page(guardrails, o.total) : page(o.byWorkspace?.[ws] ?? []);
@@ -244,34 +244,30 @@ describe("hostile names: the round trip through the loader", () => {
       expect(result.warnings.join("\n") + loadError, String(r.id)).toMatch(new RegExp(`${r.id}`));
   });
 
-  it("A15: a non-UUID service id (with /) is exported with a warning that the file will not load", async () => {
-    const { result } = await (async () => {
-      const org = await organization([row("../../x/y", "Odd")]);
-      try {
-        return { result: await exportGuardrails({ client: org.client }) };
-      } finally {
-        await org.close();
-      }
-    })();
-    expect(result.files.map((f) => f.fileName)).toEqual(["odd.yaml"]);
-    expect(result.warnings.join("\n")).toMatch(/adoptId/);
+  it("A15: a non-UUID service id (with /) fails the export loudly, naming it (issue 38: ids are checked before any use)", async () => {
+    const org = await organization([row("../../x/y", "Odd")]);
+    try {
+      await expect(exportGuardrails({ client: org.client })).rejects.toThrow(
+        'data.0.id: must be a UUID, as the service assigns its ids (got "../../x/y")',
+      );
+    } finally {
+      await org.close();
+    }
   });
 });
 
 describe("hostile service: what reaches the terminal", () => {
   const ESC = "\u001b[2J\u001b]0;pwned\u0007\r\n";
 
-  it("A16: a guardrail id with escape sequences and newlines is quoted in the no-workspace note", async () => {
+  it("A16: a guardrail id with escape sequences and newlines fails the export, the id shown escaped", async () => {
     const org = await organization([
       row(`3f2b8c1e-0000-4000-8000-000000000001${ESC}`, "Old", { workspace_id: null }),
       row(uuid(2), "New"),
     ]);
     try {
-      const result = await exportGuardrails({ client: org.client });
-      expect(result.notes).toHaveLength(1);
-      for (const line of result.notes) expect(line).not.toMatch(RAW_CONTROL);
-      const left = await exportGuardrails({ client: org.client, workspaces: ["00000000-0000-4000-8000-00000000bbbb"] });
-      for (const line of left.notes) expect(line).not.toMatch(RAW_CONTROL);
+      const err = (await exportGuardrails({ client: org.client }).catch((e: Error) => e)) as Error;
+      expect(err.message).toContain('(got "3f2b8c1e-0000-4000-8000-000000000001<U+001B>[2J<U+001B>]0;pwned<U+0007> ")');
+      expect(err.message).not.toMatch(RAW_CONTROL);
     } finally {
       await org.close();
     }
@@ -292,12 +288,12 @@ describe("hostile service: what reaches the terminal", () => {
     }
   });
 
-  it("A18: a guardrail id with escape sequences is quoted in the warnings", async () => {
+  it("A18: a guardrail id with escape sequences fails the export before any warning could quote it", async () => {
     const org = await organization([row(`${uuid(1)}${ESC}`, "Warned", { enforce_zdr: true })]);
     try {
-      const result = await exportGuardrails({ client: org.client });
-      expect(result.warnings.length).toBeGreaterThan(0);
-      for (const w of result.warnings) expect(w).not.toMatch(RAW_CONTROL);
+      const err = (await exportGuardrails({ client: org.client }).catch((e: Error) => e)) as Error;
+      expect(err.message).toMatch(/data\.0\.id: must be a UUID/);
+      expect(err.message).not.toMatch(RAW_CONTROL);
     } finally {
       await org.close();
     }
@@ -320,7 +316,10 @@ describe("hostile service: what reaches the terminal", () => {
   it("A19: --all-workspaces with workspace ids that are paths or queries: every call stays on /api/v1/guardrails", async () => {
     const org = await organization([row(uuid(1), "A")], { workspaces: [WS, "../../admin", "x&workspace_id=y", "/"] });
     try {
-      await exportGuardrails({ client: org.client, allWorkspaces: true });
+      // Workspace ids are UUIDs (issue 38): a list of others is refused before any id is used.
+      await expect(exportGuardrails({ client: org.client, allWorkspaces: true })).rejects.toThrow(
+        'data.1.id: must be a UUID, as the service assigns its ids (got "../../admin")',
+      );
       const paths = org.server.requests.map((r) => new URL(r.url, "http://x"));
       for (const p of paths)
         expect([

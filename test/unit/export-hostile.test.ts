@@ -249,12 +249,13 @@ describe("double assignments across workspace ids in two cases (issue 24, findin
       members: ["user_a"],
       keys: [],
     });
+    const [g1, g2] = ["3f2b8c1e-0000-4000-8000-000000000001", "3f2b8c1e-0000-4000-8000-000000000002"];
     const ids = new Map([
-      ["g1", "eng"],
-      ["g2", "support"],
+      [g1, "eng"],
+      [g2, "support"],
     ]);
     const found = doubleAssignments(
-      [live("g1", "ABCDEF00-0000-4000-8000-000000000001"), live("g2", "abcdef00-0000-4000-8000-000000000001")],
+      [live(g1, "ABCDEF00-0000-4000-8000-000000000001"), live(g2, "abcdef00-0000-4000-8000-000000000001")],
       ids,
     );
     expect(found).toHaveLength(1);

@@ -284,9 +284,9 @@ describe("the YAML text", () => {
 
 describe("doubleAssignments", () => {
   const ids = new Map([
-    ["g1", "eng"],
-    ["g2", "support"],
-    ["g3", "other-ws"],
+    ["3f2b8c1e-0000-4000-8000-000000000001", "eng"],
+    ["3f2b8c1e-0000-4000-8000-000000000002", "support"],
+    ["3f2b8c1e-0000-4000-8000-000000000003", "other-ws"],
   ]);
   const at = (id: string, ws: string, members: string[], keys: string[] = []): LiveGuardrail => ({
     guardrail: wire({ id, workspace_id: ws }),
@@ -298,7 +298,11 @@ describe("doubleAssignments", () => {
     const W2 = "00000000-0000-4000-8000-000000000002";
     expect(
       doubleAssignments(
-        [at("g1", WS, ["user_a", "user_b"], ["k1"]), at("g2", WS, ["user_b"]), at("g3", W2, ["user_a"], ["k1"])],
+        [
+          at("3f2b8c1e-0000-4000-8000-000000000001", WS, ["user_a", "user_b"], ["k1"]),
+          at("3f2b8c1e-0000-4000-8000-000000000002", WS, ["user_b"]),
+          at("3f2b8c1e-0000-4000-8000-000000000003", W2, ["user_a"], ["k1"]),
+        ],
         ids,
       ),
     ).toEqual([

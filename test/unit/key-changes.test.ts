@@ -18,7 +18,13 @@ const Q = "vendor-c/model-q";
 
 /** The outputs `up` records for `sent`, the service holding `held` (wire names). */
 function recorded(sent: Record<string, unknown>, held: Record<string, unknown>) {
-  const g = wireGuardrail.parse({ id: "g1", name: "n", created_at: "t", workspace_id: "w1", ...held });
+  const g = wireGuardrail.parse({
+    id: "3f2b8c1e-0000-4000-8000-000000000001",
+    name: "n",
+    created_at: "t",
+    workspace_id: "00000000-0000-4000-8000-000000000001",
+    ...held,
+  });
   return outputsFromWire(g, { name: "n", ...sent } as GuardrailInputs);
 }
 

@@ -3,14 +3,21 @@
  * carries the status, method, a redacted URL, the server's message and the cause; none
  * ever carries the API key (redaction.ts).
  */
+import { visible } from "../text/terminal";
 import { UserError } from "../user-error";
+
+/**
+ * Longest server message shown on an error once neutralised: the redacted, cut message
+ * (redaction.ts `serverText`) with room for its escapes.
+ */
+const SHOWN_SERVER_MESSAGE = 400;
 
 /** What every API error carries besides its status and summary. */
 export interface ErrorContext {
   method: string;
   /** Already redacted with `redactUrl`. */
   url: string;
-  /** The server's `error.message`, when it sent one. */
+  /** The server's `error.message` (redacted), when it sent one; the error keeps it neutralised (text/terminal.ts). */
   serverMessage?: string;
   /** The server's `error.metadata`, when it sent one. */
   metadata?: Record<string, unknown> | null;
@@ -29,14 +36,16 @@ export class GuardrailsError extends UserError {
   readonly metadata: Record<string, unknown> | null | undefined;
 
   constructor(status: number, summary: string, ctx: ErrorContext) {
+    // Whatever the server said is shown only neutralised: no escape, bidi or zero-width character reaches a terminal.
+    const said = ctx.serverMessage ? visible(ctx.serverMessage, SHOWN_SERVER_MESSAGE) : undefined;
     super(
-      `${ctx.method} ${ctx.url}: ${summary}${ctx.serverMessage ? `: ${ctx.serverMessage}` : ""}`,
+      `${ctx.method} ${ctx.url}: ${summary}${said ? `: ${said}` : ""}`,
       ctx.cause === undefined ? undefined : { cause: ctx.cause },
     );
     this.status = status;
     this.method = ctx.method;
     this.url = ctx.url;
-    this.serverMessage = ctx.serverMessage;
+    this.serverMessage = said;
     this.metadata = ctx.metadata;
   }
 

@@ -20,6 +20,7 @@ import {
 import { readCapped } from "./read-body";
 import { redactCause, redactUrl, redactValue, serverText } from "./redaction";
 import { parseRetryAfter } from "./retry";
+import { visible } from "../text/terminal";
 import { wireErrorBody } from "./wire";
 
 /** Default whole-request deadline, ms. */
@@ -155,9 +156,11 @@ export class Transport {
       const issues = parsed.error.issues.map((i) => ({
         path: i.path,
         code: i.code,
-        message: serverText(i.message, this.options.apiKey),
+        message: visible(serverText(i.message, this.options.apiKey), 1000),
       }));
-      throw new ResponseShapeError(status, `unexpected response shape (${serverText(detail, this.options.apiKey)})`, {
+      // An issue may quote what the server sent (an id not shaped like one): neutralised like any server text.
+      const shown = visible(serverText(detail, this.options.apiKey), 1000);
+      throw new ResponseShapeError(status, `unexpected response shape (${shown})`, {
         ...ctx,
         issues,
       });

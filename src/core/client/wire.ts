@@ -4,6 +4,8 @@
  * envelopes), tolerant on what the service may add or leave out.
  */
 import { z } from "zod";
+import { UUID_RE } from "../fields/constants";
+import { idText } from "../text/terminal";
 import {
   FIELD_NAMES,
   type FIELDS,
@@ -16,6 +18,16 @@ import {
 
 /** Content filter records, read tolerantly (core/fields/filters.ts). */
 export { wireBuiltinFilter, wireCustomFilter, type WireBuiltinFilter, type WireCustomFilter } from "../fields/filters";
+
+/**
+ * An id the service assigns (a guardrail's, a workspace's): a UUID (the spec's "string, UUID";
+ * docs/api-contract.md), in either case. Anything else is refused before any use, since it would
+ * become a resource id, a path segment and a word in messages; the refusal shows it
+ * neutralised (text/terminal.ts), never raw.
+ */
+export const serviceId = z.string().refine((s) => UUID_RE.test(s), {
+  error: (issue) => `must be a UUID, as the service assigns its ids (got ${idText(issue.input)})`,
+});
 
 /**
  * Absent and `null` both read as null (docs/api-contract.md rule 10), and so does an empty
@@ -37,13 +49,13 @@ type ReadShape = {
 
 /**
  * A guardrail as the service returns it, read tolerantly (docs/api-contract.md rules 10-12):
- * only `id`, `name` and `created_at` are required, every other key absent reads as null, enum
+ * only `id` (a UUID, as `workspace_id` when present), `name` and `created_at` are required, every other key absent reads as null, enum
  * values are open (kept as they are) and extra fields are dropped.
  */
 export const wireGuardrail = z.object({
-  id: z.string(),
+  id: serviceId,
   created_at: z.string(),
-  workspace_id: orNull(z.string()),
+  workspace_id: orNull(serviceId),
   updated_at: orNull(z.string()),
   ...(Object.fromEntries(
     FIELD_NAMES.map((k) => [spec(k).wire, spec(k).required ? spec(k).read : orNull(spec(k).read)]),
@@ -64,7 +76,7 @@ export const wireMemberAssignment = z.object({
   id: z.string(),
   user_id: z.string(),
   organization_id: z.string(),
-  guardrail_id: z.string(),
+  guardrail_id: serviceId,
   assigned_by: z.string().nullable(),
   created_at: z.string(),
 });
@@ -75,7 +87,7 @@ export type WireMemberAssignment = z.infer<typeof wireMemberAssignment>;
 export const wireKeyAssignment = z.object({
   id: z.string(),
   key_hash: z.string(),
-  guardrail_id: z.string(),
+  guardrail_id: serviceId,
   key_name: z.string(),
   key_label: z.string(),
   assigned_by: z.string().nullable(),
@@ -86,14 +98,14 @@ export type WireKeyAssignment = z.infer<typeof wireKeyAssignment>;
 
 /**
  * A workspace as `GET /workspaces` and `GET /workspaces/{id-or-slug}` answer it
- * (docs/api-contract.md rule 17). `id` and `default_guardrail_id` are required: without them
+ * (docs/api-contract.md rule 17). `id` and `default_guardrail_id` are required UUIDs: without them
  * the record cannot say which workspace it is or which guardrail is its default (rule 21), so
  * such an answer is refused (`ResponseShapeError` naming the missing key). Every other key
  * may be absent and reads as null (rule 10's tolerance); extra keys are dropped (rule 12).
  */
 export const wireWorkspace = z.object({
-  id: z.string().min(1),
-  default_guardrail_id: z.string().min(1),
+  id: serviceId,
+  default_guardrail_id: serviceId,
   name: z
     .string()
     .nullish()

@@ -2,9 +2,13 @@
  * The read of a workspace's default guardrail (docs/api-contract.md rules 18 to 21): whether it
  * exists is the workspace's answer, never the guardrail's own 404.
  */
+import { escapeInvisible } from "../text/controls";
 import { UserError } from "../user-error";
 import { NotFoundError } from "./errors";
 import type { WireGuardrail, WireWorkspace } from "./wire";
+
+/** A value for a message: JSON, with what JSON leaves raw (bidi, zero-width) escaped. */
+const quoted = (v: unknown) => escapeInvisible(JSON.stringify(v));
 
 /**
  * What a read of a workspace's default guardrail found:
@@ -37,7 +41,7 @@ export async function readWorkspaceDefault(
   if (workspace === undefined) return { state: "gone" };
   if (workspace.id !== workspaceIdOrSlug && workspace.slug !== workspaceIdOrSlug)
     throw new UserError(
-      `asked for workspace ${JSON.stringify(workspaceIdOrSlug)}, the service answered workspace ${JSON.stringify(workspace.id)} (slug ${JSON.stringify(workspace.slug)}); not reading another workspace's default guardrail`,
+      `asked for workspace ${quoted(workspaceIdOrSlug)}, the service answered workspace ${quoted(workspace.id)} (slug ${quoted(workspace.slug)}); not reading another workspace's default guardrail`,
     );
   try {
     const guardrail = await client.getGuardrail(workspace.default_guardrail_id);
@@ -54,6 +58,6 @@ export async function readWorkspaceDefault(
  */
 export function workspacePath(idOrSlug: string): string {
   if (idOrSlug === "" || idOrSlug === "." || idOrSlug === "..")
-    throw new UserError(`a workspace id or slug must be one path segment; got ${JSON.stringify(idOrSlug)}`);
+    throw new UserError(`a workspace id or slug must be one path segment; got ${quoted(idOrSlug)}`);
   return `/workspaces/${encodeURIComponent(idOrSlug)}`;
 }

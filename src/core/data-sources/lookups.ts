@@ -10,6 +10,7 @@ import type { WireGuardrail } from "../client/wire";
 import { shown } from "../args/messages";
 import { COMPARED, outputsFromWire } from "../guardrail/model";
 import type { FieldName, OutputValue } from "../fields/fields";
+import { idText } from "../text/terminal";
 import { UserError } from "../user-error";
 import { type LookupArgs, type LookupName, parseLookupArgs } from "./args";
 
@@ -87,7 +88,7 @@ export async function getGuardrail(
   if (found.length === 0)
     throw new UserError(`getGuardrail: no guardrail named ${shown(a.name)} in ${where(a.workspaceId)}`);
   if (found.length > 1) {
-    const ids = found.map((g) => g.id).sort();
+    const ids = found.map((g) => idText(g.id)).sort();
     throw new UserError(
       `getGuardrail: ${found.length} guardrails are named ${shown(a.name)} in ${where(a.workspaceId)} (${ids.join(", ")}); look one up by id`,
     );

@@ -7,6 +7,7 @@
 import { shown } from "../args/messages";
 import type { GuardrailsClient } from "../client/client";
 import type { WireWorkspace } from "../client/wire";
+import { idText } from "../text/terminal";
 import { UserError } from "../user-error";
 import { argsOf } from "./lookups";
 
@@ -73,7 +74,7 @@ async function byName(client: GuardrailsClient, name: string): Promise<WireWorks
   const found = all.filter((w) => w.name === name);
   if (found.length === 1) return found[0]!;
   if (found.length > 1) {
-    const ids = found.map((w) => w.id).sort();
+    const ids = found.map((w) => idText(w.id)).sort();
     throw new UserError(
       `getWorkspace: ${found.length} workspaces are named ${shown(name)} (${ids.join(", ")}); look one up by id or slug`,
     );

@@ -10,10 +10,12 @@ import type { GuardrailsClient } from "../client/client";
 import type { GuardrailInputs } from "../args/guardrail-args";
 import { changedProperties } from "./changes";
 import { outputsFromWire } from "./model";
+import { escapeInvisible } from "../text/controls";
 
 const MAX_VALUE = 80;
+/** A value the service holds, as JSON with what JSON leaves raw escaped (text/controls.ts), cut. */
 const show = (v: unknown) => {
-  const text = v === undefined || v === null ? "none" : JSON.stringify(v);
+  const text = v === undefined || v === null ? "none" : escapeInvisible(JSON.stringify(v));
   return text.length > MAX_VALUE ? `${text.slice(0, MAX_VALUE - 1)}…` : text;
 };
 

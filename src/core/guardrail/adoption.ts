@@ -10,6 +10,7 @@ import { changedProperties } from "./changes";
 import { patchBody } from "./bodies";
 import { outputsFromWire, type GuardrailOutputs } from "./model";
 import { lookUpDefaultWorkspace, sameUuid } from "./workspace";
+import { idText } from "../text/terminal";
 import { UserError } from "../user-error";
 import type { CreateResult } from "../results";
 
@@ -43,14 +44,14 @@ export async function adopt(
     }
   } else if (inputs.workspaceId && !sameUuid(inputs.workspaceId, live.workspace_id)) {
     throw new UserError(
-      `guardrail "${inputs.name}": adoptId ${id} is in workspace ${live.workspace_id}, but workspaceId says ${inputs.workspaceId}; make them agree`,
+      `guardrail "${inputs.name}": adoptId ${id} is in workspace ${idText(live.workspace_id)}, but workspaceId says ${inputs.workspaceId}; make them agree`,
     );
   } else if (
     !inputs.workspaceId &&
     !sameUuid(await lookUpDefaultWorkspace(client).catch((err) => Promise.reject(annotate(err))), live.workspace_id)
   ) {
     throw new UserError(
-      `guardrail "${inputs.name}": adoptId ${id} is in workspace ${live.workspace_id}, not the default workspace that an omitted workspaceId means; set workspaceId: "${live.workspace_id}"`,
+      `guardrail "${inputs.name}": adoptId ${id} is in workspace ${idText(live.workspace_id)}, not the default workspace that an omitted workspaceId means; set workspaceId: ${JSON.stringify(idText(live.workspace_id))}`,
     );
   }
   // No record of what identifiers made its model lists: compare the program's with the

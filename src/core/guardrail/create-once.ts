@@ -23,6 +23,7 @@ import { createKey, currentEntry, JournalHandle, stillRuns, type JournalEntry } 
 import { discard } from "./journal-files";
 import { settingsMatch } from "./changes";
 import { lookUpDefaultWorkspace, sameUuid } from "./workspace";
+import { idText } from "../text/terminal";
 import { UserError } from "../user-error";
 
 /** How far the service's clock may trail ours when matching an ambiguous create. */
@@ -100,7 +101,7 @@ async function resolveAmbiguous(
   if (open.length === 1 && claim(open[0]!.id)) return open[0];
   throw new UserError(
     `guardrail "${inputs.name}": the create's outcome is unknown (${why}), and ${open.length} guardrails with this name and these settings ` +
-      `were created since it started that no other resource of this run holds: ${open.map((g) => `${g.id} (created ${g.created_at})`).join(", ")}. ` +
+      `were created since it started that no other resource of this run holds: ${open.map((g) => `${idText(g.id)} (created ${idText(g.created_at)})`).join(", ")}. ` +
       `Adopting one would be a guess, so none was adopted. Check them, delete the ones nobody uses, and set adoptId to the one to keep.`,
   );
 }

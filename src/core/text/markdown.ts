@@ -1,5 +1,6 @@
 /**
- * The one neutraliser for strings that reach Markdown from outside: guardrail names, ids and
+ * The Markdown neutraliser, on top of the one neutraliser of outside text (terminal.ts
+ * `visible`), for strings that reach Markdown from outside: guardrail names, ids and
  * values from a pull request or the service, file names from a pull request, and values a
  * policy quotes (policy/quote.ts). Each comes out as
  * inert text: no newline, no raw HTML, no code-span breakout, no live mention, emphasis or link,
@@ -8,34 +9,10 @@
  * unassigned code point is shown as `<U+202E>`, so a reviewer sees that something was there and cannot be shown text in
  * an order or a form other than the bytes (Trojan Source, CVE-2021-42574).
  */
-import { isInvisible } from "./controls";
+import { SHOWN_MAX, visible } from "./terminal";
 
-/** Longest user string shown, in characters (escapes included). */
-export const SHOWN_MAX = 120;
-
-/**
- * Line breaks and tabs: shown as one space, so a name cannot start a new Markdown line. The
- * vertical tab is spelled `\u000b`: Stryker mutates `\v` into `\V`, an invalid escape under the
- * `u` flag, and that one mutant stopped the module from loading in every mutation run.
- */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: a vertical tab is one of the breaks matched.
-const BREAKS = /[\t\n\u000b\f\r\u0085\u2028\u2029]+/gu;
-
-const escapeOf = (c: string) => `<U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}>`;
-
-/**
- * `s` with line breaks flattened and every invisible code point made visible, cut to at most
- * `max` characters at a code point (never inside an escape), with `…` when cut.
- */
-export function visible(s: string, max = SHOWN_MAX): string {
-  let out = "";
-  for (const c of s.replace(BREAKS, " ")) {
-    const shown = isInvisible(c) ? escapeOf(c) : c;
-    if (out.length + shown.length > max) return `${out}…`;
-    out += shown;
-  }
-  return out;
-}
+// The neutraliser itself lives in terminal.ts: one for every output, Markdown's on top of it.
+export { SHOWN_MAX, visible };
 
 /**
  * A code span. Backticks inside become a look-alike (ˋ) so the span cannot close early; a
