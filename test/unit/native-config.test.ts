@@ -59,12 +59,7 @@ describe("CheckConfig", () => {
         /must use https unless the host is loopback/,
       ],
       [{ apiKey: `${KEY}\n`, baseUrl: URL_OK }, {}, "", /^guardrails:apiKey holds a blank, a line break/],
-      [
-        { baseUrl: URL_OK },
-        { GUARDRAILS_API_KEY: `Bearer ${KEY}` },
-        "",
-        /^the env var GUARDRAILS_API_KEY holds a/,
-      ],
+      [{ baseUrl: URL_OK }, { GUARDRAILS_API_KEY: `Bearer ${KEY}` }, "", /^the env var GUARDRAILS_API_KEY holds a/],
       [{ apiKey: "https://gw.example.com", baseUrl: URL_OK }, {}, "", /guardrails:apiKey is a URL, not a key/],
       [{ apiKey: KEY, baseUrl: URL_OK, maxAttempts: KEY }, {}, "", /^guardrails:maxAttempts must be a posi/],
       [
