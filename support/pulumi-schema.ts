@@ -17,7 +17,7 @@ import { FIELDS, type FieldName } from "../src/core/fields/fields";
 import type { GuardrailOutputs } from "../src/core/guardrail/model";
 import { workspaceDefaultArgsSchema } from "../src/core/guardrail/workspace-default-args";
 import type { WorkspaceDefaultOutputs } from "../src/core/guardrail/workspace-default-model";
-import { NUMERIC_SETTINGS } from "../src/core/settings/config";
+import { BOOLEAN_SETTINGS, NUMERIC_SETTINGS } from "../src/core/settings/config";
 import {
   NATIVE_GUARDRAIL_TYPE,
   NATIVE_KEY_ASSIGNMENT_TYPE,
@@ -190,13 +190,17 @@ function setResource(kind: AssignmentSetKind, docs: Map<string, ArgDoc>) {
 }
 
 /**
- * Each setting's env var: the key and URL (config.ts reads them by name) and the numbers, in
+ * Each setting's env var: the key and URL (config.ts reads them by name), the numbers and flags, in
  * the order of KNOWN_KEYS (test/unit/native-schema.test.ts holds the two equal).
  */
-export const SETTING_ENV: Record<"apiKey" | "baseUrl" | keyof typeof NUMERIC_SETTINGS, string> = {
+export const SETTING_ENV: Record<
+  "apiKey" | "baseUrl" | keyof typeof NUMERIC_SETTINGS | keyof typeof BOOLEAN_SETTINGS,
+  string
+> = {
   apiKey: "GUARDRAILS_API_KEY",
   baseUrl: "GUARDRAILS_BASE_URL",
   ...NUMERIC_SETTINGS,
+  ...BOOLEAN_SETTINGS,
 };
 
 /**
@@ -210,7 +214,7 @@ function settings(docs: Map<string, ArgDoc>, place: "config" | "provider"): Prop
     (Object.keys(SETTING_ENV) as (keyof typeof SETTING_ENV)[]).map((k) => [
       k,
       {
-        type: k in NUMERIC_SETTINGS ? "integer" : "string",
+        type: k in NUMERIC_SETTINGS ? "integer" : k in BOOLEAN_SETTINGS ? "boolean" : "string",
         ...documented(docs.get(`ProviderSettings.${k}`), `ProviderSettings.${k}`),
         ...(k === "apiKey" ? { secret: true } : {}),
         ...(k === "apiKey" && place === "provider" ? {} : { defaultInfo: { environment: [SETTING_ENV[k]] } }),

@@ -51,13 +51,23 @@ export async function spawnEmulator(args: string[] = []): Promise<SpawnedEmulato
 /** The header the emulator's admin endpoints require (emulator/admin.ts); repeated here so this file imports nothing. */
 export const ADMIN_HEADERS = { "x-guardrails-emulator": "1" } as const;
 
+/** One answer of `http`: the status, the body as JSON (its text when it is not JSON) and the headers. */
+export type HttpAnswer = { status: number; body: any; headers: Headers };
+/** A call of `http`; named so the type is portable (a symlinked node_modules cannot name undici's). */
+export type HttpCall = (
+  method: string,
+  path: string,
+  body?: unknown,
+  headers?: Record<string, string>,
+) => Promise<HttpAnswer>;
+
 /**
  * A tiny JSON-over-HTTP helper with a bearer key. Calls to the emulator's admin endpoints
  * (`/__emulator/...`) get the admin header, and a `{}` body when a change has none, so callers
  * need not know the admin rules; tests of those rules use `fetch` directly.
  */
-export function http(base: string, key?: string) {
-  return async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+export function http(base: string, key?: string): HttpCall {
+  return async (method, path, body, headers = {}) => {
     const admin = path.startsWith("/__emulator/");
     const payload = body === undefined && admin && method !== "GET" ? {} : body;
     const res = await fetch(`${base}${path}`, {

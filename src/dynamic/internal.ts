@@ -6,28 +6,48 @@ import * as guardrailLifecycle from "../core/guardrail/lifecycle";
 import * as workspaceDefaultLifecycle from "../core/guardrail/workspace-default-lifecycle";
 import { assignmentLifecycle } from "../core/assignments/lifecycle";
 import { KEY_KIND, MEMBER_KIND } from "../core/assignments/kind";
+import { configure as configureSettings } from "../core/settings/config";
+import { afterCredentialsCheck, armCredentialsCheck } from "../core/settings/credentials-check";
 import { withKeySource } from "../core/settings/key-source";
 import { quietExpectedErrors } from "./expected-errors";
 import { dynamicMethods } from "./lifecycle-adapter";
-export { configure } from "../core/settings/config";
+
+/**
+ * The shim's `configure` (once per serialized provider and process): the stack config to the
+ * core's settings, and the key and URL checked before the first call of any resource
+ * (credentials-check.ts). Returns nothing, as the shims in users' state expect.
+ */
+export function configure(get: (key: string) => string | undefined): void {
+  configureSettings(get);
+  armCredentialsCheck();
+}
 export { shimFor } from "./shim";
 
-// Each kind keeps its method names (users' state calls them); a 401 names the key's source;
+// Each kind keeps its method names (users' state calls them); the first call checks the key and
+// URL (credentials-check.ts); a 401 names the key's source;
 // an expected failure is said once, without a stack trace (expected-errors.ts).
 // The core answers plain data; lifecycle-adapter.ts says it in the dynamic provider's terms.
 export const guardrail = quietExpectedErrors(
   withKeySource(
-    dynamicMethods({
-      check: guardrailLifecycle.check,
-      diff: guardrailLifecycle.diff,
-      create: guardrailLifecycle.create,
-      read: guardrailLifecycle.read,
-      update: guardrailLifecycle.update,
-      delete: guardrailLifecycle.delete,
-    }),
+    afterCredentialsCheck(
+      dynamicMethods({
+        check: guardrailLifecycle.check,
+        diff: guardrailLifecycle.diff,
+        create: guardrailLifecycle.create,
+        read: guardrailLifecycle.read,
+        update: guardrailLifecycle.update,
+        delete: guardrailLifecycle.delete,
+      }),
+    ),
   ),
 );
 
-export const memberAssignment = quietExpectedErrors(withKeySource(dynamicMethods(assignmentLifecycle(MEMBER_KIND))));
-export const keyAssignment = quietExpectedErrors(withKeySource(dynamicMethods(assignmentLifecycle(KEY_KIND))));
-export const workspaceDefaultGuardrail = quietExpectedErrors(withKeySource(dynamicMethods(workspaceDefaultLifecycle)));
+export const memberAssignment = quietExpectedErrors(
+  withKeySource(afterCredentialsCheck(dynamicMethods(assignmentLifecycle(MEMBER_KIND)))),
+);
+export const keyAssignment = quietExpectedErrors(
+  withKeySource(afterCredentialsCheck(dynamicMethods(assignmentLifecycle(KEY_KIND)))),
+);
+export const workspaceDefaultGuardrail = quietExpectedErrors(
+  withKeySource(afterCredentialsCheck(dynamicMethods(workspaceDefaultLifecycle))),
+);

@@ -37,7 +37,7 @@ export function dynamicMethods(core: Lifecycle): DynamicMethods {
   return {
     check: async (olds, news) => {
       const r = await core.check(olds, news);
-      return { inputs: r.inputs, failures: forEngine(r.failures) };
+      return { inputs: r.inputs, failures: forEngine(r.failures, undefined, news) };
     },
     diff: async (id, olds, news) => dynamicDiff(await core.diff(id, olds, news)),
     create: async (news) => {

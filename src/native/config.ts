@@ -66,9 +66,10 @@ export function configFailures(config: Record<string, string>, env: NodeJS.Proce
   if (missingKey) failures.push({ property: "apiKey", reason: missingKey });
   if (missingUrl) failures.push({ property: "baseUrl", reason: missingUrl });
   for (const p of malformedSettings(config, env)) failures.push({ property: p.setting, reason: p.message });
-  // The engine prints a failure's property with its value from the inputs: a setting that is
-  // in the config goes without one (every reason names its setting), so no value is ever shown.
-  return failures.map((f) => (config[f.property] !== undefined ? { property: "", reason: f.reason } : f));
+  // The engine prints a failure's property with its value from the inputs: a setting that is in
+  // the config would show its value, one that is not `value {<nil>}` (issue 38). Every reason
+  // names its setting, so every failure goes without a property.
+  return failures.map((f) => ({ property: "", reason: f.reason }));
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import type { Struct } from "google-protobuf/google/protobuf/struct_pb";
-import { rootOf, type PropertyFailure } from "../core/args/messages";
+import { namesAnInput, rootOf, type PropertyFailure } from "../core/args/messages";
 import { PartialApplyError } from "../core/assignments/apply";
 import { setsInOldOrder } from "../core/guardrail/arrange";
 import * as guardrailLifecycle from "../core/guardrail/lifecycle";
@@ -53,14 +53,16 @@ function lifecycleOf(urn: string): Lifecycle {
 /**
  * A core failure on the wire, with its property path. The engine prints the top-level input
  * named by the failure's path beside it, secrets in plain text (`{&{{-7}}}`, 3.248): a failure
- * at a secret arg itself goes with no property, its path leading the reason. A deeper path
- * names no top-level input, so nothing is printed beside it and it keeps its property.
+ * at a secret arg itself goes with no property, its path leading the reason; so does, given the
+ * inputs, a path that names no input that is set (a deeper path, or an arg not given), which
+ * the engine would print beside `value {<nil>}` (issue 38).
  */
-export function wireFailure(f: PropertyFailure): provproto.CheckFailure {
-  const atSecretRoot = f.secret === true && rootOf(f.property) === f.property;
+export function wireFailure(f: PropertyFailure, inputs?: Record<string, unknown>): provproto.CheckFailure {
+  const bare =
+    (f.secret === true && rootOf(f.property) === f.property) || (inputs && !namesAnInput(f.property, inputs));
   const failure = new provproto.CheckFailure();
-  failure.setProperty(atSecretRoot ? "" : f.property);
-  failure.setReason(atSecretRoot ? `${f.property}: ${f.reason}` : f.reason);
+  failure.setProperty(bare ? "" : f.property);
+  failure.setReason(bare && f.property ? `${f.property}: ${f.reason}` : f.reason);
   return failure;
 }
 
@@ -75,7 +77,8 @@ export async function check(req: provproto.CheckRequest): Promise<provproto.Chec
   // The core's inputs, each arg the engine sent as a secret a secret again; no face bookkeeping.
   // A set answers its own (sets.ts: the id map beside the list, secrets sealed).
   resp.setInputs(toStruct(typeOf(urn) in SET_KINDS ? inputs : engineInputs(inputs, secretRoots)));
-  resp.setFailuresList(r.failures.map(wireFailure));
+  const news = fromStruct(req.getNews()).props;
+  resp.setFailuresList(r.failures.map((f) => wireFailure(f, news)));
   return resp;
 }
 

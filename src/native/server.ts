@@ -11,6 +11,7 @@ import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import { UserError } from "../core/user-error";
 import { checkConfigResponse, configureResponse, diffConfigResponse } from "./config";
+import { checkingCredentials } from "./credentials";
 import { withUrn } from "./engine-log";
 import { grpcError } from "./init-failure";
 import { invoke } from "./invoke";
@@ -50,7 +51,7 @@ export function providerService(version: string): Partial<provrpc.IResourceProvi
     getSchema: unary(() => new provproto.GetSchemaResponse().setSchema(packageSchema())),
     checkConfig: unary(checkConfigResponse),
     diffConfig: unary(diffConfigResponse),
-    configure: unary(configureResponse),
+    configure: unary(checkingCredentials(configureResponse)),
     check: unary(resources.check),
     diff: unary(resources.diff),
     create: unary(resources.create),

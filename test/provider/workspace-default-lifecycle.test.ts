@@ -97,6 +97,14 @@ describe("WorkspaceDefaultGuardrail lifecycle", () => {
     await expect(wd.read("../x", undefined as never)).rejects.toThrow(/workspace id \(UUID\) or slug/);
   });
 
+  it("imports by an upper-case UUID as by its lower-case form (issue 38)", async () => {
+    const ws = await workspace();
+    await api()("PATCH", `/guardrails/${ws.default_guardrail_id}`, { limit_usd: 9, reset_interval: "daily" });
+    const r = await wd.read(ws.id.toUpperCase(), undefined as never);
+    expect(r.id).toBe(ws.id);
+    expect(r.inputs).toMatchObject({ workspaceId: ws.id, limitUsd: 9 });
+  });
+
   it("delete leaves the settings in force; resetOnDelete puts every setting back to no restriction", async () => {
     const [keep, reset] = [await workspace(), await workspace()];
     const args = { __provider: "s", limitUsd: 3, resetInterval: "daily", allowedDataRegions: ["europe"] };

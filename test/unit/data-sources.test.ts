@@ -71,6 +71,15 @@ describe("getGuardrail", () => {
   });
 });
 
+describe("getGuardrail of a workspace default never written (issue 38)", () => {
+  it("says the default is not materialised yet and what to do, not a bare 404", async () => {
+    const ws = (await emu.client().getWorkspace(W2))!;
+    await expect(getGuardrail(client, { id: ws.default_guardrail_id })).rejects.toThrow(
+      `getGuardrail: ${ws.default_guardrail_id} is the default guardrail of workspace "${ws.slug}" (id "${ws.id}"), not materialised yet: the service answers 404 for it until its first write, and until then it is in force with no restriction. Manage it with WorkspaceDefaultGuardrail (workspaceId "${ws.slug}"), which writes it; getWorkspace answers its id now`,
+    );
+  });
+});
+
 describe("getGuardrails", () => {
   it("lists a workspace sorted by name, filtered by an unanchored regex", async () => {
     const all = await getGuardrails(client);

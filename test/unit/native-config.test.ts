@@ -32,13 +32,14 @@ describe("CheckConfig", () => {
     const failures = check({ version: "0.3.0" })
       .getFailuresList()
       .map((f) => [f.getProperty(), f.getReason()]);
+    // No property: the engine would print `value {<nil>}` beside a setting set nowhere (issue 38).
     expect(failures).toEqual([
       [
-        "apiKey",
+        "",
         "pulumi-guardrails is not configured; set the API key: `pulumi config set --secret guardrails:apiKey <key>` or the env var GUARDRAILS_API_KEY",
       ],
       [
-        "baseUrl",
+        "",
         "pulumi-guardrails is not configured; set the service URL: `pulumi config set guardrails:baseUrl <url>` or the env var GUARDRAILS_BASE_URL",
       ],
     ]);
@@ -46,8 +47,8 @@ describe("CheckConfig", () => {
   });
 
   it("fails on a malformed URL, key or number, never quoting the key, nor its value to the engine", () => {
-    // A setting present in the config goes with no property ("") and its name leading the
-    // reason: the engine prints a failure's property with its value from the inputs.
+    // Every failure goes with no property ("") and the setting's name leading the reason: the
+    // engine prints a failure's property with its value from the inputs, `{<nil>}` when unset.
     const cases: [Record<string, string>, Record<string, string>, string, RegExp][] = [
       [{ apiKey: KEY, baseUrl: KEY }, {}, "", /^guardrails:baseUrl: baseUrl must be an absolute URL/],
       [{ apiKey: KEY, baseUrl: `https://gw.example.com/${KEY}` }, {}, "", /must not carry an API key/],
@@ -58,12 +59,7 @@ describe("CheckConfig", () => {
         /must use https unless the host is loopback/,
       ],
       [{ apiKey: `${KEY}\n`, baseUrl: URL_OK }, {}, "", /^guardrails:apiKey holds a blank, a line break/],
-      [
-        { baseUrl: URL_OK },
-        { GUARDRAILS_API_KEY: `Bearer ${KEY}` },
-        "apiKey",
-        /^the env var GUARDRAILS_API_KEY holds a/,
-      ],
+      [{ baseUrl: URL_OK }, { GUARDRAILS_API_KEY: `Bearer ${KEY}` }, "", /^the env var GUARDRAILS_API_KEY holds a/],
       [{ apiKey: "https://gw.example.com", baseUrl: URL_OK }, {}, "", /guardrails:apiKey is a URL, not a key/],
       [{ apiKey: KEY, baseUrl: URL_OK, maxAttempts: KEY }, {}, "", /^guardrails:maxAttempts must be a posi/],
       [
@@ -75,7 +71,7 @@ describe("CheckConfig", () => {
       [
         { apiKey: KEY, baseUrl: URL_OK },
         { GUARDRAILS_MAX_CONCURRENCY: "0" },
-        "maxConcurrency",
+        "",
         /^the env var GUARDRAILS_MAX_CONCURRENCY must be an integer from 1 to 16 \(got "0"\)$/,
       ],
     ];

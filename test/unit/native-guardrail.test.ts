@@ -46,10 +46,11 @@ describe("native Check: failures", () => {
     expect(JSON.stringify(wire)).not.toContain("7.25");
   });
 
-  it("the dynamic face still hears every failure under a secret arg without a property", async () => {
+  it("the dynamic face hears every failure under a secret arg or a nested path without a property", async () => {
+    // A nested path names no top-level input: the engine would print `value {<nil>}` (issue 38).
     const r = await dynamicMethods(guardrail).check({}, news());
     const flattened = r.failures?.filter((f) => f.property === "").map((f) => f.reason.split(":")[0]);
-    expect(flattened?.sort()).toEqual(["allowedProviders[0]", "limitUsd"]);
+    expect(flattened?.sort()).toEqual(["allowedProviders[0]", "contentFilterBuiltins[0].action", "limitUsd"]);
   });
 });
 

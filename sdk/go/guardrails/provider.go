@@ -43,6 +43,11 @@ func NewProvider(ctx *pulumi.Context,
 			args.MaxConcurrency = pulumi.IntPtr(d.(int))
 		}
 	}
+	if args.SkipCredentialsCheck == nil {
+		if d := internal.GetEnvOrDefault(nil, internal.ParseEnvBool, "GUARDRAILS_SKIP_CREDENTIALS_CHECK"); d != nil {
+			args.SkipCredentialsCheck = pulumi.BoolPtr(d.(bool))
+		}
+	}
 	if args.TimeoutMs == nil {
 		if d := internal.GetEnvOrDefault(nil, internal.ParseEnvInt, "GUARDRAILS_TIMEOUT_MS"); d != nil {
 			args.TimeoutMs = pulumi.IntPtr(d.(int))
@@ -77,6 +82,10 @@ type providerArgs struct {
 	//
 	// Default: 4.
 	MaxConcurrency *int `pulumi:"maxConcurrency"`
+	// Skip the one read that checks the key and URL when the provider is configured, for a preview without the service (offline, or a CI job given no key). Config `guardrails:skipCredentialsCheck` or GUARDRAILS_SKIP_CREDENTIALS_CHECK (`true` or `false`).
+	//
+	// Default: false.
+	SkipCredentialsCheck *bool `pulumi:"skipCredentialsCheck"`
 	// Per-request timeout, ms. Config `guardrails:timeoutMs` or GUARDRAILS_TIMEOUT_MS.
 	//
 	// Default: 30000.
@@ -101,6 +110,10 @@ type ProviderArgs struct {
 	//
 	// Default: 4.
 	MaxConcurrency pulumi.IntPtrInput
+	// Skip the one read that checks the key and URL when the provider is configured, for a preview without the service (offline, or a CI job given no key). Config `guardrails:skipCredentialsCheck` or GUARDRAILS_SKIP_CREDENTIALS_CHECK (`true` or `false`).
+	//
+	// Default: false.
+	SkipCredentialsCheck pulumi.BoolPtrInput
 	// Per-request timeout, ms. Config `guardrails:timeoutMs` or GUARDRAILS_TIMEOUT_MS.
 	//
 	// Default: 30000.

@@ -69,6 +69,19 @@ Object.defineProperty(exports, "maxConcurrency", {
 });
 
 /**
+ * Skip the one read that checks the key and URL when the provider is configured, for a preview without the service (offline, or a CI job given no key). Config `guardrails:skipCredentialsCheck` or GUARDRAILS_SKIP_CREDENTIALS_CHECK (`true` or `false`).
+ *
+ * Default: false.
+ */
+export declare const skipCredentialsCheck: boolean | undefined;
+Object.defineProperty(exports, "skipCredentialsCheck", {
+    get() {
+        return __config.getObject<boolean>("skipCredentialsCheck") ?? utilities.getEnvBoolean("GUARDRAILS_SKIP_CREDENTIALS_CHECK");
+    },
+    enumerable: true,
+});
+
+/**
  * Per-request timeout, ms. Config `guardrails:timeoutMs` or GUARDRAILS_TIMEOUT_MS.
  *
  * Default: 30000.

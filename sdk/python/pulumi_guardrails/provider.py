@@ -24,6 +24,7 @@ class ProviderArgs:
                  max_attempts: pulumi.Input[Optional[_builtins.int]] = None,
                  max_bulk: pulumi.Input[Optional[_builtins.int]] = None,
                  max_concurrency: pulumi.Input[Optional[_builtins.int]] = None,
+                 skip_credentials_check: pulumi.Input[Optional[_builtins.bool]] = None,
                  timeout_ms: pulumi.Input[Optional[_builtins.int]] = None):
         """
         The set of arguments for constructing a Provider resource.
@@ -39,6 +40,9 @@ class ProviderArgs:
         :param pulumi.Input[_builtins.int] max_concurrency: Requests in flight per provider process. Config `guardrails:maxConcurrency` or GUARDRAILS_MAX_CONCURRENCY.
                
                Default: 4.
+        :param pulumi.Input[_builtins.bool] skip_credentials_check: Skip the one read that checks the key and URL when the provider is configured, for a preview without the service (offline, or a CI job given no key). Config `guardrails:skipCredentialsCheck` or GUARDRAILS_SKIP_CREDENTIALS_CHECK (`true` or `false`).
+               
+               Default: false.
         :param pulumi.Input[_builtins.int] timeout_ms: Per-request timeout, ms. Config `guardrails:timeoutMs` or GUARDRAILS_TIMEOUT_MS.
                
                Default: 30000.
@@ -61,6 +65,10 @@ class ProviderArgs:
             max_concurrency = _utilities.get_env_int('GUARDRAILS_MAX_CONCURRENCY')
         if max_concurrency is not None:
             pulumi.set(__self__, "max_concurrency", max_concurrency)
+        if skip_credentials_check is None:
+            skip_credentials_check = _utilities.get_env_bool('GUARDRAILS_SKIP_CREDENTIALS_CHECK')
+        if skip_credentials_check is not None:
+            pulumi.set(__self__, "skip_credentials_check", skip_credentials_check)
         if timeout_ms is None:
             timeout_ms = _utilities.get_env_int('GUARDRAILS_TIMEOUT_MS')
         if timeout_ms is not None:
@@ -133,6 +141,20 @@ class ProviderArgs:
         pulumi.set(self, "max_concurrency", value)
 
     @_builtins.property
+    @pulumi.getter(name="skipCredentialsCheck")
+    def skip_credentials_check(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Skip the one read that checks the key and URL when the provider is configured, for a preview without the service (offline, or a CI job given no key). Config `guardrails:skipCredentialsCheck` or GUARDRAILS_SKIP_CREDENTIALS_CHECK (`true` or `false`).
+
+        Default: false.
+        """
+        return pulumi.get(self, "skip_credentials_check")
+
+    @skip_credentials_check.setter
+    def skip_credentials_check(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "skip_credentials_check", value)
+
+    @_builtins.property
     @pulumi.getter(name="timeoutMs")
     def timeout_ms(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
@@ -158,6 +180,7 @@ class Provider(pulumi.ProviderResource):
                  max_attempts: pulumi.Input[Optional[_builtins.int]] = None,
                  max_bulk: pulumi.Input[Optional[_builtins.int]] = None,
                  max_concurrency: pulumi.Input[Optional[_builtins.int]] = None,
+                 skip_credentials_check: pulumi.Input[Optional[_builtins.bool]] = None,
                  timeout_ms: pulumi.Input[Optional[_builtins.int]] = None,
                  __props__=None):
         """
@@ -176,6 +199,9 @@ class Provider(pulumi.ProviderResource):
         :param pulumi.Input[_builtins.int] max_concurrency: Requests in flight per provider process. Config `guardrails:maxConcurrency` or GUARDRAILS_MAX_CONCURRENCY.
                
                Default: 4.
+        :param pulumi.Input[_builtins.bool] skip_credentials_check: Skip the one read that checks the key and URL when the provider is configured, for a preview without the service (offline, or a CI job given no key). Config `guardrails:skipCredentialsCheck` or GUARDRAILS_SKIP_CREDENTIALS_CHECK (`true` or `false`).
+               
+               Default: false.
         :param pulumi.Input[_builtins.int] timeout_ms: Per-request timeout, ms. Config `guardrails:timeoutMs` or GUARDRAILS_TIMEOUT_MS.
                
                Default: 30000.
@@ -209,6 +235,7 @@ class Provider(pulumi.ProviderResource):
                  max_attempts: pulumi.Input[Optional[_builtins.int]] = None,
                  max_bulk: pulumi.Input[Optional[_builtins.int]] = None,
                  max_concurrency: pulumi.Input[Optional[_builtins.int]] = None,
+                 skip_credentials_check: pulumi.Input[Optional[_builtins.bool]] = None,
                  timeout_ms: pulumi.Input[Optional[_builtins.int]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
@@ -232,6 +259,9 @@ class Provider(pulumi.ProviderResource):
             if max_concurrency is None:
                 max_concurrency = _utilities.get_env_int('GUARDRAILS_MAX_CONCURRENCY')
             __props__.__dict__["max_concurrency"] = pulumi.Output.from_input(max_concurrency).apply(pulumi.runtime.to_json) if max_concurrency is not None else None
+            if skip_credentials_check is None:
+                skip_credentials_check = _utilities.get_env_bool('GUARDRAILS_SKIP_CREDENTIALS_CHECK')
+            __props__.__dict__["skip_credentials_check"] = pulumi.Output.from_input(skip_credentials_check).apply(pulumi.runtime.to_json) if skip_credentials_check is not None else None
             if timeout_ms is None:
                 timeout_ms = _utilities.get_env_int('GUARDRAILS_TIMEOUT_MS')
             __props__.__dict__["timeout_ms"] = pulumi.Output.from_input(timeout_ms).apply(pulumi.runtime.to_json) if timeout_ms is not None else None

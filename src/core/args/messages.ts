@@ -74,14 +74,29 @@ const noSecrets = (): boolean => false;
  * as `property <p> value {<the input at p>} has a problem`, looking `p` up among the top-level
  * inputs, where a secret is in plain text (`{&{{-7}}}`). A failure under a secret arg (marked
  * `secret`, or under a root `isSecret` names) therefore goes with no property, its path leading
- * the reason: `has a problem: limitUsd: must be >= 0`.
+ * the reason: `has a problem: limitUsd: must be >= 0`. With `inputs`, so does a failure whose
+ * property names no input that is set (`namesAnInput`).
  */
 export function forEngine(
   failures: readonly PropertyFailure[],
   isSecret: (root: string) => boolean = noSecrets,
+  inputs?: Readonly<Record<string, unknown>>,
 ): PropertyFailure[] {
   return failures.map((f) =>
-    f.secret || isSecret(rootOf(f.property)) ? { property: "", reason: `${f.property}: ${f.reason}` } : f,
+    f.secret || isSecret(rootOf(f.property)) || (inputs !== undefined && !namesAnInput(f.property, inputs))
+      ? { property: "", reason: f.property ? `${f.property}: ${f.reason}` : f.reason }
+      : f,
+  );
+}
+
+/**
+ * Whether the engine finds a value for a failure's property: only a top-level input that is set.
+ * A deeper path (`contentFilterBuiltins[0].action`) or an input not given prints as
+ * `value {<nil>}` beside the reason (issue 38), so such a failure goes with its path in the reason.
+ */
+export function namesAnInput(property: string, inputs: Readonly<Record<string, unknown>>): boolean {
+  return (
+    property !== "" && rootOf(property) === property && Object.hasOwn(inputs, property) && inputs[property] != null
   );
 }
 

@@ -121,6 +121,12 @@ export class GuardrailsClient {
     return this.list("/guardrails", wireGuardrail, { workspace_id: options.workspaceId });
   }
 
+  /** The cheapest authenticated read (one row of `GET /guardrails`): fails as any call when the key or URL cannot work. */
+  async probe(): Promise<void> {
+    const page = { offset: 0, limit: 1 };
+    await this.call({ method: "GET", path: "/guardrails", query: page, schema: pageEnvelope(wireGuardrail) });
+  }
+
   /** Every workspace of the organization (docs/api-contract.md rule 17; not in the spec). */
   listWorkspaces(): AsyncGenerator<WireWorkspace, void, undefined> {
     return this.list("/workspaces", wireWorkspace);

@@ -66,6 +66,28 @@ async function byId<T>(what: string, id: string, call: () => Promise<T>): Promis
   }
 }
 
+/**
+ * A 404 for a workspace's default guardrail that was never written (docs/api-contract.md rule
+ * 19) says so and what to do; any other failure, or an id no workspace names, goes on as it came.
+ * Only on a 404 are the workspaces read, to find which one the id is the default of.
+ */
+function unwrittenDefault(client: GuardrailsClient, id: string): (err: unknown) => Promise<never> {
+  return async (err) => {
+    if (!(err instanceof NotFoundError)) throw err;
+    for await (const ws of client.listWorkspaces()) {
+      if (ws.default_guardrail_id.toLowerCase() !== id.toLowerCase()) continue;
+      const slug = ws.slug ?? ws.id;
+      throw new UserError(
+        `getGuardrail: ${id} is the default guardrail of workspace ${shown(slug)} (id ${shown(ws.id)}), not materialised yet: ` +
+          "the service answers 404 for it until its first write, and until then it is in force with no restriction. " +
+          `Manage it with WorkspaceDefaultGuardrail (workspaceId ${shown(slug)}), which writes it; getWorkspace answers its id now`,
+        { cause: err },
+      );
+    }
+    throw err;
+  };
+}
+
 const where = (workspaceId: string | undefined) => (workspaceId ? `workspace ${workspaceId}` : "the default workspace");
 
 /**
@@ -80,7 +102,9 @@ export async function getGuardrail(
   const a = argsOf("getGuardrail", args);
   if (a.id !== undefined) {
     const id = a.id;
-    return guardrailInfo(await byId("getGuardrail", id, () => client.getGuardrail(id)));
+    return guardrailInfo(
+      await byId("getGuardrail", id, () => client.getGuardrail(id).catch(unwrittenDefault(client, id))),
+    );
   }
   const found: WireGuardrail[] = [];
   for await (const g of client.listGuardrails(a.workspaceId ? { workspaceId: a.workspaceId } : {}))

@@ -143,8 +143,9 @@ export async function create(news: Record<string, unknown>): Promise<CreateResul
  */
 export async function read(id: string, state: WorkspaceDefaultOutputs): Promise<ReadResult | undefined> {
   const props = state as WorkspaceDefaultOutputs | undefined; // none on an import
-  const ref = props?.workspaceId ?? id;
-  if (!props) parseDefaultInputs({ workspaceId: id }); // an import id that is neither is refused before any call
+  // An import id that is neither a UUID nor a slug is refused before any call; a UUID in any case
+  // is asked for in its lower-case form, as the service writes it (issue 38).
+  const ref = props?.workspaceId ?? parseDefaultInputs({ workspaceId: id }).workspaceId;
   const r = await client()
     .readWorkspaceDefault(ref)
     .catch((err) => Promise.reject(annotateAs(label(ref), err)));

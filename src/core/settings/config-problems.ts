@@ -7,7 +7,7 @@
 import { checkBaseUrl } from "../client/base-url";
 import { closest } from "../args/messages";
 import { hasControl } from "../text/controls";
-import { KNOWN_KEYS, NUMERIC_MAX, NUMERIC_SETTINGS, parsePositiveInt } from "./config";
+import { BOOLEAN_SETTINGS, KNOWN_KEYS, NUMERIC_MAX, NUMERIC_SETTINGS, parseBoolean, parsePositiveInt } from "./config";
 
 /** A setting whose value cannot work: which one (its short name), and why, naming where it came from. */
 export interface SettingProblem {
@@ -50,7 +50,7 @@ export function apiKeyProblem(key: string): string | undefined {
 }
 
 /**
- * Settings that are set but cannot work, in a fixed order (numbers, the URL, the key), each
+ * Settings that are set but cannot work, in a fixed order (numbers, flags, the URL, the key), each
  * message naming where the value came from: stack config (`config`, by short name) wins over
  * the environment, as the core's settings read them (config.ts).
  */
@@ -65,6 +65,14 @@ export function malformedSettings(
     try {
       if (config[name] !== undefined) parsePositiveInt(config[name], `guardrails:${name}`, keys, max);
       else parsePositiveInt(env[envVar], `the env var ${envVar}`, keys, max);
+    } catch (err) {
+      problems.push({ setting: name, message: (err as Error).message });
+    }
+  }
+  for (const [name, envVar] of Object.entries(BOOLEAN_SETTINGS) as [keyof typeof BOOLEAN_SETTINGS, string][]) {
+    try {
+      if (config[name] !== undefined) parseBoolean(config[name], `guardrails:${name}`, keys);
+      else parseBoolean(env[envVar], `the env var ${envVar}`, keys);
     } catch (err) {
       problems.push({ setting: name, message: (err as Error).message });
     }

@@ -25,6 +25,12 @@ export interface ProviderSettings {
   maxBulk?: number | undefined;
   /** Requests in flight per provider process. Config `guardrails:maxConcurrency` or GUARDRAILS_MAX_CONCURRENCY. @default 4 */
   maxConcurrency?: number | undefined;
+  /**
+   * Skip the one read that checks the key and URL when the provider is configured, for a preview
+   * without the service (offline, or a CI job given no key). Config `guardrails:skipCredentialsCheck`
+   * or GUARDRAILS_SKIP_CREDENTIALS_CHECK (`true` or `false`). @default false
+   */
+  skipCredentialsCheck?: boolean | undefined;
 }
 
 /** Numeric settings, by config key suffix and env var. */
@@ -34,21 +40,32 @@ export const NUMERIC_SETTINGS = {
   maxBulk: "GUARDRAILS_MAX_BULK",
   maxConcurrency: "GUARDRAILS_MAX_CONCURRENCY",
 } as const;
+/** Settings that are `true` or `false`, by config key suffix and env var. */
+export const BOOLEAN_SETTINGS = {
+  skipCredentialsCheck: "GUARDRAILS_SKIP_CREDENTIALS_CHECK",
+} as const;
 /** Upper bounds of the numeric settings that have one. */
 export const NUMERIC_MAX: Partial<Record<keyof typeof NUMERIC_SETTINGS, number>> = {
   maxConcurrency: MAX_MAX_CONCURRENCY,
 };
 /** Every `guardrails:*` key this package reads. */
-export const KNOWN_KEYS = ["apiKey", "baseUrl", ...Object.keys(NUMERIC_SETTINGS)] as const;
+export const KNOWN_KEYS = [
+  "apiKey",
+  "baseUrl",
+  ...Object.keys(NUMERIC_SETTINGS),
+  ...Object.keys(BOOLEAN_SETTINGS),
+] as const;
 
 interface StackSettings {
   apiKey?: string | undefined;
   baseUrl?: string | undefined;
   /** Numbers as the text that was given, so a bad one is quoted back. */
   numbers: Partial<Record<keyof typeof NUMERIC_SETTINGS, string>>;
+  /** Flags as the text that was given, so a bad one is quoted back. */
+  flags: Partial<Record<keyof typeof BOOLEAN_SETTINGS, string>>;
 }
 
-let fromStack: StackSettings = { numbers: {} };
+let fromStack: StackSettings = { numbers: {}, flags: {} };
 let cached: { key: string; client: GuardrailsClient } | undefined;
 
 /** Why `pulumi refresh` and `pulumi destroy` can use a setting the stack no longer has. */
@@ -61,10 +78,16 @@ export function configure(get: (key: string) => string | undefined): void {
     const v = get(`guardrails:${name}`);
     if (v !== undefined && v !== "") numbers[name] = v;
   }
+  const flags: StackSettings["flags"] = {};
+  for (const name of Object.keys(BOOLEAN_SETTINGS) as Array<keyof typeof BOOLEAN_SETTINGS>) {
+    const v = get(`guardrails:${name}`);
+    if (v !== undefined && v !== "") flags[name] = v;
+  }
   fromStack = {
     apiKey: get("guardrails:apiKey") || undefined,
     baseUrl: get("guardrails:baseUrl") || undefined,
     numbers,
+    flags,
   };
 }
 
@@ -87,9 +110,25 @@ export function parsePositiveInt(
   return value;
 }
 
+/**
+ * `true` or `false` (any case, blanks around ignored) from its text, or an error quoting the text
+ * (never a key) and naming where it came from. `undefined` when not set.
+ */
+export function parseBoolean(
+  text: string | undefined,
+  source: string,
+  keys: readonly (string | undefined)[] = [],
+): boolean | undefined {
+  if (text === undefined || text === "") return undefined;
+  const t = text.trim().toLowerCase();
+  if (t === "true") return true;
+  if (t === "false") return false;
+  throw new UserError(`${source} must be true or false (got ${shownSetting(text, keys)})`);
+}
+
 /** For tests: forget stack config, the cached client and the budget's limit. */
 export function resetConfiguration(): void {
-  fromStack = { numbers: {} };
+  fromStack = { numbers: {}, flags: {} };
   processBudget.setLimit(DEFAULT_MAX_CONCURRENCY);
   forgetSaid();
   void cached?.client.close();
@@ -129,6 +168,10 @@ export function resolveSettings(
     fromStack.numbers[name] !== undefined
       ? parsePositiveInt(fromStack.numbers[name], `guardrails:${name}`, keys, NUMERIC_MAX[name])
       : parsePositiveInt(env[NUMERIC_SETTINGS[name]], `the env var ${NUMERIC_SETTINGS[name]}`, keys, NUMERIC_MAX[name]);
+  const flag = (name: keyof typeof BOOLEAN_SETTINGS) =>
+    fromStack.flags[name] !== undefined
+      ? parseBoolean(fromStack.flags[name], `guardrails:${name}`, keys)
+      : parseBoolean(env[BOOLEAN_SETTINGS[name]], `the env var ${BOOLEAN_SETTINGS[name]}`, keys);
   const apiKeySource = fromStack.apiKey ? "stack config guardrails:apiKey" : "the env var GUARDRAILS_API_KEY";
   const baseUrlSource = fromStack.baseUrl ? "stack config guardrails:baseUrl" : "the env var GUARDRAILS_BASE_URL";
   return {
@@ -138,6 +181,7 @@ export function resolveSettings(
     timeoutMs: number("timeoutMs"),
     maxBulk: number("maxBulk"),
     maxConcurrency: number("maxConcurrency"),
+    skipCredentialsCheck: flag("skipCredentialsCheck") ?? false,
     apiKeySource,
     baseUrlSource,
   };

@@ -82,6 +82,21 @@ func GetMaxConcurrency(ctx *pulumi.Context) int {
 	return value
 }
 
+// Skip the one read that checks the key and URL when the provider is configured, for a preview without the service (offline, or a CI job given no key). Config `guardrails:skipCredentialsCheck` or GUARDRAILS_SKIP_CREDENTIALS_CHECK (`true` or `false`).
+//
+// Default: false.
+func GetSkipCredentialsCheck(ctx *pulumi.Context) bool {
+	v, err := config.TryBool(ctx, "guardrails:skipCredentialsCheck")
+	if err == nil {
+		return v
+	}
+	var value bool
+	if d := internal.GetEnvOrDefault(nil, internal.ParseEnvBool, "GUARDRAILS_SKIP_CREDENTIALS_CHECK"); d != nil {
+		value = d.(bool)
+	}
+	return value
+}
+
 // Per-request timeout, ms. Config `guardrails:timeoutMs` or GUARDRAILS_TIMEOUT_MS.
 //
 // Default: 30000.

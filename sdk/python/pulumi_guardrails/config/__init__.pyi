@@ -45,6 +45,13 @@ Requests in flight per provider process. Config `guardrails:maxConcurrency` or G
 Default: 4.
 """
 
+skipCredentialsCheck: Optional[bool]
+"""
+Skip the one read that checks the key and URL when the provider is configured, for a preview without the service (offline, or a CI job given no key). Config `guardrails:skipCredentialsCheck` or GUARDRAILS_SKIP_CREDENTIALS_CHECK (`true` or `false`).
+
+Default: false.
+"""
+
 timeoutMs: Optional[int]
 """
 Per-request timeout, ms. Config `guardrails:timeoutMs` or GUARDRAILS_TIMEOUT_MS.

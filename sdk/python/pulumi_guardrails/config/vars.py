@@ -62,6 +62,15 @@ class _ExportableConfig(types.ModuleType):
         return __config__.get_int('maxConcurrency') or _utilities.get_env_int('GUARDRAILS_MAX_CONCURRENCY')
 
     @_builtins.property
+    def skip_credentials_check(self) -> Optional[bool]:
+        """
+        Skip the one read that checks the key and URL when the provider is configured, for a preview without the service (offline, or a CI job given no key). Config `guardrails:skipCredentialsCheck` or GUARDRAILS_SKIP_CREDENTIALS_CHECK (`true` or `false`).
+
+        Default: false.
+        """
+        return __config__.get_bool('skipCredentialsCheck') or _utilities.get_env_bool('GUARDRAILS_SKIP_CREDENTIALS_CHECK')
+
+    @_builtins.property
     def timeout_ms(self) -> Optional[int]:
         """
         Per-request timeout, ms. Config `guardrails:timeoutMs` or GUARDRAILS_TIMEOUT_MS.
