@@ -203,7 +203,7 @@ describe("modes and lifecycle", () => {
     ],
   ] as const)("a secret id list: the %s face's partial failure names no id", async (_face, lifecycle, args) => {
     const g = await newGuardrail(`secret-unknown-${_face}`);
-    const err = await (lifecycle() as { create: (news: Record<string, unknown>) => Promise<unknown> })
+    const err: PartialApplyError = await (lifecycle() as { create: (news: Record<string, unknown>) => Promise<unknown> })
       .create({ __provider: "p", guardrailId: g, exclusive: false, ...args })
       .catch((e: PartialApplyError) => e);
     expect(err.message).toMatch(/1 member\(s\) did not land/);
