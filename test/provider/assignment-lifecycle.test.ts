@@ -203,9 +203,9 @@ describe("modes and lifecycle", () => {
     ],
   ] as const)("a secret id list: the %s face's partial failure names no id", async (_face, lifecycle, args) => {
     const g = await newGuardrail(`secret-unknown-${_face}`);
-    const err: PartialApplyError = await (lifecycle() as { create: (news: Record<string, unknown>) => Promise<unknown> })
+    const err = (await (lifecycle() as { create: (news: Record<string, unknown>) => Promise<unknown> })
       .create({ __provider: "p", guardrailId: g, exclusive: false, ...args })
-      .catch((e: PartialApplyError) => e);
+      .catch((e: unknown) => e)) as PartialApplyError;
     expect(err.message).toMatch(/1 member\(s\) did not land/);
     for (const text of [err.message, ...err.reasons]) expect(text).not.toMatch(/user_0801|secretghost/);
     expect(JSON.stringify(err.properties)).toMatch(/user_secretghost91/);
