@@ -56,8 +56,16 @@ export const ADMIN_HEADERS = { "x-guardrails-emulator": "1" } as const;
  * (`/__emulator/...`) get the admin header, and a `{}` body when a change has none, so callers
  * need not know the admin rules; tests of those rules use `fetch` directly.
  */
-export function http(base: string, key?: string) {
-  return async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+/** One call of `http`: status, the body as JSON (or text), the headers. */
+export type HttpCall = (
+  method: string,
+  path: string,
+  body?: unknown,
+  headers?: Record<string, string>,
+) => Promise<{ status: number; body: any; headers: Headers }>;
+
+export function http(base: string, key?: string): HttpCall {
+  return async (method, path, body, headers = {}) => {
     const admin = path.startsWith("/__emulator/");
     const payload = body === undefined && admin && method !== "GET" ? {} : body;
     const res = await fetch(`${base}${path}`, {
