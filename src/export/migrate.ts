@@ -12,6 +12,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { newSealKey, SEAL_ENV } from "../core/import-seal";
+import { PACKAGE_TYPE_PREFIX } from "../core/type-tokens";
 import { planMigration, StateMigrationError, stateResources, type MigrationPlan } from "./from-state";
 import { secretArgsOf } from "./import-ids";
 import { renderImportFile } from "./pulumi-import";
@@ -75,10 +76,10 @@ async function exported(o: MigrateOptions, showSecrets: boolean): Promise<unknow
  */
 export async function planFromStack(o: MigrateOptions): Promise<MigrationPlan & { sealKey?: string }> {
   const state = await exported(o, false);
-  const plan = planMigration(state);
-  const moving = new Set(plan.moves.filter((m) => !m.imported).map((m) => m.urn));
-  const secret = stateResources(state).some((r) => moving.has(r.urn) && secretArgsOf(r).length > 0);
-  if (!secret) return plan;
+  const secret = stateResources(state).some(
+    (r) => r.type.startsWith(PACKAGE_TYPE_PREFIX) && secretArgsOf(r).length > 0,
+  );
+  if (!secret) return planMigration(state);
   const sealKey = newSealKey();
   return { ...planMigration(state, { state: await exported(o, true), sealKey }), sealKey };
 }
