@@ -190,6 +190,7 @@ describe("a dynamic-face stack whose every arg is a secret, moved to the native 
     printed.push(["native up", up.output]);
     expect(up.code, up.output).toBe(0);
     for (const [step, text] of printed) expect({ step, found: found(text) }).toEqual({ step, found: [] });
+    expect(plainArgs((await p.exportState()).json)).toEqual([]);
     for (const [file, text] of filesUnder(join(p.dir, ".state")))
       expect({ file, found: found(text) }).toEqual({ file, found: [] });
     // The grep can fail: the same state with --show-secrets holds every value.
