@@ -4,7 +4,9 @@
  * resource under its native token with the same name, parent and id, and the dynamic URNs to
  * drop from the state afterwards. Ids, names, parents and protect flags are read, and what
  * each import id carries (import-ids.ts: a set's mode and ids, a guardrail's model
- * identifiers); the secrets in the state (ciphertext) are never needed.
+ * identifiers). The args that were secret are named in the import ids, so the import records
+ * them as secrets; what an id carries of a secret is read from an opened copy of the state
+ * (`revealed`, `--show-secrets`) and sealed (import-ids.ts).
  */
 import {
   GUARDRAIL_TYPE,
@@ -19,7 +21,7 @@ import {
 import { hasControl } from "../core/text/controls";
 import { shown } from "../core/args/messages";
 import { UserError } from "../core/user-error";
-import { importIdOf } from "./import-ids";
+import { importIdOf, openedSecrets } from "./import-ids";
 import type { PulumiImportFile, PulumiImportResource } from "./pulumi-import";
 
 /** The state cannot be migrated as it is; nothing was done. */
@@ -70,6 +72,7 @@ export interface StateResource {
   parent?: unknown;
   protect?: unknown;
   custom?: unknown;
+  inputs?: unknown;
   outputs?: unknown;
   delete?: unknown;
   external?: unknown;
@@ -110,8 +113,9 @@ export function stateResources(state: unknown): StateResource[] {
  * @throws StateMigrationError when another resource depends on or is parented to one that
  *   would move (the state delete would refuse it), or a twin holds another id.
  */
-export function planMigration(state: unknown): MigrationPlan {
+export function planMigration(state: unknown, revealed?: { state: unknown; sealKey: string }): MigrationPlan {
   const resources = stateResources(state);
+  const opened = new Map(revealed ? stateResources(openedSecrets(revealed.state)).map((r) => [r.urn, r]) : []);
   const byUrn = new Map(resources.map((r) => [r.urn, r]));
   const moves: Move[] = [];
   const skipped: string[] = [];
@@ -143,9 +147,13 @@ export function planMigration(state: unknown): MigrationPlan {
       imported: !!twin,
       importId: twin
         ? (r.id as string)
-        : importIdOf(r, (why) => {
-            throw new StateMigrationError(why);
-          }),
+        : importIdOf(
+            r,
+            (why) => {
+              throw new StateMigrationError(why);
+            },
+            revealed && opened.has(r.urn) ? { resource: opened.get(r.urn)!, sealKey: revealed.sealKey } : undefined,
+          ),
     });
   }
   refuseDependents(resources, moves);

@@ -6,9 +6,13 @@
  * update settles it, as after any `pulumi import`). A set gets the managed form (core/assignments/import-id.ts) naming exactly what its
  * dynamic state managed: its mode and the ids its program listed. The plain form would import
  * the guardrail's whole live set: ids assigned out of band would come into the set's care and
- * the program's next `up` would unassign them. A set whose state cannot say what it managed
- * (its ids are secret, so only ciphertext is exported; or the outputs are not the shape the
- * dynamic face writes) is refused: the migration never guesses which ids a set owns.
+ * the program's next `up` would unassign them. Either names the args the program made secret,
+ * so the import records them (and every copy) as secrets and the first native preview has no
+ * change (issue 38); what an id carries of a secret (a set's ids, a secret model list) is
+ * sealed for the migration's run (core/import-seal.ts), read from `--show-secrets`. A set
+ * whose state cannot say what it managed (its ids are secret and no opened copy was given;
+ * or the outputs are not the shape the dynamic face writes) is refused: the migration never
+ * guesses which ids a set owns.
  */
 import { managedImportId } from "../core/assignments/import-id";
 import { managedGuardrailImportId, type SentModels } from "../core/guardrail/import-id";
@@ -26,21 +30,56 @@ const ARG: Record<string, string> = { members: "memberUserIds", keys: "keyHashes
 /** An exported secret: ciphertext, or the plain envelope `--show-secrets` prints. */
 const SIG_KEY = "4dabf18193072939515e22adb298388d";
 const isSecret = (v: unknown) => !!v && typeof v === "object" && SIG_KEY in (v as object);
+const holdsSecret = (v: unknown): boolean =>
+  isSecret(v) || (!!v && typeof v === "object" && Object.values(v as object).some(holdsSecret));
 
 /**
- * The import id of a resource the migration moves (see the file's comment).
+ * The args a dynamic-face resource's program made secret, in the program's words: the names
+ * its state records (`__secretArgs`, inputs and outputs) and every input that holds a secret.
+ */
+export function secretArgsOf(r: { type: string; inputs?: unknown; outputs?: unknown }): string[] {
+  const names = new Set<string>();
+  for (const bag of [r.inputs, r.outputs]) {
+    if (!bag || typeof bag !== "object") continue;
+    const recorded = (bag as Record<string, unknown>).__secretArgs;
+    if (Array.isArray(recorded)) for (const n of recorded) if (typeof n === "string") names.add(n);
+  }
+  if (r.inputs && typeof r.inputs === "object")
+    for (const [k, v] of Object.entries(r.inputs)) if (!k.startsWith("__") && holdsSecret(v)) names.add(k);
+  const key = STATE_KEY[r.type];
+  if (key && names.delete(key)) names.add(ARG[key]!);
+  return [...names].filter((n) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(n) && n.length <= 64).sort();
+}
+
+/**
+ * What a migration knows beyond the state's ciphertext: the resource as `pulumi stack export
+ * --show-secrets` printed it (secrets opened), and the run's key that seals what the import
+ * id carries of them (core/import-seal.ts).
+ */
+export interface Revealed {
+  resource: { outputs?: unknown };
+  sealKey: string;
+}
+
+/**
+ * The import id of a resource the migration moves (see the file's comment). It names the
+ * args that were secret; with `revealed`, what it carries of them is sealed.
  *
  * @param fail throws the migration's error with the reason.
  */
 export function importIdOf(
-  r: { urn: string; type: string; id?: unknown; outputs?: unknown },
+  r: { urn: string; type: string; id?: unknown; inputs?: unknown; outputs?: unknown },
   fail: (why: string) => never,
+  revealed?: Revealed,
 ): string {
   const id = r.id as string;
-  if (r.type === GUARDRAIL_TYPE) return managedGuardrailImportId(id, sentModels(r.outputs));
+  const secret = secretArgsOf(r);
+  const sealKey = secret.length > 0 ? revealed?.sealKey : undefined;
+  const values = revealed?.resource.outputs ?? r.outputs;
+  if (r.type === GUARDRAIL_TYPE) return managedGuardrailImportId(id, sentModels(values), secret, sealKey);
   const key = STATE_KEY[r.type];
   if (!key) return id;
-  const outs = r.outputs as Record<string, unknown> | null | undefined;
+  const outs = values as Record<string, unknown> | null | undefined;
   const map = outs?.[key];
   const exclusive = outs?.exclusive ?? false;
   if (isSecret(map) || isSecret(exclusive) || isSecret(outs))
@@ -53,7 +92,7 @@ export function importIdOf(
     );
   const statuses = map as Record<string, unknown>;
   const ids = Object.keys(statuses).filter((k) => statuses[k] !== FOREIGN);
-  return managedImportId(id.slice(0, id.length - key.length - 1), key, { exclusive, ids });
+  return managedImportId(id.slice(0, id.length - key.length - 1), key, { exclusive, ids }, secret, sealKey);
 }
 
 const plainIds = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === "string");
@@ -71,4 +110,22 @@ function sentModels(outputs: unknown): SentModels {
     if (plainIds(sent) && plainIds(answer) && !sameSet(sent, answer)) out[list] = { sent, answer };
   }
   return out;
+}
+
+/**
+ * A `pulumi stack export --show-secrets` document with every secret envelope replaced by
+ * its value (the envelope holds it as JSON text in `plaintext`).
+ */
+export function openedSecrets(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(openedSecrets);
+  if (!v || typeof v !== "object") return v;
+  const o = v as Record<string, unknown>;
+  if (SIG_KEY in o && typeof o.plaintext === "string") {
+    try {
+      return openedSecrets(JSON.parse(o.plaintext));
+    } catch {
+      return v;
+    }
+  }
+  return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, openedSecrets(x)]));
 }

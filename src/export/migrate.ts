@@ -11,7 +11,10 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { planMigration, StateMigrationError, type MigrationPlan } from "./from-state";
+import { newSealKey, SEAL_ENV } from "../core/import-seal";
+import { PACKAGE_TYPE_PREFIX } from "../core/type-tokens";
+import { planMigration, StateMigrationError, stateResources, type MigrationPlan } from "./from-state";
+import { secretArgsOf } from "./import-ids";
 import { renderImportFile } from "./pulumi-import";
 import { writeFiles } from "./write";
 import { isInvisible } from "../core/text/controls";
@@ -54,11 +57,17 @@ function shellWord(a: string): string {
 }
 
 /** A pulumi run: stdout captured when asked, else passed through with stderr. */
-function runPulumi(o: MigrateOptions, args: string[], capture = false): Promise<{ code: number; stdout: string }> {
+function runPulumi(
+  o: MigrateOptions,
+  args: string[],
+  capture = false,
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string }> {
   const all = [...args, ...(o.stack ? ["--stack", o.stack] : [])];
   return new Promise((resolve, reject) => {
     const child = spawn(o.pulumi ?? "pulumi", all, {
       cwd: o.cwd,
+      env: { ...process.env, ...env },
       stdio: ["inherit", capture ? "pipe" : "inherit", "inherit"],
     });
     let stdout = "";
@@ -68,23 +77,35 @@ function runPulumi(o: MigrateOptions, args: string[], capture = false): Promise<
   });
 }
 
-async function must(o: MigrateOptions, args: string[], capture = false): Promise<string> {
-  const r = await runPulumi(o, args, capture);
+async function must(o: MigrateOptions, args: string[], capture = false, env?: Record<string, string>): Promise<string> {
+  const r = await runPulumi(o, args, capture, env);
   if (r.code !== 0)
     throw new StateMigrationError(`pulumi ${args[0]} ${args[1] ?? ""} failed (exit ${r.code}); see above`);
   return r.stdout;
 }
 
-/** The plan of the stack's migration, read from `pulumi stack export`. */
-export async function planFromStack(o: MigrateOptions): Promise<MigrationPlan> {
-  const text = await must(o, ["stack", "export"], true);
-  let state: unknown;
+async function exported(o: MigrateOptions, showSecrets: boolean): Promise<unknown> {
+  const text = await must(o, ["stack", "export", ...(showSecrets ? ["--show-secrets"] : [])], true);
   try {
-    state = JSON.parse(text);
+    return JSON.parse(text);
   } catch {
     throw new StateMigrationError("pulumi stack export printed no JSON");
   }
-  return planMigration(state);
+}
+
+/**
+ * The plan of the stack's migration, read from `pulumi stack export`, and the key that seals
+ * what its import ids carry of secrets (`sealKey`, set only when a resource that moves holds
+ * a secret: then the state is read a second time with `--show-secrets`, in memory only).
+ */
+export async function planFromStack(o: MigrateOptions): Promise<MigrationPlan & { sealKey?: string }> {
+  const state = await exported(o, false);
+  const secret = stateResources(state).some(
+    (r) => r.type.startsWith(PACKAGE_TYPE_PREFIX) && secretArgsOf(r).length > 0,
+  );
+  if (!secret) return planMigration(state);
+  const sealKey = newSealKey();
+  return { ...planMigration(state, { state: await exported(o, true), sealKey }), sealKey };
 }
 
 /**
@@ -114,7 +135,9 @@ export async function migrateToNative(o: MigrateOptions): Promise<number> {
     }));
     for (const f of files) {
       const base = ["import", "--file", f.path, `--protect=${f.protect}`, "--generate-code=false"];
-      await must(o, o.yes ? [...base, "--yes", "--skip-preview"] : [...base, "--preview-only"]);
+      // The plugin opens the sealed part of an import id with the run's key (core/import-seal.ts).
+      const env = plan.sealKey ? { [SEAL_ENV]: plan.sealKey } : {};
+      await must(o, o.yes ? [...base, "--yes", "--skip-preview"] : [...base, "--preview-only"], false, env);
     }
     for (const d of plan.deletes) {
       const args = ["state", "delete", ...d.urns, "--yes", ...(d.force ? ["--force"] : [])];

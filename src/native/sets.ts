@@ -18,6 +18,7 @@ import { idProblem } from "../core/args/assignment-args";
 import { SECRET_ARGS } from "../core/args/messages";
 import { KEY_KIND, MEMBER_KIND, type AssignmentSetKind } from "../core/assignments/kind";
 import { PartialApplyError } from "../core/assignments/apply";
+import { parseSetImportId } from "../core/assignments/import-id";
 import { assignmentLifecycle } from "../core/assignments/lifecycle";
 import { statusesIn } from "../core/assignments/state-map";
 import { FOREIGN } from "../core/assignments/status";
@@ -151,7 +152,8 @@ function outputs(kind: AssignmentSetKind, props: Props, secret: ReadonlySet<stri
 async function readSet(kind: AssignmentSetKind, core: Lifecycle, id: string, props: Props | undefined) {
   const r = await core.read(id, props as Props);
   if (!r) return undefined;
-  const secret = secretNames(kind, props);
+  // An import records as secrets the args its id names (the migration's: core/import-seal.ts).
+  const secret = secretNames(kind, props ?? { [SECRET_ARGS]: parseSetImportId(kind, id).secret });
   const map = statusesIn(r.properties, kind.stateKey);
   const { guardrailId, exclusive } = r.properties;
   const listed = Object.keys(map)

@@ -6,6 +6,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { configure, resetConfiguration } from "../../src/core/settings/config";
 import { keyAssignment, memberAssignment } from "../../src/dynamic/internal";
 import { FOREIGN } from "../../src/core/assignments/status";
+import { MEMBER_KIND } from "../../src/core/assignments/kind";
+import type { PartialApplyError } from "../../src/core/assignments/apply";
+import { nativeSetLifecycle } from "../../src/native/sets";
 import { collect } from "../../src/core/client";
 import { TEST_KEY, withEmulator } from "../helpers/emulator";
 
@@ -179,6 +182,34 @@ describe("modes and lifecycle", () => {
     });
     expect(err.reasons).toHaveLength(1);
     expect(await liveMembers(g)).toEqual(["user_0800"]);
+  });
+
+  // Issue 38: a secret id list is never named in a message, on either face; the state still
+  // records what landed (the engine seals it), and the count says how many.
+  it.each([
+    [
+      "dynamic",
+      () => memberAssignment,
+      { members: asMap(["user_0801", "user_secretghost91"]), __secretArgs: ["members"] },
+    ],
+    [
+      "native",
+      () => nativeSetLifecycle(MEMBER_KIND),
+      {
+        memberUserIds: ["user_0801", "user_secretghost91"],
+        members: asMap(["user_0801", "user_secretghost91"]),
+        __secretArgs: ["memberUserIds"],
+      },
+    ],
+  ] as const)("a secret id list: the %s face's partial failure names no id", async (_face, lifecycle, args) => {
+    const g = await newGuardrail(`secret-unknown-${_face}`);
+    const err = (await (lifecycle() as { create: (news: Record<string, unknown>) => Promise<unknown> })
+      .create({ __provider: "p", guardrailId: g, exclusive: false, ...args })
+      .catch((e: unknown) => e)) as PartialApplyError;
+    expect(err.message).toMatch(/1 member\(s\) did not land/);
+    for (const text of [err.message, ...err.reasons]) expect(text).not.toMatch(/user_0801|secretghost/);
+    expect(JSON.stringify(err.properties)).toMatch(/user_secretghost91/);
+    expect(await liveMembers(g)).toEqual(["user_0801"]);
   });
 
   // At concurrency 1 the chunks go one by one; at 4 the three other chunks land while one fails.

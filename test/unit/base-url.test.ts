@@ -49,9 +49,16 @@ describe("checkBaseUrl: where the key may travel", () => {
     expect(refused("ws://localhost:8787")).toBe('baseUrl must be an https URL (got protocol "ws:")');
   });
 
-  it("refuses a text that is not an absolute URL, quoting it", () => {
+  // Issue 38: a key not shaped like the service's, pasted alone into baseUrl, was quoted whole.
+  it("refuses a text that is not an absolute URL, describing it without quoting it", () => {
     expect(refused("api.example.com")).toBe(
-      'baseUrl must be an absolute URL such as https://api.example.com (got "api.example.com")',
+      "baseUrl must be an absolute URL such as https://api.example.com (got a value that is not a URL: 15 characters, no scheme)",
+    );
+    expect(refused("correct-horse-battery-staple-management")).toBe(
+      "baseUrl must be an absolute URL such as https://api.example.com (got a value that is not a URL: 39 characters, no scheme)",
+    );
+    expect(refused("https://exa mple.com")).toBe(
+      "baseUrl must be an absolute URL such as https://api.example.com (got a value that is not a URL: 20 characters, a scheme but no valid address after it, with spaces)",
     );
   });
 });

@@ -100,6 +100,28 @@ describe("client: a trickling or silent server cannot hang a request", () => {
   });
 });
 
+// Issue 38: the Authorization header echoed in another form reached the CLI.
+describe("client: a server that echoes the key in another form", () => {
+  const b64 = (t: string) => Buffer.from(t).toString("base64");
+  it.each([
+    ["base64 of Bearer <key>", (auth: string) => b64(auth)],
+    ["HTML entities", (auth: string) => [...auth].map((c) => `&#${c.charCodeAt(0)};`).join("")],
+    ["upper case", (auth: string) => auth.toUpperCase()],
+    ["zero-width characters", (auth: string) => [...auth].join("\u200b")],
+  ] as const)("%s: the error holds no form of the key", async (_form, echo) => {
+    server = await hostileServer((req, res) =>
+      json(res, 400, { error: { code: 400, message: `bad header ${echo(String(req.headers.authorization))}` } }),
+    );
+    const err = await failure(client(server.url).getGuardrail(GID));
+    expectNoKey(err);
+    const everything = `${err.message}\n${inspect(err, { depth: Infinity, showHidden: true })}`;
+    expect(everything).not.toContain(b64(`Bearer ${KEY}`).slice(4, 24));
+    expect(everything.toUpperCase()).not.toContain(KEY.toUpperCase());
+    expect(everything.replace(/[\u200b]/g, "")).not.toContain(KEY);
+    expect(everything).not.toContain(`&#${KEY.charCodeAt(5)};&#${KEY.charCodeAt(6)};`);
+  });
+});
+
 describe("client: paging a lying server stops with an error", () => {
   it("empty pages with a huge total_count", async () => {
     server = await hostileServer((_req, res) => json(res, 200, { data: [], total_count: 900_000 }));

@@ -24,6 +24,24 @@ describe("configProblems", () => {
     `);
   });
 
+  // Issue 38: a key pasted as a config key's name was echoed in the warning.
+  it("never echoes an unknown key name shaped like a key, or one too long or odd to be a name", () => {
+    const report = configProblems(
+      {
+        "guardrails:sk-or-v1-0123456789abcdef0123456789": "x",
+        "guardrails:correct-horse-battery-staple-management-extra": "x",
+        "guardrails:a\u001b[31mb": "x",
+      },
+      () => true,
+      { GUARDRAILS_BASE_URL: "http://127.0.0.1:1" },
+    );
+    expect(report.warnings).toHaveLength(3);
+    for (const w of report.warnings) {
+      expect(w).toMatch(/^an unknown guardrails:\* config key \(not shown: .*\) is ignored; /);
+      expect(w).not.toMatch(/sk-or|0123456789|horse|\u001b/);
+    }
+  });
+
   it("a secret key and known keys are quiet", () => {
     expect(
       configProblems(

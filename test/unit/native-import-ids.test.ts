@@ -44,9 +44,15 @@ describe("a set's import id", () => {
 
 describe("a guardrail's import id", () => {
   it("reads the UUID, with or without the model identifiers the program sent", () => {
-    expect(parseGuardrailImportId(G1.toUpperCase())).toEqual({ guardrailId: G1, models: {} });
+    expect(parseGuardrailImportId(G1.toUpperCase())).toEqual({ guardrailId: G1, models: {}, secret: [] });
     const models = { allowedModels: { sent: ["a/x"], answer: ["a/x-1"] } };
-    expect(parseGuardrailImportId(`${G1}?${JSON.stringify(models)}`)).toEqual({ guardrailId: G1, models });
+    expect(parseGuardrailImportId(`${G1}?${JSON.stringify(models)}`)).toEqual({ guardrailId: G1, models, secret: [] });
+    // The args the program made secret, by name (issue 38): the import records them as secrets.
+    expect(parseGuardrailImportId(`${G1}?{"secret":["limitUsd"]}`)).toEqual({
+      guardrailId: G1,
+      models: {},
+      secret: ["limitUsd"],
+    });
   });
 
   it("refuses a malformed id", () => {
@@ -57,6 +63,8 @@ describe("a guardrail's import id", () => {
       [`${G1}?{"models":1}`, /unknown key "models"/],
       [`${G1}?{"allowedModels":{"sent":[]}}`, /must be \{"sent"/],
       [`${G1}?{"allowedModels":{"sent":[1],"answer":[]}}`, /lists of model identifiers/],
+      [`${G1}?{"secret":"limitUsd"}`, /secret must be a list of arg names/],
+      [`${G1}?{"sealed":"AAAA"}`, /sealed part, which only the guardrails-migrate-to-native run/],
     ] as const)
       expect(() => parseGuardrailImportId(bad), bad).toThrow(
         new RegExp(`Guardrail: cannot import .*its UUID.*; here .*${why.source}`),

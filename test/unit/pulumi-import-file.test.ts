@@ -10,6 +10,10 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { FOREIGN } from "../../src/core/assignments/status";
 import { planMigration } from "../../src/export/from-state";
+import { parseSetImportId } from "../../src/core/assignments/import-id";
+import { MEMBER_KIND } from "../../src/core/assignments/kind";
+import { parseGuardrailImportId } from "../../src/core/guardrail/import-id";
+import { newSealKey } from "../../src/core/import-seal";
 import { importFileOf, renderImportFile } from "../../src/export/pulumi-import";
 import { assignStableIds } from "../../src/export/stable-id";
 import { wireGuardrail } from "../../src/core/client/wire";
@@ -213,6 +217,71 @@ describe("planMigration: a dynamic-face stack's state", () => {
     );
     expect(() => planMigration(stateOf(set({ exclusive: false })))).toThrow(/does not say which memberUserIds/);
     expect(() => planMigration(stateOf(set({ exclusive: "yes", members: {} })))).toThrow(/does not say/);
+  });
+
+  // Issue 38: the import records the args that were secret as secrets (names in the id, never
+  // values), and what an id must carry of a secret (a set's ids, a secret model list) is sealed
+  // under the run's key, read from the opened (`--show-secrets`) state.
+  it("names the secret args in the import id and seals what it carries of them, never in plain text", () => {
+    const SIG = "4dabf18193072939515e22adb298388d";
+    const cipher = { [SIG]: "1b47061264138c4ac30d75fd1eb44270", ciphertext: "x" };
+    const shown = (v: unknown) => ({ [SIG]: "1b47061264138c4ac30d75fd1eb44270", plaintext: JSON.stringify(v) });
+    const eng = (secret: (v: unknown) => unknown) =>
+      dyn("Guardrail", "eng", G1, {
+        inputs: { name: secret("Eng"), limitUsd: secret(4321), __secretArgs: ["allowedModels"] },
+        outputs: {
+          __secretArgs: ["allowedModels", "limitUsd", "name"],
+          args: { name: secret("Eng"), allowedModels: secret(["vendor-a/model-x"]) },
+          modelAnswers: { allowedModels: secret(["vendor-a/model-x-20260115"]) },
+        },
+      });
+    const set = (secret: (v: unknown) => unknown) =>
+      dyn("GuardrailMemberAssignment", "eng-members", `${G1}/members`, {
+        inputs: { guardrailId: G1, members: secret({ user_secretghost91: true }), exclusive: secret(true) },
+        outputs: {
+          guardrailId: G1,
+          __secretArgs: ["exclusive", "members"],
+          exclusive: secret(true),
+          members: secret({ user_secretghost91: true }),
+        },
+      });
+    const key = newSealKey();
+    const plan = planMigration(
+      stateOf(
+        eng(() => cipher),
+        set(() => cipher),
+      ),
+      {
+        state: stateOf(eng(shown), set(shown)),
+        sealKey: key,
+      },
+    );
+    const [gid, sid] = plan.imports[0]!.file.resources.map((r) => r.id);
+    for (const id of [gid!, sid!]) expect(id).not.toMatch(/model-x|secretghost|4321|"Eng"/);
+    expect(JSON.parse(gid!.slice(gid!.indexOf("?") + 1)).secret).toEqual(["allowedModels", "limitUsd", "name"]);
+    const env = { GUARDRAILS_IMPORT_SEAL: key };
+    const saved = process.env.GUARDRAILS_IMPORT_SEAL;
+    process.env.GUARDRAILS_IMPORT_SEAL = env.GUARDRAILS_IMPORT_SEAL;
+    try {
+      expect(parseGuardrailImportId(gid!)).toEqual({
+        guardrailId: G1,
+        models: { allowedModels: { sent: ["vendor-a/model-x"], answer: ["vendor-a/model-x-20260115"] } },
+        secret: ["allowedModels", "limitUsd", "name"],
+      });
+      expect(parseSetImportId(MEMBER_KIND, sid!)).toEqual({
+        guardrailId: G1,
+        managed: { exclusive: true, ids: ["user_secretghost91"] },
+        secret: ["exclusive", "memberUserIds"],
+      });
+      // Another run's key (or none) opens nothing, and says why without the value.
+      process.env.GUARDRAILS_IMPORT_SEAL = newSealKey();
+      expect(() => parseSetImportId(MEMBER_KIND, sid!)).toThrow(/does not open with the key in GUARDRAILS_IMPORT_SEAL/);
+      delete process.env.GUARDRAILS_IMPORT_SEAL;
+      expect(() => parseGuardrailImportId(gid!)).toThrow(/only the guardrails-migrate-to-native run that wrote it/);
+    } finally {
+      if (saved === undefined) delete process.env.GUARDRAILS_IMPORT_SEAL;
+      else process.env.GUARDRAILS_IMPORT_SEAL = saved;
+    }
   });
 
   it("refuses what is not a stack export; an empty stack has nothing to move", () => {

@@ -35,6 +35,52 @@ describe("redact: the key in every form a server echoes", () => {
   });
 });
 
+// Issue 38: a server that echoed the Authorization header in another form got it to the CLI.
+describe("redact: the key in the other forms a server may echo (issue 38)", () => {
+  const b64 = (t: string) => Buffer.from(t).toString("base64");
+  const b64url = (t: string) => Buffer.from(t).toString("base64url");
+  const percentAll = (t: string, upper: boolean) =>
+    [...Buffer.from(t)]
+      .map((b) => `%${b.toString(16).padStart(2, "0")[upper ? "toUpperCase" : "toLowerCase"]()}`)
+      .join("");
+  const entities = (t: string) => [...t].map((c) => `&#${c.charCodeAt(0)};`).join("");
+  const hexEntities = (t: string) => [...t].map((c) => `&#x${c.charCodeAt(0).toString(16)};`).join("");
+  const split = (t: string, sep: string) => [...t].join(sep);
+  const forms: Array<[string, string]> = [
+    ["base64 of the key", b64(KEY)],
+    ["base64 of Bearer <key>", b64(`Bearer ${KEY}`)],
+    ["base64 of the whole header line", b64(`Authorization: Bearer ${KEY}`)],
+    ["base64 at the other alignment", b64(`xAuthorization: Bearer ${KEY}\n`)],
+    ["base64url of Bearer <key>", b64url(`Bearer ${KEY}`)],
+    ["base64 broken into lines", b64(`Bearer ${KEY}`).replace(/(.{8})/g, "$1\n")],
+    ["every byte percent-encoded, upper hex", percentAll(KEY, true)],
+    ["every byte percent-encoded, lower hex", percentAll(KEY, false)],
+    ["decimal HTML entities", entities(KEY)],
+    ["hex HTML entities", hexEntities(KEY)],
+    ["named HTML entities for - and _", KEY.replaceAll("-", "&hyphen;")],
+    ["upper case", KEY.toUpperCase()],
+    ["upper case, Bearer", `BEARER ${KEY.toUpperCase()}`],
+    ["split by zero-width spaces", split(KEY, "\u200b")],
+    ["split by zero-width joiners and word joiners", split(KEY, "\u200d\u2060")],
+    ["split by soft hyphens", split(KEY, "\u00ad")],
+    ["split by bidi marks", split(KEY, "\u200e")],
+  ];
+  it.each(forms)("%s: the key is gone, or the text is withheld", (_form, echoed) => {
+    const out = redact(`invalid header: ${echoed} (rejected)`, KEY);
+    expect(out).toMatch(/\[REDACTED/);
+    // Nothing of the key survives in any form: every check that found it before finds nothing now.
+    expect(redact(out, KEY)).toBe(out);
+    expect(out.toLowerCase()).not.toContain(KEY.toLowerCase());
+    expect(out).not.toContain(b64(KEY).slice(4, 20));
+  });
+
+  it("keeps a text with no form of the key as it was, and serverText strips what is left", () => {
+    const plain = "guardrail 3f2b8c1e not found &amp; no such member: user_bob";
+    expect(redact(plain, KEY)).toBe(plain);
+    expect(serverText(`bad key ${split(KEY, "\u200b")}`, KEY)).not.toMatch(/0123456789/);
+  });
+});
+
 describe("redactUrl", () => {
   it("drops userinfo and masks secret-named query values only, names matched whole and in any case", () => {
     const out = redactUrl("https://user:pw@api.example.com/x?API_KEY=1&access-token=2&Sig=3&keyboard=4&page=5");

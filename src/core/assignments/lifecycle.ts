@@ -12,6 +12,7 @@ import { inProgramNames, type AssignmentSetKind } from "./kind";
 import { EXTRA_KEYS, keptMoves, movesAt, movesIn, withMoves } from "./moves";
 import { readSet } from "./read";
 import { statusesIn } from "./state-map";
+import { hidingSecretIds } from "./secret-ids";
 import { createSet, deleteSet, updateSet } from "./write";
 import { UserError } from "../user-error";
 import {
@@ -31,10 +32,14 @@ export function assignmentLifecycle(kind: AssignmentSetKind): Lifecycle {
   return {
     check: async (olds, news) => checkWithMoves(kind, olds, news),
     diff: async (_id, olds, news) => diffSet(kind, olds, news),
-    create: async (news) => createSet(kind, parseSet(kind, news), news.__provider, movesIn(news)),
+    create: async (news) =>
+      createSet(kind, parseSet(kind, news), news.__provider, movesIn(news)).catch(hidingSecretIds(kind, news)),
     read: async (id, props) => readSet(kind, id, props),
-    update: async (_id, olds, news) => updateSet(kind, olds, parseSet(kind, news), news.__provider, movesIn(news)),
-    delete: async (_id, props) => deleteSet(kind, props),
+    update: async (_id, olds, news) =>
+      updateSet(kind, olds, parseSet(kind, news), news.__provider, movesIn(news)).catch(
+        hidingSecretIds(kind, news, olds),
+      ),
+    delete: async (_id, props) => deleteSet(kind, props).catch(hidingSecretIds(kind, props)),
   };
 }
 

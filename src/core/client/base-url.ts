@@ -22,7 +22,9 @@ export function checkBaseUrl(raw: string, keys: readonly (string | undefined)[] 
   try {
     url = new URL(raw);
   } catch {
-    throw fail(`must be an absolute URL such as https://api.example.com (got ${shownSetting(raw, keys, 200)})`);
+    throw fail(
+      `must be an absolute URL such as https://api.example.com (got ${holdsKey(raw, keys) ? shownSetting(raw, keys) : notAUrl(raw)})`,
+    );
   }
   if (holdsConfiguredKey(raw, keys)) {
     throw fail(
@@ -42,6 +44,15 @@ export function checkBaseUrl(raw: string, keys: readonly (string | undefined)[] 
     );
   }
   throw fail(`must be an https URL (got protocol ${shownSetting(url.protocol, keys)})`);
+}
+
+/**
+ * What a text that is not a URL is, never the text (issue 38): a key of another service
+ * pasted alone into the setting has no shape a key test can know, so none of it is quoted.
+ */
+function notAUrl(raw: string): string {
+  const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:/.test(raw) ? "a scheme but no valid address after it" : "no scheme";
+  return `a value that is not a URL: ${[...raw].length} characters, ${scheme}${/\s/.test(raw) ? ", with spaces" : ""}`;
 }
 
 function normalisePath(url: URL): string {

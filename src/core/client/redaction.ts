@@ -7,6 +7,7 @@
  * `shownSetting`).
  */
 import { blankControls } from "../text/controls";
+import { exactForms, hidesKey } from "./key-forms";
 
 const SECRET_PARAMS = /^(key|api[-_]?key|token|access[-_]?token|secret|password|auth|authorization|signature|sig)$/i;
 
@@ -24,16 +25,21 @@ export function redactUrl(raw: string): string {
   return url.toString();
 }
 
+/** What stands for a text that hid the key in a form no replacement can cut out. */
+export const WITHHELD = "[REDACTED: the text held the API key in an encoded form, so none of it is shown]";
+
 /**
- * Replaces every occurrence of `secret` in `text`, as sent and in the encoded forms a server
- * may echo it in (URL- and JSON-escaped); the last line of defence for messages.
+ * Replaces every occurrence of `secret` in `text`, as sent and in every form a server may
+ * echo it in (key-forms.ts: URL- and JSON-escaped, percent-encoded, base64 of any text
+ * holding it, any case); a text that still hides it (HTML entities, invisible characters
+ * between its characters) is withheld whole. The last line of defence for messages.
  */
 export function redact(text: string, secret: string | undefined): string {
   if (!secret || secret.length < 4) return text;
   let out = text;
-  for (const form of new Set([secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)]))
-    out = out.split(form).join("[REDACTED]");
-  return out;
+  for (const form of exactForms(secret)) out = out.split(form).join("[REDACTED]");
+  out = out.replace(new RegExp(secret.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "gi"), "[REDACTED]");
+  return hidesKey(out, secret) ? WITHHELD : out;
 }
 
 /** Longest server message kept on an error, in characters. */

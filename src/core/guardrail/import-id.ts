@@ -1,6 +1,8 @@
 /**
  * The import id of a guardrail: its UUID, or `<uuid>?{"allowedModels":{"sent":[...],
- * "answer":[...]}}` (either list or both). The second form is what `guardrails-migrate-to-native`
+ * "answer":[...]}}` (either list or both), with `"secret": [arg names]` (the args the
+ * program made secret: the import records them, and every copy of them, as secrets) and
+ * `"sealed": "..."` (the model lists, when secret, sealed for the migration's run: import-seal.ts). The second form is what `guardrails-migrate-to-native`
  * writes from a dynamic-face state: the model identifiers the program sent (an alias, say) and
  * the canonical slugs the service answered. Where the service still holds that answer, the
  * import records the identifiers as the program's, so a program that names a model by its
@@ -9,6 +11,7 @@
  */
 import { shown } from "../args/messages";
 import { UUID_RE } from "../fields/constants";
+import { isArgNames, opened, sealJson } from "../import-seal";
 import { UserError } from "../user-error";
 import { MODEL_LISTS, sameSet, type ModelList } from "./model-lists";
 
@@ -19,9 +22,21 @@ export type SentModels = Partial<Record<ModelList, { sent: string[]; answer: str
 const MAX_MODELS = 1000;
 const MAX_MODEL_ID = 500;
 
-/** The import id that carries `models` (the plain UUID when it carries none). */
-export function managedGuardrailImportId(guardrailId: string, models: SentModels): string {
-  return Object.keys(models).length === 0 ? guardrailId : `${guardrailId}?${JSON.stringify(models)}`;
+/**
+ * The import id that carries `models` and the `secret` arg names (the plain UUID when it
+ * carries neither). With `sealKey`, the models are sealed (import-seal.ts): they may hold a
+ * secret list's identifiers.
+ */
+export function managedGuardrailImportId(
+  guardrailId: string,
+  models: SentModels,
+  secret: readonly string[] = [],
+  sealKey?: string,
+): string {
+  const hasModels = Object.keys(models).length > 0;
+  if (!hasModels && secret.length === 0) return guardrailId;
+  const carried = hasModels ? (sealKey ? { sealed: sealJson(models, sealKey) } : models) : {};
+  return `${guardrailId}?${JSON.stringify({ ...carried, ...(secret.length > 0 ? { secret: [...secret].sort() } : {}) })}`;
 }
 
 function refuse(id: string, why: string): never {
@@ -35,7 +50,7 @@ const modelIds = (v: unknown): v is string[] =>
   v.length <= MAX_MODELS &&
   v.every((x) => typeof x === "string" && x.trim() !== "" && x.length <= MAX_MODEL_ID);
 
-function parseModels(id: string, text: string): SentModels {
+function parseModels(id: string, text: string): { models: SentModels; secret: string[] } {
   let v: unknown;
   try {
     v = JSON.parse(text);
@@ -43,8 +58,10 @@ function parseModels(id: string, text: string): SentModels {
     return refuse(id, "what follows ? is not JSON");
   }
   if (!v || typeof v !== "object" || Array.isArray(v)) return refuse(id, "what follows ? is not a JSON object");
+  const { secret = [], ...rest } = opened(v as Record<string, unknown>, (why) => refuse(id, why));
+  if (!isArgNames(secret)) return refuse(id, "secret must be a list of arg names");
   const out: SentModels = {};
-  for (const [k, entry] of Object.entries(v)) {
+  for (const [k, entry] of Object.entries(rest)) {
     if (!(MODEL_LISTS as readonly string[]).includes(k)) return refuse(id, `unknown key ${shown(k)}`);
     const e = entry as Record<string, unknown> | null;
     if (!e || typeof e !== "object" || Object.keys(e).sort().join() !== "answer,sent")
@@ -52,15 +69,16 @@ function parseModels(id: string, text: string): SentModels {
     if (!modelIds(e.sent) || !modelIds(e.answer)) return refuse(id, `${k} must hold lists of model identifiers`);
     out[k as ModelList] = { sent: e.sent, answer: e.answer };
   }
-  return out;
+  return { models: out, secret };
 }
 
 /** Reads a guardrail's import id (see the file's comment); throws a UserError saying the form. */
-export function parseGuardrailImportId(id: string): { guardrailId: string; models: SentModels } {
+export function parseGuardrailImportId(id: string): { guardrailId: string; models: SentModels; secret: string[] } {
   const q = id.indexOf("?");
   const guardrailId = q < 0 ? id : id.slice(0, q);
   if (!UUID_RE.test(guardrailId)) refuse(id, "it is not a UUID");
-  return { guardrailId: guardrailId.toLowerCase(), models: q < 0 ? {} : parseModels(id, id.slice(q + 1)) };
+  const carried = q < 0 ? { models: {}, secret: [] } : parseModels(id, id.slice(q + 1));
+  return { guardrailId: guardrailId.toLowerCase(), ...carried };
 }
 
 /**

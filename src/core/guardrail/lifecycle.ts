@@ -118,7 +118,13 @@ export async function read(id: string, props: GuardrailOutputs): Promise<ReadRes
   const secrets = recordedSecretArgs(props);
   if (imported) {
     const r = withSentModels(outs, importedInputs(outs), (l) => recordedCanonical(outs, l), imported.models);
-    return { id: gid, properties: r.outs, inputs: r.inputs };
+    // The args the import id names as secret (the migration's: import-seal.ts) are recorded as
+    // secrets, every copy, as a create with those args secret would have.
+    return {
+      id: gid,
+      properties: withSecretCopies(r.outs, imported.secret),
+      inputs: withSecretCopies(r.inputs, imported.secret),
+    };
   }
   return {
     id,

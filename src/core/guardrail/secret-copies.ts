@@ -75,7 +75,8 @@ export function withSecretCopies<T extends object>(outs: T, names: readonly stri
       : undefined;
   for (const name of names) {
     for (const key of [name, ...copiesOf(name)]) wrap(marked, key);
-    if (args) wrap(args, name);
+    // An import's `args` also holds the copies (its inputs: a vendor flag read back, issue 38).
+    if (args) for (const key of [name, ...copiesOf(name)]) wrap(args, key);
     if (answers) wrap(answers, name);
   }
   if (args) marked.args = args;

@@ -5,6 +5,7 @@
  * the wrong setting (`shownSetting`, `checkBaseUrl`).
  */
 import { checkBaseUrl } from "../client/base-url";
+import { holdsKey } from "../client/redaction";
 import { closest } from "../args/messages";
 import { hasControl } from "../text/controls";
 import { BOOLEAN_SETTINGS, KNOWN_KEYS, NUMERIC_MAX, NUMERIC_SETTINGS, parseBoolean, parsePositiveInt } from "./config";
@@ -22,8 +23,27 @@ export function unknownKeyWarnings(names: readonly string[]): string[] {
     .filter((name) => !(KNOWN_KEYS as readonly string[]).includes(name))
     .map((name) => {
       const guess = closest(name, KNOWN_KEYS);
-      return `unknown config key guardrails:${name} is ignored; ${guess ? `did you mean guardrails:${guess}?` : `pulumi-guardrails reads ${KNOWN_KEYS.map((k) => `guardrails:${k}`).join(", ")}`}`;
+      const hidden = hiddenName(name);
+      const what = hidden
+        ? `an unknown guardrails:* config key (not shown: ${hidden})`
+        : `unknown config key guardrails:${name}`;
+      return `${what} is ignored; ${guess ? `did you mean guardrails:${guess}?` : `pulumi-guardrails reads ${KNOWN_KEYS.map((k) => `guardrails:${k}`).join(", ")}`}`;
     });
+}
+
+/** Longest unknown config key name a warning quotes: the known ones are at most 14 characters. */
+const MAX_SHOWN_NAME = 32;
+
+/**
+ * Why an unknown config key's name is not quoted, or undefined when it may be (issue 38): a
+ * key pasted as the name is shaped like one, and a name too long or with characters a name
+ * never has may be a key of another shape, or escape sequences.
+ */
+function hiddenName(name: string): string | undefined {
+  if (holdsKey(name)) return "shaped like an API key; the key belongs in guardrails:apiKey or GUARDRAILS_API_KEY";
+  if (name.length > MAX_SHOWN_NAME) return `${name.length} characters, longer than any setting's name`;
+  if (hasControl(name) || !/^[A-Za-z0-9_.-]+$/.test(name)) return "it holds characters no setting's name has";
+  return undefined;
 }
 
 /** The warning for a key set without `--secret`; `places` says where the face keeps it unencrypted. */
