@@ -5,7 +5,7 @@
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { http, spawnEmulator, type SpawnedEmulator } from "./spawn-emulator";
+import { type HttpCall, http, spawnEmulator, type SpawnedEmulator } from "./spawn-emulator";
 
 /** Where the CLI and the installed template program are (see pulumi-template.ts). */
 export interface PulumiContext {
@@ -150,7 +150,7 @@ export class Program {
   }
 
   /** The emulator's API as the admin of the organization would use it by hand. */
-  get api() {
+  get api(): HttpCall {
     return http(this.emulator.api, this.apiKey);
   }
 
