@@ -11,6 +11,11 @@
 // below $PULUMI_HOME/plugins, never through a link: the plugin folder is made fresh under a
 // temporary name (`<dir>.tmp<digits>`, a name the CLI skips and later cleans up) and renamed
 // into place, with the CLI's own `<dir>.partial` marker present while an older copy is replaced.
+// It trusts no folder from $PULUMI_HOME down that is a link, that another user owns or that
+// anyone but its owner can write (issue 38): it refuses such a $PULUMI_HOME or plugins folder,
+// and an existing plugin folder of another user; it replaces, never accepts as "already
+// installed", a copy of its own that others could have changed. What it makes is 0700 (folders)
+// and 0755 or 0644 (files), whatever the umask.
 import { randomInt } from "node:crypto";
 import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
@@ -35,22 +40,57 @@ const lstat = (path) => {
   }
 };
 
-/** True when `dir` already holds exactly this plugin (the same bytes, nothing linked). */
+/** A reason not to write where a person did not ask: the message says it, then the command by hand. */
+class Refusal extends Error {}
+
+const uid = typeof process.getuid === "function" ? process.getuid() : undefined;
+
+/** Why `path` (lstat `st`) is not to be trusted: a link, another user's, or writable by others. */
+function untrusted(path, st) {
+  if (st.isSymbolicLink()) return `${path} is a symbolic link`;
+  if (uid === undefined) return undefined; // Windows: no owner or mode bits to read
+  if (st.uid !== uid) return `${path} is owned by another user (uid ${st.uid})`;
+  if (st.mode & 0o022) return `${path} can be written by other users (mode ${(st.mode & 0o777).toString(8)})`;
+  return undefined;
+}
+
+/** A folder of ours only we can write, made (0700) when missing; else a Refusal. */
+function ownFolder(path, { parents = false } = {}) {
+  if (!lstat(path)) mkdirSync(path, { recursive: parents, mode: 0o700 });
+  const st = lstat(path);
+  const why = untrusted(path, st);
+  if (why) throw new Refusal(why);
+  if (!st.isDirectory()) throw new Error(`${path} exists and is not a folder`);
+}
+
+/** True when `dir` already holds exactly this plugin (the same bytes, nothing linked, nothing others can change). */
 function sameAsSource(dir) {
   return FILES.every(([name]) => {
-    const st = lstat(join(dir, name));
-    return st?.isFile() && readFileSync(join(dir, name)).equals(readFileSync(join(source, name)));
+    const path = join(dir, name);
+    const st = lstat(path);
+    return st?.isFile() && !untrusted(path, st) && readFileSync(path).equals(readFileSync(join(source, name)));
   });
+}
+
+/** $PULUMI_HOME and its plugins folder, each a folder of ours only we can write (checked again before the rename). */
+function pluginsFolder(home) {
+  ownFolder(home, { parents: true }); // above $PULUMI_HOME: where the user chose to put it
+  const plugins = join(home, "plugins");
+  ownFolder(plugins);
+  return plugins;
 }
 
 function install(version) {
   const home = process.env.PULUMI_HOME || join(homedir(), ".pulumi");
-  const plugins = join(home, "plugins");
+  const plugins = pluginsFolder(home);
   const final = join(plugins, `resource-guardrails-v${version}`);
-  mkdirSync(plugins, { recursive: true, mode: 0o700 });
   const existing = lstat(final);
+  if (existing?.isSymbolicLink()) throw new Refusal(`${final} is a symbolic link`);
   if (existing && !existing.isDirectory()) throw new Error(`${final} exists and is not a folder`);
-  if (existing && !lstat(`${final}.partial`) && sameAsSource(final)) return `already installed in ${final}`;
+  // Another user's folder is theirs to remove; one of ours that others can write is replaced.
+  if (existing && uid !== undefined && existing.uid !== uid) throw new Refusal(untrusted(final, existing));
+  if (existing && !untrusted(final, existing) && !lstat(`${final}.partial`) && sameAsSource(final))
+    return `already installed in ${final}`;
 
   let staging;
   for (let tries = 0; !staging; tries++) {
@@ -73,6 +113,7 @@ function install(version) {
       if (!partial) writeFileSync(`${final}.partial`, "", { flag: "wx", mode: 0o600 });
       rmSync(final, { recursive: true });
     }
+    pluginsFolder(home); // unchanged while the files were written
     renameSync(staging, final);
     rmSync(`${final}.partial`, { force: true });
     return `installed in ${final}`;
@@ -97,7 +138,13 @@ function main() {
   try {
     console.log(`pulumi-guardrails: the native provider plugin is ${install(version)}`);
   } catch (err) {
-    console.error(`pulumi-guardrails: could not install the native provider plugin (${err.message}); run: ${byHand}`);
+    if (err instanceof Refusal)
+      console.error(
+        `pulumi-guardrails: not installing the native provider plugin: ${err.message}, and the plugin is ` +
+          `written only into folders of yours that no one else can write, never through a link; check it, then run: ${byHand}`,
+      );
+    else
+      console.error(`pulumi-guardrails: could not install the native provider plugin (${err.message}); run: ${byHand}`);
   }
 }
 

@@ -21,7 +21,7 @@ export function getGuardrails(args?: GetGuardrailsArgs, opts?: pulumi.InvokeOpti
 
 export interface GetGuardrailsArgs {
     /**
-     * A JavaScript regular expression (unanchored: `^eng-` for a prefix), at most 256 characters. Default: every guardrail.
+     * An RE2 regular expression (https://github.com/google/re2/wiki/Syntax: no lookarounds, no backreferences), matched in linear time, unanchored (`^eng-` for a prefix), at most 256 characters. Default: every guardrail.
      */
     nameRegex?: string;
     /**
@@ -54,7 +54,7 @@ export function getGuardrailsOutput(args?: GetGuardrailsOutputArgs, opts?: pulum
 
 export interface GetGuardrailsOutputArgs {
     /**
-     * A JavaScript regular expression (unanchored: `^eng-` for a prefix), at most 256 characters. Default: every guardrail.
+     * An RE2 regular expression (https://github.com/google/re2/wiki/Syntax: no lookarounds, no backreferences), matched in linear time, unanchored (`^eng-` for a prefix), at most 256 characters. Default: every guardrail.
      */
     nameRegex?: pulumi.Input<string | undefined>;
     /**

@@ -52,7 +52,8 @@ export function getGuardrail(args: { id: string } | { name: string; workspaceId?
 
 /**
  * The guardrails of `workspaceId` (the default workspace when omitted), sorted by name then id,
- * optionally only those whose name matches `nameRegex` (unanchored; at most 256 characters).
+ * optionally only those whose name matches `nameRegex` (an RE2 regular expression, matched in
+ * linear time: no lookarounds, no backreferences; unanchored; at most 256 characters).
  */
 export function getGuardrails(args: { workspaceId?: string; nameRegex?: string } = {}): Promise<GuardrailsFound> {
   return withClient((client) => lookups.getGuardrails(client, args));

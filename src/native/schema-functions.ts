@@ -92,7 +92,7 @@ export function functionSpecs(guardrailProperties: Properties): Record<string, u
         properties: {
           workspaceId,
           nameRegex: str(
-            `A JavaScript regular expression (unanchored: \`^eng-\` for a prefix), at most ${NAME_REGEX_MAX} characters. Default: every guardrail.`,
+            `An RE2 regular expression (https://github.com/google/re2/wiki/Syntax: no lookarounds, no backreferences), matched in linear time, unanchored (\`^eng-\` for a prefix), at most ${NAME_REGEX_MAX} characters. Default: every guardrail.`,
           ),
         },
       },

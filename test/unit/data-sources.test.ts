@@ -123,7 +123,17 @@ describe("args are checked before any call, each failure with its path", () => {
     expect(failures("getGuardrail", { id: "nope" })).toEqual([
       { property: "id", reason: "must be a guardrail id (UUID)" },
     ]);
-    expect(failures("getGuardrails", { nameRegex: "(" })[0]?.reason).toMatch(/^is not a regular expression/);
+    expect(failures("getGuardrails", { nameRegex: "(" })[0]?.reason).toMatch(/^is not an RE2 regular expression/);
+    // JavaScript takes these; RE2 (linear time, issue 38) does not, and the message says why.
+    expect(failures("getGuardrails", { nameRegex: "^eng(?!-old)" })).toEqual([
+      {
+        property: "nameRegex",
+        reason:
+          'is not an RE2 regular expression (got "^eng(?!-old)": invalid or unsupported Perl syntax: `(?!`); ' +
+          "RE2 syntax has no lookarounds and no backreferences (https://github.com/google/re2/wiki/Syntax)",
+      },
+    ]);
+    expect(failures("getGuardrails", { nameRegex: "(a)\\1" })[0]?.reason).toContain("invalid escape sequence: `\\1`");
     expect(failures("getGuardrails", { nameRegex: "a".repeat(NAME_REGEX_MAX + 1) })[0]?.reason).toMatch(
       /^must be at most 256 characters/,
     );

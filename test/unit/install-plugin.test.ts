@@ -2,10 +2,13 @@
  * The package's postinstall (scripts/install-plugin.mjs), run as npm runs it, from a package
  * laid out as npm installs it: it copies the plugin into PULUMI_HOME/plugins in the layout
  * `pulumi plugin install` writes, leaves a copy that is already there alone, replaces one that
- * differs, never writes through a link, does nothing in a checkout, and never fails the install.
+ * differs, never writes through a link, trusts no folder another user owns or can write (issue
+ * 38, class 5), does nothing in a checkout, and never fails the install.
  */
 import { spawnSync } from "node:child_process";
 import {
+  chmodSync,
+  chownSync,
   cpSync,
   existsSync,
   lstatSync,
@@ -109,5 +112,91 @@ describe("the postinstall that installs the plugin", () => {
     expect(r.code).toBe(0);
     expect(r.out).toContain("carries no built plugin");
     expect(existsSync(home)).toBe(false);
+  });
+});
+
+/** Every path under `dir`, itself included, owned by `uid`. */
+function chownAll(dir: string, uid: number): void {
+  chownSync(dir, uid, uid);
+  for (const e of readdirSync(dir, { recursive: true, withFileTypes: true }))
+    chownSync(join(e.parentPath, e.name), uid, uid);
+}
+
+const NOBODY = 65534;
+const asRoot = process.getuid?.() === 0;
+
+describe("the postinstall trusts no link and no folder another user can write (issue 38)", () => {
+  it("refuses a symbolic link at PULUMI_HOME/plugins, writing nothing through it", () => {
+    const elsewhere = join(work, "elsewhere");
+    mkdirSync(elsewhere);
+    mkdirSync(home);
+    symlinkSync(elsewhere, join(home, "plugins"));
+    const r = postinstall(layPackage(join(work, "node_modules")));
+    expect(r.code).toBe(0);
+    expect(r.out).toContain(`${join(home, "plugins")} is a symbolic link`);
+    expect(r.out).toContain("pulumi plugin install resource guardrails 1.2.3 --file");
+    expect(readdirSync(elsewhere)).toEqual([]);
+  });
+
+  it("refuses a symbolic link at PULUMI_HOME itself", () => {
+    const elsewhere = join(work, "elsewhere");
+    mkdirSync(join(elsewhere, "plugins"), { recursive: true });
+    symlinkSync(elsewhere, home);
+    const r = postinstall(layPackage(join(work, "node_modules")));
+    expect(r.code).toBe(0);
+    expect(r.out).toContain(`${home} is a symbolic link`);
+    expect(readdirSync(join(elsewhere, "plugins"))).toEqual([]);
+  });
+
+  it("replaces a copy in a folder anyone can write (777) with a fresh one only its owner can", () => {
+    const modules = join(work, "node_modules");
+    postinstall(layPackage(modules));
+    const dir = join(home, "plugins", DIR);
+    chmodSync(dir, 0o777);
+    const r = postinstall(join(modules, "pulumi-guardrails"));
+    expect(r.out).not.toContain("already installed");
+    expect(r.out).toContain(`installed in ${dir}`);
+    expect(statSync(dir).mode & 0o022).toBe(0);
+    expect(readFileSync(join(dir, "main.js"), "utf8")).toBe("console.log('plugin');\n");
+    expect(readdirSync(join(home, "plugins"))).toEqual([DIR]);
+  });
+
+  it("replaces a copy whose file anyone can write", () => {
+    const modules = join(work, "node_modules");
+    postinstall(layPackage(modules));
+    chmodSync(join(home, "plugins", DIR, "main.js"), 0o666);
+    expect(postinstall(join(modules, "pulumi-guardrails")).out).not.toContain("already installed");
+    expect(statSync(join(home, "plugins", DIR, "main.js")).mode & 0o022).toBe(0);
+  });
+
+  it("refuses a plugins folder anyone can write", () => {
+    mkdirSync(join(home, "plugins"), { recursive: true });
+    chmodSync(join(home, "plugins"), 0o777);
+    const r = postinstall(layPackage(join(work, "node_modules")));
+    expect(r.code).toBe(0);
+    expect(r.out).toContain(`${join(home, "plugins")} can be written by other users (mode 777)`);
+    expect(readdirSync(join(home, "plugins"))).toEqual([]);
+  });
+
+  it.skipIf(!asRoot)("refuses a plugin folder another user owns, and leaves it alone", () => {
+    const modules = join(work, "node_modules");
+    postinstall(layPackage(modules));
+    const dir = join(home, "plugins", DIR);
+    chownAll(dir, NOBODY);
+    const r = postinstall(join(modules, "pulumi-guardrails"));
+    expect(r.code).toBe(0);
+    expect(r.out).not.toContain("already installed");
+    expect(r.out).toContain(`${dir} is owned by another user (uid ${NOBODY})`);
+    expect(r.out).toContain("pulumi plugin install resource guardrails 1.2.3 --file");
+    expect(statSync(dir).uid).toBe(NOBODY);
+    expect(readdirSync(join(home, "plugins"))).toEqual([DIR]);
+  });
+
+  it.skipIf(!asRoot)("refuses a PULUMI_HOME another user owns", () => {
+    mkdirSync(join(home, "plugins"), { recursive: true, mode: 0o700 });
+    chownAll(home, NOBODY);
+    const r = postinstall(layPackage(join(work, "node_modules")));
+    expect(r.out).toContain(`${home} is owned by another user (uid ${NOBODY})`);
+    expect(readdirSync(join(home, "plugins"))).toEqual([]);
   });
 });

@@ -4,7 +4,13 @@ import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { processBudget } from "../../src/core/client/budget";
 import { getClient, resetConfiguration, resolveSettings } from "../../src/core/settings/config";
-import { checkConfigResponse, configFailures, configureResponse, diffConfigResponse } from "../../src/native/config";
+import {
+  checkConfigResponse,
+  configFailures,
+  configureResponse,
+  diffConfigResponse,
+  forgetConfigure,
+} from "../../src/native/config";
 
 const KEY = "sk-or-v1-0123456789abcdef0123456789abcdef";
 const URL_OK = "http://127.0.0.1:9";
@@ -22,6 +28,8 @@ afterEach(() => {
   console.error = realError;
   Object.assign(process.env, saved);
   resetConfiguration();
+  // Each test is a fresh plugin process: configured once (test/provider/native-configure-once.test.ts).
+  forgetConfigure();
 });
 
 const check = (news: Record<string, unknown>) =>

@@ -23,7 +23,7 @@ func GetGuardrails(ctx *pulumi.Context, args *GetGuardrailsArgs, opts ...pulumi.
 }
 
 type GetGuardrailsArgs struct {
-	// A JavaScript regular expression (unanchored: `^eng-` for a prefix), at most 256 characters. Default: every guardrail.
+	// An RE2 regular expression (https://github.com/google/re2/wiki/Syntax: no lookarounds, no backreferences), matched in linear time, unanchored (`^eng-` for a prefix), at most 256 characters. Default: every guardrail.
 	NameRegex *string `pulumi:"nameRegex"`
 	// The workspace to look in (UUID). Default: the organization's default workspace.
 	WorkspaceId *string `pulumi:"workspaceId"`
@@ -46,7 +46,7 @@ func GetGuardrailsOutput(ctx *pulumi.Context, args GetGuardrailsOutputArgs, opts
 }
 
 type GetGuardrailsOutputArgs struct {
-	// A JavaScript regular expression (unanchored: `^eng-` for a prefix), at most 256 characters. Default: every guardrail.
+	// An RE2 regular expression (https://github.com/google/re2/wiki/Syntax: no lookarounds, no backreferences), matched in linear time, unanchored (`^eng-` for a prefix), at most 256 characters. Default: every guardrail.
 	NameRegex pulumi.StringPtrInput `pulumi:"nameRegex"`
 	// The workspace to look in (UUID). Default: the organization's default workspace.
 	WorkspaceId pulumi.StringPtrInput `pulumi:"workspaceId"`

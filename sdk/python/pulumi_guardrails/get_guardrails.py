@@ -65,7 +65,7 @@ def get_guardrails(name_regex: Optional[_builtins.str] = None,
     """
     The guardrails of a workspace, sorted by name then id, optionally those whose name matches `nameRegex`.
 
-    :param _builtins.str name_regex: A JavaScript regular expression (unanchored: `^eng-` for a prefix), at most 256 characters. Default: every guardrail.
+    :param _builtins.str name_regex: An RE2 regular expression (https://github.com/google/re2/wiki/Syntax: no lookarounds, no backreferences), matched in linear time, unanchored (`^eng-` for a prefix), at most 256 characters. Default: every guardrail.
     :param _builtins.str workspace_id: The workspace to look in (UUID). Default: the organization's default workspace.
     """
     __args__ = dict()
@@ -83,7 +83,7 @@ def get_guardrails_output(name_regex: pulumi.Input[Optional[Optional[_builtins.s
     """
     The guardrails of a workspace, sorted by name then id, optionally those whose name matches `nameRegex`.
 
-    :param _builtins.str name_regex: A JavaScript regular expression (unanchored: `^eng-` for a prefix), at most 256 characters. Default: every guardrail.
+    :param _builtins.str name_regex: An RE2 regular expression (https://github.com/google/re2/wiki/Syntax: no lookarounds, no backreferences), matched in linear time, unanchored (`^eng-` for a prefix), at most 256 characters. Default: every guardrail.
     :param _builtins.str workspace_id: The workspace to look in (UUID). Default: the organization's default workspace.
     """
     __args__ = dict()

@@ -5,8 +5,9 @@
  * property path before any call. Both faces parse with `parseLookupArgs`.
  */
 import { z } from "zod";
-import { issuesToFailures, type PropertyFailure } from "../args/messages";
+import { issuesToFailures, type PropertyFailure, shown } from "../args/messages";
 import { NAME_MAX, UUID_RE } from "../fields/constants";
+import { compileRe2, RE2_SYNTAX } from "../text/re2";
 
 /** The longest `nameRegex` taken: a pattern is a program's own text, not a document. */
 export const NAME_REGEX_MAX = 256;
@@ -43,15 +44,17 @@ const getGuardrail = z
       });
   });
 
+/** An RE2 pattern (text/re2.ts): matched in linear time against names the server sends. */
 const nameRegex = z
-  .string({ error: "must be a regular expression (a string)" })
+  .string({ error: "must be an RE2 regular expression (a string)" })
   .max(NAME_REGEX_MAX, { error: `must be at most ${NAME_REGEX_MAX} characters` })
   .superRefine((pattern, ctx) => {
-    try {
-      new RegExp(pattern, "u");
-    } catch (err) {
-      ctx.addIssue({ code: "custom", message: `is not a regular expression: ${(err as Error).message}` });
-    }
+    const compiled = compileRe2(pattern);
+    if (!compiled.ok)
+      ctx.addIssue({
+        code: "custom",
+        message: `is not an RE2 regular expression (got ${shown(pattern)}: ${compiled.reason}); ${RE2_SYNTAX}`,
+      });
   });
 
 /** The longest workspace slug taken. */

@@ -10,6 +10,7 @@ import type { WireGuardrail } from "../client/wire";
 import { shown } from "../args/messages";
 import { COMPARED, outputsFromWire } from "../guardrail/model";
 import type { FieldName, OutputValue } from "../fields/fields";
+import { compileRe2 } from "../text/re2";
 import { idText } from "../text/terminal";
 import { UserError } from "../user-error";
 import { type LookupArgs, type LookupName, parseLookupArgs } from "./args";
@@ -122,15 +123,18 @@ export async function getGuardrail(
 
 /**
  * The guardrails of `workspaceId` (the default workspace when omitted) whose name matches
- * `nameRegex` (a JavaScript regular expression, unanchored: `^eng-` for a prefix; at most
- * 256 characters), or all of them.
+ * `nameRegex` (an RE2 regular expression, matched in linear time, unanchored: `^eng-` for a
+ * prefix; at most 256 characters), or all of them.
  */
 export async function getGuardrails(
   client: GuardrailsClient,
   args: { workspaceId?: string; nameRegex?: string } = {},
 ): Promise<GuardrailsFound> {
   const a = argsOf("getGuardrails", args);
-  const re = a.nameRegex !== undefined ? new RegExp(a.nameRegex, "u") : undefined;
+  const compiled = a.nameRegex !== undefined ? compileRe2(a.nameRegex) : undefined;
+  // argsOf has already refused, with the whole message, a pattern RE2 refuses.
+  if (compiled && !compiled.ok) throw new UserError(`getGuardrails: nameRegex: ${compiled.reason}`);
+  const re = compiled?.regex;
   const guardrails: GuardrailInfo[] = [];
   for await (const g of client.listGuardrails(a.workspaceId ? { workspaceId: a.workspaceId } : {}))
     if (!re || re.test(g.name)) guardrails.push(guardrailInfo(g));
