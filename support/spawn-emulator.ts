@@ -62,18 +62,6 @@ export type HttpCall = (
 ) => Promise<HttpAnswer>;
 
 /**
- * One call of `http`: status, the JSON body (or its text) and the headers. Named, not inferred:
- * an inferred `Headers` names undici-types by its real path, which tsc refuses to emit when
- * node_modules is a link (TS2742).
- */
-export type HttpCall = (
-  method: string,
-  path: string,
-  body?: unknown,
-  headers?: Record<string, string>,
-) => Promise<{ status: number; body: any; headers: Headers }>;
-
-/**
  * A tiny JSON-over-HTTP helper with a bearer key. Calls to the emulator's admin endpoints
  * (`/__emulator/...`) get the admin header, and a `{}` body when a change has none, so callers
  * need not know the admin rules; tests of those rules use `fetch` directly.
