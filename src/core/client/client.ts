@@ -50,6 +50,20 @@ export type AssigneeKind = "members" | "keys";
 /** The request body's field that carries the ids of each kind (the wire's name for them). */
 export const BULK_FIELD = { members: "member_user_ids", keys: "key_hashes" } as const;
 
+/**
+ * Most rows each list may hold by default: what its operation can need, with room (issue 38).
+ * An organization has a few workspaces and guardrails per workspace, and members and keys in
+ * the thousands; issue 29's bench reads 100,000 of them. A count past the bound stops the read
+ * at its first page. `maxListRows` replaces these; a call's own `maxRows` can only lower them.
+ */
+export const LIST_ROWS = { workspaces: 10_000, guardrails: 10_000, assignments: MAX_LIST_ROWS } as const;
+
+/** Bounds of one list call. */
+export interface ListOptions {
+  /** Most rows this call may need; a count above it stops the read. @default the list's bound (LIST_ROWS, or the client's maxListRows) */
+  maxRows?: number;
+}
+
 /** The management API's operations over undici, with retries, deadlines, byte caps and hidden pagination. One instance shares a keep-alive pool; `close()` releases it. */
 export class GuardrailsClient {
   private readonly transport: Transport;
@@ -57,7 +71,7 @@ export class GuardrailsClient {
   private readonly retry: RetryOptions;
   private readonly hooks: RetryHooks;
   private readonly pageSize: number;
-  private readonly maxListRows: number;
+  private readonly maxListRows: number | undefined;
   private readonly budget: Budget;
 
   constructor(options: GuardrailsClientOptions) {
@@ -70,7 +84,7 @@ export class GuardrailsClient {
       ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
       ...(options.maxResponseBytes ? { maxResponseBytes: options.maxResponseBytes } : {}),
     });
-    this.maxListRows = options.maxListRows ?? MAX_LIST_ROWS;
+    this.maxListRows = options.maxListRows;
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.hooks = options.retryHooks ?? {};
     this.budget = options.budget ?? processBudget;
@@ -97,9 +111,13 @@ export class GuardrailsClient {
   private list<T>(
     path: string,
     item: Exchange<T>["schema"],
+    bound: keyof typeof LIST_ROWS,
+    options: ListOptions,
     query: Record<string, string | undefined> = {},
   ): AsyncGenerator<T, void, undefined> {
     const schema = pageEnvelope(item);
+    const listBound = this.maxListRows ?? LIST_ROWS[bound];
+    const maxRows = Math.min(listBound, options.maxRows ?? listBound);
     const shown = redactUrl(`${this.baseUrl}/api/v1${path}`);
     return paginate(
       (offset, limit) =>
@@ -109,7 +127,7 @@ export class GuardrailsClient {
         }>,
       this.pageSize,
       {
-        maxRows: this.maxListRows,
+        maxRows,
         concurrency: this.concurrency,
         fail: (reason) => new PaginationError(200, `paging stopped: ${reason}`, { method: "GET", url: shown }),
       },
@@ -117,13 +135,13 @@ export class GuardrailsClient {
   }
 
   /** Guardrails of a workspace (the default one when omitted). */
-  listGuardrails(options: { workspaceId?: string } = {}): AsyncGenerator<WireGuardrail, void, undefined> {
-    return this.list("/guardrails", wireGuardrail, { workspace_id: options.workspaceId });
+  listGuardrails(options: { workspaceId?: string } & ListOptions = {}): AsyncGenerator<WireGuardrail, void, undefined> {
+    return this.list("/guardrails", wireGuardrail, "guardrails", options, { workspace_id: options.workspaceId });
   }
 
   /** Every workspace of the organization (docs/api-contract.md rule 17; not in the spec). */
-  listWorkspaces(): AsyncGenerator<WireWorkspace, void, undefined> {
-    return this.list("/workspaces", wireWorkspace);
+  listWorkspaces(options: ListOptions = {}): AsyncGenerator<WireWorkspace, void, undefined> {
+    return this.list("/workspaces", wireWorkspace, "workspaces", options);
   }
 
   /**
@@ -190,23 +208,39 @@ export class GuardrailsClient {
   }
 
   /** Member assignments of one guardrail, every page. */
-  listMemberAssignments(guardrailId: string): AsyncGenerator<WireMemberAssignment, void, undefined> {
-    return this.list(`/guardrails/${encodeURIComponent(guardrailId)}/assignments/members`, wireMemberAssignment);
+  listMemberAssignments(
+    guardrailId: string,
+    options: ListOptions = {},
+  ): AsyncGenerator<WireMemberAssignment, void, undefined> {
+    return this.list(
+      `/guardrails/${encodeURIComponent(guardrailId)}/assignments/members`,
+      wireMemberAssignment,
+      "assignments",
+      options,
+    );
   }
 
   /** Key assignments of one guardrail, every page. */
-  listKeyAssignments(guardrailId: string): AsyncGenerator<WireKeyAssignment, void, undefined> {
-    return this.list(`/guardrails/${encodeURIComponent(guardrailId)}/assignments/keys`, wireKeyAssignment);
+  listKeyAssignments(
+    guardrailId: string,
+    options: ListOptions = {},
+  ): AsyncGenerator<WireKeyAssignment, void, undefined> {
+    return this.list(
+      `/guardrails/${encodeURIComponent(guardrailId)}/assignments/keys`,
+      wireKeyAssignment,
+      "assignments",
+      options,
+    );
   }
 
   /** Member assignments of the whole organization, every page. */
-  listAllMemberAssignments(): AsyncGenerator<WireMemberAssignment, void, undefined> {
-    return this.list("/guardrails/assignments/members", wireMemberAssignment);
+  listAllMemberAssignments(options: ListOptions = {}): AsyncGenerator<WireMemberAssignment, void, undefined> {
+    return this.list("/guardrails/assignments/members", wireMemberAssignment, "assignments", options);
   }
 
   /** Key assignments of the whole organization, every page. */
-  listAllKeyAssignments(): AsyncGenerator<WireKeyAssignment, void, undefined> {
-    return this.list("/guardrails/assignments/keys", wireKeyAssignment);
+  listAllKeyAssignments(options: ListOptions = {}): AsyncGenerator<WireKeyAssignment, void, undefined> {
+    return this.list("/guardrails/assignments/keys", wireKeyAssignment, "assignments", options);
   }
 
   /** Bulk assign; answers `assigned_count` (moves included, skips not counted). */

@@ -15,7 +15,7 @@ export interface GuardrailsClientOptions {
   timeoutMs?: number;
   /** Largest successful response body read, in bytes. @default 8 MiB */
   maxResponseBytes?: number;
-  /** Most rows one listing may hold before paging stops with an error. @default 1,000,000 */
+  /** Most rows any one list may hold before paging stops with an error; replaces each list's own bound. @default LIST_ROWS in client.ts: 10,000 workspaces or guardrails, 100,000 assignments */
   maxListRows?: number;
   /** Retry policy. @default DEFAULT_RETRY (5 attempts) */
   retry?: Partial<RetryOptions>;
