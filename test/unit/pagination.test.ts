@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { fetchInOrder } from "../../src/core/client/fetch-in-order";
 import { collect, pagesFor, paginate } from "../../src/core/client/pagination";
 import { UserError } from "../../src/core/user-error";
 
@@ -358,5 +359,37 @@ describe("paginate: the edges", () => {
     expect(requested).toEqual([0, 9, 18, 27, 36]);
     release();
     expect(await rows).toEqual(range(100));
+  });
+});
+
+describe("fetchInOrder", () => {
+  it("hands pages 1..count-1 over in order however they arrive, with at most `concurrency` in flight", async () => {
+    const taken: number[] = [];
+    const stats = { inFlight: 0, max: 0 };
+    await fetchInOrder(
+      8,
+      3,
+      async (i) => {
+        stats.inFlight++;
+        stats.max = Math.max(stats.max, stats.inFlight);
+        await new Promise((r) => setTimeout(r, (8 - i) * 2));
+        stats.inFlight--;
+        return i * 10;
+      },
+      (i, page) => taken.push(i, page),
+    );
+    expect(taken).toEqual([1, 10, 2, 20, 3, 30, 4, 40, 5, 50, 6, 60, 7, 70]);
+    expect(stats.max).toBe(3);
+  });
+
+  it("one page asks for nothing", async () => {
+    const asked: number[] = [];
+    await fetchInOrder(
+      1,
+      4,
+      async (i) => asked.push(i),
+      () => {},
+    );
+    expect(asked).toEqual([]);
   });
 });

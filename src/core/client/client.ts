@@ -25,7 +25,7 @@ import {
 import { checkBaseUrl } from "./base-url";
 import { NotFoundError, PaginationError } from "./errors";
 import { redactUrl } from "./redaction";
-import { MAX_LIST_ROWS, paginate } from "./pagination";
+import { paginate } from "./pagination";
 import { type Budget, processBudget } from "./budget";
 import {
   budgetPauseMs,
@@ -40,29 +40,19 @@ import {
 import { type Exchange, Transport } from "./transport";
 import { UserError } from "../user-error";
 import { readWorkspaceDefault, type WorkspaceDefaultRead, workspacePath } from "./workspace-default";
-import type { GuardrailsClientOptions } from "./options";
+import { type GuardrailsClientOptions, LIST_ROWS, type ListOptions } from "./options";
 
-export type { GuardrailsClientOptions };
+export { LIST_ROWS, type GuardrailsClientOptions, type ListOptions };
 
 /** Which assignee list an assignment call is about. */
 export type AssigneeKind = "members" | "keys";
 
+/** The rows of a list, every page, as they are read. */
+type Rows<T> = AsyncGenerator<T, void, undefined>;
+const assignmentsPath = (guardrailId: string) => `/guardrails/${encodeURIComponent(guardrailId)}/assignments`;
+
 /** The request body's field that carries the ids of each kind (the wire's name for them). */
 export const BULK_FIELD = { members: "member_user_ids", keys: "key_hashes" } as const;
-
-/**
- * Most rows each list may hold by default: what its operation can need, with room (issue 38).
- * An organization has a few workspaces and guardrails per workspace, and members and keys in
- * the thousands; issue 29's bench reads 100,000 of them. A count past the bound stops the read
- * at its first page. `maxListRows` replaces these; a call's own `maxRows` can only lower them.
- */
-export const LIST_ROWS = { workspaces: 10_000, guardrails: 10_000, assignments: MAX_LIST_ROWS } as const;
-
-/** Bounds of one list call. */
-export interface ListOptions {
-  /** Most rows this call may need; a count above it stops the read. @default the list's bound (LIST_ROWS, or the client's maxListRows) */
-  maxRows?: number;
-}
 
 /** The management API's operations over undici, with retries, deadlines, byte caps and hidden pagination. One instance shares a keep-alive pool; `close()` releases it. */
 export class GuardrailsClient {
@@ -208,29 +198,13 @@ export class GuardrailsClient {
   }
 
   /** Member assignments of one guardrail, every page. */
-  listMemberAssignments(
-    guardrailId: string,
-    options: ListOptions = {},
-  ): AsyncGenerator<WireMemberAssignment, void, undefined> {
-    return this.list(
-      `/guardrails/${encodeURIComponent(guardrailId)}/assignments/members`,
-      wireMemberAssignment,
-      "assignments",
-      options,
-    );
+  listMemberAssignments(guardrailId: string, options: ListOptions = {}): Rows<WireMemberAssignment> {
+    return this.list(`${assignmentsPath(guardrailId)}/members`, wireMemberAssignment, "assignments", options);
   }
 
   /** Key assignments of one guardrail, every page. */
-  listKeyAssignments(
-    guardrailId: string,
-    options: ListOptions = {},
-  ): AsyncGenerator<WireKeyAssignment, void, undefined> {
-    return this.list(
-      `/guardrails/${encodeURIComponent(guardrailId)}/assignments/keys`,
-      wireKeyAssignment,
-      "assignments",
-      options,
-    );
+  listKeyAssignments(guardrailId: string, options: ListOptions = {}): Rows<WireKeyAssignment> {
+    return this.list(`${assignmentsPath(guardrailId)}/keys`, wireKeyAssignment, "assignments", options);
   }
 
   /** Member assignments of the whole organization, every page. */

@@ -29,6 +29,7 @@
  * stopped at its first page past the bound, or at the first boundary it does not keep.
  */
 import { UserError } from "../user-error";
+import { fetchInOrder } from "./fetch-in-order";
 
 export interface PageResult<T> {
   data: T[];
@@ -157,61 +158,6 @@ class WalkState<T> {
       );
     }
   }
-}
-
-/**
- * Fetches pages 1..count-1 with at most `concurrency` in flight and no page sent more than
- * `2 × concurrency` ahead of the first not yet taken; hands them to `take` in order. Stops at
- * the first error (pages still in flight are dropped).
- */
-function fetchInOrder<T>(
-  count: number,
-  concurrency: number,
-  fetchAt: (index: number) => Promise<PageResult<T>>,
-  take: (index: number, page: PageResult<T>) => void,
-): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    const ready = new Map<number, PageResult<T>>();
-    let next = 1;
-    let taken = 1;
-    let inFlight = 0;
-    let stopped = false;
-    const stop = (err: unknown) => {
-      stopped = true;
-      reject(err);
-    };
-    const pump = (): void => {
-      for (let page = ready.get(taken); !stopped && page !== undefined; page = ready.get(taken)) {
-        ready.delete(taken);
-        try {
-          take(taken++, page);
-        } catch (err) {
-          stop(err);
-          return;
-        }
-      }
-      if (stopped) return;
-      if (taken >= count) {
-        resolve();
-        return;
-      }
-      while (next < count && inFlight < concurrency && next < taken + 2 * concurrency) {
-        const index = next++;
-        inFlight++;
-        fetchAt(index).then(
-          (page) => {
-            inFlight--;
-            ready.set(index, page);
-            pump();
-          },
-          // The first failure stops the walk for good: nothing reads inFlight after it, and a
-          // second reject is a no-op.
-          stop,
-        );
-      }
-    };
-    pump();
-  });
 }
 
 /** One walk: every row, or the change that makes it unreliable. */
