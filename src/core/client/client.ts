@@ -42,7 +42,7 @@ import { UserError } from "../user-error";
 import { readWorkspaceDefault, type WorkspaceDefaultRead, workspacePath } from "./workspace-default";
 import { type GuardrailsClientOptions, LIST_ROWS, type ListOptions } from "./options";
 
-export { LIST_ROWS, type GuardrailsClientOptions, type ListOptions };
+export type { GuardrailsClientOptions, ListOptions };
 
 /** Which assignee list an assignment call is about. */
 export type AssigneeKind = "members" | "keys";
