@@ -247,6 +247,56 @@ describe("paginate: a shift across a page boundary is seen, not only a changed c
     );
   });
 
+  it("a list of hidden rows only is confirmed by a second walk like any other", async () => {
+    const { fetchPage, calls } = pages(30, new Set(range(30)));
+    expect(await collect(paginate(fetchPage, 10, { maxEmptyPages: 5 }))).toEqual([]);
+    expect(calls).toHaveLength(2 * pagesFor(30, 10));
+  });
+
+  it("a second walk with a row fewer does not confirm the first; a third that agrees with it does", async () => {
+    const hidden = new Set(range(500).filter((i) => i % 99 === 0));
+    let walk = 0;
+    const fetchPage = async (offset: number, limit: number) => {
+      if (offset === 0) walk++;
+      const data = range(500)
+        .slice(offset, offset + limit)
+        .filter((i) => !hidden.has(i) && (walk === 1 || i !== 250));
+      return { data, total_count: 500 };
+    };
+    const rows = await collect(paginate(fetchPage, 100));
+    expect(rows).not.toContain(250);
+    expect(walk).toBe(3);
+  });
+
+  it("one walk allowed and its boundary unchecked: it fails saying so, not that the list changed", async () => {
+    const { fetchPage } = pages(25, new Set([9]));
+    await expect(collect(paginate(fetchPage, 10, { maxWalks: 1 }))).rejects.toThrow(
+      "1 reads of the list could not be confirmed (short pages hide the rows pages share, so a second read must agree)",
+    );
+  });
+
+  it("every one of maxWalks walks is tried before the read fails", async () => {
+    let walks = 0;
+    let shift = 0;
+    const fetchPage = async (offset: number, limit: number) => {
+      if (offset === 0) walks++;
+      shift += 3;
+      return { data: range(450 + shift).slice(shift + offset, shift + offset + limit), total_count: 450 };
+    };
+    await expect(collect(paginate(fetchPage, 100, { maxWalks: 2 }))).rejects.toThrow("on 2 reads in a row");
+    expect(walks).toBe(2);
+  });
+
+  it("pages of one row from a server that ignores offset: the repeat is caught at once", async () => {
+    const calls: number[] = [];
+    const fetchPage = async (offset: number) => {
+      calls.push(offset);
+      return { data: ["same"], total_count: 50 };
+    };
+    await expect(collect(paginate(fetchPage, 1))).rejects.toThrow("the page at offset 1 repeats 1 row(s)");
+    expect(calls).toEqual([0, 1]);
+  });
+
   it("pages of one row cannot share one: every read takes a second walk that must agree", async () => {
     const { fetchPage, calls } = pages(5, new Set());
     expect(await collect(paginate(fetchPage, 1))).toEqual(range(5));

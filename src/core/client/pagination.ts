@@ -76,7 +76,7 @@ class ListChanged {
 /** A walk's rows, and whether every page boundary was checked by its shared row. */
 interface Walk<T> {
   rows: T[];
-  keys: string[];
+  keys: ReadonlySet<string>;
   checked: boolean;
 }
 
@@ -85,7 +85,7 @@ const stepOf = (limit: number): number => (limit > 1 ? limit - 1 : 1);
 
 /** Pages a walk of `total` rows takes. */
 export function pagesFor(total: number, limit: number): number {
-  return total <= limit ? 1 : 1 + Math.ceil((total - limit) / stepOf(limit));
+  return 1 + Math.max(0, Math.ceil((total - limit) / stepOf(limit)));
 }
 
 type Bounds<T> = Required<Omit<PaginateOptions<T>, "concurrency" | "maxWalks">> & { limit: number };
@@ -93,8 +93,7 @@ type Bounds<T> = Required<Omit<PaginateOptions<T>, "concurrency" | "maxWalks">> 
 /** The checks of one page, in offset order; collects its new rows. Throws when the pages cannot be right. */
 class WalkState<T> {
   readonly rows: T[] = [];
-  readonly keys: string[] = [];
-  private readonly seen = new Set<string>();
+  readonly seen = new Set<string>();
   private emptyRun = 0;
   /** The page before the one taken next: its key list and whether it showed every row of its window. */
   private previous: { keys: string[]; full: boolean } | undefined;
@@ -133,7 +132,6 @@ class WalkState<T> {
       if (this.seen.has(k)) return;
       this.seen.add(k);
       fresh = true;
-      this.keys.push(k);
       this.rows.push(page.data[i]!);
     });
     const beyondShared = keys.length - (shared ? 1 : 0);
@@ -189,14 +187,11 @@ async function walkOnce<T>(
     if (err instanceof ListChanged) return err;
     throw err;
   }
-  return { rows: state.rows, keys: state.keys, checked: state.checked };
+  return { rows: state.rows, keys: state.seen, checked: state.checked };
 }
 
-const sameRows = (a: string[], b: string[]): boolean => {
-  if (a.length !== b.length) return false;
-  const set = new Set(a);
-  return b.every((k) => set.has(k));
-};
+const sameRows = (a: ReadonlySet<string>, b: ReadonlySet<string>): boolean =>
+  a.size === b.size && [...b].every((k) => a.has(k));
 
 /**
  * Rows of every page, in order, once a walk is known whole: every boundary matched, or a second
