@@ -49,7 +49,9 @@ type Operation = (typeof OPERATIONS)[number];
  *   set cannot tell a new guardrail from an adopted one, and ids already there must cost no
  *   write), and N ids need ceil(N/500) bulk assigns.
  * - add one / remove one: one bulk call; nothing needs reading, the state says what is there.
- * - refresh: one GET for the guardrail, and reading N assignments takes ceil(N/100) pages.
+ * - refresh: one GET for the guardrail, and reading N assignments takes 1 + ceil((N - 100)/99)
+ *   pages (one up to 100): each page shares a row with the one before, so that a read notices a
+ *   list that shifts under it without its count changing (issue 38).
  * - no-op preview: nothing to read or write.
  * - destroy: the set must leave the guardrail without its ids even when the guardrail
  *   survives (retainOnDelete, a guardrail managed elsewhere), and nothing tells a set that
@@ -63,7 +65,7 @@ export function minimumCalls(op: Operation, n: number): number {
     case "remove one":
       return 1;
     case "refresh":
-      return 1 + Math.ceil(n / PAGE);
+      return 1 + (n <= PAGE ? 1 : 1 + Math.ceil((n - PAGE) / (PAGE - 1)));
     case "no-op preview":
       return 0;
     case "destroy":

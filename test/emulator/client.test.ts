@@ -53,7 +53,7 @@ describe("GuardrailsClient", () => {
     await expect(client.getGuardrail(g.id)).rejects.toBeInstanceOf(NotFoundError);
   });
 
-  it("pages with limit 100 and counts calls: 250 rows take 3 list calls", async () => {
+  it("pages with limit 100, each sharing a row with the one before, and counts calls: 250 rows take 3 list calls", async () => {
     const g = await client.createGuardrail({ name: "pages" });
     await client.assignMembers(
       g.id,
@@ -65,8 +65,8 @@ describe("GuardrailsClient", () => {
     expect(log.counts).toEqual({ listGuardrailMemberAssignments: 3 });
     expect(log.entries.map((e) => e.query)).toEqual([
       "?offset=0&limit=100",
-      "?offset=100&limit=100",
-      "?offset=200&limit=100",
+      "?offset=99&limit=100",
+      "?offset=198&limit=100",
     ]);
     await client.deleteGuardrail(g.id);
   });

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { MEMBERS as MEMBER_ROWS } from "../../emulator/assignment-kinds";
 import { configure, resetConfiguration } from "../../src/core/settings/config";
 import { memberAssignment } from "../../src/dynamic/internal";
+import { FOREIGN } from "../../src/core/assignments/status";
 import { TEST_KEY, withEmulator } from "../helpers/emulator";
 
 const MEMBERS = Array.from({ length: 1000 }, (_, i) => `user_${String(i).padStart(4, "0")}`);
@@ -73,6 +74,49 @@ describe.each([false, true])("a set edited while a read walks its pages (short p
   });
 });
 
+// Issue 38: 20 rows leave page 0's window after it is read and 20 others join at the end, so
+// total_count never changes: every later row moves up 20 places, and a read that checks only
+// the count misses the 20 that moved onto page 0. Each page now repeats the last row of the one
+// before it, and that row must match.
+describe.each(["1", "4", "8"])("an equal-count swap while a read walks its pages (maxConcurrency %s)", (n) => {
+  it("the read sees every member there at its end: the shift shows at a page boundary and the read walks again", async () => {
+    configure(
+      (k) => ({ "guardrails:apiKey": TEST_KEY, "guardrails:baseUrl": emu.url, "guardrails:maxConcurrency": n })[k],
+    );
+    await emu.setFaults({ latencyMs: 5 });
+    const g = (await emu.client().createGuardrail({ name: `swap-${n}` })).id;
+    const created = await memberAssignment.create({
+      __provider: "p",
+      guardrailId: g,
+      members: asMap(MEMBERS.slice(0, 450)),
+      exclusive: true,
+    });
+    await emu.clearLog();
+    const restore = editAt(2, () => {
+      emu.internals.ops.unassign(MEMBER_ROWS, g, MEMBERS.slice(10, 30));
+      emu.internals.ops.assign(MEMBER_ROWS, g, MEMBERS.slice(450, 470));
+    });
+    let read: Awaited<ReturnType<typeof memberAssignment.read>>;
+    try {
+      read = await memberAssignment.read(created.id, created.outs);
+    } finally {
+      restore();
+    }
+    const members = read.props!.members as Record<string, unknown>;
+    // In exclusive mode every live id is in the map: `true` (the program's) or foreign.
+    const live = Object.keys(members)
+      .filter((k) => members[k] === true || members[k] === FOREIGN)
+      .sort();
+    expect(live).toEqual([...MEMBERS.slice(0, 10), ...MEMBERS.slice(30, 470)]);
+    expect(Object.keys(members).filter((k) => members[k] === FOREIGN)).toEqual(MEMBERS.slice(450, 470));
+    // 450 rows: pages at 0, 99, 198, 297, 396 (5, as without the overlap); the shift is seen at
+    // the first boundary read after the edit, so that walk stops early and a second one reads all 5.
+    const pages = (await emu.log()).counts.listGuardrailMemberAssignments;
+    expect(pages).toBeGreaterThan(5);
+    expect(pages).toBeLessThanOrEqual(5 + 1 + 2 * Number(n));
+  });
+});
+
 describe("one budget under a 429", () => {
   it("a 429 on one page of a parallel read holds back every call until its Retry-After, and the read converges", async () => {
     await emu.setFaults({ latencyMs: 300 });
@@ -98,7 +142,8 @@ describe("one budget under a 429", () => {
     } finally {
       faults.before = original;
     }
-    expect(arrivals).toHaveLength(11);
+    // 1,000 rows in pages of 100 that share a row with the page before: 11 pages, and the retry.
+    expect(arrivals).toHaveLength(12);
     const told = arrivals[2]!.at;
     // Arrivals are timed after the emulator's 300 ms: calls on the wire when the 429 was answered
     // arrive up to 300 ms later (pages 5 to 7); without the pause the pages after them would

@@ -124,10 +124,10 @@ describe("client: a server that echoes the key in another form", () => {
 
 describe("client: paging a lying server stops with an error", () => {
   it("empty pages with a huge total_count", async () => {
-    server = await hostileServer((_req, res) => json(res, 200, { data: [], total_count: 900_000 }));
+    server = await hostileServer((_req, res) => json(res, 200, { data: [], total_count: 9_000 }));
     const err = await failure(collect(client(server.url).listGuardrails()));
     expect(err).toBeInstanceOf(PaginationError);
-    expect(err.message).toContain("21 empty pages in a row up to offset 2000 though total_count is 900000");
+    expect(err.message).toContain("21 empty pages in a row up to offset 1980 though total_count is 9000");
     // Pages go out 4 at a time (issue 29): at most 2 × 4 past the one that stops the walk.
     expect(server.requests.length).toBeGreaterThanOrEqual(21);
     expect(server.requests.length).toBeLessThanOrEqual(21 + 8);
@@ -135,13 +135,11 @@ describe("client: paging a lying server stops with an error", () => {
 
   it("a server that ignores offset and repeats its first page", async () => {
     server = await hostileServer((_req, res) =>
-      json(res, 200, { data: Array.from({ length: 100 }, (_, i) => member(i)), total_count: 500_000 }),
+      json(res, 200, { data: Array.from({ length: 100 }, (_, i) => member(i)), total_count: 50_000 }),
     );
     const err = await failure(collect(client(server.url).listMemberAssignments(GID)));
     expect(err).toBeInstanceOf(PaginationError);
-    expect(err.message).toContain(
-      "the page at offset 100 repeats 100 row(s) already read though total_count is 500000",
-    );
+    expect(err.message).toContain("the page at offset 99 repeats 100 row(s) already read though total_count is 50000");
     expect(server.requests.length).toBeGreaterThanOrEqual(2);
     expect(server.requests.length).toBeLessThanOrEqual(2 + 8);
   });
@@ -153,7 +151,7 @@ describe("client: paging a lying server stops with an error", () => {
         : json(res, 200, { data: [member(1)], total_count: 10 ** 12 }),
     );
     expect((await failure(collect(client(server.url).listAllMemberAssignments()))).message).toContain(
-      "total_count 1000000000000 is more than the 1000000 rows a listing may hold",
+      "total_count 1000000000000 is more than the 100000 rows this list may hold",
     );
     expect((await failure(collect(client(server.url).listMemberAssignments(GID)))).message).toContain(
       "holds 150 rows though 100 were asked for",
@@ -173,6 +171,67 @@ describe("client: paging a lying server stops with an error", () => {
     );
     expect(rows).toBeInstanceOf(PaginationError);
     expect((rows as Error).message).toContain("total_count 5000 is more than the 1000 rows");
+  });
+});
+
+// Issue 38, class 4: total_count just inside the old 1,000,000-row guard and fresh ids on every
+// page cost 6,718 requests and 450 MiB, and never answered. Each list is now bounded by what its
+// operation can need, and a page must repeat the last row of the one before it.
+describe("client: a pager that invents rows is stopped after a few requests, naming the server", () => {
+  /** Fresh ids on every page; answers 500 after `cutOff` requests so an unbounded walk fails fast here too. */
+  const inventing = (count: number, cutOff = 60) =>
+    hostileServer((req, res, n) => {
+      if (n > cutOff) return json(res, 500, { error: { code: 500, message: "the test's cut-off" } });
+      const offset = Number(new URL(req.url!, "http://x").searchParams.get("offset"));
+      json(res, 200, {
+        data: Array.from({ length: 100 }, (_, i) => member(n * 1_000_000 + offset + i)),
+        total_count: count,
+      });
+    });
+
+  it("total_count 999,999: refused on the first page, above what a guardrail's member list may hold", async () => {
+    server = await inventing(999_999);
+    const err = await failure(collect(client(server.url).listMemberAssignments(GID)));
+    expect(err).toBeInstanceOf(PaginationError);
+    expect(err.message).toBe(
+      `GET ${server.url}/api/v1/guardrails/${GID}/assignments/members: paging stopped: total_count 999999 is more than the 100000 rows this list may hold; the count cannot be right (raise the client's maxListRows if it is)`,
+    );
+    expect(server.requests).toHaveLength(1);
+    expectNoKey(err);
+  });
+
+  it("total_count inside the bound: the pages do not overlap, so after 3 walks the read fails, in a few requests", async () => {
+    server = await inventing(99_999);
+    const err = await failure(collect(client(server.url).listMemberAssignments(GID)));
+    expect(err).toBeInstanceOf(PaginationError);
+    expect(err.message).toMatch(
+      /^GET http:\/\/127\.0\.0\.1:\d+\/api\/v1\/guardrails\/[^:]+: paging stopped: the list changed while it was read \(the row at offset 99 was not the same on the two pages that share it\) on 3 reads in a row/,
+    );
+    // Three walks, each stopped at its second page with at most 2 × 4 pages more in flight.
+    expect(server.requests.length).toBeLessThanOrEqual(3 * (2 + 8));
+  });
+
+  it("workspaces and guardrails are bounded lower than assignments: 10,000 rows", async () => {
+    server = await hostileServer((_req, res) => json(res, 200, { data: [], total_count: 10_001 }));
+    expect((await failure(collect(client(server.url).listWorkspaces()))).message).toContain(
+      "total_count 10001 is more than the 10000 rows this list may hold",
+    );
+    expect((await failure(collect(client(server.url).listGuardrails()))).message).toContain(
+      "total_count 10001 is more than the 10000 rows",
+    );
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("a per-call bound is lower still, and the client's maxListRows replaces the defaults", async () => {
+    server = await inventing(600);
+    expect((await failure(collect(client(server.url).listMemberAssignments(GID, { maxRows: 500 })))).message).toContain(
+      "total_count 600 is more than the 500 rows this list may hold",
+    );
+    expect(server.requests).toHaveLength(1);
+    await server.close();
+    server = await hostileServer((_req, res) => json(res, 200, { data: [], total_count: 20_000 }));
+    const raised = await failure(collect(client(server.url, { maxListRows: 20_000 }).listWorkspaces()));
+    expect(raised.message).toContain("empty pages in a row");
   });
 });
 

@@ -25,7 +25,7 @@ import {
 import { checkBaseUrl } from "./base-url";
 import { NotFoundError, PaginationError } from "./errors";
 import { redactUrl } from "./redaction";
-import { MAX_LIST_ROWS, paginate } from "./pagination";
+import { paginate } from "./pagination";
 import { type Budget, processBudget } from "./budget";
 import {
   budgetPauseMs,
@@ -40,12 +40,16 @@ import {
 import { type Exchange, Transport } from "./transport";
 import { UserError } from "../user-error";
 import { readWorkspaceDefault, type WorkspaceDefaultRead, workspacePath } from "./workspace-default";
-import type { GuardrailsClientOptions } from "./options";
+import { type GuardrailsClientOptions, LIST_ROWS, type ListOptions } from "./options";
 
-export type { GuardrailsClientOptions };
+export type { GuardrailsClientOptions, ListOptions };
 
 /** Which assignee list an assignment call is about. */
 export type AssigneeKind = "members" | "keys";
+
+/** The rows of a list, every page, as they are read. */
+type Rows<T> = AsyncGenerator<T, void, undefined>;
+const assignmentsPath = (guardrailId: string) => `/guardrails/${encodeURIComponent(guardrailId)}/assignments`;
 
 /** The request body's field that carries the ids of each kind (the wire's name for them). */
 export const BULK_FIELD = { members: "member_user_ids", keys: "key_hashes" } as const;
@@ -57,7 +61,7 @@ export class GuardrailsClient {
   private readonly retry: RetryOptions;
   private readonly hooks: RetryHooks;
   private readonly pageSize: number;
-  private readonly maxListRows: number;
+  private readonly maxListRows: number | undefined;
   private readonly budget: Budget;
 
   constructor(options: GuardrailsClientOptions) {
@@ -70,7 +74,7 @@ export class GuardrailsClient {
       ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
       ...(options.maxResponseBytes ? { maxResponseBytes: options.maxResponseBytes } : {}),
     });
-    this.maxListRows = options.maxListRows ?? MAX_LIST_ROWS;
+    this.maxListRows = options.maxListRows;
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.hooks = options.retryHooks ?? {};
     this.budget = options.budget ?? processBudget;
@@ -97,9 +101,13 @@ export class GuardrailsClient {
   private list<T>(
     path: string,
     item: Exchange<T>["schema"],
+    bound: keyof typeof LIST_ROWS,
+    options: ListOptions,
     query: Record<string, string | undefined> = {},
   ): AsyncGenerator<T, void, undefined> {
     const schema = pageEnvelope(item);
+    const listBound = this.maxListRows ?? LIST_ROWS[bound];
+    const maxRows = Math.min(listBound, options.maxRows ?? listBound);
     const shown = redactUrl(`${this.baseUrl}/api/v1${path}`);
     return paginate(
       (offset, limit) =>
@@ -109,7 +117,7 @@ export class GuardrailsClient {
         }>,
       this.pageSize,
       {
-        maxRows: this.maxListRows,
+        maxRows,
         concurrency: this.concurrency,
         fail: (reason) => new PaginationError(200, `paging stopped: ${reason}`, { method: "GET", url: shown }),
       },
@@ -117,8 +125,8 @@ export class GuardrailsClient {
   }
 
   /** Guardrails of a workspace (the default one when omitted). */
-  listGuardrails(options: { workspaceId?: string } = {}): AsyncGenerator<WireGuardrail, void, undefined> {
-    return this.list("/guardrails", wireGuardrail, { workspace_id: options.workspaceId });
+  listGuardrails(options: { workspaceId?: string } & ListOptions = {}): AsyncGenerator<WireGuardrail, void, undefined> {
+    return this.list("/guardrails", wireGuardrail, "guardrails", options, { workspace_id: options.workspaceId });
   }
 
   /** The cheapest authenticated read (one row of `GET /guardrails`): fails as any call when the key or URL cannot work. */
@@ -128,8 +136,8 @@ export class GuardrailsClient {
   }
 
   /** Every workspace of the organization (docs/api-contract.md rule 17; not in the spec). */
-  listWorkspaces(): AsyncGenerator<WireWorkspace, void, undefined> {
-    return this.list("/workspaces", wireWorkspace);
+  listWorkspaces(options: ListOptions = {}): AsyncGenerator<WireWorkspace, void, undefined> {
+    return this.list("/workspaces", wireWorkspace, "workspaces", options);
   }
 
   /**
@@ -196,23 +204,23 @@ export class GuardrailsClient {
   }
 
   /** Member assignments of one guardrail, every page. */
-  listMemberAssignments(guardrailId: string): AsyncGenerator<WireMemberAssignment, void, undefined> {
-    return this.list(`/guardrails/${encodeURIComponent(guardrailId)}/assignments/members`, wireMemberAssignment);
+  listMemberAssignments(guardrailId: string, options: ListOptions = {}): Rows<WireMemberAssignment> {
+    return this.list(`${assignmentsPath(guardrailId)}/members`, wireMemberAssignment, "assignments", options);
   }
 
   /** Key assignments of one guardrail, every page. */
-  listKeyAssignments(guardrailId: string): AsyncGenerator<WireKeyAssignment, void, undefined> {
-    return this.list(`/guardrails/${encodeURIComponent(guardrailId)}/assignments/keys`, wireKeyAssignment);
+  listKeyAssignments(guardrailId: string, options: ListOptions = {}): Rows<WireKeyAssignment> {
+    return this.list(`${assignmentsPath(guardrailId)}/keys`, wireKeyAssignment, "assignments", options);
   }
 
   /** Member assignments of the whole organization, every page. */
-  listAllMemberAssignments(): AsyncGenerator<WireMemberAssignment, void, undefined> {
-    return this.list("/guardrails/assignments/members", wireMemberAssignment);
+  listAllMemberAssignments(options: ListOptions = {}): AsyncGenerator<WireMemberAssignment, void, undefined> {
+    return this.list("/guardrails/assignments/members", wireMemberAssignment, "assignments", options);
   }
 
   /** Key assignments of the whole organization, every page. */
-  listAllKeyAssignments(): AsyncGenerator<WireKeyAssignment, void, undefined> {
-    return this.list("/guardrails/assignments/keys", wireKeyAssignment);
+  listAllKeyAssignments(options: ListOptions = {}): AsyncGenerator<WireKeyAssignment, void, undefined> {
+    return this.list("/guardrails/assignments/keys", wireKeyAssignment, "assignments", options);
   }
 
   /** Bulk assign; answers `assigned_count` (moves included, skips not counted). */

@@ -2,6 +2,7 @@
 import type { Dispatcher } from "undici";
 import type { Budget } from "./budget";
 import type { RetryHooks, RetryOptions } from "./retry";
+import { MAX_LIST_ROWS } from "./pagination";
 
 /** How a `GuardrailsClient` reaches the service: address, key, and the bounds on each call. */
 export interface GuardrailsClientOptions {
@@ -15,7 +16,7 @@ export interface GuardrailsClientOptions {
   timeoutMs?: number;
   /** Largest successful response body read, in bytes. @default 8 MiB */
   maxResponseBytes?: number;
-  /** Most rows one listing may hold before paging stops with an error. @default 1,000,000 */
+  /** Most rows any one list may hold before paging stops with an error; replaces each list's own bound. @default LIST_ROWS in client.ts: 10,000 workspaces or guardrails, 100,000 assignments */
   maxListRows?: number;
   /** Retry policy. @default DEFAULT_RETRY (5 attempts) */
   retry?: Partial<RetryOptions>;
@@ -25,4 +26,18 @@ export interface GuardrailsClientOptions {
   pageSize?: number;
   /** The budget of requests in flight this client shares; it also sets the pages of a list in flight. @default processBudget, one per process */
   budget?: Budget;
+}
+
+/**
+ * Most rows each list may hold by default: what its operation can need, with room (issue 38).
+ * An organization has a few workspaces and guardrails per workspace, and members and keys in
+ * the thousands; issue 29's bench reads 100,000 of them. A count past the bound stops the read
+ * at its first page. `maxListRows` replaces these; a call's own `maxRows` can only lower them.
+ */
+export const LIST_ROWS = { workspaces: 10_000, guardrails: 10_000, assignments: MAX_LIST_ROWS } as const;
+
+/** Bounds of one list call. */
+export interface ListOptions {
+  /** Most rows this call may need; a count above it stops the read. @default the list's bound (LIST_ROWS, or the client's maxListRows) */
+  maxRows?: number;
 }

@@ -1,25 +1,35 @@
 /**
- * Offset pagination, hidden behind an async iterator. Steps `offset` by `limit` until
- * `offset >= total_count`; a short page does not end the walk (docs/api-contract.md, Pagination),
- * but the walk stops with an error when the pages cannot be right (rule 16): a page of rows
- * all read before (a server that ignores `offset`), a page longer than asked for, a count
- * past the bound, or a long run of empty pages. A broken server never makes a client loop or
- * grow without bound.
+ * Offset pagination, hidden behind an async iterator. The walk covers `0 <= offset < total_count`;
+ * a short page does not end it (docs/api-contract.md, Pagination), but it stops with an error
+ * when the pages cannot be right (rule 16): a page of rows all read before (a server that
+ * ignores `offset`), a page longer than asked for, a count past the list's bound, or a long run
+ * of empty pages. A broken server never makes a client loop or grow without bound.
  *
- * Empty pages are not an error at once: a service that keeps removed rows in its list
+ * A read is a snapshot or it says it is not (issue 38). A list can shift under a walk without
+ * its count changing: 20 rows leave page 0's window after it is read and 20 join at the end,
+ * every later row moves up 20 places, and 20 rows are never read. So pages overlap by one row:
+ * each page after the first starts at the last row of the one before (offsets step by
+ * `limit - 1`), and that shared row must be the same on both. A shift across a boundary moves
+ * a different row onto it, a changed `total_count` says the same more plainly, and either starts
+ * the walk again (`maxWalks` in all, then an error saying what was seen). The overlap costs one
+ * call per `limit × (limit - 1)` rows: none up to 100 rows, 1 in 1,000, 11 in 100,000.
+ *
+ * Empty and short pages are not an error at once: a service that keeps removed rows in its list
  * windows (the contract allows short pages, and the emulator's `--short-pages` does this)
- * answers an empty page for a window of removed rows. A run of them longer than
- * `maxEmptyPages` is taken as a count that cannot be right.
+ * answers them. A run of empty pages longer than `maxEmptyPages` is taken as a count that cannot
+ * be right. A boundary whose shared row the earlier page does not show (it was short) cannot be
+ * checked that way: such a walk counts only when a second walk agrees with it, row for row.
  *
  * Pages go out in parallel (issue 29): the first page gives `total_count`, the rest go out with
- * up to `concurrency` in flight, and are checked in offset order as they arrive, so every
- * guard above holds and a broken server still costs a bounded number of calls (at most
- * `2 × concurrency` pages past the one that stops the walk). Rows are handed out only once
- * the whole walk is read: a page whose `total_count` differs from the first page's says the
- * list changed while it was read, so a row may have moved onto a page already read; the walk
- * then starts again (`maxWalks` in all) rather than miss it.
+ * up to `concurrency` in flight, and are checked in offset order as they arrive, so every guard
+ * above holds and a broken server still costs a bounded number of calls (at most
+ * `2 × concurrency` pages past the one that stops the walk). Rows are handed out only once a
+ * walk is known to be whole. A walk asks for at most the pages `total_count` needs, the count is
+ * at most `maxRows`, and there are at most `maxWalks` walks: a server that invents rows is
+ * stopped at its first page past the bound, or at the first boundary it does not keep.
  */
 import { UserError } from "../user-error";
+import { fetchInOrder } from "./fetch-in-order";
 
 export interface PageResult<T> {
   data: T[];
@@ -30,7 +40,7 @@ export interface PageResult<T> {
 export interface PaginateOptions<T> {
   /** A row's identity, to tell new rows from repeated ones. @default its `id` field, else its JSON */
   key?: (row: T) => string;
-  /** Most rows one listing may hold; a count above it is taken as wrong. @default 1,000,000 */
+  /** Most rows this list may hold; a count above it is taken as wrong. @default 100,000 */
   maxRows?: number;
   /** Consecutive empty pages tolerated before the count is taken as wrong. @default 20 */
   maxEmptyPages?: number;
@@ -42,8 +52,12 @@ export interface PaginateOptions<T> {
   maxWalks?: number;
 }
 
-/** Default bound on the rows of one listing: far above any real organization, far below exhausting memory. */
-export const MAX_LIST_ROWS = 1_000_000;
+/**
+ * Default bound on the rows of one list: above a real organization's members or keys (issue 29's
+ * bench reads 100,000), far below exhausting memory; the client bounds each list by what its
+ * operation can need (client.ts, LIST_ROWS).
+ */
+export const MAX_LIST_ROWS = 100_000;
 /** Default run of empty pages tolerated: 2,000 removed rows in a row at the largest page size. */
 export const MAX_EMPTY_PAGES = 20;
 /** Default walks tried while the list keeps changing under them. */
@@ -54,12 +68,24 @@ const defaultKey = (row: unknown): string => {
   return typeof id === "string" ? id : JSON.stringify(row);
 };
 
-/** A page whose `total_count` differs from the first one's: the list changed during the walk. */
+/** What showed that the list changed during the walk: a count, or the row two pages share. */
 class ListChanged {
-  constructor(
-    readonly from: number,
-    readonly to: number,
-  ) {}
+  constructor(readonly seen: string) {}
+}
+
+/** A walk's rows, and whether every page boundary was checked by its shared row. */
+interface Walk<T> {
+  rows: T[];
+  keys: ReadonlySet<string>;
+  checked: boolean;
+}
+
+/** Offsets step by `limit - 1` so that neighbouring pages share a row; a page of 1 cannot. */
+const stepOf = (limit: number): number => (limit > 1 ? limit - 1 : 1);
+
+/** Pages a walk of `total` rows takes. */
+export function pagesFor(total: number, limit: number): number {
+  return 1 + Math.max(0, Math.ceil((total - limit) / stepOf(limit)));
 }
 
 type Bounds<T> = Required<Omit<PaginateOptions<T>, "concurrency" | "maxWalks">> & { limit: number };
@@ -67,8 +93,12 @@ type Bounds<T> = Required<Omit<PaginateOptions<T>, "concurrency" | "maxWalks">> 
 /** The checks of one page, in offset order; collects its new rows. Throws when the pages cannot be right. */
 class WalkState<T> {
   readonly rows: T[] = [];
-  private readonly seen = new Set<string>();
+  readonly seen = new Set<string>();
   private emptyRun = 0;
+  /** The page before the one taken next: its key list and whether it showed every row of its window. */
+  private previous: { keys: string[]; full: boolean } | undefined;
+  /** False once a boundary could not be checked by its shared row. */
+  checked = true;
   total = -1;
 
   constructor(private readonly b: Bounds<T>) {}
@@ -79,33 +109,47 @@ class WalkState<T> {
     const count = page.total_count;
     if (!Number.isSafeInteger(count) || count < 0) throw fail(`total_count ${String(count)} is not a count`);
     if (count > maxRows)
-      throw fail(`total_count ${count} is more than the ${maxRows} rows a listing may hold; the count cannot be right`);
+      throw fail(
+        `total_count ${count} is more than the ${maxRows} rows this list may hold; the count cannot be right (raise the client's maxListRows if it is)`,
+      );
     if (page.data.length > limit)
       throw fail(
         `the page at offset ${offset} holds ${page.data.length} rows though ${limit} were asked for; the server ignores limit`,
       );
-    if (this.total >= 0 && count !== this.total) throw new ListChanged(this.total, count);
+    if (this.total >= 0 && count !== this.total)
+      throw new ListChanged(`total_count went from ${this.total} to ${count}`);
   }
 
   /** Takes the page at `offset` (pages come in offset order); `last` when it is the walk's last page. */
   absorb(page: PageResult<T>, offset: number, last: boolean): void {
-    const { fail, key, maxEmptyPages } = this.b;
+    const { fail, key, maxEmptyPages, limit } = this.b;
     const count = page.total_count;
+    const keys = page.data.map(key);
+    // The row this page shares with the one before, when both show it.
+    const shared = this.previous !== undefined && limit > 1 && keys.length > 0 && keys[0] === this.previous.keys.at(-1);
     let fresh = false;
-    for (const row of page.data) {
-      const k = key(row);
-      if (this.seen.has(k)) continue;
+    keys.forEach((k, i) => {
+      if (this.seen.has(k)) return;
       this.seen.add(k);
       fresh = true;
-      this.rows.push(row);
-    }
-    if (last) return;
-    if (page.data.length > 0 && !fresh) {
+      this.rows.push(page.data[i]!);
+    });
+    const beyondShared = keys.length - (shared ? 1 : 0);
+    if (!last && beyondShared > 0 && !fresh) {
       throw fail(
         `the page at offset ${offset} repeats ${page.data.length} row(s) already read though total_count is ${count}; stopping rather than paging on (a server that ignores offset)`,
       );
     }
-    this.emptyRun = page.data.length === 0 ? this.emptyRun + 1 : 0;
+    if (this.previous !== undefined && !shared) {
+      // The page before showed its whole window, so its last row is the one at this offset: a
+      // different row here means rows moved across the boundary (or that one left) between reads.
+      if (this.previous.full && limit > 1)
+        throw new ListChanged(`the row at offset ${offset} was not the same on the two pages that share it`);
+      this.checked = false;
+    }
+    this.previous = { keys, full: page.data.length === limit };
+    if (last) return;
+    this.emptyRun = fresh ? 0 : this.emptyRun + 1;
     if (this.emptyRun > maxEmptyPages) {
       throw fail(
         `${this.emptyRun} empty pages in a row up to offset ${offset} though total_count is ${count}; stopping rather than paging on (a count that cannot be right)`,
@@ -114,93 +158,47 @@ class WalkState<T> {
   }
 }
 
-/**
- * Fetches pages 1..count-1 with at most `concurrency` in flight and no page sent more than
- * `2 × concurrency` ahead of the first not yet taken; hands them to `take` in order. Stops at
- * the first error (pages still in flight are dropped).
- */
-function fetchInOrder<T>(
-  count: number,
-  concurrency: number,
-  fetchAt: (index: number) => Promise<PageResult<T>>,
-  take: (index: number, page: PageResult<T>) => void,
-): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    const ready = new Map<number, PageResult<T>>();
-    let next = 1;
-    let taken = 1;
-    let inFlight = 0;
-    let stopped = false;
-    const stop = (err: unknown) => {
-      stopped = true;
-      reject(err);
-    };
-    const pump = (): void => {
-      for (let page = ready.get(taken); !stopped && page !== undefined; page = ready.get(taken)) {
-        ready.delete(taken);
-        try {
-          take(taken++, page);
-        } catch (err) {
-          stop(err);
-          return;
-        }
-      }
-      if (stopped) return;
-      if (taken >= count) {
-        resolve();
-        return;
-      }
-      while (next < count && inFlight < concurrency && next < taken + 2 * concurrency) {
-        const index = next++;
-        inFlight++;
-        fetchAt(index).then(
-          (page) => {
-            inFlight--;
-            ready.set(index, page);
-            pump();
-          },
-          // The first failure stops the walk for good: nothing reads inFlight after it, and a
-          // second reject is a no-op.
-          stop,
-        );
-      }
-    };
-    pump();
-  });
-}
-
 /** One walk: every row, or the change that makes it unreliable. */
 async function walkOnce<T>(
   fetchPage: (offset: number, limit: number) => Promise<PageResult<T>>,
   bounds: Bounds<T>,
   concurrency: number,
-): Promise<T[] | ListChanged> {
+): Promise<Walk<T> | ListChanged> {
   const { limit } = bounds;
+  const step = stepOf(limit);
   const state = new WalkState(bounds);
-  const first = await fetchPage(0, limit);
-  state.check(first, 0);
-  state.total = first.total_count;
-  const count = Math.max(1, Math.ceil(state.total / limit));
-  state.absorb(first, 0, count === 1);
   try {
+    const first = await fetchPage(0, limit);
+    state.check(first, 0);
+    state.total = first.total_count;
+    const count = pagesFor(state.total, limit);
+    state.absorb(first, 0, count === 1);
     await fetchInOrder(
       count,
       concurrency,
       async (i) => {
-        const page = await fetchPage(i * limit, limit);
-        state.check(page, i * limit);
+        const page = await fetchPage(i * step, limit);
+        state.check(page, i * step);
         return page;
       },
-      (i, page) => state.absorb(page, i * limit, i === count - 1),
+      (i, page) => state.absorb(page, i * step, i === count - 1),
     );
   } catch (err) {
     if (err instanceof ListChanged) return err;
     throw err;
   }
-  return state.rows;
+  return { rows: state.rows, keys: state.seen, checked: state.checked };
 }
 
-/** Rows of every page, in order. Throws `fail(reason)` as soon as the pages cannot be right. */
+const sameRows = (a: ReadonlySet<string>, b: ReadonlySet<string>): boolean =>
+  a.size === b.size && [...b].every((k) => a.has(k));
+
+/**
+ * Rows of every page, in order, once a walk is known whole: every boundary matched, or a second
+ * walk agreed. Throws `fail(reason)` as soon as the pages cannot be right, and when `maxWalks`
+ * walks in a row saw the list change (never a partial list: a row missing from it would read as
+ * a row gone).
+ */
 export async function* paginate<T>(
   fetchPage: (offset: number, limit: number) => Promise<PageResult<T>>,
   limit: number,
@@ -215,14 +213,24 @@ export async function* paginate<T>(
   };
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? 1));
   const maxWalks = options.maxWalks ?? MAX_WALKS;
-  for (let walk = 1; ; walk++) {
+  let unchecked: Walk<T> | undefined;
+  let seen = "";
+  for (let walk = 1; walk <= maxWalks; walk++) {
     const result = await walkOnce(fetchPage, bounds, concurrency);
-    if (Array.isArray(result)) return yield* result;
-    if (walk >= maxWalks)
-      throw bounds.fail(
-        `the list changed while it was read (total_count went from ${result.from} to ${result.to}) on ${walk} reads in a row; stopping rather than miss rows that moved between pages`,
-      );
+    if (result instanceof ListChanged) {
+      seen = result.seen;
+      unchecked = undefined;
+      continue;
+    }
+    if (result.checked || (unchecked !== undefined && sameRows(unchecked.keys, result.keys))) return yield* result.rows;
+    if (unchecked !== undefined) seen = "two reads of it did not hold the same rows";
+    unchecked = result;
   }
+  throw bounds.fail(
+    seen
+      ? `the list changed while it was read (${seen}) on ${maxWalks} reads in a row; stopping rather than miss rows that moved between pages`
+      : `${maxWalks} reads of the list could not be confirmed (short pages hide the rows pages share, so a second read must agree); stopping rather than miss rows that moved between pages`,
+  );
 }
 
 /** Collects an async iterable into an array. */
