@@ -298,7 +298,7 @@ describe("modes and lifecycle", () => {
     ).toMatchInlineSnapshot(`
       [
         "guardrailId: must be a guardrail id (UUID) (got "nope")",
-        "memberUserIds: ids must be non-empty strings (got "")",
+        ": memberUserIds: ids must be non-empty strings (got "")",
         "exclusive: must be true or false (got "yes")",
       ]
     `);

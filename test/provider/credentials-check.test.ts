@@ -11,6 +11,7 @@ import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { beforeEach, describe, expect, it } from "vitest";
 import { resetConfiguration } from "../../src/core/settings/config";
 import { forgetCredentialsCheck } from "../../src/core/settings/credentials-check";
+import { forgetConfigure } from "../../src/native/config";
 import { configure, guardrail, memberAssignment } from "../../src/dynamic/internal";
 import { providerService } from "../../src/native/server";
 import { TEST_KEY, useProviderEmulator } from "../helpers/emulator";
@@ -22,6 +23,9 @@ const NEWS = { __provider: "s", name: "Eng", limitUsd: 5, resetInterval: "daily"
 beforeEach(async () => {
   resetConfiguration();
   forgetCredentialsCheck();
+  // One plugin process is configured once (a second Configure that changes settings is refused):
+  // each case here stands for a fresh plugin.
+  forgetConfigure();
   await emu.clearLog();
 });
 
