@@ -60,6 +60,17 @@ export function adminHandler({ store, faults, ops, log, seed, initialFaults }: A
       dropAfterApplyRate: z.number().min(0).max(1),
       shortPages: z.boolean(),
       updateConflicts: z.number().int().min(0),
+      script: z
+        .array(
+          z
+            .object({
+              operation: z.string().min(1).max(100),
+              fault: z.union([z.literal("drop"), z.literal(500), z.literal(502), z.literal(503)]),
+              times: z.number().int().min(1).max(1000).optional(),
+            })
+            .strict(),
+        )
+        .max(100),
     })
     .partial()
     .strict();

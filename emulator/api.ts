@@ -62,7 +62,13 @@ export function apiHandler({ keys, faults, log, options, dispatchContext }: ApiC
         throw new HttpError(403, "a management key is required for guardrail operations");
       if (faults.settings.latencyMs > 0) delayedMs = faults.settings.latencyMs;
       if (delayedMs > 0) await sleep(delayedMs);
-      const decision = faults.before();
+      const scripted = faults.scripted(operation);
+      if (typeof scripted === "number") {
+        loggedBody = parsedOrUndefined(await drain(req, options.maxBodyBytes).catch(() => ""));
+        sendError(res, new HttpError(scripted, "injected fault: the service failed to answer"));
+        return record(scripted, "server-error");
+      }
+      const decision = scripted ? { kind: "none" as const } : faults.before();
       if (decision.kind === "rate-limit") {
         loggedBody = parsedOrUndefined(await drain(req, options.maxBodyBytes).catch(() => ""));
         sendError(
@@ -81,7 +87,7 @@ export function apiHandler({ keys, faults, log, options, dispatchContext }: ApiC
       const body = method === "GET" || method === "DELETE" ? undefined : await readJson(req, options.maxBodyBytes);
       loggedBody = body;
       const result = dispatch(dispatchContext, operation, route.id, body, url.searchParams);
-      if (isWrite(method) && faults.dropAfterApply()) {
+      if (scripted === "drop" || (isWrite(method) && faults.dropAfterApply())) {
         // The write is applied; the answer is lost. The ambiguous failure real networks produce.
         req.socket.destroy();
         return record(0, "dropped");

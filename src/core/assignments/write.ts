@@ -19,6 +19,7 @@ import {
   setResourceId,
   statusesIn,
   statusMap,
+  unconfirmedIn,
   withoutForeign,
   type StatusMap,
 } from "./state-map";
@@ -110,7 +111,10 @@ export async function updateSet(
     wasExclusive && !inputs.exclusive
       ? withoutForeign(statusesIn(olds, kind.stateKey))
       : statusesIn(olds, kind.stateKey);
-  const live = assignedIn(map);
+  // An `up` that failed before the service said what landed marked those ids (state-map.ts):
+  // then the state is no picture of the service, and the plan starts from a read of it.
+  const live =
+    unconfirmedIn(map).size > 0 ? new Set(await listOrExplain(kind, client, inputs.guardrailId)) : assignedIn(map);
   const plan = planChanges({
     desired: inputs.ids,
     live,
@@ -144,7 +148,7 @@ export async function deleteSet(kind: AssignmentSetKind, props: Record<string, u
   try {
     ids = props.exclusive
       ? await collect(kind.list(client, guardrailId))
-      : [...assignedIn(statusesIn(props, kind.stateKey))];
+      : [...assignedIn(statusesIn(props, kind.stateKey)), ...unconfirmedIn(statusesIn(props, kind.stateKey))];
   } catch (err) {
     // The guardrail is gone, and its assignments with it (rule 9), if a working service says so.
     if (err instanceof NotFoundError) return gone(err);
