@@ -51,13 +51,24 @@ export async function spawnEmulator(args: string[] = []): Promise<SpawnedEmulato
 /** The header the emulator's admin endpoints require (emulator/admin.ts); repeated here so this file imports nothing. */
 export const ADMIN_HEADERS = { "x-guardrails-emulator": "1" } as const;
 
+/** An answer of `http`: its status, its JSON body (or text), its headers. */
+// Spelled out: an inferred type names undici-types by the path a symlinked node_modules resolves to.
+export interface HttpAnswer {
+  status: number;
+  body: any;
+  headers: Headers;
+}
+
 /**
  * A tiny JSON-over-HTTP helper with a bearer key. Calls to the emulator's admin endpoints
  * (`/__emulator/...`) get the admin header, and a `{}` body when a change has none, so callers
  * need not know the admin rules; tests of those rules use `fetch` directly.
  */
-export function http(base: string, key?: string) {
-  return async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+export function http(
+  base: string,
+  key?: string,
+): (method: string, path: string, body?: unknown, headers?: Record<string, string>) => Promise<HttpAnswer> {
+  return async (method, path, body, headers = {}) => {
     const admin = path.startsWith("/__emulator/");
     const payload = body === undefined && admin && method !== "GET" ? {} : body;
     const res = await fetch(`${base}${path}`, {
