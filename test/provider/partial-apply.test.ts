@@ -13,7 +13,7 @@ import { FOREIGN, UNCONFIRMED } from "../../src/core/assignments/status";
 import { memberAssignment } from "../../src/dynamic/internal";
 import { nativeSetLifecycle } from "../../src/native/sets";
 import { collect } from "../../src/core/client";
-import { useProviderEmulator } from "../helpers/emulator";
+import { configureProvider, useProviderEmulator } from "../helpers/emulator";
 
 const USERS = ["user_alice", "user_bob", "user_carol", "user_dave"];
 const emu = useProviderEmulator({ "guardrails:maxAttempts": "2" }, { options: { members: USERS } });
@@ -135,5 +135,26 @@ describe.each(Object.keys(FACES))("%s face: a bulk call landed unanswered, its r
       expect(mapOf(next)).toEqual({ user_alice: true });
       expect(await f.changes(next, g, ["user_alice"], exclusive)).toBe(false);
     });
+  });
+});
+
+describe.each(Object.keys(FACES))("%s face: the up after a failure on an unknown member", (face) => {
+  const f = FACES[face]!;
+  it("the engine's new attempt at the resource (nothing differs) reads the service: a broken base URL fails it", async () => {
+    const g = (await emu.client().createGuardrail({ name: `ghost ${face}` })).id;
+    const created = await f.create(g, ["user_alice"], false);
+    const err = await f.update(created, g, ["user_alice", "user_ghost"], false).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PartialApplyError);
+    const state = (err as PartialApplyError).properties;
+    expect(mapOf(state)).toEqual({ user_alice: true, user_ghost: "not assigned" });
+    // The program drops the ghost. The engine updates a partly applied resource even when its
+    // diff is empty; that update must not claim success without the service.
+    configureProvider("http://127.0.0.1:9", { "guardrails:maxAttempts": "1" });
+    await expect(f.update(state, g, ["user_alice"], false)).rejects.toThrow(/127\.0\.0\.1:9|connect|ECONNREFUSED/i);
+    configureProvider(emu.url, { "guardrails:maxAttempts": "2" });
+    await emu.clearLog();
+    const next = await f.update(state, g, ["user_alice"], false);
+    expect((await emu.log()).counts).toEqual({ listGuardrailMemberAssignments: 1 });
+    expect(mapOf(next)).toEqual({ user_alice: true });
   });
 });
