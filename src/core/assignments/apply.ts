@@ -143,7 +143,7 @@ function partial(
   ctx: ApplyContext,
   live: ReadonlySet<string>,
   plan: Plan,
-  reasons: string[],
+  said: string[],
   cause?: unknown,
   unsettled: readonly string[] = [],
 ): PartialApplyError {
@@ -154,10 +154,14 @@ function partial(
   for (const id of plan.remove) if (live.has(id) && !(id in map)) map[id] = FOREIGN;
   // Ids whose fate no answer said: marked, in the state's care, so the next up reads first.
   for (const id of unsettled) map[id] = UNCONFIRMED;
-  const unknown = unsettled.length
-    ? ` The service did not say whether ${unsettled.length} ${kind.noun}(s) changed; the state marks them "unconfirmed", and the next \`pulumi up\` reads the set before it writes.`
-    : "";
-  const message = `${kind.typeName} for guardrail ${inputs.guardrailId}: ${reasons.join("; ")}. The state records what landed; fix the ids and run \`pulumi up\` again.${unknown}`;
+  // The engine prints the reasons (not the message): the mark is explained in both.
+  const reasons = unsettled.length
+    ? [
+        ...said,
+        `the service did not say whether ${unsettled.length} ${kind.noun}(s) changed; the state marks them "unconfirmed", and the next \`pulumi up\` reads the set before it writes`,
+      ]
+    : said;
+  const message = `${kind.typeName} for guardrail ${inputs.guardrailId}: ${reasons.join("; ")}. The state records what landed; fix the ids and run \`pulumi up\` again.`;
   const properties = { ...setOutputs(kind.stateKey, inputs, map), __provider: ctx.provider };
   return new PartialApplyError(
     message,
