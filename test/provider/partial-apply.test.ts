@@ -103,8 +103,8 @@ describe.each(Object.keys(FACES))("%s face: a bulk call landed unanswered, its r
         // Known: alice and bob were here before and nothing removed them. Unknown: carol and dave.
         expect(withStatus(state, true)).toEqual(["user_alice", "user_bob"]);
         expect(withStatus(state, UNCONFIRMED)).toEqual(["user_carol", "user_dave"]);
-      // The engine prints the reasons: they say what the mark means.
-      expect((err as PartialApplyError).reasons.join("\n")).toMatch(/did not say whether 2 member\(s\) changed/);
+        // The engine prints the reasons: they say what the mark means.
+        expect((err as PartialApplyError).reasons.join("\n")).toMatch(/did not say whether 2 member\(s\) changed/);
         await expectAgree(state, g);
 
         // The program drops carol and dave again: the preview has a change, and the up removes them.
