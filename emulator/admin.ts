@@ -18,6 +18,7 @@ import type { Operations } from "./operations";
 import type { RequestLog } from "./request-log";
 import { freshData, type SeedData, type Store } from "./store";
 import { reshapeGuardrail, reshapeBody } from "./reshape";
+import { OPERATION_NAMES } from "./routes";
 import { parseOr400, requireUuid } from "./validation";
 
 interface AdminDeps {
@@ -43,27 +44,39 @@ const workspaceBody = z
   })
   .strict();
 
+/** A `PUT /__emulator/faults` body: any of the settings (faults.ts). */
+const faultPatch = z
+  .object({
+    seed: z.number().int(),
+    errorRate: z.number().min(0).max(1),
+    rateLimitRate: z.number().min(0).max(1),
+    rateLimitBurst: z.number().int().min(1),
+    retryAfterSeconds: z.number().int().min(0),
+    latencyMs: z.number().min(0),
+    dropAfterApplyRate: z.number().min(0).max(1),
+    shortPages: z.boolean(),
+    updateConflicts: z.number().int().min(0),
+    script: z
+      .array(
+        z
+          .object({
+            operation: z.enum(OPERATION_NAMES),
+            fault: z.union([z.literal("drop"), z.literal(500), z.literal(502), z.literal(503)]),
+            times: z.number().int().min(1).max(1000).optional(),
+          })
+          .strict(),
+      )
+      .max(100),
+  })
+  .partial()
+  .strict();
+
 /** The header every admin call must carry, with the value `1`. */
 export const ADMIN_HEADER = "x-guardrails-emulator";
 /** Admin bodies may be large (a benchmark adds 10,000 members at once). */
 const ADMIN_BODY_BYTES = 64 * 1024 * 1024;
 
 export function adminHandler({ store, faults, ops, log, seed, initialFaults }: AdminDeps) {
-  const faultPatch = z
-    .object({
-      seed: z.number().int(),
-      errorRate: z.number().min(0).max(1),
-      rateLimitRate: z.number().min(0).max(1),
-      rateLimitBurst: z.number().int().min(1),
-      retryAfterSeconds: z.number().int().min(0),
-      latencyMs: z.number().min(0),
-      dropAfterApplyRate: z.number().min(0).max(1),
-      shortPages: z.boolean(),
-      updateConflicts: z.number().int().min(0),
-    })
-    .partial()
-    .strict();
-
   return async function handleAdmin(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const route = `${req.method} ${url.pathname}`;
     try {

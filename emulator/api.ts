@@ -62,26 +62,16 @@ export function apiHandler({ keys, faults, log, options, dispatchContext }: ApiC
         throw new HttpError(403, "a management key is required for guardrail operations");
       if (faults.settings.latencyMs > 0) delayedMs = faults.settings.latencyMs;
       if (delayedMs > 0) await sleep(delayedMs);
-      const decision = faults.before();
-      if (decision.kind === "rate-limit") {
+      const fault = faultBefore(faults, operation);
+      if (fault.answer) {
         loggedBody = parsedOrUndefined(await drain(req, options.maxBodyBytes).catch(() => ""));
-        sendError(
-          res,
-          new HttpError(429, "rate limited; retry after the Retry-After interval", null, {
-            "Retry-After": String(decision.retryAfter),
-          }),
-        );
-        return record(429, "rate-limit");
-      }
-      if (decision.kind === "server-error") {
-        loggedBody = parsedOrUndefined(await drain(req, options.maxBodyBytes).catch(() => ""));
-        sendError(res, new HttpError(decision.status, "injected fault: the service failed to answer"));
-        return record(decision.status, "server-error");
+        sendError(res, fault.answer);
+        return record(fault.answer.status, fault.answer.status === 429 ? "rate-limit" : "server-error");
       }
       const body = method === "GET" || method === "DELETE" ? undefined : await readJson(req, options.maxBodyBytes);
       loggedBody = body;
       const result = dispatch(dispatchContext, operation, route.id, body, url.searchParams);
-      if (isWrite(method) && faults.dropAfterApply()) {
+      if (fault.drop || (isWrite(method) && faults.dropAfterApply())) {
         // The write is applied; the answer is lost. The ambiguous failure real networks produce.
         req.socket.destroy();
         return record(0, "dropped");
@@ -100,6 +90,27 @@ export function apiHandler({ keys, faults, log, options, dispatchContext }: ApiC
     }
   };
 }
+
+/**
+ * What the faults do to a call before it is applied: an answer instead of applying it (a
+ * scripted 5xx, a 429 of a burst, a random 5xx), or, for a scripted drop, that its answer is
+ * lost after it is applied. A scripted fault replaces the random ones for that call.
+ */
+function faultBefore(faults: Faults, operation: OperationName): { answer?: HttpError; drop?: boolean } {
+  const scripted = faults.scripted(operation);
+  if (typeof scripted === "number") return { answer: new HttpError(scripted, INJECTED) };
+  if (scripted === "drop") return { drop: true };
+  const decision = faults.before();
+  if (decision.kind === "rate-limit")
+    return {
+      answer: new HttpError(429, "rate limited; retry after the Retry-After interval", null, {
+        "Retry-After": String(decision.retryAfter),
+      }),
+    };
+  return decision.kind === "server-error" ? { answer: new HttpError(decision.status, INJECTED) } : {};
+}
+
+const INJECTED = "injected fault: the service failed to answer";
 
 /** A drained body for the log: its JSON value, or nothing when it is not JSON. */
 function parsedOrUndefined(text: string): unknown {

@@ -25,6 +25,24 @@ export interface FaultSettings {
    * nothing (docs/api-contract.md rule 15); counts down to 0. @default 0
    */
   updateConflicts: number;
+  /**
+   * Faults aimed at named calls, in order: only the first entry is armed, and the next call of
+   * its operation (routes.ts names: `assignMembers`, `listGuardrailMemberAssignments`, ...)
+   * takes it, `times` calls in a row, then the entry after it is armed. Deterministic, no
+   * randomness: a test can stage "this assign lands and loses its answer, then the re-list
+   * fails". @default []
+   */
+  script: ScriptedFault[];
+}
+
+/** One entry of `script`. */
+export interface ScriptedFault {
+  /** The operation it hits, by its name in routes.ts. */
+  operation: string;
+  /** `drop`: the call is applied, then its connection destroyed unanswered; a status: answered so before anything is applied. */
+  fault: "drop" | 500 | 502 | 503;
+  /** Calls of the operation it hits in a row. @default 1 */
+  times?: number;
 }
 
 export const NO_FAULTS: FaultSettings = {
@@ -37,6 +55,7 @@ export const NO_FAULTS: FaultSettings = {
   dropAfterApplyRate: 0,
   shortPages: false,
   updateConflicts: 0,
+  script: [],
 };
 
 /** mulberry32: small, fast, good enough for test faults. */
@@ -94,6 +113,15 @@ export class Faults {
     if (!(this.settings.updateConflicts >= 1)) return false;
     this.settings = { ...this.settings, updateConflicts: this.settings.updateConflicts - 1 };
     return true;
+  }
+
+  /** The scripted fault a call of `operation` takes, if the armed entry names it; spends one of its `times`. */
+  scripted(operation: string): ScriptedFault["fault"] | undefined {
+    const [armed, ...rest] = this.settings.script;
+    if (armed?.operation !== operation) return undefined;
+    const left = (armed.times ?? 1) - 1;
+    this.settings = { ...this.settings, script: left > 0 ? [{ ...armed, times: left }, ...rest] : rest };
+    return armed.fault;
   }
 
   /** Whether a write that was just applied loses its answer. */

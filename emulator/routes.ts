@@ -57,6 +57,9 @@ const routes: Route[] = [
   },
 ];
 
+/** Every operation a route leads to (a scripted fault names one). */
+export const OPERATION_NAMES = [...new Set(routes.map((r) => r.operation))] as [OperationName, ...OperationName[]];
+
 export type RouteMatch = { operation: OperationName; id: string | undefined } | { operation: null; allowed: string[] };
 
 /** Matches a path below `/api/v1`. `allowed` is empty for an unknown path (404), else 405. */

@@ -4,7 +4,7 @@
  * (as it was) against the one it joins (as it will be), setting by setting. An id with no
  * assignment is on its workspace's default guardrail when the stack manages it.
  */
-import { FOREIGN, parseMovesFrom, parseOnGuardrail } from "../core/assignments/status";
+import { FOREIGN, parseMovesFrom, parseOnGuardrail, UNCONFIRMED } from "../core/assignments/status";
 import type { Judged } from "../core/fields/loosening";
 import type { PreviewStep } from "./input";
 import { compareSides } from "./judge";
@@ -59,12 +59,15 @@ export function addSetChanges(
     const before = asMap(rawBefore);
     const after = asMap(rawAfter);
     const here = (v: unknown) => v === true || v === FOREIGN;
+    // An id a failed up left unconfirmed may be here: dropping it counts as a removal, and
+    // asking for it as an addition (never "put back" from a status it never had).
+    const unsure = (v: unknown) => v === UNCONFIRMED;
     const added = Object.keys(after).filter(
-      (id) => after[id] === true && !here(before[id]) && !(typeof before[id] === "string"),
+      (id) => after[id] === true && !here(before[id]) && (typeof before[id] !== "string" || unsure(before[id])),
     );
-    const removed = Object.keys(before).filter((id) => here(before[id]) && after[id] !== true);
+    const removed = Object.keys(before).filter((id) => (here(before[id]) || unsure(before[id])) && after[id] !== true);
     for (const id of Object.keys(after))
-      if (after[id] === true && typeof before[id] === "string" && before[id] !== FOREIGN)
+      if (after[id] === true && typeof before[id] === "string" && before[id] !== FOREIGN && !unsure(before[id]))
         owner.sets[kind].restored.push([id, before[id] as string]);
     for (const id of added) addedTo[kind].set(id, logical);
     for (const id of removed) removedFrom[kind].set(id, logical);

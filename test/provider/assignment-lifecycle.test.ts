@@ -6,7 +6,7 @@ import { pagesFor } from "../../src/core/client/pagination";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { configure, resetConfiguration } from "../../src/core/settings/config";
 import { keyAssignment, memberAssignment } from "../../src/dynamic/internal";
-import { FOREIGN } from "../../src/core/assignments/status";
+import { FOREIGN, UNCONFIRMED } from "../../src/core/assignments/status";
 import { MEMBER_KIND } from "../../src/core/assignments/kind";
 import type { PartialApplyError } from "../../src/core/assignments/apply";
 import { nativeSetLifecycle } from "../../src/native/sets";
@@ -256,9 +256,11 @@ describe("modes and lifecycle", () => {
     await emu.setFaults({ errorRate: 1 });
     const err = await memberAssignment.update(a.id, a.outs, memberArgs(g, ["user_0900"])).catch((e) => e);
     await emu.setFaults({ errorRate: 0 });
-    expect(err.properties.members).toEqual({ user_0900: true, user_0901: FOREIGN });
+    // A 503 may come after the call was applied, and the re-list failed too: its fate is unknown
+    // (issue 38), and a refresh finds it still here, in the resource's care.
+    expect(err.properties.members).toEqual({ user_0900: true, user_0901: UNCONFIRMED });
     const refreshed = await memberAssignment.read(a.id, err.properties);
-    expect(refreshed.props!.members).toEqual({ user_0900: true, user_0901: FOREIGN });
+    expect(refreshed.props!.members).toEqual({ user_0900: true, user_0901: true });
     expect(await memberAssignment.diff(a.id, refreshed.props!, memberArgs(g, ["user_0900"]))).toMatchObject({
       changes: true,
     });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { summarizePreview } from "../../src/preview/summary";
+import { UNCONFIRMED } from "../../src/core/assignments/status";
 import { guardrailStep, urn } from "../helpers/preview-steps";
 
 const SECRET = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", ciphertext: "v1:abc" };
@@ -73,6 +74,26 @@ describe("summarizePreview", () => {
       "
     `);
     expect(md).not.toContain("v1:abc");
+  });
+
+  it("an id a failed up left unconfirmed may be here: dropping it may loosen, asking for it adds it (issue 38)", () => {
+    const md = summarizePreview({
+      steps: [
+        {
+          op: "update",
+          urn: urn("GuardrailMemberAssignment", "eng-members"),
+          oldState: {
+            inputs: { guardrailId: "g-eng" },
+            outputs: { members: { user_a: true, user_u: UNCONFIRMED, user_n: UNCONFIRMED } },
+          },
+          newState: { inputs: { guardrailId: "g-eng", members: { user_a: true, user_n: true } } },
+        },
+      ],
+    });
+    expect(md).toMatch(/^\*\*❔ May loosen\*\*.*\(`user_u`\)/);
+    expect(md).toContain("- removed: `user_u`");
+    expect(md).toContain("- added: `user_n`");
+    expect(md).not.toContain("put back");
   });
 
   it("ignores the refresh steps of preview --refresh", () => {

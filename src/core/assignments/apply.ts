@@ -10,7 +10,7 @@ import type { AssignmentInputs } from "../args/assignment-args";
 import { inProgramNames, type AssignmentSetKind } from "./kind";
 import type { Plan } from "./plan";
 import { setOutputs, setResourceId, statusMap } from "./state-map";
-import { FOREIGN } from "./status";
+import { FOREIGN, UNCONFIRMED } from "./status";
 import { UserError } from "../user-error";
 
 /** A failure after some calls landed: the engine records `properties` as the state. */
@@ -47,6 +47,12 @@ export interface ApplyContext {
   provider: unknown;
 }
 
+/** A chunk whose call failed past its retries: its error, and its ids (their fate unknown). */
+interface ChunkFailure {
+  err: unknown;
+  ids: string[];
+}
+
 /**
  * Runs `send` on every chunk with up to `concurrency` in flight. After the first failure no
  * chunk starts, but every chunk already sent is waited for, so when this answers no call is
@@ -56,13 +62,13 @@ async function eachChunk(
   chunks: string[][],
   concurrency: number,
   send: (ids: string[]) => Promise<void>,
-): Promise<unknown[]> {
-  const failures: unknown[] = [];
+): Promise<ChunkFailure[]> {
+  const failures: ChunkFailure[] = [];
   let next = 0;
   const worker = async () => {
     while (failures.length === 0 && next < chunks.length) {
       const ids = chunks[next++]!;
-      await send(ids).catch((err: unknown) => failures.push(err));
+      await send(ids).catch((err: unknown) => failures.push({ err, ids }));
     }
   };
   await Promise.all(Array.from({ length: Math.min(Math.max(1, concurrency), chunks.length) }, worker));
@@ -73,7 +79,8 @@ async function eachChunk(
  * Sends a plan as chunked bulk calls, removes first, each with up to the client's concurrency
  * in flight, and checks every count. Answers the ids now assigned here; a count short of its
  * chunk is settled by one re-list once the chunks are done; on any failure waits for the
- * chunks in flight, re-lists and throws a PartialApplyError that records what landed.
+ * chunks in flight, re-lists and throws a PartialApplyError that records what landed, and
+ * marks UNCONFIRMED the ids whose fate that re-list could not settle (it failed too).
  */
 export async function applyPlanToService(
   ctx: ApplyContext,
@@ -91,6 +98,10 @@ export async function applyPlanToService(
         new UserError(describeFailure(kind, `${verb}ing ${ids.length} ${kind.noun}(s)`, err), { cause: err }),
       ),
     );
+  // When the read that settles an outcome fails too, the ids it was to settle are recorded as
+  // UNCONFIRMED: never the old map, never a guess (issue 38).
+  const unread = (err: unknown, ids: string[], reasons: string[]) =>
+    partial(ctx, now, plan, [...reasons, describeFailure(kind, `reading the ${kind.noun}s back`, err)], err, ids);
   for (const verb of ["unassign", "assign"] as const) {
     const adding = verb === "assign";
     const short: string[][] = [];
@@ -105,13 +116,14 @@ export async function applyPlanToService(
     );
     if (failures.length > 0) {
       // A call failed past its retries; none is in flight now. Record what actually landed, then fail.
-      const live = await relist().catch(() => now);
-      const reasons = failures.map((err) => (err as Error).message);
-      throw partial(ctx, live, plan, reasons, failures[0]);
+      const reasons = [...problems, ...failures.map((f) => (f.err as Error).message)];
+      const unsettled = [...failures.flatMap((f) => f.ids), ...short.flat()];
+      const live = await relist().catch((err: unknown) => Promise.reject(unread(err, unsettled, reasons)));
+      throw partial(ctx, live, plan, reasons, failures[0]!.err);
     }
     if (short.length === 0) continue;
     // Some were skipped: find out which, and name them.
-    const live = await relist();
+    const live = await relist().catch((err: unknown) => Promise.reject(unread(err, short.flat(), problems)));
     for (const ids of short) {
       const wrong = ids.filter((id) => live.has(id) !== adding);
       for (const id of wrong) adding ? now.delete(id) : now.add(id);
@@ -131,14 +143,24 @@ function partial(
   ctx: ApplyContext,
   live: ReadonlySet<string>,
   plan: Plan,
-  reasons: string[],
+  said: string[],
   cause?: unknown,
+  unsettled: readonly string[] = [],
 ): PartialApplyError {
   const { kind, inputs } = ctx;
   const map = statusMap(inputs.ids, live, inputs.exclusive);
   // Ids this resource was removing that are still here stay in its care, so the next up
   // removes them (in additive mode they would otherwise be forgotten, and left behind).
   for (const id of plan.remove) if (live.has(id) && !(id in map)) map[id] = FOREIGN;
+  // Ids whose fate no answer said: marked, in the state's care, so the next up reads first.
+  for (const id of unsettled) map[id] = UNCONFIRMED;
+  // The engine prints the reasons (not the message): the mark is explained in both.
+  const reasons = unsettled.length
+    ? [
+        ...said,
+        `the service did not say whether ${unsettled.length} ${kind.noun}(s) changed; the state marks them "unconfirmed", and the next \`pulumi up\` reads the set before it writes`,
+      ]
+    : said;
   const message = `${kind.typeName} for guardrail ${inputs.guardrailId}: ${reasons.join("; ")}. The state records what landed; fix the ids and run \`pulumi up\` again.`;
   const properties = { ...setOutputs(kind.stateKey, inputs, map), __provider: ctx.provider };
   return new PartialApplyError(

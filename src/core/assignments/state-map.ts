@@ -7,7 +7,7 @@
  * `- user_eve: "..."`. Pure: no client, no config.
  */
 import type { AssignmentInputs } from "../args/assignment-args";
-import { FOREIGN, NOT_ASSIGNED } from "./status";
+import { FOREIGN, NOT_ASSIGNED, UNCONFIRMED } from "./status";
 
 /** An id map as state holds it. */
 export type StatusMap = Record<string, true | string>;
@@ -20,6 +20,11 @@ export function statusesIn(props: Record<string, unknown> | undefined, stateKey:
 /** Ids the state says are on this guardrail (the program's, and foreign ones in its care). */
 export function assignedIn(map: StatusMap): Set<string> {
   return new Set(Object.keys(map).filter((id) => map[id] === true || map[id] === FOREIGN));
+}
+
+/** Ids whose fate a failed `up` left unknown (status.ts): the next write reads the service first. */
+export function unconfirmedIn(map: StatusMap): Set<string> {
+  return new Set(Object.keys(map).filter((id) => map[id] === UNCONFIRMED));
 }
 
 /** The map without foreign ids (exclusive -> additive releases them). */

@@ -12,6 +12,14 @@ export const FOREIGN = "assigned here, not in the program";
 /** Status of an id the program lists that is on no competing guardrail. */
 export const NOT_ASSIGNED = "not assigned";
 
+/**
+ * Status of an id whose fate a failed `up` could not learn: a bulk call that took it lost its
+ * answer (or was answered short) and the read that would have settled it failed too. Never
+ * a guess either way: the next update reads the service before it writes, and a refresh
+ * replaces the mark with what it finds (issue 38).
+ */
+export const UNCONFIRMED = "unconfirmed: an up failed before the service said; the next up reads it first";
+
 /** Longest guardrail name a status quotes; names come from the service, so they are bounded. */
 export const STATUS_NAME_MAX = 60;
 

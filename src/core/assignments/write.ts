@@ -19,6 +19,7 @@ import {
   setResourceId,
   statusesIn,
   statusMap,
+  unconfirmedIn,
   withoutForeign,
   type StatusMap,
 } from "./state-map";
@@ -110,13 +111,24 @@ export async function updateSet(
     wasExclusive && !inputs.exclusive
       ? withoutForeign(statusesIn(olds, kind.stateKey))
       : statusesIn(olds, kind.stateKey);
-  const live = assignedIn(map);
+  // An `up` that failed before the service said what landed marked those ids (state-map.ts):
+  // then the state is no picture of the service, and the plan starts from a read of it. It
+  // removes only ids the state names (a live id it does not name is recorded FOREIGN in
+  // exclusive mode, for the next preview to name before an up removes it).
+  const unsure = unconfirmedIn(map).size > 0;
+  const read = () => listOrExplain(kind, client, inputs.guardrailId).then((ids) => new Set(ids));
+  const live = unsure ? await read() : assignedIn(map);
   const plan = planChanges({
     desired: inputs.ids,
     live,
     managed: new Set(Object.keys(map)),
-    exclusive: inputs.exclusive,
+    exclusive: inputs.exclusive && !unsure,
   });
+  // Nothing to write: a change of the state alone, or the engine's new attempt at a resource
+  // whose last apply failed (it updates a partly applied resource even when nothing differs).
+  // "Updated" then means checked: the set is read and recorded, as a refresh would.
+  if (plan.add.length + plan.remove.length === 0 && !unsure)
+    return { properties: setOutputs(kind.stateKey, inputs, statusMap(inputs.ids, await read(), inputs.exclusive)) };
   const now = await applyPlanToService(context(kind, client, inputs, provider), plan, live);
   warnMoves(kind, inputs.guardrailId, moves, now, plan.add);
   return { properties: setOutputs(kind.stateKey, inputs, statusMap(inputs.ids, now, inputs.exclusive)) };
@@ -144,7 +156,7 @@ export async function deleteSet(kind: AssignmentSetKind, props: Record<string, u
   try {
     ids = props.exclusive
       ? await collect(kind.list(client, guardrailId))
-      : [...assignedIn(statusesIn(props, kind.stateKey))];
+      : [...assignedIn(statusesIn(props, kind.stateKey)), ...unconfirmedIn(statusesIn(props, kind.stateKey))];
   } catch (err) {
     // The guardrail is gone, and its assignments with it (rule 9), if a working service says so.
     if (err instanceof NotFoundError) return gone(err);
