@@ -5,6 +5,7 @@
  */
 import type { Direction, Judged } from "../core/fields/loosening";
 import { code } from "../core/text/markdown";
+import { nameCode } from "../core/text/names";
 import { show } from "./values";
 
 /** Each direction's mark, first in every marked line. */
@@ -42,4 +43,18 @@ export function some(items: string[], max: number, sep = ", "): string {
 export function settingText(j: Judged): string {
   const subject = `${j.field}${j.element !== undefined ? ` ${code(j.element, 80)}` : ""}`;
   return j.after !== undefined ? `${subject}: ${value(j.after)}` : subject;
+}
+
+/** The prefix steps.ts gives a workspace default's name. */
+const DEFAULT_PREFIX = "default of workspace ";
+
+/**
+ * A guardrail's name as Markdown: always a code span (names.ts: marked when it can pass for
+ * another), so no name can read as the summary's own words; a workspace default as `default of
+ * workspace \`Acme\``.
+ */
+export function guardrailLabel(name: string, isDefault: boolean, max = 60): string {
+  return isDefault && name.startsWith(DEFAULT_PREFIX)
+    ? `${DEFAULT_PREFIX}${nameCode(name.slice(DEFAULT_PREFIX.length), max)}`
+    : nameCode(name, max);
 }

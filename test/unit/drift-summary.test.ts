@@ -135,7 +135,7 @@ describe("summarizeDrift", () => {
 describe("summarizePreview under preview --refresh", () => {
   it("a guardrail whose only change is its member set reads 'assignments only', not 'refresh'", () => {
     const md = summarizePreview(fixture());
-    expect(md).toContain("### Engineering (`engineering`): assignments only");
+    expect(md).toContain("### `Engineering` (`engineering`): assignments only");
     expect(md).not.toContain(": refresh");
   });
 });

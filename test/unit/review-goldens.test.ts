@@ -15,18 +15,18 @@ const at = (name: string, ext: string) => join(dir, `${name}.${ext}`);
 /** Each golden: what its first line must say, and whether the CLI's `--fail-on-loosening` fails it. */
 const GOLDENS: Record<string, { opening: RegExp; loosens: boolean; failed: boolean }> = {
   tightens: { opening: /^\*\*🔒 Nothing loosens/, loosens: false, failed: false },
-  "loosens-setting": { opening: /^\*\*🔓 Loosens:\*\* Strict \(/, loosens: true, failed: false },
+  "loosens-setting": { opening: /^\*\*🔓 Loosens:\*\* `Strict` \(/, loosens: true, failed: false },
   "moves-member": {
-    opening: /^\*\*🔓 Loosens:\*\* 1 member moves from Strict to Lax \(`user_bob`\)/,
+    opening: /^\*\*🔓 Loosens:\*\* 1 member moves from `Strict` to `Lax` \(`user_bob`\)/,
     loosens: true,
     failed: false,
   },
   "removes-filter": {
-    opening: /^\*\*🔓 Loosens:\*\* Strict \(contentFilterBuiltins, contentFilters\)/,
+    opening: /^\*\*🔓 Loosens:\*\* `Strict` \(contentFilterBuiltins, contentFilters\)/,
     loosens: true,
     failed: false,
   },
-  "policy-fails": { opening: /^\*\*🔓 Loosens:\*\* Strict \(/, loosens: true, failed: true },
+  "policy-fails": { opening: /^\*\*🔓 Loosens:\*\* `Strict` \(/, loosens: true, failed: true },
 };
 
 describe("review summary goldens from real previews", () => {

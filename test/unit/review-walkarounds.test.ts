@@ -82,7 +82,11 @@ const SHAPES: Record<string, (face: Face) => Step[]> = {
       "replace",
       "team-members",
       { gid: "g-strict-0001", ids: ["user_a", "user_b"] },
-      { gid: "g-open-00001", ids: ["user_a", "user_b"], moves: movesFrom(["user_a", "user_b"], "Strict", "g-strict-0001") },
+      {
+        gid: "g-open-00001",
+        ids: ["user_a", "user_b"],
+        moves: movesFrom(["user_a", "user_b"], "Strict", "g-strict-0001"),
+      },
     ),
   ],
   "a set re-pointed to a guardrail whose settings the preview does not hold": (face) => [
@@ -91,7 +95,11 @@ const SHAPES: Record<string, (face: Face) => Step[]> = {
       "replace",
       "team-members",
       { gid: "g-strict-0001", ids: ["user_a", "user_b"] },
-      { gid: "g-open-00001", ids: ["user_a", "user_b"], moves: movesFrom(["user_a", "user_b"], "Strict", "g-strict-0001") },
+      {
+        gid: "g-open-00001",
+        ids: ["user_a", "user_b"],
+        moves: movesFrom(["user_a", "user_b"], "Strict", "g-strict-0001"),
+      },
     ),
   ],
   "a guardrail deleted with no set in the stack": (face) => [
@@ -99,7 +107,11 @@ const SHAPES: Record<string, (face: Face) => Step[]> = {
   ],
   "a rename without an alias: limit raised, allow list dropped, sets re-pointed": (face) => [
     guardrail(face, "delete", "strict", "g-strict-0001", STRICT),
-    guardrail(face, "create", "strict-v2", undefined, undefined, { name: "Strict", limitUsd: 5000, resetInterval: "daily" }),
+    guardrail(face, "create", "strict-v2", undefined, undefined, {
+      name: "Strict",
+      limitUsd: 5000,
+      resetInterval: "daily",
+    }),
     members(
       face,
       "replace",
@@ -155,7 +167,8 @@ describe("what each shape says", () => {
     expect(out.split("\n")[0]).toBe(
       "**🔓 Loosens:** `Strict` (deleted: allowedModels, limitUsd, resetInterval) · touches any members and keys on `Strict` this preview does not list",
     );
-    expect(out).toContain("- 🔓 **loosens** · limitUsd: limit removed (was `100`)");
+    expect(out).toContain("- 🔓 **loosens** · limitUsd: `100` → `(not set)` (limit removed)");
+    expect(out).toContain("falls back to no restriction (no workspace default in this stack to compare with)");
   });
 
   it("a rename compares the deleted guardrail with the created one, setting by setting", () => {
@@ -165,7 +178,8 @@ describe("what each shape says", () => {
     expect(first).toContain("`Strict` (`strict-v2`, succeeds `strict`: allowedModels, limitUsd)");
     expect(first).toContain("2 members move from `Strict` (`strict`) to `Strict` (`strict-v2`)");
     expect(out).toContain("- 🔓 **loosens** · limitUsd: `100` → `5000` (raised)");
-    expect(out).toContain("- 🔓 **loosens** · allowedModels: restriction removed (was `vendor-a/model-x`)");
+    expect(out).toContain("- 🔓 **loosens** · allowedModels: `vendor-a/model-x` → `(not set)` (restriction removed)");
+    expect(out).toContain("### `Strict` (`strict-v2`): new, succeeds `strict` · 🔓 **loosens**");
   });
 
   it("a rename to an equal guardrail with exclusive sets that all move: nothing loosens", () => {
@@ -175,17 +189,15 @@ describe("what each shape says", () => {
       s.oldState.inputs.exclusive = true;
       s.newState.inputs.exclusive = true;
     }
-    steps.push(
-      {
-        op: "replace",
-        urn: urnOf("dynamic", "GuardrailKeyAssignment", "strict-keys"),
-        oldState: { inputs: { guardrailId: "g-strict-0001", exclusive: true }, outputs: { keys: { k1: true } } },
-        newState: {
-          inputs: { guardrailId: UNKNOWN, exclusive: true, keys: { k1: true } },
-          propertyDependencies: { guardrailId: [urnOf("dynamic", "Guardrail", "strict-v2")] },
-        },
+    steps.push({
+      op: "replace",
+      urn: urnOf("dynamic", "GuardrailKeyAssignment", "strict-keys"),
+      oldState: { inputs: { guardrailId: "g-strict-0001", exclusive: true }, outputs: { keys: { k1: true } } },
+      newState: {
+        inputs: { guardrailId: UNKNOWN, exclusive: true, keys: { k1: true } },
+        propertyDependencies: { guardrailId: [urnOf("dynamic", "Guardrail", "strict-v2")] },
       },
-    );
+    });
     const s = summarize({ steps });
     expect(s.markdown.split("\n")[0]).toMatch(/^\*\*🔒 Nothing loosens/);
     expect(s.loosens).toBe(false);
