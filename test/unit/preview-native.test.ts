@@ -150,7 +150,7 @@ describe("summarizeDrift on the native face", () => {
 
   it("reads native steps as the dynamic face's", () => {
     const md = summarizeDrift(drifted(nativeUrn));
-    expect(md).toContain("- **`Eng`** (`eng`): `limitUsd` changed on the service.");
+    expect(md).toContain("- `Eng` (`eng`): `limitUsd` changed on the service.");
     expect(md).toBe(summarizeDrift(drifted(urn)));
   });
 
