@@ -16,16 +16,17 @@ export const MARK: Record<Direction, string> = {
   neutral: "➖ neutral",
 };
 
-/** A value in a code span (bounded), secrets masked. */
-const value = (v: unknown) => code(show(v), 80);
+/** A value in a code span (bounded), secrets masked; a guardrail's name marked when it can pass for another (names.ts). */
+const value = (v: unknown, field?: string) =>
+  field === "name" && typeof v === "string" ? nameCode(v, 80) : code(show(v), 80);
 
 /** One change in words: `limitUsd: \`100\` → \`250\` (raised)`, `allowedModels \`x\`: added`. */
 export function changeText(j: Judged): string {
   const subject = `${j.field}${j.element !== undefined ? ` ${code(j.element, 80)}` : ""}`;
   const [b, a] = [j.before !== undefined, j.after !== undefined];
-  if (b && a) return `${subject}: ${value(j.before)} → ${value(j.after)} (${j.what})`;
-  if (a) return `${subject}: ${j.what} ${value(j.after)}`;
-  if (b) return `${subject}: ${j.what} (was ${value(j.before)})`;
+  if (b && a) return `${subject}: ${value(j.before, j.field)} → ${value(j.after, j.field)} (${j.what})`;
+  if (a) return `${subject}: ${j.what} ${value(j.after, j.field)}`;
+  if (b) return `${subject}: ${j.what} (was ${value(j.before, j.field)})`;
   return `${subject}: ${j.what}`;
 }
 
@@ -42,7 +43,7 @@ export function some(items: string[], max: number, sep = ", "): string {
 /** A setting of a new guardrail: `limitUsd: \`100\``, `contentFilterBuiltins \`email\`: \`block\``. */
 export function settingText(j: Judged): string {
   const subject = `${j.field}${j.element !== undefined ? ` ${code(j.element, 80)}` : ""}`;
-  return j.after !== undefined ? `${subject}: ${value(j.after)}` : subject;
+  return j.after !== undefined ? `${subject}: ${value(j.after, j.field)}` : subject;
 }
 
 /** The prefix steps.ts gives a workspace default's name. */

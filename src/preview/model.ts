@@ -42,8 +42,13 @@ export interface GuardrailChange {
   outside?: boolean;
   /** A new guardrail paired with one this preview deletes (a rename without an alias): that one's logical name. */
   succeeds?: string;
-  /** A deleted guardrail: what anyone on it the stack does not list falls back to, as Markdown (its `judged` compares with it). */
+  /**
+   * A deleted or replaced guardrail: what anyone on it the stack does not list falls back to, as
+   * Markdown (a deletion's `judged` compares with it; a replacement's `released` does).
+   */
   releases?: string;
+  /** A replaced guardrail: what anyone on it the stack does not list loses (the old one is deleted with its assignments). */
+  released?: Judged[];
   other: Array<{ key: string; before: unknown; after: unknown }>;
   sets: Record<"members" | "keys", SetChanges>;
 }

@@ -58,6 +58,12 @@ function reach(all: GuardrailChange[], d: Direction): Reach {
       }
       if (unlisted.length) r.uncounted.add(`any ${unlisted.join(" and ")} on ${label(g)} this preview does not list`);
     }
+    // A replaced guardrail's old one is deleted with its assignments: anyone on it the stack does not list loses these.
+    const lost = [...new Set((g.released ?? []).filter((j) => j.direction === d).map((j) => j.field))];
+    if (lost.length) {
+      r.items.push(`${guardrailLabel(g.name, g.isDefault)} (replaced: ${some(lost, 8)})`);
+      r.uncounted.add(`any members and keys on ${label(g)} this preview does not list`);
+    }
     for (const kind of ["members", "keys"] as const) moves(g.sets[kind], kind, d, r, label(g));
   }
   return r;

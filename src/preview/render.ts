@@ -5,6 +5,7 @@
  * string goes through the one neutraliser (core/text/markdown.ts).
  */
 import { parseOnGuardrail } from "../core/assignments/status";
+import type { Judged } from "../core/fields/loosening";
 import { code, text } from "../core/text/markdown";
 import { nameCode } from "../core/text/names";
 import { changeText, gainText, guardrailLabel, MARK, settingText, some } from "./marks";
@@ -70,16 +71,17 @@ function callouts(all: GuardrailChange[]): string[] {
       ? `- ${labelOf(g)} (${code(g.logical)}) leaves the stack: ${g.judged.length ? "**every setting is reset to no restriction** (resetOnDelete)" : "its settings stay in force on the service"}.`
       : g.op === "delete"
         ? `- ${labelOf(g)} (${code(g.logical)}) is **deleted**, with its member and key assignments${deletedHow(g, successor(g))}.`
-        : `- ${labelOf(g)} (${code(g.logical)}) is **replaced** (a new guardrail, then the old one deleted): ${replacedBy(g)}.`,
+        : `- ${labelOf(g)} (${code(g.logical)}) is **replaced** (a new guardrail, then the old one deleted): ${replacedBy(g)}${g.releases ? `; ${RELEASES}, falling back to ${g.releases}` : ""}.`,
   );
   return [`### Replacements and deletions\n\n${lines.join("\n")}`];
 }
 
+const RELEASES = "**anyone on it this stack does not list loses its settings**";
+
 /** What a deletion does to those on the guardrail: who succeeds it, and what anyone the stack does not list falls back to. */
 function deletedHow(g: GuardrailChange, next: GuardrailChange | undefined): string {
   const by = next ? `; succeeded by ${code(next.logical)} (compared setting by setting there)` : "";
-  if (g.releases)
-    return `${by}; **anyone on it this stack does not list loses its settings**, falling back to ${g.releases}`;
+  if (g.releases) return `${by}; ${RELEASES}, falling back to ${g.releases}`;
   return next ? `${by}; every member and key on it moves there (exclusive sets)` : "";
 }
 
@@ -100,10 +102,16 @@ const WHAT: Record<string, string> = {
   import: "imported (adopted as it is on the service; nothing changes there)",
 };
 
+/** Worst first. */
+const byWorst = (js: Judged[]) =>
+  [...js].sort((a, b) => DIRECTIONS.indexOf(a.direction) - DIRECTIONS.indexOf(b.direction));
+
 function section(g: GuardrailChange): string {
   const settings = g.op === "delete" && !g.isDefault && !g.releases ? [] : g.judged;
+  const lost = g.released ?? [];
   const fresh = g.op === "create" && !g.succeeds;
-  const direction = fresh ? undefined : settings.length ? worst(settings.map((j) => j.direction)) : undefined;
+  const all = [...settings, ...lost];
+  const direction = fresh ? undefined : all.length ? worst(all.map((j) => j.direction)) : undefined;
   const what = g.succeeds ? `new, succeeds ${code(g.succeeds)}` : (WHAT[g.op] ?? text(g.op));
   const where = g.outside ? "not in this preview" : code(g.logical);
   const head = `### ${labelOf(g)} (${where}): ${what}${direction ? ` · ${MARK[direction]}` : ""}`;
@@ -114,14 +122,20 @@ function section(g: GuardrailChange): string {
     out.push(`Anyone on it that this stack does not list falls back to ${g.releases}:`);
   const rows = [
     ...g.other.map((o) => `- ${MARK.neutral} · ${o.key}: ${code(show(o.before))} → ${code(show(o.after))}`),
-    ...[...settings]
-      .sort((a, b) => DIRECTIONS.indexOf(a.direction) - DIRECTIONS.indexOf(b.direction))
-      .map((j) => (fresh ? `- ${settingText(j)}` : `- ${MARK[j.direction]} · ${changeText(j)}`)),
+    ...byWorst(settings).map((j) => (fresh ? `- ${settingText(j)}` : `- ${MARK[j.direction]} · ${changeText(j)}`)),
   ];
   if (rows.length)
     out.push(
       rows.slice(0, LISTED_MAX).join("\n") +
         (rows.length > LISTED_MAX ? `\n- … and ${rows.length - LISTED_MAX} more change(s)` : ""),
+    );
+  if (lost.length)
+    out.push(
+      `Anyone on it that this stack does not list is dropped with the old guardrail and falls back to ${g.releases}:\n\n${byWorst(
+        lost,
+      )
+        .map((j) => `- ${MARK[j.direction]} · ${changeText(j)}`)
+        .join("\n")}`,
     );
   for (const kind of ["members", "keys"] as const) {
     const lines = setLines(g.sets[kind]);

@@ -59,6 +59,8 @@ function repointed(s: PreviewStep, byId: Map<string, string>): [string, string] 
 /** What the set steps re-point: each pair of guardrails (logical names) a set leaves and joins. */
 export interface SetRepoints {
   repointed: Array<{ from: string; to: string; kind: Kind; exclusive: boolean }>;
+  /** Each set the preview changes: the guardrail it is on afterwards, and whether it is exclusive before and after. */
+  held: Array<{ guardrail: string; kind: Kind; exclusive: boolean }>;
 }
 
 /** The change of a guardrail by logical name, made when missing (a guardrail outside the preview named from `moves`). */
@@ -92,7 +94,7 @@ export function addSetChanges(
   const removedFrom = { members: new Map<string, string>(), keys: new Map<string, string>() };
   const addedTo = { members: new Map<string, string>(), keys: new Map<string, string>() };
   const owners: Owner[] = [];
-  const out: SetRepoints = { repointed: [] };
+  const out: SetRepoints = { repointed: [], held: [] };
   const ownerOf = ownerFinder(changes, newChange);
   for (const s of steps) {
     const kind = SET_KINDS[typeOf(s.urn) as keyof typeof SET_KINDS];
@@ -110,6 +112,8 @@ export function addSetChanges(
       owner.sets[kind].holders = secretIds(rawAfter) ? "secret" : holdersOf(asMap(rawAfter));
     // An import adopts the set as it is on the service: nothing is added or removed there.
     if (!changed(s.op) || s.op === "import") continue;
+    const exclusive = s.oldState?.inputs?.exclusive === true && s.newState?.inputs?.exclusive === true;
+    out.held.push({ guardrail: logical, kind, exclusive });
     const rawBefore =
       s.oldState?.outputs?.[kind] ?? s.oldState?.outputs?.[SET_ARGS[kind]] ?? s.oldState?.inputs?.[SET_ARGS[kind]];
     // A set re-pointed to another guardrail (issue 38): every id it held leaves the old one, every id it lists joins the new one.
@@ -119,7 +123,7 @@ export function addSetChanges(
         from: moved[0],
         to: moved[1],
         kind,
-        exclusive: s.oldState?.inputs?.exclusive === true && s.newState?.inputs?.exclusive === true,
+        exclusive,
       });
     if (secretIds(rawBefore) || secretIds(rawAfter)) {
       owner.sets[kind].secret = true;

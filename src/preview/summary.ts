@@ -91,8 +91,11 @@ function summarizeSteps(steps: PreviewStep[]): { opening: string; body: string; 
     c.judged = g.before ? compareSides(g.before, { inputs: after }) : compareSides({ inputs: {} }, { inputs: after });
     if (!g.before) for (const j of c.judged) j.direction = "neutral";
   }
-  const { repointed } = addSetChanges(steps, changes, guardrails, byId, (logical, name) => emptyChange(logical, name));
+  const { repointed, held } = addSetChanges(steps, changes, guardrails, byId, (logical, name) =>
+    emptyChange(logical, name),
+  );
   renamesAndDeletes(guardrails, changes, repointed);
+  replacements(guardrails, changes, held);
   const all = [...changes.values()].filter((g) => changed(g.op) || Object.values(g.sets).some(setChanged));
   if (all.length === 0) return { opening: "", body: "**Guardrails: no changes.**\n", loosens: false };
   return renderChanges(all);
@@ -139,13 +142,47 @@ function renamesAndDeletes(
     const moved = (kind: "members" | "keys") =>
       repoints.some((r) => r.from === d.logical && r.to === next?.logical && r.kind === kind && r.exclusive);
     if (next && moved("members") && moved("keys")) continue;
-    const fallback = defaultFor(guardrails, d);
     const change = changes.get(d.logical)!;
-    // What they lose; a name or a description nobody holds any more is no change to them.
-    change.judged = compareSides(d.before!, fallback?.after ?? { inputs: {} }).filter((j) => j.direction !== "neutral");
-    if (change.judged.length === 0) continue;
-    change.releases = fallback
-      ? `the ${guardrailLabel(fallback.name, true)}`
-      : "no restriction (no workspace default in this stack to compare with)";
+    const { lost, to } = released(guardrails, d);
+    change.judged = lost;
+    if (lost.length) change.releases = to;
+  }
+}
+
+/**
+ * What anyone on guardrail `g` that the stack does not list loses when `g` is deleted: its
+ * settings against what they fall back to (the workspace default when the stack manages it,
+ * else no restriction). A name or a description nobody holds any more is no change to them.
+ */
+function released(guardrails: Map<string, GuardrailOfPreview>, g: GuardrailOfPreview) {
+  const fallback = defaultFor(guardrails, g);
+  const lost = compareSides(g.before!, fallback?.after ?? { inputs: {} }).filter((j) => j.direction !== "neutral");
+  const to = fallback
+    ? `the ${guardrailLabel(fallback.name, true)}`
+    : "no restriction (no workspace default in this stack to compare with)";
+  return { lost, to };
+}
+
+/**
+ * A guardrail replaced in place (its workspaceId changes, say) is a new guardrail, and the old
+ * one is deleted with its assignments (issue 38): the stack's sets assign their ids to the new
+ * one, but anyone else on it is released, as by a deletion. Only exclusive sets of both kinds
+ * that follow it (so the stack lists everyone on it) clear that.
+ */
+function replacements(
+  guardrails: Map<string, GuardrailOfPreview>,
+  changes: Map<string, GuardrailChange>,
+  held: SetRepoints["held"],
+): void {
+  for (const g of guardrails.values()) {
+    if (g.isDefault || g.op !== "replace" || !g.before) continue;
+    const follows = (kind: "members" | "keys") =>
+      held.some((h) => h.guardrail === g.logical && h.kind === kind && h.exclusive);
+    if (follows("members") && follows("keys")) continue;
+    const { lost, to } = released(guardrails, g);
+    if (lost.length === 0) continue;
+    const change = changes.get(g.logical)!;
+    change.released = lost;
+    change.releases = to;
   }
 }

@@ -5,7 +5,9 @@
  * - a set re-pointed from one guardrail to another (a replacement carrying `moves`);
  * - a guardrail deleted with no set in the stack (its members are managed elsewhere);
  * - a rename without an alias (a delete, a create with the same display name, sets re-pointed);
- * - names that look like another name (mixed scripts) or like the verdict itself.
+ * - names that look like another name (mixed scripts) or like the verdict itself;
+ * - a guardrail replaced in place (its workspaceId changes) with no set in the stack: the old one
+ *   is deleted with its assignments, so its members the stack does not list lose its settings.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -22,6 +24,7 @@ type Face = "dynamic" | "native";
 const TOKEN: Record<Face, string> = { dynamic: "pulumi-nodejs:dynamic/guardrails", native: "guardrails:index" };
 const urnOf = (face: Face, type: string, name: string) => `urn:pulumi:prod::p::${TOKEN[face]}:${type}::${name}`;
 
+const [WS1, WS2] = ["00000000-0000-4000-8000-000000000001", "00000000-0000-4000-8000-000000000002"];
 const STRICT = { name: "Strict", limitUsd: 100, allowedModels: ["vendor-a/model-x"], resetInterval: "daily" };
 const OPEN = { name: "Open", limitUsd: 5000, resetInterval: "monthly" };
 
@@ -127,6 +130,16 @@ const SHAPES: Record<string, (face: Face) => Step[]> = {
       { gid: UNKNOWN, ids: ["user_b"], dependsOn: "strict-v2" },
     ),
   ],
+  "a guardrail replaced in place (workspaceId changes) with no set in the stack": (face) => [
+    guardrail(
+      face,
+      "replace",
+      "strict",
+      "g-strict-0001",
+      { ...STRICT, workspaceId: WS1 },
+      { ...STRICT, workspaceId: WS2 },
+    ),
+  ],
 };
 
 const FACES: Face[] = ["dynamic", "native"];
@@ -182,6 +195,34 @@ describe("what each shape says", () => {
     expect(out).toContain("### `Strict` (`strict-v2`): new, succeeds `strict` · 🔓 **loosens**");
   });
 
+  it("a guardrail replaced in place drops its members the stack does not list", () => {
+    const out = md("a guardrail replaced in place (workspaceId changes) with no set in the stack");
+    expect(out.split("\n")[0]).toBe(
+      "**🔓 Loosens:** `Strict` (replaced: allowedModels, limitUsd, resetInterval) · touches any members and keys on `Strict` this preview does not list",
+    );
+    expect(out).toContain(
+      `- \`Strict\` (\`strict\`) is **replaced** (a new guardrail, then the old one deleted): workspaceId \`${WS1}\` → \`${WS2}\`; **anyone on it this stack does not list loses its settings**, falling back to no restriction (no workspace default in this stack to compare with).`,
+    );
+    expect(out).toContain("- 🔓 **loosens** · limitUsd: `100` → `(not set)` (limit removed)");
+  });
+
+  it("a guardrail replaced in place whose exclusive sets of both kinds follow it: nothing loosens", () => {
+    const steps = SHAPES["a guardrail replaced in place (workspaceId changes) with no set in the stack"]!("dynamic");
+    for (const type of ["GuardrailMemberAssignment", "GuardrailKeyAssignment"])
+      steps.push({
+        op: "replace",
+        urn: urnOf("dynamic", type, `strict-${type}`),
+        oldState: { inputs: { guardrailId: "g-strict-0001", exclusive: true }, outputs: {} },
+        newState: {
+          inputs: { guardrailId: UNKNOWN, exclusive: true },
+          propertyDependencies: { guardrailId: [urnOf("dynamic", "Guardrail", "strict")] },
+        },
+      });
+    const s = summarize({ steps });
+    expect(s.markdown.split("\n")[0]).toMatch(/^\*\*🔒 Nothing loosens/);
+    expect(s.loosens).toBe(false);
+  });
+
   it("a rename to an equal guardrail with exclusive sets that all move: nothing loosens", () => {
     const steps = SHAPES["a rename without an alias: limit raised, allow list dropped, sets re-pointed"]!("dynamic");
     steps[1]!.newState.inputs = { ...STRICT };
@@ -212,6 +253,13 @@ describe("names are neutralised and marked", () => {
   it.each(FACES)("a name mixing Latin with a Cyrillic look-alike is marked (%s face)", (face) => {
     const out = summarize({ steps: update(face, "Str\u0456ct") }).markdown;
     expect(out).toContain("`Str<U+0456>ct` (⚠ mixed scripts)");
+    expect(out).not.toContain("Str\u0456ct");
+  });
+
+  it.each(FACES)("a new guardrail's look-alike name is marked in its settings too (%s face)", (face) => {
+    const steps = [guardrail(face, "create", "copy", undefined, undefined, { ...OPEN, name: "Str\u0456ct" })];
+    const out = summarize({ steps }).markdown;
+    expect(out).toContain("- name: `Str<U+0456>ct` (⚠ mixed scripts)");
     expect(out).not.toContain("Str\u0456ct");
   });
 
