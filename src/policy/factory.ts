@@ -29,6 +29,7 @@ import {
 import { GUARDRAIL_RULES, type RuleFinding } from "./guardrail-rules";
 import { memberSetFindings } from "./member-set";
 import { workspaceDefaultFindings } from "./workspace-default";
+import { setTargetPolicy } from "./set-targets";
 import { checkedAtUp, plainProps } from "./props";
 import { kindOf, provenancePolicy, unrecorded, unrecordedMessage, type ProvenanceRecords } from "./provenance";
 import { quoteName, showValues } from "./quote";
@@ -96,6 +97,9 @@ export function guardrailsPolicies(options: GuardrailsPolicyOptions = {}): Polic
   for (const key of Object.keys(GUARDRAIL_RULES) as (keyof typeof GUARDRAIL_RULES)[]) {
     policies.push(resourcePolicy(key, opts, levelOf(key), records));
   }
+  // The settings rules hold where a set sends its ids too (set-targets.ts).
+  const settings = Object.keys(GUARDRAIL_RULES) as RuleOption[];
+  policies.push(setTargetPolicy(new Map(settings.map((k) => [POLICY_RULES[k].name, levelOf(k)])), records));
   policies.push(memberSetPolicy(opts, levelOf("requireMemberSet"), records));
   policies.push(workspaceDefaultPolicy(opts, levelOf("requireWorkspaceDefault"), records));
   return policies;

@@ -6,10 +6,13 @@
 import { FOREIGN, NOT_ASSIGNED, parseOnGuardrail } from "../core/assignments/status";
 import { code } from "../core/text/markdown";
 import { UserError } from "../core/user-error";
+import { guardrailLabel } from "./marks";
 import { summarizePreview, typeOf, type PreviewJson, type PreviewStep } from "./summary";
 
-/** A name or id from the service as a code span (at most 200 characters). */
+/** An id or a key from the service as a code span (at most 200 characters). */
 const literal = (s: string) => code(s, 200);
+/** A guardrail's name as the PR summary shows it: a code span, marked when it can pass for another (issue 38). */
+const named = (s: string) => guardrailLabel(s, false, 200);
 
 /** The parts of `pulumi preview --json` the drift check reads beyond the steps. */
 export interface DriftPreviewJson extends PreviewJson {
@@ -83,26 +86,35 @@ function bounded(text: string): string {
   return `${text.slice(0, cut)}\n\n… cut here: ${text.length - cut} more characters. The drift job's log has the whole preview.\n`;
 }
 
-/** Guardrail id -> `Display name` (`logical`), from every step that knows the id. */
-function guardrailNames(steps: PreviewStep[]): Map<string, string> {
-  const names = new Map<string, string>();
+/** A guardrail's label: its name (when it has one) and its logical name, `` `Display name` (`logical`) ``. */
+interface Label {
+  name?: string;
+  text: string;
+}
+
+/** Guardrail id -> its label, from every step that knows the id. */
+function guardrailNames(steps: PreviewStep[]): Map<string, Label> {
+  const names = new Map<string, Label>();
   for (const s of steps) {
     if (typeOf(s.urn) !== "Guardrail") continue;
     const name = s.newState?.inputs?.name ?? s.oldState?.inputs?.name ?? s.oldState?.outputs?.name;
-    const label = `${typeof name === "string" ? `**${literal(name)}**` : ""} (${literal(nameOf(s.urn))})`.trim();
+    const label: Label =
+      typeof name === "string"
+        ? { name, text: `${named(name)} (${literal(nameOf(s.urn))})` }
+        : { text: `(${literal(nameOf(s.urn))})` };
     for (const id of [s.oldState?.id, s.newState?.id]) if (typeof id === "string" && id) names.set(id, label);
   }
   return names;
 }
 
 /** One line per difference a step stands for, in the words of what happened on the service. */
-function describe(s: PreviewStep, names: Map<string, string>, wasInState: boolean): string[] {
+function describe(s: PreviewStep, names: Map<string, Label>, wasInState: boolean): string[] {
   const logical = literal(nameOf(s.urn));
   const kind = SET_KINDS[typeOf(s.urn)];
   if (typeOf(s.urn) === "Guardrail") {
     const label =
-      names.get(String(s.oldState?.id ?? "")) ??
-      `${typeof s.newState?.inputs?.name === "string" ? `**${literal(s.newState.inputs.name)}** ` : ""}(${logical})`;
+      names.get(String(s.oldState?.id ?? ""))?.text ??
+      `${typeof s.newState?.inputs?.name === "string" ? `${named(s.newState.inputs.name)} ` : ""}(${logical})`;
     if (s.op === "create")
       return [
         wasInState
@@ -121,7 +133,8 @@ function describe(s: PreviewStep, names: Map<string, string>, wasInState: boolea
     return [`- ${label}: \`up\` would ${s.op} it.`];
   }
   if (!kind) return [];
-  const owner = names.get(String(s.oldState?.inputs?.guardrailId ?? s.newState?.inputs?.guardrailId ?? "")) ?? logical;
+  const owner =
+    names.get(String(s.oldState?.inputs?.guardrailId ?? s.newState?.inputs?.guardrailId ?? ""))?.text ?? logical;
   if (s.op !== "update")
     return s.op === "create" && wasInState
       ? []
@@ -134,16 +147,14 @@ function describe(s: PreviewStep, names: Map<string, string>, wasInState: boolea
     // Statuses name the guardrail where the provider knew it; earlier versions wrote only its id.
     const moved = typeof v === "string" ? parseOnGuardrail(v) : undefined;
     const byName =
-      moved?.name === undefined
-        ? []
-        : [...new Set(names.values())].filter((label) => label.startsWith(`**${literal(moved.name!)}**`));
+      moved?.name === undefined ? [] : [...new Set(names.values())].filter((label) => label.name === moved.name);
     const known =
       moved &&
       (names.get(moved.id) ??
         (byName.length === 1 ? byName[0] : undefined) ??
         [...names].find(([id]) => moved.name !== undefined && id.startsWith(moved.id))?.[1]);
     const where = moved
-      ? `moved by hand to ${known ?? literal(moved.name ?? moved.id)}`
+      ? `moved by hand to ${known?.text ?? (moved.name !== undefined ? named(moved.name) : literal(moved.id))}`
       : v === NOT_ASSIGNED
         ? "unassigned by hand"
         : v === FOREIGN

@@ -7,6 +7,8 @@ interface State {
   id?: unknown;
   inputs?: Record<string, unknown>;
   outputs?: Record<string, unknown>;
+  /** The URNs the `guardrailId` input came from (its `propertyDependencies`): names a set's guardrail while its id is unknown. */
+  guardrailFrom?: string[];
 }
 /** One step of the preview: the operation on a resource, with its old and new state where the engine gave them. */
 export interface PreviewStep {
@@ -71,7 +73,14 @@ function readSteps(input: Record<string, unknown>): PreviewStep[] | string {
 
 function state(key: "oldState" | "newState", v: unknown): Partial<Record<typeof key, State>> {
   if (!isObject(v)) return {};
+  const deps = isObject(v.propertyDependencies) ? v.propertyDependencies.guardrailId : undefined;
+  const from = Array.isArray(deps) ? deps.filter((u): u is string => typeof u === "string") : [];
   return {
-    [key]: { id: v.id, inputs: isObject(v.inputs) ? v.inputs : {}, outputs: isObject(v.outputs) ? v.outputs : {} },
+    [key]: {
+      id: v.id,
+      inputs: isObject(v.inputs) ? v.inputs : {},
+      outputs: isObject(v.outputs) ? v.outputs : {},
+      ...(from.length ? { guardrailFrom: from } : {}),
+    },
   };
 }

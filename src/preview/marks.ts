@@ -5,6 +5,7 @@
  */
 import type { Direction, Judged } from "../core/fields/loosening";
 import { code } from "../core/text/markdown";
+import { nameCode } from "../core/text/names";
 import { show } from "./values";
 
 /** Each direction's mark, first in every marked line. */
@@ -15,16 +16,17 @@ export const MARK: Record<Direction, string> = {
   neutral: "➖ neutral",
 };
 
-/** A value in a code span (bounded), secrets masked. */
-const value = (v: unknown) => code(show(v), 80);
+/** A value in a code span (bounded), secrets masked; a guardrail's name marked when it can pass for another (names.ts). */
+const value = (v: unknown, field?: string) =>
+  field === "name" && typeof v === "string" ? nameCode(v, 80) : code(show(v), 80);
 
 /** One change in words: `limitUsd: \`100\` → \`250\` (raised)`, `allowedModels \`x\`: added`. */
 export function changeText(j: Judged): string {
   const subject = `${j.field}${j.element !== undefined ? ` ${code(j.element, 80)}` : ""}`;
   const [b, a] = [j.before !== undefined, j.after !== undefined];
-  if (b && a) return `${subject}: ${value(j.before)} → ${value(j.after)} (${j.what})`;
-  if (a) return `${subject}: ${j.what} ${value(j.after)}`;
-  if (b) return `${subject}: ${j.what} (was ${value(j.before)})`;
+  if (b && a) return `${subject}: ${value(j.before, j.field)} → ${value(j.after, j.field)} (${j.what})`;
+  if (a) return `${subject}: ${j.what} ${value(j.after, j.field)}`;
+  if (b) return `${subject}: ${j.what} (was ${value(j.before, j.field)})`;
   return `${subject}: ${j.what}`;
 }
 
@@ -41,5 +43,19 @@ export function some(items: string[], max: number, sep = ", "): string {
 /** A setting of a new guardrail: `limitUsd: \`100\``, `contentFilterBuiltins \`email\`: \`block\``. */
 export function settingText(j: Judged): string {
   const subject = `${j.field}${j.element !== undefined ? ` ${code(j.element, 80)}` : ""}`;
-  return j.after !== undefined ? `${subject}: ${value(j.after)}` : subject;
+  return j.after !== undefined ? `${subject}: ${value(j.after, j.field)}` : subject;
+}
+
+/** The prefix steps.ts gives a workspace default's name. */
+const DEFAULT_PREFIX = "default of workspace ";
+
+/**
+ * A guardrail's name as Markdown: always a code span (names.ts: marked when it can pass for
+ * another), so no name can read as the summary's own words; a workspace default as `default of
+ * workspace \`Acme\``.
+ */
+export function guardrailLabel(name: string, isDefault: boolean, max = 60): string {
+  return isDefault && name.startsWith(DEFAULT_PREFIX)
+    ? `${DEFAULT_PREFIX}${nameCode(name.slice(DEFAULT_PREFIX.length), max)}`
+    : nameCode(name, max);
 }

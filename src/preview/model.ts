@@ -38,6 +38,17 @@ export interface GuardrailChange {
   /** A workspace default guardrail: it holds every member and key of its workspace without an assignment. */
   isDefault: boolean;
   judged: Judged[];
+  /** Not a resource of this preview: a guardrail a set leaves or joins, known only by its id (or name). */
+  outside?: boolean;
+  /** A new guardrail paired with one this preview deletes (a rename without an alias): that one's logical name. */
+  succeeds?: string;
+  /**
+   * A deleted or replaced guardrail: what anyone on it the stack does not list falls back to, as
+   * Markdown (a deletion's `judged` compares with it; a replacement's `released` does).
+   */
+  releases?: string;
+  /** A replaced guardrail: what anyone on it the stack does not list loses (the old one is deleted with its assignments). */
+  released?: Judged[];
   other: Array<{ key: string; before: unknown; after: unknown }>;
   sets: Record<"members" | "keys", SetChanges>;
 }

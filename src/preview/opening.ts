@@ -6,8 +6,8 @@
  * apply, a guardrail not in the preview) is said beside, never dropped.
  */
 import type { Direction } from "../core/fields/loosening";
-import { code, text } from "../core/text/markdown";
-import { some } from "./marks";
+import { code } from "../core/text/markdown";
+import { guardrailLabel, some } from "./marks";
 import type { GuardrailChange, SetChanges } from "./model";
 
 /** Items named in the opening line; the rest are counted. */
@@ -22,31 +22,55 @@ interface Reach {
   uncounted: Set<string>;
 }
 
+/**
+ * A guardrail's name as Markdown, with its logical name beside it when another guardrail of
+ * the summary has the same name (a rename without an alias keeps it).
+ */
+export function labelIn(all: GuardrailChange[]) {
+  return (g: GuardrailChange): string => {
+    const twin = all.some((o) => o !== g && o.name === g.name);
+    return `${guardrailLabel(g.name, g.isDefault)}${twin ? ` (${code(g.logical, 60)})` : ""}`;
+  };
+}
+
 function reach(all: GuardrailChange[], d: Direction): Reach {
   const r: Reach = { items: [], ids: { members: new Set(), keys: new Set() }, uncounted: new Set() };
+  const label = labelIn(all);
   for (const g of all) {
     const fields = [...new Set(g.judged.filter((j) => j.direction === d).map((j) => j.field))];
-    if (fields.length && g.op !== "create" && (g.op !== "delete" || g.isDefault)) {
-      r.items.push(`${text(g.name, 60)} (${some(fields, 8)})`);
+    const counts = (g.op !== "create" || g.succeeds) && (g.op !== "delete" || g.isDefault || g.releases);
+    if (fields.length && counts) {
+      const how = g.succeeds
+        ? `${code(g.logical, 60)}, succeeds ${code(g.succeeds, 60)}: `
+        : g.op === "delete" && !g.isDefault
+          ? "deleted: "
+          : "";
+      r.items.push(`${guardrailLabel(g.name, g.isDefault)} (${how}${some(fields, 8)})`);
       if (g.isDefault) r.uncounted.add(`everyone of its workspace without an assignment`);
       const unlisted: string[] = [];
       for (const kind of ["members", "keys"] as const) {
         const h = g.sets[kind].holders;
-        if (Array.isArray(h)) for (const id of h) r.ids[kind].add(id);
+        // A deleted guardrail's set lists nobody afterwards: anyone on it the stack does not list is released.
+        if (g.op === "delete" && !g.isDefault) unlisted.push(kind);
+        else if (Array.isArray(h)) for (const id of h) r.ids[kind].add(id);
         else if (h === "secret") r.uncounted.add(`a secret ${kind} list`);
-        else if (!g.isDefault) unlisted.push(kind);
+        else if (!g.isDefault && g.op !== "create") unlisted.push(kind);
       }
-      if (unlisted.length)
-        r.uncounted.add(`any ${unlisted.join(" and ")} on ${text(g.name, 60)} this preview does not list`);
+      if (unlisted.length) r.uncounted.add(`any ${unlisted.join(" and ")} on ${label(g)} this preview does not list`);
     }
-    for (const kind of ["members", "keys"] as const) moves(g, g.sets[kind], kind, d, r);
+    // A replaced guardrail's old one is deleted with its assignments: anyone on it the stack does not list loses these.
+    const lost = [...new Set((g.released ?? []).filter((j) => j.direction === d).map((j) => j.field))];
+    if (lost.length) {
+      r.items.push(`${guardrailLabel(g.name, g.isDefault)} (replaced: ${some(lost, 8)})`);
+      r.uncounted.add(`any members and keys on ${label(g)} this preview does not list`);
+    }
+    for (const kind of ["members", "keys"] as const) moves(g.sets[kind], kind, d, r, label(g));
   }
   return r;
 }
 
 /** Ids of one set whose verdict is `d`, grouped by where they come from and go. */
-function moves(g: GuardrailChange, s: SetChanges, kind: "members" | "keys", d: Direction, r: Reach): void {
-  const place = text(g.name, 60);
+function moves(s: SetChanges, kind: "members" | "keys", d: Direction, r: Reach, place: string): void {
   const groups = new Map<string, string[]>();
   const add = (where: string, id: string) => {
     if (s.verdicts.get(id)?.direction !== d) return;
@@ -56,7 +80,7 @@ function moves(g: GuardrailChange, s: SetChanges, kind: "members" | "keys", d: D
   };
   for (const id of s.added) add(`join ${place}`, id);
   for (const [id] of s.restored) add(`return to ${place}`, id);
-  for (const [id, from] of [...s.movedIn, ...s.taken]) add(`move from ${text(from, 60)} to ${place}`, id);
+  for (const [id, from] of [...s.movedIn, ...s.taken]) add(`move from ${from} to ${place}`, id);
   for (const id of s.removed) add(`leave ${place} for no assignment`, id);
   for (const [where, ids] of groups) {
     const who = plural(ids.length, kind === "members" ? "member" : "key");
@@ -95,7 +119,10 @@ export function openingLine(all: GuardrailChange[]): { line: string; loosens: bo
     );
   if (parts.length) return { line: parts.join(" · "), loosens: true };
   const count = (d: Direction) =>
-    all.reduce((n, g) => n + (g.op === "create" ? 0 : g.judged.filter((j) => j.direction === d).length), 0);
+    all.reduce(
+      (n, g) => n + (g.op === "create" && !g.succeeds ? 0 : g.judged.filter((j) => j.direction === d).length),
+      0,
+    );
   const [t, n] = [count("tightening"), count("neutral")];
   const counts = [t ? `${plural(t, "change")} ${t === 1 ? "tightens" : "tighten"}` : "", n ? `${n} neutral` : ""]
     .filter(Boolean)

@@ -5,8 +5,10 @@
  * string goes through the one neutraliser (core/text/markdown.ts).
  */
 import { parseOnGuardrail } from "../core/assignments/status";
+import type { Judged } from "../core/fields/loosening";
 import { code, text } from "../core/text/markdown";
-import { changeText, gainText, MARK, settingText, some } from "./marks";
+import { nameCode } from "../core/text/names";
+import { changeText, gainText, guardrailLabel, MARK, settingText, some } from "./marks";
 import { DIRECTIONS, worst, type GuardrailChange, type SetChanges, type Verdict } from "./model";
 import { openingLine } from "./opening";
 import { show } from "./values";
@@ -15,11 +17,12 @@ export type { GuardrailChange, SetChanges } from "./model";
 
 /** Ids listed per kind of change, and changes per guardrail; the rest are counted (a PR comment has a size limit). */
 const LISTED_MAX = 50;
-/** A status without the short id the provider adds after a name (ids vary; the name tells the reviewer). */
+/** A status as Markdown, without the short id the provider adds after a name (ids vary; the name tells the reviewer). */
 const shortStatus = (status: string) => {
   const on = parseOnGuardrail(status);
-  return on?.name ? `on guardrail ${on.name}` : status;
+  return on?.name ? `on guardrail ${nameCode(on.name, 60)}` : text(status);
 };
+const labelOf = (g: GuardrailChange) => guardrailLabel(g.name, g.isDefault, 120);
 
 /** The summary of the guardrails a preview changes (at least one): its opening line, the rest, and whether anything loosens. */
 export function renderChanges(all: GuardrailChange[]): { opening: string; body: string; loosens: boolean } {
@@ -62,14 +65,24 @@ function totalLine(all: GuardrailChange[]): string {
 function callouts(all: GuardrailChange[]): string[] {
   const risky = all.filter((g) => g.op === "replace" || g.op === "delete");
   if (risky.length === 0) return [];
+  const successor = (g: GuardrailChange) => all.find((o) => o.succeeds === g.logical);
   const lines = risky.map((g) =>
     g.op === "delete" && g.isDefault
-      ? `- **${text(g.name)}** (${code(g.logical)}) leaves the stack: ${g.judged.length ? "**every setting is reset to no restriction** (resetOnDelete)" : "its settings stay in force on the service"}.`
+      ? `- ${labelOf(g)} (${code(g.logical)}) leaves the stack: ${g.judged.length ? "**every setting is reset to no restriction** (resetOnDelete)" : "its settings stay in force on the service"}.`
       : g.op === "delete"
-        ? `- **${text(g.name)}** (${code(g.logical)}) is **deleted**, with its member and key assignments.`
-        : `- **${text(g.name)}** (${code(g.logical)}) is **replaced** (a new guardrail, then the old one deleted): ${replacedBy(g)}.`,
+        ? `- ${labelOf(g)} (${code(g.logical)}) is **deleted**, with its member and key assignments${deletedHow(g, successor(g))}.`
+        : `- ${labelOf(g)} (${code(g.logical)}) is **replaced** (a new guardrail, then the old one deleted): ${replacedBy(g)}${g.releases ? `; ${RELEASES}, falling back to ${g.releases}` : ""}.`,
   );
   return [`### Replacements and deletions\n\n${lines.join("\n")}`];
+}
+
+const RELEASES = "**anyone on it this stack does not list loses its settings**";
+
+/** What a deletion does to those on the guardrail: who succeeds it, and what anyone the stack does not list falls back to. */
+function deletedHow(g: GuardrailChange, next: GuardrailChange | undefined): string {
+  const by = next ? `; succeeded by ${code(next.logical)} (compared setting by setting there)` : "";
+  if (g.releases) return `${by}; ${RELEASES}, falling back to ${g.releases}`;
+  return next ? `${by}; every member and key on it moves there (exclusive sets)` : "";
 }
 
 /** What forces a replacement: the workspace moving, or another setting. */
@@ -89,23 +102,40 @@ const WHAT: Record<string, string> = {
   import: "imported (adopted as it is on the service; nothing changes there)",
 };
 
+/** Worst first. */
+const byWorst = (js: Judged[]) =>
+  [...js].sort((a, b) => DIRECTIONS.indexOf(a.direction) - DIRECTIONS.indexOf(b.direction));
+
 function section(g: GuardrailChange): string {
-  const settings = g.op === "delete" && !g.isDefault ? [] : g.judged;
-  const direction =
-    g.op === "create" ? undefined : settings.length ? worst(settings.map((j) => j.direction)) : undefined;
-  const head = `### ${text(g.name)} (${code(g.logical)}): ${WHAT[g.op] ?? text(g.op)}${direction ? ` · ${MARK[direction]}` : ""}`;
+  const settings = g.op === "delete" && !g.isDefault && !g.releases ? [] : g.judged;
+  const lost = g.released ?? [];
+  const fresh = g.op === "create" && !g.succeeds;
+  const all = [...settings, ...lost];
+  const direction = fresh ? undefined : all.length ? worst(all.map((j) => j.direction)) : undefined;
+  const what = g.succeeds ? `new, succeeds ${code(g.succeeds)}` : (WHAT[g.op] ?? text(g.op));
+  const where = g.outside ? "not in this preview" : code(g.logical);
+  const head = `### ${labelOf(g)} (${where}): ${what}${direction ? ` · ${MARK[direction]}` : ""}`;
   const out = [head];
   if (g.isDefault) out.push("Holds every member and key of its workspace that has no assignment.");
+  if (g.succeeds) out.push(`Compared setting by setting with ${code(g.succeeds)}, which this preview deletes:`);
+  if (g.op === "delete" && g.releases)
+    out.push(`Anyone on it that this stack does not list falls back to ${g.releases}:`);
   const rows = [
     ...g.other.map((o) => `- ${MARK.neutral} · ${o.key}: ${code(show(o.before))} → ${code(show(o.after))}`),
-    ...[...settings]
-      .sort((a, b) => DIRECTIONS.indexOf(a.direction) - DIRECTIONS.indexOf(b.direction))
-      .map((j) => (g.op === "create" ? `- ${settingText(j)}` : `- ${MARK[j.direction]} · ${changeText(j)}`)),
+    ...byWorst(settings).map((j) => (fresh ? `- ${settingText(j)}` : `- ${MARK[j.direction]} · ${changeText(j)}`)),
   ];
   if (rows.length)
     out.push(
       rows.slice(0, LISTED_MAX).join("\n") +
         (rows.length > LISTED_MAX ? `\n- … and ${rows.length - LISTED_MAX} more change(s)` : ""),
+    );
+  if (lost.length)
+    out.push(
+      `Anyone on it that this stack does not list is dropped with the old guardrail and falls back to ${g.releases}:\n\n${byWorst(
+        lost,
+      )
+        .map((j) => `- ${MARK[j.direction]} · ${changeText(j)}`)
+        .join("\n")}`,
     );
   for (const kind of ["members", "keys"] as const) {
     const lines = setLines(g.sets[kind]);
@@ -158,14 +188,14 @@ function setLines(s: SetChanges): string[] {
       );
   };
   grouped("added", s.added);
-  each(s.taken, ([id, from]) => `- added: ${code(id)} (moves from ${text(from)})${verdictText(s.verdicts.get(id))}`);
+  each(s.taken, ([id, from]) => `- added: ${code(id)} (moves from ${from})${verdictText(s.verdicts.get(id))}`);
   if (s.secret) lines.push(`- changed (the list is secret: its contents are not shown) · ${MARK.unknown}`);
   each(
     s.restored,
-    ([id, why]) => `- put back: ${code(id)} (was ${text(shortStatus(why))})${verdictText(s.verdicts.get(id))}`,
+    ([id, why]) => `- put back: ${code(id)} (was ${shortStatus(why)})${verdictText(s.verdicts.get(id))}`,
   );
-  each(s.movedIn, ([id, from]) => `- moved here from ${text(from)}: ${code(id)}${verdictText(s.verdicts.get(id))}`);
+  each(s.movedIn, ([id, from]) => `- moved here from ${from}: ${code(id)}${verdictText(s.verdicts.get(id))}`);
   grouped("removed", s.removed);
-  each(s.movedOut, ([id, to]) => `- moved to ${text(to)}: ${code(id)}${verdictText(s.verdicts.get(id))}`);
+  each(s.movedOut, ([id, to]) => `- moved to ${to}: ${code(id)}${verdictText(s.verdicts.get(id))}`);
   return lines;
 }

@@ -5,13 +5,13 @@
  * assignment is on its workspace's default guardrail when the stack manages it.
  */
 import { FOREIGN, parseMovesFrom, parseOnGuardrail, UNCONFIRMED } from "../core/assignments/status";
-import type { Judged } from "../core/fields/loosening";
 import type { PreviewStep } from "./input";
-import { compareSides } from "./judge";
-import { verdictOf, type GuardrailChange, type Verdict } from "./model";
-import { changed, defaultFor, nameOf, typeOf, type GuardrailOfPreview } from "./steps";
+import type { GuardrailChange } from "./model";
+import { changed, nameOf, typeOf, type GuardrailOfPreview } from "./steps";
 import { isSecret } from "./values";
-import { text } from "../core/text/markdown";
+import { nameCode } from "../core/text/names";
+import { isAnyUnknown } from "../core/unknown";
+import { guardrailOn, labels, UNSEEN, verdicts } from "./set-verdicts";
 
 const SET_KINDS = { GuardrailMemberAssignment: "members", GuardrailKeyAssignment: "keys" } as const;
 /** The program's list of a set's ids: the native face's inputs hold it where the dynamic face's hold the map. */
@@ -27,33 +27,107 @@ const holdersOf = (m: Record<string, unknown>) => Object.keys(m).filter((id) => 
 /** A secret set, or a list with a secret id (the native face keeps each item's own mark). */
 const secretIds = (v: unknown) => isSecret(v) || (Array.isArray(v) && v.some(isSecret));
 
+/** The pseudo logical name of a guardrail a set names that is not a resource of this preview. */
+const OUTSIDE = "guardrail ";
+/** The pseudo logical name of a guardrail whose id is known only after apply, and that no dependency names. */
+const LATER = "(known after apply)";
+
+/**
+ * The logical name of the guardrail one side of a set step names: by id, then by the resource
+ * its `guardrailId` came from (an id not known at preview, as in a rename), else undefined.
+ */
+function guardrailOfSide(st: PreviewStep["oldState"], byId: Map<string, string>): string | undefined {
+  const gid = st?.inputs?.guardrailId;
+  const known = typeof gid === "string" ? byId.get(gid) : undefined;
+  if (known) return known;
+  const from = st?.guardrailFrom?.find((u) => ["Guardrail", "WorkspaceDefaultGuardrail"].includes(typeOf(u)));
+  return from ? nameOf(from) : undefined;
+}
+
+/** Where a set that names another guardrail than before sits, for each side, as a logical name (or a pseudo one). */
+function repointed(s: PreviewStep, byId: Map<string, string>): [string, string] | undefined {
+  if (!s.oldState || !s.newState || s.op === "delete" || !changed(s.op)) return undefined;
+  const [was, now] = [s.oldState.inputs?.guardrailId, s.newState.inputs?.guardrailId];
+  if (typeof was !== "string") return undefined;
+  const from = guardrailOfSide(s.oldState, byId) ?? `${OUTSIDE}${was}`;
+  const to =
+    guardrailOfSide(s.newState, byId) ??
+    (typeof now === "string" && !isAnyUnknown(now) ? `${OUTSIDE}${now}` : isAnyUnknown(now) ? LATER : undefined);
+  return to !== undefined && to !== from ? [from, to] : undefined;
+}
+
+/** What the set steps re-point: each pair of guardrails (logical names) a set leaves and joins. */
+export interface SetRepoints {
+  repointed: Array<{ from: string; to: string; kind: Kind; exclusive: boolean }>;
+  /** Each set the preview changes: the guardrail it is on afterwards, and whether it is exclusive before and after. */
+  held: Array<{ guardrail: string; kind: Kind; exclusive: boolean }>;
+}
+
+/** The change of a guardrail by logical name, made when missing (a guardrail outside the preview named from `moves`). */
+function ownerFinder(
+  changes: Map<string, GuardrailChange>,
+  newChange: (logical: string, name?: string) => GuardrailChange,
+) {
+  return (logical: string, moves: Record<string, unknown>): GuardrailChange => {
+    const known = changes.get(logical);
+    if (known) return known;
+    // A guardrail outside the preview is named by the `moves` that name its id, else by its id.
+    const id = logical.startsWith(OUTSIDE) ? logical.slice(OUTSIDE.length) : undefined;
+    const named = Object.values(moves)
+      .map((v) => (typeof v === "string" ? parseMovesFrom(v) : undefined))
+      .find((m) => m?.name !== undefined && id?.startsWith(m.id));
+    const c = newChange(logical, named?.name ?? (id ? `guardrail ${id}` : logical));
+    if (id || logical === LATER) c.outside = true;
+    changes.set(logical, c);
+    return c;
+  };
+}
+
 /** Adds each set step's changes (and who holds each guardrail afterwards) to `changes`. */
 export function addSetChanges(
   steps: PreviewStep[],
   changes: Map<string, GuardrailChange>,
   guardrails: Map<string, GuardrailOfPreview>,
   byId: Map<string, string>,
-  newChange: (logical: string) => GuardrailChange,
-): void {
+  newChange: (logical: string, name?: string) => GuardrailChange,
+): SetRepoints {
   const removedFrom = { members: new Map<string, string>(), keys: new Map<string, string>() };
   const addedTo = { members: new Map<string, string>(), keys: new Map<string, string>() };
   const owners: Owner[] = [];
+  const out: SetRepoints = { repointed: [], held: [] };
+  const ownerOf = ownerFinder(changes, newChange);
   for (const s of steps) {
     const kind = SET_KINDS[typeOf(s.urn) as keyof typeof SET_KINDS];
     if (!kind) continue;
-    const gid = s.newState?.inputs?.guardrailId ?? s.oldState?.inputs?.guardrailId;
-    const logical = (typeof gid === "string" && byId.get(gid)) || nameOf(s.urn).replace(/-(members|keys)$/, "");
+    const moved = repointed(s, byId);
+    const moves = s.op === "delete" ? {} : asMap(s.newState?.inputs?.moves);
+    const logical =
+      moved?.[1] ??
+      guardrailOfSide(s.newState, byId) ??
+      guardrailOfSide(s.oldState, byId) ??
+      nameOf(s.urn).replace(/-(members|keys)$/, "");
     const rawAfter = s.op === "delete" ? {} : (s.newState?.inputs?.[kind] ?? s.newState?.inputs?.[SET_ARGS[kind]]);
-    const owner = changes.get(logical) ?? newChange(logical);
-    changes.set(logical, owner);
+    const owner = ownerOf(logical, moves);
     if (s.op !== "refresh" || owner.sets[kind].holders === undefined)
       owner.sets[kind].holders = secretIds(rawAfter) ? "secret" : holdersOf(asMap(rawAfter));
     // An import adopts the set as it is on the service: nothing is added or removed there.
     if (!changed(s.op) || s.op === "import") continue;
+    const exclusive = s.oldState?.inputs?.exclusive === true && s.newState?.inputs?.exclusive === true;
+    out.held.push({ guardrail: logical, kind, exclusive });
     const rawBefore =
       s.oldState?.outputs?.[kind] ?? s.oldState?.outputs?.[SET_ARGS[kind]] ?? s.oldState?.inputs?.[SET_ARGS[kind]];
+    // A set re-pointed to another guardrail (issue 38): every id it held leaves the old one, every id it lists joins the new one.
+    const left = moved && ownerOf(moved[0], moves);
+    if (moved)
+      out.repointed.push({
+        from: moved[0],
+        to: moved[1],
+        kind,
+        exclusive,
+      });
     if (secretIds(rawBefore) || secretIds(rawAfter)) {
       owner.sets[kind].secret = true;
+      if (left) left.sets[kind].secret = true;
       continue;
     }
     const before = asMap(rawBefore);
@@ -62,6 +136,14 @@ export function addSetChanges(
     // An id a failed up left unconfirmed may be here: dropping it counts as a removal, and
     // asking for it as an addition (never "put back" from a status it never had).
     const unsure = (v: unknown) => v === UNCONFIRMED;
+    if (left) {
+      const removed = Object.keys(before).filter((id) => here(before[id]) || unsure(before[id]));
+      const added = Object.keys(after).filter((id) => after[id] === true);
+      for (const id of added) addedTo[kind].set(id, logical);
+      for (const id of removed) removedFrom[kind].set(id, left.logical);
+      owners.push({ owner: left, kind, added: [], removed, moves: {} }, { owner, kind, added, removed: [], moves });
+      continue;
+    }
     const added = Object.keys(after).filter(
       (id) => after[id] === true && !here(before[id]) && (typeof before[id] !== "string" || unsure(before[id])),
     );
@@ -71,9 +153,10 @@ export function addSetChanges(
         owner.sets[kind].restored.push([id, before[id] as string]);
     for (const id of added) addedTo[kind].set(id, logical);
     for (const id of removed) removedFrom[kind].set(id, logical);
-    owners.push({ owner, kind, added, removed, moves: s.op === "delete" ? {} : asMap(s.newState?.inputs?.moves) });
+    owners.push({ owner, kind, added, removed, moves });
   }
-  pairUp(owners, { removedFrom, addedTo }, guardrails, byId);
+  pairUp(owners, { removedFrom, addedTo }, guardrails, byId, changes);
+  return out;
 }
 
 /** One set step's additions and removals, before they are paired into moves. */
@@ -91,9 +174,11 @@ function pairUp(
   where: Record<"removedFrom" | "addedTo", Record<Kind, Map<string, string>>>,
   guardrails: Map<string, GuardrailOfPreview>,
   byId: Map<string, string>,
+  changes: Map<string, GuardrailChange>,
 ): void {
   const { removedFrom, addedTo } = where;
   const judge = verdicts(guardrails);
+  const label = labels(guardrails, changes);
   for (const { owner, kind, added, removed, moves } of owners) {
     const set = owner.sets[kind];
     // Put back from where it is now: another guardrail (moved by hand), or no assignment.
@@ -102,20 +187,18 @@ function pairUp(
       const from = on && guardrailOn(on, byId, guardrails);
       set.verdicts.set(
         id,
-        on && !from
-          ? { direction: "unknown", gains: [], note: "its settings there are not in this preview" }
-          : judge(from, owner.logical),
+        on && !from ? { direction: "unknown", gains: [], note: UNSEEN } : judge(from, owner.logical),
       );
     }
     for (const id of added) {
       const from = removedFrom[kind].get(id);
       const taken = typeof moves[id] === "string" ? parseMovesFrom(moves[id] as string) : undefined;
       if (from && from !== owner.logical) {
-        set.movedIn.push([id, guardrails.get(from)?.name ?? from]);
+        set.movedIn.push([id, label(from)]);
         set.verdicts.set(id, judge(from, owner.logical));
       } else if (taken) {
-        set.taken.push([id, taken.name ?? taken.id]);
-        set.verdicts.set(id, { direction: "unknown", gains: [], note: "its settings there are not in this preview" });
+        set.taken.push([id, nameCode(taken.name ?? taken.id, 60)]);
+        set.verdicts.set(id, { direction: "unknown", gains: [], note: UNSEEN });
       } else {
         set.added.push(id);
         set.verdicts.set(id, judge(undefined, owner.logical));
@@ -124,7 +207,7 @@ function pairUp(
     for (const id of removed) {
       const to = addedTo[kind].get(id);
       if (to && to !== owner.logical) {
-        set.movedOut.push([id, guardrails.get(to)?.name ?? to]);
+        set.movedOut.push([id, label(to)]);
         set.verdicts.set(id, judge(owner.logical, to));
       } else {
         set.removed.push(id);
@@ -132,66 +215,4 @@ function pairUp(
       }
     }
   }
-}
-
-/**
- * The guardrail of the preview an `on guardrail Name (3f2b8c1e…)` status names: its id exactly,
- * or the one whose id starts with the prefix AND whose name is the status's name (a prefix alone
- * may fit several); undefined when none or several fit, never a guess.
- */
-function guardrailOn(
-  on: { name?: string; id: string },
-  byId: Map<string, string>,
-  guardrails: Map<string, GuardrailOfPreview>,
-): string | undefined {
-  const exact = byId.get(on.id);
-  if (exact || on.name === undefined) return exact;
-  const fits = new Set(
-    [...byId]
-      .filter(([gid, logical]) => gid.startsWith(on.id) && guardrails.get(logical)?.name === on.name)
-      .map(([, l]) => l),
-  );
-  return fits.size === 1 ? [...fits][0] : undefined;
-}
-
-/**
- * The verdict for an id that leaves `from` for `to` (`undefined`: no assignment, so the
- * workspace default when the stack manages it), memoised per pair.
- */
-function verdicts(guardrails: Map<string, GuardrailOfPreview>) {
-  const memo = new Map<string, Verdict>();
-  return (from: string | undefined, to: string | undefined): Verdict => {
-    const key = JSON.stringify([from, to]);
-    const known = memo.get(key);
-    if (known) return known;
-    const [f, t] = [
-      from === undefined ? undefined : guardrails.get(from),
-      to === undefined ? undefined : guardrails.get(to),
-    ];
-    const left = f ?? defaultFor(guardrails, t);
-    const joined = t ?? defaultFor(guardrails, f);
-    const was = left?.before ?? left?.after;
-    const will = joined?.after;
-    let v: Verdict;
-    if (was && will) {
-      const judged: Judged[] = compareSides(was, will);
-      const viaDefault = left !== f ? left : joined !== t ? joined : undefined;
-      // The note is Markdown as it stands: the default's name (the service's workspace name) is neutralised here.
-      v = verdictOf(judged, viaDefault && `compared with the ${text(viaDefault.name)}`);
-    } else if (from === undefined)
-      v = {
-        direction: "neutral",
-        gains: [],
-        note: "had no assignment; no workspace default in this stack to compare with",
-      };
-    else if (to === undefined)
-      v = {
-        direction: "unknown",
-        gains: [],
-        note: "no assignment left, and no workspace default in this stack to compare with",
-      };
-    else v = { direction: "unknown", gains: [], note: "a guardrail's settings are not in this preview" };
-    memo.set(key, v);
-    return v;
-  };
 }

@@ -12,8 +12,9 @@ import { code } from "../core/text/markdown";
 import { compareSides } from "./judge";
 import { emptyChange, setChanged, type GuardrailChange } from "./model";
 import { renderChanges } from "./render";
-import { addSetChanges } from "./sets";
-import { changed, guardrailsOf } from "./steps";
+import { addSetChanges, type SetRepoints } from "./sets";
+import { changed, defaultFor, guardrailsOf, type GuardrailOfPreview } from "./steps";
+import { guardrailLabel } from "./marks";
 import { bounded } from "./opening";
 import { policySection, type PolicyEvents } from "./policy-events";
 
@@ -90,8 +91,98 @@ function summarizeSteps(steps: PreviewStep[]): { opening: string; body: string; 
     c.judged = g.before ? compareSides(g.before, { inputs: after }) : compareSides({ inputs: {} }, { inputs: after });
     if (!g.before) for (const j of c.judged) j.direction = "neutral";
   }
-  addSetChanges(steps, changes, guardrails, byId, (logical) => emptyChange(logical));
+  const { repointed, held } = addSetChanges(steps, changes, guardrails, byId, (logical, name) =>
+    emptyChange(logical, name),
+  );
+  renamesAndDeletes(guardrails, changes, repointed);
+  replacements(guardrails, changes, held);
   const all = [...changes.values()].filter((g) => changed(g.op) || Object.values(g.sets).some(setChanged));
   if (all.length === 0) return { opening: "", body: "**Guardrails: no changes.**\n", loosens: false };
   return renderChanges(all);
+}
+
+/**
+ * A guardrail deleted and one created in the same preview (a rename without an alias) are one
+ * guardrail changing, compared setting by setting: paired by display name (one of each), then by
+ * the sets re-pointed from one to the other. And a deleted guardrail releases everyone on it that
+ * the stack does not list (issue 38): they fall back to the workspace default (compared with it
+ * when the stack manages it, else with no restriction), unless it has a successor that every one
+ * of its members and keys moves to (exclusive sets of both kinds, so the stack lists them all).
+ */
+function renamesAndDeletes(
+  guardrails: Map<string, GuardrailOfPreview>,
+  changes: Map<string, GuardrailChange>,
+  repoints: SetRepoints["repointed"],
+): void {
+  const all = [...guardrails.values()].filter((g) => !g.isDefault);
+  const deleted = all.filter((g) => g.op === "delete" && g.before);
+  const created = all.filter((g) => g.op === "create" && g.after);
+  const successor = new Map<string, GuardrailOfPreview>();
+  const taken = new Set<string>();
+  const pair = (d: GuardrailOfPreview, c: GuardrailOfPreview) => {
+    successor.set(d.logical, c);
+    taken.add(c.logical);
+  };
+  for (const d of deleted) {
+    const fits = created.filter((c) => c.name === d.name);
+    if (fits.length === 1 && deleted.filter((o) => o.name === d.name).length === 1) pair(d, fits[0]!);
+  }
+  for (const d of deleted.filter((g) => !successor.has(g.logical))) {
+    const to = new Set(repoints.filter((r) => r.from === d.logical).map((r) => r.to));
+    const fits = created.filter((c) => to.has(c.logical) && !taken.has(c.logical));
+    if (fits.length === 1) pair(d, fits[0]!);
+  }
+  for (const [from, c] of successor) {
+    const change = changes.get(c.logical)!;
+    change.succeeds = from;
+    change.judged = compareSides(guardrails.get(from)!.before!, { inputs: c.after!.inputs });
+  }
+  for (const d of deleted) {
+    const next = successor.get(d.logical);
+    const moved = (kind: "members" | "keys") =>
+      repoints.some((r) => r.from === d.logical && r.to === next?.logical && r.kind === kind && r.exclusive);
+    if (next && moved("members") && moved("keys")) continue;
+    const change = changes.get(d.logical)!;
+    const { lost, to } = released(guardrails, d);
+    change.judged = lost;
+    if (lost.length) change.releases = to;
+  }
+}
+
+/**
+ * What anyone on guardrail `g` that the stack does not list loses when `g` is deleted: its
+ * settings against what they fall back to (the workspace default when the stack manages it,
+ * else no restriction). A name or a description nobody holds any more is no change to them.
+ */
+function released(guardrails: Map<string, GuardrailOfPreview>, g: GuardrailOfPreview) {
+  const fallback = defaultFor(guardrails, g);
+  const lost = compareSides(g.before!, fallback?.after ?? { inputs: {} }).filter((j) => j.direction !== "neutral");
+  const to = fallback
+    ? `the ${guardrailLabel(fallback.name, true)}`
+    : "no restriction (no workspace default in this stack to compare with)";
+  return { lost, to };
+}
+
+/**
+ * A guardrail replaced in place (its workspaceId changes, say) is a new guardrail, and the old
+ * one is deleted with its assignments (issue 38): the stack's sets assign their ids to the new
+ * one, but anyone else on it is released, as by a deletion. Only exclusive sets of both kinds
+ * that follow it (so the stack lists everyone on it) clear that.
+ */
+function replacements(
+  guardrails: Map<string, GuardrailOfPreview>,
+  changes: Map<string, GuardrailChange>,
+  held: SetRepoints["held"],
+): void {
+  for (const g of guardrails.values()) {
+    if (g.isDefault || g.op !== "replace" || !g.before) continue;
+    const follows = (kind: "members" | "keys") =>
+      held.some((h) => h.guardrail === g.logical && h.kind === kind && h.exclusive);
+    if (follows("members") && follows("keys")) continue;
+    const { lost, to } = released(guardrails, g);
+    if (lost.length === 0) continue;
+    const change = changes.get(g.logical)!;
+    change.released = lost;
+    change.releases = to;
+  }
 }

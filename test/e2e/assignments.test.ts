@@ -131,7 +131,7 @@ new GuardrailMemberAssignment("legacy-members", { guardrailId: "${legacy}", memb
       `+ user_erin: "${from}"`,
     ]);
     const json = JSON.parse((await p.pulumi(["preview", "--json"], { check: true })).stdout);
-    expect(summarizePreview(json)).toContain("- added: `user_erin` (moves from Legacy Sales)");
+    expect(summarizePreview(json)).toContain("- added: `user_erin` (moves from `Legacy Sales`)");
     const up = await p.up();
     expect(up.output).toContain(
       `warning: GuardrailMemberAssignment for guardrail ${eng}: moved 1 member(s) here from other guardrails: user_erin (${from})`,

@@ -78,7 +78,7 @@ export const id = g.id;
     expect(outsideCode).not.toMatch(/(^|[^\\])</);
     expect(outsideCode).not.toMatch(/@[a-z]/i);
     expect(md.split("\n").filter((l) => l.startsWith("**Guardrails"))).toHaveLength(1);
-    expect(md).toContain("### x \\*\\*Guardrails\\: no changes\\.\\*\\* \\<\\!\\-\\- (`eng`): update");
+    expect(md).toContain("### `x **Guardrails: no changes.** <!--` (`eng`): update");
     expect(md).toContain("- added: `<img src=x onerror=alert(1)>`, `user_ˋ@security-teamˋ`");
     expect(md).toContain("limitUsd: `(not set)` → `1000000`");
   });

@@ -256,6 +256,8 @@ describe("policy packs from pulumi-guardrails/policy under the real CLI", () => 
         "advisory guardrails-require-member-set policy-e2e-dev",
         "advisory guardrails-require-reset-interval v-reset",
         "advisory guardrails-require-zdr v-zdr",
+        // Likewise where v-sneaky-members sends its members: a guardrail the rules may not check (issue 38), at up.
+        "advisory guardrails-sets-on-checked-guardrails policy-e2e-dev",
       ].sort(),
     );
     expect(
@@ -320,7 +322,7 @@ describe("policy packs from pulumi-guardrails/policy under the real CLI", () => 
     const summary = execFileSync(process.execPath, [cli], { input: res.stdout, encoding: "utf8" });
     transcript.push(summary);
     for (const n of ["n-ok", "n-limit", "n-filters", "n-members", "n-sneaky"])
-      expect(summary).toContain(`### G ${n.replace("-", "\\-")} (\`${n}\`): new`);
+      expect(summary).toContain(`### \`G ${n}\` (\`${n}\`): new`);
     expect(summary).toMatch(/^- limitUsd: `\[secret\]`$/m);
     expect(summary).toMatch(/members: 4 added/);
   });

@@ -23,11 +23,9 @@ describe("summarizeDrift", () => {
 
   it("names each hand change in the service's terms", () => {
     const md = summarizeDrift(fixture());
-    expect(md).toContain("- **`Research`** (`research`) is gone from the service (deleted by hand?)");
-    expect(md).toContain("- **`Support`** (`support`): `limitUsd` changed on the service.");
-    expect(md).toContain(
-      "- `user_bob` of **`Engineering`** (`engineering`): moved by hand to **`Support`** (`support`).",
-    );
+    expect(md).toContain("- `Research` (`research`) is gone from the service (deleted by hand?)");
+    expect(md).toContain("- `Support` (`support`): `limitUsd` changed on the service.");
+    expect(md).toContain("- `user_bob` of `Engineering` (`engineering`): moved by hand to `Support` (`support`).");
     expect(md).toContain("- 🔒 tightens · limitUsd: `80` → `50` (lowered)");
   });
 
@@ -69,11 +67,50 @@ describe("summarizeDrift", () => {
         },
       ],
     });
-    expect(md).toContain("- **`[x](https://evil) # Heading ˋaˋ`** (`eng`): `limitUsd` changed on the service.");
-    expect(md).toContain("- `user_<b>` of **`[x](https://evil) # Heading ˋaˋ`** (`eng`): unassigned by hand.");
+    expect(md).toContain("- `[x](https://evil) # Heading ˋaˋ` (`eng`): `limitUsd` changed on the service.");
+    expect(md).toContain("- `user_<b>` of `[x](https://evil) # Heading ˋaˋ` (`eng`): unassigned by hand.");
+    expect(md).toContain("- `user_x` of `[x](https://evil) # Heading ˋaˋ` (`eng`): assigned here by hand, not in Git.");
+  });
+
+  it("names are shown as the PR summary shows them: look-alikes marked, a verdict-like name a code span (issue 38)", () => {
+    const G2 = "3f2b8c1e-0000-4000-8000-000000000002";
+    const md = summarizeDrift({
+      steps: [
+        guardrailStep(
+          "update",
+          "eng",
+          "g1",
+          { name: "Str\u0456ct", limitUsd: 1 },
+          { name: "Str\u0456ct", limitUsd: 2 },
+        ),
+        {
+          op: "same",
+          urn: urn("Guardrail", "ops"),
+          oldState: { id: G2, inputs: { name: "🔒 Nothing loosens: rename only" } },
+          newState: { id: G2, inputs: { name: "🔒 Nothing loosens: rename only" } },
+        },
+        {
+          op: "update",
+          urn: urn("GuardrailMemberAssignment", "eng-members"),
+          oldState: {
+            inputs: { guardrailId: "g1" },
+            outputs: {
+              members: {
+                user_a: "on guardrail 🔒 Nothing loosens: rename only (3f2b8c1e…)",
+                user_c: "on guardrail \u041epen (99999999…)",
+              },
+            },
+          },
+          newState: { inputs: { guardrailId: "g1", members: { user_a: true, user_c: true } } },
+        },
+      ],
+    });
+    expect(md).toContain("- `Str<U+0456>ct` (⚠ mixed scripts) (`eng`): `limitUsd` changed on the service.");
     expect(md).toContain(
-      "- `user_x` of **`[x](https://evil) # Heading ˋaˋ`** (`eng`): assigned here by hand, not in Git.",
+      "- `user_a` of `Str<U+0456>ct` (⚠ mixed scripts) (`eng`): moved by hand to `🔒 Nothing loosens: rename only` (`ops`).",
     );
+    expect(md).toContain("moved by hand to `<U+041E>pen` (⚠ mixed scripts).");
+    expect(md).not.toContain("Str\u0456ct");
   });
 
   it("a move reads the named status and the id-only status of earlier versions alike", () => {
@@ -103,8 +140,8 @@ describe("summarizeDrift", () => {
         },
       ],
     });
-    expect(md).toContain("- `user_a` of `eng-members`: moved by hand to **`Operations`** (`ops`).");
-    expect(md).toContain("- `user_b` of `eng-members`: moved by hand to **`Operations`** (`ops`).");
+    expect(md).toContain("- `user_a` of `eng-members`: moved by hand to `Operations` (`ops`).");
+    expect(md).toContain("- `user_b` of `eng-members`: moved by hand to `Operations` (`ops`).");
     expect(md).toContain("- `user_c` of `eng-members`: moved by hand to `Gone ˋxˋ`.");
   });
 
@@ -135,7 +172,7 @@ describe("summarizeDrift", () => {
 describe("summarizePreview under preview --refresh", () => {
   it("a guardrail whose only change is its member set reads 'assignments only', not 'refresh'", () => {
     const md = summarizePreview(fixture());
-    expect(md).toContain("### Engineering (`engineering`): assignments only");
+    expect(md).toContain("### `Engineering` (`engineering`): assignments only");
     expect(md).not.toContain(": refresh");
   });
 });

@@ -382,6 +382,8 @@ describe("crashing the pack into a pass", () => {
       "mandatory guardrails-forbid-models",
       "mandatory guardrails-max-limit-usd",
       "mandatory guardrails-require-member-set",
+      // A guardrailId that is not an id names no guardrail the rules check (issue 38).
+      "mandatory guardrails-sets-on-checked-guardrails",
     ]);
   });
 

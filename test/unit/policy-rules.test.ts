@@ -197,6 +197,7 @@ describe("guardrailsPolicies: each rule", () => {
       ["guardrails-require-builtin-filters", "disabled"],
       ["guardrails-forbid-models", "disabled"],
       ["guardrails-allow-providers", "disabled"],
+      ["guardrails-sets-on-checked-guardrails", "mandatory"],
       ["guardrails-require-member-set", "disabled"],
       ["guardrails-require-workspace-default", "disabled"],
     ]);

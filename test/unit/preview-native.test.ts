@@ -67,7 +67,7 @@ describe("summarizePreview on the native face", () => {
   const dynamic = summarizePreview({ steps: STEPS });
 
   it("summarises native steps exactly as the dynamic face's", () => {
-    expect(dynamic).toContain("moved here from Ops: `user_m`");
+    expect(dynamic).toContain("moved here from `Ops`: `user_m`");
     expect(summarizePreview({ steps: STEPS.map(nativeStep) })).toBe(dynamic);
   });
 
@@ -122,7 +122,7 @@ describe("summarizePreview on the native face", () => {
       ],
     });
     expect(md).toContain("**Guardrails: 1 imported · members: no change · keys: no change**");
-    expect(md).toContain("### Eng (`eng`): imported (adopted as it is on the service; nothing changes there)");
+    expect(md).toContain("### `Eng` (`eng`): imported (adopted as it is on the service; nothing changes there)");
     expect(md).not.toContain("user_a");
   });
 
@@ -150,7 +150,7 @@ describe("summarizeDrift on the native face", () => {
 
   it("reads native steps as the dynamic face's", () => {
     const md = summarizeDrift(drifted(nativeUrn));
-    expect(md).toContain("- **`Eng`** (`eng`): `limitUsd` changed on the service.");
+    expect(md).toContain("- `Eng` (`eng`): `limitUsd` changed on the service.");
     expect(md).toBe(summarizeDrift(drifted(urn)));
   });
 

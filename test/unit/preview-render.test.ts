@@ -69,14 +69,14 @@ describe("renderChanges: totals and call-outs", () => {
     ];
     const [, head, lines, next] = body(all).split("\n\n");
     expect(head).toBe("### Replacements and deletions");
-    expect(next).toMatch(/^### Gone /);
+    expect(next).toMatch(/^### `Gone` /);
     expect(lines).toMatchInlineSnapshot(`
-      "- **Gone** (\`gone\`) is **deleted**, with its member and key assignments.
-      - **Kept** (\`kept\`) leaves the stack: its settings stay in force on the service.
-      - **Moved** (\`moved\`) is **replaced** (a new guardrail, then the old one deleted): workspaceId \`ws-1\` → \`ws-2\`.
-      - **Other** (\`other\`) is **replaced** (a new guardrail, then the old one deleted): a setting that forces replacement changed.
-      - **Reset** (\`reset\`) leaves the stack: **every setting is reset to no restriction** (resetOnDelete).
-      - **Swapped** (\`swapped\`) is **replaced** (a new guardrail, then the old one deleted): a setting that forces replacement changed."
+      "- \`Gone\` (\`gone\`) is **deleted**, with its member and key assignments.
+      - \`Kept\` (\`kept\`) leaves the stack: its settings stay in force on the service.
+      - \`Moved\` (\`moved\`) is **replaced** (a new guardrail, then the old one deleted): workspaceId \`ws-1\` → \`ws-2\`.
+      - \`Other\` (\`other\`) is **replaced** (a new guardrail, then the old one deleted): a setting that forces replacement changed.
+      - \`Reset\` (\`reset\`) leaves the stack: **every setting is reset to no restriction** (resetOnDelete).
+      - \`Swapped\` (\`swapped\`) is **replaced** (a new guardrail, then the old one deleted): a setting that forces replacement changed."
     `);
   });
 
@@ -95,13 +95,13 @@ describe("renderChanges: one section per guardrail", () => {
     expect(body(all)).toMatchInlineSnapshot(`
       "**Guardrails: 3 updated · members: no change · keys: no change**
 
-      ### a (\`y\`): update
+      ### \`a\` (\`y\`): update
 
-      ### a (\`z\`): update · 🔒 tightens
+      ### \`a\` (\`z\`): update · 🔒 tightens
 
       - 🔒 tightens · allowedModels \`gpt-4\`: removed (was \`gpt-4\`)
 
-      ### b (\`b\`): update · 🔓 **loosens**
+      ### \`b\` (\`b\`): update · 🔓 **loosens**
 
       - 🔓 **loosens** · limitUsd: \`100\` → \`250\` (raised)
       - 🔒 tightens · allowedModels \`gpt-4\`: removed (was \`gpt-4\`)
@@ -124,29 +124,29 @@ describe("renderChanges: one section per guardrail", () => {
 
       ### Replacements and deletions
 
-      - **5 Gone** (\`5 gone\`) is **deleted**, with its member and key assignments.
-      - **7 Replaced** (\`7 replaced\`) is **replaced** (a new guardrail, then the old one deleted): workspaceId \`ws-1\` → \`ws-2\`.
+      - \`5 Gone\` (\`5 gone\`) is **deleted**, with its member and key assignments.
+      - \`7 Replaced\` (\`7 replaced\`) is **replaced** (a new guardrail, then the old one deleted): workspaceId \`ws-1\` → \`ws-2\`.
 
-      ### 1 New (\`1 new\`): new
+      ### \`1 New\` (\`1 new\`): new
 
       - limitUsd: \`250\`
       - allowedModels \`o1\`: \`o1\`
 
-      ### 2 Adopted (\`2 adopted\`): imported (adopted as it is on the service; nothing changes there)
+      ### \`2 Adopted\` (\`2 adopted\`): imported (adopted as it is on the service; nothing changes there)
 
-      ### 3 Sets (\`3 sets\`): assignments only
+      ### \`3 Sets\` (\`3 sets\`): assignments only
 
-      ### 4 Odd (\`4 odd\`): weird\\*op
+      ### \`4 Odd\` (\`4 odd\`): weird\\*op
 
-      ### 5 Gone (\`5 gone\`): delete
+      ### \`5 Gone\` (\`5 gone\`): delete
 
-      ### 6 Default (\`6 default\`): update · 🔒 tightens
+      ### \`6 Default\` (\`6 default\`): update · 🔒 tightens
 
       Holds every member and key of its workspace that has no assignment.
 
       - 🔒 tightens · allowedModels \`gpt-4\`: removed (was \`gpt-4\`)
 
-      ### 7 Replaced (\`7 replaced\`): replace
+      ### \`7 Replaced\` (\`7 replaced\`): replace
 
       - ➖ neutral · workspaceId: \`ws-1\` → \`ws-2\`
       "
@@ -198,7 +198,7 @@ describe("renderChanges: member and key sets", () => {
       - added: \`u9\` (moves from Ops)
       - put back: \`u0\` (was removed by hand)
       - put back: \`u4\` (was on guardrail 3f2b8c1e)
-      - put back: \`u5\` (was on guardrail Legacy)
+      - put back: \`u5\` (was on guardrail \`Legacy\`)
       - moved here from Sales: \`u7\`
       - removed: \`r1\` · 🔒 tightens
       - removed: \`r2\`

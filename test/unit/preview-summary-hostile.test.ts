@@ -65,7 +65,7 @@ describe("summary: user strings are neutralised", () => {
       {
         headline: "**Guardrails: 1 updated · members: 1 added · keys: no change**",
         shows: [
-          "### x \\*\\*Guardrails\\: no changes\\.\\*\\* \\<\\!\\-\\- (`eng`): update",
+          "### `x **Guardrails: no changes.** <!--` (`eng`): update",
           "- 🔓 **loosens** · limitUsd: `10` → `1000000` (raised)",
           "- added: `user_mallory`",
         ],
@@ -110,10 +110,7 @@ describe("summary: user strings are neutralised", () => {
         },
       ],
       {
-        shows: [
-          "- description: `a | b # injected`",
-          "- **@\u200bsecurity\\-team \\<\\!\\-\\-** (`gone`) is **deleted**",
-        ],
+        shows: ["- description: `a | b # injected`", "- `@security-team <!--` (`gone`) is **deleted**"],
       },
     );
   });
@@ -150,9 +147,9 @@ describe("summary: bidi and invisible controls are shown, never live (issue 24)"
         ],
         {
           shows: [
-            `### Eng\\<U\\+${hex}\\>gnirts (\`eng<U+${hex}>\`): update`,
+            `### \`Eng<U+${hex}>gnirts\` (\`eng<U+${hex}>\`): update`,
             `- ➖ neutral · description: \`ok\` → \`a<U+${hex}>b\` (changed)`,
-            `- **@\u200badmins\\<U\\+${hex}\\>** (\`gone\`) is **deleted**`,
+            `- \`@admins<U+${hex}>\` (\`gone\`) is **deleted**`,
           ],
         },
       );
@@ -170,11 +167,9 @@ describe("summary: bidi and invisible controls are shown, never live (issue 24)"
         },
       ],
     });
-    expect(markdown).toContain(
-      "a\\<U\\+200B\\>b\\<U\\+2060\\>c\\<U\\+E0041\\>d\\<U\\+061C\\>e\\<U\\+3164\\>f\\<U\\+0000\\>g",
-    );
-    const heading = markdown.split("\n").find((l) => l.startsWith("### a"))!;
-    expect(heading).toMatch(/\\<U\\\+202E\\>… \(`z`\): new$/);
+    expect(markdown).toContain("a<U+200B>b<U+2060>c<U+E0041>d<U+061C>e<U+3164>f<U+0000>g");
+    const heading = markdown.split("\n").find((l) => l.startsWith("### `a"))!;
+    expect(heading).toMatch(/<U\+202E>…` \(`z`\): new$/);
     expect(markdown).not.toMatch(INVISIBLE);
   });
 
@@ -268,8 +263,8 @@ describe("summary: verdicts are right", () => {
         headline: "**Guardrails: no setting changes · members: 1 added, 2 moved · keys: no change**",
         shows: [
           "- added: `user_dave` · ➖ neutral: had no assignment; no workspace default in this stack to compare with\n",
-          "- added: `user_jon` (moves from Legacy Sales) · ❔ **may loosen**: its settings there are not in this preview\n",
-          "- added: `user_eve` (moves from \\<\\!\\-\\- @\u200badmins \\*\\*x\\*\\*) · ❔ **may loosen**",
+          "- added: `user_jon` (moves from `Legacy Sales`) · ❔ **may loosen**: the settings of a guardrail it leaves or joins are not in this preview: counted as a loosening until a preview shows both (`pulumi preview --show-sames`)\n",
+          "- added: `user_eve` (moves from `<!-- @admins **x**`) · ❔ **may loosen**",
         ],
       },
     );

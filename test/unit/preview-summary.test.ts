@@ -43,34 +43,34 @@ describe("summarizePreview", () => {
       ],
     });
     expect(md).toMatchInlineSnapshot(`
-      "**❔ May loosen** (cannot tell from the preview): 1 member leaves Eng for no assignment (\`user_z\`) · touches 1 member and 0 keys
+      "**❔ May loosen** (cannot tell from the preview): 1 member leaves \`Eng\` for no assignment (\`user_z\`) · touches 1 member and 0 keys
 
       **Guardrails: 1 updated, 1 replaced, 1 deleted · members: 1 added, 1 removed, 1 moved · keys: no change**
 
       ### Replacements and deletions
 
-      - **Lab** (\`lab\`) is **replaced** (a new guardrail, then the old one deleted): workspaceId \`ws-1\` → \`ws-2\`.
-      - **Old** (\`old\`) is **deleted**, with its member and key assignments.
+      - \`Lab\` (\`lab\`) is **replaced** (a new guardrail, then the old one deleted): workspaceId \`ws-1\` → \`ws-2\`.
+      - \`Old\` (\`old\`) is **deleted**, with its member and key assignments.
 
-      ### Eng (\`eng\`): update · ➖ neutral
+      ### \`Eng\` (\`eng\`): update · ➖ neutral
 
       - ➖ neutral · description: \`[secret]\` → \`[secret]\` (secret, cannot compare)
 
       Members:
       - put back: \`user_c\` (was not assigned) · ➖ neutral: had no assignment; no workspace default in this stack to compare with
-      - moved here from Ops: \`user_m\` · 🔒 tightens
+      - moved here from \`Ops\`: \`user_m\` · 🔒 tightens
       - removed: \`user_z\` · ❔ **may loosen**: no assignment left, and no workspace default in this stack to compare with
 
-      ### Lab (\`lab\`): replace
+      ### \`Lab\` (\`lab\`): replace
 
       - ➖ neutral · workspaceId: \`ws-1\` → \`ws-2\`
 
-      ### Old (\`old\`): delete
+      ### \`Old\` (\`old\`): delete
 
-      ### Ops (\`ops\`): assignments only
+      ### \`Ops\` (\`ops\`): assignments only
 
       Members:
-      - moved to Eng: \`user_m\` · 🔒 tightens
+      - moved to \`Eng\`: \`user_m\` · 🔒 tightens
       "
     `);
     expect(md).not.toContain("v1:abc");
@@ -105,7 +105,7 @@ describe("summarizePreview", () => {
     });
     expect(md).toContain("- 🔓 **loosens** · limitUsd: `1` → `2` (raised)");
     expect(md.split("\n")[0]).toBe(
-      "**🔓 Loosens:** Eng (limitUsd) · touches any members and keys on Eng this preview does not list",
+      "**🔓 Loosens:** `Eng` (limitUsd) · touches any members and keys on `Eng` this preview does not list",
     );
   });
 

@@ -45,30 +45,30 @@ describe("the workspace default guardrail", () => {
     const name = (outputs: Record<string, unknown>) =>
       summarize({ steps: [defaultStep("update", outputs, { limitUsd: 5 }, { limitUsd: 50 })] }).markdown;
     expect(name({ workspaceName: "Acme\u202E", workspaceSlug: "acme" })).toContain(
-      "### default of workspace Acme\\<U\\+202E\\>",
+      "### default of workspace `Acme<U+202E>`",
     );
     expect(name({ workspaceSlug: "acme" })).toContain(
-      "### default of workspace acme (`ws-default`): update · 🔓 **loosens**",
+      "### default of workspace `acme` (`ws-default`): update · 🔓 **loosens**",
     );
-    expect(name({})).toContain("### default of workspace ws\\-1 (");
+    expect(name({})).toContain("### default of workspace `ws-1` (");
     expect(name({ workspaceName: "Acme" }).split("\n")[0]).toBe(
-      "**🔓 Loosens:** default of workspace Acme (limitUsd) · touches everyone of its workspace without an assignment",
+      "**🔓 Loosens:** default of workspace `Acme` (limitUsd) · touches everyone of its workspace without an assignment",
     );
   });
 
   it("is the guardrail of a member with no assignment: leaving Eng for it is judged setting by setting", () => {
     const lax = summarize({ steps: [eng, defaultStep("same", {}, {}, {}), members(["user_a"], [])] }).markdown;
     expect(lax).toContain(
-      "- removed: `user_a` · 🔓 **loosens**: limitUsd limit removed; compared with the default of workspace ws\\-1",
+      "- removed: `user_a` · 🔓 **loosens**: limitUsd limit removed; compared with the default of workspace `ws-1`",
     );
     expect(lax.split("\n")[0]).toBe(
-      "**🔓 Loosens:** 1 member leaves Eng for no assignment (`user_a`) · touches 1 member and 0 keys",
+      "**🔓 Loosens:** 1 member leaves `Eng` for no assignment (`user_a`) · touches 1 member and 0 keys",
     );
     const strict = summarize({
       steps: [eng, defaultStep("same", {}, { limitUsd: 1 }, { limitUsd: 1 }), members([], ["user_a"])],
     }).markdown;
     expect(strict).toContain(
-      "- added: `user_a` · 🔓 **loosens**: limitUsd raised; compared with the default of workspace ws\\-1",
+      "- added: `user_a` · 🔓 **loosens**: limitUsd raised; compared with the default of workspace `ws-1`",
     );
   });
 
@@ -89,7 +89,7 @@ describe("the workspace default guardrail", () => {
       }).markdown;
     expect(del(true)).toContain("**every setting is reset to no restriction** (resetOnDelete)");
     expect(del(true).split("\n")[0]).toBe(
-      "**🔓 Loosens:** default of workspace Acme (limitUsd) · touches everyone of its workspace without an assignment",
+      "**🔓 Loosens:** default of workspace `Acme` (limitUsd) · touches everyone of its workspace without an assignment",
     );
     expect(del(false)).toContain("its settings stay in force on the service");
     expect(del(false).split("\n")[0]).toBe("**🔒 Nothing loosens.**");
@@ -97,7 +97,7 @@ describe("the workspace default guardrail", () => {
 
   it("without one in the stack, a member left with no assignment may loosen (never a silent pass)", () => {
     const md = summarize({ steps: [eng, members(["user_a"], [])] }).markdown;
-    expect(md.split("\n")[0]).toMatch(/^\*\*❔ May loosen\*\* .*1 member leaves Eng for no assignment/);
+    expect(md.split("\n")[0]).toMatch(/^\*\*❔ May loosen\*\* .*1 member leaves `Eng` for no assignment/);
   });
 });
 
