@@ -177,25 +177,14 @@ export class GuardrailsClient {
 
   /** One guardrail by id; `NotFoundError` when the id names none. */
   async getGuardrail(id: string): Promise<WireGuardrail> {
-    return (
-      await this.call({
-        method: "GET",
-        path: `/guardrails/${encodeURIComponent(id)}`,
-        schema: dataEnvelope(wireGuardrail),
-      })
-    ).data;
+    const path = `/guardrails/${encodeURIComponent(id)}`;
+    return (await this.call({ method: "GET", path, schema: dataEnvelope(wireGuardrail) })).data;
   }
 
   /** PATCH: only the fields present change; `null` clears. */
   async updateGuardrail(id: string, body: WireGuardrailUpdate): Promise<WireGuardrail> {
-    return (
-      await this.call({
-        method: "PATCH",
-        path: `/guardrails/${encodeURIComponent(id)}`,
-        body,
-        schema: dataEnvelope(wireGuardrail),
-      })
-    ).data;
+    const path = `/guardrails/${encodeURIComponent(id)}`;
+    return (await this.call({ method: "PATCH", path, body, schema: dataEnvelope(wireGuardrail) })).data;
   }
 
   /** Deletes a guardrail and its member and key assignments (contract rule 9). */
