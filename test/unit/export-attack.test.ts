@@ -454,7 +454,16 @@ describe("hostile service: what reaches the files", () => {
   });
 
   it("A38: a listing whose total_count promises a million rows and sends empty pages stops in a bounded number of calls", async () => {
-    const org = await organization([], { total: 999_999 });
+    // Past the guardrail list's bound (issue 38): refused at the first page, naming the bound.
+    const million = await organization([], { total: 999_999 });
+    try {
+      await expect(exportGuardrails({ client: million.client })).rejects.toThrow(/more than the 10000 rows/);
+      expect(million.server.requests.length).toBe(1);
+    } finally {
+      await million.close();
+    }
+    // Inside the bound, empty pages are still found out.
+    const org = await organization([], { total: 9_999 });
     try {
       await expect(exportGuardrails({ client: org.client })).rejects.toThrow(/empty pages/);
       expect(org.server.requests.length).toBeLessThan(50);
