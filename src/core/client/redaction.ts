@@ -56,7 +56,7 @@ const MAX_ITEMS = 50;
  * reading megabytes of it for encoded keys would take seconds.
  */
 export function serverText(text: string, secret: string, max = SERVER_MESSAGE_MAX): string {
-  const head = max + 16 * (secret?.length ?? 0) + 64;
+  const head = max + 16 * secret.length + 64;
   const dropped = Math.max(0, text.length - head);
   // Control characters (ANSI escapes, newlines, NUL) are never echoed into a terminal or a log line.
   const clean = blankControls(redact(dropped > 0 ? text.slice(0, head) : text, secret)).trim();
