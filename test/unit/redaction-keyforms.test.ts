@@ -23,6 +23,8 @@ describe("redact: the key in a form the text is withheld for", () => {
     ["hex bytes at an odd offset of a run", `token bytes a${hex(`Bearer ${KEY}`)}`],
     ["base64 of base64 of Bearer <key>", b64(b64(`Bearer ${KEY}`))],
     ["base64url of base64 of the key", Buffer.from(b64(KEY)).toString("base64url")],
+    ["base64 of base64 glued to a word (another alignment)", `token=ab${b64(b64(`Bearer ${KEY}`))}`],
+    ["base64 of base64 glued to one letter", `x${b64(b64(KEY))}`],
     ["hex of the key cut short", `token ${hex(KEY.slice(0, 40))}`],
     ["base64 of the key cut short", `token ${b64(KEY.slice(0, 40))}`],
     ["\\u escapes of the key cut short", uesc(KEY.slice(0, 30))],
