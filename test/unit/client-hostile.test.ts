@@ -122,6 +122,33 @@ describe("client: a server that echoes the key in another form", () => {
   });
 });
 
+// Issue 38 attack pass: forms the first fix missed, in the message and in full in `metadata`.
+describe("client: a server that echoes the key escaped, as hex, as base64 of base64 or cut short", () => {
+  const b64 = (t: string) => Buffer.from(t).toString("base64");
+  const uesc = (t: string) => [...t].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`).join("");
+  const forms = {
+    "JSON \\u escapes": (auth: string) => `header was "${uesc(auth)}"`,
+    "hex bytes": (auth: string) => Buffer.from(auth).toString("hex"),
+    "hex bytes, upper case": (auth: string) => Buffer.from(auth).toString("hex").toUpperCase(),
+    "base64 of base64": (auth: string) => b64(b64(auth)),
+    "missing its last character": (auth: string) => `invalid key ${auth.slice(7, -1)}`,
+    "cut to half": (auth: string) => `invalid key ${auth.slice(7, 7 + 20)}...`,
+  };
+  it.each(Object.keys(forms))("%s: neither the message nor the metadata holds it", async (form) => {
+    const echo = forms[form as keyof typeof forms];
+    server = await hostileServer((req, res) => {
+      const said = echo(String(req.headers.authorization));
+      json(res, 401, { error: { code: 401, message: said, metadata: { echo: said, [said]: 1 } } });
+    });
+    const err = await failure(client(server.url).getGuardrail(GID));
+    expectNoKey(err);
+    const everything = `${err.message}\n${inspect(err, { depth: Infinity, showHidden: true })}`;
+    for (const piece of [echo(`Bearer ${KEY}`).slice(12, 40), KEY.slice(8, 24)])
+      expect(everything, piece).not.toContain(piece);
+    expect(JSON.stringify((err as { metadata?: unknown }).metadata)).toMatch(/\[REDACTED/);
+  });
+});
+
 describe("client: paging a lying server stops with an error", () => {
   it("empty pages with a huge total_count", async () => {
     server = await hostileServer((_req, res) => json(res, 200, { data: [], total_count: 9_000 }));

@@ -42,6 +42,50 @@ describe("configProblems", () => {
     }
   });
 
+  // Issue 38 attack pass: a short key of another service (no `sk-`, under 32 characters) pasted
+  // as the name was echoed; a name is quoted only when shaped like a setting's name.
+  it("quotes an unknown name only when shaped like a setting's name, describing any other", () => {
+    const names = [
+      "re_8Hq2LmZ9xT4vN7bK3cW5pR1y",
+      "Zx8k2PqR7mNv4Lw9Ty3Hb6Jc",
+      "x9y8z7",
+      "a1b2c3d4",
+      "ZxkPqRmNvLwTyHbJc",
+    ];
+    const report = configProblems(Object.fromEntries(names.map((n) => [`guardrails:${n}`, "x"])), () => true, {
+      GUARDRAILS_BASE_URL: "http://127.0.0.1:1",
+    });
+    expect(report.warnings).toHaveLength(names.length);
+    for (const w of report.warnings) {
+      expect(w).toMatch(
+        /^an unknown guardrails:\* config key \(not shown: \d+ characters, not shaped like a setting's name: letters in words, with no digits mixed in and no run of short humps\) is ignored; /,
+      );
+      for (const n of names) expect(w).not.toContain(n.slice(2, 8));
+    }
+    const shaped = [
+      "colour",
+      "maxAtempts",
+      "retryMs",
+      "apiKeyId",
+      "base_url",
+      "api-key",
+      "BASE_URL",
+      "baseURL",
+      "maxBulk2",
+      "x",
+    ];
+    const quoted = configProblems(Object.fromEntries(shaped.map((n) => [`guardrails:${n}`, "x"])), () => true, {
+      GUARDRAILS_BASE_URL: "http://127.0.0.1:1",
+    });
+    expect(quoted.warnings.map((w) => /^unknown config key guardrails:(\S+) is ignored/.exec(w)?.[1]).sort()).toEqual(
+      [...shaped].sort(),
+    );
+    // The did-you-mean still answers a near-miss, shown or not.
+    expect(quoted.warnings).toContain(
+      "unknown config key guardrails:base_url is ignored; did you mean guardrails:baseUrl?",
+    );
+  });
+
   it("a secret key and known keys are quiet", () => {
     expect(
       configProblems(

@@ -13,7 +13,7 @@
 import { shown } from "../args/messages";
 import { idProblem } from "../args/assignment-args";
 import { UUID_RE } from "../fields/constants";
-import { isArgNames, opened, sealJson } from "../import-seal";
+import { isArgNames, opened, sealJson, secretNamesProblem } from "../import-seal";
 import { UserError } from "../user-error";
 import type { AssignmentSetKind } from "./kind";
 
@@ -47,7 +47,7 @@ export function managedImportId(
 ): string {
   const ids = [...new Set(managed.ids)].sort();
   const set = { exclusive: managed.exclusive, ids };
-  const body = sealKey && secret.length > 0 ? { sealed: sealJson(set, sealKey) } : set;
+  const body = sealKey && secret.length > 0 ? { sealed: sealJson(set, sealKey, `${guardrailId}/${stateKey}`) } : set;
   return `${guardrailId}/${stateKey}?${JSON.stringify({ ...body, ...(secret.length > 0 ? { secret: [...secret].sort() } : {}) })}`;
 }
 
@@ -57,7 +57,15 @@ function refuse(kind: AssignmentSetKind, id: string, why: string): never {
   );
 }
 
-function parseManaged(kind: AssignmentSetKind, id: string, text: string): ManagedSet & { secret?: string[] } {
+/** The args a set's import id may name as secret (the ids by their arg's name or the state's). */
+const setArgs = (kind: AssignmentSetKind) => ["guardrailId", "exclusive", kind.argName, kind.stateKey];
+
+function parseManaged(
+  kind: AssignmentSetKind,
+  id: string,
+  resourceId: string,
+  text: string,
+): ManagedSet & { secret?: string[] } {
   let v: unknown;
   try {
     v = JSON.parse(text);
@@ -65,7 +73,7 @@ function parseManaged(kind: AssignmentSetKind, id: string, text: string): Manage
     return refuse(kind, id, "what follows ? is not JSON");
   }
   if (!v || typeof v !== "object" || Array.isArray(v)) return refuse(kind, id, "what follows ? is not a JSON object");
-  const o = opened(v as Record<string, unknown>, (why) => refuse(kind, id, why));
+  const o = opened(v as Record<string, unknown>, resourceId, (why) => refuse(kind, id, why));
   const extra = Object.keys(o).filter((k) => k !== "exclusive" && k !== "ids" && k !== "secret");
   if (extra.length > 0) return refuse(kind, id, `unknown key ${shown(extra[0])}`);
   if (typeof o.exclusive !== "boolean") return refuse(kind, id, "exclusive must be true or false");
@@ -75,6 +83,8 @@ function parseManaged(kind: AssignmentSetKind, id: string, text: string): Manage
     if (typeof x !== "string" || idProblem(x)) return refuse(kind, id, "ids must be non-empty strings");
   if (new Set(o.ids).size !== o.ids.length) return refuse(kind, id, "ids lists an id twice");
   if (o.secret !== undefined && !isArgNames(o.secret)) return refuse(kind, id, "secret must be a list of arg names");
+  const stray = o.secret === undefined ? undefined : secretNamesProblem(o.secret, setArgs(kind), kind.typeName);
+  if (stray) return refuse(kind, id, stray);
   return { exclusive: o.exclusive, ids: o.ids as string[], ...(o.secret ? { secret: o.secret } : {}) };
 }
 
@@ -87,7 +97,7 @@ export function parseSetImportId(kind: AssignmentSetKind, id: string): SetImport
   if (suffix !== kind.stateKey || rest.length > 0) refuse(kind, id, `it does not end in /${kind.stateKey}`);
   const out: SetImport = { guardrailId: guardrailId.toLowerCase() };
   if (q >= 0) {
-    const { secret, ...managed } = parseManaged(kind, id, id.slice(q + 1));
+    const { secret, ...managed } = parseManaged(kind, id, `${out.guardrailId}/${kind.stateKey}`, id.slice(q + 1));
     out.managed = managed;
     if (secret) out.secret = secret;
   }

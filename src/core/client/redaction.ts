@@ -7,7 +7,7 @@
  * `shownSetting`).
  */
 import { blankControls } from "../text/controls";
-import { exactForms, hidesKey } from "./key-forms";
+import { exactForms, hidesKey, keyRuns } from "./key-forms";
 
 const SECRET_PARAMS = /^(key|api[-_]?key|token|access[-_]?token|secret|password|auth|authorization|signature|sig)$/i;
 
@@ -31,14 +31,16 @@ export const WITHHELD = "[REDACTED: the text held the API key in an encoded form
 /**
  * Replaces every occurrence of `secret` in `text`, as sent and in every form a server may
  * echo it in (key-forms.ts: URL- and JSON-escaped, percent-encoded, base64 of any text
- * holding it, any case); a text that still hides it (HTML entities, invisible characters
- * between its characters) is withheld whole. The last line of defence for messages.
+ * holding it, any case), and every run of it long enough to be it (a key cut short); a text
+ * that still hides it (HTML entities, escapes, invisible characters between its characters,
+ * hex or base64 of base64) is withheld whole. The last line of defence for messages.
  */
 export function redact(text: string, secret: string | undefined): string {
   if (!secret || secret.length < 4) return text;
   let out = text;
   for (const form of exactForms(secret)) out = out.split(form).join("[REDACTED]");
   out = out.replace(new RegExp(secret.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "gi"), "[REDACTED]");
+  for (const [start, end] of keyRuns(out, secret).reverse()) out = `${out.slice(0, start)}[REDACTED]${out.slice(end)}`;
   return hidesKey(out, secret) ? WITHHELD : out;
 }
 
@@ -47,11 +49,21 @@ export const SERVER_MESSAGE_MAX = 500;
 const MAX_DEPTH = 6;
 const MAX_ITEMS = 50;
 
-/** A server-supplied text as an error may repeat it: key removed first, then controls, then cut. */
+/**
+ * A server-supplied text as an error may repeat it: key removed first, then controls, then cut.
+ * Only a head of the text is read (`max` and room for the longest encoded form of the key past
+ * it, so a key straddling the cut is still seen whole): what lies beyond is never shown, and
+ * reading megabytes of it for encoded keys would take seconds.
+ */
 export function serverText(text: string, secret: string, max = SERVER_MESSAGE_MAX): string {
+  const head = max + 16 * secret.length + 64;
+  const dropped = Math.max(0, text.length - head);
   // Control characters (ANSI escapes, newlines, NUL) are never echoed into a terminal or a log line.
-  const clean = blankControls(redact(text, secret)).trim();
-  return clean.length > max ? `${clean.slice(0, max)}… (${clean.length - max} more characters)` : clean;
+  const clean = blankControls(redact(dropped > 0 ? text.slice(0, head) : text, secret)).trim();
+  if (clean === WITHHELD) return clean;
+  const shown = clean.slice(0, max);
+  const more = clean.length - shown.length + dropped;
+  return more > 0 ? `${shown}… (${more} more characters)` : shown;
 }
 
 /** A deep copy of a JSON-like value with the key removed from every string, keys included, and its size bounded. */

@@ -11,7 +11,8 @@
  */
 import { shown } from "../args/messages";
 import { UUID_RE } from "../fields/constants";
-import { isArgNames, opened, sealJson } from "../import-seal";
+import { guardrailArgsSchema } from "../args/guardrail-args";
+import { isArgNames, opened, sealJson, secretNamesProblem } from "../import-seal";
 import { UserError } from "../user-error";
 import { MODEL_LISTS, sameSet, type ModelList } from "./model-lists";
 
@@ -35,7 +36,7 @@ export function managedGuardrailImportId(
 ): string {
   const hasModels = Object.keys(models).length > 0;
   if (!hasModels && secret.length === 0) return guardrailId;
-  const carried = hasModels ? (sealKey ? { sealed: sealJson(models, sealKey) } : models) : {};
+  const carried = hasModels ? (sealKey ? { sealed: sealJson(models, sealKey, guardrailId) } : models) : {};
   return `${guardrailId}?${JSON.stringify({ ...carried, ...(secret.length > 0 ? { secret: [...secret].sort() } : {}) })}`;
 }
 
@@ -50,7 +51,10 @@ const modelIds = (v: unknown): v is string[] =>
   v.length <= MAX_MODELS &&
   v.every((x) => typeof x === "string" && x.trim() !== "" && x.length <= MAX_MODEL_ID);
 
-function parseModels(id: string, text: string): { models: SentModels; secret: string[] } {
+/** The args a guardrail's import id may name as secret. */
+const GUARDRAIL_ARGS = Object.keys(guardrailArgsSchema.shape);
+
+function parseModels(id: string, guardrailId: string, text: string): { models: SentModels; secret: string[] } {
   let v: unknown;
   try {
     v = JSON.parse(text);
@@ -58,8 +62,10 @@ function parseModels(id: string, text: string): { models: SentModels; secret: st
     return refuse(id, "what follows ? is not JSON");
   }
   if (!v || typeof v !== "object" || Array.isArray(v)) return refuse(id, "what follows ? is not a JSON object");
-  const { secret = [], ...rest } = opened(v as Record<string, unknown>, (why) => refuse(id, why));
+  const { secret = [], ...rest } = opened(v as Record<string, unknown>, guardrailId, (why) => refuse(id, why));
   if (!isArgNames(secret)) return refuse(id, "secret must be a list of arg names");
+  const stray = secretNamesProblem(secret, GUARDRAIL_ARGS, "Guardrail");
+  if (stray) return refuse(id, stray);
   const out: SentModels = {};
   for (const [k, entry] of Object.entries(rest)) {
     if (!(MODEL_LISTS as readonly string[]).includes(k)) return refuse(id, `unknown key ${shown(k)}`);
@@ -77,7 +83,7 @@ export function parseGuardrailImportId(id: string): { guardrailId: string; model
   const q = id.indexOf("?");
   const guardrailId = q < 0 ? id : id.slice(0, q);
   if (!UUID_RE.test(guardrailId)) refuse(id, "it is not a UUID");
-  const carried = q < 0 ? { models: {}, secret: [] } : parseModels(id, id.slice(q + 1));
+  const carried = q < 0 ? { models: {}, secret: [] } : parseModels(id, guardrailId.toLowerCase(), id.slice(q + 1));
   return { guardrailId: guardrailId.toLowerCase(), ...carried };
 }
 

@@ -35,14 +35,25 @@ export function unknownKeyWarnings(names: readonly string[]): string[] {
 const MAX_SHOWN_NAME = 32;
 
 /**
+ * The shape of a setting's name, as a person types one: letters in words, camelCase
+ * (`maxAttempts`, `baseURL`), snake or kebab case (`base_url`, `api-key`, `BASE_URL`), with at
+ * most two digits at the end, and at most two short humps (`Ms`, `Key`): a key has digits
+ * mixed with letters, or letters in random case (`ZxkPqRm…`, a hump every two letters).
+ */
+const NAME_SHAPED = /^(?:[A-Za-z][a-z]*(?:(?:[A-Z]|[-_.][A-Za-z])[a-z]+)*(?:[A-Z]{2,})?|[A-Z]+(?:_[A-Z]+)*)[0-9]{0,2}$/;
+
+/**
  * Why an unknown config key's name is not quoted, or undefined when it may be (issue 38): a
- * key pasted as the name is shaped like one, and a name too long or with characters a name
- * never has may be a key of another shape, or escape sequences.
+ * key pasted as the name is shaped like one, and a name too long, with characters a name
+ * never has or not shaped like a setting's name may be a key of another shape (a short one
+ * of another service, `re_8Hq2…`), or escape sequences.
  */
 function hiddenName(name: string): string | undefined {
   if (holdsKey(name)) return "shaped like an API key; the key belongs in guardrails:apiKey or GUARDRAILS_API_KEY";
   if (name.length > MAX_SHOWN_NAME) return `${name.length} characters, longer than any setting's name`;
   if (hasControl(name) || !/^[A-Za-z0-9_.-]+$/.test(name)) return "it holds characters no setting's name has";
+  if (!NAME_SHAPED.test(name) || (name.match(/[A-Z][a-z]{1,2}(?![a-z])/g) ?? []).length > 2)
+    return `${name.length} characters, not shaped like a setting's name: letters in words, with no digits mixed in and no run of short humps`;
   return undefined;
 }
 
