@@ -237,3 +237,31 @@ describe.each(Object.keys(FACES))("%s face: an exclusive set's removal of a fore
     expect(mapOf(refreshed)).toEqual({ user_alice: true, user_dave: FOREIGN });
   });
 });
+
+/**
+ * The attack pass's note 28, decided: the up that reads because of a mark removes no id the
+ * state does not name, even in exclusive mode. A member assigned by hand meanwhile is recorded
+ * foreign, so the next preview names her, and only the up after it removes her (a preview names
+ * whom an up removes; docs/resources/member-assignment.md, "The unconfirmed mark").
+ */
+describe.each(Object.keys(FACES))("%s face: a foreign member appears after a failed exclusive up", (face) => {
+  const f = FACES[face]!;
+  it("the recovery up records her; its preview could not name her, so the next preview does, and that up removes her", async () => {
+    const g = (await emu.client().createGuardrail({ name: `s1 ${face}` })).id;
+    const created = await f.create(g, ["user_alice", "user_bob"], true);
+    await stage("unassignMembers");
+    const err = await f.update(created, g, ["user_alice"], true).catch((e: unknown) => e);
+    await emu.setFaults({ script: [] });
+    const state = (err as PartialApplyError).properties;
+    expect(mapOf(state)).toEqual({ user_alice: true, user_bob: UNCONFIRMED });
+    await emu.client().assign("members", g, ["user_carol"]);
+    const recovered = await f.update(state, g, ["user_alice"], true);
+    expect(await live(g)).toEqual(["user_alice", "user_carol"]);
+    expect(mapOf(recovered)).toEqual({ user_alice: true, user_carol: FOREIGN });
+    expect(await f.changes(recovered, g, ["user_alice"], true)).toBe(true);
+    const next = await f.update(recovered, g, ["user_alice"], true);
+    expect(await live(g)).toEqual(["user_alice"]);
+    expect(mapOf(next)).toEqual({ user_alice: true });
+    expect(await f.changes(next, g, ["user_alice"], true)).toBe(false);
+  });
+});
