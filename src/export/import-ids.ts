@@ -11,13 +11,13 @@
  * change (issue 38); what an id carries of a secret (a set's ids, a secret model list) is
  * sealed for the migration's run (core/import-seal.ts), read from `--show-secrets`. A set
  * whose state cannot say what it managed (its ids are secret and no opened copy was given;
- * or the outputs are not the shape the dynamic face writes) is refused: the migration never
- * guesses which ids a set owns.
+ * or the outputs are not the shape the dynamic face writes; or a failed `up` marked ids
+ * unconfirmed) is refused: the migration never guesses which ids a set owns.
  */
 import { managedImportId } from "../core/assignments/import-id";
 import { managedGuardrailImportId, type SentModels } from "../core/guardrail/import-id";
 import { MODEL_LISTS, sameSet } from "../core/guardrail/model-lists";
-import { FOREIGN } from "../core/assignments/status";
+import { FOREIGN, parseUnconfirmed } from "../core/assignments/status";
 import { shown } from "../core/args/messages";
 import { GUARDRAIL_TYPE, KEY_ASSIGNMENT_TYPE, MEMBER_ASSIGNMENT_TYPE } from "../core/type-tokens";
 
@@ -91,6 +91,13 @@ export function importIdOf(
       `${shown(r.urn)}: its state does not say which ${ARG[key]} it manages (no ${key} map); run pulumi refresh, then migrate`,
     );
   const statuses = map as Record<string, unknown>;
+  // A failed up's mark (issue 38): whether the id is here, and of a 0.5.0-dev mark whether it is
+  // the program's, is not known. A refresh settles it; the migration does not guess.
+  const marked = Object.keys(statuses).filter((k) => parseUnconfirmed(statuses[k]) !== undefined);
+  if (marked.length > 0)
+    fail(
+      `${shown(r.urn)}: its state marks ${marked.length} ${ARG[key]} unconfirmed (a failed pulumi up); run pulumi refresh, then migrate`,
+    );
   const ids = Object.keys(statuses).filter((k) => statuses[k] !== FOREIGN);
   return managedImportId(id.slice(0, id.length - key.length - 1), key, { exclusive, ids }, secret, sealKey);
 }

@@ -21,7 +21,7 @@ import { PartialApplyError } from "../core/assignments/apply";
 import { parseSetImportId } from "../core/assignments/import-id";
 import { assignmentLifecycle } from "../core/assignments/lifecycle";
 import { statusesIn } from "../core/assignments/state-map";
-import { FOREIGN } from "../core/assignments/status";
+import { isForeign } from "../core/assignments/status";
 import { asSecret } from "../core/guardrail/secret-copies";
 import type { CheckResult, DiffResult, Lifecycle, PropertyFailure } from "../core/results";
 import { NATIVE_KEY_ASSIGNMENT_TYPE, NATIVE_MEMBER_ASSIGNMENT_TYPE } from "../core/type-tokens";
@@ -157,7 +157,7 @@ async function readSet(kind: AssignmentSetKind, core: Lifecycle, id: string, pro
   const map = statusesIn(r.properties, kind.stateKey);
   const { guardrailId, exclusive } = r.properties;
   const listed = Object.keys(map)
-    .filter((k) => map[k] !== FOREIGN)
+    .filter((k) => !isForeign(map[k]))
     .sort();
   // A refresh keeps the id map beside the list, as Check writes it, with the statuses found: the
   // next Check reads it (core moves.ts: an id held here needs no search of the organization).

@@ -3,7 +3,7 @@
  * headline saying whether the service still matches Git, what was changed by hand (in the words
  * of the change, not of the repair), then the usual preview summary of what `pulumi up` would do.
  */
-import { FOREIGN, NOT_ASSIGNED, parseOnGuardrail } from "../core/assignments/status";
+import { FOREIGN, NOT_ASSIGNED, parseOnGuardrail, parseUnconfirmed } from "../core/assignments/status";
 import { code } from "../core/text/markdown";
 import { UserError } from "../core/user-error";
 import { guardrailLabel } from "./marks";
@@ -146,6 +146,8 @@ function describe(s: PreviewStep, names: Map<string, Label>, wasInState: boolean
     if (v === true) continue;
     // Statuses name the guardrail where the provider knew it; earlier versions wrote only its id.
     const moved = typeof v === "string" ? parseOnGuardrail(v) : undefined;
+    // A failed up's mark (issue 38) is no hand's doing.
+    const unconfirmed = parseUnconfirmed(v);
     const byName =
       moved?.name === undefined ? [] : [...new Set(names.values())].filter((label) => label.name === moved.name);
     const known =
@@ -159,7 +161,9 @@ function describe(s: PreviewStep, names: Map<string, Label>, wasInState: boolean
         ? "unassigned by hand"
         : v === FOREIGN
           ? "assigned here by hand, not in Git"
-          : `${literal(String(v))} (by hand)`;
+          : unconfirmed
+            ? `not known whether assigned here (an \`up\` failed before the service said)${unconfirmed.foreign ? ", not in Git" : ""}`
+            : `${literal(String(v))} (by hand)`;
     lines.push(`- ${literal(id)} of ${owner}: ${where}.`);
   }
   return lines.length

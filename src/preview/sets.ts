@@ -4,7 +4,7 @@
  * (as it was) against the one it joins (as it will be), setting by setting. An id with no
  * assignment is on its workspace's default guardrail when the stack manages it.
  */
-import { FOREIGN, parseMovesFrom, parseOnGuardrail, UNCONFIRMED } from "../core/assignments/status";
+import { FOREIGN, isForeign, parseMovesFrom, parseOnGuardrail, parseUnconfirmed } from "../core/assignments/status";
 import type { PreviewStep } from "./input";
 import type { GuardrailChange } from "./model";
 import { changed, nameOf, typeOf, type GuardrailOfPreview } from "./steps";
@@ -135,7 +135,7 @@ export function addSetChanges(
     const here = (v: unknown) => v === true || v === FOREIGN;
     // An id a failed up left unconfirmed may be here: dropping it counts as a removal, and
     // asking for it as an addition (never "put back" from a status it never had).
-    const unsure = (v: unknown) => v === UNCONFIRMED;
+    const unsure = (v: unknown) => parseUnconfirmed(v) !== undefined;
     if (left) {
       const removed = Object.keys(before).filter((id) => here(before[id]) || unsure(before[id]));
       const added = Object.keys(after).filter((id) => after[id] === true);
@@ -147,7 +147,12 @@ export function addSetChanges(
     const added = Object.keys(after).filter(
       (id) => after[id] === true && !here(before[id]) && (typeof before[id] !== "string" || unsure(before[id])),
     );
-    const removed = Object.keys(before).filter((id) => (here(before[id]) || unsure(before[id])) && after[id] !== true);
+    // Exclusive -> additive releases the foreign ids, marked ones too: they stay (core write.ts).
+    const newExclusive = s.newState?.inputs?.exclusive;
+    const releases = s.oldState?.inputs?.exclusive === true && (newExclusive === false || newExclusive === undefined);
+    const removed = Object.keys(before).filter(
+      (id) => (here(before[id]) || unsure(before[id])) && after[id] !== true && !(releases && isForeign(before[id])),
+    );
     for (const id of Object.keys(after))
       if (after[id] === true && typeof before[id] === "string" && before[id] !== FOREIGN && !unsure(before[id]))
         owner.sets[kind].restored.push([id, before[id] as string]);

@@ -13,7 +13,7 @@
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { http, REPO_ROOT } from "../../support/spawn-emulator";
-import { UNCONFIRMED } from "../../src/core/assignments/status";
+import { FOREIGN, UNCONFIRMED, UNCONFIRMED_FOREIGN } from "../../src/core/assignments/status";
 import { assignedMembers } from "../helpers/assigned";
 import { useProgram } from "./harness";
 
@@ -24,27 +24,28 @@ const EXTRA: Sets = { additive: ["user_carol", "user_dave"], exclusive: ["user_g
 
 const sets = (s: Sets, set: (mode: Mode, ids: string[]) => string) =>
   (["additive", "exclusive"] as const).map((m) => set(m, s[m])).join("\n");
-const PROGRAMS: Record<string, (s: Sets) => string> = {
-  dynamic: (s) => `
+// `flip`: the exclusive set's program says `exclusive: false`.
+const PROGRAMS: Record<string, (s: Sets, flip?: boolean) => string> = {
+  dynamic: (s, flip = false) => `
 import { Guardrail, GuardrailMemberAssignment } from "pulumi-guardrails";
 const g = { additive: new Guardrail("additive", { name: "Additive" }), exclusive: new Guardrail("exclusive", { name: "Exclusive" }) };
-${sets(s, (m, ids) => `new GuardrailMemberAssignment("${m}-members", { guardrailId: g.${m}.id, memberUserIds: ${JSON.stringify(ids)}, exclusive: ${m === "exclusive"} });`)}
+${sets(s, (m, ids) => `new GuardrailMemberAssignment("${m}-members", { guardrailId: g.${m}.id, memberUserIds: ${JSON.stringify(ids)}, exclusive: ${m === "exclusive" && !flip} });`)}
 export const ids = { additive: g.additive.id, exclusive: g.exclusive.id };
 `,
-  native: (s) => `
+  native: (s, flip = false) => `
 import * as pulumi from "@pulumi/pulumi";
 // new pulumi.CustomResource(type, ...) as the generated SDK does (its class is abstract to the type checker).
 class Native extends pulumi.CustomResource {}
 const guardrail = (name: string) => new Native("guardrails:index:Guardrail", name, { name, guardrailId: undefined });
 const g = { additive: guardrail("Additive"), exclusive: guardrail("Exclusive") };
-${sets(s, (m, ids) => `new Native("guardrails:index:GuardrailMemberAssignment", "${m}-members", { guardrailId: g.${m}.id, memberUserIds: ${JSON.stringify(ids)}, exclusive: ${m === "exclusive"} });`)}
+${sets(s, (m, ids) => `new Native("guardrails:index:GuardrailMemberAssignment", "${m}-members", { guardrailId: g.${m}.id, memberUserIds: ${JSON.stringify(ids)}, exclusive: ${m === "exclusive" && !flip} });`)}
 export const ids = { additive: g.additive.id, exclusive: g.exclusive.id };
 `,
 };
 
 describe.each(Object.keys(PROGRAMS))("%s face: partial applies under scripted faults", (face) => {
   const p = useProgram(`partial-${face}`);
-  const program = (s: Partial<Sets>) => p.write(PROGRAMS[face]!({ ...BASE, ...s }));
+  const program = (s: Partial<Sets>, flip = false) => p.write(PROGRAMS[face]!({ ...BASE, ...s }, flip));
   let ids: Record<Mode, string>;
   beforeAll(async () => {
     p.env.PATH = `${join(REPO_ROOT, "src/native/bin")}:${p.env.PATH}`;
@@ -114,6 +115,10 @@ describe.each(Object.keys(PROGRAMS))("%s face: partial applies under scripted fa
       await expectAgree(mode, [dropped]);
       await p.up();
       await expectExactly(mode, [kept]);
+      // Back to BASE, so the next test's `up` changes one set only (the scripted fault hits the first call).
+      program({});
+      await p.up();
+      await expectExactly(mode, BASE[mode]);
     });
   });
 
@@ -133,6 +138,25 @@ describe.each(Object.keys(PROGRAMS))("%s face: partial applies under scripted fa
     expect(broken.code, broken.output).not.toBe(0);
     await p.up();
     await expectExactly("additive", ["user_alice"]);
+    await p.pulumi(["preview", "--expect-no-changes"], { check: true });
+  });
+
+  // The attack pass's S6 (issue 38): last, since it leaves the exclusive set additive.
+  it("an exclusive set's removal of a hand-assigned member lost, re-list failed, then additive: she stays", async () => {
+    program({});
+    await p.up();
+    await expectExactly("exclusive", BASE.exclusive);
+    await p.api("POST", `/guardrails/${ids.exclusive}/assignments/members`, { member_user_ids: ["user_gina"] });
+    await p.refresh();
+    expect((await recorded("exclusive")).user_gina).toBe(FOREIGN);
+    await failedUp("unassignMembers");
+    expect(await recorded("exclusive")).toEqual({ user_erin: true, user_frank: true, user_gina: UNCONFIRMED_FOREIGN });
+    // Someone assigns her again; the program turns the set additive, which leaves her alone.
+    await p.api("POST", `/guardrails/${ids.exclusive}/assignments/members`, { member_user_ids: ["user_gina"] });
+    program({}, true);
+    await p.up();
+    expect(await assignedMembers(p, ids.exclusive)).toEqual([...BASE.exclusive, "user_gina"]);
+    expect(await recorded("exclusive")).toEqual({ user_erin: true, user_frank: true });
     await p.pulumi(["preview", "--expect-no-changes"], { check: true });
   });
 });

@@ -8,15 +8,20 @@ import { inProgramNames, KEY_KIND, MEMBER_KIND } from "../../src/core/assignment
 import * as stateMap from "../../src/core/assignments/state-map";
 import {
   FOREIGN,
+  isForeign,
   NOT_ASSIGNED,
   onGuardrail,
   parseOnGuardrail,
+  parseUnconfirmed,
   statusName,
   STATUS_NAME_MAX,
+  UNCONFIRMED,
+  UNCONFIRMED_FOREIGN,
 } from "../../src/core/assignments/status";
 import { ConnectionError, ValidationError } from "../../src/core/client/errors";
 
-const { assignedIn, setOutputs, setResourceId, statusesIn, statusMap, withoutForeign } = stateMap;
+const { assignedIn, foreignIn, setOutputs, setResourceId, statusesIn, statusMap, unconfirmedIn, withoutForeign } =
+  stateMap;
 
 const G = "3f2b8c1e-0000-4000-8000-000000000000";
 
@@ -64,8 +69,30 @@ describe("statusMap", () => {
     ]);
   });
 
-  it("withoutForeign releases foreign ids only", () => {
+  it("withoutForeign releases foreign ids only, marked ones too (issue 38)", () => {
     expect(withoutForeign({ a: true, b: NOT_ASSIGNED, c: FOREIGN })).toEqual({ a: true, b: NOT_ASSIGNED });
+    expect(withoutForeign({ a: true, u: UNCONFIRMED, f: UNCONFIRMED_FOREIGN })).toEqual({ a: true, u: UNCONFIRMED });
+  });
+
+  it("a mark keeps whether its id is foreign; 0.5.0-dev's mark reads as the program's (issue 38)", () => {
+    const map = { a: true, c: FOREIGN, u: UNCONFIRMED, f: UNCONFIRMED_FOREIGN } as const;
+    expect([...unconfirmedIn(map)].sort()).toEqual(["f", "u"]);
+    expect([...unconfirmedIn(map, true)]).toEqual(["u"]);
+    expect([...foreignIn(map)].sort()).toEqual(["c", "f"]);
+    expect([...assignedIn(map)].sort()).toEqual(["a", "c"]);
+    expect(parseUnconfirmed(UNCONFIRMED)).toEqual({ foreign: false });
+    expect(parseUnconfirmed(UNCONFIRMED_FOREIGN)).toEqual({ foreign: true });
+    // Tolerant of a reworded mark; nothing else is one.
+    expect(parseUnconfirmed("unconfirmed")).toEqual({ foreign: false });
+    expect(parseUnconfirmed("unconfirmed (not in the program)")).toEqual({ foreign: true });
+    for (const other of [true, FOREIGN, NOT_ASSIGNED, onGuardrail(G, "unconfirmed"), "unconfirmedX", undefined])
+      expect(parseUnconfirmed(other)).toBeUndefined();
+    expect([isForeign(FOREIGN), isForeign(UNCONFIRMED_FOREIGN), isForeign(UNCONFIRMED), isForeign(true)]).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
   });
 
   it("outputs sort ids and sit under the kind's state key, never the client's URL word", () => {

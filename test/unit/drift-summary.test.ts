@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { hasDrift, MAX_DRIFT_CHARS, summarizeDrift } from "../../src/preview/drift";
 import { summarizePreview } from "../../src/preview/summary";
+import { UNCONFIRMED, UNCONFIRMED_FOREIGN } from "../../src/core/assignments/status";
 import { guardrailStep, urn } from "../helpers/preview-steps";
 
 const golden = join(__dirname, "../e2e/golden");
@@ -61,7 +62,14 @@ describe("summarizeDrift", () => {
           urn: urn("GuardrailMemberAssignment", "eng-members"),
           oldState: {
             inputs: { guardrailId: "g1" },
-            outputs: { members: { "user_<b>": "not assigned", user_x: "assigned here, not in the program" } },
+            outputs: {
+              members: {
+                "user_<b>": "not assigned",
+                user_x: "assigned here, not in the program",
+                user_u: UNCONFIRMED,
+                user_v: UNCONFIRMED_FOREIGN,
+              },
+            },
           },
           newState: { inputs: { guardrailId: "g1", members: { "user_<b>": true } } },
         },
@@ -70,6 +78,13 @@ describe("summarizeDrift", () => {
     expect(md).toContain("- `[x](https://evil) # Heading ˋaˋ` (`eng`): `limitUsd` changed on the service.");
     expect(md).toContain("- `user_<b>` of `[x](https://evil) # Heading ˋaˋ` (`eng`): unassigned by hand.");
     expect(md).toContain("- `user_x` of `[x](https://evil) # Heading ˋaˋ` (`eng`): assigned here by hand, not in Git.");
+    // A failed up's mark is no hand's doing (issue 38).
+    expect(md).toContain(
+      "- `user_u` of `[x](https://evil) # Heading ˋaˋ` (`eng`): not known whether assigned here (an `up` failed before the service said).",
+    );
+    expect(md).toContain(
+      "- `user_v` of `[x](https://evil) # Heading ˋaˋ` (`eng`): not known whether assigned here (an `up` failed before the service said), not in Git.",
+    );
   });
 
   it("names are shown as the PR summary shows them: look-alikes marked, a verdict-like name a code span (issue 38)", () => {

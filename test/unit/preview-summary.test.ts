@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { summarizePreview } from "../../src/preview/summary";
-import { UNCONFIRMED } from "../../src/core/assignments/status";
+import { FOREIGN, UNCONFIRMED, UNCONFIRMED_FOREIGN } from "../../src/core/assignments/status";
 import { guardrailStep, urn } from "../helpers/preview-steps";
 
 const SECRET = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", ciphertext: "v1:abc" };
@@ -94,6 +94,24 @@ describe("summarizePreview", () => {
     expect(md).toContain("- removed: `user_u`");
     expect(md).toContain("- added: `user_n`");
     expect(md).not.toContain("put back");
+  });
+
+  it("a foreign id a failed up left unconfirmed: an exclusive set removes it; a switch to additive releases it (issue 38)", () => {
+    const step = (exclusive: boolean) => ({
+      op: "update",
+      urn: urn("GuardrailMemberAssignment", "eng-members"),
+      oldState: {
+        inputs: { guardrailId: "g-eng", exclusive: true },
+        outputs: { exclusive: true, members: { user_a: true, user_f: UNCONFIRMED_FOREIGN, user_h: FOREIGN } },
+      },
+      newState: { inputs: { guardrailId: "g-eng", exclusive, members: { user_a: true } } },
+    });
+    const kept = summarizePreview({ steps: [step(true)] });
+    expect(kept).toContain("- removed: `user_f`, `user_h`");
+    expect(kept).not.toContain("put back");
+    // Additive leaves alone what the program does not list: released, not removed.
+    const released = summarizePreview({ steps: [step(false)] });
+    expect(released).not.toMatch(/removed|put back|user_f|user_h/);
   });
 
   it("ignores the refresh steps of preview --refresh", () => {

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, symlinkSync, writeFileSync, existsSync } fro
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { FOREIGN } from "../../src/core/assignments/status";
+import { FOREIGN, UNCONFIRMED, UNCONFIRMED_FOREIGN } from "../../src/core/assignments/status";
 import { planMigration } from "../../src/export/from-state";
 import { parseSetImportId } from "../../src/core/assignments/import-id";
 import { MEMBER_KIND } from "../../src/core/assignments/kind";
@@ -217,6 +217,11 @@ describe("planMigration: a dynamic-face stack's state", () => {
     );
     expect(() => planMigration(stateOf(set({ exclusive: false })))).toThrow(/does not say which memberUserIds/);
     expect(() => planMigration(stateOf(set({ exclusive: "yes", members: {} })))).toThrow(/does not say/);
+    // A failed up left ids marked: whether they are the program's is not known (issue 38).
+    for (const mark of [UNCONFIRMED, UNCONFIRMED_FOREIGN])
+      expect(() =>
+        planMigration(stateOf(set({ exclusive: true, members: { user_a: true, user_f: mark, user_g: mark } }))),
+      ).toThrow(/marks 2 memberUserIds unconfirmed \(a failed pulumi up\); run pulumi refresh, then migrate/);
   });
 
   // Issue 38: the import records the args that were secret as secrets (names in the id, never

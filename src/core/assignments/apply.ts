@@ -10,7 +10,7 @@ import type { AssignmentInputs } from "../args/assignment-args";
 import { inProgramNames, type AssignmentSetKind } from "./kind";
 import type { Plan } from "./plan";
 import { setOutputs, setResourceId, statusMap } from "./state-map";
-import { FOREIGN, UNCONFIRMED } from "./status";
+import { FOREIGN, UNCONFIRMED, UNCONFIRMED_FOREIGN } from "./status";
 import { UserError } from "../user-error";
 
 /** A failure after some calls landed: the engine records `properties` as the state. */
@@ -45,6 +45,11 @@ export interface ApplyContext {
   chunkSize: number;
   /** The engine's `__provider` input, kept in a partial state. */
   provider: unknown;
+  /**
+   * Ids an exclusive set holds that the program never listed (state-map.ts `foreignIn`): a mark
+   * on one keeps that it is foreign (UNCONFIRMED_FOREIGN). Default: none.
+   */
+  foreign?: ReadonlySet<string>;
 }
 
 /** A chunk whose call failed past its retries: its error, and its ids (their fate unknown). */
@@ -80,7 +85,7 @@ async function eachChunk(
  * in flight, and checks every count. Answers the ids now assigned here; a count short of its
  * chunk is settled by one re-list once the chunks are done; on any failure waits for the
  * chunks in flight, re-lists and throws a PartialApplyError that records what landed, and
- * marks UNCONFIRMED the ids whose fate that re-list could not settle (it failed too).
+ * marks unconfirmed the ids whose fate that re-list could not settle (it failed too).
  */
 export async function applyPlanToService(
   ctx: ApplyContext,
@@ -152,8 +157,11 @@ function partial(
   // Ids this resource was removing that are still here stay in its care, so the next up
   // removes them (in additive mode they would otherwise be forgotten, and left behind).
   for (const id of plan.remove) if (live.has(id) && !(id in map)) map[id] = FOREIGN;
-  // Ids whose fate no answer said: marked, in the state's care, so the next up reads first.
-  for (const id of unsettled) map[id] = UNCONFIRMED;
+  // Ids whose fate no answer said: marked, in the state's care, so the next up reads first. The
+  // mark keeps what was known of the id: a foreign one stays foreign (a switch to additive
+  // releases it; the program's are never confused with it).
+  for (const id of unsettled)
+    map[id] = inputs.exclusive && !inputs.ids.has(id) && ctx.foreign?.has(id) ? UNCONFIRMED_FOREIGN : UNCONFIRMED;
   // The engine prints the reasons (not the message): the mark is explained in both.
   const reasons = unsettled.length
     ? [

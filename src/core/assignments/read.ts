@@ -9,7 +9,7 @@ import { confirmGone } from "../confirm-gone";
 import type { AssignmentSetKind } from "./kind";
 import { heldElsewhere } from "./held-elsewhere";
 import { setOutputs, setResourceId, statusesIn, statusMap } from "./state-map";
-import { FOREIGN } from "./status";
+import { FOREIGN, isForeign } from "./status";
 import type { ReadResult } from "../results";
 import { parseSetImportId } from "./import-id";
 
@@ -31,8 +31,9 @@ export async function readSet(
   }
   const exclusive = Boolean(props?.exclusive);
   const previous = statusesIn(props, kind.stateKey);
-  // Ids the program asked for keep their place; foreign ids are re-derived from `live`.
-  const wanted = Object.keys(previous).filter((k) => previous[k] !== FOREIGN);
+  // Ids the program asked for keep their place; foreign ids (marked ones too: issue 38) are
+  // re-derived from `live`.
+  const wanted = Object.keys(previous).filter((k) => !isForeign(previous[k]));
   const elsewhere = await heldElsewhere(
     client,
     kind,
@@ -41,7 +42,7 @@ export async function readSet(
   );
   const map = statusMap(wanted, live, exclusive, elsewhere);
   // An id this resource still has to remove (a failed unassign) stays in its care while it is here.
-  for (const k of Object.keys(previous)) if (previous[k] === FOREIGN && live.has(k)) map[k] = FOREIGN;
+  for (const k of Object.keys(previous)) if (isForeign(previous[k]) && live.has(k)) map[k] = FOREIGN;
   const outs = setOutputs(kind.stateKey, { guardrailId, exclusive }, map);
   return { id, properties: outs, inputs: outs };
 }

@@ -7,7 +7,7 @@
  * `- user_eve: "..."`. Pure: no client, no config.
  */
 import type { AssignmentInputs } from "../args/assignment-args";
-import { FOREIGN, NOT_ASSIGNED, UNCONFIRMED } from "./status";
+import { FOREIGN, isForeign, NOT_ASSIGNED, parseUnconfirmed } from "./status";
 
 /** An id map as state holds it. */
 export type StatusMap = Record<string, true | string>;
@@ -22,14 +22,27 @@ export function assignedIn(map: StatusMap): Set<string> {
   return new Set(Object.keys(map).filter((id) => map[id] === true || map[id] === FOREIGN));
 }
 
-/** Ids whose fate a failed `up` left unknown (status.ts): the next write reads the service first. */
-export function unconfirmedIn(map: StatusMap): Set<string> {
-  return new Set(Object.keys(map).filter((id) => map[id] === UNCONFIRMED));
+/**
+ * Ids whose fate a failed `up` left unknown (status.ts): the next write reads the service first.
+ * `own`: only the program's (an additive set never touches a foreign one).
+ */
+export function unconfirmedIn(map: StatusMap, own = false): Set<string> {
+  return new Set(
+    Object.keys(map).filter((id) => {
+      const mark = parseUnconfirmed(map[id]);
+      return mark !== undefined && !(own && mark.foreign);
+    }),
+  );
 }
 
-/** The map without foreign ids (exclusive -> additive releases them). */
+/** Ids the map holds that are not the program's: foreign, sure or marked unconfirmed. */
+export function foreignIn(map: StatusMap): Set<string> {
+  return new Set(Object.keys(map).filter((id) => isForeign(map[id])));
+}
+
+/** The map without foreign ids, marked ones too (exclusive -> additive releases them). */
 export function withoutForeign(map: StatusMap): StatusMap {
-  return Object.fromEntries(Object.entries(map).filter(([, status]) => status !== FOREIGN));
+  return Object.fromEntries(Object.entries(map).filter(([, status]) => !isForeign(status)));
 }
 
 /**

@@ -20,6 +20,30 @@ export const NOT_ASSIGNED = "not assigned";
  */
 export const UNCONFIRMED = "unconfirmed: an up failed before the service said; the next up reads it first";
 
+/**
+ * The same mark on a foreign id (one the program never listed) that an exclusive set was
+ * removing: it keeps what was known, that the id is not the program's, so a switch to additive
+ * releases it as it releases every foreign id, and a refresh or a migration never counts it
+ * among the program's (issue 38).
+ */
+export const UNCONFIRMED_FOREIGN =
+  "unconfirmed, not in the program: an up failed before the service said; the next up reads it first";
+
+/**
+ * Reads a mark back: undefined for any other status, and whether the id is foreign. Tolerant:
+ * any status that begins with "unconfirmed" is a mark, of an id of the program's unless it says
+ * "not in the program" (0.5.0-dev wrote UNCONFIRMED alone, for ids of either kind).
+ */
+export function parseUnconfirmed(status: unknown): { foreign: boolean } | undefined {
+  if (typeof status !== "string" || !/^unconfirmed\b/.test(status)) return undefined;
+  return { foreign: /^unconfirmed\W+not in the program\b/.test(status) };
+}
+
+/** A foreign id, sure or marked: held here (or maybe), never the program's; exclusive mode removes it. */
+export function isForeign(status: unknown): boolean {
+  return status === FOREIGN || parseUnconfirmed(status)?.foreign === true;
+}
+
 /** Longest guardrail name a status quotes; names come from the service, so they are bounded. */
 export const STATUS_NAME_MAX = 60;
 

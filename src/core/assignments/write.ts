@@ -15,6 +15,7 @@ import { movesWarning } from "./moves";
 import { planChanges } from "./plan";
 import {
   assignedIn,
+  foreignIn,
   setOutputs,
   setResourceId,
   statusesIn,
@@ -32,7 +33,8 @@ const context = (
   client: GuardrailsClient,
   inputs: AssignmentInputs,
   provider: unknown,
-): ApplyContext => ({ client, kind, inputs, chunkSize: chunkSize(), provider });
+  foreign: ReadonlySet<string> = new Set(),
+): ApplyContext => ({ client, kind, inputs, chunkSize: chunkSize(), provider, foreign });
 
 async function listOrExplain(
   kind: AssignmentSetKind,
@@ -105,8 +107,8 @@ export async function updateSet(
   const wasExclusive = Boolean(olds.exclusive);
   if (!wasExclusive && inputs.exclusive)
     return { properties: await claim(kind, client, inputs, statusesIn(olds, kind.stateKey), provider, moves) };
-  // Exclusive -> additive releases the foreign ids: they leave the state and stay on the
-  // service, since additive never touches what the program does not list.
+  // Exclusive -> additive releases the foreign ids, marked ones too (issue 38): they leave the
+  // state and stay on the service, since additive never touches what the program does not list.
   const map =
     wasExclusive && !inputs.exclusive
       ? withoutForeign(statusesIn(olds, kind.stateKey))
@@ -129,7 +131,10 @@ export async function updateSet(
   // "Updated" then means checked: the set is read and recorded, as a refresh would.
   if (plan.add.length + plan.remove.length === 0 && !unsure)
     return { properties: setOutputs(kind.stateKey, inputs, statusMap(inputs.ids, await read(), inputs.exclusive)) };
-  const now = await applyPlanToService(context(kind, client, inputs, provider), plan, live);
+  // An exclusive set's foreign ids stay foreign in a mark a failure leaves (apply.ts). In an
+  // additive set's map FOREIGN means an id the program dropped that is still here: its own.
+  const foreign = wasExclusive ? foreignIn(map) : new Set<string>();
+  const now = await applyPlanToService(context(kind, client, inputs, provider, foreign), plan, live);
   warnMoves(kind, inputs.guardrailId, moves, now, plan.add);
   return { properties: setOutputs(kind.stateKey, inputs, statusMap(inputs.ids, now, inputs.exclusive)) };
 }
@@ -156,7 +161,7 @@ export async function deleteSet(kind: AssignmentSetKind, props: Record<string, u
   try {
     ids = props.exclusive
       ? await collect(kind.list(client, guardrailId))
-      : [...assignedIn(statusesIn(props, kind.stateKey)), ...unconfirmedIn(statusesIn(props, kind.stateKey))];
+      : [...assignedIn(statusesIn(props, kind.stateKey)), ...unconfirmedIn(statusesIn(props, kind.stateKey), true)];
   } catch (err) {
     // The guardrail is gone, and its assignments with it (rule 9), if a working service says so.
     if (err instanceof NotFoundError) return gone(err);
