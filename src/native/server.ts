@@ -11,7 +11,7 @@ import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import { UserError } from "../core/user-error";
 import { checkConfigResponse, configureResponse, diffConfigResponse } from "./config";
-import { checkingCredentials } from "./credentials";
+import { afterCheck, armingCredentials, checkThenCredentials, invokeAfterCheck } from "./credentials";
 import { withUrn } from "./engine-log";
 import { grpcError } from "./init-failure";
 import { invoke } from "./invoke";
@@ -51,14 +51,14 @@ export function providerService(version: string): Partial<provrpc.IResourceProvi
     getSchema: unary(() => new provproto.GetSchemaResponse().setSchema(packageSchema())),
     checkConfig: unary(checkConfigResponse),
     diffConfig: unary(diffConfigResponse),
-    configure: unary(checkingCredentials(configureResponse)),
-    check: unary(resources.check),
-    diff: unary(resources.diff),
-    create: unary(resources.create),
-    read: unary(resources.read),
-    update: unary(resources.update),
-    delete: unary(async (req: provproto.DeleteRequest) => (await resources.remove(req), empty())),
-    invoke: unary(invoke),
+    configure: unary(armingCredentials(configureResponse)),
+    check: unary(checkThenCredentials(resources.check)),
+    diff: unary(afterCheck(resources.diff)),
+    create: unary(afterCheck(resources.create)),
+    read: unary(afterCheck(resources.read)),
+    update: unary(afterCheck(resources.update)),
+    delete: unary(afterCheck(async (req: provproto.DeleteRequest) => (await resources.remove(req), empty()))),
+    invoke: unary(invokeAfterCheck(invoke)),
     cancel: unary(empty),
     attach: unary(empty),
   };

@@ -1,12 +1,12 @@
 /**
  * The native plugin's credentials check against a 401 that echoes the key in a form the first
- * fix of issue 38 missed (attack pass): Configure's error names the setting, never the key.
+ * fix of issue 38 missed (attack pass): the check's error names the setting, never the key.
  * Needs dist (the built plugin).
  */
 import type * as grpc from "@grpc/grpc-js";
 import { afterEach, describe, expect, it } from "vitest";
 import { type HostileServer, hostileServer, json } from "../helpers/hostile-server";
-import { configure, type RunningPlugin, startPlugin } from "../helpers/native-plugin";
+import { configure, invoke, type RunningPlugin, startPlugin } from "../helpers/native-plugin";
 
 const KEY = `sk-or-v1-${"9f3c1a7e5b2d84c06e1f9a3b7c5d2e8f".repeat(2)}`;
 const uesc = (k: string) => [...k].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`).join("");
@@ -17,7 +17,7 @@ afterEach(async () => {
   await srv?.close();
 });
 
-describe("native Configure: a 401 echoing the key", () => {
+describe("native credentials check: a 401 echoing the key", () => {
   it.each([
     ["JSON \\u escapes", (k: string) => `bad authorization header "Bearer ${uesc(k)}"`],
     ["the key missing its last character", (k: string) => `invalid key ${k.slice(0, -1)}`],
@@ -31,7 +31,9 @@ describe("native Configure: a 401 echoing the key", () => {
         json(res, 401, { error: { code: 401, message: form(k) } });
       });
       plugin = await startPlugin();
-      const err = (await configure(plugin.client, { apiKey: KEY, baseUrl: srv.url }).then(
+      await configure(plugin.client, { apiKey: KEY, baseUrl: srv.url });
+      // The first data source proves the key and URL first (Configure only arms the check).
+      const err = (await invoke(plugin.client, "getGuardrails", {}).then(
         () => undefined,
         (e: unknown) => e,
       )) as grpc.ServiceError | undefined;

@@ -67,6 +67,13 @@ describe("dynamic face: the first call checks the key and URL", () => {
     expect(await calls()).toEqual(["GET /api/v1/guardrails?offset=0&limit=1 200"]);
   });
 
+  it("a bad value is reported before any call, the key check included", async () => {
+    configureDynamic({ "guardrails:apiKey": WRONG_KEY });
+    const { failures } = await guardrail.check({}, { __provider: "s", name: "Eng", limitUsd: 10 });
+    expect(failures?.map((f) => f.reason).join("; ")).toMatch(/resetInterval/);
+    expect(await calls()).toEqual([]);
+  });
+
   it("a wrong key fails check, naming guardrails:apiKey and never the key; later calls point back", async () => {
     configureDynamic({ "guardrails:apiKey": WRONG_KEY });
     const first = await guardrail.check({}, NEWS).then(
@@ -122,26 +129,56 @@ describe("dynamic face: the first call checks the key and URL", () => {
   });
 });
 
-describe("native face: Configure checks the key and URL before it answers", () => {
-  it("a right key: Configure answers after one read", async () => {
+/** The native `Check` of a guardrail with `news` (valid ones unless given): its error, or undefined. */
+function nativeCheck(news: Record<string, unknown> = NEWS_NATIVE): Promise<grpc.ServiceError | undefined> {
+  const handler = providerService("0.0.0").check as grpc.handleUnaryCall<
+    provproto.CheckRequest,
+    provproto.CheckResponse
+  >;
+  const request = new provproto.CheckRequest()
+    .setUrn("urn:pulumi:s::p::guardrails:index:Guardrail::eng")
+    .setNews(Struct.fromJavaScript(news as never))
+    .setOlds(Struct.fromJavaScript({}));
+  return new Promise((resolve) =>
+    handler({ request } as grpc.ServerUnaryCall<provproto.CheckRequest, provproto.CheckResponse>, (err) =>
+      resolve((err as grpc.ServiceError | null) ?? undefined),
+    ),
+  );
+}
+const NEWS_NATIVE = { name: "Eng", limitUsd: 5, resetInterval: "daily" };
+
+describe("native face: Configure arms the check; the first call past validation makes it", () => {
+  it("a right key: Configure makes no call; the first Check one read, shared by later calls", async () => {
     expect(await nativeConfigure({ apiKey: TEST_KEY, baseUrl: emu.url })).toBeUndefined();
+    expect(await calls()).toEqual([]);
+    expect(await nativeCheck()).toBeUndefined();
+    expect(await nativeCheck()).toBeUndefined();
     expect(await calls()).toEqual(["GET /api/v1/guardrails?offset=0&limit=1 200"]);
   });
 
-  it("a wrong key: Configure fails naming guardrails:apiKey, never the key", async () => {
-    const err = await nativeConfigure({ apiKey: WRONG_KEY, baseUrl: emu.url });
+  it("a bad value is reported before any call, the key check included", async () => {
+    expect(await nativeConfigure({ apiKey: WRONG_KEY, baseUrl: emu.url })).toBeUndefined();
+    expect(await nativeCheck({ name: "Eng", limitUsd: 10 })).toBeUndefined();
+    expect(await calls()).toEqual([]);
+  });
+
+  it("a wrong key: the first Check fails naming guardrails:apiKey, never the key", async () => {
+    expect(await nativeConfigure({ apiKey: WRONG_KEY, baseUrl: emu.url })).toBeUndefined();
+    const err = await nativeCheck();
     expect(err?.details).toContain("The service refused the API key from stack config guardrails:apiKey");
     expect(err?.details).not.toContain(WRONG_KEY);
   });
 
-  it("an unreachable URL: Configure fails naming guardrails:baseUrl and the URL", async () => {
+  it("an unreachable URL: the first Check fails naming guardrails:baseUrl and the URL", async () => {
     const url = `http://127.0.0.1:${await closedPort()}`;
-    const err = await nativeConfigure({ apiKey: TEST_KEY, baseUrl: url, maxAttempts: 1 });
+    expect(await nativeConfigure({ apiKey: TEST_KEY, baseUrl: url, maxAttempts: 1 })).toBeUndefined();
+    const err = await nativeCheck();
     expect(err?.details).toContain(`The service URL "${url}" comes from stack config guardrails:baseUrl`);
   });
 
-  it("skipCredentialsCheck (a boolean in the config): Configure answers with no read", async () => {
+  it("skipCredentialsCheck (a boolean in the config): no read at all", async () => {
     expect(await nativeConfigure({ apiKey: WRONG_KEY, baseUrl: emu.url, skipCredentialsCheck: true })).toBeUndefined();
+    expect(await nativeCheck()).toBeUndefined();
     expect(await calls()).toEqual([]);
   });
 });

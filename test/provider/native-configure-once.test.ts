@@ -60,7 +60,11 @@ describe("a second Configure", () => {
     await emu.clearLog();
     expect((await invoke(plugin.client, "getGuardrails", {})).ids).toEqual([id]);
     expect(listener.requests).toEqual([]);
-    expect((await emu.log()).entries.map((e) => [e.operation, e.status])).toEqual([["listGuardrails", 200]]);
+    // The first call past validation also proves the key and URL (one row; issue 38, class 7).
+    expect((await emu.log()).entries.map((e) => `${e.operation} ${e.status} ${e.query}`)).toEqual([
+      "listGuardrails 200 ?offset=0&limit=1",
+      "listGuardrails 200 ?offset=0&limit=100",
+    ]);
   });
 
   it("that repeats the first is accepted", async () => {

@@ -1,8 +1,9 @@
 /**
- * The key and URL are proved when a provider is configured, with one cheap authenticated read
- * (`GET /guardrails?limit=1`), so a CI preview with a wrong key or an unreachable URL fails
- * before any write even when nothing in it needs reading (issue 38, class 7), as the large
- * cloud providers check their credentials. One read per provider process and settings, shared
+ * The key and URL are proved once a provider is configured, with one cheap authenticated read
+ * (`GET /guardrails?limit=1`) before the first call that passed its own validation, so a CI
+ * preview with a wrong key or an unreachable URL fails before any write even when nothing in it
+ * needs reading (issue 38, class 7), as the large cloud providers check their credentials, and a
+ * bad value is still reported before any call. One read per provider process and settings, shared
  * by every resource. Only a refused key (401, 403) or a URL that takes no connection fails it;
  * any other answer is left to the calls that follow, which say what they found.
  * `guardrails:skipCredentialsCheck` (GUARDRAILS_SKIP_CREDENTIALS_CHECK) skips it for an
@@ -91,14 +92,25 @@ export async function credentialsChecked(): Promise<void> {
   );
 }
 
-/** Wraps each provider method so it runs only after the key and URL were checked (`credentialsChecked`). */
+/**
+ * Wraps each provider method so it runs only after the key and URL were checked
+ * (`credentialsChecked`). `check` validates first and checks only args that passed, so a bad
+ * value is reported before any call (README: "a bad value is caught before any call").
+ */
 export function afterCredentialsCheck<T extends Record<string, (...args: never[]) => Promise<unknown>>>(methods: T): T {
   const wrapped: Record<string, unknown> = {};
   for (const [name, fn] of Object.entries(methods)) {
-    wrapped[name] = async (...args: never[]) => {
-      await credentialsChecked();
-      return fn(...args);
-    };
+    wrapped[name] =
+      name === "check"
+        ? async (...args: never[]) => {
+            const answer = (await fn(...args)) as { failures?: unknown[] } | undefined;
+            if ((answer?.failures?.length ?? 0) === 0) await credentialsChecked();
+            return answer;
+          }
+        : async (...args: never[]) => {
+            await credentialsChecked();
+            return fn(...args);
+          };
   }
   return wrapped as T;
 }
