@@ -25,7 +25,7 @@ import {
 import { checkBaseUrl } from "./base-url";
 import { NotFoundError, PaginationError } from "./errors";
 import { redactUrl } from "./redaction";
-import { paginate } from "./pagination";
+import { MAX_LIST_BYTES, paginate } from "./pagination";
 import { type Budget, processBudget } from "./budget";
 import {
   budgetPauseMs,
@@ -62,6 +62,7 @@ export class GuardrailsClient {
   private readonly hooks: RetryHooks;
   private readonly pageSize: number;
   private readonly maxListRows: number | undefined;
+  private readonly maxListBytes: number;
   private readonly budget: Budget;
 
   constructor(options: GuardrailsClientOptions) {
@@ -75,6 +76,7 @@ export class GuardrailsClient {
       ...(options.maxResponseBytes ? { maxResponseBytes: options.maxResponseBytes } : {}),
     });
     this.maxListRows = options.maxListRows;
+    this.maxListBytes = options.maxListBytes ?? MAX_LIST_BYTES;
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.hooks = options.retryHooks ?? {};
     this.budget = options.budget ?? processBudget;
@@ -110,14 +112,27 @@ export class GuardrailsClient {
     const maxRows = Math.min(listBound, options.maxRows ?? listBound);
     const shown = redactUrl(`${this.baseUrl}/api/v1${path}`);
     return paginate(
-      (offset, limit) =>
-        this.call({ method: "GET", path, query: { ...query, offset, limit }, schema }) as Promise<{
+      async (offset, limit) => {
+        let bytes = 0;
+        const onBytes = (n: number) => {
+          bytes = n;
+        };
+        const page = (await this.call({
+          method: "GET",
+          path,
+          query: { ...query, offset, limit },
+          schema,
+          onBytes,
+        })) as {
           data: T[];
           total_count: number;
-        }>,
+        };
+        return { ...page, bytes };
+      },
       this.pageSize,
       {
         maxRows,
+        maxBytes: this.maxListBytes,
         concurrency: this.concurrency,
         fail: (reason) => new PaginationError(200, `paging stopped: ${reason}`, { method: "GET", url: shown }),
       },
