@@ -25,7 +25,7 @@ import {
 import { checkBaseUrl } from "./base-url";
 import { NotFoundError, PaginationError } from "./errors";
 import { redactUrl } from "./redaction";
-import { MAX_LIST_BYTES, paginate } from "./pagination";
+import { MAX_LIST_BYTES, type PageResult, paginate } from "./pagination";
 import { type Budget, processBudget } from "./budget";
 import {
   budgetPauseMs,
@@ -113,21 +113,11 @@ export class GuardrailsClient {
     const shown = redactUrl(`${this.baseUrl}/api/v1${path}`);
     return paginate(
       async (offset, limit) => {
-        let bytes = 0;
-        const onBytes = (n: number) => {
-          bytes = n;
-        };
-        const page = (await this.call({
-          method: "GET",
-          path,
-          query: { ...query, offset, limit },
-          schema,
-          onBytes,
-        })) as {
-          data: T[];
-          total_count: number;
-        };
-        return { ...page, bytes };
+        // The body's size, told before it is parsed: the read counts it against maxListBytes.
+        const size = { bytes: 0 };
+        const onBytes = (n: number) => void (size.bytes = n);
+        const page = await this.call({ method: "GET", path, query: { ...query, offset, limit }, schema, onBytes });
+        return { ...(page as PageResult<T>), bytes: size.bytes };
       },
       this.pageSize,
       {
