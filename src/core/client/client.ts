@@ -114,10 +114,10 @@ export class GuardrailsClient {
     return paginate(
       async (offset, limit) => {
         // The body's size, told before it is parsed: the read counts it against maxListBytes.
-        const size = { bytes: 0 };
-        const onBytes = (n: number) => void (size.bytes = n);
+        const sizes: number[] = [];
+        const onBytes = (n: number) => sizes.push(n);
         const page = await this.call({ method: "GET", path, query: { ...query, offset, limit }, schema, onBytes });
-        return { ...(page as PageResult<T>), bytes: size.bytes };
+        return { ...(page as PageResult<T>), bytes: sizes.at(-1) ?? 0 };
       },
       this.pageSize,
       {
