@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { fetchInOrder } from "../../src/core/client/fetch-in-order";
-import { collect, pagesFor, paginate } from "../../src/core/client/pagination";
+import { pagesFor } from "../../src/core/client/page-walk";
+import { collect, paginate } from "../../src/core/client/pagination";
 import { UserError } from "../../src/core/user-error";
 
 /** A fake list of `total` slots where `hidden` slots are filtered out of pages (short pages). */
