@@ -497,6 +497,16 @@ describe("paginate: a read holds every row, or fails", () => {
     ]);
   });
 
+  it("a probe that fails to load fails the read with its error, not as a list that changed", async () => {
+    const { fetchPage: inner, calls } = pages(25, new Set([9]));
+    const fetchPage = async (offset: number, limit: number) => {
+      if (limit === 1) throw new Error("connection reset"); // the probe of page 0: offset 9, 1 row
+      return inner(offset, limit);
+    };
+    await expect(collect(paginate(fetchPage, 10))).rejects.toThrow("connection reset");
+    expect(calls).toHaveLength(3);
+  });
+
   it("a page holding more rows than its count leaves from its offset is refused", async () => {
     const fetchPage = async (offset: number, limit: number) => ({
       data: offset === 18 ? range(10) : range(25).slice(offset, offset + limit),
