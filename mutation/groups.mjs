@@ -34,6 +34,7 @@ export const GROUPS = {
     modules: [
       "src/core/client/redaction.ts",
       "src/core/client/pagination.ts",
+      "src/core/client/page-walk.ts",
       "src/core/client/fetch-in-order.ts",
       "src/core/client/base-url.ts",
       "src/core/client/retry.ts",

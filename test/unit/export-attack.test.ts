@@ -7,7 +7,7 @@ import { linkSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileS
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { GuardrailsClient } from "../../src/core/client";
+import { GuardrailsClient, ResponseShapeError } from "../../src/core/client";
 import { wireGuardrail } from "../../src/core/client/wire";
 import { comparableInputs, comparableOutputs, outputsFromWire } from "../../src/core/guardrail/model";
 import { declaredFromLive } from "../../src/export/declared";
@@ -391,22 +391,17 @@ describe("hostile service: what reaches the files", () => {
     expect(loaded[0]!.settings.description).toBe(description);
   });
 
-  it("A35: a 200,000-character name: a short file name, and the file loads or the export warns", async () => {
+  // Issue 38's second attack pass: a string longer than any the service documents is refused
+  // by the client's wire schema (names: 4,096 characters), by field and length, never quoted.
+  it("A35: a 200,000-character name: the export fails naming the field and its length, not the name", async () => {
     const name = "N".repeat(200_000);
     const org = await organization([row(uuid(1), name)]);
     try {
-      const result = await exportGuardrails({ client: org.client });
-      expect(result.files[0]!.fileName.length).toBeLessThanOrEqual(68);
-      const dir = folder();
-      writeExport(dir, result.files);
-      let loadError = "";
-      try {
-        expect(loadGuardrailConfigs(dir)[0]!.settings.name).toBe(name);
-      } catch (err) {
-        loadError = (err as Error).message;
-        expect(result.warnings.join("\n")).toMatch(/name/);
-      }
-      expect(loadError.length).toBeLessThan(5_000);
+      const err = await exportGuardrails({ client: org.client }).catch((e: Error) => e);
+      expect(err).toBeInstanceOf(ResponseShapeError);
+      expect((err as Error).message).toContain("data.0.name: must be at most 4096 characters (got 200000)");
+      expect((err as Error).message).not.toContain("NNNN");
+      expect((err as Error).message.length).toBeLessThan(1_000);
     } finally {
       await org.close();
     }

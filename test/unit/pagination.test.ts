@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { fetchInOrder } from "../../src/core/client/fetch-in-order";
-import { collect, pagesFor, paginate } from "../../src/core/client/pagination";
+import { pagesFor } from "../../src/core/client/page-walk";
+import { collect, paginate } from "../../src/core/client/pagination";
 import { UserError } from "../../src/core/user-error";
 
 /** A fake list of `total` slots where `hidden` slots are filtered out of pages (short pages). */
@@ -43,13 +44,20 @@ describe("paginate", () => {
     expect(calls).toHaveLength(4);
   });
 
-  it("a row seen on an earlier page is not yielded twice", async () => {
+  // Issue 38 (attack pass): a repeated row was dropped in silence, so a row that moved onto a
+  // page already read (an unstable order among equal sort keys) was never read, with no error.
+  it("a row on two pages away from the row they share means the order shifted: the read fails, saying so", async () => {
     const rows = ["a", "b", "b", "c"];
-    const fetchPage = async (offset: number, limit: number) => ({
-      data: rows.slice(offset, offset + limit),
-      total_count: 4,
-    });
-    expect(await collect(paginate(fetchPage, 3))).toEqual(["a", "b", "c"]);
+    const calls: number[] = [];
+    const fetchPage = async (offset: number, limit: number) => {
+      calls.push(offset);
+      return { data: rows.slice(offset, offset + limit), total_count: 4 };
+    };
+    await expect(collect(paginate(fetchPage, 3))).rejects.toThrow(
+      "the list changed while it was read (the page at offset 0 held 1 row(s) already read on another page: rows moved between pages) on 3 reads in a row",
+    );
+    // Each walk stops at the page that shows the repeat, here its first.
+    expect(calls).toEqual([0, 0, 0]);
   });
 
   it("an empty list takes one call", async () => {
@@ -231,7 +239,17 @@ describe("paginate: a shift across a page boundary is seen, not only a changed c
     const hidden = new Set(range(500).filter((i) => i % 99 === 0));
     const steady = pages(500, hidden);
     expect(await collect(paginate(steady.fetchPage, 100))).toEqual(range(500).filter((i) => !hidden.has(i)));
-    expect(steady.calls).toHaveLength(2 * pagesFor(500, 100));
+    // Each short page whose last row the next page does not show has the rest of its window read
+    // again once (6 here), on the first walk only: the second agrees with a walk already probed.
+    expect(steady.calls).toHaveLength(2 * pagesFor(500, 100) + 6);
+    expect(steady.calls.slice(6, 12)).toEqual([
+      [98, 2],
+      [197, 2],
+      [296, 2],
+      [395, 2],
+      [494, 2],
+      [499, 1],
+    ]);
     let walk = 0;
     const drifting = async (offset: number, limit: number) => {
       if (offset === 0) walk++;
@@ -327,11 +345,14 @@ describe("paginate: the edges", () => {
 
   it("a row without a string id, null included, is known by its JSON", async () => {
     const rows = [null, { id: 7, v: 1 }, { id: 7, v: 2 }, null];
-    const fetchPage = async (offset: number, limit: number) => ({
-      data: rows.slice(offset, offset + limit),
-      total_count: 4,
+    const fetchPage = (total: number) => async (offset: number, limit: number) => ({
+      data: rows.slice(offset, Math.min(total, offset + limit)),
+      total_count: total,
     });
-    expect(await collect(paginate(fetchPage, 2))).toEqual([null, { id: 7, v: 1 }, { id: 7, v: 2 }]);
+    expect(await collect(paginate(fetchPage(3), 2))).toEqual([null, { id: 7, v: 1 }, { id: 7, v: 2 }]);
+    await expect(collect(paginate(fetchPage(4), 2))).rejects.toThrow(
+      "the page at offset 2 held 1 row(s) already read on another page",
+    );
   });
 
   it("by default a count over 100,000 rows is refused with a UserError, and exactly 100,000 is not", async () => {
@@ -409,6 +430,118 @@ describe("paginate: the edges", () => {
     expect(requested).toEqual([0, 9, 18, 27, 36]);
     release();
     expect(await rows).toEqual(range(100));
+  });
+});
+
+// Issue 38, the attack pass: reads that came back partial with no error, and a list whose rows
+// grew the heap to 4.4 GB (test/unit/pagination-hostile.test.ts runs the attacker's servers).
+describe("paginate: a read holds every row, or fails", () => {
+  it("a row moved onto a page already read is seen at once, and a walk over the settled list is whole", async () => {
+    // Rows 5 and 25 trade places after page 0 of the first walk, for good.
+    const rows = range(30);
+    const { fetchPage: inner, stats } = liveList(rows);
+    const fetchPage = async (offset: number, limit: number) => {
+      const page = await inner(offset, limit);
+      if (stats.calls === 1) [rows[5], rows[25]] = [rows[25]!, rows[5]!];
+      return page;
+    };
+    expect([...(await collect(paginate(fetchPage, 10)))].sort((a, b) => a - b)).toEqual(range(30));
+    // The first walk stops at the page at offset 18 (it shows row 5 again), the second reads 4 pages.
+    expect(stats.calls).toBe(3 + 4);
+  });
+
+  it("a page of a short list that serves fewer rows than its window, with no page after it, is probed too", async () => {
+    const calls: Array<[number, number]> = [];
+    const fetchPage = async (offset: number, limit: number) => {
+      calls.push([offset, limit]);
+      return { data: range(30).slice(offset, offset + Math.min(limit, 20)), total_count: 30 };
+    };
+    await expect(collect(paginate(fetchPage, 100, { maxWalks: 1 }))).rejects.toThrow(
+      "the list changed while it was read (the page at offset 0 showed 20 of the 30 rows of its window, and a second read of the rest of that window found 10 row(s) it had left out: a server that serves fewer rows than asked for) on 1 reads in a row",
+    );
+    expect(calls).toEqual([
+      [0, 100],
+      [20, 10],
+    ]);
+  });
+
+  it("a short page whose last row the next page shows is not probed: removed rows hide nothing there", async () => {
+    const { fetchPage, calls } = pages(25, new Set([3]));
+    expect(await collect(paginate(fetchPage, 10))).toEqual(range(25).filter((i) => i !== 3));
+    expect(calls).toEqual([
+      [0, 10],
+      [9, 10],
+      [18, 10],
+    ]);
+  });
+
+  it("a probe that finds a row the list gained meanwhile starts the walk again", async () => {
+    // Slots 5 and 9 hold removed rows while the first walk reads, so page 0 cannot show the row it
+    // shares with page 1; slot 9's row is back before the probe of page 0's window reads it.
+    const hidden = new Set([5, 9]);
+    const { fetchPage: inner, calls } = pages(25, hidden);
+    const fetchPage = async (offset: number, limit: number) => {
+      if (calls.length === 3) hidden.delete(9);
+      return inner(offset, limit);
+    };
+    expect(await collect(paginate(fetchPage, 10))).toEqual(range(25).filter((i) => i !== 5));
+    // Walk 1, the probe of page 0 (offsets 8 and 9), then walk 2, whose boundaries all match.
+    expect(calls).toEqual([
+      [0, 10],
+      [9, 10],
+      [18, 10],
+      [8, 2],
+      [0, 10],
+      [9, 10],
+      [18, 10],
+    ]);
+  });
+
+  it("a probe that fails to load fails the read with its error, not as a list that changed", async () => {
+    const { fetchPage: inner, calls } = pages(25, new Set([9]));
+    const fetchPage = async (offset: number, limit: number) => {
+      if (limit === 1) throw new Error("connection reset"); // the probe of page 0: offset 9, 1 row
+      return inner(offset, limit);
+    };
+    await expect(collect(paginate(fetchPage, 10))).rejects.toThrow("connection reset");
+    expect(calls).toHaveLength(3);
+  });
+
+  it("a page holding more rows than its count leaves from its offset is refused", async () => {
+    const fetchPage = async (offset: number, limit: number) => ({
+      data: offset === 18 ? range(10) : range(25).slice(offset, offset + limit),
+      total_count: 25,
+    });
+    await expect(collect(paginate(fetchPage, 10))).rejects.toThrow(
+      "the page at offset 18 holds 10 rows though its total_count 25 leaves 7 from there",
+    );
+  });
+
+  it("a read stops once its pages pass 256 MiB by default, naming the size and the page", async () => {
+    const calls: number[] = [];
+    const fetchPage = async (offset: number, limit: number) => {
+      calls.push(offset);
+      return { data: range(1_000).slice(offset, offset + limit), total_count: 1_000, bytes: 100 * 1024 * 1024 };
+    };
+    await expect(collect(paginate(fetchPage, 10))).rejects.toThrow(
+      "the pages read came to 314572800 bytes by the page at offset 18, past the 268435456 bytes one list may take; stopping rather than grow without bound (raise the client's maxListBytes if the list is right)",
+    );
+    expect(calls).toEqual([0, 9, 18]);
+  });
+
+  it("the byte budget is the read's, across its walks and probes, and a read just inside it passes", async () => {
+    const hidden = new Set([9]);
+    const { fetchPage: inner, calls } = pages(25, hidden);
+    const sized = (bytes: number) => async (offset: number, limit: number) => ({
+      ...(await inner(offset, limit)),
+      bytes,
+    });
+    // Walk 1 (3 pages), its probe (1), walk 2 (3 pages): 7 pages of 10 bytes.
+    expect(await collect(paginate(sized(10), 10, { maxBytes: 70 }))).toHaveLength(24);
+    expect(calls).toHaveLength(7);
+    await expect(collect(paginate(sized(10), 10, { maxBytes: 69 }))).rejects.toThrow(
+      "the pages read came to 70 bytes by the page at offset 18, past the 69 bytes",
+    );
   });
 });
 

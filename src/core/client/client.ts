@@ -25,7 +25,7 @@ import {
 import { checkBaseUrl } from "./base-url";
 import { NotFoundError, PaginationError } from "./errors";
 import { redactUrl } from "./redaction";
-import { paginate } from "./pagination";
+import { MAX_LIST_BYTES, type PageResult, paginate } from "./pagination";
 import { type Budget, processBudget } from "./budget";
 import {
   budgetPauseMs,
@@ -62,6 +62,7 @@ export class GuardrailsClient {
   private readonly hooks: RetryHooks;
   private readonly pageSize: number;
   private readonly maxListRows: number | undefined;
+  private readonly maxListBytes: number;
   private readonly budget: Budget;
 
   constructor(options: GuardrailsClientOptions) {
@@ -75,6 +76,7 @@ export class GuardrailsClient {
       ...(options.maxResponseBytes ? { maxResponseBytes: options.maxResponseBytes } : {}),
     });
     this.maxListRows = options.maxListRows;
+    this.maxListBytes = options.maxListBytes ?? MAX_LIST_BYTES;
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.hooks = options.retryHooks ?? {};
     this.budget = options.budget ?? processBudget;
@@ -110,14 +112,17 @@ export class GuardrailsClient {
     const maxRows = Math.min(listBound, options.maxRows ?? listBound);
     const shown = redactUrl(`${this.baseUrl}/api/v1${path}`);
     return paginate(
-      (offset, limit) =>
-        this.call({ method: "GET", path, query: { ...query, offset, limit }, schema }) as Promise<{
-          data: T[];
-          total_count: number;
-        }>,
+      async (offset, limit) => {
+        // The body's size, told before it is parsed: the read counts it against maxListBytes.
+        const sizes: number[] = [];
+        const onBytes = (n: number) => sizes.push(n);
+        const page = await this.call({ method: "GET", path, query: { ...query, offset, limit }, schema, onBytes });
+        return { ...(page as PageResult<T>), bytes: sizes.at(-1) ?? 0 };
+      },
       this.pageSize,
       {
         maxRows,
+        maxBytes: this.maxListBytes,
         concurrency: this.concurrency,
         fail: (reason) => new PaginationError(200, `paging stopped: ${reason}`, { method: "GET", url: shown }),
       },

@@ -18,6 +18,8 @@ export interface GuardrailsClientOptions {
   maxResponseBytes?: number;
   /** Most rows any one list may hold before paging stops with an error; replaces each list's own bound. @default LIST_ROWS in client.ts: 10,000 workspaces or guardrails, 100,000 assignments */
   maxListRows?: number;
+  /** Most bytes of responses one list read may take, over all its pages (a read may walk a list more than once); past it the read stops with a `PaginationError`. @default 256 MiB */
+  maxListBytes?: number;
   /** Retry policy. @default DEFAULT_RETRY (5 attempts) */
   retry?: Partial<RetryOptions>;
   /** Test hooks for the retry loop (sleep, random, onRetry). */

@@ -14,11 +14,22 @@
  * the walk again (`maxWalks` in all, then an error saying what was seen). The overlap costs one
  * call per `limit × (limit - 1)` rows: none up to 100 rows, 1 in 1,000, 11 in 100,000.
  *
+ * A row is on two pages only at the position they share. Anywhere else, the order shifted between
+ * reads (rows with equal sort keys in no stable order: rows 50 and 250 trade places after page 0,
+ * and 250 is never read), so a repeated row starts the walk again too; it is never dropped in
+ * silence (issue 38's attack pass).
+ *
  * Empty and short pages are not an error at once: a service that keeps removed rows in its list
  * windows (the contract allows short pages, and the emulator's `--short-pages` does this)
  * answers them. A run of empty pages longer than `maxEmptyPages` is taken as a count that cannot
  * be right. A boundary whose shared row the earlier page does not show (it was short) cannot be
- * checked that way: such a walk counts only when a second walk agrees with it, row for row.
+ * checked that way: such a walk counts only when a second walk agrees with it, row for row. And
+ * a short page could as well be a server that serves fewer rows than asked for (50 of 100: two
+ * walks agree on 153 of 300 rows), so the rest of such a page's window is read once more: a
+ * removed row stays removed, and a row there the page did not show means rows were left out.
+ *
+ * Every page's size counts against the read's `maxBytes` (over all its walks and probes), so
+ * rows as large as a response allows cannot fill the heap inside the row bound.
  *
  * Pages go out in parallel (issue 29): the first page gives `total_count`, the rest go out with
  * up to `concurrency` in flight, and are checked in offset order as they arrive, so every guard
@@ -29,12 +40,9 @@
  * stopped at its first page past the bound, or at the first boundary it does not keep.
  */
 import { UserError } from "../user-error";
-import { fetchInOrder } from "./fetch-in-order";
+import { type Bounds, leftOut, ListChanged, type PageResult, type Spent, type Walk, walkOnce } from "./page-walk";
 
-export interface PageResult<T> {
-  data: T[];
-  total_count: number;
-}
+export { type PageResult, pagesFor } from "./page-walk";
 
 /** Bounds of one paged walk. */
 export interface PaginateOptions<T> {
@@ -50,6 +58,8 @@ export interface PaginateOptions<T> {
   concurrency?: number;
   /** Walks tried while the list keeps changing under them, before the walk stops with an error. @default 3 */
   maxWalks?: number;
+  /** Most bytes of pages one read may take, over all its walks (a page says its size in `bytes`). @default 256 MiB */
+  maxBytes?: number;
 }
 
 /**
@@ -62,142 +72,26 @@ export const MAX_LIST_ROWS = 100_000;
 export const MAX_EMPTY_PAGES = 20;
 /** Default walks tried while the list keeps changing under them. */
 export const MAX_WALKS = 3;
+/**
+ * Default bound on the bytes one read takes, every walk and probe: 100,000 assignment rows are
+ * about 25 MB a walk; a server that sends rows as large as each field allows is stopped here, not
+ * by the heap (issue 38).
+ */
+export const MAX_LIST_BYTES = 256 * 1024 * 1024;
 
 const defaultKey = (row: unknown): string => {
   const id = (row as { id?: unknown } | null)?.id;
   return typeof id === "string" ? id : JSON.stringify(row);
 };
 
-/** What showed that the list changed during the walk: a count, or the row two pages share. */
-class ListChanged {
-  constructor(readonly seen: string) {}
-}
-
-/** A walk's rows, and whether every page boundary was checked by its shared row. */
-interface Walk<T> {
-  rows: T[];
-  keys: ReadonlySet<string>;
-  checked: boolean;
-}
-
-/** Offsets step by `limit - 1` so that neighbouring pages share a row; a page of 1 cannot. */
-const stepOf = (limit: number): number => (limit > 1 ? limit - 1 : 1);
-
-/** Pages a walk of `total` rows takes. */
-export function pagesFor(total: number, limit: number): number {
-  return 1 + Math.max(0, Math.ceil((total - limit) / stepOf(limit)));
-}
-
-type Bounds<T> = Required<Omit<PaginateOptions<T>, "concurrency" | "maxWalks">> & { limit: number };
-
-/** The checks of one page, in offset order; collects its new rows. Throws when the pages cannot be right. */
-class WalkState<T> {
-  readonly rows: T[] = [];
-  readonly seen = new Set<string>();
-  private emptyRun = 0;
-  /** The page before the one taken next: its key list and whether it showed every row of its window. */
-  private previous: { keys: string[]; full: boolean } | undefined;
-  /** False once a boundary could not be checked by its shared row. */
-  checked = true;
-  total = -1;
-
-  constructor(private readonly b: Bounds<T>) {}
-
-  /** Checks a page's count and length (any order), so a broken count is never taken for a change. */
-  check(page: PageResult<T>, offset: number): void {
-    const { fail, maxRows, limit } = this.b;
-    const count = page.total_count;
-    if (!Number.isSafeInteger(count) || count < 0) throw fail(`total_count ${String(count)} is not a count`);
-    if (count > maxRows)
-      throw fail(
-        `total_count ${count} is more than the ${maxRows} rows this list may hold; the count cannot be right (raise the client's maxListRows if it is)`,
-      );
-    if (page.data.length > limit)
-      throw fail(
-        `the page at offset ${offset} holds ${page.data.length} rows though ${limit} were asked for; the server ignores limit`,
-      );
-    if (this.total >= 0 && count !== this.total)
-      throw new ListChanged(`total_count went from ${this.total} to ${count}`);
-  }
-
-  /** Takes the page at `offset` (pages come in offset order); `last` when it is the walk's last page. */
-  absorb(page: PageResult<T>, offset: number, last: boolean): void {
-    const { fail, key, maxEmptyPages, limit } = this.b;
-    const count = page.total_count;
-    const keys = page.data.map(key);
-    // The row this page shares with the one before, when both show it.
-    const shared = this.previous !== undefined && limit > 1 && keys.length > 0 && keys[0] === this.previous.keys.at(-1);
-    let fresh = false;
-    keys.forEach((k, i) => {
-      if (this.seen.has(k)) return;
-      this.seen.add(k);
-      fresh = true;
-      this.rows.push(page.data[i]!);
-    });
-    const beyondShared = keys.length - (shared ? 1 : 0);
-    if (!last && beyondShared > 0 && !fresh) {
-      throw fail(
-        `the page at offset ${offset} repeats ${page.data.length} row(s) already read though total_count is ${count}; stopping rather than paging on (a server that ignores offset)`,
-      );
-    }
-    if (this.previous !== undefined && !shared) {
-      // The page before showed its whole window, so its last row is the one at this offset: a
-      // different row here means rows moved across the boundary (or that one left) between reads.
-      if (this.previous.full && limit > 1)
-        throw new ListChanged(`the row at offset ${offset} was not the same on the two pages that share it`);
-      this.checked = false;
-    }
-    this.previous = { keys, full: page.data.length === limit };
-    if (last) return;
-    this.emptyRun = fresh ? 0 : this.emptyRun + 1;
-    if (this.emptyRun > maxEmptyPages) {
-      throw fail(
-        `${this.emptyRun} empty pages in a row up to offset ${offset} though total_count is ${count}; stopping rather than paging on (a count that cannot be right)`,
-      );
-    }
-  }
-}
-
-/** One walk: every row, or the change that makes it unreliable. */
-async function walkOnce<T>(
-  fetchPage: (offset: number, limit: number) => Promise<PageResult<T>>,
-  bounds: Bounds<T>,
-  concurrency: number,
-): Promise<Walk<T> | ListChanged> {
-  const { limit } = bounds;
-  const step = stepOf(limit);
-  const state = new WalkState(bounds);
-  try {
-    const first = await fetchPage(0, limit);
-    state.check(first, 0);
-    state.total = first.total_count;
-    const count = pagesFor(state.total, limit);
-    state.absorb(first, 0, count === 1);
-    await fetchInOrder(
-      count,
-      concurrency,
-      async (i) => {
-        const page = await fetchPage(i * step, limit);
-        state.check(page, i * step);
-        return page;
-      },
-      (i, page) => state.absorb(page, i * step, i === count - 1),
-    );
-  } catch (err) {
-    if (err instanceof ListChanged) return err;
-    throw err;
-  }
-  return { rows: state.rows, keys: state.seen, checked: state.checked };
-}
-
 const sameRows = (a: ReadonlySet<string>, b: ReadonlySet<string>): boolean =>
   a.size === b.size && [...b].every((k) => a.has(k));
 
 /**
- * Rows of every page, in order, once a walk is known whole: every boundary matched, or a second
- * walk agreed. Throws `fail(reason)` as soon as the pages cannot be right, and when `maxWalks`
- * walks in a row saw the list change (never a partial list: a row missing from it would read as
- * a row gone).
+ * Rows of every page, in order, once a walk is known whole: every boundary matched and no short
+ * page left a live row out, or a second walk agreed row for row. Throws `fail(reason)` as soon as
+ * the pages cannot be right, and when `maxWalks` walks in a row saw the list change (never a
+ * partial list: a row missing from it would read as a row gone).
  */
 export async function* paginate<T>(
   fetchPage: (offset: number, limit: number) => Promise<PageResult<T>>,
@@ -210,19 +104,29 @@ export async function* paginate<T>(
     maxRows: options.maxRows ?? MAX_LIST_ROWS,
     fail: options.fail ?? ((reason: string) => new UserError(reason)),
     maxEmptyPages: options.maxEmptyPages ?? MAX_EMPTY_PAGES,
+    maxBytes: options.maxBytes ?? MAX_LIST_BYTES,
   };
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? 1));
   const maxWalks = options.maxWalks ?? MAX_WALKS;
+  const spent: Spent = { bytes: 0 };
   let unchecked: Walk<T> | undefined;
   let seen = "";
   for (let walk = 1; walk <= maxWalks; walk++) {
-    const result = await walkOnce(fetchPage, bounds, concurrency);
+    const result = await walkOnce(fetchPage, bounds, spent, concurrency);
     if (result instanceof ListChanged) {
       seen = result.seen;
       unchecked = undefined;
       continue;
     }
-    if (result.checked || (unchecked !== undefined && sameRows(unchecked.keys, result.keys))) return yield* result.rows;
+    // A walk that agrees with one already probed needs no probe of its own.
+    if (unchecked !== undefined && sameRows(unchecked.keys, result.keys)) return yield* result.rows;
+    const hidden = await leftOut(fetchPage, bounds, spent, concurrency, result);
+    if (hidden !== undefined) {
+      seen = hidden.seen;
+      unchecked = undefined;
+      continue;
+    }
+    if (result.checked) return yield* result.rows;
     if (unchecked !== undefined) seen = "two reads of it did not hold the same rows";
     unchecked = result;
   }

@@ -48,6 +48,8 @@ export interface Exchange<T> {
   query?: Record<string, string | number | undefined>;
   body?: unknown;
   schema: z.ZodType<T>;
+  /** Told the size in bytes of a successful body before it is parsed (a paged read counts its pages' bytes). */
+  onBytes?: (bytes: number) => void;
 }
 
 interface Ctx {
@@ -122,6 +124,7 @@ export class Transport {
           ctx,
         );
       }
+      ex.onBytes?.(Buffer.byteLength(body.text));
       return this.parse(res.statusCode, body.text, ex.schema, ctx);
     } catch (err) {
       if (err instanceof GuardrailsError) throw err;

@@ -30,6 +30,28 @@ export const serviceId = z.string().refine((s) => UUID_RE.test(s), {
 });
 
 /**
+ * Bounds on the strings a response may carry (issue 38): a row is held for the whole read, so a
+ * server that sends rows of 50 KB ids inside a list's row bound could fill the heap (100,000 rows
+ * of 5 MB pages). A longer string is refused with a `ResponseShapeError` that names the field and
+ * the length, never the value. The bounds are the contract's where it gives one, with room.
+ */
+/** Ids and hashes: above the 500 characters an id in a program may have (args/assignment-args.ts). */
+export const WIRE_ID_MAX = 1024;
+/** Names, labels, slugs and descriptions: the spec's names are at most 200 characters, descriptions 1,000. */
+export const WIRE_TEXT_MAX = 4096;
+/** Timestamps (ISO 8601, about 30 characters). */
+export const WIRE_TIME_MAX = 64;
+
+/** A string of at most `max` characters; a longer one is refused by its length. */
+const bounded = (max: number) =>
+  z.string().max(max, {
+    error: (issue) => `must be at most ${max} characters (got ${(issue.input as string).length})`,
+  });
+const wireId = bounded(WIRE_ID_MAX);
+const wireText = bounded(WIRE_TEXT_MAX);
+const wireTime = bounded(WIRE_TIME_MAX);
+
+/**
  * Absent and `null` both read as null (docs/api-contract.md rule 10), and so does an empty
  * list: the service takes no `[]` (rule 3), so one it answers can only mean "none", which a
  * declarative file says by leaving the setting out. Read this way, `[]` and null are one state
@@ -54,12 +76,14 @@ type ReadShape = {
  */
 export const wireGuardrail = z.object({
   id: serviceId,
-  created_at: z.string(),
+  created_at: wireTime,
   workspace_id: orNull(serviceId),
-  updated_at: orNull(z.string()),
+  updated_at: orNull(wireTime),
   ...(Object.fromEntries(
     FIELD_NAMES.map((k) => [spec(k).wire, spec(k).required ? spec(k).read : orNull(spec(k).read)]),
   ) as ReadShape),
+  name: wireText,
+  description: orNull(wireText),
 });
 /** A guardrail as the client reads it: every table field present, null where the service sent none. */
 export type WireGuardrail = z.infer<typeof wireGuardrail>;
@@ -73,25 +97,25 @@ export type WireGuardrailUpdate = Omit<WireGuardrailWrite, "workspace_id">;
 
 /** A member assignment as the service returns it. */
 export const wireMemberAssignment = z.object({
-  id: z.string(),
-  user_id: z.string(),
-  organization_id: z.string(),
+  id: wireId,
+  user_id: wireId,
+  organization_id: wireId,
   guardrail_id: serviceId,
-  assigned_by: z.string().nullable(),
-  created_at: z.string(),
+  assigned_by: wireId.nullable(),
+  created_at: wireTime,
 });
 /** A member assignment record. */
 export type WireMemberAssignment = z.infer<typeof wireMemberAssignment>;
 
 /** A key assignment as the service returns it. */
 export const wireKeyAssignment = z.object({
-  id: z.string(),
-  key_hash: z.string(),
+  id: wireId,
+  key_hash: wireId,
   guardrail_id: serviceId,
-  key_name: z.string(),
-  key_label: z.string(),
-  assigned_by: z.string().nullable(),
-  created_at: z.string(),
+  key_name: wireText,
+  key_label: wireText,
+  assigned_by: wireId.nullable(),
+  created_at: wireTime,
 });
 /** A key assignment record. */
 export type WireKeyAssignment = z.infer<typeof wireKeyAssignment>;
@@ -106,26 +130,11 @@ export type WireKeyAssignment = z.infer<typeof wireKeyAssignment>;
 export const wireWorkspace = z.object({
   id: serviceId,
   default_guardrail_id: serviceId,
-  name: z
-    .string()
-    .nullish()
-    .transform((v) => v ?? null),
-  slug: z
-    .string()
-    .nullish()
-    .transform((v) => v ?? null),
-  description: z
-    .string()
-    .nullish()
-    .transform((v) => v ?? null),
-  created_at: z
-    .string()
-    .nullish()
-    .transform((v) => v ?? null),
-  updated_at: z
-    .string()
-    .nullish()
-    .transform((v) => v ?? null),
+  name: wireText.nullish().transform((v) => v ?? null),
+  slug: wireText.nullish().transform((v) => v ?? null),
+  description: wireText.nullish().transform((v) => v ?? null),
+  created_at: wireTime.nullish().transform((v) => v ?? null),
+  updated_at: wireTime.nullish().transform((v) => v ?? null),
 });
 /** A workspace record as the client reads it: absent keys are null. */
 export type WireWorkspace = z.infer<typeof wireWorkspace>;
