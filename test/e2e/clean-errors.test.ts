@@ -46,8 +46,15 @@ describe("errors said once, in one line", () => {
     const res = await p.pulumi(["refresh", "--yes", "--skip-preview"]);
     p.env.GUARDRAILS_API_KEY = key;
     expect(res.code).not.toBe(0);
-    for (const g of ["G0", "G1"]) expectSaidOnceWithoutTrace(res.output, `guardrail "${g}": GET`);
+    // The key is proved once, before the first read (issue 38, class 7): the first resource says
+    // why in full, naming the key's source; the other points back to it.
+    expectSaidOnceWithoutTrace(
+      res.output,
+      "pulumi-guardrails checked the key and URL before any change, and it failed",
+    );
+    expectSaidOnceWithoutTrace(res.output, "the key or URL check failed (the first error of this run says why)");
     expect(res.output).toContain("401 Unauthorized (check the API key): missing, malformed or unknown API key");
+    expect(res.output).not.toContain("wrong-key-0000");
     // Explained in full once; the other resource names itself and points back (issue 24).
     expect(
       res.output.slice(res.output.indexOf("Diagnostics:")).split("The service refused the API key from").length - 1,

@@ -50,10 +50,14 @@ new Guardrail("sales-copy", { name: "Sales copy", adoptId: "${existing.toUpperCa
       `Guardrail "sales-copy": adoptId ${existing.toUpperCase()} is already adopted by Guardrail "sales" of this program`,
     );
     expect(res.output).not.toMatch(/\n\s+at /); // a program error, not a stack trace
-    // The first Guardrail is valid and already registered: its adoption preview may read it. Nothing else is called.
+    // The first Guardrail is valid and already registered: its adoption preview may read it, after
+    // the one read that proves the key (issue 38, class 7). Nothing else is called.
     const log = await p.log();
     expect(log.writes).toBe(0);
-    expect(log.entries.map((e) => `${e.method} ${e.operation}`).filter((e) => e !== "GET getGuardrail")).toEqual([]);
+    const probe = "GET listGuardrails ?offset=0&limit=1";
+    const calls = log.entries.map((e) => `${e.method} ${e.operation} ${e.query}`.trim());
+    expect(calls.filter((e) => e === probe)).toHaveLength(1);
+    expect(calls.filter((e) => e !== probe && !e.startsWith("GET getGuardrail"))).toEqual([]);
     await p.api("DELETE", `/guardrails/${existing}`);
   });
 });

@@ -134,6 +134,11 @@ export const guardrailIds = Object.fromEntries(Object.entries(declared).map(([id
       "getWorkspace",
       "listGuardrailKeyAssignments",
       "listGuardrailMemberAssignments",
+      "listGuardrails",
+    ]);
+    // The only list of guardrails is the one row that proves the key (issue 38, class 7).
+    expect(log.entries.filter((e) => e.operation === "listGuardrails").map((e) => e.query)).toEqual([
+      "?offset=0&limit=1",
     ]);
     const out = (await p.outputs()).guardrailIds as Record<string, string>;
     expect(Object.values(out).sort()).toEqual([...ids].sort());

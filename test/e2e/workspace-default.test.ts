@@ -42,8 +42,11 @@ describe("WorkspaceDefaultGuardrail on both faces under the CLI", () => {
   const ws: Record<string, Workspace> = {};
   const face = (slug: string): Face => (slug.startsWith("wd-dyn") ? "dynamic" : "native");
 
-  /** Runs `pulumi <args>` (it must pass) and answers its calls per face. */
-  async function counted(args: string[]): Promise<RunResult & { calls: Record<Face | "shared", CallCounts> }> {
+  /** Runs `pulumi <args>` (it must pass) and answers its calls per face, past each provider's key check. */
+  async function counted(
+    args: string[],
+    providers = 2,
+  ): Promise<RunResult & { calls: Record<Face | "shared", CallCounts> }> {
     const admin = http(p.emulator.url);
     await admin("DELETE", "/__emulator/log");
     const run = await p.pulumi(args);
@@ -52,7 +55,14 @@ describe("WorkspaceDefaultGuardrail on both faces under the CLI", () => {
       entries: Array<{ method: string; path: string; query: string; status: number }>;
     };
     const calls: Record<Face | "shared", CallCounts> = { dynamic: {}, native: {}, shared: {} };
+    // Each face's provider proves the key once, with one row of the guardrail list (issue 38).
+    const probes = log.entries.filter((e) => e.path === "/api/v1/guardrails" && e.query === "?offset=0&limit=1");
+    expect(
+      probes.map((e) => e.status),
+      `${args[0]}: one key check per provider`,
+    ).toEqual(Array(providers).fill(200));
     for (const e of log.entries) {
+      if (probes.includes(e)) continue;
       const w = Object.values(ws).find((x) => [x.id, x.slug, x.default_guardrail_id].some((s) => e.path.includes(s)));
       const shape = callShape(e).replace(/\/workspaces\/wd-[a-z]+-/, "/workspaces/{slug}-");
       const bag = calls[w ? face(w.slug) : "shared"];
@@ -97,7 +107,7 @@ describe("WorkspaceDefaultGuardrail on both faces under the CLI", () => {
     });
   });
 
-  it("a second preview of the same program expects no changes, with no call", async () => {
+  it("a second preview of the same program expects no changes, with no call but the key check", async () => {
     const { calls } = await counted(["preview", "--expect-no-changes"]);
     expect(calls.dynamic).toEqual({});
   });
@@ -141,7 +151,7 @@ describe("WorkspaceDefaultGuardrail on both faces under the CLI", () => {
     p.write(
       `import * as native from "pulumi-guardrails/native";\nnew native.WorkspaceDefaultGuardrail("imported", ${args2});\n`,
     );
-    const { calls } = await counted(["preview", "--expect-no-changes"]);
+    const { calls } = await counted(["preview", "--expect-no-changes"], 1);
     expect(calls.dynamic).toEqual({});
   });
 });
