@@ -15,6 +15,18 @@ import { defaultFor, type GuardrailOfPreview } from "./steps";
 export const UNSEEN =
   "the settings of a guardrail it leaves or joins are not in this preview: counted as a loosening until a preview shows both (`pulumi preview --show-sames`)";
 
+/** The prefix of a hidden guardrail's pseudo logical name (a logical name never holds "::"). */
+const HIDDEN = "::hidden ";
+/** The pseudo logical name of a guardrail a set's `guardrailId` hides (a secret, or one of several candidates). */
+export const hiddenGuardrail = (what: string) => `${HIDDEN}${what}`;
+/** What a hidden guardrail's pseudo logical name says (`secret after`, `several a, b`), or undefined for any other. */
+export const hiddenOf = (logical: string | undefined) =>
+  logical?.startsWith(HIDDEN) ? logical.slice(HIDDEN.length) : undefined;
+
+/** The verdict's note for an id of a set whose guardrail is hidden: never "not re-pointed". */
+export const HIDDEN_NOTE =
+  "the set's guardrailId is secret or could be one of several guardrails, so which guardrail it is on cannot be read from the preview: counted as a loosening";
+
 /**
  * Each guardrail's name as Markdown (a code span, marked when it can pass for another), with its
  * logical name beside it when another guardrail of the preview has the same name (a rename).
@@ -58,6 +70,11 @@ export function verdicts(guardrails: Map<string, GuardrailOfPreview>) {
     const key = JSON.stringify([from, to]);
     const known = memo.get(key);
     if (known) return known;
+    if (hiddenOf(from) !== undefined || hiddenOf(to) !== undefined) {
+      const v: Verdict = { direction: "unknown", gains: [], note: HIDDEN_NOTE };
+      memo.set(key, v);
+      return v;
+    }
     const [f, t] = [
       from === undefined ? undefined : guardrails.get(from),
       to === undefined ? undefined : guardrails.get(to),
