@@ -263,7 +263,7 @@ describe("summary: verdicts are right", () => {
       {
         headline: "**Guardrails: no setting changes · members: 1 added, 2 moved · keys: no change**",
         shows: [
-          "- added: `user_dave` · ➖ neutral: had no assignment; no workspace default in this stack to compare with\n",
+          "- added: `user_dave` · ❔ **may loosen**: had no assignment: it was on its workspace's default guardrail, not in this preview\n",
           "- added: `user_jon` (moves from `Legacy Sales`) · ❔ **may loosen**: the settings of a guardrail it leaves or joins are not in this preview: counted as a loosening until a preview shows both (`pulumi preview --show-sames`)\n",
           "- added: `user_eve` (moves from `<!-- @admins **x**`) · ❔ **may loosen**",
         ],
