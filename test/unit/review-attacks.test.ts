@@ -111,6 +111,60 @@ describe("what each attack says", () => {
   });
 });
 
+describe("a set's guardrail is never read from an attacker's choice", () => {
+  const T = "pulumi-nodejs:dynamic/guardrails";
+  const urnOf = (type: string, name: string) => `urn:pulumi:dev::p::${T}:${type}::${name}`;
+  const STRICT = { name: "Strict", limitUsd: 100, allowedModels: ["vendor-a/model-x"] };
+  const strict = (logical: string, id: string, args: Record<string, unknown> = STRICT) => ({
+    op: "same",
+    urn: urnOf("Guardrail", logical),
+    oldState: { id, inputs: args, outputs: { ...args, guardrailId: id } },
+    newState: { id, inputs: args },
+  });
+  const LAX_ID = "00000000-0000-4000-8000-00000000beef";
+  const set = (gid: string, deps: string[]) => ({
+    op: "replace",
+    urn: urnOf("GuardrailMemberAssignment", "strict-members"),
+    oldState: {
+      id: "g-strict/members",
+      inputs: { guardrailId: "g-strict", members: { user_a: true } },
+      outputs: { guardrailId: "g-strict", members: { user_a: true } },
+    },
+    newState: {
+      inputs: { guardrailId: gid, members: { user_a: true } },
+      propertyDependencies: { guardrailId: deps.map((d) => urnOf("Guardrail", d)) },
+    },
+  });
+
+  it("an id outside the preview is that guardrail, not the one its dependencies name (an apply over strict.id)", () => {
+    const s = summarize({ steps: [strict("strict", "g-strict"), set(LAX_ID, ["strict"])] });
+    expect(s.loosens).toBe(true);
+    expect(s.markdown.split("\n")[0]).toMatch(/^\*\*❔ May loosen\*\* .*1 member moves from `Strict` to `guardrail /);
+  });
+
+  it("a resource named like a pseudo guardrail is not taken for it", () => {
+    for (const logical of [`guardrail ${LAX_ID}`, "(known after apply)"]) {
+      const steps = [strict("strict", "g-strict"), strict(logical, "g-decoy"), set(LAX_ID, [])];
+      const s = summarize({ steps });
+      expect(s.loosens).toBe(true);
+      expect(s.markdown).toContain("❔ **may loosen**");
+    }
+  });
+
+  it("an import of a default adopts it as it is: nothing loosens", () => {
+    const steps = [
+      {
+        op: "import",
+        urn: urnOf("WorkspaceDefaultGuardrail", "prod-default"),
+        newState: { id: "00000000-0000-4000-8000-000000000001", inputs: { workspaceId: "prod", limitUsd: 5 } },
+      },
+    ];
+    const s = summarize({ steps });
+    expect(s.loosens).toBe(false);
+    expect(s.markdown).toContain("imported (adopted as it is on the service; nothing changes there)");
+  });
+});
+
 describe("names that can pass for another are marked", () => {
   it.each([
     ["Str\u0131ct", "look-alike letters"], // ı: Latin, no decomposition
