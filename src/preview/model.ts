@@ -49,6 +49,16 @@ export interface GuardrailChange {
   releases?: string;
   /** A replaced guardrail: what anyone on it the stack does not list loses (the old one is deleted with its assignments). */
   released?: Judged[];
+  /**
+   * A workspace default that leaves the stack (or its old workspace, when replaced): whether
+   * every setting is reset to no restriction (`resetOnDelete`), `unknown` when that is secret.
+   */
+  resets?: boolean | "unknown";
+  /**
+   * A workspace default this preview creates, or moves to another workspace: every setting is
+   * written over that workspace's current default, which the preview does not show (issue 38).
+   */
+  takesOver?: boolean;
   other: Array<{ key: string; before: unknown; after: unknown }>;
   sets: Record<"members" | "keys", SetChanges>;
 }

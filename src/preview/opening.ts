@@ -38,13 +38,17 @@ function reach(all: GuardrailChange[], d: Direction): Reach {
   const label = labelIn(all);
   for (const g of all) {
     const fields = [...new Set(g.judged.filter((j) => j.direction === d).map((j) => j.field))];
-    const counts = (g.op !== "create" || g.succeeds) && (g.op !== "delete" || g.isDefault || g.releases);
+    const counts = (g.op !== "create" || g.succeeds || g.takesOver) && (g.op !== "delete" || g.isDefault || g.releases);
     if (fields.length && counts) {
       const how = g.succeeds
         ? `${code(g.logical, 60)}, succeeds ${code(g.succeeds, 60)}: `
-        : g.op === "delete" && !g.isDefault
-          ? "deleted: "
-          : "";
+        : g.takesOver
+          ? "takes over: "
+          : g.op === "delete" && g.isDefault && g.resets === "unknown"
+            ? "removed, resetOnDelete secret: "
+            : g.op === "delete" && !g.isDefault
+              ? "deleted: "
+              : "";
       r.items.push(`${guardrailLabel(g.name, g.isDefault)} (${how}${some(fields, 8)})`);
       if (g.isDefault) r.uncounted.add(`everyone of its workspace without an assignment`);
       const unlisted: string[] = [];
@@ -60,7 +64,11 @@ function reach(all: GuardrailChange[], d: Direction): Reach {
     }
     // A replaced guardrail's old one is deleted with its assignments: anyone on it the stack does not list loses these.
     const lost = [...new Set((g.released ?? []).filter((j) => j.direction === d).map((j) => j.field))];
-    if (lost.length) {
+    // A replaced default's old workspace is reset (resetOnDelete): everyone of it without an assignment loses these.
+    if (lost.length && g.isDefault) {
+      r.items.push(`${guardrailLabel(g.name, true)} (old workspace reset: ${some(lost, 8)})`);
+      r.uncounted.add("everyone of its old workspace without an assignment");
+    } else if (lost.length) {
       r.items.push(`${guardrailLabel(g.name, g.isDefault)} (replaced: ${some(lost, 8)})`);
       r.uncounted.add(`any members and keys on ${label(g)} this preview does not list`);
     }
@@ -120,7 +128,8 @@ export function openingLine(all: GuardrailChange[]): { line: string; loosens: bo
   if (parts.length) return { line: parts.join(" · "), loosens: true };
   const count = (d: Direction) =>
     all.reduce(
-      (n, g) => n + (g.op === "create" && !g.succeeds ? 0 : g.judged.filter((j) => j.direction === d).length),
+      (n, g) =>
+        n + (g.op === "create" && !g.succeeds && !g.takesOver ? 0 : g.judged.filter((j) => j.direction === d).length),
       0,
     );
   const [t, n] = [count("tightening"), count("neutral")];

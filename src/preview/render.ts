@@ -63,20 +63,39 @@ function totalLine(all: GuardrailChange[]): string {
 }
 
 function callouts(all: GuardrailChange[]): string[] {
-  const risky = all.filter((g) => g.op === "replace" || g.op === "delete");
+  const risky = all.filter((g) => g.op === "replace" || g.op === "delete" || (g.op === "create" && g.takesOver));
   if (risky.length === 0) return [];
   const successor = (g: GuardrailChange) => all.find((o) => o.succeeds === g.logical);
   const lines = risky.map((g) =>
-    g.op === "delete" && g.isDefault
-      ? `- ${labelOf(g)} (${code(g.logical)}) leaves the stack: ${g.judged.length ? "**every setting is reset to no restriction** (resetOnDelete)" : "its settings stay in force on the service"}.`
-      : g.op === "delete"
-        ? `- ${labelOf(g)} (${code(g.logical)}) is **deleted**, with its member and key assignments${deletedHow(g, successor(g))}.`
-        : `- ${labelOf(g)} (${code(g.logical)}) is **replaced** (a new guardrail, then the old one deleted): ${replacedBy(g)}${g.releases ? `; ${RELEASES}, falling back to ${g.releases}` : ""}.`,
+    g.takesOver
+      ? `- ${labelOf(g)} (${code(g.logical)}) ${takenOver(g)}.`
+      : g.op === "delete" && g.isDefault
+        ? `- ${labelOf(g)} (${code(g.logical)}) leaves the stack: ${g.resets === "unknown" ? RESET_MAYBE : g.judged.length ? "**every setting is reset to no restriction** (resetOnDelete)" : "its settings stay in force on the service"}.`
+        : g.op === "delete"
+          ? `- ${labelOf(g)} (${code(g.logical)}) is **deleted**, with its member and key assignments${deletedHow(g, successor(g))}.`
+          : `- ${labelOf(g)} (${code(g.logical)}) is **replaced** (a new guardrail, then the old one deleted): ${replacedBy(g)}${g.releases ? `; ${RELEASES}, falling back to ${g.releases}` : ""}.`,
   );
   return [`### Replacements and deletions\n\n${lines.join("\n")}`];
 }
 
 const RELEASES = "**anyone on it this stack does not list loses its settings**";
+const RESET_MAYBE = "**every setting may be reset to no restriction** (resetOnDelete is secret)";
+const TAKES_OVER =
+  "every setting is written over that workspace's current default, which this preview does not show (what the program leaves out is cleared to no restriction)";
+
+/** A default this preview creates or moves to another workspace: what it overwrites, and what becomes of the old workspace's. */
+function takenOver(g: GuardrailChange): string {
+  if (g.op === "create") return `is **taken over**: ${TAKES_OVER}`;
+  const ws = g.other.find((s) => s.key === "workspaceId");
+  const moved = ws ? `, workspaceId ${code(show(ws.before))} → ${code(show(ws.after))}` : "";
+  const old =
+    g.resets === "unknown"
+      ? `at the old workspace ${RESET_MAYBE.replace("every setting", "every setting of the old workspace's default")}`
+      : g.resets
+        ? "**every setting of the old workspace's default is reset to no restriction** (resetOnDelete)"
+        : "the old workspace's default keeps its settings";
+  return `is **replaced**${moved}: it takes the new workspace's default over, and ${TAKES_OVER}; ${old}`;
+}
 
 /** What a deletion does to those on the guardrail: who succeeds it, and what anyone the stack does not list falls back to. */
 function deletedHow(g: GuardrailChange, next: GuardrailChange | undefined): string {
@@ -102,6 +121,11 @@ const WHAT: Record<string, string> = {
   import: "imported (adopted as it is on the service; nothing changes there)",
 };
 
+const TAKEN_OVER = {
+  create: "takes over the workspace's default (its current settings are not in this preview)",
+  replace: "replace: takes over the new workspace's default (its current settings are not in this preview)",
+};
+
 /** Worst first. */
 const byWorst = (js: Judged[]) =>
   [...js].sort((a, b) => DIRECTIONS.indexOf(a.direction) - DIRECTIONS.indexOf(b.direction));
@@ -109,10 +133,14 @@ const byWorst = (js: Judged[]) =>
 function section(g: GuardrailChange): string {
   const settings = g.op === "delete" && !g.isDefault && !g.releases ? [] : g.judged;
   const lost = g.released ?? [];
-  const fresh = g.op === "create" && !g.succeeds;
+  const fresh = g.op === "create" && !g.succeeds && !g.takesOver;
   const all = [...settings, ...lost];
   const direction = fresh ? undefined : all.length ? worst(all.map((j) => j.direction)) : undefined;
-  const what = g.succeeds ? `new, succeeds ${code(g.succeeds)}` : (WHAT[g.op] ?? text(g.op));
+  const what = g.succeeds
+    ? `new, succeeds ${code(g.succeeds)}`
+    : g.takesOver
+      ? TAKEN_OVER[g.op === "create" ? "create" : "replace"]
+      : (WHAT[g.op] ?? text(g.op));
   const where = g.outside ? "not in this preview" : code(g.logical);
   const head = `### ${labelOf(g)} (${where}): ${what}${direction ? ` · ${MARK[direction]}` : ""}`;
   const out = [head];
@@ -131,7 +159,7 @@ function section(g: GuardrailChange): string {
     );
   if (lost.length)
     out.push(
-      `Anyone on it that this stack does not list is dropped with the old guardrail and falls back to ${g.releases}:\n\n${byWorst(
+      `${g.isDefault ? "Everyone of the old workspace without an assignment loses, as its default is reset to" : "Anyone on it that this stack does not list is dropped with the old guardrail and falls back to"} ${g.releases}:\n\n${byWorst(
         lost,
       )
         .map((j) => `- ${MARK[j.direction]} · ${changeText(j)}`)

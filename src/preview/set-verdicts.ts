@@ -15,6 +15,24 @@ import { defaultFor, type GuardrailOfPreview } from "./steps";
 export const UNSEEN =
   "the settings of a guardrail it leaves or joins are not in this preview: counted as a loosening until a preview shows both (`pulumi preview --show-sames`)";
 
+/** The prefix of a hidden guardrail's pseudo logical name (a logical name never holds "::"). */
+const HIDDEN = "::hidden ";
+/** The pseudo logical name of a guardrail a set's `guardrailId` hides (a secret, or one of several candidates). */
+export const hiddenGuardrail = (what: string) => `${HIDDEN}${what}`;
+/** What a hidden guardrail's pseudo logical name says (`secret after`, `several a, b`), or undefined for any other. */
+export const hiddenOf = (logical: string | undefined) =>
+  logical?.startsWith(HIDDEN) ? logical.slice(HIDDEN.length) : undefined;
+
+/** The verdict's note for an id of a set whose guardrail is hidden: never "not re-pointed". */
+export const HIDDEN_NOTE =
+  "the set's guardrailId is secret or could be one of several guardrails, so which guardrail it is on cannot be read from the preview: counted as a loosening";
+
+/** The verdict's note for an id that had no assignment when the stack does not hold its workspace's default. */
+export const UNSEEN_DEFAULT = "had no assignment: it was on its workspace's default guardrail, not in this preview";
+/** The same, when the stack creates the default here (written over the current one, which the preview does not show). */
+const UNSEEN_DEFAULT_CREATED =
+  "had no assignment: it was on its workspace's default guardrail, whose current settings are not in this preview";
+
 /**
  * Each guardrail's name as Markdown (a code span, marked when it can pass for another), with its
  * logical name beside it when another guardrail of the preview has the same name (a rename).
@@ -58,6 +76,11 @@ export function verdicts(guardrails: Map<string, GuardrailOfPreview>) {
     const key = JSON.stringify([from, to]);
     const known = memo.get(key);
     if (known) return known;
+    if (hiddenOf(from) !== undefined || hiddenOf(to) !== undefined) {
+      const v: Verdict = { direction: "unknown", gains: [], note: HIDDEN_NOTE };
+      memo.set(key, v);
+      return v;
+    }
     const [f, t] = [
       from === undefined ? undefined : guardrails.get(from),
       to === undefined ? undefined : guardrails.get(to),
@@ -65,7 +88,8 @@ export function verdicts(guardrails: Map<string, GuardrailOfPreview>) {
     // A guardrail named but not in the preview is not the workspace default: only "no assignment" is.
     const left = from === undefined ? defaultFor(guardrails, t) : f;
     const joined = to === undefined ? defaultFor(guardrails, f) : t;
-    const was = left?.before ?? left?.after;
+    // A workspace default created here is written over the current one: what it was is not in the preview.
+    const was = left === f ? (left?.before ?? left?.after) : left?.before;
     const will = joined?.after;
     let v: Verdict;
     if (was && will) {
@@ -74,11 +98,8 @@ export function verdicts(guardrails: Map<string, GuardrailOfPreview>) {
       // The note is Markdown as it stands: the default's name (the service's workspace name) is neutralised here.
       v = verdictOf(judged, viaDefault && `compared with the ${guardrailLabel(viaDefault.name, true)}`);
     } else if (from === undefined)
-      v = {
-        direction: "neutral",
-        gains: [],
-        note: "had no assignment; no workspace default in this stack to compare with",
-      };
+      // It was on its workspace's default guardrail, which may be stricter than the one it joins (issue 38).
+      v = { direction: "unknown", gains: [], note: left ? UNSEEN_DEFAULT_CREATED : UNSEEN_DEFAULT };
     else if (to === undefined)
       v = {
         direction: "unknown",

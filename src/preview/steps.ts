@@ -32,8 +32,11 @@ export interface GuardrailOfPreview {
   name: string;
   op: string;
   isDefault: boolean;
-  /** A workspace default whose delete resets every setting to no restriction (its `resetOnDelete`). */
-  resets?: boolean;
+  /**
+   * A workspace default whose delete resets every setting to no restriction (its recorded
+   * `resetOnDelete`); `unknown` when that flag is secret or not a boolean (issue 38).
+   */
+  resets?: boolean | "unknown";
   workspace?: string | undefined;
   /** As recorded before this preview (absent for a create). */
   before?: Side | undefined;
@@ -84,10 +87,16 @@ export function guardrailsOf(steps: PreviewStep[]): {
       str(s.oldState?.outputs?.defaultWorkspaceId) ??
       str(s.newState?.inputs?.workspaceId) ??
       str(s.oldState?.inputs?.workspaceId);
-    const resets = isDefault && s.oldState?.outputs?.resetOnDelete === true;
+    const resets = isDefault ? resetsOf(s.oldState) : false;
     all.set(logical, { logical, name: nameFor(s, isDefault), op, isDefault, resets, workspace, before, after });
   }
   return { all, byId };
+}
+
+/** A default's recorded `resetOnDelete`: absent is false (its default); a secret or any other value cannot be read. */
+function resetsOf(st: PreviewStep["oldState"]): boolean | "unknown" {
+  const v = st?.outputs?.resetOnDelete ?? st?.inputs?.resetOnDelete;
+  return v === undefined || v === null || v === false ? false : v === true ? true : "unknown";
 }
 
 /**

@@ -15,6 +15,7 @@ import { renderChanges } from "./render";
 import { addSetChanges, type SetRepoints } from "./sets";
 import { changed, defaultFor, guardrailsOf, type GuardrailOfPreview } from "./steps";
 import { guardrailLabel } from "./marks";
+import { replaceDefault, resetJudged, takeOver } from "./defaults";
 import { bounded } from "./opening";
 import { policySection, type PolicyEvents } from "./policy-events";
 
@@ -79,9 +80,12 @@ function summarizeSteps(steps: PreviewStep[]): { opening: string; body: string; 
   for (const g of guardrails.values()) {
     const c = emptyChange(g.logical, g.name, g.op, g.isDefault);
     changes.set(g.logical, c);
+    if (g.isDefault && g.resets !== undefined) c.resets = g.resets;
     // A default guardrail leaving the stack: its settings stay in force, or (resetOnDelete) all reset to no restriction.
-    if (g.op === "delete" && g.resets && g.before) c.judged = compareSides(g.before, { inputs: {} });
-    if (!changed(g.op) || g.op === "delete" || g.op === "import") continue;
+    if (g.isDefault && g.op === "delete") c.judged = resetJudged(g);
+    // A default created here is written over the workspace's current one, which the preview does not show.
+    if (g.isDefault && g.op === "create") takeOver(g, c);
+    if (!changed(g.op) || g.op === "delete" || g.op === "import" || c.takesOver) continue;
     const before = g.before?.inputs ?? {};
     const after = g.after?.inputs ?? {};
     for (const key of NOT_SETTINGS)
@@ -90,6 +94,7 @@ function summarizeSteps(steps: PreviewStep[]): { opening: string; body: string; 
     // A new guardrail has nothing to compare with: its settings are listed as set, neutral.
     c.judged = g.before ? compareSides(g.before, { inputs: after }) : compareSides({ inputs: {} }, { inputs: after });
     if (!g.before) for (const j of c.judged) j.direction = "neutral";
+    if (g.isDefault && g.op === "replace") replaceDefault(g, c);
   }
   const { repointed, held } = addSetChanges(steps, changes, guardrails, byId, (logical, name) =>
     emptyChange(logical, name),

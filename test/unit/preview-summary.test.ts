@@ -43,7 +43,7 @@ describe("summarizePreview", () => {
       ],
     });
     expect(md).toMatchInlineSnapshot(`
-      "**❔ May loosen** (cannot tell from the preview): 1 member leaves \`Eng\` for no assignment (\`user_z\`) · touches 1 member and 0 keys
+      "**❔ May loosen** (cannot tell from the preview): 1 member returns to \`Eng\` (\`user_c\`); 1 member leaves \`Eng\` for no assignment (\`user_z\`) · touches 2 members and 0 keys
 
       **Guardrails: 1 updated, 1 replaced, 1 deleted · members: 1 added, 1 removed, 1 moved · keys: no change**
 
@@ -57,7 +57,7 @@ describe("summarizePreview", () => {
       - ➖ neutral · description: \`[secret]\` → \`[secret]\` (secret, cannot compare)
 
       Members:
-      - put back: \`user_c\` (was not assigned) · ➖ neutral: had no assignment; no workspace default in this stack to compare with
+      - put back: \`user_c\` (was not assigned) · ❔ **may loosen**: had no assignment: it was on its workspace's default guardrail, not in this preview
       - moved here from \`Ops\`: \`user_m\` · 🔒 tightens
       - removed: \`user_z\` · ❔ **may loosen**: no assignment left, and no workspace default in this stack to compare with
 
