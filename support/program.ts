@@ -159,7 +159,7 @@ export class Program {
       total: number;
       writes: number;
       counts: Record<string, number>;
-      entries: Array<{ method: string; operation: string }>;
+      entries: Array<{ method: string; operation: string; query: string; status: number }>;
     };
   }
 
