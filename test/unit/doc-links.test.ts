@@ -1,6 +1,6 @@
 /**
  * Every relative link of the user and contributor docs (README.md, CONTRIBUTING.md, CHANGELOG.md,
- * docs/, bench/README.md) points to a file or folder that exists, and a `#fragment` to a heading
+ * docs/, bench/README.md, mutation/README.md) points to a file or folder that exists, and a `#fragment` to a heading
  * of that page (GitHub's slugs), so moving a page cannot leave a dead link behind. And every
  * relative link of a page the npm package ships points to a file that ships too, so the docs read
  * from `node_modules/pulumi-guardrails` have no dead link either.
@@ -16,6 +16,7 @@ const pages = [
   "CONTRIBUTING.md",
   "CHANGELOG.md",
   "bench/README.md",
+  "mutation/README.md",
   ...(readdirSync(join(root, "docs"), { recursive: true }) as string[])
     .filter((p) => p.endsWith(".md"))
     .map((p) => `docs/${p}`),
