@@ -85,9 +85,9 @@ export async function diff(id: string, olds: GuardrailOutputs, news: Record<stri
 const MOVE: PropertyChange = { path: "workspaceId", kind: "replace" };
 
 /**
- * Adopts the guardrail `adoptId` names, or creates one, then records what the service answered
- * (model.ts) with every copy of a secret arg marked (secret-copies.ts): each file on the way
- * is entered once.
+ * Adopts the guardrail `adoptId` names (adoption.ts) or creates one (create-once.ts, which
+ * builds the body), then records what the service answered (model.ts) with every copy of a
+ * secret arg marked (secret-copies.ts). Each of these is entered once, in that order.
  */
 export async function create(news: Record<string, unknown>): Promise<CreateResult> {
   const inputs = parseInputs(news);
