@@ -9,6 +9,7 @@ export const GROUPS = {
     floor: 95,
     modules: [
       "src/core/fields/constants.ts",
+      "src/core/fields/field-spec.ts",
       "src/core/fields/fields.ts",
       "src/core/fields/filter-rules.ts",
       "src/core/fields/filters.ts",

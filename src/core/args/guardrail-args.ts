@@ -4,7 +4,8 @@
  */
 import { z } from "zod";
 import { UUID_RE } from "../fields/constants";
-import { FIELD_NAMES, type FIELDS, spec, type AnySchema, type FieldName } from "../fields/fields";
+import type { AnySchema } from "../fields/field-spec";
+import { FIELD_NAMES, type FIELDS, spec, type FieldName } from "../fields/fields";
 
 const optional = <T extends AnySchema>(schema: T) => schema.nullish().transform((v) => v ?? undefined);
 

@@ -5,16 +5,9 @@
  */
 import { z } from "zod";
 import { UUID_RE } from "../fields/constants";
+import type { AnySchema } from "../fields/field-spec";
 import { idText } from "../text/terminal";
-import {
-  FIELD_NAMES,
-  type FIELDS,
-  spec,
-  type AnySchema,
-  type FieldName,
-  type WireName,
-  type WireValue,
-} from "../fields/fields";
+import { FIELD_NAMES, type FIELDS, spec, type FieldName, type WireName, type WireValue } from "../fields/fields";
 
 /** Content filter records, read tolerantly (core/fields/filters.ts). */
 export { wireBuiltinFilter, wireCustomFilter, type WireBuiltinFilter, type WireCustomFilter } from "../fields/filters";

@@ -6,24 +6,24 @@ import { NotFoundError } from "../client/errors";
 import type { GuardrailsClient } from "../client/client";
 import type { GuardrailInputs } from "../args/guardrail-args";
 import type { WireGuardrail } from "../client/wire";
-import { changedProperties } from "./changes";
+import { liveChanges } from "./changes";
 import { patchBody } from "./bodies";
-import { outputsFromWire, type GuardrailOutputs } from "./model";
+import type { GuardrailOutputs } from "./model";
 import { lookUpDefaultWorkspace, sameUuid } from "./workspace";
 import { idText } from "../text/terminal";
 import { UserError } from "../user-error";
-import type { CreateResult } from "../results";
 
 /**
  * Reads the guardrail, checks it is in the workspace the program names (omitted: the
- * default one), then PATCHes what differs. Nothing is created.
+ * default one), then PATCHes what differs. Nothing is created. Answers the guardrail as the
+ * service now holds it; the create records it (lifecycle.ts), as it records one it made.
  */
 export async function adopt(
   client: GuardrailsClient,
   inputs: GuardrailInputs,
   id: string,
   annotate: (err: unknown) => Error,
-): Promise<CreateResult & { properties: GuardrailOutputs }> {
+): Promise<WireGuardrail> {
   let live: WireGuardrail;
   try {
     live = await client.getGuardrail(id);
@@ -54,13 +54,10 @@ export async function adopt(
       `guardrail "${inputs.name}": adoptId ${id} is in workspace ${idText(live.workspace_id)}, not the default workspace that an omitted workspaceId means; set workspaceId: ${JSON.stringify(idText(live.workspace_id))}`,
     );
   }
-  // No record of what identifiers made its model lists: compare the program's with the
-  // service's canonical slugs literally, and let the service's answer settle the rest.
-  const current = outputsFromWire(live, undefined);
-  const changed = changedProperties(current, inputs);
-  if (changed.length === 0) return { id, properties: outputsFromWire(live, inputs) };
-  const g = await client.updateGuardrail(id, patchBody(inputs, changed)).catch((err) => Promise.reject(annotate(err)));
-  return { id, properties: outputsFromWire(g, inputs) };
+  // No record of what identifiers made its model lists: the service's answer settles the rest.
+  const changed = liveChanges(live, inputs);
+  if (changed.length === 0) return live;
+  return client.updateGuardrail(id, patchBody(inputs, changed)).catch((err) => Promise.reject(annotate(err)));
 }
 
 /**

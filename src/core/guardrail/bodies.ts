@@ -1,11 +1,26 @@
 /**
- * The request bodies a Guardrail sends, from the field table: a PATCH holds only what changed
- * (a collection goes whole, `null` clears), a create holds what the program gives.
+ * What the program asks the service to hold, and the request bodies a Guardrail sends of it,
+ * from the field table: a PATCH holds only what changed (a collection goes whole, `null`
+ * clears), a create holds what the program gives. Diff compares the same desired values
+ * (model.ts), so a body and a comparison never disagree on what was asked.
  */
 import { FIELD_NAMES, spec, type FieldName } from "../fields/fields";
 import type { GuardrailInputs } from "../args/guardrail-args";
 import type { WireGuardrailCreate, WireGuardrailUpdate } from "../client/wire";
-import { desired, given } from "./model";
+
+// biome-ignore lint/suspicious/noShadowRestrictedNames: a module-local helper; no caller here means Object.prototype.valueOf.
+const valueOf = (bag: unknown, k: string): unknown => (bag as Record<string, unknown>)[k] ?? undefined;
+
+/** What the program gives for a field: its own value, else the one it falls back to (docs/api-contract.md, spec rules 2-3). */
+export function given(inputs: GuardrailInputs, k: FieldName): unknown {
+  const fallback = spec(k).fallback;
+  return valueOf(inputs, k) ?? (fallback ? valueOf(inputs, fallback) : undefined);
+}
+
+/** The value the program asks the service to hold: what it gives, else what omission means. */
+export function desired(inputs: GuardrailInputs, k: FieldName): unknown {
+  return given(inputs, k) ?? spec(k).absent ?? null;
+}
 
 /** One field's wire value; `null` clears. */
 function wireValue(inputs: GuardrailInputs, k: FieldName): unknown {

@@ -29,6 +29,15 @@ export function changedProperties(outs: GuardrailOutputs, inputs: GuardrailInput
 }
 
 /**
+ * Properties a guardrail the service holds (`live`, never recorded by this program: an
+ * adoption) differs in from the program. With no record of what identifiers made its model
+ * lists, the program's are compared with the service's canonical slugs literally.
+ */
+export function liveChanges(live: WireGuardrail, inputs: GuardrailInputs): ComparedProperty[] {
+  return changedProperties(outputsFromWire(live, undefined), inputs);
+}
+
+/**
  * Whether a listed guardrail holds exactly what a create with these inputs would leave: every
  * setting equal, and each model list one the service could have answered to the identifiers
  * sent (canonical forms, judged from the service's own answer; no catalogue is guessed).

@@ -21,6 +21,7 @@ import type { WireGuardrail, WireGuardrailCreate } from "../client/wire";
 import { claim, isClaimed, othersSettled, serially, trackedPost } from "./create-claims";
 import { createKey, currentEntry, JournalHandle, stillRuns, type JournalEntry } from "./create-journal";
 import { discard } from "./journal-files";
+import { createBody } from "./bodies";
 import { settingsMatch } from "./changes";
 import { lookUpDefaultWorkspace, sameUuid } from "./workspace";
 import { idText } from "../text/terminal";
@@ -42,9 +43,9 @@ const ORPHAN_POLLS = 60_000 / ORPHAN_POLL_MS;
 export const orphanPoll = { sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
 
 /**
- * Creates the guardrail exactly once. The attempts and backoff are the client's (retry.ts
- * `createOnce`); this supplies what only the provider knows: the journal around each POST and
- * how to recognise what an ambiguous POST made.
+ * Creates the guardrail the program asks for (its POST body: bodies.ts) exactly once. The
+ * attempts and backoff are the client's (retry.ts `createOnce`); this supplies what only the
+ * provider knows: the journal around each POST and how to recognise what an ambiguous POST made.
  */
 export async function createGuardrailOnce(
   client: GuardrailsClient,
@@ -52,8 +53,8 @@ export async function createGuardrailOnce(
   resource: string | undefined,
   serviceUrl: string,
   inputs: GuardrailInputs,
-  body: WireGuardrailCreate,
 ): Promise<WireGuardrail> {
+  const body = createBody(inputs);
   const key = resource ? createKey(resource, serviceUrl, body) : undefined;
   const recovered = key ? await recoverInterrupted(client, inputs, body, key) : undefined;
   if (recovered) return recovered;

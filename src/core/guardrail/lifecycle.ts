@@ -18,7 +18,7 @@ import { userProps } from "../args/user-props";
 import { adopt, assertReplacementKeepsGuardrail, assertSameGuardrail } from "./adoption";
 import { adoptionWarning } from "./adoption-preview";
 import { changedProperties, propertyChanges } from "./changes";
-import { createBody, patchBody } from "./bodies";
+import { patchBody } from "./bodies";
 import { importedInputs, outputsFromWire, refreshedInputs, type GuardrailOutputs } from "./model";
 import { knownDefaultWorkspace, workspaceMoves } from "./workspace";
 import { recordedSecretArgs, secrecyChanged, withSecretCopies } from "./secret-copies";
@@ -84,21 +84,27 @@ export async function diff(id: string, olds: GuardrailOutputs, news: Record<stri
 /** A move to another workspace replaces the guardrail. */
 const MOVE: PropertyChange = { path: "workspaceId", kind: "replace" };
 
+/**
+ * Adopts the guardrail `adoptId` names (adoption.ts) or creates one (create-once.ts, which
+ * builds the body), then records what the service answered (model.ts) with every copy of a
+ * secret arg marked (secret-copies.ts). Each of these is entered once, in that order.
+ */
 export async function create(news: Record<string, unknown>): Promise<CreateResult> {
   const inputs = parseInputs(news);
   const client = getClient();
-  const secrets = recordedSecretArgs(news);
-  if (inputs.adoptId) {
-    const adopted = await adopt(client, inputs, inputs.adoptId, (err) => annotate(inputs.name, err));
-    return { id: adopted.id, properties: withSecretCopies(adopted.properties, secrets) };
-  }
-  const body = createBody(inputs);
-  const resource = typeof news.__resource === "string" ? news.__resource : undefined;
-  const g = await createGuardrailOnce(client, resource, journalUrl(), inputs, body).catch((err) =>
-    Promise.reject(annotate(inputs.name, err)),
-  );
-  return { id: g.id, properties: withSecretCopies(outputsFromWire(g, inputs), secrets) };
+  const g = inputs.adoptId
+    ? await adopt(client, inputs, inputs.adoptId, (err) => annotate(inputs.name, err))
+    : await createGuardrailOnce(client, resourceOf(news), journalUrl(), inputs).catch((err) =>
+        Promise.reject(annotate(inputs.name, err)),
+      );
+  const outs = outputsFromWire(g, inputs);
+  // An adopted guardrail keeps the id the program names it by (in lower case: check.ts).
+  return { id: inputs.adoptId ?? g.id, properties: withSecretCopies(outs, recordedSecretArgs(news)) };
 }
+
+/** `project/stack/name` as the resource class passes it, or undefined (then no journal). */
+const resourceOf = (news: Record<string, unknown>) =>
+  typeof news.__resource === "string" ? news.__resource : undefined;
 
 export async function read(id: string, props: GuardrailOutputs): Promise<ReadResult | undefined> {
   // An import (no state): the id is refused before any call unless it is a guardrail's (import-id.ts).

@@ -17,6 +17,7 @@ import {
   type ModelList,
 } from "./model-lists";
 import { knownDefaultWorkspace } from "./workspace";
+import { desired } from "./bodies";
 
 /** What Pulumi stores as the Guardrail's outputs. `null` where the service holds nothing. */
 export type GuardrailOutputs = { [K in FieldName]: OutputValue<K> } & {
@@ -61,17 +62,6 @@ type Comparable = Record<FieldName, unknown>;
 
 // biome-ignore lint/suspicious/noShadowRestrictedNames: a module-local helper; no caller here means Object.prototype.valueOf.
 const valueOf = (bag: unknown, k: string): unknown => (bag as Record<string, unknown>)[k] ?? undefined;
-
-/** What the program gives for a field: its own value, else the one it falls back to (docs/api-contract.md, spec rules 2-3). */
-export function given(inputs: GuardrailInputs, k: FieldName): unknown {
-  const fallback = spec(k).fallback;
-  return valueOf(inputs, k) ?? (fallback ? valueOf(inputs, fallback) : undefined);
-}
-
-/** The value the program asks the service to hold: what it gives, else what omission means. */
-export function desired(inputs: GuardrailInputs, k: FieldName): unknown {
-  return given(inputs, k) ?? spec(k).absent ?? null;
-}
 
 /** The comparison key of one value; an unset value is what omission means, and so is `[]` (state recorded from an answer of `[]`; client/wire.ts). */
 function key(k: FieldName, value: unknown): unknown {
