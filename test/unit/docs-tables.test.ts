@@ -1,13 +1,13 @@
 /**
  * The args tables of docs/resources/*.md are generated from the field table and the assignment
- * args (support/docs-tables.ts), like the JSON Schemas: a page whose table differs from what
+ * args (codegen/docs-tables.ts), like the JSON Schemas: a page whose table differs from what
  * `npm run docs` writes fails here.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { FIELD_NAMES } from "../../src/core/fields/fields";
-import { argsTables, argsTablesAt, DOC_SOURCES, PAGES, withTable } from "../../support/docs-tables";
+import { argsTables, argsTablesAt, DOC_SOURCES, PAGES, withTable } from "../../codegen/docs-tables";
 
 const root = join(__dirname, "../..");
 const tables = argsTablesAt(root);

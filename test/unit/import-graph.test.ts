@@ -7,7 +7,8 @@
  *
  * The core is plain data: it loads no `@pulumi/*` package, so a second face (a native
  * provider plugin) can adapt it without the first. The emulator shares no code with the
- * library in either direction. Each rule is also run against a graph with one forbidden
+ * library in either direction. Codegen (codegen/: the native schema, the docs tables, the SDKs)
+ * reads the library; nothing shipped reads codegen. Each rule is also run against a graph with one forbidden
  * arrow planted, so a rule that can no longer fail is noticed.
  */
 import { readdirSync, readFileSync } from "node:fs";
@@ -26,7 +27,7 @@ function sources(...dirs: string[]): string[] {
   );
 }
 
-const FILES = new Set(sources("src", "tools", "emulator", "bench", "support"));
+const FILES = new Set(sources("src", "tools", "emulator", "bench", "support", "codegen"));
 const SPECIFIER = /(?:\bfrom\s+|\bimport\s*\(\s*|\brequire\s*\(\s*|^\s*import\s+)["']([^"']+)["']/gm;
 
 /** The package's own subpaths (`pulumi-guardrails/internal`), as the source files they load. */
@@ -69,7 +70,7 @@ const under =
   (p: string) =>
     prefixes.some((x) => (x.endsWith("/") ? p.startsWith(x) : p === x));
 const not = (f: (p: string) => boolean) => (p: string) => !f(p);
-const local = (p: string) => /^(src|tools|emulator|bench|support|test)\//.test(p);
+const local = (p: string) => /^(src|tools|emulator|bench|support|codegen|test)\//.test(p);
 /** A file of this repository outside `folder`: what a self-contained folder must not import. */
 const localOutside = (folder: string) => (p: string) => local(p) && !p.startsWith(folder);
 /** An arrow written `from -> to` as an edge. */
@@ -139,6 +140,24 @@ const RULES: Rule[] = [
     from: under("src/core/"),
     to: (p) => p.startsWith("@pulumi/"),
     planted: "src/core/assignments/lifecycle.ts -> @pulumi/pulumi",
+  },
+  {
+    name: "nothing shipped reads codegen: it runs at development time, from the repository only",
+    from: under("src/", "tools/", "emulator/"),
+    to: under("codegen/"),
+    planted: "src/native/schema.ts -> codegen/pulumi-schema.ts",
+  },
+  {
+    name: "codegen reads the library alone, never the test and bench drivers of support/ or bench/",
+    from: under("codegen/"),
+    to: (p) => local(p) && !p.startsWith("codegen/") && !p.startsWith("src/"),
+    planted: "codegen/pulumi-schema.ts -> support/spawn-emulator.ts",
+  },
+  {
+    name: "the test and bench drivers generate nothing: support/ and bench/ never load codegen",
+    from: under("support/", "bench/"),
+    to: under("codegen/"),
+    planted: "support/program.ts -> codegen/docs-tables.ts",
   },
   {
     name: "host glue (anything that loads @pulumi/pulumi) lives in the two faces, the policy pack or declareGuardrails",

@@ -3,7 +3,7 @@
  * type and whether it is required from the zod schemas `check` enforces (the field table,
  * src/core/fields/fields.ts, and src/core/args/assignment-args.ts), and its description and
  * default from the JSDoc a user reads in the IDE (the field table's entries and the resource
- * classes' arg interfaces). `npm run docs` (scripts/generate-docs.mjs) writes them between
+ * classes' arg interfaces). `npm run docs` (codegen/generate-docs.mjs) writes them between
  * marker comments; test/unit/docs-tables.test.ts fails when a page differs.
  */
 import { readFileSync } from "node:fs";

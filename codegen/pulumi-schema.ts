@@ -2,7 +2,7 @@
  * The Pulumi package schema of the native face, generated where the facts live: each arg's
  * type from the zod schemas `check` enforces (the field table, src/core/fields/fields.ts, and
  * the assignment args) and its description from the JSDoc a user reads in the IDE (the same
- * sources as the docs tables, support/docs-tables.ts, plus the provider settings). `npm run
+ * sources as the docs tables, codegen/docs-tables.ts, plus the provider settings). `npm run
  * schema` writes it to src/native/schema.json, which the plugin serves (GetSchema) and the
  * TypeScript SDK is generated from (`npm run sdk:gen`); test/unit/native-schema.test.ts fails
  * when the two drift.

@@ -1,5 +1,5 @@
 /**
- * JSON Schema (zod's) to Pulumi package schema types, for support/pulumi-schema.ts: strings,
+ * JSON Schema (zod's) to Pulumi package schema types, for codegen/pulumi-schema.ts: strings,
  * numbers, booleans and arrays as they are, a closed set of strings as a named enum type, a
  * content filter as a named object type. A shape with no name here is an error, never
  * `pulumi.json#/Any`: a new closed set or object in the field table has to be named below.
@@ -99,7 +99,7 @@ export function pulumiType(json: Json, where: string): PulumiType {
   const t = alts[0]!;
   if (t.enum) {
     const named = ENUMS.find((e) => same([...e.values], t.enum));
-    if (!named) throw new Error(`${where}: name the closed set ${JSON.stringify(t.enum)} in support/pulumi-types.ts`);
+    if (!named) throw new Error(`${where}: name the closed set ${JSON.stringify(t.enum)} in codegen/pulumi-types.ts`);
     return { $ref: ref(named.name) };
   }
   const type = Array.isArray(t.type) ? t.type.filter((x) => x !== "null")[0] : t.type;
@@ -109,7 +109,7 @@ export function pulumiType(json: Json, where: string): PulumiType {
     const named = OBJECTS.find((o) => same(jsonOf(o.schema), t));
     if (named) return { $ref: ref(named.name) };
   }
-  throw new Error(`${where}: no Pulumi type for ${JSON.stringify(t)}: name it in support/pulumi-types.ts`);
+  throw new Error(`${where}: no Pulumi type for ${JSON.stringify(t)}: name it in codegen/pulumi-types.ts`);
 }
 
 /** The output side of an input type: enums read as plain strings (tolerant reader), objects as their output types. */
