@@ -175,10 +175,19 @@ export function argsTables(sources: string[]): Record<(typeof PAGES)[keyof typeo
   };
 }
 
-/** `docs[key]` as this face's docs (the dynamic face's text; the native schema takes `native` itself). */
-export function coreDoc(docs: Record<string, CoreArgDoc>, key: string): ArgDoc | undefined {
+/**
+ * The core's `docs[key]` as `face` says it: the native face's own text where the core has one
+ * (the docs pages speak for the dynamic face, whose args they show).
+ */
+export function coreDoc(
+  docs: Record<string, CoreArgDoc>,
+  key: string,
+  face: "dynamic" | "native" = "dynamic",
+): ArgDoc | undefined {
   const doc = docs[key];
-  return doc && { text: doc.text, ...(doc.fallback !== undefined ? { fallback: doc.fallback } : {}) };
+  if (!doc) return undefined;
+  const text = face === "native" ? (doc.native ?? doc.text) : doc.text;
+  return { text, ...(doc.fallback !== undefined ? { fallback: doc.fallback } : {}) };
 }
 
 /** The generated tables, reading the JSDoc sources under `root`. */

@@ -29,7 +29,7 @@ import {
 } from "../src/core/type-tokens";
 import { loadGuardrailFilesSchema } from "../src/native/load-files";
 import { functionSpecs, functionTypes } from "../src/native/schema-functions";
-import { type ArgDoc, argDocs, DOC_SOURCES } from "./docs-tables";
+import { type ArgDoc, argDocs, coreDoc, DOC_SOURCES } from "./docs-tables";
 import { asOutput, documented, type Json, jsonOf, type PulumiProperty, pulumiType, schemaTypes } from "./pulumi-types";
 
 /** Where the JSDoc lives: the docs tables' sources (the field table) and the provider settings. */
@@ -72,12 +72,8 @@ const GUARDRAIL_OUTPUTS: Record<Exclude<keyof GuardrailOutputs, FieldName | "wor
   args: null,
 };
 
-/** `docs[key]` as this face says it: its `native` text where the core has one. */
-function nativeDoc(docs: Record<string, CoreArgDoc>, key: string): ArgDoc | undefined {
-  const doc = docs[key];
-  if (!doc) return undefined;
-  return { text: doc.native ?? doc.text, ...(doc.fallback !== undefined ? { fallback: doc.fallback } : {}) };
-}
+/** The core's `docs[key]` as this face says it (its own text where the core has one). */
+const nativeDoc = (docs: Record<string, CoreArgDoc>, key: string) => coreDoc(docs, key, "native");
 
 const inputJson = (schema: z.ZodType) => z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Json;
 
