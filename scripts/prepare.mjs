@@ -17,7 +17,7 @@ import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** What tsc and the plugin bundler read (tsconfig.build.json's and tsconfig.sdk.json's includes). */
-export const INPUT_DIRS = ["src", "tools", "emulator", "bench", "support", "sdk/nodejs"];
+export const INPUT_DIRS = ["src", "tools", "emulator", "bench", "support", "codegen", "sdk/nodejs"];
 export const INPUT_FILES = [
   "package.json",
   "package-lock.json",

@@ -12,6 +12,8 @@ import { refuseImportOption } from "./import-hint";
 import { secretArgNames } from "./secret-args";
 import { KEY_KIND, MEMBER_KIND, type AssignmentSetKind } from "../core/assignments/kind";
 
+// The members' JSDoc here and in the two interfaces below copies SET_ARG_DOCS (core/args/assignment-args.ts):
+// change both (test/unit/arg-docs.test.ts holds them equal).
 interface AssignmentArgsBase {
   /** The guardrail (its id, e.g. `guardrail.id`). **Changing it replaces the resource**; the members end up on the new guardrail either way. */
   guardrailId: pulumi.Input<string>;

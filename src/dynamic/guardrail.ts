@@ -12,6 +12,7 @@ import { GUARDRAIL_TYPE } from "../core/type-tokens";
 import { refuseImportOption } from "./import-hint";
 import { secretArgNames } from "./secret-args";
 
+// The members' JSDoc copies FILTER_ARG_DOCS.builtin (core/fields/filters.ts): change both (test/unit/arg-docs.test.ts holds them equal).
 /** A builtin content filter. */
 export interface BuiltinFilterArgs {
   /** Which builtin: `email`, `phone`, `ssn`, `credit-card`, `ip-address`, `person-name`, `address`, `regex-prompt-injection`. */
@@ -22,6 +23,7 @@ export interface BuiltinFilterArgs {
   scanScope?: ScanScope;
 }
 
+// The members' JSDoc copies FILTER_ARG_DOCS.custom (core/fields/filters.ts): change both (test/unit/arg-docs.test.ts holds them equal).
 /** A custom regex content filter. */
 export interface CustomFilterArgs {
   /** A regular expression that compiles. */
@@ -49,6 +51,7 @@ type Optional<T> = { [K in keyof T]?: T[K] | undefined };
 /** Args of a `Guardrail`. Every property updates in place except `workspaceId`. */
 export type GuardrailArgs = Pick<FieldArgs, "name"> & Optional<Omit<FieldArgs, "name">> & GuardrailPlacementArgs;
 
+// The members' JSDoc copies GUARDRAIL_ARG_DOCS (core/args/guardrail-args.ts): change both (test/unit/arg-docs.test.ts holds them equal).
 /** Where the guardrail lives, and which one it is: not settings, read at create. */
 export interface GuardrailPlacementArgs {
   /**

@@ -19,6 +19,7 @@ import { shimFor } from "./shim";
 export type WorkspaceDefaultGuardrailArgs = Omit<GuardrailArgs, "name" | "workspaceId" | "adoptId"> &
   WorkspaceDefaultPlacementArgs;
 
+// The members' JSDoc copies WORKSPACE_DEFAULT_ARG_DOCS (core/guardrail/workspace-default-args.ts): change both (test/unit/arg-docs.test.ts holds them equal).
 /** Which workspace, its name, and what a delete does: the args a Guardrail does not have. */
 export interface WorkspaceDefaultPlacementArgs {
   /**

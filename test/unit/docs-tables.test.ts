@@ -1,13 +1,17 @@
 /**
- * The args tables of docs/resources/*.md are generated from the field table and the assignment
- * args (support/docs-tables.ts), like the JSON Schemas: a page whose table differs from what
- * `npm run docs` writes fails here.
+ * The args tables of docs/resources/*.md are generated from the args' schemas and docs in the
+ * core (codegen/docs-tables.ts), like the JSON Schemas: a page whose table differs from what
+ * `npm run docs` writes fails here, and every page of a resource has one.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { FIELD_NAMES } from "../../src/core/fields/fields";
-import { argsTables, argsTablesAt, DOC_SOURCES, PAGES, withTable } from "../../support/docs-tables";
+import {
+  WORKSPACE_DEFAULT_ARG_DOCS,
+  workspaceDefaultArgsSchema,
+} from "../../src/core/guardrail/workspace-default-args";
+import { argsTables, argsTablesAt, DOC_SOURCES, PAGES, withTable } from "../../codegen/docs-tables";
 
 const root = join(__dirname, "../..");
 const tables = argsTablesAt(root);
@@ -20,6 +24,33 @@ describe("docs/resources args tables", () => {
       expect(withTable(text, tables[name], page)).toBe(text);
     },
   );
+
+  it("every resource page has a generated table", () => {
+    const pages = readdirSync(join(root, "docs/resources"))
+      .filter((f) => f.endsWith(".md") && f !== "README.md")
+      .map((f) => `docs/resources/${f}`);
+    expect(Object.keys(PAGES).sort()).toEqual(pages.sort());
+  });
+
+  it("the WorkspaceDefaultGuardrail table lists the args a Guardrail lacks; the rest are the table's settings", () => {
+    const args = [...tables.workspaceDefault.matchAll(/^\| `(\w+)` \|/gm)].map((m) => m[1]);
+    expect(args).toEqual(["workspaceId", "name", "resetOnDelete"]);
+    const others = Object.keys(workspaceDefaultArgsSchema.shape).filter((k) => !args.includes(k));
+    expect(others.sort()).toEqual(FIELD_NAMES.filter((k) => k !== "name").sort());
+  });
+
+  it("a changed core doc changes the table, so a stale page cannot pass", () => {
+    const doc = WORKSPACE_DEFAULT_ARG_DOCS.resetOnDelete;
+    const was = doc.text;
+    try {
+      doc.text = `${was} Planted.`;
+      const planted = argsTablesAt(root).workspaceDefault;
+      const page = readFileSync(join(root, "docs/resources/workspace-default-guardrail.md"), "utf8");
+      expect(withTable(page, planted, "workspace-default-guardrail.md")).not.toBe(page);
+    } finally {
+      doc.text = was;
+    }
+  });
 
   it("the Guardrail table has a row for every field of the table, workspaceId and adoptId", () => {
     const args = [...tables.guardrail.matchAll(/^\| `(\w+)` \|/gm)].map((m) => m[1]);

@@ -3,7 +3,8 @@
  *
  *   tools/ ──entry points only──▶ src/{index,export,preview,policy}
  *   src/declarative ─▶ src/dynamic ─▶ src/core ◀─ src/{policy,export,preview}
- *   inside src/core: text, user-error, unknown ◀ fields ◀ client ◀ args ◀ settings ◀ guardrail | assignments
+ *   inside src/core: text, user-error, unknown, arg-doc ◀ fields ◀ client ◀ args ◀ settings ◀ guardrail | assignments
+ *   codegen/ ─▶ src/   (the native schema, the docs tables, the SDKs; nothing shipped loads it)
  *
  * The core is plain data: it loads no `@pulumi/*` package, so a second face (a native
  * provider plugin) can adapt it without the first. The emulator shares no code with the
@@ -26,7 +27,7 @@ function sources(...dirs: string[]): string[] {
   );
 }
 
-const FILES = new Set(sources("src", "tools", "emulator", "bench", "support"));
+const FILES = new Set(sources("src", "tools", "emulator", "bench", "support", "codegen"));
 const SPECIFIER = /(?:\bfrom\s+|\bimport\s*\(\s*|\brequire\s*\(\s*|^\s*import\s+)["']([^"']+)["']/gm;
 
 /** The package's own subpaths (`pulumi-guardrails/internal`), as the source files they load. */
@@ -69,7 +70,7 @@ const under =
   (p: string) =>
     prefixes.some((x) => (x.endsWith("/") ? p.startsWith(x) : p === x));
 const not = (f: (p: string) => boolean) => (p: string) => !f(p);
-const local = (p: string) => /^(src|tools|emulator|bench|support|test)\//.test(p);
+const local = (p: string) => /^(src|tools|emulator|bench|support|codegen|test)\//.test(p);
 /** A file of this repository outside `folder`: what a self-contained folder must not import. */
 const localOutside = (folder: string) => (p: string) => local(p) && !p.startsWith(folder);
 /** An arrow written `from -> to` as an edge. */
@@ -103,6 +104,7 @@ const CORE_FLOORS: [string, string[]][] = [
   ["src/core/unknown.ts", ["src/core/"]],
   ["src/core/type-tokens.ts", ["src/core/"]],
   ["src/core/holders.ts", ["src/core/"]],
+  ["src/core/arg-doc.ts", ["src/core/"]],
   ["src/core/fields/", ["src/core/client/", ...ABOVE_CLIENT, ...LIFECYCLE_HELPERS]],
   ["src/core/client/", [...ABOVE_CLIENT, ...LIFECYCLE_HELPERS]],
   ["src/core/args/", ["src/core/settings/", "src/core/guardrail/", "src/core/assignments/", ...LIFECYCLE_HELPERS]],
@@ -139,6 +141,24 @@ const RULES: Rule[] = [
     from: under("src/core/"),
     to: (p) => p.startsWith("@pulumi/"),
     planted: "src/core/assignments/lifecycle.ts -> @pulumi/pulumi",
+  },
+  {
+    name: "nothing shipped reads codegen: it runs at development time, from the repository only",
+    from: under("src/", "tools/", "emulator/"),
+    to: under("codegen/"),
+    planted: "src/native/schema.ts -> codegen/pulumi-schema.ts",
+  },
+  {
+    name: "codegen reads the library alone, never the test and bench drivers of support/ or bench/",
+    from: under("codegen/"),
+    to: (p) => local(p) && !p.startsWith("codegen/") && !p.startsWith("src/"),
+    planted: "codegen/pulumi-schema.ts -> support/spawn-emulator.ts",
+  },
+  {
+    name: "the test and bench drivers generate nothing: support/ and bench/ never load codegen",
+    from: under("support/", "bench/"),
+    to: under("codegen/"),
+    planted: "support/program.ts -> codegen/docs-tables.ts",
   },
   {
     name: "host glue (anything that loads @pulumi/pulumi) lives in the two faces, the policy pack or declareGuardrails",

@@ -1,6 +1,6 @@
 /**
  * The native face's Pulumi package schema: the committed src/native/schema.json is what the
- * field table, the args and their JSDoc generate (support/pulumi-schema.ts), and it is fully
+ * field table, the args and their JSDoc generate (codegen/pulumi-schema.ts), and it is fully
  * typed, documented and marks the key secret.
  */
 import { readFileSync } from "node:fs";
@@ -17,7 +17,7 @@ import {
   SCHEMA_PATH,
   SETTING_ENV,
   SDK_IMPORT,
-} from "../../support/pulumi-schema";
+} from "../../codegen/pulumi-schema";
 
 const root = join(__dirname, "../..");
 const committed = readFileSync(join(root, SCHEMA_PATH), "utf8");
@@ -167,7 +167,7 @@ describe(SCHEMA_PATH, () => {
     const gomod = sdk("go/go.mod");
     expect(gomod).toMatch(new RegExp(`^module ${GO_IMPORT.slice(0, GO_IMPORT.lastIndexOf("/"))}$`, "m"));
     const codegen = /github\.com\/pulumi\/pulumi\/pkg\/v3 (v\S+)/.exec(
-      readFileSync(join(root, "scripts/gensdk/go.mod"), "utf8"),
+      readFileSync(join(root, "codegen/gensdk/go.mod"), "utf8"),
     )![1];
     expect(gomod).toContain(`github.com/pulumi/pulumi/sdk/v3 ${codegen}\n`);
     expect(sdk("go/guardrails/internal/pulumiUtilities.go")).toContain(`semver.MustParse("${pkg.version}")`);

@@ -52,8 +52,8 @@ describe("code size limits", () => {
     expect(long).toEqual([]);
   });
 
-  it(`no function over ${MAX_FUNCTION_LINES} lines in src/, emulator/, tools/, support/ and bench/`, () => {
-    const files = ["src", "emulator", "tools", "support", "bench"].flatMap(sources);
+  it(`no function over ${MAX_FUNCTION_LINES} lines in src/, emulator/, tools/, support/, codegen/ and bench/`, () => {
+    const files = ["src", "emulator", "tools", "support", "codegen", "bench"].flatMap(sources);
     expect(files.length).toBeGreaterThan(50);
     expect(files.flatMap((p) => longFunctions(p, readFileSync(join(root, p), "utf8"), MAX_FUNCTION_LINES))).toEqual([]);
   });

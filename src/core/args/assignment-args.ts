@@ -4,6 +4,7 @@
  * arrays index by index: a map makes a preview name each id added or removed.
  */
 import { z } from "zod";
+import type { ArgDoc } from "../arg-doc";
 import { UUID_RE } from "../fields/constants";
 
 /** What is wrong with one id of a set, or undefined when nothing is (both faces say it so). */
@@ -44,6 +45,24 @@ export const SET_ARGS = {
   },
   keys: { full: keySetArgs.transform(({ keys, ...rest }) => ({ ...rest, ids: keys })), partial: keySetArgs.partial() },
 } as const;
+
+/**
+ * The docs of the sets' args, by the schema's keys: the id list under its state key (`members`,
+ * `keys`), which a program writes as its arg name (`memberUserIds`, `keyHashes`). A new arg does
+ * not compile until it is described here. src/dynamic/assignments.ts repeats them as JSDoc for
+ * the IDE (test/unit/arg-docs.test.ts holds the copies equal).
+ */
+export const SET_ARG_DOCS: Record<keyof typeof memberSetArgs.shape | keyof typeof keySetArgs.shape, ArgDoc> = {
+  guardrailId: {
+    text: "The guardrail (its id, e.g. `guardrail.id`). **Changing it replaces the resource**; the members end up on the new guardrail either way.",
+  },
+  exclusive: {
+    text: "`false` (additive): manage exactly the listed ids and never touch others. `true` (exclusive): own the guardrail's whole set; ids assigned out of band are removed. Changing it updates in place.",
+    fallback: "false",
+  },
+  members: { text: "Organization member user ids (`user_...`); a set: order and duplicates do not matter." },
+  keys: { text: "API key hashes; a set: order and duplicates do not matter." },
+};
 
 /** A set's inputs, parsed. */
 export interface AssignmentInputs {

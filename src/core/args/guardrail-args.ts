@@ -3,6 +3,7 @@
  * names. Omitted and `null` both mean "not set". Built from the field table (fields.ts).
  */
 import { z } from "zod";
+import type { ArgDoc } from "../arg-doc";
 import { UUID_RE } from "../fields/constants";
 import type { AnySchema } from "../fields/field-spec";
 import { FIELD_NAMES, type FIELDS, spec, type FieldName } from "../fields/fields";
@@ -69,3 +70,21 @@ export const guardrailArgsSchema = z
   .superRefine(limitNeedsInterval);
 
 export type GuardrailInputs = z.output<typeof guardrailArgsSchema>;
+
+/**
+ * The docs of the Guardrail's args that are not the field table's (whose docs are its JSDoc):
+ * a new one does not compile until it is described here. src/dynamic/guardrail.ts repeats them
+ * as JSDoc for the IDE (test/unit/arg-docs.test.ts holds the copies equal).
+ */
+export const GUARDRAIL_ARG_DOCS: Record<Exclude<keyof typeof guardrailArgsSchema.shape, FieldName>, ArgDoc> = {
+  workspaceId: {
+    text: "Workspace (UUID, any case) that holds the guardrail. Omitting it and writing the default workspace's id are the same value. **Moving to another workspace replaces the guardrail.**",
+    fallback: "the default workspace",
+  },
+  adoptId: {
+    text: "Bring an existing guardrail (its UUID) under management instead of creating one: the first `up` reads it and PATCHes what differs from these args. Pulumi's `import` option does not work for dynamic providers (pulumi/pulumi issues 16175, 3550). Read at create only: dropping it later is no change, and changing it to another guardrail fails the preview, since a resource manages one guardrail for its whole life.",
+    fallback: "create a new guardrail",
+    native:
+      "Bring an existing guardrail (its UUID) under management instead of creating one: the first `up` reads it and updates what differs from these args. Read at create only. On this face the `import` resource option and `pulumi import` do the same and are the usual way.",
+  },
+};

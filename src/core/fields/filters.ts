@@ -4,6 +4,7 @@
  * docs/api-contract.md rule 11).
  */
 import { z } from "zod";
+import type { ArgDoc } from "../arg-doc";
 import {
   BUILTIN_SLUGS,
   FILTER_ACTIONS,
@@ -36,6 +37,34 @@ export const customFilterArgs = z.strictObject({
     .max(FILTER_LABEL_MAX, { error: `must be at most ${FILTER_LABEL_MAX} characters` })
     .optional(),
 });
+
+/**
+ * The docs of a filter's properties (the native schema's filter types). A new property does not
+ * compile until it is described here. src/dynamic/guardrail.ts repeats them as JSDoc for the
+ * IDE (test/unit/arg-docs.test.ts holds the copies equal).
+ */
+export const FILTER_ARG_DOCS: {
+  builtin: Record<keyof typeof builtinFilterArgs.shape, ArgDoc>;
+  custom: Record<keyof typeof customFilterArgs.shape, ArgDoc>;
+} = {
+  builtin: {
+    slug: {
+      text: "Which builtin: `email`, `phone`, `ssn`, `credit-card`, `ip-address`, `person-name`, `address`, `regex-prompt-injection`.",
+    },
+    action: {
+      text: "`block` or `redact` for the personal-data slugs; `block`, `redact` or `flag` for `regex-prompt-injection`.",
+    },
+    scanScope: {
+      text: "Only for `regex-prompt-injection`: `user_only` or `all_messages`.",
+      fallback: '"all_messages"',
+    },
+  },
+  custom: {
+    pattern: { text: "A regular expression that compiles." },
+    action: { text: "`block`, `redact` or `flag`." },
+    label: { text: "At most 100 characters.", fallback: "none" },
+  },
+};
 
 /** The `contentFilterBuiltins` arg: each slug once, `flag` and `scanScope` only where the spec allows. */
 export const builtinListArgs = z

@@ -5,8 +5,10 @@
  * as an id or a slug, and `resetOnDelete`. Pure: no client.
  */
 import { z } from "zod";
+import type { ArgDoc } from "../arg-doc";
 import { guardrailSettingsShape, limitNeedsInterval, type GuardrailInputs } from "../args/guardrail-args";
 import { UUID_RE } from "../fields/constants";
+import type { FieldName } from "../fields/fields";
 
 /** A workspace slug as this package sends it: URL-friendly, so it is one path segment as written. */
 const SLUG_RE = /^[a-z0-9][a-z0-9_-]{0,99}$/i;
@@ -28,6 +30,29 @@ export const workspaceDefaultArgsSchema = z
       .transform((v) => v ?? undefined),
   })
   .superRefine(limitNeedsInterval);
+
+/**
+ * The docs of the args a Guardrail does not have, or has with other docs (`name` is optional
+ * here): every other arg is a setting of the field table, documented there. A new arg does not
+ * compile until it is described here. src/dynamic/workspace-default.ts repeats them as JSDoc
+ * for the IDE (test/unit/arg-docs.test.ts holds the copies equal).
+ */
+export const WORKSPACE_DEFAULT_ARG_DOCS: Record<
+  Exclude<keyof typeof workspaceDefaultArgsSchema.shape, Exclude<FieldName, "name">>,
+  ArgDoc
+> = {
+  workspaceId: {
+    text: "The workspace whose default guardrail this is: its id (UUID, any case) or its slug. State records the id, so a slug that names the same workspace is no change. **Another workspace replaces the resource.**",
+  },
+  name: {
+    text: "Display name, 1 to 200 characters. When omitted, the service's name stands (it names a default guardrail `Workspace <id> Default`), and a name changed by hand is left alone.",
+    fallback: "the service's name",
+  },
+  resetOnDelete: {
+    text: "What a delete (`pulumi destroy`, or removing the resource) does on the service. false: the resource leaves the state and the settings stay in force (the guardrail cannot be deleted). true: every setting but the name and description is first set back to no restriction.",
+    fallback: "false",
+  },
+};
 
 /** A workspace default guardrail's args after `check`. */
 export type WorkspaceDefaultInputs = z.output<typeof workspaceDefaultArgsSchema>;

@@ -1,8 +1,9 @@
 /**
  * The Pulumi package schema of the native face, generated where the facts live: each arg's
  * type from the zod schemas `check` enforces (the field table, src/core/fields/fields.ts, and
- * the assignment args) and its description from the JSDoc a user reads in the IDE (the same
- * sources as the docs tables, support/docs-tables.ts, plus the provider settings). `npm run
+ * the resources' arg schemas) and its description from the core, as the docs tables
+ * (codegen/docs-tables.ts) take it: the field table's and the provider settings' JSDoc, and the
+ * docs beside the other args' schemas, with their native text where it differs. `npm run
  * schema` writes it to src/native/schema.json, which the plugin serves (GetSchema) and the
  * TypeScript SDK is generated from (`npm run sdk:gen`); test/unit/native-schema.test.ts fails
  * when the two drift.
@@ -10,12 +11,13 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { SET_ARGS } from "../src/core/args/assignment-args";
-import { guardrailArgsSchema } from "../src/core/args/guardrail-args";
+import type { ArgDoc as CoreArgDoc } from "../src/core/arg-doc";
+import { SET_ARG_DOCS, SET_ARGS } from "../src/core/args/assignment-args";
+import { GUARDRAIL_ARG_DOCS, guardrailArgsSchema } from "../src/core/args/guardrail-args";
 import { KEY_KIND, MEMBER_KIND, type AssignmentSetKind } from "../src/core/assignments/kind";
 import { FIELDS, type FieldName } from "../src/core/fields/fields";
 import type { GuardrailOutputs } from "../src/core/guardrail/model";
-import { workspaceDefaultArgsSchema } from "../src/core/guardrail/workspace-default-args";
+import { WORKSPACE_DEFAULT_ARG_DOCS, workspaceDefaultArgsSchema } from "../src/core/guardrail/workspace-default-args";
 import type { WorkspaceDefaultOutputs } from "../src/core/guardrail/workspace-default-model";
 import { BOOLEAN_SETTINGS, NUMERIC_SETTINGS } from "../src/core/settings/config";
 import {
@@ -27,11 +29,11 @@ import {
 } from "../src/core/type-tokens";
 import { loadGuardrailFilesSchema } from "../src/native/load-files";
 import { functionSpecs, functionTypes } from "../src/native/schema-functions";
-import { type ArgDoc, argDocs, DOC_SOURCES } from "./docs-tables";
+import { type ArgDoc, argDocs, coreDoc, DOC_SOURCES } from "./docs-tables";
 import { asOutput, documented, type Json, jsonOf, type PulumiProperty, pulumiType, schemaTypes } from "./pulumi-types";
 
-/** Where the JSDoc lives: the docs tables' sources and the provider settings. */
-export const SCHEMA_DOC_SOURCES = [...DOC_SOURCES, "src/core/settings/config.ts", "src/dynamic/workspace-default.ts"];
+/** Where the JSDoc lives: the docs tables' sources (the field table) and the provider settings. */
+export const SCHEMA_DOC_SOURCES = [...DOC_SOURCES, "src/core/settings/config.ts"];
 
 /** Where the committed schema lives, relative to the repository root. */
 export const SCHEMA_PATH = "src/native/schema.json";
@@ -70,13 +72,8 @@ const GUARDRAIL_OUTPUTS: Record<Exclude<keyof GuardrailOutputs, FieldName | "wor
   args: null,
 };
 
-/** The placement args' docs on this face, where the dynamic face's JSDoc speaks of its own limits. */
-const NATIVE_DOCS: Record<string, ArgDoc> = {
-  adoptId: {
-    text: "Bring an existing guardrail (its UUID) under management instead of creating one: the first `up` reads it and updates what differs from these args. Read at create only. On this face the `import` resource option and `pulumi import` do the same and are the usual way.",
-    fallback: "create a new guardrail",
-  },
-};
+/** The core's `docs[key]` as this face says it (its own text where the core has one). */
+const nativeDoc = (docs: Record<string, CoreArgDoc>, key: string) => coreDoc(docs, key, "native");
 
 const inputJson = (schema: z.ZodType) => z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Json;
 
@@ -87,7 +84,7 @@ function guardrailInputs(docs: Map<string, ArgDoc>): Properties {
     // A table field's value after `check` (its closed sets survive there), else the arg as written.
     const schema = k in FIELDS ? jsonOf(FIELDS[k as FieldName].arg) : json[k];
     if (!schema) throw new Error(`no JSON Schema for the arg ${k}`);
-    const doc = NATIVE_DOCS[k] ?? docs.get(k) ?? docs.get(`GuardrailPlacementArgs.${k}`);
+    const doc = k in FIELDS ? docs.get(k) : nativeDoc(GUARDRAIL_ARG_DOCS, k);
     properties[k] = { ...pulumiType(schema, k), ...documented(doc, k) };
   }
   return properties;
@@ -144,7 +141,7 @@ function workspaceDefaultResource(docs: Map<string, ArgDoc>) {
   for (const k of Object.keys(workspaceDefaultArgsSchema.shape)) {
     const schema = k in FIELDS ? jsonOf(FIELDS[k as FieldName].arg) : json[k];
     if (!schema) throw new Error(`no JSON Schema for the arg ${k}`);
-    const doc = docs.get(`WorkspaceDefaultPlacementArgs.${k}`) ?? docs.get(k);
+    const doc = nativeDoc(WORKSPACE_DEFAULT_ARG_DOCS, k) ?? docs.get(k);
     inputs[k] = { ...pulumiType(schema, k), ...documented(doc, k) };
   }
   const listOf = { type: "array", items: { type: "string" } };
@@ -168,16 +165,14 @@ function workspaceDefaultResource(docs: Map<string, ArgDoc>) {
   };
 }
 
-function setResource(kind: AssignmentSetKind, docs: Map<string, ArgDoc>) {
+function setResource(kind: AssignmentSetKind) {
   const json = inputJson(SET_ARGS[kind.stateKey].partial).properties ?? {};
-  const argsDocs = `Guardrail${kind.noun === "member" ? "Member" : "Key"}AssignmentArgs`;
   const properties: Properties = {};
   for (const k of Object.keys(json)) {
     const name = k === kind.stateKey ? kind.argName : k;
     // The id list as a program writes it: the dynamic face's `{id: true}` map is its own bookkeeping.
     const schema = k === kind.stateKey ? { type: "array", items: { type: "string" } } : json[k]!;
-    const doc = docs.get(`${argsDocs}.${name}`) ?? docs.get(`AssignmentArgsBase.${name}`);
-    properties[name] = { ...pulumiType(schema, name), ...documented(doc, `${argsDocs}.${name}`) };
+    properties[name] = { ...pulumiType(schema, name), ...documented(nativeDoc(SET_ARG_DOCS, k), `SET_ARG_DOCS.${k}`) };
   }
   const required = ["guardrailId", kind.argName];
   return {
@@ -242,11 +237,11 @@ export function pulumiSchema(version: string, sources: string[]): Record<string,
       description: "The guardrails provider: where the management API is and its key.",
       inputProperties: settings(docs, "provider"),
     },
-    types: { ...schemaTypes(docs), ...functionTypes(guardrail.properties), ...declared.types },
+    types: { ...schemaTypes(), ...functionTypes(guardrail.properties), ...declared.types },
     resources: {
       [NATIVE_GUARDRAIL_TYPE]: guardrail,
-      [NATIVE_MEMBER_ASSIGNMENT_TYPE]: setResource(MEMBER_KIND, docs),
-      [NATIVE_KEY_ASSIGNMENT_TYPE]: setResource(KEY_KIND, docs),
+      [NATIVE_MEMBER_ASSIGNMENT_TYPE]: setResource(MEMBER_KIND),
+      [NATIVE_KEY_ASSIGNMENT_TYPE]: setResource(KEY_KIND),
       [NATIVE_WORKSPACE_DEFAULT_TYPE]: workspaceDefaultResource(docs),
     },
     functions: { ...functionSpecs(guardrail.properties), ...declared.function },

@@ -1,5 +1,5 @@
 /**
- * JSON Schema (zod's) to Pulumi package schema types, for support/pulumi-schema.ts: strings,
+ * JSON Schema (zod's) to Pulumi package schema types, for codegen/pulumi-schema.ts: strings,
  * numbers, booleans and arrays as they are, a closed set of strings as a named enum type, a
  * content filter as a named object type. A shape with no name here is an error, never
  * `pulumi.json#/Any`: a new closed set or object in the field table has to be named below.
@@ -12,7 +12,7 @@ import {
   RESET_INTERVALS,
   SCAN_SCOPES,
 } from "../src/core/fields/constants";
-import { builtinFilterArgs, customFilterArgs } from "../src/core/fields/filters";
+import { builtinFilterArgs, customFilterArgs, FILTER_ARG_DOCS } from "../src/core/fields/filters";
 import type { ArgDoc } from "./docs-tables";
 
 /** A JSON Schema, the parts zod writes for the args. */
@@ -51,20 +51,20 @@ const ENUMS: { name: string; values: readonly string[]; description: string }[] 
 /**
  * The object types: the name a program writes (input), the one outputs record (the service's
  * answer read tolerantly: plain strings, and the builtin's label the service sets), the
- * interface whose JSDoc describes the properties, and the extra output properties.
+ * properties' docs (the core's, beside the schema), and the extra output properties.
  */
 const OBJECTS = [
   {
     name: "BuiltinFilter",
     schema: builtinFilterArgs,
-    docs: "BuiltinFilterArgs",
+    docs: FILTER_ARG_DOCS.builtin as Record<string, ArgDoc>,
     description: "A builtin content filter.",
     extraOutputs: { label: { type: "string", description: "The label the service sets, e.g. `[EMAIL]`." } },
   },
   {
     name: "CustomFilter",
     schema: customFilterArgs,
-    docs: "CustomFilterArgs",
+    docs: FILTER_ARG_DOCS.custom as Record<string, ArgDoc>,
     description: "A custom regex content filter.",
     extraOutputs: {},
   },
@@ -99,7 +99,7 @@ export function pulumiType(json: Json, where: string): PulumiType {
   const t = alts[0]!;
   if (t.enum) {
     const named = ENUMS.find((e) => same([...e.values], t.enum));
-    if (!named) throw new Error(`${where}: name the closed set ${JSON.stringify(t.enum)} in support/pulumi-types.ts`);
+    if (!named) throw new Error(`${where}: name the closed set ${JSON.stringify(t.enum)} in codegen/pulumi-types.ts`);
     return { $ref: ref(named.name) };
   }
   const type = Array.isArray(t.type) ? t.type.filter((x) => x !== "null")[0] : t.type;
@@ -109,7 +109,7 @@ export function pulumiType(json: Json, where: string): PulumiType {
     const named = OBJECTS.find((o) => same(jsonOf(o.schema), t));
     if (named) return { $ref: ref(named.name) };
   }
-  throw new Error(`${where}: no Pulumi type for ${JSON.stringify(t)}: name it in support/pulumi-types.ts`);
+  throw new Error(`${where}: no Pulumi type for ${JSON.stringify(t)}: name it in codegen/pulumi-types.ts`);
 }
 
 /** The output side of an input type: enums read as plain strings (tolerant reader), objects as their output types. */
@@ -127,8 +127,8 @@ export function asOutput(p: PulumiProperty): PulumiProperty {
   return { ...outputType(p), ...rest };
 }
 
-/** The schema's `types` map: every enum and object type, the object properties described from `docs`. */
-export function schemaTypes(docs: Map<string, ArgDoc>): Record<string, unknown> {
+/** The schema's `types` map: every enum and object type, the object properties described by the core's docs. */
+export function schemaTypes(): Record<string, unknown> {
   const types: Record<string, unknown> = {};
   for (const e of ENUMS)
     types[TOKEN(e.name)] = {
@@ -142,7 +142,7 @@ export function schemaTypes(docs: Map<string, ArgDoc>): Record<string, unknown> 
     for (const [k, v] of Object.entries(json.properties ?? {}))
       properties[k] = {
         ...pulumiType(v, `${o.name}.${k}`),
-        ...documented(docs.get(`${o.docs}.${k}`), `${o.docs}.${k}`),
+        ...documented(o.docs[k], `FILTER_ARG_DOCS of ${o.name}.${k}`),
       };
     const outputs = Object.fromEntries(Object.entries(properties).map(([k, p]) => [k, asOutput(p)] as const));
     const required = json.required ?? [];

@@ -1,15 +1,15 @@
 #!/usr/bin/env node
 // Writes the native face's SDKs from the committed package schema (src/native/schema.json) with
-// Pulumi's own code generators: scripts/gensdk, a Go program on pkg/v3's codegen. `pulumi package
+// Pulumi's own code generators: codegen/gensdk, a Go program on pkg/v3's codegen. `pulumi package
 // gen-sdk` cannot do it here: it asks the language host (GeneratePackage), and the Node.js host
 // built here predates that call.
 //   sdk/nodejs  TypeScript, shipped inside this package as `pulumi-guardrails/native`
 //   sdk/python  the pip-installable `pulumi_guardrails` (pyproject.toml)
 //   sdk/go      the Go module (go.mod here, the package in guardrails/), tidied by `go mod tidy`
-// plus the hand-written files of scripts/gensdk/overlays/<language>/ (copied over the output).
+// plus the hand-written files of codegen/gensdk/overlays/<language>/ (copied over the output).
 //   npm run sdk:gen     after `npm run schema`: rewrites sdk/<language>/
 //   npm run sdk:check   fails when any sdk/<language>/ differs from what the schema generates (.ci/run)
-// Both fail when a program generated from scripts/gensdk/import-check.pp (as `pulumi import
+// Both fail when a program generated from codegen/gensdk/import-check.pp (as `pulumi import
 // --generate-code` would write it) does not import `pulumi-guardrails/native`.
 // Needs Go (and the Go module proxy, or a warm module cache, for the Go SDK's go.sum); the
 // generator is built once per version of its sources and cached in ~/.cache/pulumi-guardrails/gensdk-<hash>.
@@ -31,7 +31,7 @@ import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const source = join(root, "scripts/gensdk");
+const source = join(root, "codegen/gensdk");
 const schema = join(root, "src/native/schema.json");
 const sdkRoot = join(root, "sdk");
 const go = existsSync("/usr/local/go/bin/go") ? "/usr/local/go/bin/go" : "go";
@@ -63,7 +63,7 @@ function files(dir, base = dir) {
 }
 
 /** The Go SDK's module requirement on the Pulumi Go SDK: the release whose codegen (pkg/v3,
- * scripts/gensdk/go.mod) writes the SDK, so the code uses nothing newer than it has. */
+ * codegen/gensdk/go.mod) writes the SDK, so the code uses nothing newer than it has. */
 const PULUMI_GO_SDK = /github\.com\/pulumi\/pulumi\/pkg\/v3 (v\S+)/.exec(
   readFileSync(join(source, "go.mod"), "utf8"),
 )[1];
@@ -115,7 +115,9 @@ function golang(dir) {
   cpSync(join(dir, name, "pulumi-plugin.json"), join(dir, "pulumi-plugin.json"));
 }
 
-/** sdk/python: the package exports the hand-written `declare_guardrails` too. */
+/** sdk/python: the package exports the hand-written `declare_guardrails` too. (The comment, like the
+ * overlays' own headers, names the overlays' old home, scripts/gensdk/: kept so that the move to
+ * codegen/ left the SDKs byte-identical; see `tool` in gensdk/main.go.) */
 function python(dir) {
   const init = join(dir, "pulumi_guardrails/__init__.py");
   writeFileSync(

@@ -1,0 +1,73 @@
+/**
+ * The docs of the args that are not the field table's live in the core, beside their schemas
+ * (issue 39): the docs tables and the native schema, and so the SDKs, read them by import. The
+ * dynamic face's arg interfaces repeat them as JSDoc, for the IDE; this holds the copies equal,
+ * member for member, so a doc changed in one place and not the other fails here.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { argDocs } from "../../codegen/docs-tables";
+import type { ArgDoc } from "../../src/core/arg-doc";
+import { SET_ARG_DOCS } from "../../src/core/args/assignment-args";
+import { GUARDRAIL_ARG_DOCS } from "../../src/core/args/guardrail-args";
+import { FILTER_ARG_DOCS } from "../../src/core/fields/filters";
+import { WORKSPACE_DEFAULT_ARG_DOCS } from "../../src/core/guardrail/workspace-default-args";
+
+const root = join(__dirname, "../..");
+const SOURCES = ["src/dynamic/guardrail.ts", "src/dynamic/assignments.ts", "src/dynamic/workspace-default.ts"];
+
+/** Each dynamic interface, and the core's docs of its members by the name the interface uses. */
+const COPIES: Record<string, Record<string, ArgDoc>> = {
+  GuardrailPlacementArgs: GUARDRAIL_ARG_DOCS,
+  AssignmentArgsBase: { guardrailId: SET_ARG_DOCS.guardrailId, exclusive: SET_ARG_DOCS.exclusive },
+  GuardrailMemberAssignmentArgs: { memberUserIds: SET_ARG_DOCS.members },
+  GuardrailKeyAssignmentArgs: { keyHashes: SET_ARG_DOCS.keys },
+  WorkspaceDefaultPlacementArgs: WORKSPACE_DEFAULT_ARG_DOCS,
+  BuiltinFilterArgs: FILTER_ARG_DOCS.builtin,
+  CustomFilterArgs: FILTER_ARG_DOCS.custom,
+};
+
+/** What the copies' JSDoc says, as `Interface.member` -> text and default. */
+function copies(texts: string[]): Record<string, { text: string; fallback?: string }> {
+  const docs = argDocs(texts);
+  return Object.fromEntries(
+    [...docs]
+      .filter(([k]) => k.split(".")[0]! in COPIES)
+      .map(([k, { text, fallback }]) => [k, { text, ...(fallback !== undefined ? { fallback } : {}) }]),
+  );
+}
+
+/** What the core says, in the same form (the dynamic face's text, not the native one). */
+const expected = Object.fromEntries(
+  Object.entries(COPIES).flatMap(([iface, docs]) =>
+    Object.entries(docs).map(([k, { text, fallback }]) => [
+      `${iface}.${k}`,
+      { text, ...(fallback !== undefined ? { fallback } : {}) },
+    ]),
+  ),
+);
+
+const texts = () => SOURCES.map((p) => readFileSync(join(root, p), "utf8"));
+
+describe("the dynamic face's arg JSDoc is a copy of the core's docs", () => {
+  it("every member of each arg interface says what the core says, and has a core doc", () => {
+    expect(copies(texts())).toEqual(expected);
+  });
+
+  it("a JSDoc changed on the dynamic face alone fails (a planted edit)", () => {
+    const planted = texts().map((t) => t.replace("API key hashes; a set", "API key hashes, planted; a set"));
+    expect(planted.join()).not.toBe(texts().join());
+    expect(copies(planted)).not.toEqual(expected);
+  });
+
+  it("a member with no core doc fails (a planted member)", () => {
+    const planted = texts().map((t) =>
+      t.replace(
+        "export interface CustomFilterArgs {",
+        "export interface CustomFilterArgs {\n  /** Planted. */\n  x?: string;",
+      ),
+    );
+    expect(copies(planted)).not.toEqual(expected);
+  });
+});
