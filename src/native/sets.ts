@@ -22,10 +22,9 @@ import { parseSetImportId } from "../core/assignments/import-id";
 import { assignmentLifecycle } from "../core/assignments/lifecycle";
 import { statusesIn } from "../core/assignments/state-map";
 import { isForeign } from "../core/assignments/status";
-import { asSecret } from "../core/guardrail/secret-copies";
 import type { CheckResult, DiffResult, Lifecycle, PropertyFailure } from "../core/results";
 import { NATIVE_KEY_ASSIGNMENT_TYPE, NATIVE_MEMBER_ASSIGNMENT_TYPE } from "../core/type-tokens";
-import { containsUnknown, isUnknown, UNKNOWN } from "../core/unknown";
+import { asSecret, containsUnknown, isUnknown, UNKNOWN } from "../core/markers";
 import { deploymentClaims } from "./set-claims";
 
 type Props = Record<string, unknown>;

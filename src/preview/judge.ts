@@ -14,7 +14,7 @@ import { changedProperties } from "../core/guardrail/changes";
 import { keyedChanges } from "../core/guardrail/key-changes";
 import { comparableInputs, comparableOutputs, desired, type GuardrailOutputs } from "../core/guardrail/model";
 import { CANONICAL_OUTPUT } from "../core/guardrail/model-lists";
-import { isAnyUnknown } from "../core/unknown";
+import { isAnyUnknown } from "../core/markers";
 import { isOpaque, isSecret } from "./values";
 
 type Bag = Record<string, unknown>;

@@ -6,7 +6,7 @@
  */
 import { SET_ARGS, type AssignmentInputs } from "../args/assignment-args";
 import { forEngine, issuesToFailures, secretArgsOf } from "../args/messages";
-import { containsUnknown, isUnknown } from "../unknown";
+import { containsUnknown, isUnknown } from "../markers";
 import { userProps } from "../args/user-props";
 import { inProgramNames, type AssignmentSetKind } from "./kind";
 import { EXTRA_KEYS, keptMoves, movesAt, movesIn, withMoves } from "./moves";
