@@ -15,7 +15,7 @@
  */
 import type * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { idProblem } from "../core/args/assignment-args";
-import { SECRET_ARGS } from "../core/args/messages";
+import { markSecret, SECRET_ARGS } from "../core/args/messages";
 import { KEY_KIND, MEMBER_KIND, type AssignmentSetKind } from "../core/assignments/kind";
 import { PartialApplyError } from "../core/assignments/apply";
 import { parseSetImportId } from "../core/assignments/import-id";
@@ -69,15 +69,6 @@ function toCore(kind: AssignmentSetKind, news: Props, map: unknown = news[kind.s
   return { ...rest, ...(map === undefined ? {} : { [kind.stateKey]: map }), ...named };
 }
 
-/**
- * A failure the core said without a path because its arg is secret (`memberUserIds: ...`),
- * with the path back: the engine masks secret values itself. The reason quotes no value.
- */
-function withPath(f: PropertyFailure): PropertyFailure {
-  const m = f.property === "" ? /^([A-Za-z]\w*(?:\[[^\]]*\]|\.\w+)*): ([\s\S]+)$/.exec(f.reason) : null;
-  return m ? { property: m[1]!, reason: m[2]! } : f;
-}
-
 async function checkSet(kind: AssignmentSetKind, core: Lifecycle, olds: Props, news: Props): Promise<CheckResult> {
   const own = [kind.stateKey, "moves"].filter((k) => k in news);
   const refused = own.map((k) => ({
@@ -88,8 +79,10 @@ async function checkSet(kind: AssignmentSetKind, core: Lifecycle, olds: Props, n
   // With a failure of its own, the core only checks the rest (an unknown map: no full parse, no call).
   const mine = refused.length + failures.length > 0;
   const r = await core.check(olds ?? {}, toCore(kind, news, mine ? UNKNOWN : map));
-  const all = [...refused, ...failures, ...r.failures.map(withPath)];
   const secret = secretNames(kind, news);
+  // This face's failures marked as the core marks its own; resources.ts's `wireFailure` formats them all.
+  const isSecret = (root: string) => secret.has(root);
+  const all = markSecret([...refused, ...failures, ...r.failures], isSecret);
   const { guardrailId, exclusive } = r.inputs;
   if (
     all.length === 0 &&
@@ -106,7 +99,7 @@ async function checkSet(kind: AssignmentSetKind, core: Lifecycle, olds: Props, n
       ids: Object.keys(map as Props),
       secret: secret.has(kind.argName),
     });
-    all.push(...claimed.failures);
+    all.push(...markSecret(claimed.failures, isSecret));
     for (const w of claimed.warnings) console.error(`warning: ${w}`);
   }
   const { [SECRET_ARGS]: _s, __resource: _r, __provider: _p, ...args } = r.inputs;

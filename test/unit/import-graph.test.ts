@@ -289,6 +289,15 @@ const strayMarkers = (file: string, text: string): string[] =>
     ? []
     : MARKER_LITERALS.filter((m) => text.toLowerCase().includes(m)).map((m) => `${file}: ${m}`);
 
+/**
+ * A core file calling a face's formatting: `forEngine` flattens failures for the dynamic host
+ * (dynamic/check-failures.ts). The core marks a failure `secret` (`markSecret`) and each face
+ * decides how its engine shows it; a face never parses another face's text back.
+ */
+const FACE_FORMATTING = /\bforEngine\b/;
+const formatsForAFace = (file: string, text: string): boolean =>
+  file.startsWith("src/core/") && FACE_FORMATTING.test(code(text));
+
 describe("text walls (issue 39)", () => {
   const texts = [...FILES]
     .filter((f) => !f.startsWith("emulator/"))
@@ -310,5 +319,16 @@ describe("text walls (issue 39)", () => {
       "src/native/wire.ts: 4dabf18193072939515e22adb298388d",
     ]);
     expect(strayMarkers("src/preview/values.ts", `x === "${MARKER_LITERALS[0]}"`)).toHaveLength(1);
+  });
+
+  it("no core file calls a face's formatting (forEngine)", () => {
+    expect(texts.filter(([f, t]) => formatsForAFace(f, t)).map(([f]) => f)).toEqual([]);
+  });
+
+  it("a planted call breaks it: the set lifecycle flattening its failures for the dynamic host", () => {
+    const planted = "return { inputs: news, failures: forEngine(failures, secret) };";
+    expect(formatsForAFace("src/core/assignments/lifecycle.ts", planted)).toBe(true);
+    expect(formatsForAFace("src/dynamic/lifecycle-adapter.ts", planted)).toBe(false);
+    expect(formatsForAFace("src/core/args/messages.ts", "// forEngine (the dynamic face) prints it")).toBe(false);
   });
 });
