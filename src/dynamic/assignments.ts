@@ -11,6 +11,7 @@ import { KEY_ASSIGNMENT_TYPE, MEMBER_ASSIGNMENT_TYPE } from "../core/type-tokens
 import { refuseImportOption } from "./import-hint";
 import { secretArgNames } from "./secret-args";
 import { KEY_KIND, MEMBER_KIND, type AssignmentSetKind } from "../core/assignments/kind";
+import { assignedIds, toIdMap } from "../core/assignments/id-map";
 
 interface AssignmentArgsBase {
   /** The guardrail (its id, e.g. `guardrail.id`). **Changing it replaces the resource**; the members end up on the new guardrail either way. */
@@ -37,14 +38,7 @@ export interface GuardrailKeyAssignmentArgs extends AssignmentArgsBase {
 }
 
 const asMap = (ids: pulumi.Input<pulumi.Input<string>[]>) =>
-  pulumi.output(ids).apply((list) => Object.fromEntries([...new Set(list)].sort().map((id) => [id, true as const])));
-
-const assignedIds = (map: pulumi.Output<Record<string, true | string>>) =>
-  map.apply((m) =>
-    Object.keys(m ?? {})
-      .filter((id) => m[id] === true)
-      .sort(),
-  );
+  pulumi.output(ids).apply((list) => toIdMap([...list].sort()));
 
 /**
  * What both set classes do before registering: refuse the import option, report config once,
@@ -78,7 +72,7 @@ function registered(
   set: pulumi.dynamic.Resource & Partial<Record<"members" | "keys", pulumi.Output<Record<string, true | string>>>>,
 ): pulumi.Output<string[]> {
   registerSet(kind.noun, name, args.guardrailId, ids, set);
-  return assignedIds(set[kind.stateKey]!);
+  return set[kind.stateKey]!.apply(assignedIds);
 }
 
 /**

@@ -18,6 +18,7 @@ import { idProblem } from "../core/args/assignment-args";
 import { markSecret, SECRET_ARGS } from "../core/args/messages";
 import { KEY_KIND, MEMBER_KIND, type AssignmentSetKind } from "../core/assignments/kind";
 import { PartialApplyError } from "../core/assignments/apply";
+import { assignedIds, toIdMap } from "../core/assignments/id-map";
 import { parseSetImportId } from "../core/assignments/import-id";
 import { assignmentLifecycle } from "../core/assignments/lifecycle";
 import { statusesIn } from "../core/assignments/state-map";
@@ -51,13 +52,13 @@ function idMap(kind: AssignmentSetKind, list: unknown): { map?: unknown; failure
   if (containsUnknown(list)) return { map: UNKNOWN, failures: [] };
   if (!Array.isArray(list)) return { failures: [{ property: kind.argName, reason: "must be a list of strings" }] };
   const failures: PropertyFailure[] = [];
-  const map: Record<string, true> = {};
+  const ids: string[] = [];
   list.forEach((id: unknown, i) => {
     const problem = typeof id === "string" ? idProblem(id) : "must be a string";
     if (problem) failures.push(at(i, problem));
-    else map[id as string] = true;
+    else ids.push(id as string);
   });
-  return { map, failures };
+  return { map: toIdMap(ids), failures };
 }
 
 /** Inputs as the core takes them: the map under the state key, no list, secrets named in the state's words. */
@@ -129,10 +130,7 @@ function shownChanges(kind: AssignmentSetKind, olds: Props, news: Props, d: Diff
 
 /** Outputs: the core's, the assigned ids as the program's sorted list, secrets sealed and recorded. */
 function outputs(kind: AssignmentSetKind, props: Props, secret: ReadonlySet<string>): Props {
-  const map = statusesIn(props, kind.stateKey);
-  const assigned = Object.keys(map)
-    .filter((id) => map[id] === true)
-    .sort();
+  const assigned = assignedIds(statusesIn(props, kind.stateKey));
   return sealed({ ...props, [kind.argName]: assigned }, secret, true);
 }
 
