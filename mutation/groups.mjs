@@ -19,7 +19,7 @@ export const GROUPS = {
       "src/core/args/guardrail-args.ts",
       "src/core/args/messages.ts",
       "src/core/args/user-props.ts",
-      "src/core/unknown.ts",
+      "src/core/markers.ts",
       "src/core/guardrail/model.ts",
       "src/core/guardrail/model-lists.ts",
       "src/core/guardrail/bodies.ts",

@@ -11,6 +11,7 @@ import { KEY_ASSIGNMENT_TYPE, MEMBER_ASSIGNMENT_TYPE } from "../core/type-tokens
 import { refuseImportOption } from "./import-hint";
 import { secretArgNames } from "./secret-args";
 import { KEY_KIND, MEMBER_KIND, type AssignmentSetKind } from "../core/assignments/kind";
+import { assignedIds, toIdMap } from "../core/assignments/id-map";
 
 // The members' JSDoc here and in the two interfaces below copies SET_ARG_DOCS (core/args/assignment-args.ts):
 // change both (test/unit/arg-docs.test.ts holds them equal).
@@ -39,14 +40,7 @@ export interface GuardrailKeyAssignmentArgs extends AssignmentArgsBase {
 }
 
 const asMap = (ids: pulumi.Input<pulumi.Input<string>[]>) =>
-  pulumi.output(ids).apply((list) => Object.fromEntries([...new Set(list)].sort().map((id) => [id, true as const])));
-
-const assignedIds = (map: pulumi.Output<Record<string, true | string>>) =>
-  map.apply((m) =>
-    Object.keys(m ?? {})
-      .filter((id) => m[id] === true)
-      .sort(),
-  );
+  pulumi.output(ids).apply((list) => toIdMap([...list].sort()));
 
 /**
  * What both set classes do before registering: refuse the import option, report config once,
@@ -80,7 +74,7 @@ function registered(
   set: pulumi.dynamic.Resource & Partial<Record<"members" | "keys", pulumi.Output<Record<string, true | string>>>>,
 ): pulumi.Output<string[]> {
   registerSet(kind.noun, name, args.guardrailId, ids, set);
-  return assignedIds(set[kind.stateKey]!);
+  return set[kind.stateKey]!.apply(assignedIds);
 }
 
 /**

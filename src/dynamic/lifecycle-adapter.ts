@@ -4,8 +4,8 @@
  * properties force a replacement; the key paths stay for a face that can show them.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { forEngine } from "../core/args/messages";
 import type { DiffResult, Lifecycle } from "../core/results";
+import { forEngine } from "./check-failures";
 
 /** The dynamic-provider methods of one kind, by the names users' state calls them. */
 // A type, not an interface, so it meets the method-table wrappers' `Record<string, ...>` bound.
@@ -37,7 +37,7 @@ export function dynamicMethods(core: Lifecycle): DynamicMethods {
   return {
     check: async (olds, news) => {
       const r = await core.check(olds, news);
-      return { inputs: r.inputs, failures: forEngine(r.failures, undefined, news) };
+      return { inputs: r.inputs, failures: forEngine(r.failures, news) };
     },
     diff: async (id, olds, news) => dynamicDiff(await core.diff(id, olds, news)),
     create: async (news) => {

@@ -17,6 +17,7 @@
 import { managedImportId } from "../core/assignments/import-id";
 import { managedGuardrailImportId, type SentModels } from "../core/guardrail/import-id";
 import { MODEL_LISTS, sameSet } from "../core/guardrail/model-lists";
+import { isSigned } from "../core/markers";
 import { FOREIGN, parseUnconfirmed } from "../core/assignments/status";
 import { shown } from "../core/args/messages";
 import { GUARDRAIL_TYPE, KEY_ASSIGNMENT_TYPE, MEMBER_ASSIGNMENT_TYPE } from "../core/type-tokens";
@@ -27,9 +28,8 @@ const STATE_KEY: Record<string, "members" | "keys"> = {
 };
 const ARG: Record<string, string> = { members: "memberUserIds", keys: "keyHashes" };
 
-/** An exported secret: ciphertext, or the plain envelope `--show-secrets` prints. */
-const SIG_KEY = "4dabf18193072939515e22adb298388d";
-const isSecret = (v: unknown) => !!v && typeof v === "object" && SIG_KEY in (v as object);
+/** An exported secret: ciphertext, or the plain envelope `--show-secrets` prints (any signed value, markers.ts). */
+const isSecret = isSigned;
 const holdsSecret = (v: unknown): boolean =>
   isSecret(v) || (!!v && typeof v === "object" && Object.values(v as object).some(holdsSecret));
 
@@ -127,7 +127,7 @@ export function openedSecrets(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(openedSecrets);
   if (!v || typeof v !== "object") return v;
   const o = v as Record<string, unknown>;
-  if (SIG_KEY in o && typeof o.plaintext === "string") {
+  if (isSigned(o) && typeof o.plaintext === "string") {
     try {
       return openedSecrets(JSON.parse(o.plaintext));
     } catch {

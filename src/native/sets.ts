@@ -15,17 +15,17 @@
  */
 import type * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { idProblem } from "../core/args/assignment-args";
-import { SECRET_ARGS } from "../core/args/messages";
+import { markSecret, SECRET_ARGS } from "../core/args/messages";
 import { KEY_KIND, MEMBER_KIND, type AssignmentSetKind } from "../core/assignments/kind";
 import { PartialApplyError } from "../core/assignments/apply";
+import { assignedIds, toIdMap } from "../core/assignments/id-map";
 import { parseSetImportId } from "../core/assignments/import-id";
 import { assignmentLifecycle } from "../core/assignments/lifecycle";
 import { statusesIn } from "../core/assignments/state-map";
 import { isForeign } from "../core/assignments/status";
-import { asSecret } from "../core/guardrail/secret-copies";
 import type { CheckResult, DiffResult, Lifecycle, PropertyFailure } from "../core/results";
 import { NATIVE_KEY_ASSIGNMENT_TYPE, NATIVE_MEMBER_ASSIGNMENT_TYPE } from "../core/type-tokens";
-import { containsUnknown, isUnknown, UNKNOWN } from "../core/unknown";
+import { asSecret, containsUnknown, isUnknown, UNKNOWN } from "../core/markers";
 import { deploymentClaims } from "./set-claims";
 
 type Props = Record<string, unknown>;
@@ -52,13 +52,13 @@ function idMap(kind: AssignmentSetKind, list: unknown): { map?: unknown; failure
   if (containsUnknown(list)) return { map: UNKNOWN, failures: [] };
   if (!Array.isArray(list)) return { failures: [{ property: kind.argName, reason: "must be a list of strings" }] };
   const failures: PropertyFailure[] = [];
-  const map: Record<string, true> = {};
+  const ids: string[] = [];
   list.forEach((id: unknown, i) => {
     const problem = typeof id === "string" ? idProblem(id) : "must be a string";
     if (problem) failures.push(at(i, problem));
-    else map[id as string] = true;
+    else ids.push(id as string);
   });
-  return { map, failures };
+  return { map: toIdMap(ids), failures };
 }
 
 /** Inputs as the core takes them: the map under the state key, no list, secrets named in the state's words. */
@@ -68,15 +68,6 @@ function toCore(kind: AssignmentSetKind, news: Props, map: unknown = news[kind.s
   secret.delete(kind.argName);
   const named = secret.size > 0 ? { [SECRET_ARGS]: [...secret].sort() } : {};
   return { ...rest, ...(map === undefined ? {} : { [kind.stateKey]: map }), ...named };
-}
-
-/**
- * A failure the core said without a path because its arg is secret (`memberUserIds: ...`),
- * with the path back: the engine masks secret values itself. The reason quotes no value.
- */
-function withPath(f: PropertyFailure): PropertyFailure {
-  const m = f.property === "" ? /^([A-Za-z]\w*(?:\[[^\]]*\]|\.\w+)*): ([\s\S]+)$/.exec(f.reason) : null;
-  return m ? { property: m[1]!, reason: m[2]! } : f;
 }
 
 async function checkSet(kind: AssignmentSetKind, core: Lifecycle, olds: Props, news: Props): Promise<CheckResult> {
@@ -89,8 +80,10 @@ async function checkSet(kind: AssignmentSetKind, core: Lifecycle, olds: Props, n
   // With a failure of its own, the core only checks the rest (an unknown map: no full parse, no call).
   const mine = refused.length + failures.length > 0;
   const r = await core.check(olds ?? {}, toCore(kind, news, mine ? UNKNOWN : map));
-  const all = [...refused, ...failures, ...r.failures.map(withPath)];
   const secret = secretNames(kind, news);
+  // This face's failures marked as the core marks its own; resources.ts's `wireFailure` formats them all.
+  const isSecret = (root: string) => secret.has(root);
+  const all = markSecret([...refused, ...failures, ...r.failures], isSecret);
   const { guardrailId, exclusive } = r.inputs;
   if (
     all.length === 0 &&
@@ -107,7 +100,7 @@ async function checkSet(kind: AssignmentSetKind, core: Lifecycle, olds: Props, n
       ids: Object.keys(map as Props),
       secret: secret.has(kind.argName),
     });
-    all.push(...claimed.failures);
+    all.push(...markSecret(claimed.failures, isSecret));
     for (const w of claimed.warnings) console.error(`warning: ${w}`);
   }
   const { [SECRET_ARGS]: _s, __resource: _r, __provider: _p, ...args } = r.inputs;
@@ -137,10 +130,7 @@ function shownChanges(kind: AssignmentSetKind, olds: Props, news: Props, d: Diff
 
 /** Outputs: the core's, the assigned ids as the program's sorted list, secrets sealed and recorded. */
 function outputs(kind: AssignmentSetKind, props: Props, secret: ReadonlySet<string>): Props {
-  const map = statusesIn(props, kind.stateKey);
-  const assigned = Object.keys(map)
-    .filter((id) => map[id] === true)
-    .sort();
+  const assigned = assignedIds(statusesIn(props, kind.stateKey));
   return sealed({ ...props, [kind.argName]: assigned }, secret, true);
 }
 

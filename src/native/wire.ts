@@ -6,10 +6,7 @@
  * copies of them in the same envelope, which goes back on the wire unchanged.
  */
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
-
-/** Pulumi's wire envelope of a secret (protocol constants, as in core/guardrail/secret-copies.ts). */
-const SIG_KEY = "4dabf18193072939515e22adb298388d";
-const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
+import { asSecret, isSecretEnvelope } from "../core/markers";
 
 type Bag = Record<string, unknown>;
 
@@ -21,7 +18,7 @@ function unwrap(v: unknown): { value: unknown; secret: boolean } {
   }
   if (v && typeof v === "object") {
     const o = v as Bag;
-    if (o[SIG_KEY] === SECRET_SIG) return { value: unwrap(o.value).value, secret: true };
+    if (isSecretEnvelope(o)) return { value: unwrap(o.value).value, secret: true };
     const entries = Object.entries(o).map(([k, x]) => [k, unwrap(x)] as const);
     return {
       value: Object.fromEntries(entries.map(([k, u]) => [k, u.value])),
@@ -67,12 +64,9 @@ export function engineInputs(bag: Bag, secretRoots: readonly string[]): Bag {
   return Object.fromEntries(
     Object.entries(bag)
       .filter(([k, v]) => !FACE_KEYS.has(k) && v !== undefined)
-      .map(([k, v]) => [k, roots.has(k) ? asEnvelope(v) : v]),
+      .map(([k, v]) => [k, roots.has(k) ? asSecret(v) : v]),
   );
 }
-
-const asEnvelope = (v: unknown): unknown =>
-  v && typeof v === "object" && (v as Bag)[SIG_KEY] === SECRET_SIG ? v : { [SIG_KEY]: SECRET_SIG, value: v };
 
 /** Recorded outputs as the core's lifecycle takes them (they carry their own `__secretArgs`). */
 export function coreOlds(s: Struct | undefined): Bag {

@@ -9,7 +9,7 @@
  * value the program marked secret is never quoted.
  */
 import type { GuardrailsPolicyOptions, ZdrGroup } from "./options";
-import { isAnyUnknown } from "../core/unknown";
+import { isAnyUnknown } from "../core/markers";
 import { read, readList, type Props } from "./props";
 import { showItems, showValues, type Show } from "./quote";
 import { FORMS_NOTE, modelMatches } from "./model-ids";

@@ -20,7 +20,7 @@
  */
 import type { PolicyResource } from "@pulumi/policy";
 import { HOLDER_RULE, mayCompete, UNKNOWN_WORKSPACE } from "../core/holders";
-import { isAnyUnknown } from "../core/unknown";
+import { isAnyUnknown } from "../core/markers";
 import { plainProps, read, readList } from "./props";
 import { quoteName } from "./quote";
 import { isNativeToken, type Kind } from "./provenance";

@@ -8,7 +8,7 @@
  * unknowns as values, report every violation they can prove, and only then raise the
  * "checked at up" advisory (see `checkedAtUp`).
  */
-import { isAnyUnknown } from "../core/unknown";
+import { isAnyUnknown } from "../core/markers";
 import { UserError } from "../core/user-error";
 
 /** The key under which the policy SDK's proxy returns its plain target. */

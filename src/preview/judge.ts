@@ -15,7 +15,7 @@ import { keyedChanges } from "../core/guardrail/key-changes";
 import { desired } from "../core/guardrail/bodies";
 import { comparableInputs, comparableOutputs, type GuardrailOutputs } from "../core/guardrail/model";
 import { CANONICAL_OUTPUT } from "../core/guardrail/model-lists";
-import { isAnyUnknown } from "../core/unknown";
+import { isAnyUnknown } from "../core/markers";
 import { isOpaque, isSecret } from "./values";
 
 type Bag = Record<string, unknown>;

@@ -4,7 +4,7 @@
  * guess (issue 38).
  */
 import { parseMovesFrom } from "../core/assignments/status";
-import { isAnyUnknown } from "../core/unknown";
+import { isAnyUnknown } from "../core/markers";
 import type { PreviewStep } from "./input";
 import { hiddenGuardrail, hiddenOf } from "./set-verdicts";
 import { changed, nameOf, typeOf } from "./steps";

@@ -5,6 +5,7 @@
  * assignment is on its workspace's default guardrail when the stack manages it.
  */
 import { FOREIGN, isForeign, parseMovesFrom, parseOnGuardrail, parseUnconfirmed } from "../core/assignments/status";
+import { toIdMap } from "../core/assignments/id-map";
 import type { PreviewStep } from "./input";
 import type { GuardrailChange } from "./model";
 import { changed, nameOf, typeOf, type GuardrailOfPreview } from "./steps";
@@ -20,7 +21,7 @@ type Kind = "members" | "keys";
 
 /** A set's ids as a map: the map itself (`{id: true | status}`), or the program's list as `{id: true}`. */
 const asMap = (v: unknown): Record<string, unknown> => {
-  if (Array.isArray(v)) return Object.fromEntries(v.filter((id) => typeof id === "string").map((id) => [id, true]));
+  if (Array.isArray(v)) return toIdMap(v.filter((id) => typeof id === "string"));
   return v && typeof v === "object" ? (v as Record<string, unknown>) : {};
 };
 const holdersOf = (m: Record<string, unknown>) => Object.keys(m).filter((id) => m[id] === true);

@@ -3,13 +3,11 @@
  * form the engine gave it, a value not known yet is `(known after apply)`, lists are
  * comma-separated. Not yet neutralised: markdown.ts does that where the value is written.
  */
-import { containsUnknown, isAnyUnknown } from "../core/unknown";
+import { containsUnknown, isAnyUnknown, isSigned } from "../core/markers";
 
-const SECRET_SIG = "4dabf18193072939515e22adb298388d";
-
-/** A secret as the engine writes it in preview JSON: `[secret]`, or the signed object. */
+/** A secret as the engine writes it in preview JSON: `[secret]`, or a signed object (markers.ts: any signed value stays unquoted). */
 export function isSecret(v: unknown): boolean {
-  return v === "[secret]" || (typeof v === "object" && v !== null && SECRET_SIG in v);
+  return v === "[secret]" || isSigned(v);
 }
 
 /** A value nobody can judge from the preview: secret, or not known until apply, anywhere inside it. */

@@ -315,6 +315,35 @@ describe("modes and lifecycle", () => {
   });
 });
 
+describe("a set's check failures at a secret arg, each face (issue 39: the core marks, the face formats)", () => {
+  // The same bad args, every one secret: the dynamic face's news (the map, `__secretArgs`), the native face's (the list).
+  const bad = { guardrailId: "s3cret-not-a-uuid", exclusive: "yes" };
+  it("the dynamic face: no property, the path leading the reason, no value quoted", async () => {
+    const { failures = [] } = await memberAssignment.check(
+      {},
+      // The class records the list's secrecy under the state's word (dynamic/secret-args.ts).
+      { ...bad, members: { "": true }, __secretArgs: ["exclusive", "guardrailId", "members"] },
+    );
+    expect(failures).toEqual([
+      { property: "", reason: "guardrailId: must be a guardrail id (UUID)" },
+      { property: "", reason: "memberUserIds: ids must be non-empty strings" },
+      { property: "", reason: "exclusive: must be true or false" },
+    ]);
+  });
+
+  it("the native face: the path kept and marked secret, for its wire to format", async () => {
+    const { failures } = await nativeSetLifecycle(MEMBER_KIND).check(
+      {},
+      { ...bad, memberUserIds: [""], __secretArgs: ["guardrailId", "exclusive", "memberUserIds"] },
+    );
+    expect(failures).toEqual([
+      { property: "memberUserIds[0]", reason: "ids must be non-empty strings", secret: true },
+      { property: "guardrailId", reason: "must be a guardrail id (UUID)", secret: true },
+      { property: "exclusive", reason: "must be true or false", secret: true },
+    ]);
+  });
+});
+
 describe("where a member went: the status names the guardrail", () => {
   it("names it by its bounded, neutralised name; one GET per distinct guardrail; none when nothing moved", async () => {
     const g = await newGuardrail("named-home");

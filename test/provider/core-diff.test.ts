@@ -8,7 +8,7 @@ import * as guardrailCore from "../../src/core/guardrail/lifecycle";
 import { assignmentLifecycle } from "../../src/core/assignments/lifecycle";
 import { MEMBER_KIND } from "../../src/core/assignments/kind";
 import type { GuardrailOutputs } from "../../src/core/guardrail/model";
-import { UNKNOWN } from "../../src/core/unknown";
+import { UNKNOWN } from "../../src/core/markers";
 import { dynamicDiff } from "../../src/dynamic/lifecycle-adapter";
 import { useProviderEmulator, W2 } from "../helpers/emulator";
 import { EMAIL_REDACT_SSN_BLOCK } from "../helpers/filters";

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { guardrail } from "../../src/dynamic/internal";
 import type { GuardrailOutputs } from "../../src/core/guardrail/model";
 import { collect } from "../../src/core/client";
-import { UNKNOWN } from "../../src/core/unknown";
+import { UNKNOWN } from "../../src/core/markers";
 import { DEFAULT_WS, useProviderEmulator, W2 } from "../helpers/emulator";
 
 const X = "vendor-a/model-x";

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { checkGuardrailArgs } from "../../src/core/guardrail/check";
 import { memberAssignment } from "../../src/dynamic/internal";
 import { MAX_REQUEST_BODY_BYTES } from "../../src/core/fields/constants";
-import { UNKNOWN } from "../../src/core/unknown";
+import { UNKNOWN } from "../../src/core/markers";
 
 const lines = (news: Record<string, unknown>) =>
   checkGuardrailArgs({ __provider: "serialized", ...news }).failures.map((f) => `${f.property}: ${f.reason}`);

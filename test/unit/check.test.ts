@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checkGuardrailArgs } from "../../src/core/guardrail/check";
-import { UNKNOWN } from "../../src/core/unknown";
+import { UNKNOWN } from "../../src/core/markers";
 
 describe("Guardrail check", () => {
   it("reports every failure of one bad args object at once, each with its camelCase path", () => {

@@ -101,7 +101,7 @@ const CORE_FLOORS: [string, string[]][] = [
   // A part of the core, and what it must never import: everything above it.
   ["src/core/text/", ["src/core/"]],
   ["src/core/user-error.ts", ["src/core/"]],
-  ["src/core/unknown.ts", ["src/core/"]],
+  ["src/core/markers.ts", ["src/core/"]],
   ["src/core/type-tokens.ts", ["src/core/"]],
   ["src/core/holders.ts", ["src/core/"]],
   ["src/core/arg-doc.ts", ["src/core/"]],
@@ -247,7 +247,7 @@ describe("import graph (issue 25)", () => {
   it("reads every form of load: import, re-export, require, import(), side effect, the package's own subpaths", () => {
     const text = [
       'import { a } from "./args/messages";',
-      'export * from "../core/unknown";',
+      'export * from "../core/markers";',
       'const internal = require("pulumi-guardrails/internal");',
       'const shim = await import("../dynamic/shim");',
       'import "./text/controls";',
@@ -255,7 +255,7 @@ describe("import graph (issue 25)", () => {
     ].join("\n");
     expect(arrowsOf("src/core/planted.ts", text).map((e) => e.to)).toEqual([
       "src/core/args/messages.ts",
-      "src/core/unknown.ts",
+      "src/core/markers.ts",
       "src/dynamic/internal.ts",
       "src/dynamic/shim.ts",
       "src/core/text/controls.ts",
@@ -281,5 +281,74 @@ describe("import graph (issue 25)", () => {
   it("every arrow on the known list still exists (the list only shrinks)", () => {
     const all = new Set(graph.map((e) => `${e.from} -> ${e.to}`));
     expect(KNOWN.filter((k) => !all.has(k))).toEqual([]);
+  });
+});
+
+/**
+ * Walls read from the code's text, not its imports (issue 39). Pulumi's markers (the unknown
+ * sentinels, the secret envelope) are spelled in one module; the emulator, which shares no
+ * code with the library, and the tests, which write the protocol out to catch a typo, are not
+ * read.
+ */
+const MARKERS_HOME = "src/core/markers.ts";
+const MARKER_LITERALS = [
+  "04da6b54-80e4-46f7-96ec-b56ff0331ba9",
+  "1c4a061d-8072-4f0a-a4cb-0ff528b18fe7",
+  "3eeb2bf0-c639-47a8-9e75-3b44932eb421",
+  "6a19a0b0-7e62-4c92-b797-7f8e31da9cc2",
+  "030794c1-ac77-496b-92df-f27374a8bd58",
+  "e48ece36-62e2-4504-bad9-02848725956a",
+  "dd056dcd-154b-4c76-9bd3-c8f88648b5ff",
+  "4dabf18193072939515e22adb298388d",
+  "1b47061264138c4ac30d75fd1eb44270",
+];
+
+/** The marker literals a file spells, when it is not the markers module (case-insensitive, comments included). */
+const strayMarkers = (file: string, text: string): string[] =>
+  file === MARKERS_HOME
+    ? []
+    : MARKER_LITERALS.filter((m) => text.toLowerCase().includes(m)).map((m) => `${file}: ${m}`);
+
+/**
+ * A core file calling a face's formatting: `forEngine` flattens failures for the dynamic host
+ * (dynamic/check-failures.ts). The core marks a failure `secret` (`markSecret`) and each face
+ * decides how its engine shows it; a face never parses another face's text back.
+ */
+const FACE_FORMATTING = /\bforEngine\b/;
+const formatsForAFace = (file: string, text: string): boolean =>
+  file.startsWith("src/core/") && FACE_FORMATTING.test(code(text));
+
+describe("text walls (issue 39)", () => {
+  const texts = [...FILES]
+    .filter((f) => !f.startsWith("emulator/"))
+    .map((f) => [f, readFileSync(join(ROOT, f), "utf8")] as const);
+
+  it("reads the markers module and the tree's sources", () => {
+    expect(FILES.has(MARKERS_HOME)).toBe(true);
+    const home = readFileSync(join(ROOT, MARKERS_HOME), "utf8");
+    expect(MARKER_LITERALS.filter((m) => !home.includes(m))).toEqual([]);
+  });
+
+  it("the unknown sentinels' and the secret envelope's literals appear only in core/markers.ts", () => {
+    expect(texts.flatMap(([f, t]) => strayMarkers(f, t))).toEqual([]);
+  });
+
+  it("a planted copy breaks it: the secret envelope spelled in a face", () => {
+    const planted = 'const SIG_KEY = "4DABF18193072939515E22ADB298388D";';
+    expect(strayMarkers("src/native/wire.ts", planted)).toEqual([
+      "src/native/wire.ts: 4dabf18193072939515e22adb298388d",
+    ]);
+    expect(strayMarkers("src/preview/values.ts", `x === "${MARKER_LITERALS[0]}"`)).toHaveLength(1);
+  });
+
+  it("no core file calls a face's formatting (forEngine)", () => {
+    expect(texts.filter(([f, t]) => formatsForAFace(f, t)).map(([f]) => f)).toEqual([]);
+  });
+
+  it("a planted call breaks it: the set lifecycle flattening its failures for the dynamic host", () => {
+    const planted = "return { inputs: news, failures: forEngine(failures, secret) };";
+    expect(formatsForAFace("src/core/assignments/lifecycle.ts", planted)).toBe(true);
+    expect(formatsForAFace("src/dynamic/lifecycle-adapter.ts", planted)).toBe(false);
+    expect(formatsForAFace("src/core/args/messages.ts", "// forEngine (the dynamic face) prints it")).toBe(false);
   });
 });

@@ -4,7 +4,6 @@ import { describe, expect, it } from "vitest";
 import {
   closest,
   formatPath,
-  forEngine,
   issuesToFailures,
   markSecret,
   rootOf,
@@ -92,18 +91,6 @@ describe("secret args", () => {
     const out = markSecret([under, other, marked], (root) => root === "limitUsd");
     expect(out).toEqual([{ ...under, secret: true }, other, marked]);
     expect(out[1]).toBe(other);
-  });
-
-  it("forEngine moves the path of a secret failure into its reason, so the engine quotes no value", () => {
-    const plain = { property: "name", reason: "is required" };
-    const secret = { property: "limitUsd", reason: "must be >= 0", secret: true as const };
-    const byRoot = { property: "budget[0]", reason: "bad" };
-    expect(forEngine([plain, secret, byRoot], (root) => root === "budget")).toEqual([
-      plain,
-      { property: "", reason: "limitUsd: must be >= 0" },
-      { property: "", reason: "budget[0]: bad" },
-    ]);
-    expect(forEngine([plain, byRoot])).toEqual([plain, byRoot]);
   });
 });
 

@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import * as guardrail from "../../src/core/guardrail/lifecycle";
 import { inOldOrder, setsInOldOrder } from "../../src/core/guardrail/arrange";
 import { dynamicMethods } from "../../src/dynamic/lifecycle-adapter";
-import { UNKNOWN } from "../../src/core/unknown";
+import { UNKNOWN } from "../../src/core/markers";
 import { diffResponse, shownChanges } from "../../src/native/diff";
 import { wireFailure } from "../../src/native/resources";
 import { coreNews, engineInputs } from "../../src/native/wire";

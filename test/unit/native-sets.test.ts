@@ -4,6 +4,7 @@ import { KEY_KIND, MEMBER_KIND } from "../../src/core/assignments/kind";
 import { importedGuardrail } from "../../src/core/assignments/read";
 import { FOREIGN } from "../../src/core/assignments/status";
 import { diffResponse } from "../../src/native/diff";
+import { wireFailure } from "../../src/native/resources";
 import { DeploymentClaims } from "../../src/native/set-claims";
 import { againstOutputs, nativeSetLifecycle } from "../../src/native/sets";
 
@@ -33,7 +34,7 @@ describe("native sets: check", () => {
     expect(own.failures.map((f) => f.property)).toEqual(["members"]);
   });
 
-  it("adds the id map beside the list, sealed when the list is secret; a secret failure keeps its path", async () => {
+  it("adds the id map beside the list, sealed when the list is secret; a secret failure keeps its path, marked", async () => {
     const plain = await members.check({}, { guardrailId: G1, memberUserIds: ["u2", "u1", "u1"], __resource: urn("d") });
     expect(plain.failures).toEqual([]);
     expect(plain.inputs).toEqual({
@@ -52,12 +53,31 @@ describe("native sets: check", () => {
       {},
       { guardrailId: G1, memberUserIds: "x".repeat(3), __resource: urn("f"), __secretArgs: ["memberUserIds"] },
     );
-    expect(bad.failures).toEqual([{ property: "memberUserIds", reason: "must be a list of strings" }]);
+    expect(bad.failures).toEqual([{ property: "memberUserIds", reason: "must be a list of strings", secret: true }]);
     const hidden = await members.check(
       {},
       { guardrailId: "s3cret-not-a-uuid", memberUserIds: [], __resource: urn("g"), __secretArgs: ["guardrailId"] },
     );
-    expect(hidden.failures).toEqual([{ property: "guardrailId", reason: "must be a guardrail id (UUID)" }]);
+    expect(hidden.failures).toEqual([
+      { property: "guardrailId", reason: "must be a guardrail id (UUID)", secret: true },
+    ]);
+  });
+
+  it("a failure at a secret arg goes on the wire with no property, so the engine prints no value beside it", async () => {
+    // The engine prints the input a failure names in plain text (`value {&{{s3cret-not-a-uuid}}}`, CLI 3.248).
+    const news = { guardrailId: "s3cret-not-a-uuid", memberUserIds: "x", exclusive: "yes" };
+    const r = await members.check({}, { ...news, __resource: urn("h"), __secretArgs: Object.keys(news) });
+    expect(r.failures.map((f) => wireFailure(f, news)).map((w) => [w.getProperty(), w.getReason()])).toEqual([
+      ["", "memberUserIds: must be a list of strings"],
+      ["", "guardrailId: must be a guardrail id (UUID)"],
+      ["", "exclusive: must be true or false"],
+    ]);
+    const plain = await members.check({}, { ...news, __resource: urn("i") });
+    expect(plain.failures.map((f) => wireFailure(f, news)).map((w) => [w.getProperty(), w.getReason()])).toEqual([
+      ["memberUserIds", "must be a list of strings"],
+      ["guardrailId", 'must be a guardrail id (UUID) (got "s3cret-not-a-uuid")'],
+      ["exclusive", 'must be true or false (got "yes")'],
+    ]);
   });
 });
 

@@ -1,6 +1,14 @@
-/** The engine's sentinels for values not known during preview (issue 31). */
+/** Pulumi's markers (core/markers.ts): the sentinels of values not known during preview (issue 31), the secret envelope. */
 import { describe, expect, it } from "vitest";
-import { containsUnknown, isAnyUnknown, isUnknown, UNKNOWN } from "../../src/core/unknown";
+import {
+  asSecret,
+  containsUnknown,
+  isAnyUnknown,
+  isSecretEnvelope,
+  isSigned,
+  isUnknown,
+  UNKNOWN,
+} from "../../src/core/markers";
 
 // The Pulumi wire protocol's sentinels, written out: a typo in the module must fail here.
 const STRING = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -39,5 +47,26 @@ describe("unknown values", () => {
       expect(containsUnknown(v)).toBe(false);
     // Another kind's sentinel is what a policy sees; the provider receives only the string one.
     expect(containsUnknown({ a: OTHER_KINDS[0] })).toBe(false);
+  });
+});
+
+describe("the secret envelope", () => {
+  // Written out, as the protocol spells them: a typo (or the two swapped) in the module must fail here.
+  const SIG = "4dabf18193072939515e22adb298388d";
+  const SECRET = "1b47061264138c4ac30d75fd1eb44270";
+  const ASSET = "c44067f5952c0a294b673a41bacd8c17";
+
+  it("asSecret wraps a value once; isSecretEnvelope knows the secret's signature only", () => {
+    expect(asSecret(-7)).toEqual({ [SIG]: SECRET, value: -7 });
+    expect(asSecret(asSecret("k"))).toEqual({ [SIG]: SECRET, value: "k" });
+    expect(isSecretEnvelope({ [SIG]: SECRET, ciphertext: "v1:abc" })).toBe(true);
+    for (const v of [{ [SIG]: ASSET, path: "a" }, { [SECRET]: SIG }, { value: 1 }, SECRET, null, undefined])
+      expect(isSecretEnvelope(v)).toBe(false);
+  });
+
+  it("isSigned knows any signed value (what a reader of preview or export JSON leaves unquoted)", () => {
+    expect(isSigned({ [SIG]: SECRET, ciphertext: "v1:abc" })).toBe(true);
+    expect(isSigned({ [SIG]: ASSET, path: "a" })).toBe(true);
+    for (const v of [{ [SECRET]: SIG }, { value: 1 }, SIG, null, undefined, [SIG]]) expect(isSigned(v)).toBe(false);
   });
 });

@@ -9,7 +9,7 @@ import {
   type WorkspaceFacts,
 } from "../../src/core/guardrail/workspace-default-model";
 import { resourceOfToken } from "../../src/core/type-tokens";
-import { UNKNOWN } from "../../src/core/unknown";
+import { UNKNOWN } from "../../src/core/markers";
 
 const WS: WorkspaceFacts = {
   id: "0e0b6c1a-1111-4111-8111-111111111111",

@@ -11,7 +11,8 @@ export interface PropertyFailure {
   reason: string;
   /**
    * The arg at the path's root holds a secret: the reason quotes none of it, and a face must
-   * not let its engine print the value beside the path (`forEngine`, the native face's check).
+   * not let its engine print the value beside the path (the dynamic face's `forEngine`, the
+   * native face's `wireFailure`). The core marks it (`markSecret`); each face formats it.
    */
   secret?: true;
 }
@@ -68,26 +69,6 @@ export const rootOf = (property: string): string => property.split(/[.[]/)[0] ??
 
 /** The default `isSecret`: no arg holds a secret. */
 const noSecrets = (): boolean => false;
-
-/**
- * Failures as the dynamic-provider host hands them to the engine. The engine prints a failure
- * as `property <p> value {<the input at p>} has a problem`, looking `p` up among the top-level
- * inputs, where a secret is in plain text (`{&{{-7}}}`). A failure under a secret arg (marked
- * `secret`, or under a root `isSecret` names) therefore goes with no property, its path leading
- * the reason: `has a problem: limitUsd: must be >= 0`. With `inputs`, so does a failure whose
- * property names no input that is set (`namesAnInput`).
- */
-export function forEngine(
-  failures: readonly PropertyFailure[],
-  isSecret: (root: string) => boolean = noSecrets,
-  inputs?: Readonly<Record<string, unknown>>,
-): PropertyFailure[] {
-  return failures.map((f) =>
-    f.secret || isSecret(rootOf(f.property)) || (inputs !== undefined && !namesAnInput(f.property, inputs))
-      ? { property: "", reason: f.property ? `${f.property}: ${f.reason}` : f.reason }
-      : f,
-  );
-}
 
 /**
  * Whether the engine finds a value for a failure's property: only a top-level input that is set.

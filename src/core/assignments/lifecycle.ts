@@ -5,8 +5,8 @@
  * apply.ts, finding where ids went held-elsewhere.ts.
  */
 import { SET_ARGS, type AssignmentInputs } from "../args/assignment-args";
-import { forEngine, issuesToFailures, secretArgsOf } from "../args/messages";
-import { containsUnknown, isUnknown } from "../unknown";
+import { issuesToFailures, markSecret, secretArgsOf } from "../args/messages";
+import { containsUnknown, isUnknown } from "../markers";
 import { userProps } from "../args/user-props";
 import { inProgramNames, type AssignmentSetKind } from "./kind";
 import { EXTRA_KEYS, keptMoves, movesAt, movesIn, withMoves } from "./moves";
@@ -91,7 +91,8 @@ function checkSet(kind: AssignmentSetKind, news: Props): CheckResult {
       failures.push({ property: inProgramNames(kind, f.property, secret(kind.stateKey)), reason: f.reason });
   return {
     inputs: news,
-    failures: forEngine(failures, (root) => secret(root) || (root === kind.argName && secret(kind.stateKey))),
+    // Marked, not formatted: each face decides how its engine shows a failure at a secret arg.
+    failures: markSecret(failures, (root) => secret(root) || (root === kind.argName && secret(kind.stateKey))),
   };
 }
 

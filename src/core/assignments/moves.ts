@@ -9,7 +9,7 @@
  */
 import { collect } from "../client/pagination";
 import { getClient } from "../settings/config";
-import { containsUnknown } from "../unknown";
+import { containsUnknown } from "../markers";
 import { secretArgsOf } from "../args/messages";
 import type { AssignmentInputs } from "../args/assignment-args";
 import type { AssignmentSetKind } from "./kind";

@@ -7,7 +7,7 @@
  * stored inputs stay the program's own.
  */
 import { FIELD_NAMES, spec } from "../fields/fields";
-import { containsUnknown } from "../unknown";
+import { containsUnknown } from "../markers";
 
 type Bag = Record<string, unknown>;
 

@@ -9,7 +9,7 @@ import { guardrailArgsSchema, type GuardrailInputs } from "../args/guardrail-arg
 import { MAX_REQUEST_BODY_BYTES } from "../fields/constants";
 import { issuesToFailures, secretArgsOf, type PropertyFailure } from "../args/messages";
 import { userProps } from "../args/user-props";
-import { containsUnknown, isUnknown } from "../unknown";
+import { containsUnknown, isUnknown } from "../markers";
 import { UserError } from "../user-error";
 import type { z } from "zod";
 

@@ -9,7 +9,7 @@ import { getClient, resolveSettings } from "../settings/config";
 import { JournalHandle } from "./create-journal";
 import { createGuardrailOnce } from "./create-once";
 import { confirmGone } from "../confirm-gone";
-import { containsUnknown, isUnknown } from "../unknown";
+import { containsUnknown, isUnknown } from "../markers";
 import { markSecret, secretArgsOf } from "../args/messages";
 import type { WireGuardrail } from "../client/wire";
 import { FIELD_NAMES, spec } from "../fields/fields";

@@ -14,19 +14,8 @@
  */
 import { FIELD_NAMES, spec } from "../fields/fields";
 import { SECRET_ARGS } from "../args/messages";
+import { asSecret } from "../markers";
 import { CANONICAL_OUTPUT, MODEL_LISTS, type ModelList } from "./model-lists";
-
-/** Pulumi's wire envelope of a secret (part of the protocol, like the unknown sentinels). */
-const SIG_KEY = "4dabf18193072939515e22adb298388d";
-const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
-
-const isSecretEnvelope = (v: unknown): boolean =>
-  !!v && typeof v === "object" && (v as Record<string, unknown>)[SIG_KEY] === SECRET_SIG;
-
-/** A value as a secret, for the engine to encrypt in state and show as `[secret]`. */
-export function asSecret(value: unknown): unknown {
-  return isSecretEnvelope(value) ? value : { [SIG_KEY]: SECRET_SIG, value };
-}
 
 /** The secret arg names a props bag (inputs or recorded outputs) carries, sorted; [] when none. */
 export function recordedSecretArgs(props: object | null | undefined): string[] {

@@ -12,7 +12,7 @@ import { markSecret, secretArgsOf, shown, issuesToFailures } from "../args/messa
 import { userProps } from "../args/user-props";
 import { FIELD_NAMES, type FieldName } from "../fields/fields";
 import { getClient, resolveSettings } from "../settings/config";
-import { containsUnknown, isUnknown } from "../unknown";
+import { containsUnknown, isUnknown } from "../markers";
 import { UserError } from "../user-error";
 import { updates, type CheckResult, type CreateResult, type DiffResult, type ReadResult } from "../results";
 import type { PropertyChange, UpdateResult } from "../results";
