@@ -31,7 +31,7 @@ import { memberSetFindings } from "./member-set";
 import { workspaceDefaultFindings } from "./workspace-default";
 import { setTargetPolicy } from "./set-targets";
 import { checkedAtUp, plainProps } from "./props";
-import { kindOf, provenancePolicy, unrecorded, unrecordedMessage, type ProvenanceRecords } from "./provenance";
+import { holdsSettings, kindOf, provenancePolicy, unrecorded, unrecordedMessage, type ProvenanceRecords } from "./provenance";
 import { quoteName, showValues } from "./quote";
 import { BUILTIN_SLUGS, RESET_INTERVALS } from "../core/fields/constants";
 import { issuesToFailures } from "../core/args/messages";
@@ -159,7 +159,7 @@ function resourcePolicy(
     const unplaced = unrecorded(args.type, record);
     const kind = kindOf(args.type, record);
     // A workspace's default guardrail holds the same settings, so every rule holds it too.
-    if (!unplaced && kind !== "guardrail" && kind !== "workspaceDefault") return;
+    if (!unplaced && !holdsSettings(kind)) return;
     const value = ruleValue(key, opts, args.getConfig as () => Record<string, unknown>);
     if (value === false) return;
     if (unplaced) return report(unrecordedMessage(args.type, args.name, rule.name));
