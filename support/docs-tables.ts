@@ -13,6 +13,7 @@ import { z } from "zod";
 import { guardrailArgsSchema } from "../src/core/args/guardrail-args";
 import { SET_ARGS } from "../src/core/args/assignment-args";
 import { KEY_KIND, MEMBER_KIND } from "../src/core/assignments/kind";
+import { KINDS } from "../src/core/kinds";
 
 /** One arg as a user reads it. */
 export interface ArgDoc {
@@ -29,9 +30,9 @@ export const DOC_SOURCES = ["src/core/fields/fields.ts", "src/dynamic/guardrail.
 
 /** The pages and the marker comments their table sits between. */
 export const PAGES = {
-  "docs/resources/guardrail.md": "guardrail",
-  "docs/resources/member-assignment.md": "members",
-  "docs/resources/key-assignment.md": "keys",
+  [KINDS.Guardrail.docsPage]: "guardrail",
+  [KINDS.GuardrailMemberAssignment.docsPage]: KINDS.GuardrailMemberAssignment.set.stateKey,
+  [KINDS.GuardrailKeyAssignment.docsPage]: KINDS.GuardrailKeyAssignment.set.stateKey,
 } as const;
 
 const BEGIN =

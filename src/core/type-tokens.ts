@@ -3,7 +3,15 @@
  * token is `pulumi-nodejs:dynamic/<module>:<type>` (the Pulumi SDK builds it from the arguments
  * of `dynamic.Resource`), never the class's own name: policies must match these strings.
  */
-import { DYNAMIC_TYPE_PREFIX, isTypeName, KINDS, NATIVE_PACKAGE, PACKAGE_TYPE_PREFIX, type ResourceTypeName } from "./kinds";
+import {
+  DYNAMIC_TYPE_PREFIX,
+  isTypeName,
+  KINDS,
+  NATIVE_PACKAGE,
+  PACKAGE_TYPE_PREFIX,
+  type ResourceTypeName,
+  type SetOf,
+} from "./kinds";
 
 export { DYNAMIC_TYPE_PREFIX, NATIVE_PACKAGE, PACKAGE_TYPE_PREFIX, type ResourceTypeName };
 
@@ -42,4 +50,17 @@ export function resourceOfToken(token: string): { face: "dynamic" | "native"; ty
   const parts = token.split(":");
   if (parts.length !== 3 || parts[0] !== NATIVE_PACKAGE || !isTypeName(parts[2]!)) return undefined;
   return { face: "native", type: parts[2] };
+}
+
+/** The kind a dynamic-face token names (exactly `pulumi-nodejs:dynamic/guardrails:<Type>`); `undefined` for any other. */
+export function dynamicKindOf(token: string): ResourceTypeName | undefined {
+  const r = resourceOfToken(token);
+  return r?.face === "dynamic" ? r.type : undefined;
+}
+
+/** The set row (kinds.ts: state key, arg name, ...) of a dynamic-face set's token; `undefined` for any other. */
+export function dynamicSetOf(token: string): SetOf | undefined {
+  const type = dynamicKindOf(token);
+  const row = type && KINDS[type];
+  return row && "set" in row ? row.set : undefined;
 }
