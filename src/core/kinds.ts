@@ -113,7 +113,9 @@ export type ResourceTypeName = keyof typeof KINDS;
 /** A kind's row, with its literal names. */
 export type KindRow<T extends ResourceTypeName = ResourceTypeName> = (typeof KINDS)[T];
 /** The kinds that are member or key sets. */
-export type SetTypeName = { [T in ResourceTypeName]: KindRow<T> extends { set: SetSpec } ? T : never }[ResourceTypeName];
+export type SetTypeName = {
+  [T in ResourceTypeName]: KindRow<T> extends { set: SetSpec } ? T : never;
+}[ResourceTypeName];
 /** A set kind's names, with their literal types. */
 export type SetOf<T extends SetTypeName = SetTypeName> = KindRow<T>["set"];
 /** The members of `require("pulumi-guardrails/internal")` that users' state calls. */
@@ -133,7 +135,9 @@ export const isTypeName = (s: string): s is ResourceTypeName => Object.hasOwn(KI
 export const SET_TYPE_NAMES = TYPE_NAMES.filter((t): t is SetTypeName => "set" in KINDS[t]);
 
 /** A table over every kind, built from each row. */
-export function byKind<V>(f: <T extends ResourceTypeName>(type: T, kind: KindRow<T>) => V): Record<ResourceTypeName, V> {
+export function byKind<V>(
+  f: <T extends ResourceTypeName>(type: T, kind: KindRow<T>) => V,
+): Record<ResourceTypeName, V> {
   return Object.fromEntries(TYPE_NAMES.map((t) => [t, f(t, KINDS[t])])) as Record<ResourceTypeName, V>;
 }
 /** The set kind whose state key (or noun) is this one. */

@@ -23,7 +23,11 @@ const FIX: Record<ResourceTypeName, (name: string, id: string) => string> = {
 };
 
 /** Throws a clean program error (no stack trace) when `opts.import` is set. */
-export function refuseImportOption(kind: ResourceTypeName, name: string, opts: pulumi.CustomResourceOptions | undefined): void {
+export function refuseImportOption(
+  kind: ResourceTypeName,
+  name: string,
+  opts: pulumi.CustomResourceOptions | undefined,
+): void {
   if (opts?.import === undefined) return;
   const id = typeof opts.import === "string" ? opts.import : "<id>";
   const limit = `${kind} "${name}": the \`import\` resource option (and \`pulumi import\`) cannot work for this package's resources: they are Pulumi dynamic-provider resources, and Pulumi can only import resources of a provider plugin.`;

@@ -31,7 +31,14 @@ import { memberSetFindings } from "./member-set";
 import { workspaceDefaultFindings } from "./workspace-default";
 import { setTargetPolicy } from "./set-targets";
 import { checkedAtUp, plainProps } from "./props";
-import { holdsSettings, kindOf, provenancePolicy, unrecorded, unrecordedMessage, type ProvenanceRecords } from "./provenance";
+import {
+  holdsSettings,
+  kindOf,
+  provenancePolicy,
+  unrecorded,
+  unrecordedMessage,
+  type ProvenanceRecords,
+} from "./provenance";
 import { quoteName, showValues } from "./quote";
 import { BUILTIN_SLUGS, RESET_INTERVALS } from "../core/fields/constants";
 import { issuesToFailures } from "../core/args/messages";
