@@ -7,9 +7,10 @@
  * service. The lifecycle asks the narrower "does this other guardrail compete with ours"
  * (`competes`). Each says so in one message style (`heldTwiceMessage`).
  */
+import type { SetNoun } from "./kinds";
 
-/** What is assigned: a member (by user id) or an API key (by hash). */
-export type HolderNoun = "member" | "key";
+/** What is assigned: a member (by user id) or an API key (by hash); a set kind's noun (kinds.ts). */
+export type HolderNoun = SetNoun;
 
 /** How far one hold reaches: a member's, its guardrail's workspace; a key's, the whole organization. */
 export const HOLD_SCOPE = { member: "workspace", key: "organization" } as const satisfies Record<HolderNoun, string>;

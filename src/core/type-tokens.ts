@@ -1,44 +1,37 @@
 /**
- * Type tokens of the package's resources. A dynamic resource's token is
- * `pulumi-nodejs:dynamic/<module>:<type>` (the Pulumi SDK builds it from the arguments of
- * `dynamic.Resource`), never the class's own name: policies must match these strings.
+ * Type tokens of the package's resources, from the kind table (kinds.ts). A dynamic resource's
+ * token is `pulumi-nodejs:dynamic/<module>:<type>` (the Pulumi SDK builds it from the arguments
+ * of `dynamic.Resource`), never the class's own name: policies must match these strings.
  */
-/** Every dynamic resource's token starts so, whichever package made it. */
-export const DYNAMIC_TYPE_PREFIX = "pulumi-nodejs:dynamic";
-/** This package's resource tokens start so: another package's `x:index:Guardrail` is not ours. */
-export const PACKAGE_TYPE_PREFIX = `${DYNAMIC_TYPE_PREFIX}/guardrails:` as const;
+import {
+  DYNAMIC_TYPE_PREFIX,
+  isTypeName,
+  KINDS,
+  NATIVE_PACKAGE,
+  PACKAGE_TYPE_PREFIX,
+  type ResourceTypeName,
+  type SetOf,
+} from "./kinds";
+
+export { DYNAMIC_TYPE_PREFIX, NATIVE_PACKAGE, PACKAGE_TYPE_PREFIX, type ResourceTypeName };
+
 /** The type token of `Guardrail`. */
-export const GUARDRAIL_TYPE = `${PACKAGE_TYPE_PREFIX}Guardrail` as const;
+export const GUARDRAIL_TYPE = KINDS.Guardrail.dynamicToken;
 /** The type token of `GuardrailMemberAssignment`. */
-export const MEMBER_ASSIGNMENT_TYPE = `${PACKAGE_TYPE_PREFIX}GuardrailMemberAssignment` as const;
+export const MEMBER_ASSIGNMENT_TYPE = KINDS.GuardrailMemberAssignment.dynamicToken;
 /** The type token of `GuardrailKeyAssignment`. */
-export const KEY_ASSIGNMENT_TYPE = `${PACKAGE_TYPE_PREFIX}GuardrailKeyAssignment` as const;
+export const KEY_ASSIGNMENT_TYPE = KINDS.GuardrailKeyAssignment.dynamicToken;
 /** The type token of `WorkspaceDefaultGuardrail`. */
-export const WORKSPACE_DEFAULT_TYPE = `${PACKAGE_TYPE_PREFIX}WorkspaceDefaultGuardrail` as const;
+export const WORKSPACE_DEFAULT_TYPE = KINDS.WorkspaceDefaultGuardrail.dynamicToken;
 
-/** The native face's package name: its tokens are `guardrails:index:<Type>`. */
-export const NATIVE_PACKAGE = "guardrails";
 /** The native face's type token of `Guardrail`. */
-export const NATIVE_GUARDRAIL_TYPE = "guardrails:index:Guardrail";
+export const NATIVE_GUARDRAIL_TYPE = KINDS.Guardrail.nativeToken;
 /** The native face's type token of `GuardrailMemberAssignment`. */
-export const NATIVE_MEMBER_ASSIGNMENT_TYPE = "guardrails:index:GuardrailMemberAssignment";
+export const NATIVE_MEMBER_ASSIGNMENT_TYPE = KINDS.GuardrailMemberAssignment.nativeToken;
 /** The native face's type token of `GuardrailKeyAssignment`. */
-export const NATIVE_KEY_ASSIGNMENT_TYPE = "guardrails:index:GuardrailKeyAssignment";
+export const NATIVE_KEY_ASSIGNMENT_TYPE = KINDS.GuardrailKeyAssignment.nativeToken;
 /** The native face's type token of `WorkspaceDefaultGuardrail`. */
-export const NATIVE_WORKSPACE_DEFAULT_TYPE = "guardrails:index:WorkspaceDefaultGuardrail";
-
-/** The package's resource types, by the last part of a token. */
-export type ResourceTypeName =
-  | "Guardrail"
-  | "GuardrailMemberAssignment"
-  | "GuardrailKeyAssignment"
-  | "WorkspaceDefaultGuardrail";
-const TYPE_NAMES: readonly string[] = [
-  "Guardrail",
-  "GuardrailMemberAssignment",
-  "GuardrailKeyAssignment",
-  "WorkspaceDefaultGuardrail",
-];
+export const NATIVE_WORKSPACE_DEFAULT_TYPE = KINDS.WorkspaceDefaultGuardrail.nativeToken;
 
 /**
  * Which of the package's resources a type token names, and through which face; `undefined`
@@ -52,9 +45,22 @@ const TYPE_NAMES: readonly string[] = [
 export function resourceOfToken(token: string): { face: "dynamic" | "native"; type: ResourceTypeName } | undefined {
   if (token.startsWith(PACKAGE_TYPE_PREFIX)) {
     const type = token.slice(PACKAGE_TYPE_PREFIX.length);
-    return TYPE_NAMES.includes(type) ? { face: "dynamic", type: type as ResourceTypeName } : undefined;
+    return isTypeName(type) ? { face: "dynamic", type } : undefined;
   }
   const parts = token.split(":");
-  if (parts.length !== 3 || parts[0] !== NATIVE_PACKAGE || !TYPE_NAMES.includes(parts[2]!)) return undefined;
-  return { face: "native", type: parts[2] as ResourceTypeName };
+  if (parts.length !== 3 || parts[0] !== NATIVE_PACKAGE || !isTypeName(parts[2]!)) return undefined;
+  return { face: "native", type: parts[2] };
+}
+
+/** The kind a dynamic-face token names (exactly `pulumi-nodejs:dynamic/guardrails:<Type>`); `undefined` for any other. */
+export function dynamicKindOf(token: string): ResourceTypeName | undefined {
+  const r = resourceOfToken(token);
+  return r?.face === "dynamic" ? r.type : undefined;
+}
+
+/** The set row (kinds.ts: state key, arg name, ...) of a dynamic-face set's token; `undefined` for any other. */
+export function dynamicSetOf(token: string): SetOf | undefined {
+  const type = dynamicKindOf(token);
+  const row = type && KINDS[type];
+  return row && "set" in row ? row.set : undefined;
 }

@@ -7,6 +7,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { reportConfigOnce } from "./config-warnings";
 import { claimSet, registerSet } from "./claims";
 import { shimFor } from "./shim";
+import { KINDS } from "../core/kinds";
 import { KEY_ASSIGNMENT_TYPE, MEMBER_ASSIGNMENT_TYPE } from "../core/type-tokens";
 import { refuseImportOption } from "./import-hint";
 import { secretArgNames } from "./secret-args";
@@ -93,7 +94,7 @@ export class GuardrailMemberAssignment extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: GuardrailMemberAssignmentArgs, opts?: pulumi.CustomResourceOptions) {
     const inputs = setInputs(MEMBER_KIND, name, args, args.memberUserIds, opts);
-    super(shimFor("memberAssignment"), name, inputs, opts, "guardrails", MEMBER_KIND.typeName);
+    super(shimFor(KINDS.GuardrailMemberAssignment.internal), name, inputs, opts, "guardrails", MEMBER_KIND.typeName);
     this.memberUserIds = registered(MEMBER_KIND, name, args, args.memberUserIds, this);
   }
 }
@@ -111,7 +112,7 @@ export class GuardrailKeyAssignment extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: GuardrailKeyAssignmentArgs, opts?: pulumi.CustomResourceOptions) {
     const inputs = setInputs(KEY_KIND, name, args, args.keyHashes, opts);
-    super(shimFor("keyAssignment"), name, inputs, opts, "guardrails", KEY_KIND.typeName);
+    super(shimFor(KINDS.GuardrailKeyAssignment.internal), name, inputs, opts, "guardrails", KEY_KIND.typeName);
     this.keyHashes = registered(KEY_KIND, name, args, args.keyHashes, this);
   }
 }

@@ -8,6 +8,7 @@ import type { FIELDS, OutputValue } from "../core/fields/fields";
 import { claimAdoption, registerGuardrail } from "./claims";
 import { reportConfigOnce } from "./config-warnings";
 import { shimFor } from "./shim";
+import { KINDS } from "../core/kinds";
 import { GUARDRAIL_TYPE } from "../core/type-tokens";
 import { refuseImportOption } from "./import-hint";
 import { secretArgNames } from "./secret-args";
@@ -115,7 +116,7 @@ export class Guardrail extends pulumi.dynamic.Resource {
       __resource: resource,
       __secretArgs: secretArgNames({ ...args }),
     };
-    super(shimFor("guardrail"), name, props, opts, "guardrails", "Guardrail");
+    super(shimFor(KINDS.Guardrail.internal), name, props, opts, "guardrails", "Guardrail");
     registerGuardrail(this.id, name, args.workspaceId, args.adoptId);
   }
 }

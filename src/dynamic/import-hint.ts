@@ -7,20 +7,30 @@
  * docs/resources/guardrail.md says to use `adoptId` there too.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import type { ResourceTypeName } from "../core/kinds";
 import { UserError } from "../core/user-error";
 
-type Kind = "Guardrail" | "GuardrailMemberAssignment" | "GuardrailKeyAssignment" | "WorkspaceDefaultGuardrail";
+const SET_FIX = `Drop the \`import\` option: an assignment set needs no import. List the ids that are already assigned; the next \`pulumi up\` records them without a write.`;
+
+/** What to do instead of importing, per kind. */
+const FIX: Record<ResourceTypeName, (name: string, id: string) => string> = {
+  Guardrail: (name, id) =>
+    `Drop the \`import\` option and adopt the existing guardrail by its id: new Guardrail(${JSON.stringify(name)}, { ...args, adoptId: ${JSON.stringify(id)} }). The next \`pulumi up\` takes it over and sets it to the program's args.`,
+  WorkspaceDefaultGuardrail: () =>
+    "Drop the `import` option: a workspace's default guardrail needs no import. The next `pulumi up` reads it and sets what differs from the program's args.",
+  GuardrailMemberAssignment: () => SET_FIX,
+  GuardrailKeyAssignment: () => SET_FIX,
+};
 
 /** Throws a clean program error (no stack trace) when `opts.import` is set. */
-export function refuseImportOption(kind: Kind, name: string, opts: pulumi.CustomResourceOptions | undefined): void {
+export function refuseImportOption(
+  kind: ResourceTypeName,
+  name: string,
+  opts: pulumi.CustomResourceOptions | undefined,
+): void {
   if (opts?.import === undefined) return;
   const id = typeof opts.import === "string" ? opts.import : "<id>";
   const limit = `${kind} "${name}": the \`import\` resource option (and \`pulumi import\`) cannot work for this package's resources: they are Pulumi dynamic-provider resources, and Pulumi can only import resources of a provider plugin.`;
-  const fix =
-    kind === "Guardrail"
-      ? `Drop the \`import\` option and adopt the existing guardrail by its id: new Guardrail(${JSON.stringify(name)}, { ...args, adoptId: ${JSON.stringify(id)} }). The next \`pulumi up\` takes it over and sets it to the program's args.`
-      : kind === "WorkspaceDefaultGuardrail"
-        ? "Drop the `import` option: a workspace's default guardrail needs no import. The next `pulumi up` reads it and sets what differs from the program's args."
-        : `Drop the \`import\` option: an assignment set needs no import. List the ids that are already assigned; the next \`pulumi up\` records them without a write.`;
+  const fix = FIX[kind](name, id);
   throw new UserError(`${limit} ${fix}`);
 }

@@ -11,6 +11,7 @@ import { afterCredentialsCheck, armCredentialsCheck } from "../core/settings/cre
 import { withKeySource } from "../core/settings/key-source";
 import { quietExpectedErrors } from "./expected-errors";
 import { dynamicMethods } from "./lifecycle-adapter";
+import type { InternalName } from "../core/kinds";
 
 /**
  * The shim's `configure` (once per serialized provider and process): the stack config to the
@@ -51,3 +52,9 @@ export const keyAssignment = quietExpectedErrors(
 export const workspaceDefaultGuardrail = quietExpectedErrors(
   withKeySource(afterCredentialsCheck(dynamicMethods(workspaceDefaultLifecycle))),
 );
+
+/**
+ * Every kind's `internal` member (core/kinds.ts) is exported above: a row of the kind table
+ * without one does not compile, rather than fail in users' state at `pulumi up`.
+ */
+export type KindMembers = Pick<typeof import("./internal"), InternalName>;

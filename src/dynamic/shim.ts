@@ -5,11 +5,10 @@
  * (pulumi/pulumi issues 5294, 13960, 18997).
  */
 import type * as pulumi from "@pulumi/pulumi";
+import type { InternalName } from "../core/kinds";
 
 /** A provider whose methods forward to `require("pulumi-guardrails/internal")[kind]`. */
-export function shimFor(
-  kind: "guardrail" | "memberAssignment" | "keyAssignment" | "workspaceDefaultGuardrail",
-): pulumi.dynamic.ResourceProvider {
+export function shimFor(kind: InternalName): pulumi.dynamic.ResourceProvider {
   return {
     async configure(req) {
       require("pulumi-guardrails/internal").configure((k: string) => req.config.get(k));

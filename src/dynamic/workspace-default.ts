@@ -4,6 +4,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { FIELD_NAMES } from "../core/fields/fields";
+import { KINDS } from "../core/kinds";
 import { WORKSPACE_DEFAULT_TYPE } from "../core/type-tokens";
 import { reportConfigOnce } from "./config-warnings";
 // Types only: the settings' args and outputs are the Guardrail's, from the same field table.
@@ -94,6 +95,13 @@ export class WorkspaceDefaultGuardrail extends pulumi.dynamic.Resource {
       ...args,
       __secretArgs: secretArgNames({ ...args }),
     };
-    super(shimFor("workspaceDefaultGuardrail"), name, props, opts, "guardrails", "WorkspaceDefaultGuardrail");
+    super(
+      shimFor(KINDS.WorkspaceDefaultGuardrail.internal),
+      name,
+      props,
+      opts,
+      "guardrails",
+      "WorkspaceDefaultGuardrail",
+    );
   }
 }

@@ -8,16 +8,9 @@
  * them as secrets; what an id carries of a secret is read from an opened copy of the state
  * (`revealed`, `--show-secrets`) and sealed (import-ids.ts).
  */
-import {
-  GUARDRAIL_TYPE,
-  KEY_ASSIGNMENT_TYPE,
-  MEMBER_ASSIGNMENT_TYPE,
-  NATIVE_GUARDRAIL_TYPE,
-  NATIVE_KEY_ASSIGNMENT_TYPE,
-  NATIVE_MEMBER_ASSIGNMENT_TYPE,
-  NATIVE_WORKSPACE_DEFAULT_TYPE,
-  WORKSPACE_DEFAULT_TYPE,
-} from "../core/type-tokens";
+import { KINDS } from "../core/kinds";
+import { dynamicKindOf, dynamicSetOf, GUARDRAIL_TYPE } from "../core/type-tokens";
+import { parseUrn } from "../core/urn";
 import { hasControl } from "../core/text/controls";
 import { shown } from "../core/args/messages";
 import { UserError } from "../core/user-error";
@@ -27,15 +20,19 @@ import type { PulumiImportFile, PulumiImportResource } from "./pulumi-import";
 /** The state cannot be migrated as it is; nothing was done. */
 export class StateMigrationError extends UserError {}
 
-const NATIVE_OF: Record<string, string> = {
-  [GUARDRAIL_TYPE]: NATIVE_GUARDRAIL_TYPE,
-  [MEMBER_ASSIGNMENT_TYPE]: NATIVE_MEMBER_ASSIGNMENT_TYPE,
-  [KEY_ASSIGNMENT_TYPE]: NATIVE_KEY_ASSIGNMENT_TYPE,
-  // Its id is the workspace's id, which the native face imports as is.
-  [WORKSPACE_DEFAULT_TYPE]: NATIVE_WORKSPACE_DEFAULT_TYPE,
+/**
+ * The native twin's token of a dynamic resource's, every kind (kinds.ts). A workspace default's
+ * id is the workspace's id, which the native face imports as is.
+ */
+const nativeOf = (type: string): string | undefined => {
+  const kind = dynamicKindOf(type);
+  return kind && KINDS[kind].nativeToken;
 };
-/** A set's id is `<guardrail id>/<members|keys>` on both faces. */
-const SET_SUFFIX: Record<string, string> = { [MEMBER_ASSIGNMENT_TYPE]: "/members", [KEY_ASSIGNMENT_TYPE]: "/keys" };
+/** A set's id is `<guardrail id>/<state key>` (`/members`, `/keys`) on both faces. */
+const setSuffix = (type: string): string | undefined => {
+  const set = dynamicSetOf(type);
+  return set && `/${set.stateKey}`;
+};
 
 /** One dynamic resource and its native twin. */
 export interface Move {
@@ -85,13 +82,6 @@ const MAX_TEXT = 4096;
 const plainText = (v: unknown): v is string =>
   typeof v === "string" && v.length > 0 && v.length <= MAX_TEXT && !hasControl(v);
 
-/** A URN's parts: `urn:pulumi:<stack>::<project>::<qualified type>::<name>` (the name may hold `::`). */
-function urnParts(urn: string): { head: string; qualified: string; name: string } | undefined {
-  const parts = urn.split("::");
-  if (parts.length < 4 || !parts[0]!.startsWith("urn:pulumi:")) return undefined;
-  return { head: `${parts[0]}::${parts[1]}`, qualified: parts[2]!, name: parts.slice(3).join("::") };
-}
-
 /** The resources of a `pulumi stack export` document (or of its `deployment`), each with a URN and type. */
 export function stateResources(state: unknown): StateResource[] {
   const doc = state as { deployment?: { resources?: unknown }; resources?: unknown } | null;
@@ -120,15 +110,15 @@ export function planMigration(state: unknown, revealed?: { state: unknown; sealK
   const moves: Move[] = [];
   const skipped: string[] = [];
   for (const r of resources) {
-    const nativeType = NATIVE_OF[r.type];
+    const nativeType = nativeOf(r.type);
     if (!nativeType) continue;
     const why = skipReason(r);
     if (why) {
       skipped.push(`${shown(r.urn)}: ${why}`);
       continue;
     }
-    const parts = urnParts(r.urn)!;
-    const qualified = parts.qualified.replace(/[^$]*$/, nativeType);
+    const parts = parseUrn(r.urn)!;
+    const qualified = parts.qualifiedType.replace(/[^$]*$/, nativeType);
     const nativeUrn = `${parts.head}::${qualified}::${parts.name}`;
     const twin = byUrn.get(nativeUrn);
     if (twin && twin.id !== r.id)
@@ -165,8 +155,8 @@ function skipReason(r: StateResource): string | undefined {
   if (r.external === true) return "read, not managed (a get)";
   if (r.custom === false) return "not a custom resource";
   if (!plainText(r.id)) return "no usable id";
-  if (!urnParts(r.urn)) return "not a URN";
-  const suffix = SET_SUFFIX[r.type];
+  if (!parseUrn(r.urn)) return "not a URN";
+  const suffix = setSuffix(r.type);
   if (suffix && !r.id.endsWith(suffix)) return `its id does not end in ${suffix}`;
   return undefined;
 }
@@ -206,8 +196,8 @@ function importsOf(moves: readonly Move[], byUrn: ReadonlyMap<string, StateResou
   const keyOf = new Map<string, string>();
   const taken = new Set<string>();
   const parentKey = (parent: unknown): string | undefined => {
-    const parts = typeof parent === "string" ? urnParts(parent) : undefined;
-    if (!parts || parts.qualified === "pulumi:pulumi:Stack") return undefined;
+    const parts = typeof parent === "string" ? parseUrn(parent) : undefined;
+    if (!parts || parts.qualifiedType === "pulumi:pulumi:Stack") return undefined;
     let key = keyOf.get(parent as string);
     if (!key) {
       key = parts.name;

@@ -20,13 +20,7 @@ import { MODEL_LISTS, sameSet } from "../core/guardrail/model-lists";
 import { isSigned } from "../core/markers";
 import { FOREIGN, parseUnconfirmed } from "../core/assignments/status";
 import { shown } from "../core/args/messages";
-import { GUARDRAIL_TYPE, KEY_ASSIGNMENT_TYPE, MEMBER_ASSIGNMENT_TYPE } from "../core/type-tokens";
-
-const STATE_KEY: Record<string, "members" | "keys"> = {
-  [MEMBER_ASSIGNMENT_TYPE]: "members",
-  [KEY_ASSIGNMENT_TYPE]: "keys",
-};
-const ARG: Record<string, string> = { members: "memberUserIds", keys: "keyHashes" };
+import { dynamicSetOf, GUARDRAIL_TYPE } from "../core/type-tokens";
 
 /** An exported secret: ciphertext, or the plain envelope `--show-secrets` prints (any signed value, markers.ts). */
 const isSecret = isSigned;
@@ -46,8 +40,8 @@ export function secretArgsOf(r: { type: string; inputs?: unknown; outputs?: unkn
   }
   if (r.inputs && typeof r.inputs === "object")
     for (const [k, v] of Object.entries(r.inputs)) if (!k.startsWith("__") && holdsSecret(v)) names.add(k);
-  const key = STATE_KEY[r.type];
-  if (key && names.delete(key)) names.add(ARG[key]!);
+  const set = dynamicSetOf(r.type);
+  if (set && names.delete(set.stateKey)) names.add(set.argName);
   return [...names].filter((n) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(n) && n.length <= 64).sort();
 }
 
@@ -77,18 +71,19 @@ export function importIdOf(
   const sealKey = secret.length > 0 ? revealed?.sealKey : undefined;
   const values = revealed?.resource.outputs ?? r.outputs;
   if (r.type === GUARDRAIL_TYPE) return managedGuardrailImportId(id, sentModels(values), secret, sealKey);
-  const key = STATE_KEY[r.type];
-  if (!key) return id;
+  const set = dynamicSetOf(r.type);
+  if (!set) return id;
+  const { stateKey: key, argName } = set;
   const outs = values as Record<string, unknown> | null | undefined;
   const map = outs?.[key];
   const exclusive = outs?.exclusive ?? false;
   if (isSecret(map) || isSecret(exclusive) || isSecret(outs))
     fail(
-      `${shown(r.urn)}: its ${ARG[key]} are secret, and the migration would have to write them in plain text (in the import id pulumi shows) to import only those; make them plain in the program, pulumi up, migrate, then make them secret again on the native face`,
+      `${shown(r.urn)}: its ${argName} are secret, and the migration would have to write them in plain text (in the import id pulumi shows) to import only those; make them plain in the program, pulumi up, migrate, then make them secret again on the native face`,
     );
   if (!map || typeof map !== "object" || Array.isArray(map) || typeof exclusive !== "boolean")
     fail(
-      `${shown(r.urn)}: its state does not say which ${ARG[key]} it manages (no ${key} map); run pulumi refresh, then migrate`,
+      `${shown(r.urn)}: its state does not say which ${argName} it manages (no ${key} map); run pulumi refresh, then migrate`,
     );
   const statuses = map as Record<string, unknown>;
   // A failed up's mark (issue 38): whether the id is here, and of a 0.5.0-dev mark whether it is
@@ -96,7 +91,7 @@ export function importIdOf(
   const marked = Object.keys(statuses).filter((k) => parseUnconfirmed(statuses[k]) !== undefined);
   if (marked.length > 0)
     fail(
-      `${shown(r.urn)}: its state marks ${marked.length} ${ARG[key]} unconfirmed (a failed pulumi up); run pulumi refresh, then migrate`,
+      `${shown(r.urn)}: its state marks ${marked.length} ${argName} unconfirmed (a failed pulumi up); run pulumi refresh, then migrate`,
     );
   const ids = Object.keys(statuses).filter((k) => statuses[k] !== FOREIGN);
   return managedImportId(id.slice(0, id.length - key.length - 1), key, { exclusive, ids }, secret, sealKey);

@@ -1,7 +1,7 @@
 /**
  * The resource methods of the native face: each request's Structs to the core's plain bags,
  * the core's lifecycle of the kind the URN names, its answer back to the wire. Generic over
- * `Lifecycle`: a kind is one row of `KINDS`.
+ * `Lifecycle`: a kind is one row of `LIFECYCLES` (its names are core/kinds.ts's row).
  */
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import type { Struct } from "google-protobuf/google/protobuf/struct_pb";
@@ -11,43 +11,43 @@ import { setsInOldOrder } from "../core/guardrail/arrange";
 import * as guardrailLifecycle from "../core/guardrail/lifecycle";
 import * as workspaceDefaultLifecycle from "../core/guardrail/workspace-default-lifecycle";
 import type { Lifecycle } from "../core/results";
-import { NATIVE_GUARDRAIL_TYPE, NATIVE_WORKSPACE_DEFAULT_TYPE } from "../core/type-tokens";
+import { KINDS, TYPE_NAMES, type ResourceTypeName } from "../core/kinds";
+import { typeOfUrn } from "../core/urn";
 import { UserError } from "../core/user-error";
 import { diffResponse } from "./diff";
 import { InitFailure } from "./init-failure";
-import { againstOutputs, SET_KINDS } from "./sets";
+import { againstOutputs, SET_LIFECYCLES } from "./sets";
 import { coreNews, coreOlds, engineInputs, fromStruct, toStruct } from "./wire";
 
-/** The kinds this face serves, by type token. */
-const KINDS: Record<string, Lifecycle> = {
-  [NATIVE_GUARDRAIL_TYPE]: guardrailLifecycle,
-  [NATIVE_WORKSPACE_DEFAULT_TYPE]: workspaceDefaultLifecycle,
-  ...SET_KINDS,
+/** The kinds this face serves, by type name. */
+const LIFECYCLES: Record<ResourceTypeName, Lifecycle> = {
+  Guardrail: guardrailLifecycle,
+  WorkspaceDefaultGuardrail: workspaceDefaultLifecycle,
+  ...SET_LIFECYCLES,
 };
 
 /**
- * Per kind, how the inputs the engine records are ordered (optional): a set's entries in the
- * old inputs' order, so the detailed diff's index paths rarely put an added and a deleted
- * entry at one index (core/guardrail/arrange.ts). Secret args (`skip`) stay as sent.
+ * How the inputs the engine records are ordered, for a kind that holds a guardrail's settings:
+ * a set's entries in the old inputs' order, so the detailed diff's index paths rarely put an
+ * added and a deleted entry at one index (core/guardrail/arrange.ts). Secret args (`skip`)
+ * stay as sent. Other kinds keep the core's order.
  */
-const INPUT_ORDER: Record<
-  string,
-  (oldInputs: Record<string, unknown>, news: Record<string, unknown>, skip: string[]) => Record<string, unknown>
-> = {
-  [NATIVE_GUARDRAIL_TYPE]: setsInOldOrder,
-  [NATIVE_WORKSPACE_DEFAULT_TYPE]: setsInOldOrder,
+const inputOrder = (type: ResourceTypeName) => (KINDS[type].settings ? setsInOldOrder : undefined);
+
+/** The kind a URN names, by its exact native token (`guardrails:index:<Type>`, after any parent types). */
+function typeOf(urn: string): ResourceTypeName | undefined {
+  const token = typeOfUrn(urn);
+  return TYPE_NAMES.find((t) => KINDS[t].nativeToken === token);
+}
+const isSet = (urn: string) => {
+  const type = typeOf(urn);
+  return type !== undefined && "set" in KINDS[type];
 };
 
-/** The type token of a URN (`urn:pulumi:stack::project::[parent$]type::name`). */
-function typeOf(urn: string): string {
-  const qualified = urn.split("::")[2] ?? "";
-  return qualified.split("$").pop() ?? qualified;
-}
-
 function lifecycleOf(urn: string): Lifecycle {
-  const kind = KINDS[typeOf(urn)];
-  if (!kind) throw new UserError(`unknown resource type ${typeOf(urn)}`);
-  return kind;
+  const type = typeOf(urn);
+  if (!type) throw new UserError(`unknown resource type ${typeOfUrn(urn)}`);
+  return LIFECYCLES[type];
 }
 
 /**
@@ -71,12 +71,13 @@ export async function check(req: provproto.CheckRequest): Promise<provproto.Chec
   const olds = coreOlds(req.getOlds());
   const r = await lifecycleOf(urn).check(olds, coreNews(req.getNews(), urn));
   const secretRoots = fromStruct(req.getNews()).secretRoots;
-  const order = INPUT_ORDER[typeOf(urn)];
+  const type = typeOf(urn);
+  const order = type && inputOrder(type);
   const inputs = order ? order(olds, r.inputs, secretRoots) : r.inputs;
   const resp = new provproto.CheckResponse();
   // The core's inputs, each arg the engine sent as a secret a secret again; no face bookkeeping.
   // A set answers its own (sets.ts: the id map beside the list, secrets sealed).
-  resp.setInputs(toStruct(typeOf(urn) in SET_KINDS ? inputs : engineInputs(inputs, secretRoots)));
+  resp.setInputs(toStruct(isSet(urn) ? inputs : engineInputs(inputs, secretRoots)));
   const news = fromStruct(req.getNews()).props;
   resp.setFailuresList(r.failures.map((f) => wireFailure(f, news)));
   return resp;
@@ -90,7 +91,7 @@ export async function diff(req: provproto.DiffRequest): Promise<provproto.DiffRe
   // The engine shows a detailed diff's old values from the recorded inputs (InputDiff).
   const oldInputs = req.hasOldInputs() ? coreOlds(req.getOldInputs()) : outs;
   const resp = diffResponse(d, oldInputs, news, outs);
-  return typeOf(urn) in SET_KINDS ? againstOutputs(resp) : resp;
+  return isSet(urn) ? againstOutputs(resp) : resp;
 }
 
 /**

@@ -16,6 +16,7 @@
 import { SetClaims, setHeldTwiceMessage } from "../core/assignments/claims";
 import { competes, HOLD_SCOPE, type HolderNoun } from "../core/holders";
 import type { PropertyFailure } from "../core/results";
+import { lastNameOfUrn } from "../core/urn";
 import { getClient } from "../core/settings/config";
 
 /** One set's check, as the claims compare it. */
@@ -38,7 +39,7 @@ interface Hold {
 }
 
 /** The resource name of a URN (`urn:pulumi:stack::project::type::name`). */
-export const nameOf = (urn: string): string => urn.split("::").pop() ?? urn;
+export const nameOf = lastNameOfUrn;
 
 /** What this process has seen of the deployment's sets. */
 export class DeploymentClaims {

@@ -16,7 +16,7 @@
 import type * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { idProblem } from "../core/args/assignment-args";
 import { markSecret, SECRET_ARGS } from "../core/args/messages";
-import { KEY_KIND, MEMBER_KIND, type AssignmentSetKind } from "../core/assignments/kind";
+import { SET_KINDS, type AssignmentSetKind } from "../core/assignments/kind";
 import { PartialApplyError } from "../core/assignments/apply";
 import { assignedIds, toIdMap } from "../core/assignments/id-map";
 import { parseSetImportId } from "../core/assignments/import-id";
@@ -24,7 +24,7 @@ import { assignmentLifecycle } from "../core/assignments/lifecycle";
 import { statusesIn } from "../core/assignments/state-map";
 import { isForeign } from "../core/assignments/status";
 import type { CheckResult, DiffResult, Lifecycle, PropertyFailure } from "../core/results";
-import { NATIVE_KEY_ASSIGNMENT_TYPE, NATIVE_MEMBER_ASSIGNMENT_TYPE } from "../core/type-tokens";
+import { SET_TYPE_NAMES, type SetTypeName } from "../core/kinds";
 import { asSecret, containsUnknown, isUnknown, UNKNOWN } from "../core/markers";
 import { deploymentClaims } from "./set-claims";
 
@@ -184,11 +184,10 @@ export function nativeSetLifecycle(kind: AssignmentSetKind): Lifecycle {
   };
 }
 
-/** The rows of resources.ts's table for the two set kinds. */
-export const SET_KINDS: Record<string, Lifecycle> = {
-  [NATIVE_MEMBER_ASSIGNMENT_TYPE]: nativeSetLifecycle(MEMBER_KIND),
-  [NATIVE_KEY_ASSIGNMENT_TYPE]: nativeSetLifecycle(KEY_KIND),
-};
+/** The rows of resources.ts's table for the set kinds, by type name. */
+export const SET_LIFECYCLES = Object.fromEntries(
+  SET_TYPE_NAMES.map((t) => [t, nativeSetLifecycle(SET_KINDS[t])]),
+) as Record<SetTypeName, Lifecycle>;
 
 /**
  * A set's diff as the engine shows it. Each entry (`members["user_eve"]`) is looked up in the

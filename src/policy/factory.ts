@@ -5,8 +5,7 @@
  * Every rule is always in the returned list (so a pack config can switch any of them on or
  * change its level); a rule whose option is not given starts `disabled`. A pack config entry
  * such as `{"guardrails-max-limit-usd": {"enforcementLevel": "advisory", "maxLimitUsd": 500}}`
- * overrides the level (the engine does that) and the option's value (we do, validated the same
- * way as the options).
+ * overrides the level (the engine does) and the option's value (we do, validated as options).
  */
 import type {
   Policies,
@@ -30,8 +29,15 @@ import { GUARDRAIL_RULES, type RuleFinding } from "./guardrail-rules";
 import { memberSetFindings } from "./member-set";
 import { workspaceDefaultFindings } from "./workspace-default";
 import { setTargetPolicy } from "./set-targets";
-import { checkedAtUp, plainProps } from "./props";
-import { kindOf, provenancePolicy, unrecorded, unrecordedMessage, type ProvenanceRecords } from "./provenance";
+import { checkedAtUp, plainProps, unknownMessage } from "./props";
+import {
+  holdsSettings,
+  kindOf,
+  provenancePolicy,
+  unrecorded,
+  unrecordedMessage,
+  type ProvenanceRecords,
+} from "./provenance";
 import { quoteName, showValues } from "./quote";
 import { BUILTIN_SLUGS, RESET_INTERVALS } from "../core/fields/constants";
 import { issuesToFailures } from "../core/args/messages";
@@ -159,7 +165,7 @@ function resourcePolicy(
     const unplaced = unrecorded(args.type, record);
     const kind = kindOf(args.type, record);
     // A workspace's default guardrail holds the same settings, so every rule holds it too.
-    if (!unplaced && kind !== "guardrail" && kind !== "workspaceDefault") return;
+    if (!unplaced && !holdsSettings(kind)) return;
     const value = ruleValue(key, opts, args.getConfig as () => Record<string, unknown>);
     if (value === false) return;
     if (unplaced) return report(unrecordedMessage(args.type, args.name, rule.name));
@@ -242,6 +248,3 @@ function workspaceDefaultPolicy(
     validateStack,
   };
 }
-
-const unknownMessage = (name: string, property: string, policy: string, noun = "guardrail") =>
-  `${noun} ${quoteName(name)}: ${property} is not known until the resources it depends on exist; ${policy} is checked at up`;

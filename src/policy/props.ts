@@ -10,6 +10,7 @@
  */
 import { isAnyUnknown } from "../core/markers";
 import { UserError } from "../core/user-error";
+import { quoteName } from "./quote";
 
 /** The key under which the policy SDK's proxy returns its plain target. */
 const PROXY_TARGET = "__getSpecialProxyTarget";
@@ -99,3 +100,7 @@ function unknownPath(value: unknown): PropertyKey[] {
   }
   return [];
 }
+
+/** Why a rule waits for `up`: `property` of `name` is not known in a preview. */
+export const unknownMessage = (name: string, property: string, policy: string, noun = "guardrail") =>
+  `${noun} ${quoteName(name)}: ${property} is not known until the resources it depends on exist; ${policy} is checked at up`;

@@ -21,11 +21,19 @@
  * never changes the kind. The record still says which of its inputs are secret.
  */
 import type { ResourceValidationPolicy } from "@pulumi/policy";
-import { DYNAMIC_TYPE_PREFIX, resourceOfToken, type ResourceTypeName } from "../core/type-tokens";
+import { KINDS, TYPE_NAMES, type PolicyKind } from "../core/kinds";
+import { DYNAMIC_TYPE_PREFIX, resourceOfToken } from "../core/type-tokens";
 import { quoteName } from "./quote";
 
-/** A resource kind of the package; `workspaceDefault` is a workspace's default guardrail. */
-export type Kind = "guardrail" | "memberAssignment" | "keyAssignment" | "workspaceDefault";
+/** A resource kind of the package, in the pack's words (kinds.ts `policyKind`); `workspaceDefault` is a workspace's default guardrail. */
+export type Kind = PolicyKind;
+
+/** Whether a kind holds a guardrail's settings (a guardrail, a workspace's default guardrail): every settings rule holds it. */
+export const holdsSettings = (kind: Kind | undefined): boolean =>
+  TYPE_NAMES.some((t) => KINDS[t].settings && KINDS[t].policyKind === kind);
+/** Whether a kind is a member or key set. */
+export const isSetKind = (kind: Kind | undefined): boolean =>
+  TYPE_NAMES.some((t) => "set" in KINDS[t] && KINDS[t].policyKind === kind);
 
 /** What the remediation saw of one resource. */
 export interface Provenance {
@@ -39,27 +47,17 @@ export interface Provenance {
 export type ProvenanceRecords = Map<string, Provenance>;
 
 export const PROVENANCE_POLICY = "guardrails-provenance";
-const TYPE_KIND: Record<ResourceTypeName, Kind> = {
-  Guardrail: "guardrail",
-  GuardrailMemberAssignment: "memberAssignment",
-  GuardrailKeyAssignment: "keyAssignment",
-  // A guardrail's settings, so every guardrail rule holds it too (factory.ts), but no member set.
-  WorkspaceDefaultGuardrail: "workspaceDefault",
-};
 /** The kind a type token names (either face), if it is one of the package's. */
 const tokenKind = (type: string): Kind | undefined => {
   const r = resourceOfToken(type);
-  return r && TYPE_KIND[r.type];
+  return r && KINDS[r.type].policyKind;
 };
 /** Whether the token is the native face's: its kind is the token's, whatever its props say. */
 export const isNativeToken = (type: string): boolean => resourceOfToken(type)?.face === "native";
 /** The kind behind each name of `require("pulumi-guardrails/internal")` (dynamic/internal.ts). */
-const INTERNAL_KINDS: Record<string, Kind> = {
-  guardrail: "guardrail",
-  memberAssignment: "memberAssignment",
-  keyAssignment: "keyAssignment",
-  workspaceDefaultGuardrail: "workspaceDefault",
-};
+const INTERNAL_KINDS: Record<string, Kind> = Object.fromEntries(
+  TYPE_NAMES.map((t) => [KINDS[t].internal, KINDS[t].policyKind]),
+);
 
 /**
  * The kind a serialized dynamic provider forwards to, if it loads this package: the kind named

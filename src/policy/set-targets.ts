@@ -10,7 +10,7 @@
 import type { PolicyResource, ReportViolation, StackValidationArgs, StackValidationPolicy } from "@pulumi/policy";
 import type { EnforcementLevel } from "./options";
 import { checkedAtUp, plainProps, read } from "./props";
-import { kindOf, type Kind, type ProvenanceRecords } from "./provenance";
+import { holdsSettings, isSetKind, kindOf, type Kind, type ProvenanceRecords } from "./provenance";
 import { quoteName } from "./quote";
 
 /** The name of the stack policy that follows the settings rules to where the sets send their ids. */
@@ -64,7 +64,7 @@ export function setTargetFindings(
   resources: readonly PolicyResource[],
   kindOf: (r: PolicyResource) => Kind | undefined,
 ): SetTargetFinding {
-  const checked = resources.filter((r) => kindOf(r) === "guardrail" || kindOf(r) === "workspaceDefault");
+  const checked = resources.filter((r) => holdsSettings(kindOf(r)));
   const ids = checked.map(idOf);
   // A guardrail whose id this view does not show (not created yet, or state of an earlier version)
   // could be the one a literal id names: no finding on a guess; at up every id is known.
@@ -72,7 +72,7 @@ export function setTargetFindings(
   const finding: SetTargetFinding = { unchecked: [] };
   for (const s of resources) {
     const kind = kindOf(s);
-    if (kind !== "memberAssignment" && kind !== "keyAssignment") continue;
+    if (!isSetKind(kind)) continue;
     const value = read<unknown>(plainProps(s.props), "guardrailId");
     if (value.unknown) {
       const deps = s.propertyDependencies?.guardrailId ?? [];

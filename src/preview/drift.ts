@@ -8,6 +8,8 @@ import { code } from "../core/text/markdown";
 import { UserError } from "../core/user-error";
 import { guardrailLabel } from "./marks";
 import { summarizePreview, typeOf, type PreviewJson, type PreviewStep } from "./summary";
+import { nameOf } from "./steps";
+import { isTypeName, KINDS, type SetStateKey } from "../core/kinds";
 
 /** An id or a key from the service as a code span (at most 200 characters). */
 const literal = (s: string) => code(s, 200);
@@ -22,11 +24,11 @@ export interface DriftPreviewJson extends PreviewJson {
 /** The preview failed or is not a preview, so nobody can say whether the service drifted. */
 export class DriftUnknownError extends UserError {}
 
-const SET_KINDS: Record<string, "members" | "keys"> = {
-  GuardrailMemberAssignment: "members",
-  GuardrailKeyAssignment: "keys",
+/** A set's state key, by its type name; `undefined` for any other resource. */
+const setKeyOf = (type: string): SetStateKey | undefined => {
+  const row = isTypeName(type) ? KINDS[type] : undefined;
+  return row && "set" in row ? row.set.stateKey : undefined;
 };
-const nameOf = (urn: string) => urn.split("::").pop() ?? urn;
 const changed = (op: string) => op !== "same" && op !== "read" && op !== "refresh";
 
 /** The changed steps of a preview; throws DriftUnknownError when it did not complete. */
@@ -110,7 +112,7 @@ function guardrailNames(steps: PreviewStep[]): Map<string, Label> {
 /** One line per difference a step stands for, in the words of what happened on the service. */
 function describe(s: PreviewStep, names: Map<string, Label>, wasInState: boolean): string[] {
   const logical = literal(nameOf(s.urn));
-  const kind = SET_KINDS[typeOf(s.urn)];
+  const kind = setKeyOf(typeOf(s.urn));
   if (typeOf(s.urn) === "Guardrail") {
     const label =
       names.get(String(s.oldState?.id ?? ""))?.text ??

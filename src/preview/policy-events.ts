@@ -9,6 +9,7 @@
  * a resource name can carry anything a pull request wrote.
  */
 import { code, text } from "../core/text/markdown";
+import { lastNameOfUrn } from "../core/urn";
 
 /** One reported violation. */
 export interface PolicyViolation {
@@ -83,7 +84,7 @@ export function readPolicyEvents(log: string): PolicyEvents {
 
 /** The order of levels in the summary: what blocks the merge first. */
 const rank = (level: string) => (level === "mandatory" ? 0 : level === "advisory" ? 1 : 2);
-const nameOf = (urn: string) => urn.split("::").pop() || "(the stack)";
+const nameOf = (urn: string) => lastNameOfUrn(urn) || "(the stack)";
 
 /** The Markdown section for the top of the PR summary. */
 export function policySection(events: PolicyEvents): string {

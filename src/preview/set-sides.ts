@@ -7,7 +7,7 @@ import { parseMovesFrom } from "../core/assignments/status";
 import { isAnyUnknown } from "../core/markers";
 import type { PreviewStep } from "./input";
 import { hiddenGuardrail, hiddenOf } from "./set-verdicts";
-import { changed, nameOf, typeOf } from "./steps";
+import { changed, holdsSettings, nameOf } from "./steps";
 import { isSecret } from "./values";
 
 /**
@@ -19,12 +19,9 @@ const OUTSIDE = "::outside ";
 /** A guardrail whose id is known only after apply, and that no dependency names. */
 const LATER = "::later";
 
-/** The guardrail types a set's `guardrailId` may come from. */
-const GUARDRAIL_TYPES = ["Guardrail", "WorkspaceDefaultGuardrail"];
-
 /** The logical names of the guardrails a side's `guardrailId` came from (its `propertyDependencies`), each once. */
 const dependencies = (st: PreviewStep["oldState"]) => [
-  ...new Set((st?.guardrailFrom ?? []).filter((u) => GUARDRAIL_TYPES.includes(typeOf(u))).map(nameOf)),
+  ...new Set((st?.guardrailFrom ?? []).filter(holdsSettings).map(nameOf)),
 ];
 
 /**

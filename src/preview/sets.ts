@@ -11,13 +11,19 @@ import type { GuardrailChange } from "./model";
 import { changed, nameOf, typeOf, type GuardrailOfPreview } from "./steps";
 import { isSecret } from "./values";
 import { nameCode } from "../core/text/names";
+import { KINDS, setKindOf, type SetStateKey } from "../core/kinds";
 import { guardrailOn, labels, UNSEEN, verdicts } from "./set-verdicts";
 import { guardrailOfSide, pseudoName, repointed } from "./set-sides";
 
-const SET_KINDS = { GuardrailMemberAssignment: "members", GuardrailKeyAssignment: "keys" } as const;
+/** A set's state key (its kind here), by the URN's type; `undefined` for any other resource. */
+const setKeyOf = (urn: string): Kind | undefined => {
+  const type = typeOf(urn);
+  const row = type === "" ? undefined : KINDS[type];
+  return row && "set" in row ? row.set.stateKey : undefined;
+};
 /** The program's list of a set's ids: the native face's inputs hold it where the dynamic face's hold the map. */
-const SET_ARGS = { members: "memberUserIds", keys: "keyHashes" } as const;
-type Kind = "members" | "keys";
+const argOf = (kind: Kind) => KINDS[setKindOf({ stateKey: kind })].set.argName;
+type Kind = SetStateKey;
 
 /** A set's ids as a map: the map itself (`{id: true | status}`), or the program's list as `{id: true}`. */
 const asMap = (v: unknown): Record<string, unknown> => {
@@ -65,7 +71,7 @@ export function addSetChanges(
   const out: SetRepoints = { repointed: [], held: [] };
   const ownerOf = ownerFinder(changes, newChange);
   for (const s of steps) {
-    const kind = SET_KINDS[typeOf(s.urn) as keyof typeof SET_KINDS];
+    const kind = setKeyOf(s.urn);
     if (!kind) continue;
     const moved = repointed(s, byId);
     const moves = s.op === "delete" ? {} : asMap(s.newState?.inputs?.moves);
@@ -74,7 +80,7 @@ export function addSetChanges(
       guardrailOfSide(s.newState, byId) ??
       guardrailOfSide(s.oldState, byId) ??
       nameOf(s.urn).replace(/-(members|keys)$/, "");
-    const rawAfter = s.op === "delete" ? {} : (s.newState?.inputs?.[kind] ?? s.newState?.inputs?.[SET_ARGS[kind]]);
+    const rawAfter = s.op === "delete" ? {} : (s.newState?.inputs?.[kind] ?? s.newState?.inputs?.[argOf(kind)]);
     const owner = ownerOf(logical, moves);
     if (s.op !== "refresh" || owner.sets[kind].holders === undefined)
       owner.sets[kind].holders = secretIds(rawAfter) ? "secret" : holdersOf(asMap(rawAfter));
@@ -83,7 +89,7 @@ export function addSetChanges(
     const exclusive = s.oldState?.inputs?.exclusive === true && s.newState?.inputs?.exclusive === true;
     out.held.push({ guardrail: logical, kind, exclusive });
     const rawBefore =
-      s.oldState?.outputs?.[kind] ?? s.oldState?.outputs?.[SET_ARGS[kind]] ?? s.oldState?.inputs?.[SET_ARGS[kind]];
+      s.oldState?.outputs?.[kind] ?? s.oldState?.outputs?.[argOf(kind)] ?? s.oldState?.inputs?.[argOf(kind)];
     // A set re-pointed to another guardrail (issue 38): every id it held leaves the old one, every id it lists joins the new one.
     const left = moved && ownerOf(moved[0], moves);
     if (moved)

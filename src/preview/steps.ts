@@ -3,26 +3,24 @@
  * default guardrail the stack manages), its name, operation, the two sides a comparison needs
  * (as recorded, as the program will leave it) and its workspace.
  */
+import { isTypeName, KINDS, type ResourceTypeName } from "../core/kinds";
 import { resourceOfToken } from "../core/type-tokens";
+import { lastNameOfUrn, typeOfUrn } from "../core/urn";
 import type { PreviewStep } from "./input";
 import type { Side } from "./judge";
-
-/** The workspace default guardrail's type tokens (issue 27), on either face. */
-const DEFAULT_TOKENS: Record<string, string> = {
-  "pulumi-nodejs:dynamic/guardrails:WorkspaceDefaultGuardrail": "WorkspaceDefaultGuardrail",
-  "guardrails:index:WorkspaceDefaultGuardrail": "WorkspaceDefaultGuardrail",
-};
 
 /**
  * The resource's type name (after any parent types, `a$b$type`), if the token is one of ours on
  * either face (`pulumi-nodejs:dynamic/guardrails:Guardrail`, `guardrails:index:Guardrail`).
  */
-export const typeOf = (urn: string): string => {
-  const token = urn.split("::")[2]?.split("$").pop() ?? "";
-  return resourceOfToken(token)?.type ?? DEFAULT_TOKENS[token] ?? "";
+export const typeOf = (urn: string): ResourceTypeName | "" => resourceOfToken(typeOfUrn(urn))?.type ?? "";
+/** Whether a URN is of a kind that holds a guardrail's settings (a guardrail, a workspace's default one). */
+export const holdsSettings = (urn: string): boolean => {
+  const type = typeOf(urn);
+  return isTypeName(type) && KINDS[type].settings;
 };
-/** The logical name of a step's resource. */
-export const nameOf = (urn: string) => urn.split("::").pop() ?? urn;
+/** The logical name of a step's resource (core/urn.ts: never holds `::`, which set-sides.ts relies on). */
+export const nameOf = lastNameOfUrn;
 /** Whether a step changes anything (refresh steps of `preview --refresh` and reads do not). */
 export const changed = (op: string) => op !== "same" && op !== "read" && op !== "refresh";
 
@@ -64,9 +62,8 @@ export function guardrailsOf(steps: PreviewStep[]): {
   const all = new Map<string, GuardrailOfPreview>();
   const byId = new Map<string, string>();
   for (const s of steps) {
-    const type = typeOf(s.urn);
-    if (type !== "Guardrail" && type !== "WorkspaceDefaultGuardrail") continue;
-    const isDefault = type === "WorkspaceDefaultGuardrail";
+    if (!holdsSettings(s.urn)) continue;
+    const isDefault = typeOf(s.urn) === "WorkspaceDefaultGuardrail";
     const logical = nameOf(s.urn);
     const ids = [s.oldState?.id, s.newState?.id, s.oldState?.outputs?.guardrailId, s.newState?.outputs?.guardrailId];
     for (const id of ids) if (typeof id === "string" && id) byId.set(id, logical);

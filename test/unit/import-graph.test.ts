@@ -3,7 +3,7 @@
  *
  *   tools/ ──entry points only──▶ src/{index,export,preview,policy}
  *   src/declarative ─▶ src/dynamic ─▶ src/core ◀─ src/{policy,export,preview}
- *   inside src/core: text, user-error, unknown, arg-doc ◀ fields ◀ client ◀ args ◀ settings ◀ guardrail | assignments
+ *   inside src/core: text, kinds, urn ◀ user-error, markers, arg-doc, type-tokens, holders ◀ fields ◀ client ◀ args ◀ settings ◀ guardrail | assignments
  *   codegen/ ─▶ src/   (the native schema, the docs tables, the SDKs; nothing shipped loads it)
  *
  * The core is plain data: it loads no `@pulumi/*` package, so a second face (a native
@@ -14,6 +14,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, normalize } from "node:path";
 import { describe, expect, it } from "vitest";
+import { KINDS, TYPE_NAMES } from "../../src/core/kinds";
 
 const ROOT = join(__dirname, "../..");
 type Edge = { from: string; to: string };
@@ -97,9 +98,13 @@ const ENTRY_POINTS = under(
 );
 const ABOVE_CLIENT = ["src/core/args/", "src/core/settings/", "src/core/guardrail/", "src/core/assignments/"];
 const LIFECYCLE_HELPERS = ["src/core/results.ts", "src/core/confirm-gone.ts"];
+/** The core's bottom: plain text helpers, the kind table and the URN reader, which every floor may import. */
+const BOTTOM = ["src/core/text/", "src/core/kinds.ts", "src/core/urn.ts"];
 const CORE_FLOORS: [string, string[]][] = [
   // A part of the core, and what it must never import: everything above it.
   ["src/core/text/", ["src/core/"]],
+  ["src/core/kinds.ts", ["src/core/"]],
+  ["src/core/urn.ts", ["src/core/"]],
   ["src/core/user-error.ts", ["src/core/"]],
   ["src/core/markers.ts", ["src/core/"]],
   ["src/core/type-tokens.ts", ["src/core/"]],
@@ -175,7 +180,7 @@ const RULES: Rule[] = [
   ...CORE_FLOORS.filter(([floor]) => floor !== "src/core/client/").map(([floor, above]) => ({
     name: `core floors: ${floor} imports nothing above it`,
     from: under(floor),
-    to: (p: string) => !p.startsWith(floor) && !p.startsWith("src/core/text/") && under(...above)(p),
+    to: (p: string) => !p.startsWith(floor) && !under(...BOTTOM)(p) && under(...above)(p),
     planted: `${floor.endsWith("/") ? `${floor}planted.ts` : floor} -> ${above[0]}planted.ts`,
   })),
   {
@@ -350,5 +355,65 @@ describe("text walls (issue 39)", () => {
     expect(formatsForAFace("src/core/assignments/lifecycle.ts", planted)).toBe(true);
     expect(formatsForAFace("src/dynamic/lifecycle-adapter.ts", planted)).toBe(false);
     expect(formatsForAFace("src/core/args/messages.ts", "// forEngine (the dynamic face) prints it")).toBe(false);
+  });
+});
+
+/**
+ * "Where does a new resource kind go?" One row of src/core/kinds.ts (issue 39). A list of kinds
+ * anywhere else is a list a new kind would have to find: no file outside kinds.ts spells two of
+ * the kinds' names as string literals (the type names, the `internal` members users' state
+ * calls, the policy pack's words; "guardrail", a word of every message, is left out). A table
+ * keyed by kind is a `Record<ResourceTypeName, ...>` with bare keys, which the compiler holds
+ * to the table: no literal, no finding. Comments are not read; generated files (the native
+ * schema, the SDKs) are not sources.
+ */
+const KIND_WORDS = [
+  ...new Set(TYPE_NAMES.flatMap((t) => [t, KINDS[t].internal, KINDS[t].policyKind]).filter((w) => w !== "guardrail")),
+];
+// Quotes only: a name in backticks inside a string is prose (a description naming the resource).
+const KIND_LITERAL = new RegExp(`(["'])(${KIND_WORDS.join("|")})\\1`, "g");
+const KIND_TABLE = "src/core/kinds.ts";
+
+/** The kinds' names a file's code spells as string literals, each once. */
+const kindLiterals = (text: string): string[] => [...new Set([...code(text).matchAll(KIND_LITERAL)].map((m) => m[2]!))];
+/** A file that lists kinds: two or more of their names. */
+const listsKinds = (text: string) => kindLiterals(text).length >= 2;
+
+/** The scripts' JavaScript, which the import walls do not read. */
+const SCRIPTS = (readdirSync(join(ROOT, "scripts"), { recursive: true }) as string[])
+  .filter((f) => /\.(mjs|cjs|js|ts)$/.test(f) && !f.includes("node_modules"))
+  .map((f) => `scripts/${f}`);
+
+describe("the kind table (issue 39)", () => {
+  it("no kind list outside src/core/kinds.ts", () => {
+    const listing = [...FILES, ...SCRIPTS]
+      .filter((f) => f !== KIND_TABLE)
+      .filter((f) => listsKinds(readFileSync(join(ROOT, f), "utf8")))
+      .map((f) => `${f}: ${kindLiterals(readFileSync(join(ROOT, f), "utf8")).join(", ")}`);
+    expect(listing).toEqual([]);
+  });
+
+  it("a planted list breaks it: a union, an array, a map by word, a branch on two kinds", () => {
+    expect(KIND_WORDS).toEqual(
+      expect.arrayContaining(["WorkspaceDefaultGuardrail", "memberAssignment", "workspaceDefault"]),
+    );
+    const planted = [
+      'type Kind = "Guardrail" | "GuardrailMemberAssignment";',
+      "const GUARDRAIL_TYPES = ['Guardrail', 'WorkspaceDefaultGuardrail'];",
+      'const INTERNAL_KINDS = { guardrail: "guardrail", memberAssignment: "memberAssignment", keyAssignment: "keyAssignment" };',
+      'if (kind !== "guardrail" && kind !== "workspaceDefault" && kind !== "keyAssignment") return;',
+    ];
+    for (const text of planted) expect(listsKinds(text), text).toBe(true);
+    // One kind's own name is no list, nor are names in comments or in a string's prose, nor a table keyed by bare names.
+    expect(listsKinds('const d = "as `GuardrailMemberAssignment` and `GuardrailKeyAssignment` name them";')).toBe(
+      false,
+    );
+    expect(listsKinds('refuseImportOption("Guardrail", name, opts);')).toBe(false);
+    expect(listsKinds('/** `Guardrail` and `"WorkspaceDefaultGuardrail"` */ const x = 1;')).toBe(false);
+    expect(
+      listsKinds("const FIX: Record<ResourceTypeName, string> = { Guardrail: a, WorkspaceDefaultGuardrail: b };"),
+    ).toBe(false);
+    // The table itself does list them: the wall reads the words it guards.
+    expect(listsKinds(readFileSync(join(ROOT, KIND_TABLE), "utf8"))).toBe(true);
   });
 });

@@ -10,12 +10,7 @@
  *   back and forth on every `up`: a warning names both (`setHeldTwiceMessage`).
  */
 import { heldTwiceMessage, MOVES_EVERY_UP, type HolderNoun } from "../holders";
-
-/** The type name of a set resource of this noun. */
-export const SET_TYPE_NAME = {
-  member: "GuardrailMemberAssignment",
-  key: "GuardrailKeyAssignment",
-} as const satisfies Record<HolderNoun, string>;
+import { setKindOf } from "../kinds";
 
 /** A set's claim on a guardrail: who it is (one claim each), its name in messages, its mode. */
 export interface SetClaim {
@@ -33,7 +28,7 @@ export interface ClaimTarget {
 
 /** The refusal of two sets of one kind on one guardrail when either is exclusive, naming both. */
 export function sharedGuardrailMessage(noun: HolderNoun, set: SetClaim, prior: SetClaim, shown: string): string {
-  const type = SET_TYPE_NAME[noun];
+  const type = setKindOf({ noun });
   const owner = prior.exclusive ? `exclusive ${type} "${prior.name}"` : `${type} "${prior.name}"`;
   const mine = set.exclusive ? `exclusive ${type} "${set.name}"` : `${type} "${set.name}"`;
   return `${mine} and ${owner} both manage the ${noun}s of ${shown}; an exclusive set owns the guardrail's whole ${noun} set, so each up would remove the other's ${noun}s. Merge them into one set, or make both additive (exclusive: false).`;
@@ -69,7 +64,7 @@ export interface SetHold {
  * `id` comes quoted, or as `[secret]`; `guardrail` as the caller names it (quoted or not).
  */
 export function setHeldTwiceMessage(noun: HolderNoun, id: string, first: SetHold, again: SetHold): string {
-  const type = SET_TYPE_NAME[noun];
+  const type = setKindOf({ noun });
   return heldTwiceMessage(
     noun,
     id,

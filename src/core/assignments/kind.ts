@@ -3,55 +3,47 @@
  * implementation; how far a hold reaches (the holder rule) is core/holders.ts, by `noun`.
  */
 import { BULK_FIELD, type AssigneeKind, type GuardrailsClient } from "../client/client";
+import { KINDS, SET_TYPE_NAMES, type SetOf, type SetTypeName } from "../kinds";
 
-/** Which of the two set resources a lifecycle serves, and everything that differs between them. */
-export interface AssignmentSetKind {
-  /**
-   * The key of the id map in the resource's inputs and in users' state. Stored state depends
-   * on it, so it never follows the client's URL word (`wire`).
-   */
-  readonly stateKey: "members" | "keys";
+/**
+ * Which of the two set resources a lifecycle serves, and everything that differs between them:
+ * its names (the kind table's `set` row, kinds.ts: state key, arg name, noun, wire word, skip
+ * reason) and how the client lists it.
+ */
+export interface AssignmentSetKind extends Omit<SetOf, "wire"> {
   /** The client's word for the collection (its URL segment). */
   readonly wire: AssigneeKind;
-  /** The user's arg name (`memberUserIds` / `keyHashes`). */
-  readonly argName: "memberUserIds" | "keyHashes";
-  /** Singular noun for messages. */
-  readonly noun: "member" | "key";
   /** The resource type name. */
-  readonly typeName: "GuardrailMemberAssignment" | "GuardrailKeyAssignment";
+  readonly typeName: SetTypeName;
   /** Ids assigned to a guardrail, every page. */
   list(client: GuardrailsClient, guardrailId: string): AsyncIterable<string>;
   /** (assignee, guardrail) pairs across the organization, every page. */
   listAll(client: GuardrailsClient): AsyncIterable<{ id: string; guardrailId: string }>;
-  /** Why the service may skip an id, for messages about ids that did not land. */
-  readonly skipReason: string;
 }
 
 async function* map<T, U>(items: AsyncIterable<T>, f: (t: T) => U): AsyncIterable<U> {
   for await (const item of items) yield f(item);
 }
 
-export const MEMBER_KIND: AssignmentSetKind = {
-  stateKey: "members",
-  wire: "members",
-  argName: "memberUserIds",
-  noun: "member",
-  typeName: "GuardrailMemberAssignment",
-  list: (c, id) => map(c.listMemberAssignments(id), (r) => r.user_id),
-  listAll: (c) => map(c.listAllMemberAssignments(), (r) => ({ id: r.user_id, guardrailId: r.guardrail_id })),
-  skipReason: "not members of the organization",
+/** How the client lists each set kind. */
+const LISTING: Record<SetTypeName, Pick<AssignmentSetKind, "list" | "listAll">> = {
+  GuardrailMemberAssignment: {
+    list: (c, id) => map(c.listMemberAssignments(id), (r) => r.user_id),
+    listAll: (c) => map(c.listAllMemberAssignments(), (r) => ({ id: r.user_id, guardrailId: r.guardrail_id })),
+  },
+  GuardrailKeyAssignment: {
+    list: (c, id) => map(c.listKeyAssignments(id), (r) => r.key_hash),
+    listAll: (c) => map(c.listAllKeyAssignments(), (r) => ({ id: r.key_hash, guardrailId: r.guardrail_id })),
+  },
 };
 
-export const KEY_KIND: AssignmentSetKind = {
-  stateKey: "keys",
-  wire: "keys",
-  argName: "keyHashes",
-  noun: "key",
-  typeName: "GuardrailKeyAssignment",
-  list: (c, id) => map(c.listKeyAssignments(id), (r) => r.key_hash),
-  listAll: (c) => map(c.listAllKeyAssignments(), (r) => ({ id: r.key_hash, guardrailId: r.guardrail_id })),
-  skipReason: "not API keys of the organization",
-};
+/** Each set kind: its row of the kind table and its listing. */
+export const SET_KINDS = Object.fromEntries(
+  SET_TYPE_NAMES.map((t): [SetTypeName, AssignmentSetKind] => [t, { ...KINDS[t].set, typeName: t, ...LISTING[t] }]),
+) as Record<SetTypeName, AssignmentSetKind>;
+
+export const MEMBER_KIND: AssignmentSetKind = SET_KINDS.GuardrailMemberAssignment;
+export const KEY_KIND: AssignmentSetKind = SET_KINDS.GuardrailKeyAssignment;
 
 /**
  * A set's name from a layer below, in the program's words (`memberUserIds`): the state key
