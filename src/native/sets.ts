@@ -26,7 +26,8 @@ import { asSecret } from "../core/guardrail/secret-copies";
 import type { CheckResult, DiffResult, Lifecycle, PropertyFailure } from "../core/results";
 import { NATIVE_KEY_ASSIGNMENT_TYPE, NATIVE_MEMBER_ASSIGNMENT_TYPE } from "../core/type-tokens";
 import { containsUnknown, isUnknown, UNKNOWN } from "../core/unknown";
-import { deploymentClaims } from "./set-claims";
+import type { Connection } from "../core/connection";
+import { claimsOver, type DeploymentClaims } from "./set-claims";
 
 type Props = Record<string, unknown>;
 
@@ -79,7 +80,13 @@ function withPath(f: PropertyFailure): PropertyFailure {
   return m ? { property: m[1]!, reason: m[2]! } : f;
 }
 
-async function checkSet(kind: AssignmentSetKind, core: Lifecycle, olds: Props, news: Props): Promise<CheckResult> {
+async function checkSet(
+  kind: AssignmentSetKind,
+  core: Lifecycle,
+  claims: DeploymentClaims,
+  olds: Props,
+  news: Props,
+): Promise<CheckResult> {
   const own = [kind.stateKey, "moves"].filter((k) => k in news);
   const refused = own.map((k) => ({
     property: k,
@@ -99,7 +106,7 @@ async function checkSet(kind: AssignmentSetKind, core: Lifecycle, olds: Props, n
     !isUnknown(exclusive) &&
     map !== UNKNOWN
   ) {
-    const claimed = await deploymentClaims.check({
+    const claimed = await claims.check({
       noun: kind.noun,
       urn: String(news.__resource ?? ""),
       guardrailId: guardrailId.toLowerCase(),
@@ -175,11 +182,18 @@ function inOutputs(kind: AssignmentSetKind, secret: ReadonlySet<string>) {
   };
 }
 
-/** The lifecycle of one set kind on the native face (a row of resources.ts's table). */
-export function nativeSetLifecycle(kind: AssignmentSetKind): Lifecycle {
-  const core = assignmentLifecycle(kind);
+/**
+ * The lifecycle of one set kind on the native face (a row of resources.ts's table), over the
+ * provider instance's `conn`; `claims` are the instance's view of the deployment's sets.
+ */
+export function nativeSetLifecycle(
+  kind: AssignmentSetKind,
+  conn: Connection,
+  claims: DeploymentClaims = claimsOver(conn),
+): Lifecycle {
+  const core = assignmentLifecycle(kind, conn);
   return {
-    check: (olds, news) => checkSet(kind, core, olds, news),
+    check: (olds, news) => checkSet(kind, core, claims, olds, news),
     diff: async (id, olds, news) => shownChanges(kind, olds, news, await core.diff(id, olds, toCore(kind, news))),
     create: async (news) => {
       const r = await core.create(toCore(kind, news)).catch(inOutputs(kind, secretNames(kind, news)));
@@ -195,9 +209,9 @@ export function nativeSetLifecycle(kind: AssignmentSetKind): Lifecycle {
 }
 
 /** The rows of resources.ts's table for the two set kinds. */
-export const SET_KINDS: Record<string, Lifecycle> = {
-  [NATIVE_MEMBER_ASSIGNMENT_TYPE]: nativeSetLifecycle(MEMBER_KIND),
-  [NATIVE_KEY_ASSIGNMENT_TYPE]: nativeSetLifecycle(KEY_KIND),
+export const SET_KINDS: Record<string, AssignmentSetKind> = {
+  [NATIVE_MEMBER_ASSIGNMENT_TYPE]: MEMBER_KIND,
+  [NATIVE_KEY_ASSIGNMENT_TYPE]: KEY_KIND,
 };
 
 /**
