@@ -7,7 +7,7 @@
  */
 import type { Connection } from "./connection";
 import { UntrustedNotFoundError, ValidationError, type NotFoundError } from "./client/errors";
-import { RECORDED_CONFIG } from "./settings/config";
+import { RECORDED_CONFIG } from "./settings/config-problems";
 import { shownSetting } from "./client/redaction";
 
 export interface GoneQuestion {

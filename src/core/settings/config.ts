@@ -71,9 +71,6 @@ interface StackSettings {
   flags: Partial<Record<keyof typeof BOOLEAN_SETTINGS, string>>;
 }
 
-/** Why `pulumi refresh` and `pulumi destroy` can use a setting the stack no longer has. */
-export const RECORDED_CONFIG = "`pulumi refresh` and `pulumi destroy` use the config recorded at the last `pulumi up`";
-
 /**
  * A positive integer from its text, or an error quoting the text (never a key: `keys` are the
  * configured ones) and naming where it came from. `undefined` when not set.

@@ -9,7 +9,8 @@
 import { AuthenticationError, ConnectionError, UntrustedNotFoundError, type GuardrailsError } from "../client/errors";
 import { shownSetting } from "../client/redaction";
 import type { Connection, ResolvedSettings } from "../connection";
-import { processConfig, RECORDED_CONFIG } from "./config";
+import { processConfig } from "./config";
+import { RECORDED_CONFIG } from "./config-problems";
 import { firstTime } from "./said-once";
 
 /** The provider whose settings a message names: the dynamic face's process config unless given. */
