@@ -204,16 +204,14 @@ async function confirmGuardrailGone(conn: Connection, id: string, props: Guardra
 export { remove as delete };
 
 /** The Guardrail's provider methods over `conn`, the client and settings of the provider instance that serves them. */
-export function guardrailLifecycle(conn: Connection): Lifecycle {
-  return {
-    check: (olds, news) => check(conn, olds, news),
-    diff: (id, olds, news) => diff(conn, id, olds as GuardrailOutputs, news),
-    create: (news) => create(conn, news),
-    read: (id, props) => read(conn, id, props as GuardrailOutputs),
-    update: (id, olds, news) => update(conn, id, olds as GuardrailOutputs, news),
-    delete: (id, props) => remove(conn, id, props as GuardrailOutputs),
-  };
-}
+export const guardrailLifecycle = (conn: Connection): Lifecycle => ({
+  check: (olds, news) => check(conn, olds, news),
+  diff: (id, olds, news) => diff(conn, id, olds as GuardrailOutputs, news),
+  create: (news) => create(conn, news),
+  read: (id, props) => read(conn, id, props as GuardrailOutputs),
+  update: (id, olds, news) => update(conn, id, olds as GuardrailOutputs, news),
+  delete: (id, props) => remove(conn, id, props as GuardrailOutputs),
+});
 
 /** Wire name -> program name, from the field table (and the names inside its values). */
 const USER_NAMES = new Map<string, string>([

@@ -14,15 +14,8 @@ import { FIELD_NAMES, type FieldName } from "../fields/fields";
 import type { Connection } from "../connection";
 import { containsUnknown, isUnknown } from "../unknown";
 import { UserError } from "../user-error";
-import {
-  updates,
-  type CheckResult,
-  type CreateResult,
-  type DiffResult,
-  type Lifecycle,
-  type ReadResult,
-} from "../results";
-import type { PropertyChange, UpdateResult } from "../results";
+import { updates, type CheckResult, type CreateResult, type DiffResult, type ReadResult } from "../results";
+import type { Lifecycle, PropertyChange, UpdateResult } from "../results";
 import { patchBody } from "./bodies";
 import { changedProperties, propertyChanges } from "./changes";
 import { checkArgsWith } from "./check";
@@ -222,16 +215,14 @@ async function remove(conn: Connection, _id: string, props: WorkspaceDefaultOutp
 export { remove as delete };
 
 /** The provider methods of a workspace's default guardrail over `conn`, the provider instance's client and settings. */
-export function workspaceDefaultLifecycle(conn: Connection): Lifecycle {
-  return {
-    check,
-    diff: (id, olds, news) => diff(conn, id, olds as WorkspaceDefaultOutputs, news),
-    create: (news) => create(conn, news),
-    read: (id, props) => read(conn, id, props as WorkspaceDefaultOutputs),
-    update: (id, olds, news) => update(conn, id, olds as WorkspaceDefaultOutputs, news),
-    delete: (id, props) => remove(conn, id, props as WorkspaceDefaultOutputs),
-  };
-}
+export const workspaceDefaultLifecycle = (conn: Connection): Lifecycle => ({
+  check,
+  diff: (id, olds, news) => diff(conn, id, olds as WorkspaceDefaultOutputs, news),
+  create: (news) => create(conn, news),
+  read: (id, props) => read(conn, id, props as WorkspaceDefaultOutputs),
+  update: (id, olds, news) => update(conn, id, olds as WorkspaceDefaultOutputs, news),
+  delete: (id, props) => remove(conn, id, props as WorkspaceDefaultOutputs),
+});
 
 /**
  * A workspace's 404 is believed only when the workspace list at the same address answers and

@@ -136,21 +136,14 @@ export class ProviderConfig {
 
   /** Takes the stack config (`guardrails:*` keys) the face was handed; the env vars stay the fallback. */
   configure(get: (key: string) => string | undefined): void {
-    const numbers: StackSettings["numbers"] = {};
-    for (const name of Object.keys(NUMERIC_SETTINGS) as Array<keyof typeof NUMERIC_SETTINGS>) {
-      const v = get(`guardrails:${name}`);
-      if (v !== undefined && v !== "") numbers[name] = v;
-    }
-    const flags: StackSettings["flags"] = {};
-    for (const name of Object.keys(BOOLEAN_SETTINGS) as Array<keyof typeof BOOLEAN_SETTINGS>) {
-      const v = get(`guardrails:${name}`);
-      if (v !== undefined && v !== "") flags[name] = v;
-    }
+    // The settings given as text (an empty value is not given), so a bad one is quoted back.
+    const given = (names: string[]) =>
+      Object.fromEntries(names.map((n) => [n, get(`guardrails:${n}`)]).filter(([, v]) => v !== undefined && v !== ""));
     this.fromStack = {
       apiKey: get("guardrails:apiKey") || undefined,
       baseUrl: get("guardrails:baseUrl") || undefined,
-      numbers,
-      flags,
+      numbers: given(Object.keys(NUMERIC_SETTINGS)),
+      flags: given(Object.keys(BOOLEAN_SETTINGS)),
     };
   }
 

@@ -3,8 +3,8 @@
  * (`GET /guardrails?limit=1`) before the first call that passed its own validation, so a CI
  * preview with a wrong key or an unreachable URL fails before any write even when nothing in it
  * needs reading (issue 38, class 7), as the large cloud providers check their credentials, and a
- * bad value is still reported before any call. One read per provider process and settings, shared
- * by every resource. Only a refused key (401, 403) or a URL that takes no connection fails it;
+ * bad value is still reported before any call. One read per provider instance (the engine runs
+ * one per process) and settings, shared by every resource. Only a refused key (401, 403) or a URL that takes no connection fails it;
  * any other answer is left to the calls that follow, which say what they found.
  * `guardrails:skipCredentialsCheck` (GUARDRAILS_SKIP_CREDENTIALS_CHECK) skips it for an
  * offline preview.
