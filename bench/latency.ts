@@ -17,7 +17,7 @@
  */
 import { cpus, loadavg } from "node:os";
 import { DEFAULT_MAX_CONCURRENCY } from "../src/core/client/budget";
-import { configure, getClient, resetConfiguration } from "../src/core/settings/config";
+import { configure, processConfig, resetConfiguration } from "../src/core/settings/config";
 import { memberAssignment } from "../src/dynamic/internal";
 import { fetchGuardrails } from "../src/export/fetch";
 import { http, spawnEmulator } from "../support/spawn-emulator";
@@ -52,7 +52,7 @@ async function roundTrip(guardrailId: string): Promise<number> {
   const times: number[] = [];
   for (let i = 0; i < 5; i++) {
     const t0 = performance.now();
-    await getClient().getGuardrail(guardrailId);
+    await processConfig.client().getGuardrail(guardrailId);
     times.push(performance.now() - t0);
   }
   return times.sort((a, b) => a - b)[2]!;
@@ -90,7 +90,7 @@ async function measure(admin: Admin, url: string, ids: string[], latencyMs: numb
     outs = (await memberAssignment.create(args)).outs;
   });
   const read = await timed(admin, () => memberAssignment.read(`${guardrailId}/members`, outs));
-  const exported = await timed(admin, () => fetchGuardrails(getClient(), { workspaces: [], only: [] }));
+  const exported = await timed(admin, () => fetchGuardrails(processConfig.client(), { workspaces: [], only: [] }));
   const rttMs = await roundTrip(guardrailId);
   await admin("DELETE", `/api/v1/guardrails/${guardrailId}`);
   const n = ids.length;

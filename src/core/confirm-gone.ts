@@ -5,9 +5,9 @@
  * resource gone, the service at the configured URL must answer for the guardrail collection,
  * and, when the workspace is known, must not list the id it just said it does not know.
  */
-import type { GuardrailsClient } from "./client/client";
+import type { Connection } from "./connection";
 import { UntrustedNotFoundError, ValidationError, type NotFoundError } from "./client/errors";
-import { RECORDED_CONFIG, resolveSettings } from "./settings/config";
+import { RECORDED_CONFIG } from "./settings/config-problems";
 import { shownSetting } from "./client/redaction";
 
 export interface GoneQuestion {
@@ -24,8 +24,9 @@ export interface GoneQuestion {
  * likely fix otherwise. Costs one list call (the workspace's pages when it is known), and
  * only on the rare 404.
  */
-export async function confirmGone(client: GuardrailsClient, notFound: NotFoundError, q: GoneQuestion): Promise<void> {
-  const settings = resolveSettings();
+export async function confirmGone(conn: Connection, notFound: NotFoundError, q: GoneQuestion): Promise<void> {
+  const settings = conn.settings();
+  const client = conn.client();
   const fromStack = settings.baseUrlSource.startsWith("stack config");
   const refuse = (why: string, cause: unknown) =>
     new UntrustedNotFoundError(

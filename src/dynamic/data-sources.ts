@@ -16,7 +16,7 @@ import type {
 } from "../core/data-sources/lookups";
 import * as workspaces from "../core/data-sources/workspaces";
 import type { WorkspaceInfo, WorkspacesFound } from "../core/data-sources/workspaces";
-import { configure, getClient } from "../core/settings/config";
+import { configure, processConfig } from "../core/settings/config";
 import { explainAuthError, explainUrlError } from "../core/settings/key-source";
 import { reportConfigOnce } from "./config-warnings";
 
@@ -35,7 +35,7 @@ async function withClient<T>(fn: (client: GuardrailsClient) => Promise<T>): Prom
   const config = pulumi.runtime.allConfig();
   configure((key) => config[key]);
   try {
-    return await fn(getClient());
+    return await fn(processConfig.client());
   } catch (err) {
     throw explainUrlError(explainAuthError(err));
   }

@@ -2,11 +2,11 @@
  * What the serialized provider shims load at call time, by package name
  * (`pulumi-guardrails/internal`). Not a public API.
  */
-import * as guardrailLifecycle from "../core/guardrail/lifecycle";
-import * as workspaceDefaultLifecycle from "../core/guardrail/workspace-default-lifecycle";
+import { guardrailLifecycle } from "../core/guardrail/lifecycle";
+import { workspaceDefaultLifecycle } from "../core/guardrail/workspace-default-lifecycle";
 import { assignmentLifecycle } from "../core/assignments/lifecycle";
 import { KEY_KIND, MEMBER_KIND } from "../core/assignments/kind";
-import { configure as configureSettings } from "../core/settings/config";
+import { configure as configureSettings, processConfig } from "../core/settings/config";
 import { afterCredentialsCheck, armCredentialsCheck } from "../core/settings/credentials-check";
 import { withKeySource } from "../core/settings/key-source";
 import { quietExpectedErrors } from "./expected-errors";
@@ -28,29 +28,19 @@ export { shimFor } from "./shim";
 // URL (credentials-check.ts); a 401 names the key's source;
 // an expected failure is said once, without a stack trace (expected-errors.ts).
 // The core answers plain data; lifecycle-adapter.ts says it in the dynamic provider's terms.
+// One provider per process: every kind calls with the process config's client, made at the first call.
 export const guardrail = quietExpectedErrors(
-  withKeySource(
-    afterCredentialsCheck(
-      dynamicMethods({
-        check: guardrailLifecycle.check,
-        diff: guardrailLifecycle.diff,
-        create: guardrailLifecycle.create,
-        read: guardrailLifecycle.read,
-        update: guardrailLifecycle.update,
-        delete: guardrailLifecycle.delete,
-      }),
-    ),
-  ),
+  withKeySource(afterCredentialsCheck(dynamicMethods(guardrailLifecycle(processConfig)))),
 );
 
 export const memberAssignment = quietExpectedErrors(
-  withKeySource(afterCredentialsCheck(dynamicMethods(assignmentLifecycle(MEMBER_KIND)))),
+  withKeySource(afterCredentialsCheck(dynamicMethods(assignmentLifecycle(MEMBER_KIND, processConfig)))),
 );
 export const keyAssignment = quietExpectedErrors(
-  withKeySource(afterCredentialsCheck(dynamicMethods(assignmentLifecycle(KEY_KIND)))),
+  withKeySource(afterCredentialsCheck(dynamicMethods(assignmentLifecycle(KEY_KIND, processConfig)))),
 );
 export const workspaceDefaultGuardrail = quietExpectedErrors(
-  withKeySource(afterCredentialsCheck(dynamicMethods(workspaceDefaultLifecycle))),
+  withKeySource(afterCredentialsCheck(dynamicMethods(workspaceDefaultLifecycle(processConfig)))),
 );
 
 /**

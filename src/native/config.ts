@@ -3,14 +3,14 @@
  * is missing or cannot work, by the rules the dynamic face checks in the program
  * (src/core/settings/config-problems.ts), naming both ways to set each and never quoting the
  * key, and warns on unknown keys. `DiffConfig` updates in place. `Configure` warns once on a
- * key set without `--secret` and hands the values to the core's settings
- * (src/core/settings/config.ts), once: a second `Configure` that changes them is refused.
+ * key set without `--secret` and hands the values to the provider instance's config
+ * (src/core/settings/config.ts, its one client), once: a second `Configure` that changes them is refused.
  */
 import { createHash } from "node:crypto";
 import { appendFileSync } from "node:fs";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import type { PropertyFailure } from "../core/args/messages";
-import { configure, notConfigured } from "../core/settings/config";
+import { notConfigured, type ProviderConfig } from "../core/settings/config";
 import { malformedSettings, plainKeyWarning, unknownKeyWarnings } from "../core/settings/config-problems";
 import { firstTime } from "../core/settings/said-once";
 import { UserError } from "../core/user-error";
@@ -38,15 +38,14 @@ function configValues(req: provproto.ConfigureRequest): Map<string, string> {
   return out;
 }
 
-/**
- * The settings of the first `Configure`, each as a digest (no second copy of the key). The
+/*
+ * A provider instance keeps the settings of its first `Configure`, each as a digest (no second copy of the key). The
  * engine configures a provider process once, whether it serves the default provider or an
  * explicit one ("Providers may expect a *single* call to `Configure`", pulumi's
  * provider.proto), but the plugin listens on loopback without authentication: a second
  * `Configure` from another local process could point the next call, the user's key in its
  * header, at its own listener (issue 38, class 5). One that changes a setting is refused.
  */
-let configuredWith: Map<string, string> | undefined;
 
 const digests = (values: Map<string, string>) =>
   new Map([...values].map(([k, v]) => [k, createHash("sha256").update(v).digest("hex")]));
@@ -56,41 +55,44 @@ function changedSettings(now: Map<string, string>, first: Map<string, string>): 
   return [...new Set([...first.keys(), ...now.keys()])].filter((k) => first.get(k) !== now.get(k)).sort();
 }
 
-/** For tests: forget the first `Configure`, as a fresh plugin process would. */
-export function forgetConfigure(): void {
-  configuredWith = undefined;
-}
-
-/** `Configure`: the stack config to the core's settings (the env vars stay the fallback). */
-export function configureResponse(req: provproto.ConfigureRequest): provproto.ConfigureResponse {
-  const values = configValues(req);
-  if (configuredWith) {
-    const changed = changedSettings(digests(values), configuredWith);
-    if (changed.length > 0)
-      throw new UserError(
-        `pulumi-guardrails: refused a second Configure that changes ${changed.join(", ")}: the engine configures ` +
-          "each provider plugin once (every provider runs in a plugin process of its own), so this call came from " +
-          "elsewhere; the first settings stay in force",
+/**
+ * `Configure` of one provider instance: the stack config to its `config` (the env vars stay the
+ * fallback), the first time; a later one that changes a setting is refused.
+ */
+export function configureOnce(
+  config: ProviderConfig,
+): (req: provproto.ConfigureRequest) => provproto.ConfigureResponse {
+  let configuredWith: Map<string, string> | undefined;
+  return (req) => {
+    const values = configValues(req);
+    if (configuredWith) {
+      const changed = changedSettings(digests(values), configuredWith);
+      if (changed.length > 0)
+        throw new UserError(
+          `pulumi-guardrails: refused a second Configure that changes ${changed.join(", ")}: the engine configures ` +
+            "each provider plugin once (every provider runs in a plugin process of its own), so this call came from " +
+            "elsewhere; the first settings stay in force",
+        );
+    }
+    if (req.getArgs()) warnPlainKey(fromStruct(req.getArgs()));
+    if (process.env.GUARDRAILS_NATIVE_TRACE) {
+      // A probe for the demo and the tests: names only, never values.
+      const args = fromStruct(req.getArgs());
+      appendFileSync(
+        process.env.GUARDRAILS_NATIVE_TRACE,
+        `native: Configure pid=${process.pid} keys=${[...values.keys()].sort().join(",")} ` +
+          `secretArgs=${args.secretRoots.join(",")} variables=${[...req.getVariablesMap().keys()].join(",")}\n`,
       );
-  }
-  if (req.getArgs()) warnPlainKey(fromStruct(req.getArgs()));
-  if (process.env.GUARDRAILS_NATIVE_TRACE) {
-    // A probe for the demo and the tests: names only, never values.
-    const args = fromStruct(req.getArgs());
-    appendFileSync(
-      process.env.GUARDRAILS_NATIVE_TRACE,
-      `native: Configure pid=${process.pid} keys=${[...values.keys()].sort().join(",")} ` +
-        `secretArgs=${args.secretRoots.join(",")} variables=${[...req.getVariablesMap().keys()].join(",")}\n`,
-    );
-  }
-  configuredWith ??= digests(values);
-  configure((key) => (key.startsWith(PREFIX) ? values.get(key.slice(PREFIX.length)) : undefined));
-  const resp = new provproto.ConfigureResponse();
-  resp.setAcceptsecrets(true);
-  resp.setSupportspreview(false);
-  resp.setAcceptresources(false);
-  resp.setAcceptoutputs(false);
-  return resp;
+    }
+    configuredWith ??= digests(values);
+    config.configure((key) => (key.startsWith(PREFIX) ? values.get(key.slice(PREFIX.length)) : undefined));
+    const resp = new provproto.ConfigureResponse();
+    resp.setAcceptsecrets(true);
+    resp.setSupportspreview(false);
+    resp.setAcceptresources(false);
+    resp.setAcceptoutputs(false);
+    return resp;
+  };
 }
 
 /** Every problem of a config (by short name) and environment, each on the setting it is about. */

@@ -1,15 +1,16 @@
 /**
  * Data sources (invokes) on the native face: the six tokens, answered by the core's lookups
- * (src/core/data-sources) with the client the provider's `Configure` set up. Bad args come
+ * (src/core/data-sources) with the client of the provider instance's `Configure`. Bad args come
  * back as check failures with their property paths, before any call; a failure of the key or
  * the URL names where that setting came from, as a resource's does.
  */
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { shown } from "../core/args/messages";
+import type { GuardrailsClient } from "../core/client/client";
 import { type LookupName, parseLookupArgs } from "../core/data-sources/args";
 import * as lookups from "../core/data-sources/lookups";
 import * as workspaces from "../core/data-sources/workspaces";
-import { getClient } from "../core/settings/config";
+import type { Connection } from "../core/connection";
 import { explainAuthError, explainUrlError } from "../core/settings/key-source";
 import { UserError } from "../core/user-error";
 import { LOAD_GUARDRAIL_FILES, loadGuardrailFilesResponse } from "./load-files";
@@ -30,18 +31,18 @@ export const GET_GUARDRAIL = FUNCTION_TOKENS.getGuardrail;
 
 const BY_TOKEN = new Map(Object.entries(FUNCTION_TOKENS).map(([name, tok]) => [tok, name as LookupName]));
 
-type Run = (args: never) => Promise<object>;
+type Run = (client: GuardrailsClient, args: never) => Promise<object>;
 const RUN: Record<LookupName, Run> = {
-  getGuardrail: (args) => lookups.getGuardrail(getClient(), args),
-  getGuardrails: (args) => lookups.getGuardrails(getClient(), args),
-  getGuardrailMembers: (args) => lookups.getGuardrailMembers(getClient(), args),
-  getGuardrailKeys: (args) => lookups.getGuardrailKeys(getClient(), args),
-  getWorkspace: (args) => workspaces.getWorkspace(getClient(), args),
-  getWorkspaces: (args) => workspaces.getWorkspaces(getClient(), args),
+  getGuardrail: (client, args) => lookups.getGuardrail(client, args),
+  getGuardrails: (client, args) => lookups.getGuardrails(client, args),
+  getGuardrailMembers: (client, args) => lookups.getGuardrailMembers(client, args),
+  getGuardrailKeys: (client, args) => lookups.getGuardrailKeys(client, args),
+  getWorkspace: (client, args) => workspaces.getWorkspace(client, args),
+  getWorkspaces: (client) => workspaces.getWorkspaces(client),
 };
 
-/** `Invoke`: one data source; check failures for bad args, the answer in the program's names. */
-export async function invoke(req: provproto.InvokeRequest): Promise<provproto.InvokeResponse> {
+/** `Invoke`: one data source over `conn`; check failures for bad args, the answer in the program's names. */
+export async function invoke(conn: Connection, req: provproto.InvokeRequest): Promise<provproto.InvokeResponse> {
   const resp = new provproto.InvokeResponse();
   if (req.getTok() === LOAD_GUARDRAIL_FILES)
     return loadGuardrailFilesResponse(fromStruct(req.getArgs()).props, resp, () => new provproto.CheckFailure());
@@ -63,9 +64,9 @@ export async function invoke(req: provproto.InvokeRequest): Promise<provproto.In
     return resp;
   }
   try {
-    resp.setReturn(toStruct({ ...(await RUN[name](parsed.args as never)) }));
+    resp.setReturn(toStruct({ ...(await RUN[name](conn.client(), parsed.args as never)) }));
   } catch (err) {
-    throw explainUrlError(explainAuthError(err));
+    throw explainUrlError(explainAuthError(err, conn), conn);
   }
   return resp;
 }

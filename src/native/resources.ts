@@ -1,30 +1,39 @@
 /**
  * The resource methods of the native face: each request's Structs to the core's plain bags,
  * the core's lifecycle of the kind the URN names, its answer back to the wire. Generic over
- * `Lifecycle`: a kind is one row of `LIFECYCLES` (its names are core/kinds.ts's row).
+ * `Lifecycle`: a kind is one row of `kindsOver` (its names are core/kinds.ts's row), built once
+ * per provider instance over its connection (server.ts).
  */
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import type { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { namesAnInput, rootOf, type PropertyFailure } from "../core/args/messages";
 import { PartialApplyError } from "../core/assignments/apply";
 import { setsInOldOrder } from "../core/guardrail/arrange";
-import * as guardrailLifecycle from "../core/guardrail/lifecycle";
-import * as workspaceDefaultLifecycle from "../core/guardrail/workspace-default-lifecycle";
+import type { Connection } from "../core/connection";
+import { guardrailLifecycle } from "../core/guardrail/lifecycle";
+import { workspaceDefaultLifecycle } from "../core/guardrail/workspace-default-lifecycle";
 import type { Lifecycle } from "../core/results";
 import { KINDS, TYPE_NAMES, type ResourceTypeName } from "../core/kinds";
 import { typeOfUrn } from "../core/urn";
 import { UserError } from "../core/user-error";
 import { diffResponse } from "./diff";
 import { InitFailure } from "./init-failure";
-import { againstOutputs, SET_LIFECYCLES } from "./sets";
+import { claimsOver } from "./set-claims";
+import { againstOutputs, setLifecyclesOver } from "./sets";
 import { coreNews, coreOlds, engineInputs, fromStruct, toStruct } from "./wire";
 
-/** The kinds this face serves, by type name. */
-const LIFECYCLES: Record<ResourceTypeName, Lifecycle> = {
-  Guardrail: guardrailLifecycle,
-  WorkspaceDefaultGuardrail: workspaceDefaultLifecycle,
-  ...SET_LIFECYCLES,
-};
+/** The lifecycles of one provider instance, by type name. */
+export type NativeKinds = Record<ResourceTypeName, Lifecycle>;
+
+/** The kinds this face serves, by type name, each calling with `conn` (one provider instance's). */
+export function kindsOver(conn: Connection): NativeKinds {
+  const claims = claimsOver(conn);
+  return {
+    Guardrail: guardrailLifecycle(conn),
+    WorkspaceDefaultGuardrail: workspaceDefaultLifecycle(conn),
+    ...setLifecyclesOver(conn, claims),
+  };
+}
 
 /**
  * How the inputs the engine records are ordered, for a kind that holds a guardrail's settings:
@@ -44,10 +53,10 @@ const isSet = (urn: string) => {
   return type !== undefined && "set" in KINDS[type];
 };
 
-function lifecycleOf(urn: string): Lifecycle {
+function lifecycleOf(kinds: NativeKinds, urn: string): Lifecycle {
   const type = typeOf(urn);
   if (!type) throw new UserError(`unknown resource type ${typeOfUrn(urn)}`);
-  return LIFECYCLES[type];
+  return kinds[type];
 }
 
 /**
@@ -66,10 +75,10 @@ export function wireFailure(f: PropertyFailure, inputs?: Record<string, unknown>
   return failure;
 }
 
-export async function check(req: provproto.CheckRequest): Promise<provproto.CheckResponse> {
+export async function check(kinds: NativeKinds, req: provproto.CheckRequest): Promise<provproto.CheckResponse> {
   const urn = req.getUrn();
   const olds = coreOlds(req.getOlds());
-  const r = await lifecycleOf(urn).check(olds, coreNews(req.getNews(), urn));
+  const r = await lifecycleOf(kinds, urn).check(olds, coreNews(req.getNews(), urn));
   const secretRoots = fromStruct(req.getNews()).secretRoots;
   const type = typeOf(urn);
   const order = type && inputOrder(type);
@@ -83,11 +92,11 @@ export async function check(req: provproto.CheckRequest): Promise<provproto.Chec
   return resp;
 }
 
-export async function diff(req: provproto.DiffRequest): Promise<provproto.DiffResponse> {
+export async function diff(kinds: NativeKinds, req: provproto.DiffRequest): Promise<provproto.DiffResponse> {
   const urn = req.getUrn();
   const news = coreNews(req.getNews(), urn);
   const outs = coreOlds(req.getOlds());
-  const d = await lifecycleOf(urn).diff(req.getId(), outs, news);
+  const d = await lifecycleOf(kinds, urn).diff(req.getId(), outs, news);
   // The engine shows a detailed diff's old values from the recorded inputs (InputDiff).
   const oldInputs = req.hasOldInputs() ? coreOlds(req.getOldInputs()) : outs;
   const resp = diffResponse(d, oldInputs, news, outs);
@@ -105,9 +114,9 @@ const partly =
     throw new InitFailure(err.message, err.id, err.properties, err.reasons, inputs, { cause: err });
   };
 
-export async function create(req: provproto.CreateRequest): Promise<provproto.CreateResponse> {
+export async function create(kinds: NativeKinds, req: provproto.CreateRequest): Promise<provproto.CreateResponse> {
   const urn = req.getUrn();
-  const r = await lifecycleOf(urn).create(coreNews(req.getProperties(), urn)).catch(partly(req.getProperties()));
+  const r = await lifecycleOf(kinds, urn).create(coreNews(req.getProperties(), urn)).catch(partly(req.getProperties()));
   const resp = new provproto.CreateResponse();
   resp.setId(r.id);
   resp.setProperties(toStruct(r.properties));
@@ -119,11 +128,11 @@ export async function create(req: provproto.CreateRequest): Promise<provproto.Cr
  * answers inputs that are exactly the args a program writes to match it, so generated code
  * previews with no change).
  */
-export async function read(req: provproto.ReadRequest): Promise<provproto.ReadResponse> {
+export async function read(kinds: NativeKinds, req: provproto.ReadRequest): Promise<provproto.ReadResponse> {
   const urn = req.getUrn();
   const state = coreOlds(req.getProperties());
   const importing = Object.keys(state).length === 0;
-  const r = await lifecycleOf(urn).read(req.getId(), importing ? (undefined as never) : state);
+  const r = await lifecycleOf(kinds, urn).read(req.getId(), importing ? (undefined as never) : state);
   const resp = new provproto.ReadResponse();
   if (!r) return resp; // gone: an empty id tells the engine so
   resp.setId(r.id);
@@ -132,9 +141,9 @@ export async function read(req: provproto.ReadRequest): Promise<provproto.ReadRe
   return resp;
 }
 
-export async function update(req: provproto.UpdateRequest): Promise<provproto.UpdateResponse> {
+export async function update(kinds: NativeKinds, req: provproto.UpdateRequest): Promise<provproto.UpdateResponse> {
   const urn = req.getUrn();
-  const r = await lifecycleOf(urn)
+  const r = await lifecycleOf(kinds, urn)
     .update(req.getId(), coreOlds(req.getOlds()), coreNews(req.getNews(), urn))
     .catch(partly(req.getNews()));
   const resp = new provproto.UpdateResponse();
@@ -142,6 +151,6 @@ export async function update(req: provproto.UpdateRequest): Promise<provproto.Up
   return resp;
 }
 
-export async function remove(req: provproto.DeleteRequest): Promise<void> {
-  await lifecycleOf(req.getUrn()).delete(req.getId(), coreOlds(req.getProperties()));
+export async function remove(kinds: NativeKinds, req: provproto.DeleteRequest): Promise<void> {
+  await lifecycleOf(kinds, req.getUrn()).delete(req.getId(), coreOlds(req.getProperties()));
 }

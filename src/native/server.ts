@@ -10,7 +10,9 @@ import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import { UserError } from "../core/user-error";
-import { checkConfigResponse, configureResponse, diffConfigResponse } from "./config";
+import { ProviderConfig } from "../core/settings/config";
+import { CredentialsCheck } from "../core/settings/credentials-check";
+import { checkConfigResponse, configureOnce, diffConfigResponse } from "./config";
 import { afterCheck, armingCredentials, checkThenCredentials, invokeAfterCheck } from "./credentials";
 import { withUrn } from "./engine-log";
 import { grpcError } from "./init-failure";
@@ -43,22 +45,32 @@ function unary<Req, Resp>(fn: Handler<Req, Resp>): grpc.handleUnaryCall<Req, Res
   };
 }
 
-/** The service implementation; methods left out answer UNIMPLEMENTED (grpc-js's default). */
+/**
+ * The service implementation of one provider instance; methods left out answer UNIMPLEMENTED
+ * (grpc-js's default). The instance's `Configure` sets up its own config, and with it the one
+ * client its resources and data sources call with; its key and URL are checked once, at the
+ * first call that passes its own validation.
+ */
 export function providerService(version: string): Partial<provrpc.IResourceProviderServer> {
   const empty = () => new Empty();
+  const config = new ProviderConfig();
+  const credentials = new CredentialsCheck(config);
+  const kinds = resources.kindsOver(config);
   return {
     getPluginInfo: unary(() => new plugproto.PluginInfo().setVersion(version)),
     getSchema: unary(() => new provproto.GetSchemaResponse().setSchema(packageSchema())),
     checkConfig: unary(checkConfigResponse),
     diffConfig: unary(diffConfigResponse),
-    configure: unary(armingCredentials(configureResponse)),
-    check: unary(checkThenCredentials(resources.check)),
-    diff: unary(afterCheck(resources.diff)),
-    create: unary(afterCheck(resources.create)),
-    read: unary(afterCheck(resources.read)),
-    update: unary(afterCheck(resources.update)),
-    delete: unary(afterCheck(async (req: provproto.DeleteRequest) => (await resources.remove(req), empty()))),
-    invoke: unary(invokeAfterCheck(invoke)),
+    configure: unary(armingCredentials(credentials, configureOnce(config))),
+    check: unary(checkThenCredentials(credentials, (req) => resources.check(kinds, req))),
+    diff: unary(afterCheck(credentials, (req: provproto.DiffRequest) => resources.diff(kinds, req))),
+    create: unary(afterCheck(credentials, (req: provproto.CreateRequest) => resources.create(kinds, req))),
+    read: unary(afterCheck(credentials, (req: provproto.ReadRequest) => resources.read(kinds, req))),
+    update: unary(afterCheck(credentials, (req: provproto.UpdateRequest) => resources.update(kinds, req))),
+    delete: unary(
+      afterCheck(credentials, async (req: provproto.DeleteRequest) => (await resources.remove(kinds, req), empty())),
+    ),
+    invoke: unary(invokeAfterCheck(credentials, (req) => invoke(config, req))),
     cancel: unary(empty),
     attach: unary(empty),
   };

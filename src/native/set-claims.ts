@@ -17,7 +17,7 @@ import { SetClaims, setHeldTwiceMessage } from "../core/assignments/claims";
 import { competes, HOLD_SCOPE, type HolderNoun } from "../core/holders";
 import type { PropertyFailure } from "../core/results";
 import { lastNameOfUrn } from "../core/urn";
-import { getClient } from "../core/settings/config";
+import type { Connection } from "../core/connection";
 
 /** One set's check, as the claims compare it. */
 export interface SetCheck {
@@ -92,5 +92,7 @@ export class DeploymentClaims {
   }
 }
 
-/** The provider process's claims: its guardrails' workspaces read with the configured client. */
-export const deploymentClaims = new DeploymentClaims(async (id) => (await getClient().getGuardrail(id)).workspace_id);
+/** A provider instance's claims: its guardrails' workspaces read with its client. */
+export function claimsOver(conn: Connection): DeploymentClaims {
+  return new DeploymentClaims(async (id) => (await conn.client().getGuardrail(id)).workspace_id);
+}

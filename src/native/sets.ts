@@ -26,7 +26,8 @@ import { isForeign } from "../core/assignments/status";
 import type { CheckResult, DiffResult, Lifecycle, PropertyFailure } from "../core/results";
 import { SET_TYPE_NAMES, type SetTypeName } from "../core/kinds";
 import { asSecret, containsUnknown, isUnknown, UNKNOWN } from "../core/markers";
-import { deploymentClaims } from "./set-claims";
+import type { Connection } from "../core/connection";
+import { claimsOver, type DeploymentClaims } from "./set-claims";
 
 type Props = Record<string, unknown>;
 
@@ -70,7 +71,13 @@ function toCore(kind: AssignmentSetKind, news: Props, map: unknown = news[kind.s
   return { ...rest, ...(map === undefined ? {} : { [kind.stateKey]: map }), ...named };
 }
 
-async function checkSet(kind: AssignmentSetKind, core: Lifecycle, olds: Props, news: Props): Promise<CheckResult> {
+async function checkSet(
+  kind: AssignmentSetKind,
+  core: Lifecycle,
+  claims: DeploymentClaims,
+  olds: Props,
+  news: Props,
+): Promise<CheckResult> {
   const own = [kind.stateKey, "moves"].filter((k) => k in news);
   const refused = own.map((k) => ({
     property: k,
@@ -92,7 +99,7 @@ async function checkSet(kind: AssignmentSetKind, core: Lifecycle, olds: Props, n
     !isUnknown(exclusive) &&
     map !== UNKNOWN
   ) {
-    const claimed = await deploymentClaims.check({
+    const claimed = await claims.check({
       noun: kind.noun,
       urn: String(news.__resource ?? ""),
       guardrailId: guardrailId.toLowerCase(),
@@ -165,11 +172,18 @@ function inOutputs(kind: AssignmentSetKind, secret: ReadonlySet<string>) {
   };
 }
 
-/** The lifecycle of one set kind on the native face (a row of resources.ts's table). */
-export function nativeSetLifecycle(kind: AssignmentSetKind): Lifecycle {
-  const core = assignmentLifecycle(kind);
+/**
+ * The lifecycle of one set kind on the native face (a row of resources.ts's table), over the
+ * provider instance's `conn`; `claims` are the instance's view of the deployment's sets.
+ */
+export function nativeSetLifecycle(
+  kind: AssignmentSetKind,
+  conn: Connection,
+  claims: DeploymentClaims = claimsOver(conn),
+): Lifecycle {
+  const core = assignmentLifecycle(kind, conn);
   return {
-    check: (olds, news) => checkSet(kind, core, olds, news),
+    check: (olds, news) => checkSet(kind, core, claims, olds, news),
     diff: async (id, olds, news) => shownChanges(kind, olds, news, await core.diff(id, olds, toCore(kind, news))),
     create: async (news) => {
       const r = await core.create(toCore(kind, news)).catch(inOutputs(kind, secretNames(kind, news)));
@@ -184,10 +198,13 @@ export function nativeSetLifecycle(kind: AssignmentSetKind): Lifecycle {
   };
 }
 
-/** The rows of resources.ts's table for the set kinds, by type name. */
-export const SET_LIFECYCLES = Object.fromEntries(
-  SET_TYPE_NAMES.map((t) => [t, nativeSetLifecycle(SET_KINDS[t])]),
-) as Record<SetTypeName, Lifecycle>;
+/** The rows of resources.ts's table for the set kinds, by type name, over one provider instance's connection. */
+export function setLifecyclesOver(conn: Connection, claims: DeploymentClaims): Record<SetTypeName, Lifecycle> {
+  return Object.fromEntries(SET_TYPE_NAMES.map((t) => [t, nativeSetLifecycle(SET_KINDS[t], conn, claims)])) as Record<
+    SetTypeName,
+    Lifecycle
+  >;
+}
 
 /**
  * A set's diff as the engine shows it. Each entry (`members["user_eve"]`) is looked up in the

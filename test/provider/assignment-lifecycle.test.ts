@@ -4,7 +4,7 @@
  */
 import { pagesFor } from "../../src/core/client/pagination";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { configure, resetConfiguration } from "../../src/core/settings/config";
+import { configure, processConfig, resetConfiguration } from "../../src/core/settings/config";
 import { keyAssignment, memberAssignment } from "../../src/dynamic/internal";
 import { FOREIGN, UNCONFIRMED } from "../../src/core/assignments/status";
 import { MEMBER_KIND } from "../../src/core/assignments/kind";
@@ -198,7 +198,7 @@ describe("modes and lifecycle", () => {
     ],
     [
       "native",
-      () => nativeSetLifecycle(MEMBER_KIND),
+      () => nativeSetLifecycle(MEMBER_KIND, processConfig),
       {
         memberUserIds: ["user_0801", "user_secretghost91"],
         members: asMap(["user_0801", "user_secretghost91"]),
@@ -332,7 +332,7 @@ describe("a set's check failures at a secret arg, each face (issue 39: the core 
   });
 
   it("the native face: the path kept and marked secret, for its wire to format", async () => {
-    const { failures } = await nativeSetLifecycle(MEMBER_KIND).check(
+    const { failures } = await nativeSetLifecycle(MEMBER_KIND, processConfig).check(
       {},
       { ...bad, memberUserIds: [""], __secretArgs: ["guardrailId", "exclusive", "memberUserIds"] },
     );

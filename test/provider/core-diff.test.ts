@@ -4,7 +4,7 @@
  * replaces. Real lifecycle functions against the emulator.
  */
 import { describe, expect, it } from "vitest";
-import * as guardrailCore from "../../src/core/guardrail/lifecycle";
+import { guardrailLifecycle } from "../../src/core/guardrail/lifecycle";
 import { assignmentLifecycle } from "../../src/core/assignments/lifecycle";
 import { MEMBER_KIND } from "../../src/core/assignments/kind";
 import type { GuardrailOutputs } from "../../src/core/guardrail/model";
@@ -12,9 +12,11 @@ import { UNKNOWN } from "../../src/core/markers";
 import { dynamicDiff } from "../../src/dynamic/lifecycle-adapter";
 import { useProviderEmulator, W2 } from "../helpers/emulator";
 import { EMAIL_REDACT_SSN_BLOCK } from "../helpers/filters";
+import { processConfig } from "../../src/core/settings/config";
 
 const emu = useProviderEmulator({}, { options: { members: ["user_alice", "user_bob", "user_carol"] } });
-const members = assignmentLifecycle(MEMBER_KIND);
+const members = assignmentLifecycle(MEMBER_KIND, processConfig);
+const guardrailCore = guardrailLifecycle(processConfig);
 const asMap = (ids: string[]) => Object.fromEntries(ids.map((id) => [id, true]));
 
 /** State as the engine hands it back: secret envelopes opened (it decrypts before each call). */

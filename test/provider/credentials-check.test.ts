@@ -11,13 +11,14 @@ import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { beforeEach, describe, expect, it } from "vitest";
 import { resetConfiguration } from "../../src/core/settings/config";
 import { forgetCredentialsCheck } from "../../src/core/settings/credentials-check";
-import { forgetConfigure } from "../../src/native/config";
 import { configure, guardrail, memberAssignment } from "../../src/dynamic/internal";
 import { providerService } from "../../src/native/server";
 import { TEST_KEY, useProviderEmulator } from "../helpers/emulator";
 
 const emu = useProviderEmulator();
 const WRONG_KEY = "sk-wrong-0123456789abcdef0123456789";
+/** The native plugin of the case: one provider instance, configured once. */
+let service = providerService("0.0.0");
 const NEWS = { __provider: "s", name: "Eng", limitUsd: 5, resetInterval: "daily" };
 
 beforeEach(async () => {
@@ -25,7 +26,7 @@ beforeEach(async () => {
   forgetCredentialsCheck();
   // One plugin process is configured once (a second Configure that changes settings is refused):
   // each case here stands for a fresh plugin.
-  forgetConfigure();
+  service = providerService("0.0.0");
   await emu.clearLog();
 });
 
@@ -46,10 +47,7 @@ async function closedPort(): Promise<number> {
 
 /** The native `Configure` handler, called as grpc-js would: its error, or undefined. */
 function nativeConfigure(args: Record<string, unknown>): Promise<grpc.ServiceError | undefined> {
-  const handler = providerService("0.0.0").configure as grpc.handleUnaryCall<
-    provproto.ConfigureRequest,
-    provproto.ConfigureResponse
-  >;
+  const handler = service.configure as grpc.handleUnaryCall<provproto.ConfigureRequest, provproto.ConfigureResponse>;
   const request = new provproto.ConfigureRequest().setArgs(Struct.fromJavaScript(args as never));
   return new Promise((resolve) =>
     handler({ request } as grpc.ServerUnaryCall<provproto.ConfigureRequest, provproto.ConfigureResponse>, (err) =>
@@ -131,10 +129,7 @@ describe("dynamic face: the first call checks the key and URL", () => {
 
 /** The native `Check` of a guardrail with `news` (valid ones unless given): its error, or undefined. */
 function nativeCheck(news: Record<string, unknown> = NEWS_NATIVE): Promise<grpc.ServiceError | undefined> {
-  const handler = providerService("0.0.0").check as grpc.handleUnaryCall<
-    provproto.CheckRequest,
-    provproto.CheckResponse
-  >;
+  const handler = service.check as grpc.handleUnaryCall<provproto.CheckRequest, provproto.CheckResponse>;
   const request = new provproto.CheckRequest()
     .setUrn("urn:pulumi:s::p::guardrails:index:Guardrail::eng")
     .setNews(Struct.fromJavaScript(news as never))

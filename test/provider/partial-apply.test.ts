@@ -14,6 +14,7 @@ import { memberAssignment } from "../../src/dynamic/internal";
 import { nativeSetLifecycle } from "../../src/native/sets";
 import { collect } from "../../src/core/client";
 import { configureProvider, useProviderEmulator } from "../helpers/emulator";
+import { processConfig } from "../../src/core/settings/config";
 
 const USERS = ["user_alice", "user_bob", "user_carol", "user_dave"];
 const emu = useProviderEmulator({ "guardrails:maxAttempts": "2" }, { options: { members: USERS } });
@@ -34,7 +35,7 @@ const dynamicNews = (g: string, ids: string[], exclusive: boolean) => ({
   members: asMap(ids),
   exclusive,
 });
-const native = nativeSetLifecycle(MEMBER_KIND);
+const native = nativeSetLifecycle(MEMBER_KIND, processConfig);
 // The inputs as the native face's Check answers them: the map beside the program's list.
 const nativeNews = (g: string, ids: string[], exclusive: boolean) => ({
   guardrailId: g,

@@ -9,6 +9,7 @@ import { memberAssignment } from "../../src/dynamic/internal";
 import { nativeSetLifecycle } from "../../src/native/sets";
 import { configureProvider } from "../helpers/emulator";
 import { type HostileServer, hostileServer, json } from "../helpers/hostile-server";
+import { processConfig } from "../../src/core/settings/config";
 
 const G = "11111111-1111-4111-8111-111111111111";
 const SECRET = "user_secretghost91";
@@ -32,7 +33,7 @@ describe.each([
   ["dynamic", () => memberAssignment, { members: { [SECRET]: true }, __secretArgs: ["members"] }],
   [
     "native",
-    () => nativeSetLifecycle(MEMBER_KIND),
+    () => nativeSetLifecycle(MEMBER_KIND, processConfig),
     { memberUserIds: [SECRET], members: { [SECRET]: true }, __secretArgs: ["memberUserIds"] },
   ],
 ] as const)("the %s face", (_face, lifecycle, args) => {

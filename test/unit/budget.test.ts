@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { GuardrailsClient } from "../../src/core/client";
 import { Budget, DEFAULT_MAX_CONCURRENCY, processBudget } from "../../src/core/client/budget";
-import { configure, getClient, resetConfiguration, resolveSettings } from "../../src/core/settings/config";
+import { configure, processConfig, resetConfiguration, resolveSettings } from "../../src/core/settings/config";
 import { exportGuardrails } from "../../src/export";
 import { hostileServer, json, type HostileServer } from "../helpers/hostile-server";
 
@@ -115,10 +115,10 @@ describe("guardrails:maxConcurrency / GUARDRAILS_MAX_CONCURRENCY", () => {
 
   it("sets the process budget (default 4), stack config over the environment", () => {
     expect(settings({}).maxConcurrency).toBeUndefined();
-    getClient();
+    processConfig.client();
     expect(processBudget.limit).toBe(4);
     expect(settings({ "guardrails:maxConcurrency": "8" }, { GUARDRAILS_MAX_CONCURRENCY: "2" }).maxConcurrency).toBe(8);
-    getClient();
+    processConfig.client();
     expect(processBudget.limit).toBe(8);
   });
 });

@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { AuthenticationError, ConnectionError } from "../../src/core/client/errors";
 import { GuardrailsClient } from "../../src/core/client/client";
-import { configure, getClient, resetConfiguration, resolveSettings } from "../../src/core/settings/config";
+import { configure, processConfig, resetConfiguration, resolveSettings } from "../../src/core/settings/config";
 import { configProblems } from "../../src/dynamic/config-warnings";
 import { UntrustedNotFoundError } from "../../src/core/client/errors";
 import { confirmGone } from "../../src/core/confirm-gone";
@@ -80,12 +80,12 @@ describe("a key pasted into the wrong setting is never quoted", () => {
     );
     resetConfiguration();
     configure((k) => ({ "guardrails:apiKey": KEY, "guardrails:baseUrl": KEY })[k]);
-    expect(() => getClient()).toThrow(/baseUrl must be an absolute URL/);
+    expect(() => processConfig.client()).toThrow(/baseUrl must be an absolute URL/);
     expectNoKey(
       String(
         (() => {
           try {
-            getClient();
+            processConfig.client();
           } catch (e) {
             return e;
           }
@@ -190,12 +190,12 @@ describe("a failure of the key or the URL is explained once per run", () => {
       configure((k) => ({ "guardrails:apiKey": "k", "guardrails:baseUrl": `${server.url}/v2` })[k]);
       const methods = withKeySource({
         read: async (id: string) => {
-          const client = getClient();
+          const client = processConfig.client();
           const err = await client.getGuardrail(id).then(
             () => undefined,
             (e: unknown) => e,
           );
-          await confirmGone(client, err as never, { what: `guardrail "${id}"`, guardrailId: id });
+          await confirmGone(processConfig, err as never, { what: `guardrail "${id}"`, guardrailId: id });
         },
       });
       const errors = await Promise.all(

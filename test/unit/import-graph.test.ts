@@ -184,6 +184,17 @@ const RULES: Rule[] = [
     planted: `${floor.endsWith("/") ? `${floor}planted.ts` : floor} -> ${above[0]}planted.ts`,
   })),
   {
+    // A lifecycle gets its client as an argument (core/connection.ts), built by a face once per
+    // provider instance; reaching the process config would tie every lifecycle to one client (issue 39).
+    // journal-files.ts reads the key only to keep it out of a folder name in its messages.
+    name: "no lifecycle or lookup reaches the process config for its client: it takes a Connection",
+    from: (p) =>
+      under("src/core/guardrail/", "src/core/assignments/", "src/core/data-sources/", ...LIFECYCLE_HELPERS)(p) &&
+      p !== "src/core/guardrail/journal-files.ts",
+    to: under("src/core/settings/config.ts"),
+    planted: "src/core/assignments/write.ts -> src/core/settings/config.ts",
+  },
+  {
     name: "resource kinds do not import each other: what both need lives below both (guardrail -> assignments)",
     from: under("src/core/guardrail/"),
     to: under("src/core/assignments/"),

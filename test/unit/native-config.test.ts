@@ -3,14 +3,8 @@ import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { processBudget } from "../../src/core/client/budget";
-import { getClient, resetConfiguration, resolveSettings } from "../../src/core/settings/config";
-import {
-  checkConfigResponse,
-  configFailures,
-  configureResponse,
-  diffConfigResponse,
-  forgetConfigure,
-} from "../../src/native/config";
+import { ProviderConfig, resetConfiguration } from "../../src/core/settings/config";
+import { checkConfigResponse, configFailures, configureOnce, diffConfigResponse } from "../../src/native/config";
 
 const KEY = "sk-or-v1-0123456789abcdef0123456789abcdef";
 const URL_OK = "http://127.0.0.1:9";
@@ -18,6 +12,9 @@ const SIG = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44
 const realError = console.error;
 let said: string[] = [];
 const saved = { ...process.env };
+/** The plugin of the test: one provider instance, its config and its `Configure`. */
+let config = new ProviderConfig();
+let configureResponse = configureOnce(config);
 
 beforeEach(() => {
   said = [];
@@ -29,7 +26,9 @@ afterEach(() => {
   Object.assign(process.env, saved);
   resetConfiguration();
   // Each test is a fresh plugin process: configured once (test/provider/native-configure-once.test.ts).
-  forgetConfigure();
+  config.reset();
+  config = new ProviderConfig();
+  configureResponse = configureOnce(config);
 });
 
 const check = (news: Record<string, unknown>) =>
@@ -119,7 +118,7 @@ describe("Configure and DiffConfig", () => {
     expect(said[0]).not.toContain(KEY);
   });
 
-  it("hand the config to the core's settings, the tuning settings included", () => {
+  it("hand the config to the provider instance's settings, the tuning settings included", () => {
     const args = Struct.fromJavaScript({
       apiKey: { ...SIG, value: KEY },
       baseUrl: URL_OK,
@@ -128,7 +127,7 @@ describe("Configure and DiffConfig", () => {
       maxConcurrency: 7,
     });
     configureResponse(new provproto.ConfigureRequest().setArgs(args));
-    expect(resolveSettings({})).toMatchObject({
+    expect(config.settings({})).toMatchObject({
       apiKey: KEY,
       baseUrl: URL_OK,
       maxAttempts: 2,
@@ -136,7 +135,7 @@ describe("Configure and DiffConfig", () => {
       maxConcurrency: 7,
     });
     // The process's one budget takes it with the first client.
-    getClient();
+    config.client();
     expect(processBudget.limit).toBe(7);
   });
 

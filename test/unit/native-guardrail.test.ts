@@ -7,13 +7,16 @@ import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import fc from "fast-check";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { describe, expect, it } from "vitest";
-import * as guardrail from "../../src/core/guardrail/lifecycle";
+import { guardrailLifecycle } from "../../src/core/guardrail/lifecycle";
 import { inOldOrder, setsInOldOrder } from "../../src/core/guardrail/arrange";
 import { dynamicMethods } from "../../src/dynamic/lifecycle-adapter";
 import { UNKNOWN } from "../../src/core/markers";
 import { diffResponse, shownChanges } from "../../src/native/diff";
 import { wireFailure } from "../../src/native/resources";
 import { coreNews, engineInputs } from "../../src/native/wire";
+import { processConfig } from "../../src/core/settings/config";
+
+const guardrail = guardrailLifecycle(processConfig);
 
 const SIG = "4dabf18193072939515e22adb298388d";
 const SECRET = "1b47061264138c4ac30d75fd1eb44270";

@@ -8,8 +8,11 @@ import { describe, expect, it } from "vitest";
 import { managedImportId, parseSetImportId } from "../../src/core/assignments/import-id";
 import { KEY_KIND, MEMBER_KIND } from "../../src/core/assignments/kind";
 import { parseGuardrailImportId, withSentModels } from "../../src/core/guardrail/import-id";
-import * as guardrail from "../../src/core/guardrail/lifecycle";
+import { guardrailLifecycle } from "../../src/core/guardrail/lifecycle";
 import { nativeSetLifecycle } from "../../src/native/sets";
+import { processConfig } from "../../src/core/settings/config";
+
+const guardrail = guardrailLifecycle(processConfig);
 
 const G1 = "3f2b8c1e-0000-4000-8000-000000000001";
 
@@ -90,9 +93,9 @@ describe("native Read of a malformed import id", () => {
     await expect(guardrail.read("undefined", undefined as never)).rejects.toThrow(
       /Guardrail: cannot import "undefined"/,
     );
-    await expect(nativeSetLifecycle(MEMBER_KIND).read(`${G1}/members?{`, undefined as never)).rejects.toThrow(
-      /GuardrailMemberAssignment: cannot import/,
-    );
+    await expect(
+      nativeSetLifecycle(MEMBER_KIND, processConfig).read(`${G1}/members?{`, undefined as never),
+    ).rejects.toThrow(/GuardrailMemberAssignment: cannot import/);
   });
 });
 

@@ -9,9 +9,9 @@ import type * as grpc from "@grpc/grpc-js";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { providerService } from "../../src/native/server";
-import { useProviderEmulator } from "../helpers/emulator";
+import { TEST_KEY, useProviderEmulator } from "../helpers/emulator";
 
 const emu = useProviderEmulator();
 const urn = "urn:pulumi:dev::p::guardrails:index:GuardrailMemberAssignment::eng-members";
@@ -39,6 +39,21 @@ function initFailure(err: grpc.ServiceError): provproto.ErrorResourceInitFailed 
 
 describe("native face: a partly applied set is a partially initialised resource", () => {
   const service = providerService("0.0.0-test");
+  // The plugin's own Configure: the instance calls with the client it sets up (issue 39).
+  beforeAll(async () => {
+    const request = new provproto.ConfigureRequest().setArgs(
+      Struct.fromJavaScript({
+        apiKey: { [SIG]: "1b47061264138c4ac30d75fd1eb44270", value: TEST_KEY },
+        baseUrl: emu.url,
+      }),
+    );
+    await new Promise((resolve, reject) =>
+      (service.configure as grpc.handleUnaryCall<provproto.ConfigureRequest, unknown>)(
+        { request } as grpc.ServerUnaryCall<provproto.ConfigureRequest, unknown>,
+        (err, resp) => (err ? reject(err) : resolve(resp)),
+      ),
+    );
+  });
 
   it("create: the members that landed are recorded, the one the service skipped is named", async () => {
     const g = await emu.client().createGuardrail({ name: "Partial", limit_usd: 1, reset_interval: "daily" });

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { DeclarativeConfigError, loadGuardrailConfigs } from "../../src/declarative/load";
+import { ProviderConfig } from "../../src/core/settings/config";
 import { invoke } from "../../src/native/invoke";
 import { LOAD_GUARDRAIL_FILES } from "../../src/native/load-files";
 import { fromStruct, toStruct } from "../../src/native/wire";
@@ -21,7 +22,7 @@ const call = (args: Record<string, unknown>) => {
   const req = new provproto.InvokeRequest();
   req.setTok(LOAD_GUARDRAIL_FILES);
   req.setArgs(toStruct(args as never));
-  return invoke(req);
+  return invoke(new ProviderConfig(), req);
 };
 
 describe(LOAD_GUARDRAIL_FILES, () => {

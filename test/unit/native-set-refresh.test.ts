@@ -9,9 +9,10 @@ import { DEMO_KEY_HASHES as HASH } from "../../emulator";
 import { KEY_KIND } from "../../src/core/assignments/kind";
 import { nativeSetLifecycle } from "../../src/native/sets";
 import { useProviderEmulator } from "../helpers/emulator";
+import { processConfig } from "../../src/core/settings/config";
 
 const emu = useProviderEmulator();
-const keys = nativeSetLifecycle(KEY_KIND);
+const keys = nativeSetLifecycle(KEY_KIND, processConfig);
 const urn = "urn:pulumi:dev::p::guardrails:index:GuardrailKeyAssignment::eng-keys";
 
 describe("native sets: refresh then check", () => {

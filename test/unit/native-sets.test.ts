@@ -7,13 +7,14 @@ import { diffResponse } from "../../src/native/diff";
 import { wireFailure } from "../../src/native/resources";
 import { DeploymentClaims } from "../../src/native/set-claims";
 import { againstOutputs, nativeSetLifecycle } from "../../src/native/sets";
+import { processConfig } from "../../src/core/settings/config";
 
 const G1 = "3f2b8c1e-0000-4000-8000-000000000001";
 const G2 = "3f2b8c1e-0000-4000-8000-000000000002";
 const urn = (name: string, type = "GuardrailMemberAssignment") =>
   `urn:pulumi:dev::p::guardrails:index:${type}::${name}`;
 const SIG = "4dabf18193072939515e22adb298388d";
-const members = nativeSetLifecycle(MEMBER_KIND);
+const members = nativeSetLifecycle(MEMBER_KIND, processConfig);
 
 describe("native sets: check", () => {
   it("names every failure by its path, each bad id by its index", async () => {

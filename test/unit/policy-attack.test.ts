@@ -98,8 +98,12 @@ describe("forbidModels: model identifier forms", () => {
 
   it("an allowedModels of the wrong shape is not a pass the pack vouches for: check refuses it first", async () => {
     // CrossGuard runs after the provider's check; a string where a list belongs never deploys.
-    const { check } = await import("../../src/core/guardrail/lifecycle");
-    const res = await check({}, { name: "g", allowedModels: "other-lab/open-model-70b" } as never);
+    const { guardrailLifecycle } = await import("../../src/core/guardrail/lifecycle");
+    const { processConfig } = await import("../../src/core/settings/config");
+    const res = await guardrailLifecycle(processConfig).check({}, {
+      name: "g",
+      allowedModels: "other-lab/open-model-70b",
+    } as never);
     expect(res.failures?.map((f) => f.property)).toContain("allowedModels");
   });
 });

@@ -10,6 +10,7 @@ import {
 } from "../../src/core/guardrail/workspace-default-model";
 import { resourceOfToken } from "../../src/core/type-tokens";
 import { UNKNOWN } from "../../src/core/markers";
+import { processConfig } from "../../src/core/settings/config";
 
 const WS: WorkspaceFacts = {
   id: "0e0b6c1a-1111-4111-8111-111111111111",
@@ -123,7 +124,7 @@ describe("WorkspaceDefaultGuardrail state", () => {
 });
 
 describe("WorkspaceDefaultGuardrail diff (no service call)", () => {
-  const diff = (news: Record<string, unknown>) => lifecycle.diff(WS.id, applied(), news);
+  const diff = (news: Record<string, unknown>) => lifecycle.diff(processConfig, WS.id, applied(), news);
 
   it("is no change for the same settings, by slug or by id, with the service's name kept", async () => {
     expect((await diff(ARGS)).changes).toEqual([]);

@@ -14,6 +14,7 @@ import { readSet } from "./read";
 import { statusesIn } from "./state-map";
 import { hidingSecretIds } from "./secret-ids";
 import { createSet, deleteSet, updateSet } from "./write";
+import type { Connection } from "../connection";
 import { UserError } from "../user-error";
 import {
   keyPath,
@@ -27,19 +28,19 @@ import {
 
 type Props = Record<string, unknown>;
 
-/** The provider methods of one kind of set (what `internal.ts` exposes by name). */
-export function assignmentLifecycle(kind: AssignmentSetKind): Lifecycle {
+/** The provider methods of one kind of set (what `internal.ts` exposes by name), over the provider instance's `conn`. */
+export function assignmentLifecycle(kind: AssignmentSetKind, conn: Connection): Lifecycle {
   return {
-    check: async (olds, news) => checkWithMoves(kind, olds, news),
+    check: async (olds, news) => checkWithMoves(conn, kind, olds, news),
     diff: async (_id, olds, news) => diffSet(kind, olds, news),
     create: async (news) =>
-      createSet(kind, parseSet(kind, news), news.__provider, movesIn(news)).catch(hidingSecretIds(kind, news)),
-    read: async (id, props) => readSet(kind, id, props),
+      createSet(conn, kind, parseSet(kind, news), news.__provider, movesIn(news)).catch(hidingSecretIds(kind, news)),
+    read: async (id, props) => readSet(conn, kind, id, props),
     update: async (_id, olds, news) =>
-      updateSet(kind, olds, parseSet(kind, news), news.__provider, movesIn(news)).catch(
+      updateSet(conn, kind, olds, parseSet(kind, news), news.__provider, movesIn(news)).catch(
         hidingSecretIds(kind, news, olds),
       ),
-    delete: async (_id, props) => deleteSet(kind, props).catch(hidingSecretIds(kind, props)),
+    delete: async (_id, props) => deleteSet(conn, kind, props).catch(hidingSecretIds(kind, props)),
   };
 }
 
@@ -70,11 +71,16 @@ export function parseSet(kind: AssignmentSetKind, news: Props): AssignmentInputs
 }
 
 /** Valid args get the ids the next `up` takes off other guardrails recorded as `moves` (moves.ts). */
-async function checkWithMoves(kind: AssignmentSetKind, olds: Props, news: Props): Promise<CheckResult> {
+async function checkWithMoves(
+  conn: Connection,
+  kind: AssignmentSetKind,
+  olds: Props,
+  news: Props,
+): Promise<CheckResult> {
   const checked = checkSet(kind, news);
   if (checked.failures.length > 0 || containsUnknown(setProps(news))) return checked;
   const inputs = parseSet(kind, news);
-  const moves = await movesAt(kind, olds ?? {}, news, inputs).catch(() => ({}));
+  const moves = await movesAt(conn, kind, olds ?? {}, news, inputs).catch(() => ({}));
   return { inputs: withMoves(news, { ...keptMoves(kind, olds ?? {}, inputs), ...moves }), failures: [] };
 }
 

@@ -8,7 +8,7 @@
  * without another call. Best effort: a failed read records nothing (the write reports its own).
  */
 import { collect } from "../client/pagination";
-import { getClient } from "../settings/config";
+import type { Connection } from "../connection";
 import { containsUnknown } from "../markers";
 import { secretArgsOf } from "../args/messages";
 import type { AssignmentInputs } from "../args/assignment-args";
@@ -34,6 +34,7 @@ const NAMED_MAX = 20;
  * not there, one walk of the organization's assignments and a GET per guardrail involved.
  */
 export async function movesAt(
+  conn: Connection,
   kind: AssignmentSetKind,
   olds: Props,
   news: Props,
@@ -41,7 +42,7 @@ export async function movesAt(
 ): Promise<Record<string, string>> {
   // A secret list is never copied under another name (nor one whose secrecy cannot be read).
   if (secretArgsOf(news)(kind.stateKey) || containsUnknown(news)) return {};
-  const client = getClient();
+  const client = conn.client();
   const inState = typeof olds?.guardrailId === "string" && olds.guardrailId.toLowerCase() === inputs.guardrailId;
   let adding: string[];
   if (inState) {

@@ -4,7 +4,7 @@
  */
 import { collect } from "../client/pagination";
 import { NotFoundError } from "../client/errors";
-import { getClient } from "../settings/config";
+import type { Connection } from "../connection";
 import { confirmGone } from "../confirm-gone";
 import type { AssignmentSetKind } from "./kind";
 import { heldElsewhere } from "./held-elsewhere";
@@ -14,19 +14,20 @@ import type { ReadResult } from "../results";
 import { parseSetImportId } from "./import-id";
 
 export async function readSet(
+  conn: Connection,
   kind: AssignmentSetKind,
   id: string,
   props: Record<string, unknown> | undefined,
 ): Promise<ReadResult | undefined> {
-  if (props === undefined) return importSet(kind, id);
-  const client = getClient();
+  if (props === undefined) return importSet(conn, kind, id);
+  const client = conn.client();
   const guardrailId = ((props?.guardrailId as string | undefined) ?? id.split("/")[0]!).toLowerCase();
   let live: Set<string>;
   try {
     live = new Set(await collect(kind.list(client, guardrailId)));
   } catch (err) {
     if (!(err instanceof NotFoundError)) throw err;
-    await confirmGone(client, err, { what: `${kind.typeName} of guardrail ${guardrailId}`, guardrailId });
+    await confirmGone(conn, err, { what: `${kind.typeName} of guardrail ${guardrailId}`, guardrailId });
     return undefined;
   }
   const exclusive = Boolean(props?.exclusive);
@@ -61,9 +62,9 @@ export function importedGuardrail(kind: AssignmentSetKind, id: string): string {
  * out even in exclusive mode (the next refresh finds it, as it would have before the import).
  * Undefined when the guardrail is gone.
  */
-async function importSet(kind: AssignmentSetKind, id: string): Promise<ReadResult | undefined> {
+async function importSet(conn: Connection, kind: AssignmentSetKind, id: string): Promise<ReadResult | undefined> {
   const { guardrailId, managed } = parseSetImportId(kind, id);
-  const client = getClient();
+  const client = conn.client();
   let live: Set<string>;
   try {
     live = new Set(await collect(kind.list(client, guardrailId)));

@@ -5,7 +5,7 @@
 import { collect } from "../client/pagination";
 import { NotFoundError } from "../client/errors";
 import type { GuardrailsClient } from "../client/client";
-import { getClient, resolveSettings } from "../settings/config";
+import type { Connection } from "../connection";
 import { confirmGone } from "../confirm-gone";
 import { DEFAULT_MAX_BULK } from "../fields/constants";
 import type { AssignmentInputs } from "../args/assignment-args";
@@ -27,14 +27,15 @@ import {
 import { UserError } from "../user-error";
 import type { CreateResult, UpdateResult } from "../results";
 
-const chunkSize = () => resolveSettings().maxBulk ?? DEFAULT_MAX_BULK;
+const chunkSize = (conn: Connection) => conn.settings().maxBulk ?? DEFAULT_MAX_BULK;
 const context = (
+  conn: Connection,
   kind: AssignmentSetKind,
   client: GuardrailsClient,
   inputs: AssignmentInputs,
   provider: unknown,
   foreign: ReadonlySet<string> = new Set(),
-): ApplyContext => ({ client, kind, inputs, chunkSize: chunkSize(), provider, foreign });
+): ApplyContext => ({ client, kind, inputs, chunkSize: chunkSize(conn), provider, foreign });
 
 async function listOrExplain(
   kind: AssignmentSetKind,
@@ -60,15 +61,16 @@ async function listOrExplain(
  * their removal before any `up` performs it.
  */
 export async function createSet(
+  conn: Connection,
   kind: AssignmentSetKind,
   inputs: AssignmentInputs,
   provider: unknown,
   moves: Record<string, string> = {},
 ): Promise<CreateResult> {
-  const client = getClient();
+  const client = conn.client();
   const live = new Set(await listOrExplain(kind, client, inputs.guardrailId));
   const plan = planChanges({ desired: inputs.ids, live, managed: new Set(), exclusive: false });
-  const now = await applyPlanToService(context(kind, client, inputs, provider), plan, live);
+  const now = await applyPlanToService(context(conn, kind, client, inputs, provider), plan, live);
   warnMoves(kind, inputs.guardrailId, moves, now, plan.add);
   return {
     id: setResourceId(inputs.guardrailId, kind.stateKey),
@@ -82,6 +84,7 @@ export async function createSet(
  * every other id as FOREIGN, so the next preview names them before an update removes them.
  */
 async function claim(
+  conn: Connection,
   kind: AssignmentSetKind,
   client: GuardrailsClient,
   inputs: AssignmentInputs,
@@ -91,22 +94,23 @@ async function claim(
 ): Promise<Record<string, unknown>> {
   const live = new Set(await listOrExplain(kind, client, inputs.guardrailId));
   const plan = planChanges({ desired: inputs.ids, live, managed: new Set(Object.keys(previous)), exclusive: false });
-  const now = await applyPlanToService(context(kind, client, inputs, provider), plan, live);
+  const now = await applyPlanToService(context(conn, kind, client, inputs, provider), plan, live);
   warnMoves(kind, inputs.guardrailId, moves, now, plan.add);
   return setOutputs(kind.stateKey, inputs, statusMap(inputs.ids, now, true));
 }
 
 export async function updateSet(
+  conn: Connection,
   kind: AssignmentSetKind,
   olds: Record<string, unknown>,
   inputs: AssignmentInputs,
   provider: unknown,
   moves: Record<string, string> = {},
 ): Promise<UpdateResult> {
-  const client = getClient();
+  const client = conn.client();
   const wasExclusive = Boolean(olds.exclusive);
   if (!wasExclusive && inputs.exclusive)
-    return { properties: await claim(kind, client, inputs, statusesIn(olds, kind.stateKey), provider, moves) };
+    return { properties: await claim(conn, kind, client, inputs, statusesIn(olds, kind.stateKey), provider, moves) };
   // Exclusive -> additive releases the foreign ids, marked ones too (issue 38): they leave the
   // state and stay on the service, since additive never touches what the program does not list.
   const map =
@@ -134,7 +138,7 @@ export async function updateSet(
   // An exclusive set's foreign ids stay foreign in a mark a failure leaves (apply.ts). In an
   // additive set's map FOREIGN means an id the program dropped that is still here: its own.
   const foreign = wasExclusive ? foreignIn(map) : new Set<string>();
-  const now = await applyPlanToService(context(kind, client, inputs, provider, foreign), plan, live);
+  const now = await applyPlanToService(context(conn, kind, client, inputs, provider, foreign), plan, live);
   warnMoves(kind, inputs.guardrailId, moves, now, plan.add);
   return { properties: setOutputs(kind.stateKey, inputs, statusMap(inputs.ids, now, inputs.exclusive)) };
 }
@@ -152,11 +156,15 @@ function warnMoves(
   if (warning) console.error(warning);
 }
 
-export async function deleteSet(kind: AssignmentSetKind, props: Record<string, unknown>): Promise<void> {
-  const client = getClient();
+export async function deleteSet(
+  conn: Connection,
+  kind: AssignmentSetKind,
+  props: Record<string, unknown>,
+): Promise<void> {
+  const client = conn.client();
   const guardrailId = (props.guardrailId as string).toLowerCase();
   const gone = (err: NotFoundError) =>
-    confirmGone(client, err, { what: `${kind.typeName} of guardrail ${guardrailId}`, guardrailId });
+    confirmGone(conn, err, { what: `${kind.typeName} of guardrail ${guardrailId}`, guardrailId });
   let ids: string[];
   try {
     ids = props.exclusive
@@ -167,7 +175,7 @@ export async function deleteSet(kind: AssignmentSetKind, props: Record<string, u
     if (err instanceof NotFoundError) return gone(err);
     throw err;
   }
-  for (const part of chunk(ids.sort(), chunkSize())) {
+  for (const part of chunk(ids.sort(), chunkSize(conn))) {
     try {
       await client.unassign(kind.wire, guardrailId, part);
     } catch (err) {

@@ -4,8 +4,7 @@
  */
 import { GuardrailsError, NotFoundError } from "../client/errors";
 import { checkBaseUrl } from "../client/base-url";
-import type { GuardrailsClient } from "../client/client";
-import { getClient, resolveSettings } from "../settings/config";
+import type { Connection } from "../connection";
 import { JournalHandle } from "./create-journal";
 import { createGuardrailOnce } from "./create-once";
 import { confirmGone } from "../confirm-gone";
@@ -30,12 +29,17 @@ import {
   type CheckResult,
   type CreateResult,
   type DiffResult,
+  type Lifecycle,
   type PropertyChange,
   type ReadResult,
   type UpdateResult,
 } from "../results";
 
-export async function check(olds: Record<string, unknown>, news: Record<string, unknown>): Promise<CheckResult> {
+export async function check(
+  conn: Connection,
+  olds: Record<string, unknown>,
+  news: Record<string, unknown>,
+): Promise<CheckResult> {
   const failures = checkGuardrailArgs(news).failures;
   // Not in state yet and adopting: say what the adoption will overwrite (adoption-preview.ts).
   // The engine shows the provider's stderr in the run's output; the host has no warning channel.
@@ -43,14 +47,19 @@ export async function check(olds: Record<string, unknown>, news: Record<string, 
   const creating = Object.keys(olds ?? {}).length === 0;
   if (failures.length === 0 && creating && typeof news.adoptId === "string" && !containsUnknown(userProps(news))) {
     const warning = await Promise.resolve()
-      .then(() => adoptionWarning(getClient(), parseInputs(news)))
+      .then(() => adoptionWarning(conn.client(), parseInputs(news)))
       .catch(() => undefined);
     if (warning) console.error(warning);
   }
   return { inputs: news, failures: markSecret(failures, secretArgsOf(news)) };
 }
 
-export async function diff(id: string, olds: GuardrailOutputs, news: Record<string, unknown>): Promise<DiffResult> {
+export async function diff(
+  conn: Connection,
+  id: string,
+  olds: GuardrailOutputs,
+  news: Record<string, unknown>,
+): Promise<DiffResult> {
   JournalHandle.forget(id); // the engine recorded this id: no interrupted create to recover
   const props = userProps(news);
   if (containsUnknown(props)) {
@@ -59,13 +68,14 @@ export async function diff(id: string, olds: GuardrailOutputs, news: Record<stri
     const ws = props.workspaceId;
     if (typeof props.adoptId === "string" && !isUnknown(props.adoptId))
       assertSameGuardrail(id, olds, { name: String(props.name), adoptId: props.adoptId });
-    const moves = isUnknown(ws) || (await workspaceMoves(olds, typeof ws === "string" ? ws : undefined, getClient));
+    const moves =
+      isUnknown(ws) || (await workspaceMoves(olds, typeof ws === "string" ? ws : undefined, () => conn.client()));
     const unknown = Object.keys(props).filter((k) => containsUnknown(props[k]) && !(moves && k === "workspaceId"));
     return { changes: [...(moves ? [MOVE] : []), ...updates(unknown)] };
   }
   const inputs = parseInputs(news);
   assertSameGuardrail(id, olds, inputs);
-  const replace = await workspaceMoves(olds, inputs.workspaceId, getClient);
+  const replace = await workspaceMoves(olds, inputs.workspaceId, () => conn.client());
   if (replace)
     assertReplacementKeepsGuardrail(
       id,
@@ -89,12 +99,12 @@ const MOVE: PropertyChange = { path: "workspaceId", kind: "replace" };
  * builds the body), then records what the service answered (model.ts) with every copy of a
  * secret arg marked (secret-copies.ts). Each of these is entered once, in that order.
  */
-export async function create(news: Record<string, unknown>): Promise<CreateResult> {
+export async function create(conn: Connection, news: Record<string, unknown>): Promise<CreateResult> {
   const inputs = parseInputs(news);
-  const client = getClient();
+  const client = conn.client();
   const g = inputs.adoptId
     ? await adopt(client, inputs, inputs.adoptId, (err) => annotate(inputs.name, err))
-    : await createGuardrailOnce(client, resourceOf(news), journalUrl(), inputs).catch((err) =>
+    : await createGuardrailOnce(client, resourceOf(news), journalUrl(conn), inputs).catch((err) =>
         Promise.reject(annotate(inputs.name, err)),
       );
   const outs = outputsFromWire(g, inputs);
@@ -106,17 +116,17 @@ export async function create(news: Record<string, unknown>): Promise<CreateResul
 const resourceOf = (news: Record<string, unknown>) =>
   typeof news.__resource === "string" ? news.__resource : undefined;
 
-export async function read(id: string, props: GuardrailOutputs): Promise<ReadResult | undefined> {
+export async function read(conn: Connection, id: string, props: GuardrailOutputs): Promise<ReadResult | undefined> {
   // An import (no state): the id is refused before any call unless it is a guardrail's (import-id.ts).
   const imported = props ? undefined : parseGuardrailImportId(id);
   const gid = imported?.guardrailId ?? id;
   JournalHandle.forget(gid);
-  const client = getClient();
+  const client = conn.client();
   let g: WireGuardrail;
   try {
     g = await client.getGuardrail(gid);
   } catch (err) {
-    await confirmGuardrailGone(client, gid, props, err);
+    await confirmGuardrailGone(conn, gid, props, err);
     return undefined;
   }
   const outs = outputsFromWire(g, undefined, props);
@@ -139,10 +149,15 @@ export async function read(id: string, props: GuardrailOutputs): Promise<ReadRes
   };
 }
 
-export async function update(id: string, olds: GuardrailOutputs, news: Record<string, unknown>): Promise<UpdateResult> {
+export async function update(
+  conn: Connection,
+  id: string,
+  olds: GuardrailOutputs,
+  news: Record<string, unknown>,
+): Promise<UpdateResult> {
   JournalHandle.forget(id);
   const inputs = parseInputs(news);
-  const client = getClient();
+  const client = conn.client();
   assertSameGuardrail(id, olds, inputs);
   const changed = changedProperties(olds, inputs);
   try {
@@ -162,19 +177,19 @@ export async function update(id: string, olds: GuardrailOutputs, news: Record<st
 }
 
 /** The service URL as the create journal keys it (the client checked it already). */
-function journalUrl(): string {
-  const s = resolveSettings();
+function journalUrl(conn: Connection): string {
+  const s = conn.settings();
   return checkBaseUrl(s.baseUrl, [s.apiKey]);
 }
 
-async function remove(id: string, props: GuardrailOutputs): Promise<void> {
+async function remove(conn: Connection, id: string, props: GuardrailOutputs): Promise<void> {
   JournalHandle.forget(id);
-  const client = getClient();
+  const client = conn.client();
   try {
     await client.deleteGuardrail(id);
   } catch (err) {
     // Already gone is the goal of a delete, but only a working service may say so.
-    await confirmGuardrailGone(client, id, props, err);
+    await confirmGuardrailGone(conn, id, props, err);
   }
 }
 
@@ -182,9 +197,9 @@ async function remove(id: string, props: GuardrailOutputs): Promise<void> {
  * A failed GET or DELETE of a guardrail the state records: a 404 means gone only once the
  * service confirms it (confirm-gone.ts); any other failure is thrown naming the guardrail.
  */
-async function confirmGuardrailGone(client: GuardrailsClient, id: string, props: GuardrailOutputs, err: unknown) {
+async function confirmGuardrailGone(conn: Connection, id: string, props: GuardrailOutputs, err: unknown) {
   if (!(err instanceof NotFoundError)) throw annotate(props?.name ?? id, err);
-  await confirmGone(client, err, {
+  await confirmGone(conn, err, {
     what: `guardrail "${props?.name ?? id}" (${id})`,
     guardrailId: id,
     workspaceId: props?.workspaceId ?? undefined,
@@ -193,6 +208,16 @@ async function confirmGuardrailGone(client: GuardrailsClient, id: string, props:
 
 // `delete` is a reserved word: the function is `remove`, exported under the provider method's name.
 export { remove as delete };
+
+/** The Guardrail's provider methods over `conn`, the client and settings of the provider instance that serves them. */
+export const guardrailLifecycle = (conn: Connection): Lifecycle => ({
+  check: (olds, news) => check(conn, olds, news),
+  diff: (id, olds, news) => diff(conn, id, olds as GuardrailOutputs, news),
+  create: (news) => create(conn, news),
+  read: (id, props) => read(conn, id, props as GuardrailOutputs),
+  update: (id, olds, news) => update(conn, id, olds as GuardrailOutputs, news),
+  delete: (id, props) => remove(conn, id, props as GuardrailOutputs),
+});
 
 /** Wire name -> program name, from the field table (and the names inside its values). */
 const USER_NAMES = new Map<string, string>([

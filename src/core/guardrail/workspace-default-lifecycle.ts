@@ -11,11 +11,11 @@ import type { WorkspaceDefaultRead as DefaultRead } from "../client/workspace-de
 import { markSecret, secretArgsOf, shown, issuesToFailures } from "../args/messages";
 import { userProps } from "../args/user-props";
 import { FIELD_NAMES, type FieldName } from "../fields/fields";
-import { getClient, resolveSettings } from "../settings/config";
+import type { Connection } from "../connection";
 import { containsUnknown, isUnknown } from "../markers";
 import { UserError } from "../user-error";
 import { updates, type CheckResult, type CreateResult, type DiffResult, type ReadResult } from "../results";
-import type { PropertyChange, UpdateResult } from "../results";
+import type { Lifecycle, PropertyChange, UpdateResult } from "../results";
 import { patchBody } from "./bodies";
 import { changedProperties, propertyChanges } from "./changes";
 import { checkArgsWith } from "./check";
@@ -36,8 +36,6 @@ import {
   refreshedDefaultInputs,
   type WorkspaceDefaultOutputs,
 } from "./workspace-default-model";
-
-const client = getClient;
 
 /** How messages name the resource. */
 const label = (ref: string) => `default guardrail of workspace ${shown(ref)}`;
@@ -65,14 +63,15 @@ export function parseDefaultInputs(news: Record<string, unknown>): WorkspaceDefa
  * Whether `ref` names another workspace than the recorded one. The recorded UUID, slug and
  * reference as last written need no call; another slug is asked of the service once.
  */
-export async function workspaceMoves(olds: WorkspaceDefaultOutputs, ref: string): Promise<boolean> {
+export async function workspaceMoves(conn: Connection, olds: WorkspaceDefaultOutputs, ref: string): Promise<boolean> {
   if (sameUuid(ref, olds.workspaceId) || ref === olds.workspaceSlug || ref === olds.args?.workspaceId) return false;
   if (isWorkspaceUuid(ref)) return true;
-  const ws = await client().getWorkspace(ref);
+  const ws = await conn.client().getWorkspace(ref);
   return !ws || !sameUuid(ws.id, olds.workspaceId);
 }
 
 export async function diff(
+  conn: Connection,
   _id: string,
   olds: WorkspaceDefaultOutputs,
   news: Record<string, unknown>,
@@ -80,12 +79,12 @@ export async function diff(
   const props = userProps(news);
   if (containsUnknown(props)) {
     const ws = props.workspaceId;
-    const moves = isUnknown(ws) || (typeof ws === "string" && (await workspaceMoves(olds, ws)));
+    const moves = isUnknown(ws) || (typeof ws === "string" && (await workspaceMoves(conn, olds, ws)));
     const unknown = Object.keys(props).filter((k) => containsUnknown(props[k]) && !(moves && k === "workspaceId"));
     return { changes: [...(moves ? [MOVE] : []), ...updates(unknown)] };
   }
   const inputs = parseDefaultInputs(news);
-  const replace = await workspaceMoves(olds, inputs.workspaceId);
+  const replace = await workspaceMoves(conn, olds, inputs.workspaceId);
   const [want, have] = [asGuardrailInputs(inputs, olds.name), asGuardrailOutputs(olds)];
   const secret = (arg: string) => secretArgsOf(news)(arg) || recordedSecretArgs(olds).includes(arg);
   const changed = propertyChanges(have, want, changedProperties(have, want), secret);
@@ -95,8 +94,9 @@ export async function diff(
 }
 
 /** The default guardrail of `ref`, which must exist (a create or import of a missing workspace fails). */
-async function existing(ref: string): Promise<Exclude<DefaultRead, { state: "gone" }>> {
-  const r = await client()
+async function existing(conn: Connection, ref: string): Promise<Exclude<DefaultRead, { state: "gone" }>> {
+  const r = await conn
+    .client()
     .readWorkspaceDefault(ref)
     .catch((err) => Promise.reject(annotateAs(label(ref), err)));
   if (r.state === "gone")
@@ -108,6 +108,7 @@ async function existing(ref: string): Promise<Exclude<DefaultRead, { state: "gon
 
 /** Writes what differs from `current` (nothing: no call); the PATCH materializes an unconfigured default (rule 19). */
 async function write(
+  conn: Connection,
   current: WorkspaceDefaultOutputs,
   inputs: WorkspaceDefaultInputs,
   live: WireGuardrail | undefined,
@@ -115,7 +116,8 @@ async function write(
   const want = asGuardrailInputs(inputs, current.name);
   const changed = changedProperties(asGuardrailOutputs(current), want);
   if (changed.length === 0) return live;
-  return client()
+  return conn
+    .client()
     .updateGuardrail(current.guardrailId, patchBody(want, changed))
     .catch((err) => {
       if (err instanceof NotFoundError)
@@ -127,12 +129,12 @@ async function write(
     });
 }
 
-export async function create(news: Record<string, unknown>): Promise<CreateResult> {
+export async function create(conn: Connection, news: Record<string, unknown>): Promise<CreateResult> {
   const inputs = parseDefaultInputs(news);
-  const r = await existing(inputs.workspaceId);
+  const r = await existing(conn, inputs.workspaceId);
   const live = r.state === "configured" ? r.guardrail : undefined;
   // The program holds every setting: what it omits is written back to no restriction.
-  const g = await write(defaultOutputs(r.workspace, live, undefined), inputs, live);
+  const g = await write(conn, defaultOutputs(r.workspace, live, undefined), inputs, live);
   const outs = defaultOutputs(r.workspace, g, inputs);
   return { id: r.workspace.id, properties: withSecretCopies(outs, recordedSecretArgs(news)) };
 }
@@ -141,16 +143,21 @@ export async function create(news: Record<string, unknown>): Promise<CreateResul
  * Refresh (state given) and import (the id alone: a workspace's id or slug). Gone only when
  * the workspace is, and a working service confirms it.
  */
-export async function read(id: string, state: WorkspaceDefaultOutputs): Promise<ReadResult | undefined> {
+export async function read(
+  conn: Connection,
+  id: string,
+  state: WorkspaceDefaultOutputs,
+): Promise<ReadResult | undefined> {
   const props = state as WorkspaceDefaultOutputs | undefined; // none on an import
   // An import id that is neither a UUID nor a slug is refused before any call; a UUID in any case
   // is asked for in its lower-case form, as the service writes it (issue 38).
   const ref = props?.workspaceId ?? parseDefaultInputs({ workspaceId: id }).workspaceId;
-  const r = await client()
+  const r = await conn
+    .client()
     .readWorkspaceDefault(ref)
     .catch((err) => Promise.reject(annotateAs(label(ref), err)));
   if (r.state === "gone") {
-    await confirmWorkspaceGone(ref);
+    await confirmWorkspaceGone(conn, ref);
     return undefined;
   }
   const outs = defaultOutputs(r.workspace, r.state === "configured" ? r.guardrail : undefined, undefined, props);
@@ -164,12 +171,13 @@ export async function read(id: string, state: WorkspaceDefaultOutputs): Promise<
 }
 
 export async function update(
+  conn: Connection,
   _id: string,
   olds: WorkspaceDefaultOutputs,
   news: Record<string, unknown>,
 ): Promise<UpdateResult> {
   const inputs = parseDefaultInputs(news);
-  const g = await write(olds, inputs, undefined);
+  const g = await write(conn, olds, inputs, undefined);
   // Nothing written (only resetOnDelete changed): the recorded settings stand, with the new args.
   const outs = g ? defaultOutputs(recordedWorkspace(olds), g, inputs, olds) : { ...olds, ...argsOf(inputs) };
   return { properties: withSecretCopies(outs, recordedSecretArgs(news)) };
@@ -192,27 +200,37 @@ export const resetBody = (): WireGuardrailUpdate =>
  * destroy never silently loosens what protects a whole workspace: its settings stay in force
  * unless `resetOnDelete` is set, when every setting is PATCHed back to no restriction first.
  */
-async function remove(_id: string, props: WorkspaceDefaultOutputs): Promise<void> {
+async function remove(conn: Connection, _id: string, props: WorkspaceDefaultOutputs): Promise<void> {
   if (props.resetOnDelete !== true) return;
   try {
-    await client().updateGuardrail(props.guardrailId, resetBody());
+    await conn.client().updateGuardrail(props.guardrailId, resetBody());
   } catch (err) {
     if (!(err instanceof NotFoundError)) throw annotateAs(label(props.workspaceId), err);
     // Only a workspace that is gone takes its default with it (rule 21).
-    if ((await client().readWorkspaceDefault(props.workspaceId)).state !== "gone")
+    if ((await conn.client().readWorkspaceDefault(props.workspaceId)).state !== "gone")
       throw annotateAs(label(props.workspaceId), err);
-    await confirmWorkspaceGone(props.workspaceId);
+    await confirmWorkspaceGone(conn, props.workspaceId);
   }
 }
 export { remove as delete };
+
+/** The provider methods of a workspace's default guardrail over `conn`, the provider instance's client and settings. */
+export const workspaceDefaultLifecycle = (conn: Connection): Lifecycle => ({
+  check,
+  diff: (id, olds, news) => diff(conn, id, olds as WorkspaceDefaultOutputs, news),
+  create: (news) => create(conn, news),
+  read: (id, props) => read(conn, id, props as WorkspaceDefaultOutputs),
+  update: (id, olds, news) => update(conn, id, olds as WorkspaceDefaultOutputs, news),
+  delete: (id, props) => remove(conn, id, props as WorkspaceDefaultOutputs),
+});
 
 /**
  * A workspace's 404 is believed only when the workspace list at the same address answers and
  * does not hold it: a wrong base URL answers 404 too, and "gone" drops the resource from state.
  */
-async function confirmWorkspaceGone(ref: string): Promise<void> {
+async function confirmWorkspaceGone(conn: Connection, ref: string): Promise<void> {
   const refuse = (why: string, cause?: unknown) => {
-    const s = resolveSettings();
+    const s = conn.settings();
     return new UntrustedNotFoundError(
       `${label(ref)}: not reported as deleted, because ${why}. The state keeps the resource. Check the base URL (${s.baseUrlSource}): it must be the service's address without /api/v1`,
       label(ref),
@@ -220,7 +238,7 @@ async function confirmWorkspaceGone(ref: string): Promise<void> {
     );
   };
   try {
-    for await (const w of client().listWorkspaces())
+    for await (const w of conn.client().listWorkspaces())
       if (sameUuid(w.id, ref)) throw refuse(`the service answered 404 for workspace ${ref}, yet lists it`);
   } catch (err) {
     if (err instanceof UntrustedNotFoundError) throw err;

@@ -10,6 +10,9 @@ import { closest } from "../args/messages";
 import { hasControl } from "../text/controls";
 import { BOOLEAN_SETTINGS, KNOWN_KEYS, NUMERIC_MAX, NUMERIC_SETTINGS, parseBoolean, parsePositiveInt } from "./config";
 
+/** Why `pulumi refresh` and `pulumi destroy` can use a setting the stack no longer has. */
+export const RECORDED_CONFIG = "`pulumi refresh` and `pulumi destroy` use the config recorded at the last `pulumi up`";
+
 /** A setting whose value cannot work: which one (its short name), and why, naming where it came from. */
 export interface SettingProblem {
   setting: (typeof KNOWN_KEYS)[number];

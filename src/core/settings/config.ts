@@ -12,6 +12,12 @@ import { shownSetting } from "../client/redaction";
 import { firstTime, forgetSaid } from "./said-once";
 import { UserError } from "../user-error";
 
+/** The settings a client is made from, with where the key and URL came from (for messages). */
+export type ResolvedSettings = { apiKey: string; baseUrl: string } & ProviderSettings & {
+    apiKeySource: string;
+    baseUrlSource: string;
+  };
+
 export interface ProviderSettings {
   /** The management API key (a secret). Config `guardrails:apiKey` or GUARDRAILS_API_KEY. */
   apiKey?: string | undefined;
@@ -65,32 +71,6 @@ interface StackSettings {
   flags: Partial<Record<keyof typeof BOOLEAN_SETTINGS, string>>;
 }
 
-let fromStack: StackSettings = { numbers: {}, flags: {} };
-let cached: { key: string; client: GuardrailsClient } | undefined;
-
-/** Why `pulumi refresh` and `pulumi destroy` can use a setting the stack no longer has. */
-export const RECORDED_CONFIG = "`pulumi refresh` and `pulumi destroy` use the config recorded at the last `pulumi up`";
-
-/** Called by the provider shim's `configure` with the stack config the engine sends. */
-export function configure(get: (key: string) => string | undefined): void {
-  const numbers: StackSettings["numbers"] = {};
-  for (const name of Object.keys(NUMERIC_SETTINGS) as Array<keyof typeof NUMERIC_SETTINGS>) {
-    const v = get(`guardrails:${name}`);
-    if (v !== undefined && v !== "") numbers[name] = v;
-  }
-  const flags: StackSettings["flags"] = {};
-  for (const name of Object.keys(BOOLEAN_SETTINGS) as Array<keyof typeof BOOLEAN_SETTINGS>) {
-    const v = get(`guardrails:${name}`);
-    if (v !== undefined && v !== "") flags[name] = v;
-  }
-  fromStack = {
-    apiKey: get("guardrails:apiKey") || undefined,
-    baseUrl: get("guardrails:baseUrl") || undefined,
-    numbers,
-    flags,
-  };
-}
-
 /**
  * A positive integer from its text, or an error quoting the text (never a key: `keys` are the
  * configured ones) and naming where it came from. `undefined` when not set.
@@ -126,15 +106,6 @@ export function parseBoolean(
   throw new UserError(`${source} must be true or false (got ${shownSetting(text, keys)})`);
 }
 
-/** For tests: forget stack config, the cached client and the budget's limit. */
-export function resetConfiguration(): void {
-  fromStack = { numbers: {}, flags: {} };
-  processBudget.setLimit(DEFAULT_MAX_CONCURRENCY);
-  forgetSaid();
-  void cached?.client.close();
-  cached = undefined;
-}
-
 /**
  * The message for a missing key or URL, naming both ways to set each; undefined when both are
  * set. Checked in the program at preview (config-warnings.ts) and by the provider.
@@ -148,67 +119,126 @@ export function notConfigured(apiKey: string | undefined, baseUrl: string | unde
   return missing.length > 0 ? `pulumi-guardrails is not configured; set ${missing.join(", and ")}` : undefined;
 }
 
-/** Resolved settings (and where the key and URL came from), or an error that names both ways to set what is missing. */
-export function resolveSettings(
-  env: NodeJS.ProcessEnv = process.env,
-): { apiKey: string; baseUrl: string } & ProviderSettings & { apiKeySource: string; baseUrlSource: string } {
-  const apiKey = fromStack.apiKey ?? env.GUARDRAILS_API_KEY;
-  const baseUrl = fromStack.baseUrl ?? env.GUARDRAILS_BASE_URL;
-  const missing = notConfigured(apiKey, baseUrl);
-  if (missing) {
-    // The first failure of the run says how to fix it; the rest point back to it (said-once.ts).
-    throw new UserError(
-      firstTime("not configured")
-        ? missing
-        : "pulumi-guardrails is not configured (the first error of this run says what to set)",
-    );
-  }
-  const keys = [apiKey, env.GUARDRAILS_API_KEY];
-  const number = (name: keyof typeof NUMERIC_SETTINGS) =>
-    fromStack.numbers[name] !== undefined
-      ? parsePositiveInt(fromStack.numbers[name], `guardrails:${name}`, keys, NUMERIC_MAX[name])
-      : parsePositiveInt(env[NUMERIC_SETTINGS[name]], `the env var ${NUMERIC_SETTINGS[name]}`, keys, NUMERIC_MAX[name]);
-  const flag = (name: keyof typeof BOOLEAN_SETTINGS) =>
-    fromStack.flags[name] !== undefined
-      ? parseBoolean(fromStack.flags[name], `guardrails:${name}`, keys)
-      : parseBoolean(env[BOOLEAN_SETTINGS[name]], `the env var ${BOOLEAN_SETTINGS[name]}`, keys);
-  const apiKeySource = fromStack.apiKey ? "stack config guardrails:apiKey" : "the env var GUARDRAILS_API_KEY";
-  const baseUrlSource = fromStack.baseUrl ? "stack config guardrails:baseUrl" : "the env var GUARDRAILS_BASE_URL";
-  return {
-    apiKey: apiKey!,
-    baseUrl: baseUrl!,
-    maxAttempts: number("maxAttempts"),
-    timeoutMs: number("timeoutMs"),
-    maxBulk: number("maxBulk"),
-    maxConcurrency: number("maxConcurrency"),
-    skipCredentialsCheck: flag("skipCredentialsCheck") ?? false,
-    apiKeySource,
-    baseUrlSource,
-  };
-}
-
 /** Sets the process's one budget of requests in flight (every client shares it) from the settings. */
 export function useConcurrency(s: Pick<ProviderSettings, "maxConcurrency">): void {
   processBudget.setLimit(s.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY);
 }
 
-/** One client per provider process (and per settings), sharing one keep-alive pool. */
-export function getClient(): GuardrailsClient {
-  const s = resolveSettings();
-  useConcurrency(s);
-  const key = JSON.stringify([s.baseUrl, s.apiKey, s.maxAttempts, s.timeoutMs]);
-  if (cached?.key !== key) {
-    const retry: Partial<RetryOptions> = s.maxAttempts ? { maxAttempts: s.maxAttempts } : {};
-    cached = {
-      key,
-      client: new GuardrailsClient({
-        baseUrl: s.baseUrl,
-        apiKey: s.apiKey,
-        retry,
-        retryHooks: { onRetry: reportRetry },
-        ...(s.timeoutMs ? { timeoutMs: s.timeoutMs } : {}),
-      }),
+/**
+ * One provider instance's config: the stack config its face hands over (`configure`), the env
+ * vars as the fallback, and the one client made from them. A face makes one per provider
+ * instance and hands it to the lifecycles it serves (a `Connection`, core/connection.ts).
+ * Nothing is read before the first call that needs it.
+ */
+export class ProviderConfig {
+  private fromStack: StackSettings = { numbers: {}, flags: {} };
+  private cached: { key: string; client: GuardrailsClient } | undefined;
+
+  /** Takes the stack config (`guardrails:*` keys) the face was handed; the env vars stay the fallback. */
+  configure(get: (key: string) => string | undefined): void {
+    // The settings given as text (an empty value is not given), so a bad one is quoted back.
+    const given = (names: string[]) =>
+      Object.fromEntries(names.map((n) => [n, get(`guardrails:${n}`)]).filter(([, v]) => v !== undefined && v !== ""));
+    this.fromStack = {
+      apiKey: get("guardrails:apiKey") || undefined,
+      baseUrl: get("guardrails:baseUrl") || undefined,
+      numbers: given(Object.keys(NUMERIC_SETTINGS)),
+      flags: given(Object.keys(BOOLEAN_SETTINGS)),
     };
   }
-  return cached.client;
+
+  /** Resolved settings (and where the key and URL came from), or an error that names both ways to set what is missing. */
+  settings(env: NodeJS.ProcessEnv = process.env): ResolvedSettings {
+    const fromStack = this.fromStack;
+    const apiKey = fromStack.apiKey ?? env.GUARDRAILS_API_KEY;
+    const baseUrl = fromStack.baseUrl ?? env.GUARDRAILS_BASE_URL;
+    const missing = notConfigured(apiKey, baseUrl);
+    if (missing) {
+      // The first failure of the run says how to fix it; the rest point back to it (said-once.ts).
+      throw new UserError(
+        firstTime("not configured")
+          ? missing
+          : "pulumi-guardrails is not configured (the first error of this run says what to set)",
+      );
+    }
+    const keys = [apiKey, env.GUARDRAILS_API_KEY];
+    const number = (name: keyof typeof NUMERIC_SETTINGS) =>
+      fromStack.numbers[name] !== undefined
+        ? parsePositiveInt(fromStack.numbers[name], `guardrails:${name}`, keys, NUMERIC_MAX[name])
+        : parsePositiveInt(
+            env[NUMERIC_SETTINGS[name]],
+            `the env var ${NUMERIC_SETTINGS[name]}`,
+            keys,
+            NUMERIC_MAX[name],
+          );
+    const flag = (name: keyof typeof BOOLEAN_SETTINGS) =>
+      fromStack.flags[name] !== undefined
+        ? parseBoolean(fromStack.flags[name], `guardrails:${name}`, keys)
+        : parseBoolean(env[BOOLEAN_SETTINGS[name]], `the env var ${BOOLEAN_SETTINGS[name]}`, keys);
+    const apiKeySource = fromStack.apiKey ? "stack config guardrails:apiKey" : "the env var GUARDRAILS_API_KEY";
+    const baseUrlSource = fromStack.baseUrl ? "stack config guardrails:baseUrl" : "the env var GUARDRAILS_BASE_URL";
+    return {
+      apiKey: apiKey!,
+      baseUrl: baseUrl!,
+      maxAttempts: number("maxAttempts"),
+      timeoutMs: number("timeoutMs"),
+      maxBulk: number("maxBulk"),
+      maxConcurrency: number("maxConcurrency"),
+      skipCredentialsCheck: flag("skipCredentialsCheck") ?? false,
+      apiKeySource,
+      baseUrlSource,
+    };
+  }
+
+  /** The client of these settings, made once (and again only when they change), sharing one keep-alive pool. */
+  client(): GuardrailsClient {
+    const s = this.settings();
+    useConcurrency(s);
+    const key = JSON.stringify([s.baseUrl, s.apiKey, s.maxAttempts, s.timeoutMs]);
+    if (this.cached?.key !== key) {
+      const retry: Partial<RetryOptions> = s.maxAttempts ? { maxAttempts: s.maxAttempts } : {};
+      this.cached = {
+        key,
+        client: new GuardrailsClient({
+          baseUrl: s.baseUrl,
+          apiKey: s.apiKey,
+          retry,
+          retryHooks: { onRetry: reportRetry },
+          ...(s.timeoutMs ? { timeoutMs: s.timeoutMs } : {}),
+        }),
+      };
+    }
+    return this.cached.client;
+  }
+
+  /** Forgets the stack config and closes the client (tests; a provider instance shut down). */
+  reset(): void {
+    this.fromStack = { numbers: {}, flags: {} };
+    void this.cached?.client.close();
+    this.cached = undefined;
+  }
+}
+
+/**
+ * The dynamic face's config: the dynamic provider runs one provider per process (the engine's
+ * Node host, configured by the shim's `configure`), and its data sources run in the program.
+ * Made empty at import; nothing is read until a call needs it.
+ */
+export const processConfig = new ProviderConfig();
+
+/** Called by the provider shim's `configure` with the stack config the engine sends. */
+export function configure(get: (key: string) => string | undefined): void {
+  processConfig.configure(get);
+}
+
+/** The process config's settings (`ProviderConfig.settings`), e.g. for a tool that reads only the env. */
+export function resolveSettings(env: NodeJS.ProcessEnv = process.env): ResolvedSettings {
+  return processConfig.settings(env);
+}
+
+/** For tests: forget stack config, the cached client and the budget's limit. */
+export function resetConfiguration(): void {
+  processConfig.reset();
+  processBudget.setLimit(DEFAULT_MAX_CONCURRENCY);
+  forgetSaid();
 }

@@ -8,13 +8,18 @@
  */
 import { AuthenticationError, ConnectionError, UntrustedNotFoundError, type GuardrailsError } from "../client/errors";
 import { shownSetting } from "../client/redaction";
-import { RECORDED_CONFIG, resolveSettings } from "./config";
+import type { Connection, ResolvedSettings } from "../connection";
+import { processConfig } from "./config";
+import { RECORDED_CONFIG } from "./config-problems";
 import { firstTime } from "./said-once";
 
+/** The provider whose settings a message names: the dynamic face's process config unless given. */
+type Source = Pick<Connection, "settings">;
+
 /** Where a setting came from, or undefined when the provider is not configured. */
-function settings(): ReturnType<typeof resolveSettings> | undefined {
+function settings(conn: Source): ResolvedSettings | undefined {
   try {
-    return resolveSettings();
+    return conn.settings();
   } catch {
     return undefined;
   }
@@ -27,10 +32,10 @@ function lead(err: GuardrailsError): string {
   return at < 0 ? "" : err.message.slice(0, at + head.length);
 }
 
-/** A new AuthenticationError naming the key's source, wrapping `err`; other errors pass through. */
-export function explainAuthError(err: unknown): unknown {
+/** A new AuthenticationError naming the key's source (in `conn`'s settings), wrapping `err`; other errors pass through. */
+export function explainAuthError(err: unknown, conn: Source = processConfig): unknown {
   if (!(err instanceof AuthenticationError)) return err;
-  const s = settings();
+  const s = settings(conn);
   if (!s) return err;
   if (!firstTime("401"))
     return err.wrap(
@@ -46,7 +51,7 @@ export function explainAuthError(err: unknown): unknown {
  * A failure that points at the service URL (a 404 the service would not confirm, a connection
  * refused or a host unknown), said in full once per run with the URL's source.
  */
-export function explainUrlError(err: unknown): unknown {
+export function explainUrlError(err: unknown, conn: Source = processConfig): unknown {
   if (err instanceof UntrustedNotFoundError) {
     if (firstTime("url")) return err;
     return new UntrustedNotFoundError(
@@ -56,7 +61,7 @@ export function explainUrlError(err: unknown): unknown {
     );
   }
   if (!(err instanceof ConnectionError) || err.requestSent) return err;
-  const s = settings();
+  const s = settings(conn);
   if (!s) return err;
   if (!firstTime("url"))
     return err.wrap(`${lead(err)}no connection (the first error of this run says which URL and what to do)`);
