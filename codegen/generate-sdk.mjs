@@ -115,14 +115,12 @@ function golang(dir) {
   cpSync(join(dir, name, "pulumi-plugin.json"), join(dir, "pulumi-plugin.json"));
 }
 
-/** sdk/python: the package exports the hand-written `declare_guardrails` too. (The comment, like the
- * overlays' own headers, names the overlays' old home, scripts/gensdk/: kept so that the move to
- * codegen/ left the SDKs byte-identical; see `tool` in gensdk/main.go.) */
+/** sdk/python: the package exports the hand-written `declare_guardrails` too. */
 function python(dir) {
   const init = join(dir, "pulumi_guardrails/__init__.py");
   writeFileSync(
     init,
-    `${readFileSync(init, "utf8")}from .declare import *  # hand-written: scripts/gensdk/overlays/\n`,
+    `${readFileSync(init, "utf8")}from .declare import *  # hand-written: codegen/gensdk/overlays/\n`,
   );
 }
 

@@ -1,4 +1,4 @@
-# Hand-written, not generated: scripts/generate-sdk.mjs copies it from scripts/gensdk/overlays/.
+# Hand-written, not generated: codegen/generate-sdk.mjs copies it from codegen/gensdk/overlays/.
 """``declare_guardrails``: a folder of guardrail YAML/JSON files as resources, from Python."""
 
 import os
