@@ -105,15 +105,20 @@ export function claimSet(
 ): void {
   const check = (target: ClaimTarget, isExclusive: boolean, now: boolean) => {
     const set = { who: setName, name: setName, exclusive: isExclusive };
-    const refusal = setClaims.claim(kind, { key: scoped(target.key), shown: target.shown }, set);
+    const refusal = setClaims.claim(kind, { ...target, key: scoped(target.key) }, set);
     if (refusal) refuse(refusal, now);
   };
   const known = guardrailOf(guardrailId);
   if (known && (exclusive === undefined || typeof exclusive === "boolean"))
     return void check(known, exclusive ?? false, true);
-  pulumi.all([pulumi.output(guardrailId), pulumi.output(exclusive)]).apply(([id, ex]) => {
+  // A guardrail id that came as a secret output is compared all the same, never printed.
+  const secret = pulumi.isSecret(pulumi.output(guardrailId));
+  pulumi.all([pulumi.output(guardrailId), pulumi.output(exclusive)]).apply(async ([id, ex]) => {
     const target =
-      known ?? (typeof id === "string" ? { key: `uuid:${id.toLowerCase()}`, shown: `guardrail ${id}` } : undefined);
+      known ??
+      (typeof id === "string"
+        ? { key: `uuid:${id.toLowerCase()}`, shown: `guardrail ${id}`, secret: await secret }
+        : undefined);
     if (target) check(target, ex ?? false, false);
   });
 }
@@ -121,6 +126,8 @@ export function claimSet(
 /** A set's hold on one id, as the program states it. */
 interface Claim extends Holder {
   set: string;
+  /** The set's ids are secret: the id is never printed, by this set's warning or a later one's. */
+  secret: boolean;
 }
 
 const claims = new HolderTable<Claim>();
@@ -142,18 +149,18 @@ export function registerSet(
   if (guardrail === undefined) return; // a guardrail this program did not construct: its workspace is unknown here
   const workspace = kind === "key" ? pulumi.output(undefined) : facts ? facts.workspaceId : undefined;
   if (!workspace) return;
-  // Ids the program made secret are compared all the same, but never printed (issue 24).
+  // Ids the program made secret (in this set or the one it meets) are compared all the same, but never printed (issue 24).
   const secret = pulumi.isSecret(pulumi.output(ids));
   pulumi.all([workspace, pulumi.output(ids)]).apply(async ([ws, list]) => {
-    const shown = (await secret) ? () => "[secret]" : (id: string) => `"${id}"`;
+    const hidden = await secret;
     const messages: string[] = [];
     for (const id of new Set(list)) {
-      const first = claims.add({ noun: kind, id, guardrail, workspace: ws, set: setName });
+      const first = claims.add({ noun: kind, id, guardrail, workspace: ws, set: setName, secret: hidden });
       if (first)
         messages.push(
           setHeldTwiceMessage(
             kind,
-            shown(id),
+            hidden || first.secret ? "[secret]" : `"${id}"`,
             { guardrail: `"${first.guardrail}"`, set: first.set },
             { guardrail: `"${guardrail}"`, set: setName },
           ),

@@ -106,6 +106,7 @@ async function checkSet(
       exclusive: exclusive === true,
       ids: Object.keys(map as Props),
       secret: secret.has(kind.argName),
+      guardrailSecret: secret.has("guardrailId"),
     });
     all.push(...markSecret(claimed.failures, isSecret));
     for (const w of claimed.warnings) console.error(`warning: ${w}`);

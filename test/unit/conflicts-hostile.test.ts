@@ -6,7 +6,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { registerGuardrail, registerSet } from "../../src/dynamic/claims";
+import { claimSet, registerGuardrail, registerSet } from "../../src/dynamic/claims";
 
 const settle = () => new Promise((r) => setTimeout(r, 50));
 const resource = {} as pulumi.Resource;
@@ -45,6 +45,60 @@ describe("conflict warnings about secret ids", () => {
   it("a plain id is still named", async () => {
     expect(await warningsFor("key", "k", [["plainhash01"], ["plainhash01"]])).toContain(
       'key "plainhash01" is assigned to two guardrails: "k1" (GuardrailKeyAssignment "one-keys") and "k2" (GuardrailKeyAssignment "two-keys")',
+    );
+  });
+});
+
+describe("conflicts about a secret guardrail id", () => {
+  afterEach(() => vi.restoreAllMocks());
+  const said = (spy: { mock: { calls: unknown[][] } }) => spy.mock.calls.map((c) => String(c[0])).join("\n");
+  const refusal = (mine: string, theirs: string, guardrail: string) =>
+    `${mine} and ${theirs} both manage the members of guardrail ${guardrail}; an exclusive set owns the guardrail's whole member set, so each up would remove the other's members. Merge them into one set, or make both additive (exclusive: false).`;
+
+  it("a member listed on two guardrails is not named when the first set's list alone is secret", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const one = pulumi.output("f-one-id");
+    const two = pulumi.output("f-two-id");
+    registerGuardrail(one, "f1", undefined);
+    registerGuardrail(two, "f2", undefined);
+    registerSet("member", "one-members", one, pulumi.secret(["user_FIRST-5d2a"]), resource);
+    await settle();
+    registerSet("member", "two-members", two, ["user_FIRST-5d2a"], resource);
+    await settle();
+    const warnings = said(warn);
+    expect(warnings).toContain("member [secret] is assigned to two guardrails of the same workspace");
+    expect(warnings).not.toContain("FIRST-5d2a");
+  });
+
+  it("an exclusive set beside another on a secret guardrail id names the guardrail [secret], either way round", async () => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    const G = "5ec2e700-0000-4000-8000-00000000000a";
+    claimSet("member", "sa", pulumi.secret(G), false);
+    claimSet("member", "sb", pulumi.secret(G), true);
+    await settle();
+    expect(said(errors)).toContain(
+      refusal('exclusive GuardrailMemberAssignment "sb"', 'GuardrailMemberAssignment "sa"', "[secret]"),
+    );
+    // The first set's id was secret: the second's literal copy of it is not printed either.
+    expect(() => claimSet("member", "sc", G, true)).toThrow(
+      refusal('exclusive GuardrailMemberAssignment "sc"', 'GuardrailMemberAssignment "sa"', "[secret]"),
+    );
+    const H = "5ec2e700-0000-4000-8000-00000000000b";
+    claimSet("member", "pa", H, false);
+    claimSet("member", "pb", pulumi.secret(H), true);
+    await settle();
+    expect(said(errors)).toContain(
+      refusal('exclusive GuardrailMemberAssignment "pb"', 'GuardrailMemberAssignment "pa"', "[secret]"),
+    );
+    expect(said(errors)).not.toContain(G);
+    expect(said(errors)).not.toContain(H);
+  });
+
+  it("a plain guardrail id is still named, as before", () => {
+    const P = "5ec2e700-0000-4000-8000-00000000000c";
+    claimSet("member", "qa", P, false);
+    expect(() => claimSet("member", "qb", P, true)).toThrow(
+      refusal('exclusive GuardrailMemberAssignment "qb"', 'GuardrailMemberAssignment "qa"', P),
     );
   });
 });

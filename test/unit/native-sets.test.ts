@@ -1,5 +1,5 @@
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { KEY_KIND, MEMBER_KIND } from "../../src/core/assignments/kind";
 import { importedGuardrail } from "../../src/core/assignments/read";
 import { FOREIGN } from "../../src/core/assignments/status";
@@ -158,6 +158,7 @@ describe("native sets: claims of one deployment", () => {
     exclusive,
     ids,
     secret: false,
+    guardrailSecret: false,
   });
 
   it("refuses an exclusive set beside another on one guardrail, naming both; a re-check is no conflict", async () => {
@@ -207,6 +208,114 @@ describe("native sets: claims of one deployment", () => {
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/^key \[secret\] is assigned to two guardrails: guardrail /);
     expect(warnings[0]).not.toContain("h1");
+  });
+});
+
+describe("native sets: claims of a secret guardrail id", () => {
+  const set = (name: string, guardrailId: string, ids: string[], exclusive = false, guardrailSecret = false) => ({
+    noun: "member" as const,
+    urn: urn(name),
+    guardrailId,
+    exclusive,
+    ids,
+    secret: false,
+    guardrailSecret,
+  });
+  const refusal = (mine: string, theirs: string) =>
+    `${mine} and ${theirs} both manage the members of guardrail [secret]; an exclusive set owns the guardrail's whole member set, so each up would remove the other's members. Merge them into one set, or make both additive (exclusive: false).`;
+
+  it("a refusal names no secret guardrail id, whichever of the two sets made it secret", async () => {
+    const later = new DeploymentClaims(async () => null);
+    await later.check(set("a", G1, ["u1"]));
+    const refused = await later.check(set("b", G1, ["u2"], true, true));
+    expect(refused.failures).toEqual([
+      {
+        property: "guardrailId",
+        reason: refusal('exclusive GuardrailMemberAssignment "b"', 'GuardrailMemberAssignment "a"'),
+      },
+    ]);
+    const earlier = new DeploymentClaims(async () => null);
+    await earlier.check(set("a", G1, ["u1"], true, true));
+    const again = await earlier.check(set("b", G1, ["u2"]));
+    expect(again.failures).toEqual([
+      {
+        property: "guardrailId",
+        reason: refusal('GuardrailMemberAssignment "b"', 'exclusive GuardrailMemberAssignment "a"'),
+      },
+    ]);
+    // A re-check of the secret set without its secret does not forget it was one.
+    const rechecked = new DeploymentClaims(async () => null);
+    await rechecked.check(set("a", G1, ["u1"], true, true));
+    await rechecked.check(set("a", G1, ["u1"], true, true));
+    expect(JSON.stringify((await rechecked.check(set("b", G1, ["u2"]))).failures)).not.toContain(G1);
+    // Any set on the guardrail that made its id secret hides it, not only the one the refusal names.
+    const third = new DeploymentClaims(async () => null);
+    await third.check(set("a", G1, ["u1"]));
+    await third.check(set("x", G1, ["u7"], false, true));
+    expect((await third.check(set("b", G1, ["u2"], true))).failures).toEqual([
+      {
+        property: "guardrailId",
+        reason: refusal('exclusive GuardrailMemberAssignment "b"', 'GuardrailMemberAssignment "a"'),
+      },
+    ]);
+  });
+
+  it("a held-twice warning shows a secret guardrail id as [secret], first or second", async () => {
+    const warn = async (first: boolean, second: boolean) => {
+      const claims = new DeploymentClaims(async () => "w1");
+      await claims.check(set("a", G1, ["u1"], false, first));
+      return (await claims.check(set("b", G2, ["u1"], false, second))).warnings;
+    };
+    const said = (g1: string, g2: string) => [
+      `member "u1" is assigned to two guardrails of the same workspace: guardrail ${g1} (GuardrailMemberAssignment "a") and guardrail ${g2} (GuardrailMemberAssignment "b"); a member holds one guardrail per workspace, so it would move back and forth between them on every up`,
+    ];
+    expect(await warn(true, false)).toEqual(said("[secret]", G2));
+    expect(await warn(false, true)).toEqual(said(G1, "[secret]"));
+    expect(await warn(true, true)).toEqual(said("[secret]", "[secret]"));
+    expect(await warn(false, false)).toEqual(said(G1, G2));
+    // Another set's secret copy of G1 hides the plain copy's too.
+    const claims = new DeploymentClaims(async () => "w1");
+    await claims.check(set("a", G1, ["u1"]));
+    await claims.check(set("x", G1, ["u7"], false, true));
+    expect((await claims.check(set("b", G2, ["u1"]))).warnings).toEqual(said("[secret]", G2));
+  });
+
+  it("a held-twice warning names no id an earlier set made secret", async () => {
+    const claims = new DeploymentClaims(async () => "w1");
+    await claims.check(set("c", G1, ["user_SECRET-7c1e"]));
+    await claims.check({ ...set("a", G1, ["user_SECRET-7c1e"]), secret: true });
+    const { warnings } = await claims.check(set("b", G2, ["user_SECRET-7c1e"]));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^member \[secret\] is assigned to two guardrails/);
+    expect(warnings[0]).not.toContain("SECRET-7c1e");
+  });
+
+  it("the set's check passes the engine's secret guardrailId to the claims, and the wire names it nowhere", async () => {
+    const lifecycle = nativeSetLifecycle(MEMBER_KIND, processConfig, new DeploymentClaims(async () => "w1"));
+    const news = (name: string, g: string, exclusive: boolean) => ({
+      guardrailId: g,
+      memberUserIds: ["u1"],
+      exclusive,
+      __resource: urn(name),
+      __secretArgs: ["guardrailId"],
+    });
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      await lifecycle.check({}, news("a", G1, false));
+      const held = await lifecycle.check({}, news("b", G2, false));
+      expect(held.failures).toEqual([]);
+      const refused = await lifecycle.check({}, news("c", G1, true));
+      const wire = refused.failures.map((f) => wireFailure(f, news("c", G1, true)));
+      expect(wire.map((w) => [w.getProperty(), w.getReason()])).toEqual([
+        ["", `guardrailId: ${refusal('exclusive GuardrailMemberAssignment "c"', 'GuardrailMemberAssignment "a"')}`],
+      ]);
+      const warned = errors.mock.calls.map((c) => String(c[0])).join("\n");
+      expect(warned).toContain('guardrail [secret] (GuardrailMemberAssignment "a")');
+      expect(warned).not.toContain(G1);
+      expect(warned).not.toContain(G2);
+    } finally {
+      errors.mockRestore();
+    }
   });
 });
 

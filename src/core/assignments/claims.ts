@@ -20,11 +20,18 @@ export interface SetClaim {
   exclusive: boolean;
 }
 
-/** A guardrail as claims compare it (`key`, ids in lower case) and as messages name it (`shown`). */
+/**
+ * A guardrail as claims compare it (`key`, ids in lower case) and as messages name it (`shown`);
+ * `secret` when the set's copy of the id is a secret: no message then names it.
+ */
 export interface ClaimTarget {
   key: string;
   shown: string;
+  secret?: boolean;
 }
+
+/** A guardrail whose id a set made secret, as every message names it. */
+export const SECRET_GUARDRAIL = "guardrail [secret]";
 
 /** The refusal of two sets of one kind on one guardrail when either is exclusive, naming both. */
 export function sharedGuardrailMessage(noun: HolderNoun, set: SetClaim, prior: SetClaim, shown: string): string {
@@ -37,17 +44,22 @@ export function sharedGuardrailMessage(noun: HolderNoun, set: SetClaim, prior: S
 /**
  * The sets that manage each guardrail. `claim` records a set's claim, replacing its own
  * earlier one, unless it conflicts with another set's: then it answers the refusal and
- * records nothing.
+ * records nothing. The refusal names the guardrail `[secret]` when any set on it made its
+ * id a secret: every copy of a secret is one, the plain copy of another set included.
  */
 export class SetClaims {
-  private readonly byTarget = new Map<string, SetClaim[]>();
+  private readonly byTarget = new Map<string, Array<SetClaim & { secret: boolean }>>();
 
   claim(noun: HolderNoun, target: ClaimTarget, set: SetClaim): string | undefined {
     const key = `${noun}:${target.key}`;
     const sets = (this.byTarget.get(key) ?? []).filter((m) => m.who !== set.who);
     const prior = sets.find((m) => m.exclusive || set.exclusive);
-    if (prior) return sharedGuardrailMessage(noun, set, prior, target.shown);
-    this.byTarget.set(key, [...sets, set]);
+    const secret = target.secret === true;
+    if (prior) {
+      const hidden = secret || sets.some((m) => m.secret);
+      return sharedGuardrailMessage(noun, set, prior, hidden ? SECRET_GUARDRAIL : target.shown);
+    }
+    this.byTarget.set(key, [...sets, { ...set, secret }]);
     return undefined;
   }
 }
@@ -61,7 +73,8 @@ export interface SetHold {
 /**
  * The warning for an id two sets hold on competing guardrails: `member "user_bob" is assigned
  * to two guardrails of the same workspace: "eng" (GuardrailMemberAssignment "a") and ...`.
- * `id` comes quoted, or as `[secret]`; `guardrail` as the caller names it (quoted or not).
+ * `id` comes quoted, or as `[secret]`; `guardrail` as the caller names it (quoted or not, or
+ * `SECRET_GUARDRAIL`).
  */
 export function setHeldTwiceMessage(noun: HolderNoun, id: string, first: SetHold, again: SetHold): string {
   const type = setKindOf({ noun });
