@@ -39,8 +39,8 @@ const ajv = new Ajv2020({ strict: true, allErrors: true });
 ajv.addSchema(CONTRACT.schemas);
 const compiled = new Map<Schema, ValidateFunction>();
 const validator = (schema: NonNullable<Schema>): ValidateFunction => {
-  let v = compiled.get(schema);
-  if (!v) compiled.set(schema, (v = ajv.compile(schema)));
+  const v = compiled.get(schema) ?? ajv.compile(schema);
+  compiled.set(schema, v);
   return v;
 };
 
