@@ -17,8 +17,8 @@ const root = join(__dirname, "../..");
 /** The kinds `surface` (a module's exports) has no class for, under the type name and with the kind's dynamic token. */
 const missingClasses = (surface: Record<string, unknown>): string[] =>
   TYPE_NAMES.filter((t) => {
-    const c = surface[t] as { __pulumiType?: unknown } | undefined;
-    return typeof c !== "function" || c.__pulumiType !== KINDS[t].dynamicToken;
+    const c = surface[t];
+    return typeof c !== "function" || (c as { __pulumiType?: unknown }).__pulumiType !== KINDS[t].dynamicToken;
   });
 
 /** The native tokens the kind table has, in its order. */
