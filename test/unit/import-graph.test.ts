@@ -10,6 +10,12 @@
  * provider plugin) can adapt it without the first. The emulator shares no code with the
  * library in either direction. Each rule is also run against a graph with one forbidden
  * arrow planted, so a rule that can no longer fail is noticed.
+ *
+ * Known limits: these walls read text. A literal built at run time (`"4dabf181930729395" +
+ * "15e22adb298388d"`, `["Guardrail" + "KeyAssignment"]`, `[a, b].join("-")`), a kind's name
+ * through a constant of another file, a face's formatter handed to the core as an argument,
+ * or its behaviour re-written in the core, cannot be caught by a text wall, and none tries:
+ * review catches them.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, normalize } from "node:path";
@@ -536,23 +542,38 @@ describe("text walls (issue 39)", () => {
 const KIND_WORDS = [
   ...new Set(TYPE_NAMES.flatMap((t) => [t, KINDS[t].internal, KINDS[t].policyKind]).filter((w) => w !== "guardrail")),
 ];
-// Quotes only: a name in backticks inside a string is prose (a description naming the resource).
 const KIND_LITERAL = new RegExp(`(["'])(${KIND_WORDS.join("|")})\\1`, "g");
+// A template literal is a literal too; read once the quoted strings are blanked, so a name in
+// backticks inside a string (prose: a description naming the resource) is not one.
+const KIND_TEMPLATE = new RegExp(`(?<!\\\\)\`(${KIND_WORDS.join("|")})(?<!\\\\)\``, "g");
+// A type name as a bare key of an object literal or type (`{ Guardrail: 1, ... }`).
+const KIND_KEY = new RegExp(`(?:[{,]|^)\\s*(${TYPE_NAMES.join("|")})\\s*\\??:`, "gm");
+// A file whose bare-keyed tables the compiler holds to the kind table (text approximation: the file's).
+const TYPED_BY_KIND = /\bRecord<\s*(?:ResourceTypeName|SetTypeName)\b|\bsatisfies\s+Record<\s*\w*TypeName\b/;
+// "guardrail", a word of every message, counts when a line compares or lists it (`=== "guardrail"`,
+// `case`, an array's element) beside another kind's word; a message's noun (`? "x" : "guardrail"`) does not.
+const GUARDRAIL_WORD = /(?:[=!]==\s*|\bcase\s+|[[,]\s*)(["'`])guardrail\1|(["'`])guardrail\2\s*(?:[=!]==|[,\]])/;
 const KIND_TABLE = "src/core/kinds.ts";
 
-/** The kinds' names a file's code spells as string literals, each once. */
-const kindLiterals = (text: string): string[] => [...new Set([...code(text).matchAll(KIND_LITERAL)].map((m) => m[2]!))];
+/** The kinds' names a file's code spells as literals or bare keys, each once. */
+function kindLiterals(text: string): string[] {
+  const c = code(text);
+  const quoted = [...c.matchAll(KIND_LITERAL)].map((m) => m[2]!);
+  const templates = [...blankStrings(c).matchAll(KIND_TEMPLATE)].map((m) => m[1]!);
+  const keys = TYPED_BY_KIND.test(c) ? [] : [...c.matchAll(KIND_KEY)].map((m) => m[1]!);
+  const guardrail = c
+    .split("\n")
+    .some((line) => GUARDRAIL_WORD.test(line) && (line.match(KIND_LITERAL) ?? []).length > 0)
+    ? ["guardrail"]
+    : [];
+  return [...new Set([...quoted, ...templates, ...keys, ...guardrail])];
+}
 /** A file that lists kinds: two or more of their names. */
 const listsKinds = (text: string) => kindLiterals(text).length >= 2;
 
-/** The scripts' JavaScript, which the import walls do not read. */
-const SCRIPTS = (readdirSync(join(ROOT, "scripts"), { recursive: true }) as string[])
-  .filter((f) => /\.(mjs|cjs|js|ts)$/.test(f) && !f.includes("node_modules"))
-  .map((f) => `scripts/${f}`);
-
 describe("the kind table (issue 39)", () => {
   it("no kind list outside src/core/kinds.ts", () => {
-    const listing = [...FILES, ...SCRIPTS]
+    const listing = [...FILES]
       .filter((f) => f !== KIND_TABLE)
       .filter((f) => listsKinds(readFileSync(join(ROOT, f), "utf8")))
       .map((f) => `${f}: ${kindLiterals(readFileSync(join(ROOT, f), "utf8")).join(", ")}`);
@@ -579,6 +600,26 @@ describe("the kind table (issue 39)", () => {
     expect(
       listsKinds("const FIX: Record<ResourceTypeName, string> = { Guardrail: a, WorkspaceDefaultGuardrail: b };"),
     ).toBe(false);
+    // The reviewer's K1 (bare keys typed Record<string, ...>), K3 (template literals), K4 and K5
+    // ("guardrail" beside another kind's word), K6 (a list in codegen's .mjs).
+    const reviewer = [
+      "export const PLANT_BARE: Record<string, number> = { Guardrail: 1, GuardrailMemberAssignment: 2 };",
+      "export const PLANT_TPL = [`Guardrail`, `GuardrailMemberAssignment`];",
+      'export const PLANT_LOWER = ["guardrail", "keyAssignment"];',
+      'export const isSettings = (k: string) => k === "guardrail" || k === "Guardrail" || k === W;',
+      "type Lifecycles = {\n  Guardrail: Lifecycle;\n  WorkspaceDefaultGuardrail: Lifecycle;\n};",
+    ];
+    for (const text of reviewer) expect(listsKinds(text), text).toBe(true);
+    expect(FILES.has("codegen/generate-docs.mjs")).toBe(true);
+    // Typed by the kind table, the compiler holds the keys; "guardrail" in a message is no kind.
+    expect(
+      listsKinds("const L: Record<SetTypeName, X> = { GuardrailMemberAssignment: a, GuardrailKeyAssignment: b };"),
+    ).toBe(false);
+    expect(listsKinds('const m = "guardrail";\nrefuseImportOption("Guardrail", name, opts);')).toBe(false);
+    expect(listsKinds('const noun = kind === "workspaceDefault" ? "workspace default guardrail" : "guardrail";')).toBe(
+      false,
+    );
+    expect(listsKinds('const d = "the `Guardrail` and `WorkspaceDefaultGuardrail` resources";')).toBe(false);
     // The table itself does list them: the wall reads the words it guards.
     expect(listsKinds(readFileSync(join(ROOT, KIND_TABLE), "utf8"))).toBe(true);
   });
