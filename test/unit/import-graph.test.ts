@@ -278,7 +278,7 @@ const RULES: Rule[] = [
     from: under(folder),
     to: (p: string) => folderOf(p) !== undefined && folderOf(p) !== folder,
     // The reviewer's W2: one kind importing another kind's lifecycle.
-    planted: `${folder}planted-w2.ts -> src/core/widget/lifecycle.ts`,
+    planted: `${folder}planted-w2.ts -> src/core/planted-kind/lifecycle.ts`,
   })),
   {
     name: "resource kinds do not import each other: what both need lives below both (guardrail -> assignments)",
