@@ -107,8 +107,8 @@ describe("the dynamic face's arg JSDoc is a copy of the core's docs", () => {
 
   it("every documented args interface of the kinds' sources is one whose copies are checked", () => {
     expect(unchecked(texts())).toEqual([]);
-    const planted = [...texts(), "export interface TestWidgetArgs {\n  /** The widget's name. */\n  name: string;\n}"];
-    expect(unchecked(planted)).toEqual(["TestWidgetArgs"]);
+    const planted = [...texts(), "export interface PlantedKindArgs {\n  /** The kind's name. */\n  name: string;\n}"];
+    expect(unchecked(planted)).toEqual(["PlantedKindArgs"]);
   });
 
   it("a JSDoc changed on the dynamic face alone fails (a planted edit)", () => {

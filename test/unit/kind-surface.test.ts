@@ -5,7 +5,7 @@
  * generated SDK's file for it. The compiler leads a new row to the tables typed
  * `Record<ResourceTypeName, ...>`; this leads it to the rest, which no type can see.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { SCHEMA_PATH } from "../../codegen/pulumi-schema";
@@ -42,6 +42,14 @@ function missingSdkFiles(read: (path: string) => string | undefined): string[] {
       .map(([sdk, file]) => `${t} (${sdk}): ${file}`),
   );
 }
+/** The kinds whose page (`docsPage`) the docs index does not link. */
+const unindexed = (index: string) =>
+  TYPE_NAMES.filter((t) => !index.includes(`](${KINDS[t].docsPage.replace(/^docs\//, "")})`));
+/** The folders of src/core, by name. */
+const coreFolders = () =>
+  readdirSync(join(root, "src/core"), { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name);
 const readRepo = (p: string) => (existsSync(join(root, p)) ? readFileSync(join(root, p), "utf8") : undefined);
 
 describe("every kind of the kind table reaches the package's surface", () => {
@@ -70,5 +78,13 @@ describe("every kind of the kind table reaches the package's surface", () => {
     expect(missingSdkFiles(planted)).toEqual([
       "WorkspaceDefaultGuardrail (python): sdk/python/pulumi_guardrails/workspace_default_guardrail.py",
     ]);
+  });
+
+  it("docs/README.md's index links each kind's page, and CONTRIBUTING.md's layout names each core folder", () => {
+    expect(unindexed(readRepo("docs/README.md") ?? "")).toEqual([]);
+    expect(unindexed("- [Guardrail](resources/guardrail.md)")).toContain("WorkspaceDefaultGuardrail");
+    const layout = readRepo("CONTRIBUTING.md") ?? "";
+    expect(coreFolders().filter((f) => !new RegExp(`^\\s+${f}/\\s`, "m").test(layout))).toEqual([]);
+    expect(/^\s+widget\/\s/m.test(layout)).toBe(false);
   });
 });
