@@ -1,7 +1,8 @@
 /**
  * Admin endpoints under `/__emulator/` (never under `/api/v1`): the request log, reset, fault
  * settings, a state dump, adding members or key hashes, adding and removing workspaces, and
- * reshaping a stored guardrail by hand.
+ * reshaping a stored guardrail by hand; the policy ones (enforcement, workspace-scoped keys, key
+ * facts) are in admin-policies.ts.
  * For tests and demos.
  *
  * Every call must carry `x-guardrails-emulator: 1`, and every call that changes something a
@@ -15,17 +16,15 @@ import { NO_FAULTS, type Faults, type FaultSettings } from "./faults";
 import { HttpError } from "./http-error";
 import { readJson, sendError, sendJson } from "./http-io";
 import type { Operations } from "./operations";
-import type { RequestLog } from "./request-log";
-import { freshData, type SeedData, type Store } from "./store";
+import { policyAdminRoute, type PolicyAdminDeps } from "./admin-policies";
+import { freshData, type SeedData } from "./store";
 import { reshapeGuardrail, reshapeBody } from "./reshape";
 import { OPERATION_NAMES } from "./routes";
 import { parseOr400, requireUuid } from "./validation";
 
-interface AdminDeps {
-  store: Store;
+interface AdminDeps extends PolicyAdminDeps {
   faults: Faults;
   ops: Operations;
-  log: RequestLog;
   seed: SeedData;
   /** The fault settings the emulator started with (what reset returns to). */
   initialFaults: Partial<FaultSettings>;
@@ -76,7 +75,8 @@ export const ADMIN_HEADER = "x-guardrails-emulator";
 /** Admin bodies may be large (a benchmark adds 10,000 members at once). */
 const ADMIN_BODY_BYTES = 64 * 1024 * 1024;
 
-export function adminHandler({ store, faults, ops, log, seed, initialFaults }: AdminDeps) {
+export function adminHandler(deps: AdminDeps) {
+  const { store, faults, ops, log, seed, initialFaults } = deps;
   return async function handleAdmin(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const route = `${req.method} ${url.pathname}`;
     try {
@@ -123,7 +123,7 @@ export function adminHandler({ store, faults, ops, log, seed, initialFaults }: A
           return sendJson(res, 200, { key_hashes: store.data.keyHashes.length });
         }
         default: {
-          const changed = workspaceRoute(route, body, ops);
+          const changed = workspaceRoute(route, body, ops) ?? policyAdminRoute(route, url, body, deps);
           if (changed !== undefined) return sendJson(res, 200, changed);
           const reshape = /^PATCH \/__emulator\/guardrails\/([^/]+)$/.exec(route);
           if (reshape?.[1]) {
@@ -159,6 +159,7 @@ function workspaceRoute(route: string, body: unknown, ops: Operations): unknown 
   const id = requireUuid(gone[1], "id");
   ops.workspaces.remove(id);
   for (const g of ops.store.data.guardrails.filter((x) => x.workspace_id === id)) ops.deleteGuardrail(g.id);
+  ops.store.data.policies = ops.store.policies().filter((p) => p.workspace_id !== id);
   ops.store.save();
   return { deleted: true };
 }

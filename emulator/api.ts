@@ -9,6 +9,7 @@ import type { Faults } from "./faults";
 import { HttpError } from "./http-error";
 import { drain, readJson, sendError, sendJson, sleep } from "./http-io";
 import type { RequestLog } from "./request-log";
+import { isCreate } from "./policy-routes";
 import { isWrite, matchRoute, type OperationName } from "./routes";
 
 export const API_PREFIX = "/api/v1";
@@ -55,10 +56,10 @@ export function apiHandler({ keys, faults, log, options, dispatchContext }: ApiC
         throw new HttpError(404, `no route for ${method} ${url.pathname}`);
       }
       operation = route.operation;
-      const credential = keys.identify(req.headers.authorization);
+      const credential = keys.identity(req.headers.authorization);
       if (credential === null)
         throw new HttpError(401, "missing, malformed or unknown API key; send Authorization: Bearer <key>");
-      if (credential !== "management")
+      if (credential.kind !== "management")
         throw new HttpError(403, "a management key is required for guardrail operations");
       if (faults.settings.latencyMs > 0) delayedMs = faults.settings.latencyMs;
       if (delayedMs > 0) await sleep(delayedMs);
@@ -70,13 +71,13 @@ export function apiHandler({ keys, faults, log, options, dispatchContext }: ApiC
       }
       const body = method === "GET" || method === "DELETE" ? undefined : await readJson(req, options.maxBodyBytes);
       loggedBody = body;
-      const result = dispatch(dispatchContext, operation, route.id, body, url.searchParams);
+      const result = dispatch(dispatchContext, operation, route.id, body, url.searchParams, credential.workspace);
       if (fault.drop || (isWrite(method) && faults.dropAfterApply())) {
         // The write is applied; the answer is lost. The ambiguous failure real networks produce.
         req.socket.destroy();
         return record(0, "dropped");
       }
-      const status = operation === "createGuardrail" ? 201 : 200;
+      const status = isCreate(operation) ? 201 : 200;
       sendJson(res, status, result);
       record(status);
     } catch (err) {

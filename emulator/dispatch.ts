@@ -5,17 +5,40 @@
 import type { Faults } from "./faults";
 import { badRequest, HttpError } from "./http-error";
 import { KEYS, MEMBERS } from "./assignment-kinds";
+import type { LegacyMapping } from "./legacy-mapping";
 import type { Operations } from "./operations";
+import { dispatchPolicy, type PolicyServices } from "./policy-dispatch";
+import { policyOperation } from "./policy-routes";
 import type { OperationName } from "./routes";
 import { bulkBody, createBody, limitPairIssue, pageQuery, parseOr400, requireUuid, updateBody } from "./validation";
 
 export interface DispatchContext {
   ops: Operations;
+  /** Guardrail Policies (rules 22 to 28). */
+  policies: PolicyServices;
+  /** Keeps each guardrail's policies in step with it (rule 31). */
+  legacy: LegacyMapping;
   faults: Faults;
   maxBulk: number;
 }
 
+/** @param scope the workspace of a workspace-scoped key (rule 26), undefined for an organization key. */
 export function dispatch(
+  context: DispatchContext,
+  operation: OperationName,
+  rawId: string | undefined,
+  body: unknown,
+  query: URLSearchParams,
+  scope?: string,
+): unknown {
+  const policy = policyOperation(operation);
+  if (policy) return dispatchPolicy(context.policies, policy, rawId, body, query, scope);
+  const result = dispatchGuardrail(context, operation, rawId, body, query);
+  context.legacy.afterGuardrailWrite(operation, rawId, body, result);
+  return result;
+}
+
+function dispatchGuardrail(
   { ops, faults, maxBulk }: DispatchContext,
   operation: OperationName,
   rawId: string | undefined,
@@ -76,6 +99,8 @@ export function dispatch(
       return { assigned_count: ops.assign(MEMBERS, guardrailId(), bulk("member_user_ids", body, maxBulk)) };
     case "unassignMembers":
       return { unassigned_count: ops.unassign(MEMBERS, guardrailId(), bulk("member_user_ids", body, maxBulk)) };
+    default:
+      throw new Error(`unrouted operation ${operation}`);
   }
 }
 

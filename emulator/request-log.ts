@@ -65,9 +65,14 @@ export class RequestLog {
   /** @param secrets the configured keys: any string containing one is redacted. */
   constructor(
     private readonly cap = REQUEST_LOG_CAP,
-    private readonly secrets: readonly string[] = [],
+    private readonly secrets: string[] = [],
     private readonly budget = LOG_BODY_BUDGET,
   ) {}
+
+  /** Redacts one more key from now on (a workspace-scoped key the admin endpoint added). */
+  addSecret(secret: string): void {
+    this.secrets.push(secret);
+  }
 
   /** The kept entries, oldest first. */
   get entries(): LogEntry[] {

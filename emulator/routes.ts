@@ -1,9 +1,12 @@
 /**
  * The route table: method + path pattern -> operation name. Admin routes are separate
- * (`admin.ts`) and never under `/api/v1`.
+ * (`admin.ts`) and never under `/api/v1`. The policy routes (rule 22) are in policy-routes.ts.
  */
 
+import { POLICY_ROUTES, type PolicyOperationName } from "./policy-routes";
+
 export type OperationName =
+  | PolicyOperationName
   | "listGuardrails"
   | "createGuardrail"
   | "getGuardrail"
@@ -55,6 +58,7 @@ const routes: Route[] = [
     pattern: new RegExp(`^/guardrails/${ID}/assignments/members/remove$`),
     operation: "unassignMembers",
   },
+  ...POLICY_ROUTES,
 ];
 
 /** Every operation a route leads to (a scripted fault names one). */

@@ -10,7 +10,9 @@ import { KeyRing } from "./auth";
 import { Faults, type FaultSettings } from "./faults";
 import { HttpError } from "./http-error";
 import { sendError } from "./http-io";
+import { LegacyMapping } from "./legacy-mapping";
 import { Operations } from "./operations";
+import { policyServices } from "./policy-dispatch";
 import { REQUEST_LOG_CAP, RequestLog } from "./request-log";
 import { Store, type SeedData } from "./store";
 
@@ -42,14 +44,26 @@ export function createEmulatorServer(options: ServerOptions): EmulatorServer {
   const keys = new KeyRing(options.managementKeys, options.plainKeys);
   const log = new RequestLog(REQUEST_LOG_CAP, [...options.managementKeys, ...options.plainKeys]);
 
+  const policies = policyServices(store);
+  const legacy = new LegacyMapping(store, policies.policies, ops.workspaces);
+
   const handleApi = apiHandler({
     keys,
     faults,
     log,
     options,
-    dispatchContext: { ops, faults, maxBulk: options.maxBulk },
+    dispatchContext: { ops, faults, maxBulk: options.maxBulk, policies, legacy },
   });
-  const handleAdmin = adminHandler({ store, faults, ops, log, seed: options.seed, initialFaults: options.faults });
+  const handleAdmin = adminHandler({
+    store,
+    faults,
+    ops,
+    log,
+    keys,
+    policies,
+    seed: options.seed,
+    initialFaults: options.faults,
+  });
 
   const server = createServer((req, res) => {
     let url: URL;

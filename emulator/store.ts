@@ -5,6 +5,7 @@
 import { randomUUID } from "node:crypto";
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import type { CatalogueModel } from "./catalogue";
+import type { StoredAccountPolicy, StoredPolicy } from "./policy-records";
 import { NEW_IN_RULE_13, type KeyAssignmentRecord, type MemberAssignmentRecord, type StoredGuardrail } from "./records";
 
 /**
@@ -38,6 +39,14 @@ export interface EmulatorData {
   guardrails: StoredGuardrail[];
   memberRows: Row<MemberAssignmentRecord>[];
   keyRows: Row<KeyAssignmentRecord>[];
+  /** Workspace policies (docs/api-contract.md rules 22 to 31); absent in a file older than them. */
+  policies?: StoredPolicy[];
+  /** Workspace-wide ("account") policies (rule 28). */
+  accountPolicies?: StoredAccountPolicy[];
+  /** Admin-set facts about a key hash: the one workspace it belongs to, and the member who owns it. */
+  keyInfo?: Record<string, { workspace_id?: string; member_user_id?: string }>;
+  /** Per guardrail id, the policy kinds edited or deleted through the policy API: its writes no longer flow there (rule 31). */
+  detachedKinds?: Record<string, string[]>;
 }
 
 export interface SeedData {
@@ -61,6 +70,8 @@ export function freshData(seed: SeedData): EmulatorData {
     guardrails: [],
     memberRows: [],
     keyRows: [],
+    policies: [],
+    accountPolicies: [],
   };
 }
 
@@ -119,6 +130,15 @@ export class Store {
   removeGuardrail(id: string): void {
     this.data.guardrails = this.data.guardrails.filter((g) => g.id !== id);
     this.guardrailIndex.delete(id);
+  }
+  /** The workspace policies, made an empty list in a state file older than them. */
+  policies(): StoredPolicy[] {
+    this.data.policies ??= [];
+    return this.data.policies;
+  }
+  accountPolicies(): StoredAccountPolicy[] {
+    this.data.accountPolicies ??= [];
+    return this.data.accountPolicies;
   }
   isMember(userId: string): boolean {
     return this.memberSet.has(userId);

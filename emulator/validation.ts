@@ -65,9 +65,10 @@ const customFilters = z
   .min(1, { error: "must be null or a non-empty array ([] is not allowed)" })
   .nullable();
 
-const uuid = z.string({ error: "must be a UUID string" }).regex(UUID_PATTERN, { error: "must be a UUID" });
+export const uuid = z.string({ error: "must be a UUID string" }).regex(UUID_PATTERN, { error: "must be a UUID" });
 
-const writable = {
+/** Every writable guardrail field's rule, by wire name: guardrail bodies and policy configs (rule 31) use the same. */
+export const writable = {
   name: z
     .string({ error: "must be a string" })
     .min(1, { error: `must be 1 to ${LIMITS.nameMax} characters` })
@@ -100,7 +101,7 @@ const writable = {
   enable_paid_model_training: z.boolean({ error: "must be a boolean or null" }).nullable(),
 };
 
-const unknownKeys = {
+export const unknownKeys = {
   error: (issue: { code?: string; keys?: string[] }) =>
     issue.code === "unrecognized_keys" ? `unknown field(s): ${(issue.keys ?? []).join(", ")}` : undefined,
 };

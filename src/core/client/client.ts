@@ -1,12 +1,13 @@
 /**
- * `GuardrailsClient`: the operations of docs/api-contract.md (the spec's thirteen, the
- * workspace list and get of rule 17, and the default guardrail's read of rules 18 to 21),
- * typed both ways.
- * Lists are async iterators; no caller ever sees an offset.
+ * `GuardrailsClient`: the operations of docs/api-contract.md (the spec's thirteen, rules 17 to
+ * 21's workspaces and default guardrail; the policies of rules 22 to 33 are policies.ts's, over
+ * this client), typed both ways. Lists are async iterators; no caller ever sees an offset.
  */
 import { MAX_PAGE_SIZE } from "../fields/constants";
 import {
+  type AssigneeKind,
   assignedResponse,
+  BULK_FIELD,
   dataEnvelope,
   deletedResponse,
   pageEnvelope,
@@ -43,16 +44,10 @@ import { readWorkspaceDefault, type WorkspaceDefaultRead, workspacePath } from "
 import { type GuardrailsClientOptions, LIST_ROWS, type ListOptions } from "./options";
 
 export type { GuardrailsClientOptions, ListOptions };
+export { type AssigneeKind, BULK_FIELD };
 
-/** Which assignee list an assignment call is about. */
-export type AssigneeKind = "members" | "keys";
-
-/** The rows of a list, every page, as they are read. */
-type Rows<T> = AsyncGenerator<T, void, undefined>;
+type Rows<T> = AsyncGenerator<T, void, undefined>; // a list's rows, every page, as they are read
 const assignmentsPath = (guardrailId: string) => `/guardrails/${encodeURIComponent(guardrailId)}/assignments`;
-
-/** The request body's field that carries the ids of each kind (the wire's name for them). */
-export const BULK_FIELD = { members: "member_user_ids", keys: "key_hashes" } as const;
 
 /** The management API's operations over undici, with retries, deadlines, byte caps and hidden pagination. One instance shares a keep-alive pool; `close()` releases it. */
 export class GuardrailsClient {
@@ -96,11 +91,13 @@ export class GuardrailsClient {
     );
   }
 
-  private call<T>(ex: Exchange<T>, retryClass: RetryClass = "idempotent"): Promise<T> {
+  /** One exchange with its retries; for the operation modules over this client (policies.ts), not programs. */
+  call<T>(ex: Exchange<T>, retryClass: RetryClass = "idempotent"): Promise<T> {
     return withRetry(() => this.send(ex), retryClass, this.retry, this.hooks);
   }
 
-  private list<T>(
+  /** A paged list, every row (pagination.ts); for the operation modules over this client, not programs. */
+  list<T>(
     path: string,
     item: Exchange<T>["schema"],
     bound: keyof typeof LIST_ROWS,
@@ -150,9 +147,9 @@ export class GuardrailsClient {
    * Every other failure is thrown, as for any call.
    */
   async getWorkspace(idOrSlug: string): Promise<WireWorkspace | undefined> {
+    const schema = dataEnvelope(wireWorkspace);
     try {
-      return (await this.call({ method: "GET", path: workspacePath(idOrSlug), schema: dataEnvelope(wireWorkspace) }))
-        .data;
+      return (await this.call({ method: "GET", path: workspacePath(idOrSlug), schema })).data;
     } catch (err) {
       if (err instanceof NotFoundError) return undefined;
       throw err;
@@ -172,9 +169,13 @@ export class GuardrailsClient {
    * `outcome`, an ambiguous failure surfaces as `ConnectionError`/`TimeoutError`/`ServerError`;
    * with it, `outcome.resolve` settles what the POST made before anything is repeated.
    */
-  async createGuardrail(body: WireGuardrailCreate, outcome?: UnknownOutcome<WireGuardrail>): Promise<WireGuardrail> {
-    const post = async () =>
-      (await this.send({ method: "POST", path: "/guardrails", body, schema: dataEnvelope(wireGuardrail) })).data;
+  createGuardrail(body: WireGuardrailCreate, outcome?: UnknownOutcome<WireGuardrail>): Promise<WireGuardrail> {
+    return this.create({ method: "POST", path: "/guardrails", body, schema: dataEnvelope(wireGuardrail) }, outcome);
+  }
+
+  /** A POST that creates, answered `{data}`: never blindly repeated (`createGuardrail` says how); for the operation modules. */
+  async create<T>(ex: Exchange<{ data: T }>, outcome?: UnknownOutcome<T>): Promise<T> {
+    const post = async () => (await this.send(ex)).data;
     return outcome
       ? createOnce(post, outcome, this.retry, this.hooks)
       : withRetry(post, "create", this.retry, this.hooks);
@@ -234,8 +235,7 @@ export class GuardrailsClient {
   /** Bulk assign members (user ids) to a guardrail; answers `assigned_count`. */
   assignMembers = (guardrailId: string, memberUserIds: string[]) => this.assign("members", guardrailId, memberUserIds);
   /** Bulk unassign members from a guardrail; answers `unassigned_count`. */
-  unassignMembers = (guardrailId: string, memberUserIds: string[]) =>
-    this.unassign("members", guardrailId, memberUserIds);
+  unassignMembers = (guardrailId: string, userIds: string[]) => this.unassign("members", guardrailId, userIds);
   /** Bulk assign API keys (by hash) to a guardrail; answers `assigned_count`. */
   assignKeys = (guardrailId: string, keyHashes: string[]) => this.assign("keys", guardrailId, keyHashes);
   /** Bulk unassign API keys from a guardrail; answers `unassigned_count`. */

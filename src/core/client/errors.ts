@@ -80,6 +80,25 @@ export class NotFoundError extends GuardrailsError {}
  * rule 15). Not retried: the same PATCH would meet the same conflict; read, then apply again.
  */
 export class ConflictError extends GuardrailsError {}
+/**
+ * 409 of a per-subject policy assignment change (docs/api-contract.md rule 25): the subject's
+ * assignment is no longer what `expected_assignment` said, so nothing was changed. The message
+ * names the subject only as its caller allowed (policies.ts, `PolicySubject.showId`), and then
+ * keeps the server's words and the original error as `cause`; otherwise neither, since either may
+ * echo a member id or key hash a program holds secret.
+ */
+export class AssignmentConflictError extends ConflictError {
+  constructor(
+    summary: string,
+    ctx: ErrorContext,
+    /** Which kind of subject, the policy's `policy_type` and id (never the subject's id). */
+    readonly subject: "member" | "key",
+    readonly policyType: string,
+    readonly policyId: string,
+  ) {
+    super(409, summary, ctx);
+  }
+}
 /** 429: rate limited; `retryAfterSeconds` from the header. */
 export class RateLimitError extends GuardrailsError {
   readonly retryAfterSeconds: number | undefined;

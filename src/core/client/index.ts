@@ -6,3 +6,15 @@ export { paginate, collect } from "./pagination";
 export { checkBaseUrl } from "./base-url";
 export type { WorkspaceDefaultRead } from "./workspace-default";
 export type { WireWorkspace, WireGuardrail } from "./wire";
+export { PolicyClient, type PolicySubject, type AssignmentChange } from "./policies";
+export type {
+  WireAssignmentState,
+  WirePolicy,
+  WirePolicyConfig,
+  WirePolicyCreate,
+  WirePolicyDetail,
+  WirePolicySummary,
+  WirePolicyUpdate,
+  WireWorkspaceWidePolicy,
+  WireWorkspaceWidePolicyWrite,
+} from "./policy-wire";

@@ -16,7 +16,7 @@ export interface GuardrailsClientOptions {
   timeoutMs?: number;
   /** Largest successful response body read, in bytes. @default 8 MiB */
   maxResponseBytes?: number;
-  /** Most rows any one list may hold before paging stops with an error; replaces each list's own bound. @default LIST_ROWS in client.ts: 10,000 workspaces or guardrails, 100,000 assignments */
+  /** Most rows any one list may hold before paging stops with an error; replaces each list's own bound. @default LIST_ROWS in client.ts: 10,000 workspaces, guardrails or policies of a kind, 100,000 assignments */
   maxListRows?: number;
   /** Most bytes of responses one list read may take, over all its pages (a read may walk a list more than once); past it the read stops with a `PaginationError`. @default 256 MiB */
   maxListBytes?: number;
@@ -36,7 +36,12 @@ export interface GuardrailsClientOptions {
  * the thousands; issue 29's bench reads 100,000 of them. A count past the bound stops the read
  * at its first page. `maxListRows` replaces these; a call's own `maxRows` can only lower them.
  */
-export const LIST_ROWS = { workspaces: 10_000, guardrails: 10_000, assignments: MAX_LIST_ROWS } as const;
+export const LIST_ROWS = {
+  workspaces: 10_000,
+  guardrails: 10_000,
+  policies: 10_000,
+  assignments: MAX_LIST_ROWS,
+} as const;
 
 /** Bounds of one list call. */
 export interface ListOptions {

@@ -43,8 +43,10 @@ export interface TransportOptions {
 }
 
 export interface Exchange<T> {
-  method: "GET" | "POST" | "PATCH" | "DELETE";
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   path: string;
+  /** The path as errors show it, when `path` holds what a message must not (a key hash). @default path */
+  shownPath?: string;
   query?: Record<string, string | number | undefined>;
   body?: unknown;
   schema: z.ZodType<T>;
@@ -88,7 +90,9 @@ export class Transport {
   async send<T>(ex: Exchange<T>): Promise<T> {
     const url = new URL(`${this.options.baseUrl}/api/v1${ex.path}`);
     for (const [k, v] of Object.entries(ex.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
-    const ctx: Ctx = { method: ex.method, url: redactUrl(url.toString()) };
+    const shown =
+      ex.shownPath === undefined ? url : new URL(`${this.options.baseUrl}/api/v1${ex.shownPath}${url.search}`);
+    const ctx: Ctx = { method: ex.method, url: redactUrl(shown.toString()) };
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(new DeadlinePassed()), this.timeoutMs);
     let status: number | undefined;

@@ -36,13 +36,16 @@ export const WIRE_TEXT_MAX = 4096;
 export const WIRE_TIME_MAX = 64;
 
 /** A string of at most `max` characters; a longer one is refused by its length. */
-const bounded = (max: number) =>
+export const bounded = (max: number) =>
   z.string().max(max, {
     error: (issue) => `must be at most ${max} characters (got ${(issue.input as string).length})`,
   });
-const wireId = bounded(WIRE_ID_MAX);
-const wireText = bounded(WIRE_TEXT_MAX);
-const wireTime = bounded(WIRE_TIME_MAX);
+/** An id or hash, bounded. */
+export const wireId = bounded(WIRE_ID_MAX);
+/** A name, label or slug, bounded. */
+export const wireText = bounded(WIRE_TEXT_MAX);
+/** A timestamp, bounded. */
+export const wireTime = bounded(WIRE_TIME_MAX);
 
 /**
  * Absent and `null` both read as null (docs/api-contract.md rule 10), and so does an empty
@@ -50,7 +53,7 @@ const wireTime = bounded(WIRE_TIME_MAX);
  * declarative file says by leaving the setting out. Read this way, `[]` and null are one state
  * everywhere: export, adoption, refresh and diff (issue 24, finding 7).
  */
-const orNull = <T extends AnySchema>(schema: T) =>
+export const orNull = <T extends AnySchema>(schema: T) =>
   schema.nullish().transform((v) => (v === undefined || (Array.isArray(v) && v.length === 0) ? null : v));
 
 type Fields = typeof FIELDS;
@@ -87,6 +90,11 @@ export type WireGuardrailWrite = { [K in FieldName as WireName<K>]?: WireValue<K
 export type WireGuardrailCreate = WireGuardrailWrite & { name: string };
 /** Body of `PATCH /guardrails/{id}`: `workspace_id` cannot change. */
 export type WireGuardrailUpdate = Omit<WireGuardrailWrite, "workspace_id">;
+
+/** Which assignee list a guardrail assignment call is about. */
+export type AssigneeKind = "members" | "keys";
+/** The request body's field that carries the ids of each kind (the wire's name for them). */
+export const BULK_FIELD = { members: "member_user_ids", keys: "key_hashes" } as const;
 
 /** A member assignment as the service returns it. */
 export const wireMemberAssignment = z.object({

@@ -9,6 +9,15 @@ import { z } from "zod";
 // biome-ignore lint/suspicious/noExplicitAny: zod 4 has no other spelling for "any schema".
 export type AnySchema = z.ZodType<any, any, any>;
 
+/**
+ * The Guardrail Policy kinds a setting can belong to (docs/api-contract.md rule 31: "setting
+ * names and values are the same for guardrails and policies"), in the program's names. The
+ * service's `policy_type` and path segment of each are in policy-kinds.ts.
+ */
+export const POLICY_KINDS = ["budget", "modelAvailability", "moderation"] as const;
+/** A Guardrail Policy kind. */
+export type PolicyKind = (typeof POLICY_KINDS)[number];
+
 /** How a field is sent and compared. */
 export type FieldKind =
   /** One value; compared as is. */
@@ -35,6 +44,8 @@ export interface FieldSpec<Wire extends string, Arg extends AnySchema, Read exte
   required?: boolean;
   /** What an omitted arg means, which is also what the service holds then. @default null */
   absent?: boolean | null;
+  /** The policy kind whose `config` holds this field; null for `name` and `description` (rule 31). */
+  policy?: PolicyKind | null;
   /** Fields sent together whenever one of them changes (the ZDR flags). */
   group?: "zdr";
   /** Another field whose value this one takes when not given (docs/api-contract.md, spec rules 2-3). */
@@ -112,3 +123,6 @@ export const zdrFlag = <const Wire extends string>(wire: Wire) => ({
   group: "zdr" as const,
   fallback: "enforceZdr" as const,
 });
+
+/** A row with the policy kind it belongs to (the table's policy column). */
+export const inPolicy = <const P extends PolicyKind, Row extends object>(policy: P, row: Row) => ({ ...row, policy });

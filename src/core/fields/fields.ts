@@ -2,8 +2,9 @@
  * The guardrail field table: every setting a program writes and the service holds, stated
  * once. Per field: the wire name, the zod schema `check` holds the program to (strict), the
  * one the client reads responses with (tolerant: docs/api-contract.md rules 10-12), its kind
- * (how it is sent, recorded and compared) and, as the entry's JSDoc, the docs a user reads in
- * the IDE on `GuardrailArgs`. The args schema, the wire schemas, the outputs, diff, the
+ * (how it is sent, recorded and compared), the Guardrail Policy kind whose `config` holds it
+ * (`policy`, rule 31; policy-kinds.ts derives each kind's fields from it) and, as the entry's
+ * JSDoc, the docs a user reads in the IDE on `GuardrailArgs`. The args schema, the wire schemas, the outputs, diff, the
  * create and PATCH bodies, refresh and the user-facing names are all derived from it, and
  * typed over its keys, so a field cannot be half added. What an entry is, and the builders
  * the rows are made with, are in field-spec.ts: this file holds the table and the names derived
@@ -14,7 +15,18 @@
  */
 import { z } from "zod";
 import { DATA_REGIONS, DESCRIPTION_MAX, NAME_MAX, RESET_INTERVALS } from "./constants";
-import { type AnySchema, type FieldSpec, field, flag, idSet, same, scalar, zdrFlag } from "./field-spec";
+import {
+  type AnySchema,
+  type FieldSpec,
+  field,
+  flag,
+  idSet,
+  inPolicy,
+  type PolicyKind,
+  same,
+  scalar,
+  zdrFlag,
+} from "./field-spec";
 import * as filters from "./filters";
 
 /** The table. Its JSDoc is what `GuardrailArgs` shows in an IDE. */
@@ -30,90 +42,109 @@ export const FIELDS = {
       z.string(),
     ),
     required: true as const,
+    policy: null,
   },
   /** At most 1000 characters. @default none (null) */
-  description: scalar(
-    "description",
-    z
-      .string({ error: "must be a string" })
-      .max(DESCRIPTION_MAX, { error: `must be at most ${DESCRIPTION_MAX} characters` }),
-    z.string(),
-  ),
+  description: {
+    ...scalar(
+      "description",
+      z
+        .string({ error: "must be a string" })
+        .max(DESCRIPTION_MAX, { error: `must be at most ${DESCRIPTION_MAX} characters` }),
+      z.string(),
+    ),
+    policy: null,
+  },
   /** Models allowed, by slug or canonical slug; a set of identifiers (another identifier for a listed model is one update that then settles). Omit instead of `[]`. @default no restriction (null) */
-  allowedModels: idSet("allowed_models", "modelSet", "model identifier"),
+  allowedModels: inPolicy("modelAvailability", idSet("allowed_models", "modelSet", "model identifier")),
   /** Provider ids allowed; compared as a set. Omit instead of `[]`. @default no restriction (null) */
-  allowedProviders: idSet("allowed_providers", "set", "provider id"),
+  allowedProviders: inPolicy("modelAvailability", idSet("allowed_providers", "set", "provider id")),
   /** Models excluded from routing, by slug or canonical slug; a set. Omit instead of `[]`. @default none (null) */
-  ignoredModels: idSet("ignored_models", "modelSet", "model identifier"),
+  ignoredModels: inPolicy("modelAvailability", idSet("ignored_models", "modelSet", "model identifier")),
   /** Provider ids excluded from routing; a set. Omit instead of `[]`. @default none (null) */
-  ignoredProviders: idSet("ignored_providers", "set", "provider id"),
+  ignoredProviders: inPolicy("modelAvailability", idSet("ignored_providers", "set", "provider id")),
   /** Spending limit in US dollars, finite and >= 0. @default no limit (null) */
-  limitUsd: scalar(
-    "limit_usd",
-    z
-      // zod 4 refuses NaN and ±Infinity as not numbers; check says "must be a finite number" (args/messages.ts).
-      .number({ error: "must be a number of US dollars" })
-      .refine((n) => n >= 0, { error: "must be >= 0" }),
-    z.number(),
+  limitUsd: inPolicy(
+    "budget",
+    scalar(
+      "limit_usd",
+      z
+        // zod 4 refuses NaN and ±Infinity as not numbers; check says "must be a finite number" (args/messages.ts).
+        .number({ error: "must be a number of US dollars" })
+        .refine((n) => n >= 0, { error: "must be >= 0" }),
+      z.number(),
+    ),
   ),
   /** When the spending limit resets: `daily`, `weekly` or `monthly`. @default none (null) */
-  resetInterval: scalar(
-    "reset_interval",
-    z.enum(RESET_INTERVALS, { error: `must be one of ${RESET_INTERVALS.join(", ")}` }),
-    z.string(),
+  resetInterval: inPolicy(
+    "budget",
+    scalar(
+      "reset_interval",
+      z.enum(RESET_INTERVALS, { error: `must be one of ${RESET_INTERVALS.join(", ")}` }),
+      z.string(),
+    ),
   ),
   /** Zero-data-retention for the first named model vendor. @default `enforceZdr`, else null */
-  enforceZdrVendorA: zdrFlag("enforce_zdr_vendor_a"),
+  enforceZdrVendorA: inPolicy("modelAvailability", zdrFlag("enforce_zdr_vendor_a")),
   /** Zero-data-retention for the second named model vendor. @default `enforceZdr`, else null */
-  enforceZdrVendorB: zdrFlag("enforce_zdr_vendor_b"),
+  enforceZdrVendorB: inPolicy("modelAvailability", zdrFlag("enforce_zdr_vendor_b")),
   /** Zero-data-retention for the third named model vendor. @default `enforceZdr`, else null */
-  enforceZdrVendorC: zdrFlag("enforce_zdr_vendor_c"),
+  enforceZdrVendorC: inPolicy("modelAvailability", zdrFlag("enforce_zdr_vendor_c")),
   /** Zero-data-retention for models of any other vendor. @default `enforceZdr`, else null */
-  enforceZdrOther: zdrFlag("enforce_zdr_other"),
+  enforceZdrOther: inPolicy("modelAvailability", zdrFlag("enforce_zdr_other")),
   /**
    * @deprecated Use the four `enforceZdr*` per-vendor-group args. When set, its value fills
    * each per-vendor arg that is not given (an explicit per-vendor value wins).
    * @default null
    */
-  enforceZdr: { ...flag("enforce_zdr"), group: "zdr" as const },
+  enforceZdr: inPolicy("modelAvailability", { ...flag("enforce_zdr"), group: "zdr" as const }),
   /** Builtin content filters; each slug at most once. Omit instead of `[]`. @default none (null) */
-  contentFilterBuiltins: field({
-    wire: "content_filter_builtins",
-    kind: "filterSet",
-    arg: filters.builtinListArgs,
-    read: z.array(filters.wireBuiltinFilter),
-    inner: { scan_scope: "scanScope" },
-    toWire: filters.builtinToWire,
-    fromWire: filters.builtinFromWire,
-    toArg: filters.builtinToArg,
-    compare: filters.builtinsKey,
-  }),
+  contentFilterBuiltins: inPolicy(
+    "moderation",
+    field({
+      wire: "content_filter_builtins",
+      kind: "filterSet",
+      arg: filters.builtinListArgs,
+      read: z.array(filters.wireBuiltinFilter),
+      inner: { scan_scope: "scanScope" },
+      toWire: filters.builtinToWire,
+      fromWire: filters.builtinFromWire,
+      toArg: filters.builtinToArg,
+      compare: filters.builtinsKey,
+    }),
+  ),
   /** Custom regex content filters, applied in order. Omit instead of `[]`. @default none (null) */
-  contentFilters: field({
-    wire: "content_filters",
-    kind: "orderedList",
-    arg: filters.customListArgs,
-    read: z.array(filters.wireCustomFilter),
-    toWire: filters.customToWire,
-    fromWire: filters.customFromWire,
-    toArg: same,
-    compare: filters.filtersKey,
-  }),
+  contentFilters: inPolicy(
+    "moderation",
+    field({
+      wire: "content_filters",
+      kind: "orderedList",
+      arg: filters.customListArgs,
+      read: z.array(filters.wireCustomFilter),
+      toWire: filters.customToWire,
+      fromWire: filters.customFromWire,
+      toArg: same,
+      compare: filters.filtersKey,
+    }),
+  ),
   /** Whether providers may train on prompts sent to free models. @default the service's setting (null) */
-  enableFreeModelTraining: flag("enable_free_model_training"),
+  enableFreeModelTraining: inPolicy("modelAvailability", flag("enable_free_model_training")),
   /** Whether providers may train on prompts sent to paid models. @default the service's setting (null) */
-  enablePaidModelTraining: flag("enable_paid_model_training"),
+  enablePaidModelTraining: inPolicy("modelAvailability", flag("enable_paid_model_training")),
   /** Whether prompts sent to free models may be published. @default the service's setting (null) */
-  enableFreeModelPublication: flag("enable_free_model_publication"),
+  enableFreeModelPublication: inPolicy("modelAvailability", flag("enable_free_model_publication")),
   /** Regions requests may be processed in: `global`, `europe`, `us`; compared as a set. Omit instead of `[]`. @default no restriction (null) */
-  allowedDataRegions: idSet(
-    "allowed_data_regions",
-    "set",
-    "data region",
-    z.enum(DATA_REGIONS, { error: `must be one of ${DATA_REGIONS.join(", ")}` }),
+  allowedDataRegions: inPolicy(
+    "modelAvailability",
+    idSet(
+      "allowed_data_regions",
+      "set",
+      "data region",
+      z.enum(DATA_REGIONS, { error: `must be one of ${DATA_REGIONS.join(", ")}` }),
+    ),
   ),
   /** Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default. @default false */
-  includeByokInBudgets: { ...flag("include_byok_in_budgets"), absent: false },
+  includeByokInBudgets: inPolicy("budget", { ...flag("include_byok_in_budgets"), absent: false }),
 };
 
 type Fields = typeof FIELDS;
@@ -129,7 +160,7 @@ const _table: {
     Fields[K]["arg"],
     Fields[K]["read"],
     ReturnType<Fields[K]["fromWire"]>
-  >;
+  > & { policy: PolicyKind | null };
 } = FIELDS;
 void _table;
 
@@ -142,6 +173,10 @@ export type OutputValue<K extends FieldName> =
   | (IsRequired<K> extends true ? never : null);
 /** A field's value as the service answers it. */
 export type WireValue<K extends FieldName> = z.output<Fields[K]["read"]> | (IsRequired<K> extends true ? never : null);
+/** The fields of one policy kind (the table's policy column), as a type. */
+export type PolicyFieldName<P extends PolicyKind> = {
+  [K in FieldName]: Fields[K]["policy"] extends P ? K : never;
+}[FieldName];
 /** The service's name of a field. */
 export type WireName<K extends FieldName> = Fields[K]["wire"];
 

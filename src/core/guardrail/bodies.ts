@@ -5,28 +5,12 @@
  * (model.ts), so a body and a comparison never disagree on what was asked.
  */
 import { FIELD_NAMES, spec, type FieldName } from "../fields/fields";
+import { desired, given, wireValue } from "../fields/values";
 import type { GuardrailInputs } from "../args/guardrail-args";
 import type { WireGuardrailCreate, WireGuardrailUpdate } from "../client/wire";
 
-// biome-ignore lint/suspicious/noShadowRestrictedNames: a module-local helper; no caller here means Object.prototype.valueOf.
-const valueOf = (bag: unknown, k: string): unknown => (bag as Record<string, unknown>)[k] ?? undefined;
-
-/** What the program gives for a field: its own value, else the one it falls back to (docs/api-contract.md, spec rules 2-3). */
-export function given(inputs: GuardrailInputs, k: FieldName): unknown {
-  const fallback = spec(k).fallback;
-  return valueOf(inputs, k) ?? (fallback ? valueOf(inputs, fallback) : undefined);
-}
-
-/** The value the program asks the service to hold: what it gives, else what omission means. */
-export function desired(inputs: GuardrailInputs, k: FieldName): unknown {
-  return given(inputs, k) ?? spec(k).absent ?? null;
-}
-
-/** One field's wire value; `null` clears. */
-function wireValue(inputs: GuardrailInputs, k: FieldName): unknown {
-  const v = desired(inputs, k);
-  return v === null ? null : spec(k).toWire(v as never);
-}
+/** Re-exported where callers have always found them; the field table's values (fields/values.ts). */
+export { desired, given };
 
 /**
  * PATCH body holding only what changed. Fields of a group travel together, every one
