@@ -137,7 +137,12 @@ export const KINDS = {
     policyKind: "modelAccessPolicy",
     settings: false,
     docsPage: "docs/resources/model-access-policy.md",
-    policy: { fields: "modelAvailability", policyType: "model_availability", segment: "model-availability", noun: "model availability policy" },
+    policy: {
+      fields: "modelAvailability",
+      policyType: "model_availability",
+      segment: "model-availability",
+      noun: "model availability policy",
+    },
   },
   ModerationPolicy: {
     dynamicToken: dynamicToken("ModerationPolicy"),

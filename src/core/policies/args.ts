@@ -7,10 +7,10 @@
 import { z } from "zod";
 import type { ArgDoc } from "../arg-doc";
 import { guardrailSettingsShape, limitNeedsInterval } from "../args/guardrail-args";
+import { POLICY_SETTINGS_SHAPES } from "../args/policy-args";
 import { UUID_RE } from "../fields/constants";
 import type { FieldName } from "../fields/fields";
 import { KINDS, type PolicyTypeName } from "../kinds";
-import { POLICY_FIELDS } from "./kind-fields";
 
 /** A workspace slug as this package sends it: URL-friendly, so it is one path segment as written. */
 const SLUG_RE = /^[a-z0-9][a-z0-9_-]{0,99}$/i;
@@ -56,8 +56,7 @@ function limitRequired(v: { limitUsd?: unknown }, ctx: z.RefinementCtx): void {
 }
 
 function argsSchema(type: PolicyTypeName) {
-  const fields = POLICY_FIELDS[KINDS[type].policy.fields];
-  const settings = Object.fromEntries(fields.map((k) => [k, guardrailSettingsShape[k]]));
+  const settings = POLICY_SETTINGS_SHAPES[KINDS[type].policy.fields];
   const schema = z.strictObject({ ...commonShape, ...settings });
   return KINDS[type].policy.fields === "budget"
     ? schema.superRefine((v, ctx) => {

@@ -59,7 +59,8 @@ function listDrift(l: IdList, was: readonly string[], now: readonly string[], se
   const added = asSet(now).filter((id) => !before.has(id));
   const removed = asSet(was).filter((id) => !after.has(id));
   if (secret) return `${l} (${added.length} added, ${removed.length} removed)`;
-  const part = (verb: string, ids: string[]) => (ids.length > 0 ? `${verb} ${ids.map((i) => JSON.stringify(i)).join(", ")}` : "");
+  const part = (verb: string, ids: string[]) =>
+    ids.length > 0 ? `${verb} ${ids.map((i) => JSON.stringify(i)).join(", ")}` : "";
   return `${l} (${[part("added", added), part("removed", removed)].filter(Boolean).join("; ")})`;
 }
 

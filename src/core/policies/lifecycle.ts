@@ -35,7 +35,9 @@ export function check(type: PolicyTypeName, news: Record<string, unknown>): Chec
   const schema = POLICY_ARGS[type];
   const parsed = schema.safeParse(props, { reportInput: true });
   if (parsed.success) return { inputs: news, failures: [] };
-  const issues = parsed.error.issues.filter((i) => !isUnknown(props[String(i.path[0] ?? "")]) && !containsUnknown(props[String(i.path[0] ?? "")]));
+  const issues = parsed.error.issues.filter(
+    (i) => !isUnknown(props[String(i.path[0] ?? "")]) && !containsUnknown(props[String(i.path[0] ?? "")]),
+  );
   const failures = issuesToFailures({ issues }, Object.keys(schema.shape), secretArgsOf(news));
   return { inputs: news, failures: markSecret(failures, secretArgsOf(news)) };
 }
@@ -45,10 +47,15 @@ export function parseInputs(type: PolicyTypeName, news: Record<string, unknown>)
   const parsed = POLICY_ARGS[type].safeParse(userProps(news), { reportInput: true });
   if (!parsed.success) {
     const failures = issuesToFailures(parsed.error, [], secretArgsOf(news));
-    throw new UserError(`invalid ${KINDS[type].policy.noun} args: ${failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
+    throw new UserError(
+      `invalid ${KINDS[type].policy.noun} args: ${failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`,
+    );
   }
   const inputs = parsed.data as PolicyInputs;
-  return { ...inputs, workspaceId: isWorkspaceUuid(inputs.workspaceId) ? inputs.workspaceId.toLowerCase() : inputs.workspaceId };
+  return {
+    ...inputs,
+    workspaceId: isWorkspaceUuid(inputs.workspaceId) ? inputs.workspaceId.toLowerCase() : inputs.workspaceId,
+  };
 }
 
 /** The workspace's id for a reference (an id, or a slug asked of the service once). */
@@ -94,10 +101,13 @@ export async function diff(
 /** The body of a create: everything the program gives (nobody can have changed a policy that did not exist). */
 function createBody(type: PolicyTypeName, inputs: PolicyInputs, workspaceId: string): WirePolicyWrite {
   const lists = Object.fromEntries(
-    (Object.keys(LIST_WIRE) as IdList[]).filter((l) => inputs[l] !== undefined).map((l) => [LIST_WIRE[l], [...new Set(inputs[l])]]),
+    (Object.keys(LIST_WIRE) as IdList[])
+      .filter((l) => inputs[l] !== undefined)
+      .map((l) => [LIST_WIRE[l], [...new Set(inputs[l])]]),
   );
   // Rule 24's pair: one assignment list goes with the other.
-  if (lists.member_ids || lists.api_key_hashes) Object.assign(lists, { member_ids: lists.member_ids ?? [], api_key_hashes: lists.api_key_hashes ?? [] });
+  if (lists.member_ids || lists.api_key_hashes)
+    Object.assign(lists, { member_ids: lists.member_ids ?? [], api_key_hashes: lists.api_key_hashes ?? [] });
   return {
     name: inputs.name,
     config: configBody(type, inputs),
@@ -107,13 +117,25 @@ function createBody(type: PolicyTypeName, inputs: PolicyInputs, workspaceId: str
   };
 }
 
-export async function create(conn: Connection, type: PolicyTypeName, news: Record<string, unknown>): Promise<CreateResult> {
+export async function create(
+  conn: Connection,
+  type: PolicyTypeName,
+  news: Record<string, unknown>,
+): Promise<CreateResult> {
   const inputs = parseInputs(type, news);
   const what = label(type, inputs.name);
   const workspaceId = await workspaceIdOf(conn, inputs.workspaceId, what);
   const body = createBody(type, inputs, workspaceId);
-  const p = await policyOps(conn, type).create(body).catch((err) => Promise.reject(annotate(what, err)));
-  const outs = outputsOf(type, workspaceId, { ...body, ...p, is_workspace_default: body.is_workspace_default ?? false } as never, inputs, undefined);
+  const p = await policyOps(conn, type)
+    .create(body)
+    .catch((err) => Promise.reject(annotate(what, err)));
+  const outs = outputsOf(
+    type,
+    workspaceId,
+    { ...body, ...p, is_workspace_default: body.is_workspace_default ?? false } as never,
+    inputs,
+    undefined,
+  );
   return { id: p.id, properties: sealed(outs, secretNames(news)) };
 }
 
@@ -134,8 +156,18 @@ export async function read(
     live = await ops.get(policyId, workspaceId);
   } catch (err) {
     if (!(err instanceof NotFoundError)) throw annotate(what, err);
-    if (importing) throw new UserError(`${what}: the service has no ${KINDS[type].policy.noun} ${policyId} in workspace ${workspaceId}`, { cause: err });
-    await confirmGone(conn, err, { what, guardrailId: policyId, workspaceId, list: (ws) => ops.ids(ws!), noun: KINDS[type].policy.noun });
+    if (importing)
+      throw new UserError(
+        `${what}: the service has no ${KINDS[type].policy.noun} ${policyId} in workspace ${workspaceId}`,
+        { cause: err },
+      );
+    await confirmGone(conn, err, {
+      what,
+      guardrailId: policyId,
+      workspaceId,
+      list: (ws) => ops.ids(ws!),
+      noun: KINDS[type].policy.noun,
+    });
     return undefined;
   }
   const args = importing ? ({} as PolicyInputs) : state.args;
@@ -172,11 +204,21 @@ export async function update(
 }
 
 /** The PUT: name and config always; each pair of lists only when one of it changes; the flag only when it changes. */
-function updateBody(type: PolicyTypeName, olds: PolicyOutputs, inputs: PolicyInputs, live: WirePolicyDetail): WirePolicyWrite {
+function updateBody(
+  type: PolicyTypeName,
+  olds: PolicyOutputs,
+  inputs: PolicyInputs,
+  live: WirePolicyDetail,
+): WirePolicyWrite {
   const changed = new Set(changedLists(olds, inputs));
   const pair = (a: IdList, b: IdList) =>
     changed.has(a) || changed.has(b)
-      ? Object.fromEntries([a, b].map((l) => [LIST_WIRE[l], [...new Set(inputs[l] ?? (live[LIST_WIRE[l] as keyof WirePolicyDetail] as string[] | null) ?? [])]]))
+      ? Object.fromEntries(
+          [a, b].map((l) => [
+            LIST_WIRE[l],
+            [...new Set(inputs[l] ?? (live[LIST_WIRE[l] as keyof WirePolicyDetail] as string[] | null) ?? [])],
+          ]),
+        )
       : {};
   const flag = inputs.workspaceDefault ?? false;
   return {

@@ -7,11 +7,13 @@
 import { spec, type FieldName } from "../fields/fields";
 import { KINDS, type PolicyTypeName } from "../kinds";
 import { ID_LISTS, type IdList, type PolicyInputs } from "./args";
-import { POLICY_FIELDS } from "./kind-fields";
+import { POLICY_FIELDS, policyConfig } from "../fields/policy-kinds";
+import { desired } from "../fields/values";
 import type { WirePolicy, WirePolicyDetail } from "./ops";
 
 /** The settings a kind's resource takes, in table order. */
 export const fieldsOf = (type: PolicyTypeName): readonly FieldName[] => POLICY_FIELDS[KINDS[type].policy.fields];
+export { desired };
 
 /** The wire name of each id list, as the detail record and the bodies spell it. */
 export const LIST_WIRE: Record<IdList, keyof WirePolicyDetail & string> = {
@@ -43,12 +45,6 @@ export type PolicyOutputs = Record<FieldName, unknown> & {
 // biome-ignore lint/suspicious/noShadowRestrictedNames: a module-local helper; no caller here means Object.prototype.valueOf.
 const valueOf = (bag: unknown, k: string): unknown => (bag as Record<string, unknown> | undefined)?.[k] ?? undefined;
 
-/** What the program asks for: its own value, else the one it falls back to, else what omission means. */
-export function desired(inputs: Partial<Record<FieldName, unknown>>, k: FieldName): unknown {
-  const fallback = spec(k).fallback;
-  return valueOf(inputs, k) ?? (fallback ? valueOf(inputs, fallback) : undefined) ?? spec(k).absent ?? null;
-}
-
 /** The comparison key of one value; unset and `[]` are what omission means. */
 export function key(k: FieldName, value: unknown): string {
   const v = (Array.isArray(value) && value.length === 0 ? null : value) ?? spec(k).absent ?? null;
@@ -56,17 +52,14 @@ export function key(k: FieldName, value: unknown): string {
 }
 
 /** The `config` a create or update sends: every field of the kind, whole (an update replaces it, rule 24). */
-export function configBody(type: PolicyTypeName, inputs: PolicyInputs): Record<string, unknown> {
-  return Object.fromEntries(
-    fieldsOf(type).map((k) => {
-      const v = desired(inputs, k);
-      return [spec(k).wire, v === null ? null : spec(k).toWire(v as never)];
-    }),
-  );
-}
+export const configBody = (type: PolicyTypeName, inputs: PolicyInputs) =>
+  policyConfig(KINDS[type].policy.fields, inputs) as Record<string, unknown>;
 
 /** The settings of a record's `config`, in the program's names (null where unset). */
-export function settingsOf(type: PolicyTypeName, config: Record<string, unknown> | undefined): Record<FieldName, unknown> {
+export function settingsOf(
+  type: PolicyTypeName,
+  config: Record<string, unknown> | undefined,
+): Record<FieldName, unknown> {
   return Object.fromEntries(
     fieldsOf(type).map((k) => {
       const w = valueOf(config, spec(k).wire);
@@ -119,7 +112,11 @@ const asArg = (k: FieldName, v: unknown) => (v === null || v === undefined ? und
  * managed list and the default flag as the service holds them; for an import (no args), the
  * args a program writes to hold exactly what the service holds.
  */
-export function refreshedInputs(type: PolicyTypeName, outs: PolicyOutputs, importing: boolean): Record<string, unknown> {
+export function refreshedInputs(
+  type: PolicyTypeName,
+  outs: PolicyOutputs,
+  importing: boolean,
+): Record<string, unknown> {
   const args: Record<string, unknown> = importing
     ? { workspaceId: outs.workspaceId, name: outs.name }
     : { ...outs.args, name: outs.name };

@@ -1,10 +1,11 @@
 /**
- * The policy calls a workspace policy's lifecycle makes, over the connection's client. Bound to
- * one kind, so the lifecycle never names a path or a `policy_type`.
- * PLACEHOLDER: the types mirror fix/pol-client's client/policies.ts until it lands.
+ * The policy calls a workspace policy's lifecycle makes, over the connection's client
+ * (client/policies.ts), bound to one kind so the lifecycle never names a path or a `policy_type`.
+ * The records are read loosely typed here: the lifecycle walks the kind's fields by name.
  */
+import { PolicyClient } from "../client/policies";
 import type { Connection } from "../connection";
-import type { PolicyTypeName } from "../kinds";
+import { KINDS, type PolicyTypeName } from "../kinds";
 
 /** A create's or update's answer (rule 23). */
 export interface WirePolicy {
@@ -50,6 +51,17 @@ export interface PolicyOps {
   ids(workspaceId: string): AsyncIterable<{ id: string }>;
 }
 
-export function policyOps(_conn: Connection, _type: PolicyTypeName): PolicyOps {
-  throw new Error("policy operations: waiting for fix/pol-client");
+/** One kind's calls over the connection's client (made at the first call, as every lifecycle's). */
+export function policyOps(conn: Connection, type: PolicyTypeName): PolicyOps {
+  const kind = KINDS[type].policy.fields;
+  const policies = () => new PolicyClient(conn.client());
+  return {
+    create: async (body) => (await policies().createPolicy(kind, body as never)) as unknown as WirePolicy,
+    get: async (id, ws) => (await policies().getPolicy(kind, id, ws)) as unknown as WirePolicyDetail,
+    update: async (id, body) => (await policies().updatePolicy(kind, id, body as never)) as unknown as WirePolicy,
+    remove: async (id, ws) => {
+      await policies().deletePolicy(kind, id, ws);
+    },
+    ids: (ws) => policies().listPolicies(kind, ws),
+  };
 }
