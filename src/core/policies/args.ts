@@ -9,7 +9,7 @@ import type { ArgDoc } from "../arg-doc";
 import { guardrailSettingsShape, limitNeedsInterval } from "../args/guardrail-args";
 import { POLICY_SETTINGS_SHAPES } from "../args/policy-args";
 import { UUID_RE } from "../fields/constants";
-import type { FieldName } from "../fields/fields";
+import { FIELDS, type FieldName } from "../fields/fields";
 import { KINDS, type PolicyTypeName } from "../kinds";
 
 /** A workspace slug as this package sends it: URL-friendly, so it is one path segment as written. */
@@ -44,26 +44,15 @@ const commonShape = {
 export const ID_LISTS = ["memberUserIds", "keyHashes", "optedOutMemberUserIds", "optedOutKeyHashes"] as const;
 export type IdList = (typeof ID_LISTS)[number];
 
-/** A budget policy is a limit: `limitUsd` required (and so its `resetInterval`, as on a Guardrail). */
-function limitRequired(v: { limitUsd?: unknown }, ctx: z.RefinementCtx): void {
-  if (v.limitUsd === undefined)
-    ctx.addIssue({
-      code: "custom",
-      path: ["limitUsd"],
-      input: v.limitUsd,
-      message: "is required: a budget policy is a spending limit in USD (with its resetInterval)",
-    });
-}
-
 function argsSchema(type: PolicyTypeName) {
-  const settings = POLICY_SETTINGS_SHAPES[KINDS[type].policy.fields];
+  const budget = KINDS[type].policy.fields === "budget";
+  // A budget policy is a spending limit: `limitUsd` required (and so, as on a Guardrail, its `resetInterval`).
+  const settings = {
+    ...POLICY_SETTINGS_SHAPES[KINDS[type].policy.fields],
+    ...(budget ? { limitUsd: FIELDS.limitUsd.arg } : {}),
+  };
   const schema = z.strictObject({ ...commonShape, ...settings });
-  return KINDS[type].policy.fields === "budget"
-    ? schema.superRefine((v, ctx) => {
-        limitRequired(v as { limitUsd?: unknown }, ctx);
-        limitNeedsInterval(v as { limitUsd?: unknown }, ctx);
-      })
-    : schema;
+  return budget ? schema.superRefine((v, ctx) => limitNeedsInterval(v as { limitUsd?: unknown }, ctx)) : schema;
 }
 
 /** Each kind's args schema. */
