@@ -6,7 +6,7 @@
  * `AssignmentConflictError`). Reads are checked with policy-wire.ts; lists are async iterators.
  */
 import { POLICY_WIRE, type PolicyKind } from "../fields/policy-kinds";
-import { idText } from "../text/terminal";
+import { idText, visible } from "../text/terminal";
 import { UserError } from "../user-error";
 import type { GuardrailsClient, ListOptions } from "./client";
 import { AssignmentConflictError, ConflictError } from "./errors";
@@ -31,7 +31,7 @@ import { dataEnvelope } from "./wire";
 
 /**
  * A member or an API key, as a per-subject assignment call names it. Its id goes in the URL;
- * errors show `{member_id}` / `{hash}` there and call it "a member" / "an API key" unless
+ * errors show `REDACTED` there and call it "a member" / "an API key" unless
  * `showId` says the id may be shown (a program may hold it secret).
  */
 export type PolicySubject = ({ memberId: string } | { keyHash: string }) & {
@@ -56,7 +56,7 @@ const ACCOUNT = `${BASE}/account`;
 /** One path segment, encoded; "", "." and ".." are refused (they would leave the segment). */
 function segment(what: string, value: string): string {
   if (typeof value !== "string" || value === "" || value === "." || value === "..")
-    throw new UserError(`${what} must be one path segment; got ${idText(value)}`);
+    throw new UserError(`${what} must be one path segment; got ${JSON.stringify(visible(String(value), 80))}`);
   return encodeURIComponent(value);
 }
 
@@ -72,7 +72,7 @@ function subjectPaths(subject: PolicySubject): { path: string; shownPath: string
   const shown = subject.showId === true;
   return {
     path,
-    shownPath: shown ? path : `${BASE}/assignments/${seg}/${member ? "{member_id}" : "{hash}"}`,
+    shownPath: shown ? path : `${BASE}/assignments/${seg}/REDACTED`,
     who: shown ? `${member ? "member" : "API key"} ${idText(id)}` : member ? "a member" : "an API key",
     is: member ? "member" : "key",
   };

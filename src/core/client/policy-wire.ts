@@ -43,8 +43,9 @@ export const wirePolicyConfig = {
 /** A kind's `config` as the client reads it. */
 export type WirePolicyConfig<P extends PolicyKind> = z.output<(typeof wirePolicyConfig)[P]>;
 
+/** A `config` as read: absent or null reads as every field null (the service holds none of them). */
 const config = <P extends PolicyKind>(kind: P) =>
-  z.preprocess((v) => v ?? {}, wirePolicyConfig[kind]) as unknown as (typeof wirePolicyConfig)[P];
+  wirePolicyConfig[kind].nullish().transform((v) => v ?? (wirePolicyConfig[kind].parse({}) as WirePolicyConfig<P>));
 /** An open enum: kept as the service sent it (rule 23's `rate_limit`). */
 const openEnum = wireText;
 /** A list of ids or hashes; each bounded. */
@@ -147,7 +148,7 @@ export const wireWorkspaceWidePolicy = z
     id: serviceId,
     name: wireText,
     policy_type: openEnum,
-    config: z.unknown(),
+    config: z.unknown().optional(),
     workspace_ids: maybe(z.array(serviceId)),
     opted_out_workspace_ids: maybe(z.array(serviceId)),
     workspace_count: maybe(count),

@@ -1,0 +1,92 @@
+/**
+ * Issue 40: the field table's policy column (docs/api-contract.md rule 31; design-40 "Settings").
+ * Every setting belongs to exactly one Guardrail Policy kind, `name` and `description` to none,
+ * and each kind's derived shapes (the strict args shape, the tolerant `config` read schema, the
+ * `config` body) hold exactly that kind's fields, in the table's names.
+ */
+import { describe, expect, it } from "vitest";
+import { POLICY_SETTINGS_SHAPES } from "../../src/core/args/policy-args";
+import { wirePolicyConfig } from "../../src/core/client/policy-wire";
+import { FIELD_NAMES, spec } from "../../src/core/fields/fields";
+import { POLICY_FIELDS, POLICY_KINDS, policyConfig, policyKindOf } from "../../src/core/fields/policy-kinds";
+
+/** The design's list (design-40.md, "Settings"), stated here on its own so the column is checked against it. */
+const EXPECTED = {
+  budget: ["limitUsd", "resetInterval", "includeByokInBudgets"],
+  modelAvailability: [
+    "allowedModels",
+    "allowedProviders",
+    "ignoredModels",
+    "ignoredProviders",
+    "enforceZdrVendorA",
+    "enforceZdrVendorB",
+    "enforceZdrVendorC",
+    "enforceZdrOther",
+    "enforceZdr",
+    "enableFreeModelTraining",
+    "enablePaidModelTraining",
+    "enableFreeModelPublication",
+    "allowedDataRegions",
+  ],
+  moderation: ["contentFilterBuiltins", "contentFilters"],
+};
+const sorted = (xs: readonly string[]) => [...xs].sort();
+
+describe("the field table's policy column", () => {
+  it("gives every field but name and description a policy kind, and those two none", () => {
+    for (const k of FIELD_NAMES) {
+      const kind = spec(k).policy;
+      if (k === "name" || k === "description") expect(kind, k).toBeNull();
+      else expect(POLICY_KINDS, k).toContain(kind);
+    }
+  });
+
+  it.each(POLICY_KINDS)("%s: its fields are the design's, and each field is in one kind only", (kind) => {
+    expect(sorted(POLICY_FIELDS[kind])).toEqual(sorted(EXPECTED[kind]));
+    const others = POLICY_KINDS.filter((p) => p !== kind).flatMap((p) => POLICY_FIELDS[p]);
+    for (const k of POLICY_FIELDS[kind]) expect(others, k).not.toContain(k);
+  });
+
+  it.each(POLICY_KINDS)("%s: args shape, config read schema and config body hold exactly its fields", (kind) => {
+    const fields = POLICY_FIELDS[kind];
+    const wires = sorted(fields.map((k) => spec(k).wire));
+    expect(sorted(Object.keys(POLICY_SETTINGS_SHAPES[kind]))).toEqual(sorted(fields));
+    expect(sorted(Object.keys(wirePolicyConfig[kind].shape))).toEqual(wires);
+    expect(sorted(Object.keys(policyConfig(kind, {})))).toEqual(wires);
+  });
+
+  it("the args shape is the guardrail's own schema per field (strict: a bad value fails with the guardrail's message)", () => {
+    const limit = POLICY_SETTINGS_SHAPES.budget.limitUsd.safeParse(-1);
+    expect(limit.success).toBe(false);
+    expect(limit.error?.issues[0]?.message).toBe("must be >= 0");
+    expect(POLICY_SETTINGS_SHAPES.budget.limitUsd.parse(null)).toBeUndefined();
+  });
+
+  it("the config read is tolerant: absent and [] read as null, unknown settings are dropped, enums stay open", () => {
+    const read = wirePolicyConfig.modelAvailability.parse({
+      allowed_models: [],
+      allowed_data_regions: ["mars"],
+      pii_filters: [{ x: 1 }],
+    });
+    expect(read.allowed_models).toBeNull();
+    expect(read.ignored_models).toBeNull();
+    expect(read.allowed_data_regions).toEqual(["mars"]);
+    expect(read).not.toHaveProperty("pii_filters");
+  });
+
+  it("the config body falls back as a guardrail's: enforceZdr fills each per-vendor flag, an explicit one wins", () => {
+    const body = policyConfig("modelAvailability", { enforceZdr: true, enforceZdrVendorB: false });
+    expect(body).toMatchObject({
+      enforce_zdr: true,
+      enforce_zdr_vendor_a: true,
+      enforce_zdr_vendor_b: false,
+      enforce_zdr_other: true,
+      allowed_models: null,
+    });
+  });
+
+  it("names each kind's policy_type and back; an unknown type is no kind", () => {
+    expect(policyKindOf("model_availability")).toBe("modelAvailability");
+    expect(policyKindOf("rate_limit")).toBeUndefined();
+  });
+});
