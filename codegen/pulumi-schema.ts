@@ -19,11 +19,19 @@ import { FIELDS, type FieldName } from "../src/core/fields/fields";
 import type { GuardrailOutputs } from "../src/core/guardrail/model";
 import { WORKSPACE_DEFAULT_ARG_DOCS, workspaceDefaultArgsSchema } from "../src/core/guardrail/workspace-default-args";
 import type { WorkspaceDefaultOutputs } from "../src/core/guardrail/workspace-default-model";
-import { KINDS, NATIVE_PACKAGE, type ResourceTypeName, TYPE_NAMES } from "../src/core/kinds";
+import {
+  KINDS,
+  NATIVE_PACKAGE,
+  POLICY_TYPE_NAMES,
+  type PolicyTypeName,
+  type ResourceTypeName,
+  TYPE_NAMES,
+} from "../src/core/kinds";
 import { BOOLEAN_SETTINGS, NUMERIC_SETTINGS } from "../src/core/settings/config";
 import { loadGuardrailFilesSchema } from "../src/native/load-files";
 import { functionSpecs, functionTypes } from "../src/native/schema-functions";
 import { type ArgDoc, argDocs, coreDoc, DOC_SOURCES } from "./docs-tables";
+import { policyResource } from "./policy-schema";
 import { asOutput, documented, type Json, jsonOf, type PulumiProperty, pulumiType, schemaTypes } from "./pulumi-types";
 
 /** Where the JSDoc lives: the docs tables' sources (the field table) and the provider settings. */
@@ -196,6 +204,9 @@ const RESOURCES: Record<ResourceTypeName, (docs: Map<string, ArgDoc>) => Resourc
   GuardrailMemberAssignment: () => setResource(MEMBER_KIND),
   GuardrailKeyAssignment: () => setResource(KEY_KIND),
   WorkspaceDefaultGuardrail: workspaceDefaultResource,
+  ...(Object.fromEntries(
+    POLICY_TYPE_NAMES.map((t) => [t, (docs: Map<string, ArgDoc>) => policyResource(t, docs)]),
+  ) as Record<PolicyTypeName, (docs: Map<string, ArgDoc>) => ResourceSpec>),
 };
 
 /**

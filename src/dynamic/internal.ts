@@ -4,14 +4,15 @@
  */
 import { guardrailLifecycle } from "../core/guardrail/lifecycle";
 import { workspaceDefaultLifecycle } from "../core/guardrail/workspace-default-lifecycle";
+import { policyLifecycle } from "../core/policies/lifecycle";
 import { assignmentLifecycle } from "../core/assignments/lifecycle";
 import { KEY_KIND, MEMBER_KIND } from "../core/assignments/kind";
 import { configure as configureSettings, processConfig } from "../core/settings/config";
 import { afterCredentialsCheck, armCredentialsCheck } from "../core/settings/credentials-check";
 import { withKeySource } from "../core/settings/key-source";
 import { quietExpectedErrors } from "./expected-errors";
-import { dynamicMethods } from "./lifecycle-adapter";
-import type { InternalName } from "../core/kinds";
+import { type DynamicMethods, dynamicMethods } from "./lifecycle-adapter";
+import { type InternalName, POLICY_TYPE_NAMES, type PolicyTypeName } from "../core/kinds";
 
 /**
  * The shim's `configure` (once per serialized provider and process): the stack config to the
@@ -42,6 +43,16 @@ export const keyAssignment = quietExpectedErrors(
 export const workspaceDefaultGuardrail = quietExpectedErrors(
   withKeySource(afterCredentialsCheck(dynamicMethods(workspaceDefaultLifecycle(processConfig)))),
 );
+// The workspace policies (issue 40): one lifecycle, one member per kind.
+const policies = Object.fromEntries(
+  POLICY_TYPE_NAMES.map((t) => [
+    t,
+    quietExpectedErrors(withKeySource(afterCredentialsCheck(dynamicMethods(policyLifecycle(t, processConfig))))),
+  ]),
+) as Record<PolicyTypeName, DynamicMethods>;
+export const budgetPolicy = policies.BudgetPolicy;
+export const modelAccessPolicy = policies.ModelAccessPolicy;
+export const moderationPolicy = policies.ModerationPolicy;
 
 /**
  * Every kind's `internal` member (core/kinds.ts) is exported above: a row of the kind table

@@ -13,7 +13,8 @@ import { SET_ARG_DOCS } from "../../src/core/args/assignment-args";
 import { GUARDRAIL_ARG_DOCS } from "../../src/core/args/guardrail-args";
 import { FILTER_ARG_DOCS } from "../../src/core/fields/filters";
 import { WORKSPACE_DEFAULT_ARG_DOCS } from "../../src/core/guardrail/workspace-default-args";
-import { type ResourceTypeName, TYPE_NAMES } from "../../src/core/kinds";
+import { POLICY_TYPE_NAMES, type PolicyTypeName, type ResourceTypeName, TYPE_NAMES } from "../../src/core/kinds";
+import { POLICY_ARG_DOCS } from "../../src/core/policies/args";
 
 const root = join(__dirname, "../..");
 
@@ -46,6 +47,12 @@ const KIND_COPIES: Record<ResourceTypeName, { source: string; copies: Record<str
     source: "src/dynamic/workspace-default.ts",
     copies: { WorkspaceDefaultPlacementArgs: WORKSPACE_DEFAULT_ARG_DOCS },
   },
+  ...(Object.fromEntries(
+    POLICY_TYPE_NAMES.map((t) => [
+      t,
+      { source: "src/dynamic/policies.ts", copies: { PolicyPlacementArgs: POLICY_ARG_DOCS } },
+    ]),
+  ) as unknown as Record<PolicyTypeName, { source: string; copies: Record<string, Record<string, ArgDoc>> }>),
 };
 
 const SOURCES = [...new Set(TYPE_NAMES.map((t) => KIND_COPIES[t].source))];
