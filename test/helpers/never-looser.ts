@@ -10,6 +10,8 @@ export interface Enforcement {
   budgets: Array<{ limit_usd: number; reset_interval: string | null; include_byok_in_budgets?: boolean | null }>;
   model_availability: Record<string, unknown>;
   moderation: Record<string, unknown>;
+  /** Where each layer comes from (not compared). */
+  sources?: Array<{ type: string; id: string; via?: string; legacy_guardrail_ids?: string[] }>;
 }
 
 const ALLOW_LISTS = ["allowed_models", "allowed_providers", "allowed_data_regions"] as const;
