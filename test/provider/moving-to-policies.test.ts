@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import { budgetPolicy, moderationPolicy, modelAccessPolicy } from "../../src/dynamic/internal";
 import { readPolicyMove, type PlannedPolicy } from "../../src/export/to-policies";
 import { renderPoliciesProgram } from "../../src/export/policies-program";
-import { DEFAULT_WS, TEST_KEY, useProviderEmulator, W2 } from "../helpers/emulator";
+import { DEFAULT_WS, useProviderEmulator, W2 } from "../helpers/emulator";
 import { type Enforcement, loosenings } from "../helpers/never-looser";
 import { http } from "../helpers/spawn-emulator";
 
