@@ -17,8 +17,10 @@ import { POLICY_FIELDS } from "../core/fields/policy-kinds";
 import { KINDS, type PolicyTypeName } from "../core/kinds";
 import { addSettings, type LiveGuardrail } from "./declared";
 import { idShown } from "./elsewhere";
+import { checkOptions, clientFromEnv, type ExportOptions } from "./export";
 import { fetchGuardrails, type FetchSelection } from "./fetch";
 import { assignStableIds } from "./stable-id";
+import { renderPoliciesProgram } from "./policies-program";
 import type { LiveDefault } from "./workspace-defaults";
 
 /** The three workspace policy kinds, in the order a plan lists them. */
@@ -197,4 +199,29 @@ export async function readPolicyMove(
       `guardrail ${shown(g.name)} (${idShown(g.id)}) has no workspace (it is older than workspaces) and was not read: run without --workspace, or with --all-workspaces`,
     );
   return move;
+}
+
+/** The program of steps 1 and 2, and the move it was written from. */
+export interface PoliciesProgram {
+  move: PolicyMove;
+  /** The TypeScript program (`renderPoliciesProgram`). */
+  text: string;
+}
+
+/**
+ * Reads the selected guardrails and the workspaces' default guardrails (GET calls only) and
+ * writes the program of steps 1 and 2 of the move to policies. The selection is the export's
+ * (`workspaces`, `allWorkspaces`, `only`, `exclude`), checked the same way before any call.
+ */
+export async function exportPoliciesProgram(
+  options: Pick<ExportOptions, "client" | "workspaces" | "allWorkspaces" | "only" | "exclude"> = {},
+): Promise<PoliciesProgram> {
+  const selection = checkOptions(options);
+  const client = options.client ?? clientFromEnv();
+  try {
+    const move = await readPolicyMove(client, selection);
+    return { move, text: renderPoliciesProgram(move) };
+  } finally {
+    if (!options.client) await client.close();
+  }
 }
