@@ -69,7 +69,7 @@ export async function invoke(conn: Connection, req: provproto.InvokeRequest): Pr
       `unknown function ${shown(req.getTok())}; this provider serves ${[...BY_TOKEN.keys(), LOAD_GUARDRAIL_FILES].join(", ")}`,
     );
   const { props, secretRoots } = fromStruct(req.getArgs());
-  const parsed = parseLookupArgs(name, props, secretRoots);
+  const parsed = parseLookupArgs(name, props);
   if (!parsed.ok) {
     resp.setFailuresList(
       parsed.failures.map((f) => {

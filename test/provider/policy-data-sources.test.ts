@@ -273,6 +273,12 @@ describe.each(Object.keys(FACES) as (keyof typeof FACES)[])("the %s face", (face
         { workspaceId: DEFAULT_WS, keyHash: ` ${K0} `.repeat(200) },
         /keyHash: must be at most 500 characters/,
       ],
+      // A value of the wrong type is quoted back for other args ("got ..."), never for these.
+      [
+        "getSubjectPolicies",
+        { workspaceId: DEFAULT_WS, memberId: ["user_alice"] },
+        /^(getSubjectPolicies: )?memberId: must be a string$/,
+      ],
       ["getPolicies", {}, /workspaceId: must be a workspace id \(UUID\) or slug/],
       [
         "getPolicies",

@@ -120,7 +120,7 @@ const policyType = z.enum(TYPE_WORDS, { error: `must be one of ${TYPE_WORDS.map(
 /** The longest member id or key hash taken, as the policy resources' id lists. */
 export const SUBJECT_ID_MAX = 500;
 
-/** A member id or key hash: never quoted back in a message (a program may hold it secret). */
+/** A member id or key hash: no message here quotes it (a program may hold it secret). */
 const subjectId = z
   .string({ error: "must be a string" })
   .refine((v) => v.trim() !== "", { error: "must be a non-empty string" })
@@ -140,11 +140,6 @@ const getSubjectPolicies = z
       ctx.addIssue({ code: "custom", path: ["memberId"], message: "give memberId (a member's user id) or keyHash" });
   });
 
-/** The args whose values no message quotes, by data source: a program may hold them secret. */
-const NEVER_SHOWN: Partial<Record<LookupName, readonly string[]>> = {
-  getSubjectPolicies: ["memberId", "keyHash"],
-};
-
 /** Each data source's args, by the name both faces give it. */
 export const LOOKUP_ARGS = {
   getGuardrail,
@@ -161,15 +156,10 @@ export const LOOKUP_ARGS = {
 export type LookupName = keyof typeof LOOKUP_ARGS;
 export type LookupArgs<N extends LookupName> = z.output<(typeof LOOKUP_ARGS)[N]>;
 
-/**
- * The args parsed, or every failure with its property path. `null` values count as omitted. A
- * failure of an arg in `secretRoots` (sent as a secret), a member id or a key hash never quotes
- * the value.
- */
+/** The args parsed, or every failure with its property path. `null` values count as omitted. */
 export function parseLookupArgs<N extends LookupName>(
   name: N,
   raw: unknown,
-  secretRoots: readonly string[] = [],
 ): { ok: true; args: LookupArgs<N> } | { ok: false; failures: PropertyFailure[] } {
   const bag =
     raw && typeof raw === "object" && !Array.isArray(raw)
@@ -178,9 +168,5 @@ export function parseLookupArgs<N extends LookupName>(
   const schema = LOOKUP_ARGS[name];
   const parsed = schema.safeParse(bag);
   if (parsed.success) return { ok: true, args: parsed.data as LookupArgs<N> };
-  const hidden: readonly string[] = [...(NEVER_SHOWN[name] ?? []), ...secretRoots];
-  return {
-    ok: false,
-    failures: issuesToFailures(parsed.error, Object.keys(schema.shape ?? {}), (root) => hidden.includes(root)),
-  };
+  return { ok: false, failures: issuesToFailures(parsed.error, Object.keys(schema.shape ?? {})) };
 }
