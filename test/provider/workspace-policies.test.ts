@@ -201,10 +201,18 @@ describe("check", () => {
     expect(r.failures.map((f) => `${f.property}: ${f.reason}`)).toEqual([
       'workspaceId: must be a workspace id (UUID) or slug (letters, digits, - and _, at most 100 characters) (got "not a slug!")',
       "limitUsd: is required",
-      "allowedProviders: unknown property",
+      "allowedProviders: belongs to a ModelAccessPolicy, not a BudgetPolicy",
     ]);
     const m = await moderationPolicy.check({}, { workspaceId: DEFAULT_WS, name: "m", limitUsd: 5 });
-    expect(m.failures?.map((f) => `${f.property}: ${f.reason}`)).toEqual(["limitUsd: unknown property"]);
+    expect(m.failures?.map((f) => `${f.property}: ${f.reason}`)).toEqual([
+      "limitUsd: belongs to a BudgetPolicy, not a ModerationPolicy",
+    ]);
+    // A name of no policy kind is still unknown, with its guess (`description` is a Guardrail's only).
+    const n = check("ModerationPolicy", { workspaceId: "default", name: "m", worksapceId: "x", description: "y" });
+    expect(n.failures.map((f) => `${f.property}: ${f.reason}`)).toEqual([
+      'worksapceId: unknown property; did you mean "workspaceId"?',
+      "description: unknown property",
+    ]);
     const ok = await modelAccessPolicy.check({}, { workspaceId: "default", name: "m", memberUserIds: [] });
     expect(ok.failures).toEqual([]);
   });

@@ -13,7 +13,7 @@ import { containsUnknown, isUnknown } from "../markers";
 import { updates, type CheckResult, type CreateResult, type DiffResult, type Lifecycle } from "../results";
 import type { PropertyChange, ReadResult, UpdateResult } from "../results";
 import { UserError } from "../user-error";
-import { isWorkspaceUuid, POLICY_ARGS, type IdList, type PolicyInputs } from "./args";
+import { isWorkspaceUuid, placedFailures, POLICY_ARGS, type IdList, type PolicyInputs } from "./args";
 import { changedElsewhere, changedSinceRead, policyChanges, sealed } from "./changes";
 import { LIST_WIRE, outputsOf, refreshedInputs, type PolicyOutputs } from "./model";
 import { policyOps, type WirePolicyDetail } from "./ops";
@@ -39,7 +39,7 @@ export function check(type: PolicyTypeName, news: Record<string, unknown>): Chec
   const issues = parsed.error.issues.filter(
     (i) => !isUnknown(props[String(i.path[0] ?? "")]) && !containsUnknown(props[String(i.path[0] ?? "")]),
   );
-  const failures = issuesToFailures({ issues }, Object.keys(schema.shape), secretArgsOf(news));
+  const failures = placedFailures(type, issuesToFailures({ issues }, Object.keys(schema.shape), secretArgsOf(news)));
   return { inputs: news, failures: markSecret(failures, secretArgsOf(news)) };
 }
 
@@ -47,7 +47,7 @@ export function check(type: PolicyTypeName, news: Record<string, unknown>): Chec
 export function parseInputs(type: PolicyTypeName, news: Record<string, unknown>): PolicyInputs {
   const parsed = POLICY_ARGS[type].safeParse(userProps(news), { reportInput: true });
   if (!parsed.success) {
-    const failures = issuesToFailures(parsed.error, [], secretArgsOf(news));
+    const failures = placedFailures(type, issuesToFailures(parsed.error, [], secretArgsOf(news)));
     throw new UserError(
       `invalid ${KINDS[type].policy.noun} args: ${failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`,
     );
