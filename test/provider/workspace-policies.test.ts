@@ -127,6 +127,22 @@ describe.each(FACES)("BudgetPolicy on the %s face", (face, bp) => {
     expect(u.outs).toMatchObject({ limitUsd: 50, memberUserIds: ["user_alice"] });
   });
 
+  it("an update of a policy deleted out of band says so, as refresh would, and writes nothing", async () => {
+    const r = await bp.create({ ...news, name: `Gone ${face}` });
+    const del = await api()("DELETE", `/guardrails/policies/budget/${r.id}?workspace_id=${DEFAULT_WS}`);
+    expect(del.status).toBe(200);
+    await emu.clearLog();
+    const err = await bp.update(r.id, r.outs, { ...news, name: `Gone ${face}`, limitUsd: 60 }).catch((e: Error) => e);
+    expect((err as Error).message).toBe(
+      `budget policy "Gone ${face}": deleted on the service since the last refresh; nothing was written. Run \`pulumi refresh\` to drop it from the state, then \`pulumi up\` to create it again`,
+    );
+    // The GET's 404, then the list that confirms it (a working service that does not list it); no write.
+    expect(await calls()).toEqual([
+      `GET /api/v1/guardrails/policies/budget/{id} 404`,
+      `GET /api/v1/guardrails/policies/budget 200`,
+    ]);
+  });
+
   it("import by <workspaceId>/<policyId> answers inputs that diff clean; a bare id is refused", async () => {
     const r = await bp.create({
       ...news,
