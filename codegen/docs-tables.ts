@@ -19,6 +19,7 @@ import { FIELDS } from "../src/core/fields/fields";
 import { WORKSPACE_DEFAULT_ARG_DOCS, workspaceDefaultArgsSchema } from "../src/core/guardrail/workspace-default-args";
 import { KINDS, type KindSpec, type PolicyTypeName, type ResourceTypeName, TYPE_NAMES } from "../src/core/kinds";
 import { POLICY_ARG_DOCS, POLICY_ARGS } from "../src/core/policies/args";
+import { WORKSPACE_WIDE_ARG_DOCS, WORKSPACE_WIDE_ARGS } from "../src/core/policies/workspace-wide-args";
 
 /** One arg as a user reads it: the core's docs, or a JSDoc comment's. */
 export interface ArgDoc extends Omit<CoreArgDoc, "native"> {
@@ -186,6 +187,10 @@ export function argsTables(sources: string[]): Record<TableName, string> {
     budgetPolicy: table(policy("BudgetPolicy"), docs),
     modelAccessPolicy: table(policy("ModelAccessPolicy"), docs),
     moderationPolicy: table(policy("ModerationPolicy"), docs),
+    workspaceWidePolicy: table(
+      rowsOf(WORKSPACE_WIDE_ARGS, (k) => (k in FIELDS ? undefined : coreDoc(WORKSPACE_WIDE_ARG_DOCS, k))),
+      docs,
+    ),
   };
 }
 

@@ -5,6 +5,7 @@
 import { guardrailLifecycle } from "../core/guardrail/lifecycle";
 import { workspaceDefaultLifecycle } from "../core/guardrail/workspace-default-lifecycle";
 import { policyLifecycle } from "../core/policies/lifecycle";
+import { workspaceWideLifecycle } from "../core/policies/workspace-wide-lifecycle";
 import { assignmentLifecycle } from "../core/assignments/lifecycle";
 import { KEY_KIND, MEMBER_KIND } from "../core/assignments/kind";
 import { configure as configureSettings, processConfig } from "../core/settings/config";
@@ -51,6 +52,9 @@ export const modelAccessPolicy = quietExpectedErrors(
 );
 export const moderationPolicy = quietExpectedErrors(
   withKeySource(afterCredentialsCheck(dynamicMethods(policyLifecycle("ModerationPolicy", processConfig)))),
+);
+export const workspaceWidePolicy = quietExpectedErrors(
+  withKeySource(afterCredentialsCheck(dynamicMethods(workspaceWideLifecycle(processConfig)))),
 );
 
 /**

@@ -13,6 +13,7 @@ import type { Connection } from "../core/connection";
 import { guardrailLifecycle } from "../core/guardrail/lifecycle";
 import { workspaceDefaultLifecycle } from "../core/guardrail/workspace-default-lifecycle";
 import { policyLifecycle } from "../core/policies/lifecycle";
+import { workspaceWideLifecycle } from "../core/policies/workspace-wide-lifecycle";
 import type { Lifecycle } from "../core/results";
 import { KINDS, TYPE_NAMES, type ResourceTypeName } from "../core/kinds";
 import { typeOfUrn } from "../core/urn";
@@ -36,6 +37,7 @@ export function kindsOver(conn: Connection): NativeKinds {
     BudgetPolicy: policyLifecycle("BudgetPolicy", conn),
     ModelAccessPolicy: policyLifecycle("ModelAccessPolicy", conn),
     ModerationPolicy: policyLifecycle("ModerationPolicy", conn),
+    WorkspaceWidePolicy: workspaceWideLifecycle(conn),
   };
 }
 
