@@ -19,7 +19,14 @@ import { FIELDS, type FieldName } from "../src/core/fields/fields";
 import type { GuardrailOutputs } from "../src/core/guardrail/model";
 import { WORKSPACE_DEFAULT_ARG_DOCS, workspaceDefaultArgsSchema } from "../src/core/guardrail/workspace-default-args";
 import type { WorkspaceDefaultOutputs } from "../src/core/guardrail/workspace-default-model";
-import { KINDS, NATIVE_PACKAGE, type ResourceTypeName, TYPE_NAMES } from "../src/core/kinds";
+import {
+  KINDS,
+  NATIVE_PACKAGE,
+  POLICY_TYPE_NAMES,
+  type PolicyTypeName,
+  type ResourceTypeName,
+  TYPE_NAMES,
+} from "../src/core/kinds";
 import { BOOLEAN_SETTINGS, NUMERIC_SETTINGS } from "../src/core/settings/config";
 import { loadGuardrailFilesSchema } from "../src/native/load-files";
 import { functionSpecs, functionTypes } from "../src/native/schema-functions";
@@ -198,9 +205,9 @@ const RESOURCES: Record<ResourceTypeName, (docs: Map<string, ArgDoc>) => Resourc
   GuardrailMemberAssignment: () => setResource(MEMBER_KIND),
   GuardrailKeyAssignment: () => setResource(KEY_KIND),
   WorkspaceDefaultGuardrail: workspaceDefaultResource,
-  BudgetPolicy: (docs) => policyResource("BudgetPolicy", docs),
-  ModelAccessPolicy: (docs) => policyResource("ModelAccessPolicy", docs),
-  ModerationPolicy: (docs) => policyResource("ModerationPolicy", docs),
+  ...(Object.fromEntries(
+    POLICY_TYPE_NAMES.map((t) => [t, (docs: Map<string, ArgDoc>) => policyResource(t, docs)]),
+  ) as Record<PolicyTypeName, (docs: Map<string, ArgDoc>) => ResourceSpec>),
   WorkspaceWidePolicy: workspaceWideResource,
 };
 

@@ -15,7 +15,7 @@ import { workspaceDefaultLifecycle } from "../core/guardrail/workspace-default-l
 import { policyLifecycle } from "../core/policies/lifecycle";
 import { workspaceWideLifecycle } from "../core/policies/workspace-wide-lifecycle";
 import type { Lifecycle } from "../core/results";
-import { KINDS, TYPE_NAMES, type ResourceTypeName } from "../core/kinds";
+import { KINDS, POLICY_TYPE_NAMES, type PolicyTypeName, TYPE_NAMES, type ResourceTypeName } from "../core/kinds";
 import { typeOfUrn } from "../core/urn";
 import { UserError } from "../core/user-error";
 import { diffResponse } from "./diff";
@@ -34,9 +34,10 @@ export function kindsOver(conn: Connection): NativeKinds {
     Guardrail: guardrailLifecycle(conn),
     WorkspaceDefaultGuardrail: workspaceDefaultLifecycle(conn),
     ...setLifecyclesOver(conn, claims),
-    BudgetPolicy: policyLifecycle("BudgetPolicy", conn),
-    ModelAccessPolicy: policyLifecycle("ModelAccessPolicy", conn),
-    ModerationPolicy: policyLifecycle("ModerationPolicy", conn),
+    ...(Object.fromEntries(POLICY_TYPE_NAMES.map((t) => [t, policyLifecycle(t, conn)])) as Record<
+      PolicyTypeName,
+      Lifecycle
+    >),
     WorkspaceWidePolicy: workspaceWideLifecycle(conn),
   };
 }

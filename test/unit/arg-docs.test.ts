@@ -13,9 +13,9 @@ import { SET_ARG_DOCS } from "../../src/core/args/assignment-args";
 import { GUARDRAIL_ARG_DOCS } from "../../src/core/args/guardrail-args";
 import { FILTER_ARG_DOCS } from "../../src/core/fields/filters";
 import { WORKSPACE_DEFAULT_ARG_DOCS } from "../../src/core/guardrail/workspace-default-args";
+import { POLICY_TYPE_NAMES, type PolicyTypeName, type ResourceTypeName, TYPE_NAMES } from "../../src/core/kinds";
 import { POLICY_ARG_DOCS } from "../../src/core/policies/args";
 import { WORKSPACE_WIDE_ARG_DOCS } from "../../src/core/policies/workspace-wide-args";
-import { type ResourceTypeName, TYPE_NAMES } from "../../src/core/kinds";
 
 const root = join(__dirname, "../..");
 
@@ -48,9 +48,12 @@ const KIND_COPIES: Record<ResourceTypeName, { source: string; copies: Record<str
     source: "src/dynamic/workspace-default.ts",
     copies: { WorkspaceDefaultPlacementArgs: WORKSPACE_DEFAULT_ARG_DOCS },
   },
-  BudgetPolicy: { source: "src/dynamic/policies.ts", copies: { PolicyPlacementArgs: POLICY_ARG_DOCS } },
-  ModelAccessPolicy: { source: "src/dynamic/policies.ts", copies: {} },
-  ModerationPolicy: { source: "src/dynamic/policies.ts", copies: {} },
+  ...(Object.fromEntries(
+    POLICY_TYPE_NAMES.map((t) => [
+      t,
+      { source: "src/dynamic/policies.ts", copies: { PolicyPlacementArgs: POLICY_ARG_DOCS } },
+    ]),
+  ) as unknown as Record<PolicyTypeName, { source: string; copies: Record<string, Record<string, ArgDoc>> }>),
   WorkspaceWidePolicy: {
     source: "src/dynamic/workspace-wide-policy.ts",
     copies: { WorkspaceWideCoverageArgs: WORKSPACE_WIDE_ARG_DOCS },

@@ -98,6 +98,11 @@ describe(SCHEMA_PATH, () => {
 
   it("has a resource per kind: the program's args in, what a user reads out, no bookkeeping", () => {
     expect(Object.keys(schema.resources)).toEqual(TYPE_NAMES.map((t) => KINDS[t].nativeToken));
+    const b = schema.resources["guardrails:index:BudgetPolicy"];
+    expect(b.requiredInputs).toEqual(["workspaceId", "name", "limitUsd"]);
+    expect(Object.keys(b.inputProperties)).not.toContain("allowedModels");
+    for (const bookkeeping of ["args", "written", "__secretArgs"])
+      expect(Object.keys(b.properties)).not.toContain(bookkeeping);
     const d = schema.resources["guardrails:index:WorkspaceDefaultGuardrail"];
     expect(Object.keys(d.inputProperties)).toEqual(Object.keys(workspaceDefaultArgsSchema.shape));
     expect(d.requiredInputs).toEqual(["workspaceId"]);
