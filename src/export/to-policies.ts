@@ -14,7 +14,7 @@
 import { shown } from "../core/args/messages";
 import type { GuardrailsClient } from "../core/client/client";
 import { POLICY_FIELDS } from "../core/fields/policy-kinds";
-import { KINDS, type PolicyTypeName } from "../core/kinds";
+import { KINDS, POLICY_TYPE_NAMES, type PolicyTypeName } from "../core/kinds";
 import { addSettings, type LiveGuardrail } from "./declared";
 import { idShown } from "./elsewhere";
 import { checkOptions, clientFromEnv, type ExportOptions } from "./export";
@@ -23,19 +23,11 @@ import { assignStableIds } from "./stable-id";
 import { renderPoliciesProgram } from "./policies-program";
 import type { LiveDefault } from "./workspace-defaults";
 
-/** The three workspace policy kinds, in the order a plan lists them. */
-export const POLICY_RESOURCES = [
-  "BudgetPolicy",
-  "ModelAccessPolicy",
-  "ModerationPolicy",
-] as const satisfies readonly PolicyTypeName[];
+/** The three workspace policy kinds, in the order a plan lists them (the kind table's). */
+export const POLICY_RESOURCES: readonly PolicyTypeName[] = POLICY_TYPE_NAMES;
 
-/** The suffix of a planned policy's resource name, per kind. */
-const SUFFIX: Record<PolicyTypeName, string> = {
-  BudgetPolicy: "budget",
-  ModelAccessPolicy: "model-access",
-  ModerationPolicy: "moderation",
-};
+/** The suffix of a planned policy's resource name: the kind's path segment (`model-availability`). */
+const suffixOf = (type: PolicyTypeName) => KINDS[type].policy.segment;
 
 /** One policy to create: a Pulumi resource of `type` named `resourceName`, with `args` as a program writes them. */
 export interface PlannedPolicy {
@@ -87,7 +79,7 @@ const sorted = (ids: Iterable<string>) => [...new Set(ids)].sort((a, b) => (a < 
 export function partOf(type: PolicyTypeName, settings: Record<string, unknown>): Record<string, unknown> | undefined {
   const fields = POLICY_FIELDS[KINDS[type].policy.fields] as readonly string[];
   const part = Object.fromEntries(fields.filter((f) => settings[f] !== undefined).map((f) => [f, settings[f]]));
-  if (type === "BudgetPolicy") return part.limitUsd === undefined ? undefined : part;
+  if (KINDS[type].policy.fields === "budget") return part.limitUsd === undefined ? undefined : part;
   return Object.keys(part).length > 0 ? part : undefined;
 }
 
@@ -138,7 +130,7 @@ export function policiesFromGuardrails(
       kinds.add(type);
       policies.push({
         type,
-        resourceName: `${ids.get(g.id)}-${SUFFIX[type]}`,
+        resourceName: `${ids.get(g.id)}-${suffixOf(type)}`,
         guardrailId: g.id,
         args: { workspaceId, name: g.name, ...part, memberUserIds: members, keyHashes: keys },
       });
@@ -167,7 +159,7 @@ export function policiesFromGuardrails(
       if (!part) continue;
       defaults.push({
         type,
-        resourceName: `workspace-default-${workspace.id.slice(0, 8).toLowerCase()}-${SUFFIX[type]}`,
+        resourceName: `workspace-default-${workspace.id.slice(0, 8).toLowerCase()}-${suffixOf(type)}`,
         guardrailId: guardrail.id,
         args: {
           workspaceId: workspace.id,

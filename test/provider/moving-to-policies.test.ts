@@ -109,7 +109,7 @@ describe("moving from guardrails to policies", () => {
     const move = await readPolicyMove(client, { workspaces: [DEFAULT_WS], only: [] });
     expect(move.policies.map((p) => p.resourceName)).toEqual([
       "eng-budget",
-      "eng-model-access",
+      "eng-model-availability",
       "eng-moderation",
       "interns-budget",
     ]);

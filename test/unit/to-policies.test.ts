@@ -83,7 +83,7 @@ describe("policiesFromGuardrails", () => {
       ]),
     ).toEqual([
       ["workspace-default-00000000-budget", true, [], []],
-      ["workspace-default-00000000-model-access", true, [], []],
+      ["workspace-default-00000000-model-availability", true, [], []],
     ]);
     const onlyBudget = policiesFromGuardrails(
       [
