@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { check, workspaceWideLifecycle } from "../../src/core/policies/workspace-wide-lifecycle";
 import { ProviderConfig } from "../../src/core/settings/config";
 import { workspaceWidePolicy } from "../../src/dynamic/internal";
+import { fromStruct, toStruct } from "../../src/native/wire";
 import { DEFAULT_WS, TEST_KEY, useProviderEmulator, W2 } from "../helpers/emulator";
 import { http } from "../helpers/spawn-emulator";
 
@@ -25,6 +26,9 @@ const live = async (id: string) =>
   );
 
 type Props = Record<string, unknown>;
+
+/** State as the native face hands it back to the core: through the wire, secret envelopes unwrapped. */
+const wire = (b: Props): Props => fromStruct(toStruct(b)).props;
 
 /** The native face's core lifecycle over a connection of its own, in the dynamic face's method shapes. */
 function native() {
@@ -42,7 +46,7 @@ function native() {
       return { id: r.id, outs: r.properties };
     },
     diff: async (id: string, olds: Props, news: Props) => {
-      const d = await lc().diff(id, olds, news);
+      const d = await lc().diff(id, wire(olds), news);
       return {
         changes: d.changes.length > 0,
         replaces: d.changes.filter((c) => c.kind === "replace").map((c) => c.path),
@@ -50,11 +54,13 @@ function native() {
       };
     },
     read: async (id: string, props: Props) => {
-      const r = await lc().read(id, props);
+      const r = await lc().read(id, wire(props));
       return r ? { id: r.id, props: r.properties, inputs: r.inputs } : {};
     },
-    update: async (id: string, olds: Props, news: Props) => ({ outs: (await lc().update(id, olds, news)).properties }),
-    delete: (id: string, props: Props) => lc().delete(id, props),
+    update: async (id: string, olds: Props, news: Props) => ({
+      outs: (await lc().update(id, wire(olds), news)).properties,
+    }),
+    delete: (id: string, props: Props) => lc().delete(id, wire(props)),
   };
 }
 
@@ -257,6 +263,34 @@ describe.each(FACES)("WorkspaceWidePolicy on the %s face", (face, make) => {
     expect((err as Error).message).toContain(
       "the service no longer lists it (deleted out of band). Nothing was written.",
     );
+  });
+});
+
+describe("a secret coverage list", () => {
+  it("the diff and the changed-elsewhere error name no workspace id, only counts", async () => {
+    const f = native();
+    const news = {
+      name: "Secret coverage",
+      policyType: "moderation",
+      contentFilterBuiltins: [{ slug: "email", action: "redact" }],
+      workspaceIds: [DEFAULT_WS],
+      __secretArgs: ["workspaceIds"],
+    };
+    const r = await f.create(news);
+    expect((await f.diff(r.id, r.outs!, { ...news, workspaceIds: [DEFAULT_WS, W2] })).paths).toEqual([
+      "update workspaceIds",
+    ]);
+    const put = await api()("PUT", `/guardrails/policies/account/${r.id}`, {
+      name: "Secret coverage",
+      policy_type: "moderation",
+      config: (await live(r.id))!.config,
+      workspace_ids: [DEFAULT_WS, W2],
+    });
+    expect(put.status).toBe(200);
+    const err = await f.update(r.id, r.outs!, { ...news, name: "Secret 2" }).catch((e: Error) => e);
+    expect((err as Error).message).toContain("workspaceIds (1 added, 0 removed)");
+    expect((err as Error).message).not.toContain(W2);
+    await f.delete(r.id, r.outs!);
   });
 });
 
