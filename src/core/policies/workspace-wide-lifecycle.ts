@@ -78,6 +78,17 @@ const coverage = (inputs: WorkspaceWideInputs) => ({
   is_default: inputs.allWorkspaces ?? false,
 });
 
+/**
+ * A write's answer with the coverage it sent where the answer leaves it out (only `id`, `name` and
+ * `policy_type` are required, rule 28): a missing list must not read as "none" at the next check.
+ */
+const withSent = (p: WireWorkspaceWidePolicy, sent: ReturnType<typeof coverage>): WireWorkspaceWidePolicy => ({
+  ...p,
+  workspace_ids: p.workspace_ids ?? sent.workspace_ids,
+  opted_out_workspace_ids: p.opted_out_workspace_ids ?? sent.opted_out_workspace_ids,
+  is_default: p.is_default ?? sent.is_default,
+});
+
 /** A record of a kind this package manages (a new `policy_type` such as `rate_limit` is not). */
 function known(p: WireWorkspaceWidePolicy, what: string): WireWorkspaceWidePolicy & { kind: PolicyKind } {
   if (p.kind === null)
@@ -95,7 +106,7 @@ export async function create(conn: Connection, news: Record<string, unknown>): P
   const p = await new PolicyClient(conn.client())
     .createWorkspaceWidePolicy(kindOf(inputs.policyType), body as never)
     .catch((err) => Promise.reject(annotate(what, err)));
-  const outs = outputsOf(known(p, what), inputs, undefined);
+  const outs = outputsOf(known(withSent(p, body), what), inputs, undefined);
   return { id: p.id, properties: seal(outs, secretNames(news)) };
 }
 
@@ -155,7 +166,7 @@ export async function update(
   const p = await new PolicyClient(conn.client())
     .updateWorkspaceWidePolicy(live.kind, id, body as never)
     .catch((err) => Promise.reject(annotate(what, err)));
-  return { properties: seal(outputsOf(known(p, what), inputs, undefined), secretNames(news)) };
+  return { properties: seal(outputsOf(known(withSent(p, body), what), inputs, undefined), secretNames(news)) };
 }
 
 async function remove(conn: Connection, id: string, props: WorkspaceWideOutputs): Promise<void> {
