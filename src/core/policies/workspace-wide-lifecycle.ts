@@ -129,7 +129,7 @@ export async function read(
   if (!p) {
     if (importing)
       throw new UserError(
-        `cannot import ${NOUN} ${shown(id)}: the service lists no workspace-wide policy with that id (the import id is the policy's id; the getPolicies data source and the service's dashboard show them)`,
+        `cannot import ${NOUN} ${shown(id)}: the service lists no workspace-wide policy with that id (the import id is the policy's id, as the service's dashboard and its list GET /guardrails/policies/account show it)`,
       );
     return undefined;
   }
