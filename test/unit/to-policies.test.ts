@@ -120,6 +120,7 @@ describe("policiesFromGuardrails", () => {
 
 describe("renderPoliciesProgram", () => {
   it("is valid TypeScript whatever a name holds, with step 2 behind a config flag", () => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a hostile name that must stay text
     const hostile = 'x"); process.exit(1); //\n*/ `${evil}`\u2028';
     const move = policiesFromGuardrails(
       [

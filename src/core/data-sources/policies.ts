@@ -13,7 +13,7 @@ import { NotFoundError, PermissionError } from "../client/errors";
 import { PolicyClient, type PolicySubject } from "../client/policies";
 import type { WireAssignmentState, WireWorkspaceWidePolicy } from "../client/policy-wire";
 import { UUID_RE } from "../fields/constants";
-import { type OutputValue, type PolicyFieldName, spec } from "../fields/fields";
+import { spec } from "../fields/fields";
 import { POLICY_FIELDS, POLICY_KINDS, POLICY_WIRE, type PolicyKind } from "../fields/policy-kinds";
 import { UserError } from "../user-error";
 import { type LookupArgs, POLICY_TYPE_WORDS, type PolicyTypeWord, typeWordOf } from "./args";
