@@ -9,6 +9,7 @@ import type * as grpc from "@grpc/grpc-js";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { forgetSaid } from "../../src/core/settings/said-once";
 import { guardrail } from "../../src/dynamic/internal";
 import { providerService } from "../../src/native/server";
 import { configureProvider, DEFAULT_WS, TEST_KEY, W2, withEmulator, type TestEmulator } from "../helpers/emulator";
@@ -55,6 +56,7 @@ function nativeFace(): Face {
   let s = providerService("0.0.0");
   return {
     fresh: async () => {
+      forgetSaid(); // a new provider process has said nothing yet
       s = providerService("0.0.0");
       await call(s.configure, new provproto.ConfigureRequest().setArgs(struct({ apiKey: TEST_KEY, baseUrl: emu.url })));
     },
@@ -167,12 +169,22 @@ describe.each([
     // The budget kind still follows the guardrail.
     expect((await policyOf("budget", id)).is_legacy_mapped).toBe(true);
 
+    // The diff the CLI runs after that read, in the same process: said once per process.
     warnings.length = 0;
-    expect(await face.diff(id, read, ENG)).toBe(false); // an up cannot repair it: no change, but never silent
+    expect(await face.diff(id, read, ENG)).toBe(false);
+    expect(driftWarnings()).toEqual([]);
+    // A preview (the next process): no change, since an up cannot repair it, but never silent.
+    await face.fresh();
+    await emu.clearLog();
+    expect(await face.diff(id, read, ENG)).toBe(false);
     expect(driftWarnings()).toHaveLength(1);
     expect(driftWarnings()[0]).toContain(`its moderation policy ${mod.id} was edited`);
+    // From the state: no call (but the new process's one credentials check, a list of one row).
+    const calls = (await emu.log()).entries.map((e) => `${e.operation}${e.query}`);
+    expect(calls.filter((c) => !c.startsWith("listGuardrails?") || !c.endsWith("limit=1"))).toEqual([]);
 
     // The way out: the program stops setting moderation on the Guardrail (and manages the policy itself).
+    await face.fresh();
     warnings.length = 0;
     const { contentFilterBuiltins: _, ...withoutModeration } = ENG;
     expect(await face.diff(id, read, withoutModeration)).toBe(true);

@@ -45,11 +45,6 @@ export function driftWarning(name: string, u: UnsyncedPolicy, secrets: readonly 
   );
 }
 
-/** One warning per unsynced kind. */
-export function driftWarnings(name: string, unsynced: readonly UnsyncedPolicy[], secrets: readonly string[] = []) {
-  return unsynced.map((u) => driftWarning(name, u, secrets));
-}
-
 /** When the policy lists cannot be read: the refresh goes on, and says the check did not happen. */
 export function unreadWarning(name: string, err: unknown): string {
   const why = visible(err instanceof Error ? err.message : String(err), 300);

@@ -64,7 +64,7 @@ export async function diff(
   JournalHandle.forget(id); // the engine recorded this id: no interrupted create to recover
   const props = userProps(news);
   if (containsUnknown(props)) {
-    warnRecordedDrift(olds, olds, recordedSecretArgs(olds));
+    warnRecordedDrift(id, olds, olds, recordedSecretArgs(olds));
     // Not known until apply: say "may change", and "may replace" only if the workspace may
     // move, by the same rule as below (an omitted workspaceId is the default workspace).
     const ws = props.workspaceId;
@@ -77,7 +77,7 @@ export async function diff(
   }
   const inputs = parseInputs(news);
   assertSameGuardrail(id, olds, inputs);
-  warnRecordedDrift(olds, inputs, recordedSecretArgs(olds));
+  warnRecordedDrift(id, olds, inputs, recordedSecretArgs(olds));
   const replace = await workspaceMoves(olds, inputs.workspaceId, () => conn.client());
   if (replace)
     assertReplacementKeepsGuardrail(

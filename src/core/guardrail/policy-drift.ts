@@ -17,7 +17,8 @@ import { spec } from "../fields/fields";
 import { POLICY_FIELDS, POLICY_KINDS, type PolicyKind } from "../fields/policy-kinds";
 import { asSecret } from "../markers";
 import type { Connection } from "../connection";
-import { driftWarnings, unreadWarning } from "./drift-warning";
+import { firstTime } from "../settings/said-once";
+import { driftWarning, unreadWarning } from "./drift-warning";
 import type { GuardrailOutputs } from "./model";
 import { knownDefaultWorkspace, sameUuid } from "./workspace";
 
@@ -126,7 +127,7 @@ export async function withPolicyDrift(
     return kept(previous?.unsyncedPolicies);
   }
   const unsynced = unsyncedOf(gid, outs, lists, secrets);
-  for (const line of driftWarnings(outs.name, unsynced, secrets)) console.error(line);
+  say(gid, outs.name, unsynced, secrets);
   return kept(unsynced);
 }
 
@@ -144,7 +145,21 @@ export function stillSet(
  * that recorded them (for the kinds the program still sets), so it is never a silent "no change".
  * The diff reports no change for them: an update cannot reach a kind that no longer follows the guardrail.
  */
-export function warnRecordedDrift(olds: GuardrailOutputs, settings: object, secrets: readonly string[]): void {
-  const u = stillSet(olds, settings).unsyncedPolicies ?? [];
-  for (const line of driftWarnings(olds.name, u, secrets)) console.error(line);
+export function warnRecordedDrift(
+  id: string,
+  olds: GuardrailOutputs,
+  settings: object,
+  secrets: readonly string[],
+): void {
+  say(id, olds.name, stillSet(olds, settings).unsyncedPolicies ?? [], secrets);
+}
+
+/**
+ * Warns about each entry once per provider process: a refresh's read and the diff the CLI runs on
+ * its result (and `up --refresh`'s) say it once; the next `pulumi` run says it again.
+ */
+function say(gid: string, name: string, unsynced: readonly UnsyncedPolicy[], secrets: readonly string[]): void {
+  for (const u of unsynced)
+    if (firstTime(`unsynced policy\0${gid.toLowerCase()}\0${u.kind}\0${u.policyId ?? "deleted"}`))
+      console.error(driftWarning(name, u, secrets));
 }
