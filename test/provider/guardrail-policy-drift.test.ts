@@ -163,7 +163,7 @@ describe.each([
     ]);
     expect(driftWarnings().map((w) => w.replace(mod.id, "<policy>"))).toMatchInlineSnapshot(`
       [
-        "guardrail "Eng": its moderation policy <policy> was edited in Guardrail Policies and no longer follows this guardrail; the service now enforces: contentFilterBuiltins=[{"slug":"ssn","action":"block","label":"[SSN]"}]; \`pulumi up\` cannot change it through this Guardrail: manage it as a ModerationPolicy and remove its settings from the Guardrail (see "When its policies were edited apart" in docs/resources/guardrail.md)",
+        "guardrail "Eng": its moderation policy <policy> was edited in Guardrail Policies and no longer follows this guardrail; the service now enforces: contentFilterBuiltins=[{"action":"block","label":"[SSN]","slug":"ssn"}]; \`pulumi up\` cannot change it through this Guardrail: manage it as a ModerationPolicy and remove its settings from the Guardrail (see "When its policies were edited apart" in docs/resources/guardrail.md)",
       ]
     `);
     // The budget kind still follows the guardrail.

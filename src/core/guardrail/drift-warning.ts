@@ -20,9 +20,17 @@ const KIND_WORDS: Record<PolicyKind, { noun: string; resource: string }> = {
 const VALUE_MAX = 120;
 const SETTINGS_MAX = 600;
 
+/** JSON with each object's keys sorted: the same text whether the value came from the service or from state (which sorts them). */
+const stableJson = (v: unknown): string =>
+  JSON.stringify(v, (_k, x: unknown) =>
+    x && typeof x === "object" && !Array.isArray(x)
+      ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : x,
+  ) ?? "null";
+
 function settingsText(enforces: Record<string, unknown> | null, secrets: readonly string[]): string {
   const shown = Object.entries(enforces ?? {}).map(([k, v]) =>
-    secrets.includes(k) || isSigned(v) ? `${k}=[secret]` : `${k}=${visible(JSON.stringify(v) ?? "null", VALUE_MAX)}`,
+    secrets.includes(k) || isSigned(v) ? `${k}=[secret]` : `${k}=${visible(stableJson(v), VALUE_MAX)}`,
   );
   return shown.length === 0 ? "nothing of this kind" : visible(shown.join(", "), SETTINGS_MAX);
 }
