@@ -82,7 +82,46 @@ const GUARDRAIL_OUTPUTS: Record<Exclude<keyof GuardrailOutputs, FieldName | "wor
   modelAliases: null,
   defaultWorkspaceId: null,
   args: null,
+  unsyncedPolicies:
+    "Each kind this guardrail sets whose policy was edited (or deleted) in Guardrail Policies, so the service no longer takes it from the guardrail: recorded by refresh, which warns; absent when none. `pulumi up` cannot repair it (docs/resources/guardrail.md).",
 };
+
+/** The type token of one `unsyncedPolicies` entry (src/core/guardrail/policy-drift.ts `UnsyncedPolicy`). */
+const UNSYNCED_POLICY = `${NATIVE_PACKAGE}:index:UnsyncedPolicy`;
+
+/** The object types of one `unsyncedPolicies` entry and its settings (each typed as the Guardrail's output of that name). */
+function unsyncedPolicyTypes(guardrailProperties: Properties): Record<string, unknown> {
+  const settings = Object.fromEntries(
+    (Object.keys(FIELDS) as FieldName[])
+      .filter((k) => FIELDS[k].policy && guardrailProperties[k])
+      .map((k) => [k, guardrailProperties[k]!]),
+  );
+  return {
+    [UNSYNCED_POLICY]: {
+      type: "object",
+      description:
+        "A kind of a guardrail that no longer follows it (its policy was edited or deleted in Guardrail Policies).",
+      properties: {
+        kind: { type: "string", description: "`budget`, `modelAvailability` or `moderation`." },
+        policyId: { type: "string", description: "The policy that now holds the kind; absent when it was deleted." },
+        deleted: {
+          type: "boolean",
+          description: "Whether the policy was deleted (then the kind is not enforced from this guardrail).",
+        },
+        enforces: {
+          $ref: `#/types/${UNSYNCED_POLICY}Settings`,
+          description: "The settings the policy now holds, in the Guardrail's arg names; absent when deleted.",
+        },
+      },
+      required: ["kind", "deleted"],
+    },
+    [`${UNSYNCED_POLICY}Settings`]: {
+      type: "object",
+      description: "The settings a policy holds, each as the Guardrail's output of that name; unset ones absent.",
+      properties: settings,
+    },
+  };
+}
 
 /** The core's `docs[key]` as this face says it (its own text where the core has one). */
 const nativeDoc = (docs: Record<string, CoreArgDoc>, key: string) => coreDoc(docs, key, "native");
@@ -107,12 +146,16 @@ function guardrailResource(docs: Map<string, ArgDoc>): ResourceSpec {
   const { adoptId: _readAtCreateOnly, ...recorded } = inputs;
   const extras = Object.entries(GUARDRAIL_OUTPUTS).filter((e): e is [string, string] => e[1] !== null);
   const listOf = { type: "array", items: { type: "string" } };
+  const unsyncedList = { type: "array", items: { $ref: `#/types/${UNSYNCED_POLICY}` } };
   const properties: Properties = {
     ...Object.fromEntries(Object.entries(recorded).map(([k, p]) => [k, asOutput(p)])),
     ...Object.fromEntries(
       extras.map(([k, description]) => [
         k,
-        { ...(k.endsWith("Canonical") ? listOf : { type: "string" }), description },
+        {
+          ...(k.endsWith("Canonical") ? listOf : k === "unsyncedPolicies" ? unsyncedList : { type: "string" }),
+          description,
+        },
       ]),
     ),
   };
@@ -264,7 +307,12 @@ export function pulumiSchema(version: string, sources: string[]): Record<string,
       description: "The guardrails provider: where the management API is and its key.",
       inputProperties: settings(docs, "provider"),
     },
-    types: { ...schemaTypes(), ...functionTypes(guardrail.properties), ...declared.types },
+    types: {
+      ...schemaTypes(),
+      ...functionTypes(guardrail.properties),
+      ...declared.types,
+      ...unsyncedPolicyTypes(guardrail.properties),
+    },
     resources: Object.fromEntries(TYPE_NAMES.map((t) => [KINDS[t].nativeToken, RESOURCES[t](docs)])),
     functions: { ...functionSpecs(guardrail.properties), ...declared.function },
     language: {

@@ -3,6 +3,7 @@ export * from "./core/client";
 export { UserError } from "./core/user-error";
 export type * from "./core/client/wire";
 export { Guardrail, type GuardrailArgs, type BuiltinFilterArgs, type CustomFilterArgs } from "./dynamic/guardrail";
+export type { UnsyncedPolicy } from "./core/guardrail/policy-drift";
 export {
   GuardrailMemberAssignment,
   GuardrailKeyAssignment,

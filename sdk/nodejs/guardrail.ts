@@ -174,6 +174,10 @@ export class Guardrail extends pulumi.CustomResource {
      */
     declare public readonly resetInterval: pulumi.Output<string | undefined>;
     /**
+     * Each kind this guardrail sets whose policy was edited (or deleted) in Guardrail Policies, so the service no longer takes it from the guardrail: recorded by refresh, which warns; absent when none. `pulumi up` cannot repair it (docs/resources/guardrail.md).
+     */
+    declare public /*out*/ readonly unsyncedPolicies: pulumi.Output<outputs.UnsyncedPolicy[] | undefined>;
+    /**
      * When the service last changed the guardrail (ISO 8601); none when it never did.
      */
     declare public /*out*/ readonly updatedAt: pulumi.Output<string | undefined>;
@@ -224,6 +228,7 @@ export class Guardrail extends pulumi.CustomResource {
             resourceInputs["createdAt"] = undefined /*out*/;
             resourceInputs["guardrailId"] = undefined /*out*/;
             resourceInputs["ignoredModelsCanonical"] = undefined /*out*/;
+            resourceInputs["unsyncedPolicies"] = undefined /*out*/;
             resourceInputs["updatedAt"] = undefined /*out*/;
         } else {
             resourceInputs["allowedDataRegions"] = undefined /*out*/;
@@ -250,6 +255,7 @@ export class Guardrail extends pulumi.CustomResource {
             resourceInputs["limitUsd"] = undefined /*out*/;
             resourceInputs["name"] = undefined /*out*/;
             resourceInputs["resetInterval"] = undefined /*out*/;
+            resourceInputs["unsyncedPolicies"] = undefined /*out*/;
             resourceInputs["updatedAt"] = undefined /*out*/;
             resourceInputs["workspaceId"] = undefined /*out*/;
         }

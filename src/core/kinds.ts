@@ -198,6 +198,10 @@ export const SET_TYPE_NAMES = TYPE_NAMES.filter((t): t is SetTypeName => "set" i
 /** The workspace policy kinds, in the table's order. */
 export const POLICY_TYPE_NAMES = TYPE_NAMES.filter((t): t is PolicyTypeName => "policy" in KINDS[t]);
 
+/** The workspace policy kind whose settings are the field table's policy column `fields` (`"budget"`, ...). */
+export const policyTypeOfFields = (fields: string): PolicyTypeName | undefined =>
+  POLICY_TYPE_NAMES.find((t) => KINDS[t].policy.fields === fields);
+
 /** A table over every kind, built from each row. */
 export function byKind<V>(
   f: <T extends ResourceTypeName>(type: T, kind: KindRow<T>) => V,

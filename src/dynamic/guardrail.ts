@@ -9,6 +9,7 @@ import { claimAdoption, registerGuardrail } from "./claims";
 import { reportConfigOnce } from "./config-warnings";
 import { shimFor } from "./shim";
 import { KINDS } from "../core/kinds";
+import type { UnsyncedPolicy } from "../core/guardrail/policy-drift";
 import { GUARDRAIL_TYPE } from "../core/type-tokens";
 import { refuseImportOption } from "./import-hint";
 import { secretArgNames } from "./secret-args";
@@ -98,6 +99,13 @@ export class Guardrail extends pulumi.dynamic.Resource {
   /** Canonical slugs as the service holds them; `allowedModels` echoes the program's own identifiers (issue 14). */
   declare readonly allowedModelsCanonical: pulumi.Output<string[] | null>;
   declare readonly ignoredModelsCanonical: pulumi.Output<string[] | null>;
+  /**
+   * Each kind this guardrail sets whose policy was edited (or deleted) in Guardrail Policies, so
+   * the service no longer takes it from the guardrail: recorded by `pulumi refresh`, which warns,
+   * as every preview then does. Undefined when none. `pulumi up` cannot repair it: see the
+   * Guardrail's docs, "When its policies were edited apart".
+   */
+  declare readonly unsyncedPolicies: pulumi.Output<UnsyncedPolicy[] | undefined>;
 
   constructor(name: string, args: GuardrailArgs, opts?: pulumi.CustomResourceOptions) {
     refuseImportOption("Guardrail", name, opts);
@@ -112,6 +120,7 @@ export class Guardrail extends pulumi.dynamic.Resource {
       updatedAt: undefined,
       allowedModelsCanonical: undefined,
       ignoredModelsCanonical: undefined,
+      unsyncedPolicies: undefined,
       ...args,
       __resource: resource,
       __secretArgs: secretArgNames({ ...args }),

@@ -10,6 +10,7 @@ import { guardrailLabel } from "./marks";
 import { summarizePreview, typeOf, type PreviewJson, type PreviewStep } from "./summary";
 import { nameOf } from "./steps";
 import { isTypeName, KINDS, type SetStateKey } from "../core/kinds";
+import { unsyncedFacts } from "./unsynced";
 
 /** An id or a key from the service as a code span (at most 200 characters). */
 const literal = (s: string) => code(s, 200);
@@ -50,15 +51,19 @@ export function driftSteps(preview: DriftPreviewJson): PreviewStep[] {
   return preview.steps.filter((s) => s && typeof s.op === "string" && typeof s.urn === "string" && changed(s.op));
 }
 
-/** True when `pulumi up` would change something: the service no longer matches Git. */
+/**
+ * True when `pulumi up` would change something, or a Guardrail's policies were edited apart from
+ * it (`unsyncedPolicies`, which no `up` can repair): the service no longer matches Git.
+ */
 export function hasDrift(preview: DriftPreviewJson): boolean {
-  return driftSteps(preview).length > 0;
+  return driftSteps(preview).length > 0 || unsyncedFacts(preview.steps ?? []).length > 0;
 }
 
 /** Markdown for the drift issue (or the job summary when there is none). */
 export function summarizeDrift(preview: DriftPreviewJson): string {
   const steps = driftSteps(preview);
-  if (steps.length === 0)
+  const unsynced = unsyncedFacts(preview.steps ?? []);
+  if (steps.length === 0 && unsynced.length === 0)
     return "## Guardrails: no drift\n\nThe service matches Git: `pulumi preview --refresh` found nothing to change.\n";
   const names = guardrailNames(preview.steps ?? []);
   const refreshed = new Set((preview.steps ?? []).filter((s) => s.op === "refresh" && s.oldState).map((s) => s.urn));
@@ -69,10 +74,21 @@ export function summarizeDrift(preview: DriftPreviewJson): string {
   return bounded(
     [
       "## Guardrails drift: the service no longer matches Git",
-      `\`pulumi preview --refresh\` found ${steps.length} resource(s) that \`pulumi up\` would change. What differs:`,
-      shown.join("\n"),
-      "What `pulumi up` would do (before: the service now; after: Git):",
-      summarizePreview(preview).trimEnd(),
+      ...(steps.length > 0
+        ? [
+            `\`pulumi preview --refresh\` found ${steps.length} resource(s) that \`pulumi up\` would change. What differs:`,
+            shown.join("\n"),
+          ]
+        : []),
+      ...(unsynced.length > 0
+        ? [
+            'Guardrail policies edited in Guardrail Policies: the service no longer takes these kinds from the guardrail, and `pulumi up` cannot repair it (docs/resources/guardrail.md, "When its policies were edited apart"):',
+            unsynced.slice(0, MAX_FACTS).join("\n"),
+          ]
+        : []),
+      ...(steps.length > 0
+        ? ["What `pulumi up` would do (before: the service now; after: Git):", summarizePreview(preview).trimEnd()]
+        : []),
     ].join("\n\n") + "\n",
   );
 }

@@ -138,4 +138,28 @@ describe("native face: Guardrail under the CLI", () => {
     expect(res.output).toMatch(/1 to import/);
     expect((await p.log()).writes).toBe(before);
   });
+
+  it("a moderation policy edited in Guardrail Policies: refresh and preview warn on the Guardrail (issue 40)", async () => {
+    p.write(program(1, adoptId, `new Guardrail("imported", ${JSON.stringify(imported)});`));
+    const { json } = await p.exportState();
+    const engId = json.deployment.resources.find((r: { urn: string }) => r.urn.endsWith("::eng")).id as string;
+    const ws = "00000000-0000-4000-8000-000000000001";
+    const rows = (await p.api("GET", `/guardrails/policies/moderation?workspace_id=${ws}`)).body.data;
+    const mod = rows.find((r: { legacy_guardrail_ids?: string[] }) => r.legacy_guardrail_ids?.includes(engId));
+    const edit = await p.api("PUT", `/guardrails/policies/moderation/${mod.id}`, {
+      name: "edited in the dashboard",
+      workspace_id: ws,
+      config: { content_filter_builtins: [{ slug: "ssn", action: "block" }], content_filters: null },
+    });
+    expect(edit.status).toBe(200);
+    const said = `warning: guardrail \\\\?"Engineering\\\\?": its moderation policy ${mod.id} was edited in Guardrail Policies and no longer follows this guardrail; the service now enforces: contentFilterBuiltins=\\[\\{\\\\?"action\\\\?":\\\\?"block\\\\?",\\\\?"label\\\\?":\\\\?"\\[SSN\\]\\\\?",\\\\?"slug\\\\?":\\\\?"ssn\\\\?"\\}\\]; \`pulumi up\` cannot change it`;
+    const refreshed = await p.refresh();
+    // On the resource, in the refresh's diagnostics.
+    expect(refreshed.output).toMatch(new RegExp(`guardrails:index:Guardrail \\(eng\\):\\s*\\n\\s*${said}`));
+    // Said once per run, though the CLI also diffs what the refresh read.
+    expect(refreshed.output.match(/^\s*warning: guardrail .*its moderation policy/gm)).toHaveLength(1);
+    const res = await p.pulumi(["preview", "--diff", "--expect-no-changes"]);
+    expect(res.code, res.output).toBe(0); // no change to apply (an up cannot repair it) ...
+    expect(res.output).toMatch(new RegExp(said)); // ... but never silent
+  });
 });

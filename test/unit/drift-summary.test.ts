@@ -191,3 +191,49 @@ describe("summarizePreview under preview --refresh", () => {
     expect(md).not.toContain(": refresh");
   });
 });
+
+describe("summarizeDrift: policies edited apart from a Guardrail (issue 40)", () => {
+  const POLICY = "0b7c6a3e-1f2d-4c5b-9a8e-7d6c5b4a3f21";
+  const refreshed = (unsyncedPolicies: unknown) => ({
+    steps: [
+      {
+        op: "refresh",
+        urn: urn("Guardrail", "eng"),
+        oldState: { outputs: { name: "Eng" } },
+        newState: { outputs: { name: "Eng", unsyncedPolicies } },
+      },
+      { op: "same", urn: urn("Guardrail", "eng") },
+    ],
+  });
+
+  it("no change to apply, yet drift: each unsynced kind is named, with why `up` cannot repair it", () => {
+    const preview = refreshed([
+      { kind: "moderation", policyId: POLICY, deleted: false, enforces: { contentFilters: [] } },
+      { kind: "budget", policyId: null, deleted: true, enforces: null },
+    ]);
+    expect(hasDrift(preview)).toBe(true);
+    expect(summarizeDrift(preview)).toMatchInlineSnapshot(`
+      "## Guardrails drift: the service no longer matches Git
+
+      Guardrail policies edited in Guardrail Policies: the service no longer takes these kinds from the guardrail, and \`pulumi up\` cannot repair it (docs/resources/guardrail.md, "When its policies were edited apart"):
+
+      - \`Eng\` (\`eng\`): its budget policy was deleted in Guardrail Policies; the service no longer enforces the guardrail's budget settings, and \`up\` cannot restore them (manage them as a \`BudgetPolicy\`, or remove them from the Guardrail).
+      - \`Eng\` (\`eng\`): its moderation policy \`0b7c6a3e-1f2d-4c5b-9a8e-7d6c5b4a3f21\` was edited in Guardrail Policies and no longer follows the guardrail; \`up\` cannot repair it (manage it as a \`ModerationPolicy\` and remove its settings from the Guardrail).
+      "
+    `);
+  });
+
+  it("none recorded, or state of 0.5.0 without the output: no drift", () => {
+    expect(hasDrift(refreshed(undefined))).toBe(false);
+    expect(hasDrift(refreshed([]))).toBe(false);
+  });
+
+  it("a hostile policy id or kind cannot inject Markdown", () => {
+    const md = summarizeDrift(
+      refreshed([{ kind: "moderation", policyId: "x`](https://evil)\n# h", deleted: false }, { kind: "<b>" }]),
+    );
+    expect(md).not.toContain("\n# h");
+    expect(md).not.toContain("<b>");
+    expect(md.match(/^- /gm)).toHaveLength(1);
+  });
+});

@@ -104,6 +104,8 @@ type Guardrail struct {
 	//
 	// Default: none (null).
 	ResetInterval pulumi.StringPtrOutput `pulumi:"resetInterval"`
+	// Each kind this guardrail sets whose policy was edited (or deleted) in Guardrail Policies, so the service no longer takes it from the guardrail: recorded by refresh, which warns; absent when none. `pulumi up` cannot repair it (docs/resources/guardrail.md).
+	UnsyncedPolicies UnsyncedPolicyArrayOutput `pulumi:"unsyncedPolicies"`
 	// When the service last changed the guardrail (ISO 8601); none when it never did.
 	UpdatedAt pulumi.StringPtrOutput `pulumi:"updatedAt"`
 	// Workspace (UUID, any case) that holds the guardrail. Omitting it and writing the default workspace's id are the same value. **Moving to another workspace replaces the guardrail.**
@@ -532,6 +534,11 @@ func (o GuardrailOutput) Name() pulumi.StringOutput {
 // Default: none (null).
 func (o GuardrailOutput) ResetInterval() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Guardrail) pulumi.StringPtrOutput { return v.ResetInterval }).(pulumi.StringPtrOutput)
+}
+
+// Each kind this guardrail sets whose policy was edited (or deleted) in Guardrail Policies, so the service no longer takes it from the guardrail: recorded by refresh, which warns; absent when none. `pulumi up` cannot repair it (docs/resources/guardrail.md).
+func (o GuardrailOutput) UnsyncedPolicies() UnsyncedPolicyArrayOutput {
+	return o.ApplyT(func(v *Guardrail) UnsyncedPolicyArrayOutput { return v.UnsyncedPolicies }).(UnsyncedPolicyArrayOutput)
 }
 
 // When the service last changed the guardrail (ISO 8601); none when it never did.

@@ -808,6 +808,536 @@ func (o DeclaredGuardrailSettingsOutput) WorkspaceId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v DeclaredGuardrailSettings) *string { return v.WorkspaceId }).(pulumi.StringPtrOutput)
 }
 
+// A kind of a guardrail that no longer follows it (its policy was edited or deleted in Guardrail Policies).
+type UnsyncedPolicy struct {
+	// Whether the policy was deleted (then the kind is not enforced from this guardrail).
+	Deleted bool `pulumi:"deleted"`
+	// The settings the policy now holds, in the Guardrail's arg names; absent when deleted.
+	Enforces *UnsyncedPolicySettings `pulumi:"enforces"`
+	// `budget`, `modelAvailability` or `moderation`.
+	Kind string `pulumi:"kind"`
+	// The policy that now holds the kind; absent when it was deleted.
+	PolicyId *string `pulumi:"policyId"`
+}
+
+// A kind of a guardrail that no longer follows it (its policy was edited or deleted in Guardrail Policies).
+type UnsyncedPolicyOutput struct{ *pulumi.OutputState }
+
+func (UnsyncedPolicyOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*UnsyncedPolicy)(nil)).Elem()
+}
+
+func (o UnsyncedPolicyOutput) ToUnsyncedPolicyOutput() UnsyncedPolicyOutput {
+	return o
+}
+
+func (o UnsyncedPolicyOutput) ToUnsyncedPolicyOutputWithContext(ctx context.Context) UnsyncedPolicyOutput {
+	return o
+}
+
+// Whether the policy was deleted (then the kind is not enforced from this guardrail).
+func (o UnsyncedPolicyOutput) Deleted() pulumi.BoolOutput {
+	return o.ApplyT(func(v UnsyncedPolicy) bool { return v.Deleted }).(pulumi.BoolOutput)
+}
+
+// The settings the policy now holds, in the Guardrail's arg names; absent when deleted.
+func (o UnsyncedPolicyOutput) Enforces() UnsyncedPolicySettingsPtrOutput {
+	return o.ApplyT(func(v UnsyncedPolicy) *UnsyncedPolicySettings { return v.Enforces }).(UnsyncedPolicySettingsPtrOutput)
+}
+
+// `budget`, `modelAvailability` or `moderation`.
+func (o UnsyncedPolicyOutput) Kind() pulumi.StringOutput {
+	return o.ApplyT(func(v UnsyncedPolicy) string { return v.Kind }).(pulumi.StringOutput)
+}
+
+// The policy that now holds the kind; absent when it was deleted.
+func (o UnsyncedPolicyOutput) PolicyId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v UnsyncedPolicy) *string { return v.PolicyId }).(pulumi.StringPtrOutput)
+}
+
+type UnsyncedPolicyArrayOutput struct{ *pulumi.OutputState }
+
+func (UnsyncedPolicyArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]UnsyncedPolicy)(nil)).Elem()
+}
+
+func (o UnsyncedPolicyArrayOutput) ToUnsyncedPolicyArrayOutput() UnsyncedPolicyArrayOutput {
+	return o
+}
+
+func (o UnsyncedPolicyArrayOutput) ToUnsyncedPolicyArrayOutputWithContext(ctx context.Context) UnsyncedPolicyArrayOutput {
+	return o
+}
+
+func (o UnsyncedPolicyArrayOutput) Index(i pulumi.IntInput) UnsyncedPolicyOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) UnsyncedPolicy {
+		return vs[0].([]UnsyncedPolicy)[vs[1].(int)]
+	}).(UnsyncedPolicyOutput)
+}
+
+// The settings a policy holds, each as the Guardrail's output of that name; unset ones absent.
+type UnsyncedPolicySettings struct {
+	// Regions requests may be processed in: `global`, `europe`, `us`; compared as a set. Omit instead of `[]`.
+	//
+	// Default: no restriction (null).
+	AllowedDataRegions []string `pulumi:"allowedDataRegions"`
+	// Models allowed, by slug or canonical slug; a set of identifiers (another identifier for a listed model is one update that then settles). Omit instead of `[]`.
+	//
+	// Default: no restriction (null).
+	AllowedModels []string `pulumi:"allowedModels"`
+	// Provider ids allowed; compared as a set. Omit instead of `[]`.
+	//
+	// Default: no restriction (null).
+	AllowedProviders []string `pulumi:"allowedProviders"`
+	// Builtin content filters; each slug at most once. Omit instead of `[]`.
+	//
+	// Default: none (null).
+	ContentFilterBuiltins []BuiltinFilterOutputType `pulumi:"contentFilterBuiltins"`
+	// Custom regex content filters, applied in order. Omit instead of `[]`.
+	//
+	// Default: none (null).
+	ContentFilters []CustomFilterOutputType `pulumi:"contentFilters"`
+	// Whether prompts sent to free models may be published.
+	//
+	// Default: the service's setting (null).
+	EnableFreeModelPublication *bool `pulumi:"enableFreeModelPublication"`
+	// Whether providers may train on prompts sent to free models.
+	//
+	// Default: the service's setting (null).
+	EnableFreeModelTraining *bool `pulumi:"enableFreeModelTraining"`
+	// Whether providers may train on prompts sent to paid models.
+	//
+	// Default: the service's setting (null).
+	EnablePaidModelTraining *bool `pulumi:"enablePaidModelTraining"`
+	// **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+	//
+	// Default: null.
+	//
+	// Deprecated: Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+	EnforceZdr *bool `pulumi:"enforceZdr"`
+	// Zero-data-retention for models of any other vendor.
+	//
+	// Default: `enforceZdr`, else null.
+	EnforceZdrOther *bool `pulumi:"enforceZdrOther"`
+	// Zero-data-retention for the first named model vendor.
+	//
+	// Default: `enforceZdr`, else null.
+	EnforceZdrVendorA *bool `pulumi:"enforceZdrVendorA"`
+	// Zero-data-retention for the second named model vendor.
+	//
+	// Default: `enforceZdr`, else null.
+	EnforceZdrVendorB *bool `pulumi:"enforceZdrVendorB"`
+	// Zero-data-retention for the third named model vendor.
+	//
+	// Default: `enforceZdr`, else null.
+	EnforceZdrVendorC *bool `pulumi:"enforceZdrVendorC"`
+	// Models excluded from routing, by slug or canonical slug; a set. Omit instead of `[]`.
+	//
+	// Default: none (null).
+	IgnoredModels []string `pulumi:"ignoredModels"`
+	// Provider ids excluded from routing; a set. Omit instead of `[]`.
+	//
+	// Default: none (null).
+	IgnoredProviders []string `pulumi:"ignoredProviders"`
+	// Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+	//
+	// Default: false.
+	IncludeByokInBudgets *bool `pulumi:"includeByokInBudgets"`
+	// Spending limit in US dollars, finite and >= 0.
+	//
+	// Default: no limit (null).
+	LimitUsd *float64 `pulumi:"limitUsd"`
+	// When the spending limit resets: `daily`, `weekly` or `monthly`.
+	//
+	// Default: none (null).
+	ResetInterval *string `pulumi:"resetInterval"`
+}
+
+// The settings a policy holds, each as the Guardrail's output of that name; unset ones absent.
+type UnsyncedPolicySettingsOutput struct{ *pulumi.OutputState }
+
+func (UnsyncedPolicySettingsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*UnsyncedPolicySettings)(nil)).Elem()
+}
+
+func (o UnsyncedPolicySettingsOutput) ToUnsyncedPolicySettingsOutput() UnsyncedPolicySettingsOutput {
+	return o
+}
+
+func (o UnsyncedPolicySettingsOutput) ToUnsyncedPolicySettingsOutputWithContext(ctx context.Context) UnsyncedPolicySettingsOutput {
+	return o
+}
+
+// Regions requests may be processed in: `global`, `europe`, `us`; compared as a set. Omit instead of `[]`.
+//
+// Default: no restriction (null).
+func (o UnsyncedPolicySettingsOutput) AllowedDataRegions() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v UnsyncedPolicySettings) []string { return v.AllowedDataRegions }).(pulumi.StringArrayOutput)
+}
+
+// Models allowed, by slug or canonical slug; a set of identifiers (another identifier for a listed model is one update that then settles). Omit instead of `[]`.
+//
+// Default: no restriction (null).
+func (o UnsyncedPolicySettingsOutput) AllowedModels() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v UnsyncedPolicySettings) []string { return v.AllowedModels }).(pulumi.StringArrayOutput)
+}
+
+// Provider ids allowed; compared as a set. Omit instead of `[]`.
+//
+// Default: no restriction (null).
+func (o UnsyncedPolicySettingsOutput) AllowedProviders() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v UnsyncedPolicySettings) []string { return v.AllowedProviders }).(pulumi.StringArrayOutput)
+}
+
+// Builtin content filters; each slug at most once. Omit instead of `[]`.
+//
+// Default: none (null).
+func (o UnsyncedPolicySettingsOutput) ContentFilterBuiltins() BuiltinFilterOutputTypeArrayOutput {
+	return o.ApplyT(func(v UnsyncedPolicySettings) []BuiltinFilterOutputType { return v.ContentFilterBuiltins }).(BuiltinFilterOutputTypeArrayOutput)
+}
+
+// Custom regex content filters, applied in order. Omit instead of `[]`.
+//
+// Default: none (null).
+func (o UnsyncedPolicySettingsOutput) ContentFilters() CustomFilterOutputTypeArrayOutput {
+	return o.ApplyT(func(v UnsyncedPolicySettings) []CustomFilterOutputType { return v.ContentFilters }).(CustomFilterOutputTypeArrayOutput)
+}
+
+// Whether prompts sent to free models may be published.
+//
+// Default: the service's setting (null).
+func (o UnsyncedPolicySettingsOutput) EnableFreeModelPublication() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v UnsyncedPolicySettings) *bool { return v.EnableFreeModelPublication }).(pulumi.BoolPtrOutput)
+}
+
+// Whether providers may train on prompts sent to free models.
+//
+// Default: the service's setting (null).
+func (o UnsyncedPolicySettingsOutput) EnableFreeModelTraining() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v UnsyncedPolicySettings) *bool { return v.EnableFreeModelTraining }).(pulumi.BoolPtrOutput)
+}
+
+// Whether providers may train on prompts sent to paid models.
+//
+// Default: the service's setting (null).
+func (o UnsyncedPolicySettingsOutput) EnablePaidModelTraining() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v UnsyncedPolicySettings) *bool { return v.EnablePaidModelTraining }).(pulumi.BoolPtrOutput)
+}
+
+// **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+//
+// Default: null.
+//
+// Deprecated: Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+func (o UnsyncedPolicySettingsOutput) EnforceZdr() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v UnsyncedPolicySettings) *bool { return v.EnforceZdr }).(pulumi.BoolPtrOutput)
+}
+
+// Zero-data-retention for models of any other vendor.
+//
+// Default: `enforceZdr`, else null.
+func (o UnsyncedPolicySettingsOutput) EnforceZdrOther() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v UnsyncedPolicySettings) *bool { return v.EnforceZdrOther }).(pulumi.BoolPtrOutput)
+}
+
+// Zero-data-retention for the first named model vendor.
+//
+// Default: `enforceZdr`, else null.
+func (o UnsyncedPolicySettingsOutput) EnforceZdrVendorA() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v UnsyncedPolicySettings) *bool { return v.EnforceZdrVendorA }).(pulumi.BoolPtrOutput)
+}
+
+// Zero-data-retention for the second named model vendor.
+//
+// Default: `enforceZdr`, else null.
+func (o UnsyncedPolicySettingsOutput) EnforceZdrVendorB() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v UnsyncedPolicySettings) *bool { return v.EnforceZdrVendorB }).(pulumi.BoolPtrOutput)
+}
+
+// Zero-data-retention for the third named model vendor.
+//
+// Default: `enforceZdr`, else null.
+func (o UnsyncedPolicySettingsOutput) EnforceZdrVendorC() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v UnsyncedPolicySettings) *bool { return v.EnforceZdrVendorC }).(pulumi.BoolPtrOutput)
+}
+
+// Models excluded from routing, by slug or canonical slug; a set. Omit instead of `[]`.
+//
+// Default: none (null).
+func (o UnsyncedPolicySettingsOutput) IgnoredModels() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v UnsyncedPolicySettings) []string { return v.IgnoredModels }).(pulumi.StringArrayOutput)
+}
+
+// Provider ids excluded from routing; a set. Omit instead of `[]`.
+//
+// Default: none (null).
+func (o UnsyncedPolicySettingsOutput) IgnoredProviders() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v UnsyncedPolicySettings) []string { return v.IgnoredProviders }).(pulumi.StringArrayOutput)
+}
+
+// Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+//
+// Default: false.
+func (o UnsyncedPolicySettingsOutput) IncludeByokInBudgets() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v UnsyncedPolicySettings) *bool { return v.IncludeByokInBudgets }).(pulumi.BoolPtrOutput)
+}
+
+// Spending limit in US dollars, finite and >= 0.
+//
+// Default: no limit (null).
+func (o UnsyncedPolicySettingsOutput) LimitUsd() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v UnsyncedPolicySettings) *float64 { return v.LimitUsd }).(pulumi.Float64PtrOutput)
+}
+
+// When the spending limit resets: `daily`, `weekly` or `monthly`.
+//
+// Default: none (null).
+func (o UnsyncedPolicySettingsOutput) ResetInterval() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v UnsyncedPolicySettings) *string { return v.ResetInterval }).(pulumi.StringPtrOutput)
+}
+
+type UnsyncedPolicySettingsPtrOutput struct{ *pulumi.OutputState }
+
+func (UnsyncedPolicySettingsPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**UnsyncedPolicySettings)(nil)).Elem()
+}
+
+func (o UnsyncedPolicySettingsPtrOutput) ToUnsyncedPolicySettingsPtrOutput() UnsyncedPolicySettingsPtrOutput {
+	return o
+}
+
+func (o UnsyncedPolicySettingsPtrOutput) ToUnsyncedPolicySettingsPtrOutputWithContext(ctx context.Context) UnsyncedPolicySettingsPtrOutput {
+	return o
+}
+
+func (o UnsyncedPolicySettingsPtrOutput) Elem() UnsyncedPolicySettingsOutput {
+	return o.ApplyT(func(v *UnsyncedPolicySettings) UnsyncedPolicySettings {
+		if v != nil {
+			return *v
+		}
+		var ret UnsyncedPolicySettings
+		return ret
+	}).(UnsyncedPolicySettingsOutput)
+}
+
+// Regions requests may be processed in: `global`, `europe`, `us`; compared as a set. Omit instead of `[]`.
+//
+// Default: no restriction (null).
+func (o UnsyncedPolicySettingsPtrOutput) AllowedDataRegions() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *UnsyncedPolicySettings) []string {
+		if v == nil {
+			return nil
+		}
+		return v.AllowedDataRegions
+	}).(pulumi.StringArrayOutput)
+}
+
+// Models allowed, by slug or canonical slug; a set of identifiers (another identifier for a listed model is one update that then settles). Omit instead of `[]`.
+//
+// Default: no restriction (null).
+func (o UnsyncedPolicySettingsPtrOutput) AllowedModels() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *UnsyncedPolicySettings) []string {
+		if v == nil {
+			return nil
+		}
+		return v.AllowedModels
+	}).(pulumi.StringArrayOutput)
+}
+
+// Provider ids allowed; compared as a set. Omit instead of `[]`.
+//
+// Default: no restriction (null).
+func (o UnsyncedPolicySettingsPtrOutput) AllowedProviders() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *UnsyncedPolicySettings) []string {
+		if v == nil {
+			return nil
+		}
+		return v.AllowedProviders
+	}).(pulumi.StringArrayOutput)
+}
+
+// Builtin content filters; each slug at most once. Omit instead of `[]`.
+//
+// Default: none (null).
+func (o UnsyncedPolicySettingsPtrOutput) ContentFilterBuiltins() BuiltinFilterOutputTypeArrayOutput {
+	return o.ApplyT(func(v *UnsyncedPolicySettings) []BuiltinFilterOutputType {
+		if v == nil {
+			return nil
+		}
+		return v.ContentFilterBuiltins
+	}).(BuiltinFilterOutputTypeArrayOutput)
+}
+
+// Custom regex content filters, applied in order. Omit instead of `[]`.
+//
+// Default: none (null).
+func (o UnsyncedPolicySettingsPtrOutput) ContentFilters() CustomFilterOutputTypeArrayOutput {
+	return o.ApplyT(func(v *UnsyncedPolicySettings) []CustomFilterOutputType {
+		if v == nil {
+			return nil
+		}
+		return v.ContentFilters
+	}).(CustomFilterOutputTypeArrayOutput)
+}
+
+// Whether prompts sent to free models may be published.
+//
+// Default: the service's setting (null).
+func (o UnsyncedPolicySettingsPtrOutput) EnableFreeModelPublication() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *UnsyncedPolicySettings) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.EnableFreeModelPublication
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Whether providers may train on prompts sent to free models.
+//
+// Default: the service's setting (null).
+func (o UnsyncedPolicySettingsPtrOutput) EnableFreeModelTraining() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *UnsyncedPolicySettings) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.EnableFreeModelTraining
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Whether providers may train on prompts sent to paid models.
+//
+// Default: the service's setting (null).
+func (o UnsyncedPolicySettingsPtrOutput) EnablePaidModelTraining() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *UnsyncedPolicySettings) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.EnablePaidModelTraining
+	}).(pulumi.BoolPtrOutput)
+}
+
+// **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+//
+// Default: null.
+//
+// Deprecated: Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+func (o UnsyncedPolicySettingsPtrOutput) EnforceZdr() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *UnsyncedPolicySettings) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.EnforceZdr
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Zero-data-retention for models of any other vendor.
+//
+// Default: `enforceZdr`, else null.
+func (o UnsyncedPolicySettingsPtrOutput) EnforceZdrOther() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *UnsyncedPolicySettings) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.EnforceZdrOther
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Zero-data-retention for the first named model vendor.
+//
+// Default: `enforceZdr`, else null.
+func (o UnsyncedPolicySettingsPtrOutput) EnforceZdrVendorA() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *UnsyncedPolicySettings) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.EnforceZdrVendorA
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Zero-data-retention for the second named model vendor.
+//
+// Default: `enforceZdr`, else null.
+func (o UnsyncedPolicySettingsPtrOutput) EnforceZdrVendorB() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *UnsyncedPolicySettings) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.EnforceZdrVendorB
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Zero-data-retention for the third named model vendor.
+//
+// Default: `enforceZdr`, else null.
+func (o UnsyncedPolicySettingsPtrOutput) EnforceZdrVendorC() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *UnsyncedPolicySettings) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.EnforceZdrVendorC
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Models excluded from routing, by slug or canonical slug; a set. Omit instead of `[]`.
+//
+// Default: none (null).
+func (o UnsyncedPolicySettingsPtrOutput) IgnoredModels() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *UnsyncedPolicySettings) []string {
+		if v == nil {
+			return nil
+		}
+		return v.IgnoredModels
+	}).(pulumi.StringArrayOutput)
+}
+
+// Provider ids excluded from routing; a set. Omit instead of `[]`.
+//
+// Default: none (null).
+func (o UnsyncedPolicySettingsPtrOutput) IgnoredProviders() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *UnsyncedPolicySettings) []string {
+		if v == nil {
+			return nil
+		}
+		return v.IgnoredProviders
+	}).(pulumi.StringArrayOutput)
+}
+
+// Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+//
+// Default: false.
+func (o UnsyncedPolicySettingsPtrOutput) IncludeByokInBudgets() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *UnsyncedPolicySettings) *bool {
+		if v == nil {
+			return nil
+		}
+		return v.IncludeByokInBudgets
+	}).(pulumi.BoolPtrOutput)
+}
+
+// Spending limit in US dollars, finite and >= 0.
+//
+// Default: no limit (null).
+func (o UnsyncedPolicySettingsPtrOutput) LimitUsd() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v *UnsyncedPolicySettings) *float64 {
+		if v == nil {
+			return nil
+		}
+		return v.LimitUsd
+	}).(pulumi.Float64PtrOutput)
+}
+
+// When the spending limit resets: `daily`, `weekly` or `monthly`.
+//
+// Default: none (null).
+func (o UnsyncedPolicySettingsPtrOutput) ResetInterval() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *UnsyncedPolicySettings) *string {
+		if v == nil {
+			return nil
+		}
+		return v.ResetInterval
+	}).(pulumi.StringPtrOutput)
+}
+
 // A guardrail found by getGuardrails.
 type GetGuardrailsGuardrail struct {
 	// Regions requests may be processed in: `global`, `europe`, `us`; compared as a set. Omit instead of `[]`.
@@ -1837,6 +2367,10 @@ func init() {
 	pulumi.RegisterOutputType(DeclaredGuardrailOutput{})
 	pulumi.RegisterOutputType(DeclaredGuardrailArrayOutput{})
 	pulumi.RegisterOutputType(DeclaredGuardrailSettingsOutput{})
+	pulumi.RegisterOutputType(UnsyncedPolicyOutput{})
+	pulumi.RegisterOutputType(UnsyncedPolicyArrayOutput{})
+	pulumi.RegisterOutputType(UnsyncedPolicySettingsOutput{})
+	pulumi.RegisterOutputType(UnsyncedPolicySettingsPtrOutput{})
 	pulumi.RegisterOutputType(GetGuardrailsGuardrailOutput{})
 	pulumi.RegisterOutputType(GetGuardrailsGuardrailArrayOutput{})
 	pulumi.RegisterOutputType(GetPoliciesPolicyOutput{})

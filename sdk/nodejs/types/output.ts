@@ -718,3 +718,141 @@ export interface GetWorkspacesWorkspace {
     updatedAt?: string;
 }
 
+/**
+ * A kind of a guardrail that no longer follows it (its policy was edited or deleted in Guardrail Policies).
+ */
+export interface UnsyncedPolicy {
+    /**
+     * Whether the policy was deleted (then the kind is not enforced from this guardrail).
+     */
+    deleted: boolean;
+    /**
+     * The settings the policy now holds, in the Guardrail's arg names; absent when deleted.
+     */
+    enforces?: outputs.UnsyncedPolicySettings;
+    /**
+     * `budget`, `modelAvailability` or `moderation`.
+     */
+    kind: string;
+    /**
+     * The policy that now holds the kind; absent when it was deleted.
+     */
+    policyId?: string;
+}
+
+/**
+ * The settings a policy holds, each as the Guardrail's output of that name; unset ones absent.
+ */
+export interface UnsyncedPolicySettings {
+    /**
+     * Regions requests may be processed in: `global`, `europe`, `us`; compared as a set. Omit instead of `[]`.
+     *
+     * Default: no restriction (null).
+     */
+    allowedDataRegions?: string[];
+    /**
+     * Models allowed, by slug or canonical slug; a set of identifiers (another identifier for a listed model is one update that then settles). Omit instead of `[]`.
+     *
+     * Default: no restriction (null).
+     */
+    allowedModels?: string[];
+    /**
+     * Provider ids allowed; compared as a set. Omit instead of `[]`.
+     *
+     * Default: no restriction (null).
+     */
+    allowedProviders?: string[];
+    /**
+     * Builtin content filters; each slug at most once. Omit instead of `[]`.
+     *
+     * Default: none (null).
+     */
+    contentFilterBuiltins?: outputs.BuiltinFilterOutput[];
+    /**
+     * Custom regex content filters, applied in order. Omit instead of `[]`.
+     *
+     * Default: none (null).
+     */
+    contentFilters?: outputs.CustomFilterOutput[];
+    /**
+     * Whether prompts sent to free models may be published.
+     *
+     * Default: the service's setting (null).
+     */
+    enableFreeModelPublication?: boolean;
+    /**
+     * Whether providers may train on prompts sent to free models.
+     *
+     * Default: the service's setting (null).
+     */
+    enableFreeModelTraining?: boolean;
+    /**
+     * Whether providers may train on prompts sent to paid models.
+     *
+     * Default: the service's setting (null).
+     */
+    enablePaidModelTraining?: boolean;
+    /**
+     * **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+     *
+     * Default: null.
+     *
+     * @deprecated Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+     */
+    enforceZdr?: boolean;
+    /**
+     * Zero-data-retention for models of any other vendor.
+     *
+     * Default: `enforceZdr`, else null.
+     */
+    enforceZdrOther?: boolean;
+    /**
+     * Zero-data-retention for the first named model vendor.
+     *
+     * Default: `enforceZdr`, else null.
+     */
+    enforceZdrVendorA?: boolean;
+    /**
+     * Zero-data-retention for the second named model vendor.
+     *
+     * Default: `enforceZdr`, else null.
+     */
+    enforceZdrVendorB?: boolean;
+    /**
+     * Zero-data-retention for the third named model vendor.
+     *
+     * Default: `enforceZdr`, else null.
+     */
+    enforceZdrVendorC?: boolean;
+    /**
+     * Models excluded from routing, by slug or canonical slug; a set. Omit instead of `[]`.
+     *
+     * Default: none (null).
+     */
+    ignoredModels?: string[];
+    /**
+     * Provider ids excluded from routing; a set. Omit instead of `[]`.
+     *
+     * Default: none (null).
+     */
+    ignoredProviders?: string[];
+    /**
+     * Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+     *
+     * Default: false.
+     */
+    includeByokInBudgets?: boolean;
+    /**
+     * Spending limit in US dollars, finite and >= 0.
+     *
+     * Default: no limit (null).
+     */
+    limitUsd?: number;
+    /**
+     * When the spending limit resets: `daily`, `weekly` or `monthly`.
+     *
+     * Default: none (null).
+     */
+    resetInterval?: string;
+}
+

@@ -649,6 +649,7 @@ class Guardrail(pulumi.CustomResource):
             __props__.__dict__["created_at"] = None
             __props__.__dict__["guardrail_id"] = None
             __props__.__dict__["ignored_models_canonical"] = None
+            __props__.__dict__["unsynced_policies"] = None
             __props__.__dict__["updated_at"] = None
         super(Guardrail, __self__).__init__(
             'guardrails:index:Guardrail',
@@ -696,6 +697,7 @@ class Guardrail(pulumi.CustomResource):
         __props__.__dict__["limit_usd"] = None
         __props__.__dict__["name"] = None
         __props__.__dict__["reset_interval"] = None
+        __props__.__dict__["unsynced_policies"] = None
         __props__.__dict__["updated_at"] = None
         __props__.__dict__["workspace_id"] = None
         return Guardrail(resource_name, opts=opts, __props__=__props__)
@@ -930,6 +932,14 @@ class Guardrail(pulumi.CustomResource):
         Default: none (null).
         """
         return pulumi.get(self, "reset_interval")
+
+    @_builtins.property
+    @pulumi.getter(name="unsyncedPolicies")
+    def unsynced_policies(self) -> pulumi.Output[Optional[Sequence['outputs.UnsyncedPolicy']]]:
+        """
+        Each kind this guardrail sets whose policy was edited (or deleted) in Guardrail Policies, so the service no longer takes it from the guardrail: recorded by refresh, which warns; absent when none. `pulumi up` cannot repair it (docs/resources/guardrail.md).
+        """
+        return pulumi.get(self, "unsynced_policies")
 
     @_builtins.property
     @pulumi.getter(name="updatedAt")

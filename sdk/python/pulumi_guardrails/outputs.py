@@ -22,6 +22,8 @@ __all__ = [
     'DeclaredAssignmentSet',
     'DeclaredGuardrail',
     'DeclaredGuardrailSettings',
+    'UnsyncedPolicy',
+    'UnsyncedPolicySettings',
     'GetGuardrailsGuardrail',
     'GetPoliciesPolicy',
     'GetSubjectPoliciesAssignment',
@@ -619,6 +621,433 @@ class DeclaredGuardrailSettings(dict):
         Default: the default workspace.
         """
         return pulumi.get(self, "workspace_id")
+
+
+@pulumi.output_type
+class UnsyncedPolicy(dict):
+    """
+    A kind of a guardrail that no longer follows it (its policy was edited or deleted in Guardrail Policies).
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "policyId":
+            suggest = "policy_id"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in UnsyncedPolicy. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        UnsyncedPolicy.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        UnsyncedPolicy.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 deleted: _builtins.bool,
+                 kind: _builtins.str,
+                 enforces: Optional['outputs.UnsyncedPolicySettings'] = None,
+                 policy_id: Optional[_builtins.str] = None):
+        """
+        A kind of a guardrail that no longer follows it (its policy was edited or deleted in Guardrail Policies).
+
+        :param _builtins.bool deleted: Whether the policy was deleted (then the kind is not enforced from this guardrail).
+        :param _builtins.str kind: `budget`, `modelAvailability` or `moderation`.
+        :param 'UnsyncedPolicySettings' enforces: The settings the policy now holds, in the Guardrail's arg names; absent when deleted.
+        :param _builtins.str policy_id: The policy that now holds the kind; absent when it was deleted.
+        """
+        pulumi.set(__self__, "deleted", deleted)
+        pulumi.set(__self__, "kind", kind)
+        if enforces is not None:
+            pulumi.set(__self__, "enforces", enforces)
+        if policy_id is not None:
+            pulumi.set(__self__, "policy_id", policy_id)
+
+    @_builtins.property
+    @pulumi.getter
+    def deleted(self) -> _builtins.bool:
+        """
+        Whether the policy was deleted (then the kind is not enforced from this guardrail).
+        """
+        return pulumi.get(self, "deleted")
+
+    @_builtins.property
+    @pulumi.getter
+    def kind(self) -> _builtins.str:
+        """
+        `budget`, `modelAvailability` or `moderation`.
+        """
+        return pulumi.get(self, "kind")
+
+    @_builtins.property
+    @pulumi.getter
+    def enforces(self) -> Optional['outputs.UnsyncedPolicySettings']:
+        """
+        The settings the policy now holds, in the Guardrail's arg names; absent when deleted.
+        """
+        return pulumi.get(self, "enforces")
+
+    @_builtins.property
+    @pulumi.getter(name="policyId")
+    def policy_id(self) -> Optional[_builtins.str]:
+        """
+        The policy that now holds the kind; absent when it was deleted.
+        """
+        return pulumi.get(self, "policy_id")
+
+
+@pulumi.output_type
+class UnsyncedPolicySettings(dict):
+    """
+    The settings a policy holds, each as the Guardrail's output of that name; unset ones absent.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "allowedDataRegions":
+            suggest = "allowed_data_regions"
+        elif key == "allowedModels":
+            suggest = "allowed_models"
+        elif key == "allowedProviders":
+            suggest = "allowed_providers"
+        elif key == "contentFilterBuiltins":
+            suggest = "content_filter_builtins"
+        elif key == "contentFilters":
+            suggest = "content_filters"
+        elif key == "enableFreeModelPublication":
+            suggest = "enable_free_model_publication"
+        elif key == "enableFreeModelTraining":
+            suggest = "enable_free_model_training"
+        elif key == "enablePaidModelTraining":
+            suggest = "enable_paid_model_training"
+        elif key == "enforceZdr":
+            suggest = "enforce_zdr"
+        elif key == "enforceZdrOther":
+            suggest = "enforce_zdr_other"
+        elif key == "enforceZdrVendorA":
+            suggest = "enforce_zdr_vendor_a"
+        elif key == "enforceZdrVendorB":
+            suggest = "enforce_zdr_vendor_b"
+        elif key == "enforceZdrVendorC":
+            suggest = "enforce_zdr_vendor_c"
+        elif key == "ignoredModels":
+            suggest = "ignored_models"
+        elif key == "ignoredProviders":
+            suggest = "ignored_providers"
+        elif key == "includeByokInBudgets":
+            suggest = "include_byok_in_budgets"
+        elif key == "limitUsd":
+            suggest = "limit_usd"
+        elif key == "resetInterval":
+            suggest = "reset_interval"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in UnsyncedPolicySettings. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        UnsyncedPolicySettings.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        UnsyncedPolicySettings.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 allowed_data_regions: Optional[Sequence[_builtins.str]] = None,
+                 allowed_models: Optional[Sequence[_builtins.str]] = None,
+                 allowed_providers: Optional[Sequence[_builtins.str]] = None,
+                 content_filter_builtins: Optional[Sequence['outputs.BuiltinFilterOutput']] = None,
+                 content_filters: Optional[Sequence['outputs.CustomFilterOutput']] = None,
+                 enable_free_model_publication: Optional[_builtins.bool] = None,
+                 enable_free_model_training: Optional[_builtins.bool] = None,
+                 enable_paid_model_training: Optional[_builtins.bool] = None,
+                 enforce_zdr: Optional[_builtins.bool] = None,
+                 enforce_zdr_other: Optional[_builtins.bool] = None,
+                 enforce_zdr_vendor_a: Optional[_builtins.bool] = None,
+                 enforce_zdr_vendor_b: Optional[_builtins.bool] = None,
+                 enforce_zdr_vendor_c: Optional[_builtins.bool] = None,
+                 ignored_models: Optional[Sequence[_builtins.str]] = None,
+                 ignored_providers: Optional[Sequence[_builtins.str]] = None,
+                 include_byok_in_budgets: Optional[_builtins.bool] = None,
+                 limit_usd: Optional[_builtins.float] = None,
+                 reset_interval: Optional[_builtins.str] = None):
+        """
+        The settings a policy holds, each as the Guardrail's output of that name; unset ones absent.
+
+        :param Sequence[_builtins.str] allowed_data_regions: Regions requests may be processed in: `global`, `europe`, `us`; compared as a set. Omit instead of `[]`.
+               
+               Default: no restriction (null).
+        :param Sequence[_builtins.str] allowed_models: Models allowed, by slug or canonical slug; a set of identifiers (another identifier for a listed model is one update that then settles). Omit instead of `[]`.
+               
+               Default: no restriction (null).
+        :param Sequence[_builtins.str] allowed_providers: Provider ids allowed; compared as a set. Omit instead of `[]`.
+               
+               Default: no restriction (null).
+        :param Sequence['BuiltinFilterOutput'] content_filter_builtins: Builtin content filters; each slug at most once. Omit instead of `[]`.
+               
+               Default: none (null).
+        :param Sequence['CustomFilterOutput'] content_filters: Custom regex content filters, applied in order. Omit instead of `[]`.
+               
+               Default: none (null).
+        :param _builtins.bool enable_free_model_publication: Whether prompts sent to free models may be published.
+               
+               Default: the service's setting (null).
+        :param _builtins.bool enable_free_model_training: Whether providers may train on prompts sent to free models.
+               
+               Default: the service's setting (null).
+        :param _builtins.bool enable_paid_model_training: Whether providers may train on prompts sent to paid models.
+               
+               Default: the service's setting (null).
+        :param _builtins.bool enforce_zdr: **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+               
+               Default: null.
+        :param _builtins.bool enforce_zdr_other: Zero-data-retention for models of any other vendor.
+               
+               Default: `enforceZdr`, else null.
+        :param _builtins.bool enforce_zdr_vendor_a: Zero-data-retention for the first named model vendor.
+               
+               Default: `enforceZdr`, else null.
+        :param _builtins.bool enforce_zdr_vendor_b: Zero-data-retention for the second named model vendor.
+               
+               Default: `enforceZdr`, else null.
+        :param _builtins.bool enforce_zdr_vendor_c: Zero-data-retention for the third named model vendor.
+               
+               Default: `enforceZdr`, else null.
+        :param Sequence[_builtins.str] ignored_models: Models excluded from routing, by slug or canonical slug; a set. Omit instead of `[]`.
+               
+               Default: none (null).
+        :param Sequence[_builtins.str] ignored_providers: Provider ids excluded from routing; a set. Omit instead of `[]`.
+               
+               Default: none (null).
+        :param _builtins.bool include_byok_in_budgets: Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+               
+               Default: false.
+        :param _builtins.float limit_usd: Spending limit in US dollars, finite and >= 0.
+               
+               Default: no limit (null).
+        :param _builtins.str reset_interval: When the spending limit resets: `daily`, `weekly` or `monthly`.
+               
+               Default: none (null).
+        """
+        if allowed_data_regions is not None:
+            pulumi.set(__self__, "allowed_data_regions", allowed_data_regions)
+        if allowed_models is not None:
+            pulumi.set(__self__, "allowed_models", allowed_models)
+        if allowed_providers is not None:
+            pulumi.set(__self__, "allowed_providers", allowed_providers)
+        if content_filter_builtins is not None:
+            pulumi.set(__self__, "content_filter_builtins", content_filter_builtins)
+        if content_filters is not None:
+            pulumi.set(__self__, "content_filters", content_filters)
+        if enable_free_model_publication is not None:
+            pulumi.set(__self__, "enable_free_model_publication", enable_free_model_publication)
+        if enable_free_model_training is not None:
+            pulumi.set(__self__, "enable_free_model_training", enable_free_model_training)
+        if enable_paid_model_training is not None:
+            pulumi.set(__self__, "enable_paid_model_training", enable_paid_model_training)
+        if enforce_zdr is not None:
+            pulumi.set(__self__, "enforce_zdr", enforce_zdr)
+        if enforce_zdr_other is not None:
+            pulumi.set(__self__, "enforce_zdr_other", enforce_zdr_other)
+        if enforce_zdr_vendor_a is not None:
+            pulumi.set(__self__, "enforce_zdr_vendor_a", enforce_zdr_vendor_a)
+        if enforce_zdr_vendor_b is not None:
+            pulumi.set(__self__, "enforce_zdr_vendor_b", enforce_zdr_vendor_b)
+        if enforce_zdr_vendor_c is not None:
+            pulumi.set(__self__, "enforce_zdr_vendor_c", enforce_zdr_vendor_c)
+        if ignored_models is not None:
+            pulumi.set(__self__, "ignored_models", ignored_models)
+        if ignored_providers is not None:
+            pulumi.set(__self__, "ignored_providers", ignored_providers)
+        if include_byok_in_budgets is not None:
+            pulumi.set(__self__, "include_byok_in_budgets", include_byok_in_budgets)
+        if limit_usd is not None:
+            pulumi.set(__self__, "limit_usd", limit_usd)
+        if reset_interval is not None:
+            pulumi.set(__self__, "reset_interval", reset_interval)
+
+    @_builtins.property
+    @pulumi.getter(name="allowedDataRegions")
+    def allowed_data_regions(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Regions requests may be processed in: `global`, `europe`, `us`; compared as a set. Omit instead of `[]`.
+
+        Default: no restriction (null).
+        """
+        return pulumi.get(self, "allowed_data_regions")
+
+    @_builtins.property
+    @pulumi.getter(name="allowedModels")
+    def allowed_models(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Models allowed, by slug or canonical slug; a set of identifiers (another identifier for a listed model is one update that then settles). Omit instead of `[]`.
+
+        Default: no restriction (null).
+        """
+        return pulumi.get(self, "allowed_models")
+
+    @_builtins.property
+    @pulumi.getter(name="allowedProviders")
+    def allowed_providers(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Provider ids allowed; compared as a set. Omit instead of `[]`.
+
+        Default: no restriction (null).
+        """
+        return pulumi.get(self, "allowed_providers")
+
+    @_builtins.property
+    @pulumi.getter(name="contentFilterBuiltins")
+    def content_filter_builtins(self) -> Optional[Sequence['outputs.BuiltinFilterOutput']]:
+        """
+        Builtin content filters; each slug at most once. Omit instead of `[]`.
+
+        Default: none (null).
+        """
+        return pulumi.get(self, "content_filter_builtins")
+
+    @_builtins.property
+    @pulumi.getter(name="contentFilters")
+    def content_filters(self) -> Optional[Sequence['outputs.CustomFilterOutput']]:
+        """
+        Custom regex content filters, applied in order. Omit instead of `[]`.
+
+        Default: none (null).
+        """
+        return pulumi.get(self, "content_filters")
+
+    @_builtins.property
+    @pulumi.getter(name="enableFreeModelPublication")
+    def enable_free_model_publication(self) -> Optional[_builtins.bool]:
+        """
+        Whether prompts sent to free models may be published.
+
+        Default: the service's setting (null).
+        """
+        return pulumi.get(self, "enable_free_model_publication")
+
+    @_builtins.property
+    @pulumi.getter(name="enableFreeModelTraining")
+    def enable_free_model_training(self) -> Optional[_builtins.bool]:
+        """
+        Whether providers may train on prompts sent to free models.
+
+        Default: the service's setting (null).
+        """
+        return pulumi.get(self, "enable_free_model_training")
+
+    @_builtins.property
+    @pulumi.getter(name="enablePaidModelTraining")
+    def enable_paid_model_training(self) -> Optional[_builtins.bool]:
+        """
+        Whether providers may train on prompts sent to paid models.
+
+        Default: the service's setting (null).
+        """
+        return pulumi.get(self, "enable_paid_model_training")
+
+    @_builtins.property
+    @pulumi.getter(name="enforceZdr")
+    @_utilities.deprecated("""Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).""")
+    def enforce_zdr(self) -> Optional[_builtins.bool]:
+        """
+        **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+
+        Default: null.
+        """
+        return pulumi.get(self, "enforce_zdr")
+
+    @_builtins.property
+    @pulumi.getter(name="enforceZdrOther")
+    def enforce_zdr_other(self) -> Optional[_builtins.bool]:
+        """
+        Zero-data-retention for models of any other vendor.
+
+        Default: `enforceZdr`, else null.
+        """
+        return pulumi.get(self, "enforce_zdr_other")
+
+    @_builtins.property
+    @pulumi.getter(name="enforceZdrVendorA")
+    def enforce_zdr_vendor_a(self) -> Optional[_builtins.bool]:
+        """
+        Zero-data-retention for the first named model vendor.
+
+        Default: `enforceZdr`, else null.
+        """
+        return pulumi.get(self, "enforce_zdr_vendor_a")
+
+    @_builtins.property
+    @pulumi.getter(name="enforceZdrVendorB")
+    def enforce_zdr_vendor_b(self) -> Optional[_builtins.bool]:
+        """
+        Zero-data-retention for the second named model vendor.
+
+        Default: `enforceZdr`, else null.
+        """
+        return pulumi.get(self, "enforce_zdr_vendor_b")
+
+    @_builtins.property
+    @pulumi.getter(name="enforceZdrVendorC")
+    def enforce_zdr_vendor_c(self) -> Optional[_builtins.bool]:
+        """
+        Zero-data-retention for the third named model vendor.
+
+        Default: `enforceZdr`, else null.
+        """
+        return pulumi.get(self, "enforce_zdr_vendor_c")
+
+    @_builtins.property
+    @pulumi.getter(name="ignoredModels")
+    def ignored_models(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Models excluded from routing, by slug or canonical slug; a set. Omit instead of `[]`.
+
+        Default: none (null).
+        """
+        return pulumi.get(self, "ignored_models")
+
+    @_builtins.property
+    @pulumi.getter(name="ignoredProviders")
+    def ignored_providers(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Provider ids excluded from routing; a set. Omit instead of `[]`.
+
+        Default: none (null).
+        """
+        return pulumi.get(self, "ignored_providers")
+
+    @_builtins.property
+    @pulumi.getter(name="includeByokInBudgets")
+    def include_byok_in_budgets(self) -> Optional[_builtins.bool]:
+        """
+        Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+
+        Default: false.
+        """
+        return pulumi.get(self, "include_byok_in_budgets")
+
+    @_builtins.property
+    @pulumi.getter(name="limitUsd")
+    def limit_usd(self) -> Optional[_builtins.float]:
+        """
+        Spending limit in US dollars, finite and >= 0.
+
+        Default: no limit (null).
+        """
+        return pulumi.get(self, "limit_usd")
+
+    @_builtins.property
+    @pulumi.getter(name="resetInterval")
+    def reset_interval(self) -> Optional[_builtins.str]:
+        """
+        When the spending limit resets: `daily`, `weekly` or `monthly`.
+
+        Default: none (null).
+        """
+        return pulumi.get(self, "reset_interval")
 
 
 @pulumi.output_type

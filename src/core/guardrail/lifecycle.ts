@@ -24,6 +24,7 @@ import { recordedSecretArgs, secrecyChanged, withSecretCopies } from "./secret-c
 import { UserError } from "../user-error";
 import { parseGuardrailImportId, withSentModels } from "./import-id";
 import { recordedCanonical } from "./model-lists";
+import { stillSet, warnRecordedDrift, withPolicyDrift } from "./policy-drift";
 import {
   updates,
   type CheckResult,
@@ -63,6 +64,7 @@ export async function diff(
   JournalHandle.forget(id); // the engine recorded this id: no interrupted create to recover
   const props = userProps(news);
   if (containsUnknown(props)) {
+    warnRecordedDrift(id, olds, olds, recordedSecretArgs(olds));
     // Not known until apply: say "may change", and "may replace" only if the workspace may
     // move, by the same rule as below (an omitted workspaceId is the default workspace).
     const ws = props.workspaceId;
@@ -75,6 +77,7 @@ export async function diff(
   }
   const inputs = parseInputs(news);
   assertSameGuardrail(id, olds, inputs);
+  warnRecordedDrift(id, olds, inputs, recordedSecretArgs(olds));
   const replace = await workspaceMoves(olds, inputs.workspaceId, () => conn.client());
   if (replace)
     assertReplacementKeepsGuardrail(
@@ -129,9 +132,9 @@ export async function read(conn: Connection, id: string, props: GuardrailOutputs
     await confirmGuardrailGone(conn, gid, props, err);
     return undefined;
   }
-  const outs = outputsFromWire(g, undefined, props);
   // The copies of the args that were secret when the state was written stay secret.
-  const secrets = recordedSecretArgs(props);
+  const secrets = imported?.secret ?? recordedSecretArgs(props);
+  const outs = await withPolicyDrift(conn, gid, outputsFromWire(g, undefined, props), props, secrets);
   if (imported) {
     const r = withSentModels(outs, importedInputs(outs), (l) => recordedCanonical(outs, l), imported.models);
     // The args the import id names as secret (the migration's: import-seal.ts) are recorded as
@@ -165,7 +168,8 @@ export async function update(
       changed.length === 0
         ? await client.getGuardrail(id)
         : await client.updateGuardrail(id, patchBody(inputs, changed));
-    return { properties: withSecretCopies(outputsFromWire(g, inputs, olds), recordedSecretArgs(news)) };
+    const outs = { ...outputsFromWire(g, inputs, olds), ...stillSet(olds, inputs) };
+    return { properties: withSecretCopies(outs, recordedSecretArgs(news)) };
   } catch (err) {
     if (err instanceof NotFoundError) {
       throw new UserError(

@@ -18,6 +18,7 @@ import {
 } from "./model-lists";
 import { knownDefaultWorkspace } from "./workspace";
 import { desired } from "./bodies";
+import type { UnsyncedPolicy } from "./policy-drift";
 
 /** What Pulumi stores as the Guardrail's outputs. `null` where the service holds nothing. */
 export type GuardrailOutputs = { [K in FieldName]: OutputValue<K> } & {
@@ -53,6 +54,12 @@ export type GuardrailOutputs = { [K in FieldName]: OutputValue<K> } & {
    * sent are kept.
    */
   args: GuardrailInputs | null;
+  /**
+   * The kinds this guardrail sets whose policy was edited or deleted in Guardrail Policies, so
+   * the service no longer takes them from it (policy-drift.ts). Recorded by refresh; absent
+   * when none (and in state written before 0.6.0).
+   */
+  unsyncedPolicies?: UnsyncedPolicy[];
 };
 
 /** Properties that diff compares, in the user's names: every field of the table. */

@@ -15,7 +15,7 @@ export type WorkspaceFacts = Pick<WireWorkspace, "id" | "name" | "slug" | "defau
 /** What Pulumi stores for a workspace's default guardrail. */
 export type WorkspaceDefaultOutputs = Omit<
   GuardrailOutputs,
-  "args" | "name" | "workspaceId" | "createdAt" | "defaultWorkspaceId" | "modelAliases"
+  "args" | "name" | "workspaceId" | "createdAt" | "defaultWorkspaceId" | "modelAliases" | "unsyncedPolicies"
 > & {
   /** The guardrail's name; null until something writes it (the service then names it `Workspace <id> Default`). */
   name: string | null;

@@ -1,0 +1,165 @@
+/**
+ * The drift a guardrail hides (issue 40; docs/api-contract.md rules 29 to 31). Each guardrail
+ * also appears as up to three policies, and guardrail writes flow into them; once someone edits
+ * one of them in Guardrail Policies (or deletes it), that kind no longer follows the guardrail,
+ * and the guardrail record itself does not say so. A refresh lists the three kinds in the
+ * guardrail's workspace (once per workspace and kind per provider process, shared by every
+ * Guardrail: `workspacePolicies`) and records each kind the guardrail still sets whose policy is
+ * no longer mapped, or is gone, as `unsyncedPolicies`; refresh and preview warn about it
+ * (drift-warning.ts). A kind the guardrail no longer sets is not its drift: moving those
+ * settings to a policy resource and out of the Guardrail is how the warning ends.
+ */
+import type { GuardrailsClient } from "../client/client";
+import { collect } from "../client/pagination";
+import { PolicyClient } from "../client/policies";
+import type { WirePolicySummary } from "../client/policy-wire";
+import { spec } from "../fields/fields";
+import { POLICY_FIELDS, POLICY_KINDS, type PolicyKind } from "../fields/policy-kinds";
+import { asSecret } from "../markers";
+import type { Connection } from "../connection";
+import { firstTime } from "../settings/said-once";
+import { driftWarning, unreadWarning } from "./drift-warning";
+import type { GuardrailOutputs } from "./model";
+import { knownDefaultWorkspace, sameUuid } from "./workspace";
+
+/** One kind of the guardrail that the service no longer takes from it (the output `unsyncedPolicies`). */
+export interface UnsyncedPolicy {
+  /** `budget`, `modelAvailability` or `moderation`. */
+  kind: PolicyKind;
+  /** The policy that now holds the kind; null when it was deleted. */
+  policyId: string | null;
+  /** Whether the mapped policy was deleted through the policy API (then nothing of the kind is enforced from this guardrail). */
+  deleted: boolean;
+  /** The settings that policy now holds, in the program's arg names (unset ones left out); null when deleted. */
+  enforces: Record<string, unknown> | null;
+}
+
+type Summary = WirePolicySummary<PolicyKind>;
+
+/**
+ * Per client (one per provider instance and settings: connection.ts), the lists read so far,
+ * as promises, so Guardrails refreshed at once share one call. Kept for the process: the next
+ * `pulumi` run starts a new provider process and reads again.
+ */
+const LISTS = new WeakMap<GuardrailsClient, Map<string, Promise<Summary[]>>>();
+
+/** The policies of one kind in a workspace: listed at most once per client. A failure is kept too (no retry storm). */
+function workspacePolicies(client: GuardrailsClient, kind: PolicyKind, workspaceId: string): Promise<Summary[]> {
+  const lists = LISTS.get(client) ?? new Map<string, Promise<Summary[]>>();
+  LISTS.set(client, lists);
+  const key = `${kind}\0${workspaceId.toLowerCase()}`;
+  let list = lists.get(key);
+  if (!list) {
+    list = collect(new PolicyClient(client).listPolicies(kind, workspaceId) as AsyncIterable<Summary>);
+    list.catch(() => undefined); // read by each caller; never an unhandled rejection
+    lists.set(key, list);
+  }
+  return list;
+}
+
+/**
+ * Whether the guardrail sets `kind`, by rule 31's "only the parts the guardrail actually sets"
+ * (a budget by its limit or reset interval; `includeByokInBudgets` alone sets nothing).
+ */
+export function setsKind(kind: PolicyKind, outs: Partial<Record<string, unknown>>): boolean {
+  const fields: readonly string[] = kind === "budget" ? ["limitUsd", "resetInterval"] : POLICY_FIELDS[kind];
+  return fields.some((k) => outs[k] !== null && outs[k] !== undefined);
+}
+
+/** A policy's config in the program's arg names, unset settings left out; secret args' values marked secret. */
+function enforcedBy(kind: PolicyKind, p: Summary, secrets: readonly string[]): Record<string, unknown> {
+  const config = p.config as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const k of POLICY_FIELDS[kind]) {
+    const v = config[spec(k).wire];
+    if (v === null || v === undefined) continue;
+    const value = spec(k).fromWire(v as never);
+    out[k] = secrets.includes(k) || secrets.includes(spec(k).fallback ?? "") ? asSecret(value) : value;
+  }
+  return out;
+}
+
+/** The unsynced kinds of guardrail `gid`, from the three lists of its workspace. */
+function unsyncedOf(
+  gid: string,
+  outs: GuardrailOutputs,
+  lists: Record<PolicyKind, Summary[]>,
+  secrets: readonly string[],
+): UnsyncedPolicy[] {
+  // A service whose lists carry no legacy fields at all says nothing about the mapping: no "deleted" is inferred from it.
+  const mappingShown = POLICY_KINDS.some((k) => lists[k].some((p) => p.is_legacy_mapped !== null));
+  const found: UnsyncedPolicy[] = [];
+  for (const kind of POLICY_KINDS) {
+    if (!setsKind(kind, outs as unknown as Record<string, unknown>)) continue;
+    const mine = lists[kind].filter((p) => (p.legacy_guardrail_ids ?? []).some((g) => sameUuid(g, gid)));
+    for (const p of mine)
+      if (p.is_legacy_mapped === false)
+        found.push({ kind, policyId: p.id, deleted: false, enforces: enforcedBy(kind, p, secrets) });
+    if (mine.length === 0 && mappingShown) found.push({ kind, policyId: null, deleted: true, enforces: null });
+  }
+  return found;
+}
+
+/**
+ * The refreshed outputs with `unsyncedPolicies` (left out when none, as state written before
+ * 0.6.0 has it), after warning about each entry. When the lists cannot be read, it warns and
+ * keeps what the previous refresh recorded: a failed check is never reported as "in sync".
+ */
+export async function withPolicyDrift(
+  conn: Connection,
+  gid: string,
+  outs: GuardrailOutputs,
+  previous: GuardrailOutputs | undefined,
+  secrets: readonly string[],
+): Promise<GuardrailOutputs> {
+  const { unsyncedPolicies: _, ...rest } = outs;
+  const kept = (u: UnsyncedPolicy[] | undefined) => (u && u.length > 0 ? { ...rest, unsyncedPolicies: u } : rest);
+  // A guardrail older than workspaces maps into the default workspace (rule 31's choice), when the state knows it.
+  const ws = outs.workspaceId ?? (previous ? knownDefaultWorkspace(previous) : null);
+  if (!ws) return kept(previous?.unsyncedPolicies);
+  const client = conn.client();
+  let lists: Record<PolicyKind, Summary[]>;
+  try {
+    const read = await Promise.all(POLICY_KINDS.map((k) => workspacePolicies(client, k, ws)));
+    lists = Object.fromEntries(POLICY_KINDS.map((k, i) => [k, read[i]])) as Record<PolicyKind, Summary[]>;
+  } catch (err) {
+    console.error(unreadWarning(outs.name, err));
+    return kept(previous?.unsyncedPolicies);
+  }
+  const unsynced = unsyncedOf(gid, outs, lists, secrets);
+  say(gid, outs.name, unsynced, secrets);
+  return kept(unsynced);
+}
+
+/** The recorded entries for the kinds `settings` (the program's args or outputs) still set. */
+export function stillSet(
+  recorded: GuardrailOutputs | undefined,
+  settings: object,
+): { unsyncedPolicies?: UnsyncedPolicy[] } {
+  const kept = (recorded?.unsyncedPolicies ?? []).filter((u) => setsKind(u.kind, settings as Record<string, unknown>));
+  return kept.length > 0 ? { unsyncedPolicies: kept } : {};
+}
+
+/**
+ * A preview of a Guardrail whose state records unsynced kinds: the same warnings as the refresh
+ * that recorded them (for the kinds the program still sets), so it is never a silent "no change".
+ * The diff reports no change for them: an update cannot reach a kind that no longer follows the guardrail.
+ */
+export function warnRecordedDrift(
+  id: string,
+  olds: GuardrailOutputs,
+  settings: object,
+  secrets: readonly string[],
+): void {
+  say(id, olds.name, stillSet(olds, settings).unsyncedPolicies ?? [], secrets);
+}
+
+/**
+ * Warns about each entry once per provider process: a refresh's read and the diff the CLI runs on
+ * its result (and `up --refresh`'s) say it once; the next `pulumi` run says it again.
+ */
+function say(gid: string, name: string, unsynced: readonly UnsyncedPolicy[], secrets: readonly string[]): void {
+  for (const u of unsynced)
+    if (firstTime(`unsynced policy\0${gid.toLowerCase()}\0${u.kind}\0${u.policyId ?? "deleted"}`))
+      console.error(driftWarning(name, u, secrets));
+}
