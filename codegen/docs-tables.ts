@@ -17,7 +17,8 @@ import { GUARDRAIL_ARG_DOCS, guardrailArgsSchema } from "../src/core/args/guardr
 import { KEY_KIND, MEMBER_KIND } from "../src/core/assignments/kind";
 import { FIELDS } from "../src/core/fields/fields";
 import { WORKSPACE_DEFAULT_ARG_DOCS, workspaceDefaultArgsSchema } from "../src/core/guardrail/workspace-default-args";
-import { KINDS, type KindSpec, type ResourceTypeName, TYPE_NAMES } from "../src/core/kinds";
+import { KINDS, type KindSpec, type PolicyTypeName, type ResourceTypeName, TYPE_NAMES } from "../src/core/kinds";
+import { POLICY_ARG_DOCS, POLICY_ARGS } from "../src/core/policies/args";
 
 /** One arg as a user reads it: the core's docs, or a JSDoc comment's. */
 export interface ArgDoc extends Omit<CoreArgDoc, "native"> {
@@ -175,11 +176,16 @@ export function argsTables(sources: string[]): Record<TableName, string> {
           : [k, s, need.has(k), coreDoc(SET_ARG_DOCS, k)],
     );
   };
+  const policy = (type: PolicyTypeName) =>
+    rowsOf(POLICY_ARGS[type], (k) => (k in FIELDS ? undefined : coreDoc(POLICY_ARG_DOCS, k)));
   return {
     guardrail: table(guardrail, docs),
     members: table(set("members", MEMBER_KIND.argName), docs),
     keys: table(set("keys", KEY_KIND.argName), docs),
     workspaceDefault: table(workspaceDefault, docs),
+    budgetPolicy: table(policy("BudgetPolicy"), docs),
+    modelAccessPolicy: table(policy("ModelAccessPolicy"), docs),
+    moderationPolicy: table(policy("ModerationPolicy"), docs),
   };
 }
 

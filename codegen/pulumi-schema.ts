@@ -30,6 +30,8 @@ import {
 import { loadGuardrailFilesSchema } from "../src/native/load-files";
 import { functionSpecs, functionTypes } from "../src/native/schema-functions";
 import { type ArgDoc, argDocs, coreDoc, DOC_SOURCES } from "./docs-tables";
+import { policyResource } from "./policy-schema";
+import { KINDS, POLICY_TYPE_NAMES } from "../src/core/kinds";
 import { asOutput, documented, type Json, jsonOf, type PulumiProperty, pulumiType, schemaTypes } from "./pulumi-types";
 
 /** Where the JSDoc lives: the docs tables' sources (the field table) and the provider settings. */
@@ -243,6 +245,7 @@ export function pulumiSchema(version: string, sources: string[]): Record<string,
       [NATIVE_MEMBER_ASSIGNMENT_TYPE]: setResource(MEMBER_KIND),
       [NATIVE_KEY_ASSIGNMENT_TYPE]: setResource(KEY_KIND),
       [NATIVE_WORKSPACE_DEFAULT_TYPE]: workspaceDefaultResource(docs),
+      ...Object.fromEntries(POLICY_TYPE_NAMES.map((t) => [KINDS[t].nativeToken, policyResource(t, docs)])),
     },
     functions: { ...functionSpecs(guardrail.properties), ...declared.function },
     language: {

@@ -11,6 +11,15 @@ export {
 } from "./dynamic/assignments";
 export { WorkspaceDefaultGuardrail, type WorkspaceDefaultGuardrailArgs } from "./dynamic/workspace-default";
 export {
+  BudgetPolicy,
+  ModelAccessPolicy,
+  ModerationPolicy,
+  type BudgetPolicyArgs,
+  type ModelAccessPolicyArgs,
+  type ModerationPolicyArgs,
+  type PolicyPlacementArgs,
+} from "./dynamic/policies";
+export {
   declareGuardrails,
   declareGuardrailFiles,
   type DeclareGuardrailsOptions,

@@ -17,6 +17,9 @@ export interface GoneQuestion {
   guardrailId: string;
   /** Its workspace, when known: then the workspace's list must not hold the id. */
   workspaceId?: string | undefined;
+  /** Another collection than the guardrails (a policy kind's, issue 40): its list, and its noun for messages. */
+  list?: (workspaceId: string | undefined) => AsyncIterable<{ id: string }>;
+  noun?: string;
 }
 
 /**
@@ -41,7 +44,8 @@ export async function confirmGone(conn: Connection, notFound: NotFoundError, q: 
     );
   const seen: string[] = [];
   const list = async (workspaceId: string | undefined) => {
-    for await (const g of client.listGuardrails(workspaceId ? { workspaceId } : {})) {
+    const rows = q.list ? q.list(workspaceId) : client.listGuardrails(workspaceId ? { workspaceId } : {});
+    for await (const g of rows) {
       seen.push(g.id);
       // Without a workspace, one answered page proves the URL serves the API.
       if (!workspaceId) break;
@@ -53,7 +57,7 @@ export async function confirmGone(conn: Connection, notFound: NotFoundError, q: 
     // A workspace the service no longer knows (400) took its guardrails with it; the
     // default workspace's list still has to prove that the URL serves the API.
     const retried =
-      err instanceof ValidationError && q.workspaceId
+      err instanceof ValidationError && q.workspaceId && !q.list
         ? await list(undefined).then(
             () => true,
             () => false,
@@ -61,13 +65,13 @@ export async function confirmGone(conn: Connection, notFound: NotFoundError, q: 
         : false;
     if (!retried)
       throw refuse(
-        `${notFound.method} ${notFound.url} answered 404, and the guardrail list at the same address failed too (${(err as Error).message})`,
+        `${notFound.method} ${notFound.url} answered 404, and the ${q.noun ?? "guardrail"} list at the same address failed too (${(err as Error).message})`,
         err,
       );
   }
   if (seen.includes(q.guardrailId)) {
     throw refuse(
-      `${notFound.method} ${notFound.url} answered 404, yet the service lists guardrail ${q.guardrailId} in workspace ${q.workspaceId}`,
+      `${notFound.method} ${notFound.url} answered 404, yet the service lists ${q.noun ?? "guardrail"} ${q.guardrailId} in workspace ${q.workspaceId}`,
       notFound,
     );
   }

@@ -36,6 +36,18 @@ export interface SetSpec {
   readonly skipReason: string;
 }
 
+/** What a workspace policy kind's wire calls it (docs/api-contract.md rules 22-23). */
+export interface PolicySpec {
+  /** The field table's word for the kind (its `policy` column): which settings the resource takes. */
+  readonly fields: "budget" | "modelAvailability" | "moderation";
+  /** The records' `policy_type`. */
+  readonly policyType: string;
+  /** The path segment of its operations (`/guardrails/policies/<segment>`). */
+  readonly segment: string;
+  /** The API's words for it in messages (`budget policy`). */
+  readonly noun: string;
+}
+
 /** One resource kind: every name it goes by. */
 export interface KindSpec {
   /** The dynamic face's token, `pulumi-nodejs:dynamic/guardrails:<Type>` (the SDK builds it from `dynamic.Resource`'s args). */
@@ -52,6 +64,8 @@ export interface KindSpec {
   readonly docsPage: string;
   /** For a member or key set, what differs between the two. */
   readonly set?: SetSpec;
+  /** For a workspace policy (issue 40), what its wire calls it. */
+  readonly policy?: PolicySpec;
 }
 
 const dynamicToken = <T extends string>(t: T) => `${PACKAGE_TYPE_PREFIX}${t}` as const;
@@ -106,6 +120,39 @@ export const KINDS = {
     settings: true,
     docsPage: "docs/resources/workspace-default-guardrail.md",
   },
+  // Guardrail Policies (issue 40): one workspace's policy of one kind, with its assignments.
+  BudgetPolicy: {
+    dynamicToken: dynamicToken("BudgetPolicy"),
+    nativeToken: nativeToken("BudgetPolicy"),
+    internal: "budgetPolicy",
+    policyKind: "budgetPolicy",
+    settings: false,
+    docsPage: "docs/resources/budget-policy.md",
+    policy: { fields: "budget", policyType: "budget", segment: "budget", noun: "budget policy" },
+  },
+  ModelAccessPolicy: {
+    dynamicToken: dynamicToken("ModelAccessPolicy"),
+    nativeToken: nativeToken("ModelAccessPolicy"),
+    internal: "modelAccessPolicy",
+    policyKind: "modelAccessPolicy",
+    settings: false,
+    docsPage: "docs/resources/model-access-policy.md",
+    policy: {
+      fields: "modelAvailability",
+      policyType: "model_availability",
+      segment: "model-availability",
+      noun: "model availability policy",
+    },
+  },
+  ModerationPolicy: {
+    dynamicToken: dynamicToken("ModerationPolicy"),
+    nativeToken: nativeToken("ModerationPolicy"),
+    internal: "moderationPolicy",
+    policyKind: "moderationPolicy",
+    settings: false,
+    docsPage: "docs/resources/moderation-policy.md",
+    policy: { fields: "moderation", policyType: "moderation", segment: "moderation", noun: "moderation policy" },
+  },
 } as const satisfies Record<string, KindSpec>;
 
 /** The package's resource types, by the last part of a token. */
@@ -118,6 +165,10 @@ export type SetTypeName = {
 }[ResourceTypeName];
 /** A set kind's names, with their literal types. */
 export type SetOf<T extends SetTypeName = SetTypeName> = KindRow<T>["set"];
+/** The kinds that are workspace policies. */
+export type PolicyTypeName = {
+  [T in ResourceTypeName]: KindRow<T> extends { policy: PolicySpec } ? T : never;
+}[ResourceTypeName];
 /** The members of `require("pulumi-guardrails/internal")` that users' state calls. */
 export type InternalName = KindRow["internal"];
 /** The policy pack's words for the kinds. */
@@ -133,6 +184,9 @@ export const TYPE_NAMES = Object.keys(KINDS) as ResourceTypeName[];
 export const isTypeName = (s: string): s is ResourceTypeName => Object.hasOwn(KINDS, s);
 /** The set kinds, in the table's order. */
 export const SET_TYPE_NAMES = TYPE_NAMES.filter((t): t is SetTypeName => "set" in KINDS[t]);
+
+/** The workspace policy kinds, in the table's order. */
+export const POLICY_TYPE_NAMES = TYPE_NAMES.filter((t): t is PolicyTypeName => "policy" in KINDS[t]);
 
 /** A table over every kind, built from each row. */
 export function byKind<V>(

@@ -12,6 +12,9 @@ import { UserError } from "../core/user-error";
 
 const SET_FIX = `Drop the \`import\` option: an assignment set needs no import. List the ids that are already assigned; the next \`pulumi up\` records them without a write.`;
 
+const POLICY_FIX =
+  "Import it with the native provider (`guardrails:index:<Kind>`, import id `<workspaceId>/<policyId>`), or drop the `import` option and delete the policy on the service so the next `pulumi up` creates it from the program.";
+
 /** What to do instead of importing, per kind. */
 const FIX: Record<ResourceTypeName, (name: string, id: string) => string> = {
   Guardrail: (name, id) =>
@@ -20,6 +23,9 @@ const FIX: Record<ResourceTypeName, (name: string, id: string) => string> = {
     "Drop the `import` option: a workspace's default guardrail needs no import. The next `pulumi up` reads it and sets what differs from the program's args.",
   GuardrailMemberAssignment: () => SET_FIX,
   GuardrailKeyAssignment: () => SET_FIX,
+  BudgetPolicy: () => POLICY_FIX,
+  ModelAccessPolicy: () => POLICY_FIX,
+  ModerationPolicy: () => POLICY_FIX,
 };
 
 /** Throws a clean program error (no stack trace) when `opts.import` is set. */

@@ -4,6 +4,7 @@
  */
 import { guardrailLifecycle } from "../core/guardrail/lifecycle";
 import { workspaceDefaultLifecycle } from "../core/guardrail/workspace-default-lifecycle";
+import { policyLifecycle } from "../core/policies/lifecycle";
 import { assignmentLifecycle } from "../core/assignments/lifecycle";
 import { KEY_KIND, MEMBER_KIND } from "../core/assignments/kind";
 import { configure as configureSettings, processConfig } from "../core/settings/config";
@@ -41,6 +42,15 @@ export const keyAssignment = quietExpectedErrors(
 );
 export const workspaceDefaultGuardrail = quietExpectedErrors(
   withKeySource(afterCredentialsCheck(dynamicMethods(workspaceDefaultLifecycle(processConfig)))),
+);
+export const budgetPolicy = quietExpectedErrors(
+  withKeySource(afterCredentialsCheck(dynamicMethods(policyLifecycle("BudgetPolicy", processConfig)))),
+);
+export const modelAccessPolicy = quietExpectedErrors(
+  withKeySource(afterCredentialsCheck(dynamicMethods(policyLifecycle("ModelAccessPolicy", processConfig)))),
+);
+export const moderationPolicy = quietExpectedErrors(
+  withKeySource(afterCredentialsCheck(dynamicMethods(policyLifecycle("ModerationPolicy", processConfig)))),
 );
 
 /**

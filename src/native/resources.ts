@@ -12,6 +12,7 @@ import { setsInOldOrder } from "../core/guardrail/arrange";
 import type { Connection } from "../core/connection";
 import { guardrailLifecycle } from "../core/guardrail/lifecycle";
 import { workspaceDefaultLifecycle } from "../core/guardrail/workspace-default-lifecycle";
+import { policyLifecycle } from "../core/policies/lifecycle";
 import type { Lifecycle } from "../core/results";
 import { KINDS, TYPE_NAMES, type ResourceTypeName } from "../core/kinds";
 import { typeOfUrn } from "../core/urn";
@@ -32,6 +33,9 @@ export function kindsOver(conn: Connection): NativeKinds {
     Guardrail: guardrailLifecycle(conn),
     WorkspaceDefaultGuardrail: workspaceDefaultLifecycle(conn),
     ...setLifecyclesOver(conn, claims),
+    BudgetPolicy: policyLifecycle("BudgetPolicy", conn),
+    ModelAccessPolicy: policyLifecycle("ModelAccessPolicy", conn),
+    ModerationPolicy: policyLifecycle("ModerationPolicy", conn),
   };
 }
 
