@@ -22,6 +22,7 @@
  */
 import type { ResourceValidationPolicy } from "@pulumi/policy";
 import { KINDS, TYPE_NAMES, type PolicyKind } from "../core/kinds";
+import { spec, type FieldName } from "../core/fields/fields";
 import { DYNAMIC_TYPE_PREFIX, resourceOfToken } from "../core/type-tokens";
 import { quoteName } from "./quote";
 
@@ -31,6 +32,20 @@ export type Kind = PolicyKind;
 /** Whether a kind holds a guardrail's settings (a guardrail, a workspace's default guardrail): every settings rule holds it. */
 export const holdsSettings = (kind: Kind | undefined): boolean =>
   TYPE_NAMES.some((t) => KINDS[t].settings && KINDS[t].policyKind === kind);
+/**
+ * What a settings rule calls a resource of this kind that holds `field` (`guardrail`, `budget
+ * policy`, ...), or undefined when the kind does not hold it: a guardrail holds every setting, a
+ * workspace policy (issue 40) those of its kind only (the field table's `policy` column).
+ */
+export function settingsNoun(kind: Kind | undefined, field: FieldName): string | undefined {
+  for (const t of TYPE_NAMES) {
+    const row: (typeof KINDS)[typeof t] = KINDS[t];
+    if (row.policyKind !== kind) continue;
+    if (row.settings) return kind === "workspaceDefault" ? "workspace default guardrail" : "guardrail";
+    if ("policy" in row && row.policy.fields === spec(field).policy) return row.policy.noun;
+  }
+  return undefined;
+}
 /** Whether a kind is a member or key set. */
 export const isSetKind = (kind: Kind | undefined): boolean =>
   TYPE_NAMES.some((t) => "set" in KINDS[t] && KINDS[t].policyKind === kind);
