@@ -17,8 +17,19 @@ import { GUARDRAIL_ARG_DOCS, guardrailArgsSchema } from "../src/core/args/guardr
 import { KEY_KIND, MEMBER_KIND } from "../src/core/assignments/kind";
 import { FIELDS } from "../src/core/fields/fields";
 import { WORKSPACE_DEFAULT_ARG_DOCS, workspaceDefaultArgsSchema } from "../src/core/guardrail/workspace-default-args";
-import { KINDS, type KindSpec, type PolicyTypeName, type ResourceTypeName, TYPE_NAMES } from "../src/core/kinds";
+import {
+  KINDS,
+  type KindSpec,
+  POLICY_TYPE_NAMES,
+  type PolicyTypeName,
+  type ResourceTypeName,
+  TYPE_NAMES,
+} from "../src/core/kinds";
+
 import { POLICY_ARG_DOCS, POLICY_ARGS } from "../src/core/policies/args";
+
+/** The workspace policies' table names. */
+type PolicyKindWord = (typeof KINDS)[PolicyTypeName]["policyKind"];
 
 /** One arg as a user reads it: the core's docs, or a JSDoc comment's. */
 export interface ArgDoc extends Omit<CoreArgDoc, "native"> {
@@ -183,9 +194,10 @@ export function argsTables(sources: string[]): Record<TableName, string> {
     members: table(set("members", MEMBER_KIND.argName), docs),
     keys: table(set("keys", KEY_KIND.argName), docs),
     workspaceDefault: table(workspaceDefault, docs),
-    budgetPolicy: table(policy("BudgetPolicy"), docs),
-    modelAccessPolicy: table(policy("ModelAccessPolicy"), docs),
-    moderationPolicy: table(policy("ModerationPolicy"), docs),
+    ...(Object.fromEntries(POLICY_TYPE_NAMES.map((t) => [KINDS[t].policyKind, table(policy(t), docs)])) as Record<
+      PolicyKindWord,
+      string
+    >),
   };
 }
 

@@ -57,7 +57,8 @@ export function policyResource(type: PolicyTypeName, docs: Map<string, ArgDoc>) 
       ]),
     ),
   };
-  const required = type === "BudgetPolicy" ? ["workspaceId", "name", "limitUsd"] : ["workspaceId", "name"];
+  const required =
+    KINDS[type].policy.fields === "budget" ? ["workspaceId", "name", "limitUsd"] : ["workspaceId", "name"];
   return {
     description: `A workspace's ${KINDS[type].policy.noun} (Guardrail Policies), with the members and API keys it is assigned to, whether it is the workspace default and who opts out of that. \`workspaceId\` is the one arg whose change replaces it. Import it by \`<workspaceId>/<policyId>\`.`,
     inputProperties: inputs,

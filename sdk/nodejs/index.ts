@@ -5,6 +5,11 @@ import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "./utilities";
 
 // Export members:
+export { BudgetPolicyArgs } from "./budgetPolicy";
+export type BudgetPolicy = import("./budgetPolicy").BudgetPolicy;
+export const BudgetPolicy: typeof import("./budgetPolicy").BudgetPolicy = null as any;
+utilities.lazyLoad(exports, ["BudgetPolicy"], () => require("./budgetPolicy"));
+
 export { GetGuardrailArgs, GetGuardrailResult, GetGuardrailOutputArgs } from "./getGuardrail";
 export const getGuardrail: typeof import("./getGuardrail").getGuardrail = null as any;
 export const getGuardrailOutput: typeof import("./getGuardrail").getGuardrailOutput = null as any;
@@ -55,6 +60,16 @@ export const loadGuardrailFiles: typeof import("./loadGuardrailFiles").loadGuard
 export const loadGuardrailFilesOutput: typeof import("./loadGuardrailFiles").loadGuardrailFilesOutput = null as any;
 utilities.lazyLoad(exports, ["loadGuardrailFiles","loadGuardrailFilesOutput"], () => require("./loadGuardrailFiles"));
 
+export { ModelAccessPolicyArgs } from "./modelAccessPolicy";
+export type ModelAccessPolicy = import("./modelAccessPolicy").ModelAccessPolicy;
+export const ModelAccessPolicy: typeof import("./modelAccessPolicy").ModelAccessPolicy = null as any;
+utilities.lazyLoad(exports, ["ModelAccessPolicy"], () => require("./modelAccessPolicy"));
+
+export { ModerationPolicyArgs } from "./moderationPolicy";
+export type ModerationPolicy = import("./moderationPolicy").ModerationPolicy;
+export const ModerationPolicy: typeof import("./moderationPolicy").ModerationPolicy = null as any;
+utilities.lazyLoad(exports, ["ModerationPolicy"], () => require("./moderationPolicy"));
+
 export { ProviderArgs } from "./provider";
 export type Provider = import("./provider").Provider;
 export const Provider: typeof import("./provider").Provider = null as any;
@@ -82,12 +97,18 @@ const _module = {
     version: utilities.getVersion(),
     construct: (name: string, type: string, urn: string): pulumi.Resource => {
         switch (type) {
+            case "guardrails:index:BudgetPolicy":
+                return new BudgetPolicy(name, <any>undefined, { urn })
             case "guardrails:index:Guardrail":
                 return new Guardrail(name, <any>undefined, { urn })
             case "guardrails:index:GuardrailKeyAssignment":
                 return new GuardrailKeyAssignment(name, <any>undefined, { urn })
             case "guardrails:index:GuardrailMemberAssignment":
                 return new GuardrailMemberAssignment(name, <any>undefined, { urn })
+            case "guardrails:index:ModelAccessPolicy":
+                return new ModelAccessPolicy(name, <any>undefined, { urn })
+            case "guardrails:index:ModerationPolicy":
+                return new ModerationPolicy(name, <any>undefined, { urn })
             case "guardrails:index:WorkspaceDefaultGuardrail":
                 return new WorkspaceDefaultGuardrail(name, <any>undefined, { urn })
             default:

@@ -11,8 +11,8 @@ import { configure as configureSettings, processConfig } from "../core/settings/
 import { afterCredentialsCheck, armCredentialsCheck } from "../core/settings/credentials-check";
 import { withKeySource } from "../core/settings/key-source";
 import { quietExpectedErrors } from "./expected-errors";
-import { dynamicMethods } from "./lifecycle-adapter";
-import type { InternalName } from "../core/kinds";
+import { type DynamicMethods, dynamicMethods } from "./lifecycle-adapter";
+import { type InternalName, POLICY_TYPE_NAMES, type PolicyTypeName } from "../core/kinds";
 
 /**
  * The shim's `configure` (once per serialized provider and process): the stack config to the
@@ -43,15 +43,16 @@ export const keyAssignment = quietExpectedErrors(
 export const workspaceDefaultGuardrail = quietExpectedErrors(
   withKeySource(afterCredentialsCheck(dynamicMethods(workspaceDefaultLifecycle(processConfig)))),
 );
-export const budgetPolicy = quietExpectedErrors(
-  withKeySource(afterCredentialsCheck(dynamicMethods(policyLifecycle("BudgetPolicy", processConfig)))),
-);
-export const modelAccessPolicy = quietExpectedErrors(
-  withKeySource(afterCredentialsCheck(dynamicMethods(policyLifecycle("ModelAccessPolicy", processConfig)))),
-);
-export const moderationPolicy = quietExpectedErrors(
-  withKeySource(afterCredentialsCheck(dynamicMethods(policyLifecycle("ModerationPolicy", processConfig)))),
-);
+// The workspace policies (issue 40): one lifecycle, one member per kind.
+const policies = Object.fromEntries(
+  POLICY_TYPE_NAMES.map((t) => [
+    t,
+    quietExpectedErrors(withKeySource(afterCredentialsCheck(dynamicMethods(policyLifecycle(t, processConfig))))),
+  ]),
+) as Record<PolicyTypeName, DynamicMethods>;
+export const budgetPolicy = policies.BudgetPolicy;
+export const modelAccessPolicy = policies.ModelAccessPolicy;
+export const moderationPolicy = policies.ModerationPolicy;
 
 /**
  * Every kind's `internal` member (core/kinds.ts) is exported above: a row of the kind table

@@ -4,10 +4,10 @@
  * opts out of that, as Pulumi resources. One lifecycle serves the three (core/policies/).
  */
 import * as pulumi from "@pulumi/pulumi";
-import { ID_LISTS } from "../core/policies/args";
+import { POLICY_OUTPUT_NAMES } from "../core/policies/model";
 import { POLICY_FIELDS } from "../core/fields/policy-kinds";
 import type { PolicyFieldName } from "../core/fields/fields";
-import { KINDS, type PolicyTypeName } from "../core/kinds";
+import { KINDS, type KindRow, PACKAGE_TYPE_PREFIX, type PolicyTypeName } from "../core/kinds";
 import { reportConfigOnce } from "./config-warnings";
 // Types only: a policy's settings are the Guardrail's, from the same field table.
 import type { GuardrailArgs, GuardrailFieldOutputs } from "./guardrail";
@@ -92,27 +92,23 @@ abstract class WorkspacePolicy extends pulumi.dynamic.Resource {
   declare readonly reference: pulumi.Output<string | null>;
   declare readonly updatedAt: pulumi.Output<string | null>;
 
-  protected constructor(type: PolicyTypeName, name: string, args: object, opts?: pulumi.CustomResourceOptions) {
+  protected constructor(
+    kind: KindRow<PolicyTypeName>,
+    name: string,
+    args: object,
+    opts?: pulumi.CustomResourceOptions,
+  ) {
+    const type = kind.dynamicToken.slice(PACKAGE_TYPE_PREFIX.length) as PolicyTypeName;
     refuseImportOption(type, name, opts);
     reportConfigOnce();
-    const outputs = [
-      ...POLICY_FIELDS[KINDS[type].policy.fields],
-      ...ID_LISTS,
-      "policyId",
-      "workspaceDefault",
-      "overriddenMemberUserIds",
-      "overriddenKeyHashes",
-      "legacyGuardrailIds",
-      "reference",
-      "updatedAt",
-    ];
+    const outputs = [...POLICY_FIELDS[kind.policy.fields], ...POLICY_OUTPUT_NAMES];
     // `__secretArgs` names the args that hold a secret (names, never values, secret-args.ts).
     const props = {
       ...Object.fromEntries(outputs.map((k) => [k, undefined])),
       ...args,
       __secretArgs: secretArgNames({ ...args }),
     };
-    super(shimFor(KINDS[type].internal), name, props, opts, "guardrails", type);
+    super(shimFor(kind.internal), name, props, opts, "guardrails", type);
   }
 }
 
@@ -124,7 +120,7 @@ export class BudgetPolicy extends WorkspacePolicy {
   /** The type token, so CrossGuard's `validateResourceOfType` matches. */
   static readonly __pulumiType = KINDS.BudgetPolicy.dynamicToken;
   constructor(name: string, args: BudgetPolicyArgs, opts?: pulumi.CustomResourceOptions) {
-    super("BudgetPolicy", name, args, opts);
+    super(KINDS.BudgetPolicy, name, args, opts);
   }
 }
 
@@ -135,7 +131,7 @@ export class ModelAccessPolicy extends WorkspacePolicy {
   /** The type token, so CrossGuard's `validateResourceOfType` matches. */
   static readonly __pulumiType = KINDS.ModelAccessPolicy.dynamicToken;
   constructor(name: string, args: ModelAccessPolicyArgs, opts?: pulumi.CustomResourceOptions) {
-    super("ModelAccessPolicy", name, args, opts);
+    super(KINDS.ModelAccessPolicy, name, args, opts);
   }
 }
 
@@ -146,6 +142,6 @@ export class ModerationPolicy extends WorkspacePolicy {
   /** The type token, so CrossGuard's `validateResourceOfType` matches. */
   static readonly __pulumiType = KINDS.ModerationPolicy.dynamicToken;
   constructor(name: string, args: ModerationPolicyArgs, opts?: pulumi.CustomResourceOptions) {
-    super("ModerationPolicy", name, args, opts);
+    super(KINDS.ModerationPolicy, name, args, opts);
   }
 }

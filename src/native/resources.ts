@@ -14,7 +14,7 @@ import { guardrailLifecycle } from "../core/guardrail/lifecycle";
 import { workspaceDefaultLifecycle } from "../core/guardrail/workspace-default-lifecycle";
 import { policyLifecycle } from "../core/policies/lifecycle";
 import type { Lifecycle } from "../core/results";
-import { KINDS, TYPE_NAMES, type ResourceTypeName } from "../core/kinds";
+import { KINDS, POLICY_TYPE_NAMES, type PolicyTypeName, TYPE_NAMES, type ResourceTypeName } from "../core/kinds";
 import { typeOfUrn } from "../core/urn";
 import { UserError } from "../core/user-error";
 import { diffResponse } from "./diff";
@@ -33,9 +33,10 @@ export function kindsOver(conn: Connection): NativeKinds {
     Guardrail: guardrailLifecycle(conn),
     WorkspaceDefaultGuardrail: workspaceDefaultLifecycle(conn),
     ...setLifecyclesOver(conn, claims),
-    BudgetPolicy: policyLifecycle("BudgetPolicy", conn),
-    ModelAccessPolicy: policyLifecycle("ModelAccessPolicy", conn),
-    ModerationPolicy: policyLifecycle("ModerationPolicy", conn),
+    ...(Object.fromEntries(POLICY_TYPE_NAMES.map((t) => [t, policyLifecycle(t, conn)])) as Record<
+      PolicyTypeName,
+      Lifecycle
+    >),
   };
 }
 

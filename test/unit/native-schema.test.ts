@@ -95,13 +95,20 @@ describe(SCHEMA_PATH, () => {
     });
   });
 
-  it("has the four resources: the program's args in, what a user reads out, no bookkeeping", () => {
+  it("has every kind's resource: the program's args in, what a user reads out, no bookkeeping", () => {
     expect(Object.keys(schema.resources)).toEqual([
       "guardrails:index:Guardrail",
       "guardrails:index:GuardrailMemberAssignment",
       "guardrails:index:GuardrailKeyAssignment",
       "guardrails:index:WorkspaceDefaultGuardrail",
+      "guardrails:index:BudgetPolicy",
+      "guardrails:index:ModelAccessPolicy",
+      "guardrails:index:ModerationPolicy",
     ]);
+    const b = schema.resources["guardrails:index:BudgetPolicy"];
+    expect(b.requiredInputs).toEqual(["workspaceId", "name", "limitUsd"]);
+    expect(Object.keys(b.inputProperties)).not.toContain("allowedModels");
+    for (const bookkeeping of ["args", "written", "__secretArgs"]) expect(Object.keys(b.properties)).not.toContain(bookkeeping);
     const d = schema.resources["guardrails:index:WorkspaceDefaultGuardrail"];
     expect(Object.keys(d.inputProperties)).toEqual(Object.keys(workspaceDefaultArgsSchema.shape));
     expect(d.requiredInputs).toEqual(["workspaceId"]);

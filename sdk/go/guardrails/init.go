@@ -21,12 +21,18 @@ func (m *module) Version() semver.Version {
 
 func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi.Resource, err error) {
 	switch typ {
+	case "guardrails:index:BudgetPolicy":
+		r = &BudgetPolicy{}
 	case "guardrails:index:Guardrail":
 		r = &Guardrail{}
 	case "guardrails:index:GuardrailKeyAssignment":
 		r = &GuardrailKeyAssignment{}
 	case "guardrails:index:GuardrailMemberAssignment":
 		r = &GuardrailMemberAssignment{}
+	case "guardrails:index:ModelAccessPolicy":
+		r = &ModelAccessPolicy{}
+	case "guardrails:index:ModerationPolicy":
+		r = &ModerationPolicy{}
 	case "guardrails:index:WorkspaceDefaultGuardrail":
 		r = &WorkspaceDefaultGuardrail{}
 	default:

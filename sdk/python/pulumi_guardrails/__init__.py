@@ -7,6 +7,7 @@ from . import _utilities
 import typing
 # Export this package's modules as members:
 from ._enums import *
+from .budget_policy import *
 from .get_guardrail import *
 from .get_guardrail_keys import *
 from .get_guardrail_members import *
@@ -17,6 +18,8 @@ from .guardrail import *
 from .guardrail_key_assignment import *
 from .guardrail_member_assignment import *
 from .load_guardrail_files import *
+from .model_access_policy import *
+from .moderation_policy import *
 from .provider import *
 from .workspace_default_guardrail import *
 from ._inputs import *
@@ -37,9 +40,12 @@ _utilities.register(
   "mod": "index",
   "fqn": "pulumi_guardrails",
   "classes": {
+   "guardrails:index:BudgetPolicy": "BudgetPolicy",
    "guardrails:index:Guardrail": "Guardrail",
    "guardrails:index:GuardrailKeyAssignment": "GuardrailKeyAssignment",
    "guardrails:index:GuardrailMemberAssignment": "GuardrailMemberAssignment",
+   "guardrails:index:ModelAccessPolicy": "ModelAccessPolicy",
+   "guardrails:index:ModerationPolicy": "ModerationPolicy",
    "guardrails:index:WorkspaceDefaultGuardrail": "WorkspaceDefaultGuardrail"
   }
  }

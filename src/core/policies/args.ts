@@ -10,7 +10,7 @@ import { guardrailSettingsShape, limitNeedsInterval } from "../args/guardrail-ar
 import { POLICY_SETTINGS_SHAPES } from "../args/policy-args";
 import { UUID_RE } from "../fields/constants";
 import { FIELDS, type FieldName } from "../fields/fields";
-import { KINDS, type PolicyTypeName } from "../kinds";
+import { KINDS, POLICY_TYPE_NAMES, type PolicyTypeName } from "../kinds";
 
 /** A workspace slug as this package sends it: URL-friendly, so it is one path segment as written. */
 const SLUG_RE = /^[a-z0-9][a-z0-9_-]{0,99}$/i;
@@ -56,11 +56,10 @@ function argsSchema(type: PolicyTypeName) {
 }
 
 /** Each kind's args schema. */
-export const POLICY_ARGS: Record<PolicyTypeName, ReturnType<typeof argsSchema>> = {
-  BudgetPolicy: argsSchema("BudgetPolicy"),
-  ModelAccessPolicy: argsSchema("ModelAccessPolicy"),
-  ModerationPolicy: argsSchema("ModerationPolicy"),
-};
+export const POLICY_ARGS = Object.fromEntries(POLICY_TYPE_NAMES.map((t) => [t, argsSchema(t)])) as Record<
+  PolicyTypeName,
+  ReturnType<typeof argsSchema>
+>;
 
 /** A policy's args after `check`: the common ones typed, the settings by field name. */
 export type PolicyInputs = z.output<z.ZodObject<typeof commonShape>> & Partial<Record<FieldName, unknown>>;

@@ -14,9 +14,10 @@ import { updates, type CheckResult, type CreateResult, type DiffResult, type Lif
 import type { PropertyChange, ReadResult, UpdateResult } from "../results";
 import { UserError } from "../user-error";
 import { isWorkspaceUuid, POLICY_ARGS, type IdList, type PolicyInputs } from "./args";
-import { changedElsewhere, changedLists, changedSinceRead, policyChanges, sealed } from "./changes";
-import { configBody, LIST_WIRE, outputsOf, refreshedInputs, type PolicyOutputs } from "./model";
-import { policyOps, type WirePolicyDetail, type WirePolicyWrite } from "./ops";
+import { changedElsewhere, changedSinceRead, policyChanges, sealed } from "./changes";
+import { LIST_WIRE, outputsOf, refreshedInputs, type PolicyOutputs } from "./model";
+import { policyOps, type WirePolicyDetail } from "./ops";
+import { createBody, updateBody } from "./bodies";
 import { parseImportId } from "./import-id";
 
 const MOVE: PropertyChange = { path: "workspaceId", kind: "replace" };
@@ -96,25 +97,6 @@ export async function diff(
   const secrets = new Set([...secretNames(news), ...secretNames(olds)]);
   const changes = policyChanges(type, olds, inputs, (arg) => secrets.has(arg));
   return { changes: [...(replace ? [MOVE] : []), ...changes], deleteBeforeReplace: false };
-}
-
-/** The body of a create: everything the program gives (nobody can have changed a policy that did not exist). */
-function createBody(type: PolicyTypeName, inputs: PolicyInputs, workspaceId: string): WirePolicyWrite {
-  const lists = Object.fromEntries(
-    (Object.keys(LIST_WIRE) as IdList[])
-      .filter((l) => inputs[l] !== undefined)
-      .map((l) => [LIST_WIRE[l], [...new Set(inputs[l])]]),
-  );
-  // Rule 24's pair: one assignment list goes with the other.
-  if (lists.member_ids || lists.api_key_hashes)
-    Object.assign(lists, { member_ids: lists.member_ids ?? [], api_key_hashes: lists.api_key_hashes ?? [] });
-  return {
-    name: inputs.name,
-    config: configBody(type, inputs),
-    workspace_id: workspaceId,
-    ...lists,
-    ...(inputs.workspaceDefault ? { is_workspace_default: true } : {}),
-  };
 }
 
 export async function create(
@@ -201,34 +183,6 @@ export async function update(
   const held = { ...live, ...body, ...p, is_workspace_default: body.is_workspace_default ?? live.is_workspace_default };
   const outs = outputsOf(type, olds.workspaceId, held as never, inputs, undefined);
   return { properties: sealed(outs, secretNames(news)) };
-}
-
-/** The PUT: name and config always; each pair of lists only when one of it changes; the flag only when it changes. */
-function updateBody(
-  type: PolicyTypeName,
-  olds: PolicyOutputs,
-  inputs: PolicyInputs,
-  live: WirePolicyDetail,
-): WirePolicyWrite {
-  const changed = new Set(changedLists(olds, inputs));
-  const pair = (a: IdList, b: IdList) =>
-    changed.has(a) || changed.has(b)
-      ? Object.fromEntries(
-          [a, b].map((l) => [
-            LIST_WIRE[l],
-            [...new Set(inputs[l] ?? (live[LIST_WIRE[l] as keyof WirePolicyDetail] as string[] | null) ?? [])],
-          ]),
-        )
-      : {};
-  const flag = inputs.workspaceDefault ?? false;
-  return {
-    name: inputs.name,
-    config: configBody(type, inputs),
-    workspace_id: olds.workspaceId,
-    ...pair("memberUserIds", "keyHashes"),
-    ...pair("optedOutMemberUserIds", "optedOutKeyHashes"),
-    ...(flag !== olds.workspaceDefault ? { is_workspace_default: flag } : {}),
-  };
 }
 
 async function remove(conn: Connection, type: PolicyTypeName, id: string, props: PolicyOutputs): Promise<void> {

@@ -23,6 +23,18 @@ export const LIST_WIRE: Record<IdList, keyof WirePolicyDetail & string> = {
   optedOutKeyHashes: "opted_out_api_key_hashes",
 };
 
+/** The outputs beside the args and settings, which the dynamic classes declare. */
+export const POLICY_OUTPUT_NAMES = [
+  ...ID_LISTS,
+  "policyId",
+  "workspaceDefault",
+  "overriddenMemberUserIds",
+  "overriddenKeyHashes",
+  "legacyGuardrailIds",
+  "reference",
+  "updatedAt",
+] as const;
+
 /** What Pulumi stores. */
 export type PolicyOutputs = Record<FieldName, unknown> & {
   [L in IdList]: string[];
