@@ -166,7 +166,7 @@ function resourcePolicy(
     const kind = kindOf(args.type, record);
     // A workspace's default guardrail holds the same settings, so every rule holds it too; a
     // Guardrail Policy holds the rules whose setting is of its kind.
-    const noun = settingsNoun(kind, RULE_FIELD[key]);
+    const noun = settingsNoun(kind, RULE_FIELD[key], plainProps(args.props));
     if (!unplaced && !noun) return;
     const value = ruleValue(key, opts, args.getConfig as () => Record<string, unknown>);
     if (value === false) return;

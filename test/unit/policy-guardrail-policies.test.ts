@@ -138,6 +138,33 @@ describe("the settings rules judge Guardrail Policies", () => {
       }
   });
 
+  it("a workspace-wide policy meets the rules of its policyType, named as one", async () => {
+    const ww = KINDS.WorkspaceWidePolicy;
+    const budget = { name: "Org", policyType: "budget", limitUsd: 5000, resetInterval: "monthly", allWorkspaces: true };
+    for (const type of [ww.dynamicToken, ww.nativeToken]) {
+      expect(await run(rule("maxLimitUsd"), type, budget)).toEqual([
+        {
+          level: "mandatory",
+          message: `workspace-wide budget policy "eng": limitUsd [hidden] is over the organization's ceiling of 1000 USD`,
+        },
+      ]);
+      expect(await run(rule("requireResetInterval"), type, budget)).toHaveLength(1);
+      // A budget has no providers or filters to judge.
+      for (const key of ["allowProviders", "requireBuiltinFilters", "requireZdr", "forbidModels"] as const)
+        expect(await run(rule(key), type, budget), key).toEqual([]);
+      const models = { name: "Org", policyType: "modelAccess", allowedProviders: ["shadyhost"], workspaceIds: [] };
+      expect(await run(rule("allowProviders"), type, models)).toEqual([
+        {
+          level: "mandatory",
+          message: expect.stringMatching(
+            /^workspace-wide model availability policy "eng": allowedProviders has 1 provider \[hidden\] outside/,
+          ),
+        },
+      ]);
+      expect(await run(rule("maxLimitUsd"), type, models)).toEqual([]);
+    }
+  });
+
   it("an unknown setting of a policy is checked at up, naming the policy", async () => {
     const out = await run(rule("maxLimitUsd"), KINDS.BudgetPolicy.dynamicToken, {
       ...COMPLIANT.BudgetPolicy,
