@@ -19,7 +19,8 @@
  */
 import { FIELD_NAMES } from "../core/fields/fields";
 import type { Judged } from "../core/fields/loosening";
-import { KINDS, type PolicyTypeName } from "../core/kinds";
+import { KINDS, POLICY_TYPE_NAMES, type PolicyTypeName } from "../core/kinds";
+import { WW_POLICY_TYPES } from "../core/policies/workspace-wide-args";
 import { code } from "../core/text/markdown";
 import { nameCode } from "../core/text/names";
 import type { PreviewStep } from "./input";
@@ -44,7 +45,7 @@ type ListArg = (typeof LISTS)[number]["arg"];
 /** A workspace policy of the preview. */
 interface PolicyOfPreview {
   logical: string;
-  type: PolicyTypeName;
+  type: PolicyTypeName | WideType;
   name: string;
   op: string;
   workspace: string | undefined;
@@ -65,13 +66,30 @@ export interface PolicyChange {
   op: string;
   judged: Judged[];
   subjects: SubjectLine[];
+  /** The heading of its subject lines: `Assignments` (a workspace policy) or `Coverage` (a workspace-wide one). */
+  heading: string;
 }
 
+/** The workspace-wide kind (issue 40): it belongs to the organization and covers workspaces. */
+type WideType = "WorkspaceWidePolicy";
+const WIDE: WideType = "WorkspaceWidePolicy";
 const str = (v: unknown) => (typeof v === "string" && v ? v : undefined);
-const policyType = (urn: string): PolicyTypeName | undefined => {
+const policyType = (urn: string): PolicyTypeName | WideType | undefined => {
   const t = typeOf(urn);
+  if (t === WIDE) return t;
   return t !== "" && "policy" in KINDS[t] ? (t as PolicyTypeName) : undefined;
 };
+/** A policy's noun: its kind's (`budget policy`), a workspace-wide one's from its `policyType`. */
+function nounOf(p: PolicyOfPreview): string {
+  if (p.type !== WIDE) return KINDS[p.type].policy.noun;
+  const word = p.after?.policyType ?? p.before?.policyType;
+  const fields =
+    typeof word === "string" && Object.hasOwn(WW_POLICY_TYPES, word)
+      ? WW_POLICY_TYPES[word as keyof typeof WW_POLICY_TYPES]
+      : undefined;
+  const row = POLICY_TYPE_NAMES.find((t) => KINDS[t].policy.fields === fields);
+  return `workspace-wide ${row ? KINDS[row].policy.noun : "policy"}`;
+}
 const ids = (bag: Bag | undefined, arg: ListArg): string[] | "secret" | undefined => {
   const v = bag?.[arg];
   if (isSecret(v) || (Array.isArray(v) && v.some(isSecret))) return "secret";
@@ -116,8 +134,14 @@ export function policyChanges(steps: PreviewStep[]): PolicyChange[] {
   const all = policiesOf(steps);
   const out: PolicyChange[] = [];
   for (const p of all) {
-    const label = `${KINDS[p.type].policy.noun} ${nameCode(p.name, 80)}`;
-    const c: PolicyChange = { logical: p.logical, label, op: p.op, judged: [], subjects: [] };
+    const label = `${nounOf(p)} ${nameCode(p.name, 80)}`;
+    const heading = p.type === WIDE ? "Coverage" : "Assignments";
+    const c: PolicyChange = { logical: p.logical, label, op: p.op, judged: [], subjects: [], heading };
+    if (p.type === WIDE) {
+      wide(p, c);
+      if (c.judged.length || c.subjects.length || changed(p.op)) out.push(c);
+      continue;
+    }
     const peers = all.filter(
       (o) => o !== p && o.type === p.type && (!o.workspace || !p.workspace || o.workspace === p.workspace),
     );
@@ -263,6 +287,69 @@ function subjects(p: PolicyOfPreview, peers: PolicyOfPreview[], list: (typeof LI
   );
 }
 
+/**
+ * A workspace-wide policy: it cannot be overridden, so whatever it starts to cover gains its
+ * rules on top of what stays (tightens) and whatever it stops covering loses them (loosens when
+ * it restricted anything). Coverage: `workspaceIds`, `allWorkspaces`, `optedOutWorkspaceIds`.
+ */
+function wide(p: PolicyOfPreview, c: PolicyChange): void {
+  const lost = () => verdictOf(compareSides(settings(p.before), NOTHING));
+  const gained = () => verdictOf(compareSides(NOTHING, settings(p.after)).map(tighter));
+  if (p.op === "delete") {
+    c.judged = compareSides(settings(p.before), NOTHING).filter((j) => j.direction !== "neutral");
+    return;
+  }
+  if (!changed(p.op) || p.op === "import") return;
+  c.judged = p.before
+    ? compareSides(settings(p.before), settings(p.after))
+    : compareSides(NOTHING, settings(p.after)).map((j) => ({ ...j, direction: "neutral" as const }));
+  const all = (b: Bag | undefined) => b?.allWorkspaces === true;
+  if (all(p.before) !== all(p.after))
+    c.subjects.push(
+      all(p.after)
+        ? { text: `allWorkspaces: ${p.before ? "off → on" : "on"} (every workspace)`, verdict: gained() }
+        : { text: "allWorkspaces: on → off, so every workspace it does not list loses it", verdict: lost() },
+    );
+  const list = (arg: "workspaceIds" | "optedOutWorkspaceIds", onAdd: string, onRemove: string, addLoosens: boolean) => {
+    const [b, a] = [p.before?.[arg], p.after?.[arg]];
+    if (isSecret(b) || isSecret(a)) {
+      if (JSON.stringify(b) !== JSON.stringify(a))
+        c.subjects.push({ text: `${arg} changed (secret)`, verdict: { direction: "unknown", gains: [] } });
+      return;
+    }
+    const [was, now] = [new Set(Array.isArray(b) ? b : []), new Set(Array.isArray(a) ? a : [])];
+    const added = [...now]
+      .filter((w) => !was.has(w))
+      .map(String)
+      .sort();
+    const removed = [...was]
+      .filter((w) => !now.has(w))
+      .map(String)
+      .sort();
+    // Opt-outs count only while it covers every workspace; listed workspaces only while it does not.
+    const matters = arg === "optedOutWorkspaceIds" ? all(p.after) : !all(p.after);
+    const ids = (xs: string[]) =>
+      some(
+        xs.map((x) => code(x)),
+        50,
+      );
+    const none = {
+      direction: "neutral" as const,
+      gains: [],
+      note: "not in force while allWorkspaces is " + String(all(p.after)),
+    };
+    if (added.length)
+      c.subjects.push({ text: `${onAdd}: ${ids(added)}`, verdict: !matters ? none : addLoosens ? lost() : gained() });
+    if (removed.length)
+      c.subjects.push({
+        text: `${onRemove}: ${ids(removed)}`,
+        verdict: !matters ? none : addLoosens ? gained() : lost(),
+      });
+  };
+  list("workspaceIds", "workspaces covered", "workspaces no longer covered", false);
+  list("optedOutWorkspaceIds", "workspaces opted out", "workspaces no longer opted out", true);
+}
+
 /** A restriction added on top of what stays in force: never a loosening (the stricter rule wins). */
 const tighter = (j: Judged): Judged =>
   j.direction === "loosening" || j.direction === "unknown" ? { ...j, direction: "tightening" } : j;
@@ -318,7 +405,7 @@ export function policySections(cs: PolicyChange[]): string {
       c.op === "create" ? `- ${settingText(j)}` : `- ${MARK[j.direction]} · ${changeText(j)}`,
     );
     const who = c.subjects.map((s) => `- ${s.text}${verdictText(s.verdict)}`);
-    return [head, rows.join("\n"), who.length ? `Assignments:\n${who.join("\n")}` : ""].filter(Boolean).join("\n\n");
+    return [head, rows.join("\n"), who.length ? `${c.heading}:\n${who.join("\n")}` : ""].filter(Boolean).join("\n\n");
   });
   return [total, ...sections].join("\n\n");
 }

@@ -215,4 +215,72 @@ describe("the summary judges Guardrail Policies with the loosening table", () =>
       "
     `);
   });
+  it("a workspace-wide policy: coverage shrinking loosens, growing tightens, deleting loosens", () => {
+    const W2 = "3f2b8c1e-0000-4000-8000-000000000002";
+    const W3 = "3f2b8c1e-0000-4000-8000-000000000003";
+    const wide = { name: "Org", policyType: "moderation", contentFilterBuiltins: [{ slug: "email", action: "block" }] };
+    const s = summarize({
+      steps: [
+        step(
+          "update",
+          "WorkspaceWidePolicy",
+          "org",
+          { ...wide, workspaceIds: [WS, W2] },
+          { ...wide, workspaceIds: [WS, W3] },
+        ),
+        step(
+          "update",
+          "WorkspaceWidePolicy",
+          "all",
+          { ...wide, name: "All", allWorkspaces: true, optedOutWorkspaceIds: [] },
+          { ...wide, name: "All", allWorkspaces: true, optedOutWorkspaceIds: [W2] },
+        ),
+        step("create", "WorkspaceWidePolicy", "cap", undefined, {
+          name: "Cap",
+          policyType: "budget",
+          limitUsd: 1000,
+          resetInterval: "monthly",
+          allWorkspaces: true,
+        }),
+        step(
+          "delete",
+          "WorkspaceWidePolicy",
+          "eu",
+          { name: "EU", policyType: "modelAccess", allowedDataRegions: ["europe"], allWorkspaces: true },
+          undefined,
+        ),
+      ],
+    });
+    expect(s.loosens).toBe(true);
+    expect(s.markdown).toMatchInlineSnapshot(`
+      "**🔓 Guardrail Policies loosen**: workspace-wide model availability policy \`EU\` (allowedDataRegions restriction removed); workspace-wide moderation policy \`All\` (contentFilterBuiltins \`email\` removed, workspaces opted out); workspace-wide moderation policy \`Org\` (contentFilterBuiltins \`email\` removed, workspaces no longer covered)
+
+      **Guardrail Policies: 1 created, 2 updated, 1 deleted**
+
+      ### workspace-wide budget policy \`Cap\` (\`cap\`): new · 🔒 tightens
+
+      - name: \`Cap\`
+      - limitUsd: \`1000\`
+      - resetInterval: \`monthly\`
+
+      Coverage:
+      - allWorkspaces: on (every workspace) · 🔒 tightens
+
+      ### workspace-wide model availability policy \`EU\` (\`eu\`): **deleted**, with its assignments · 🔓 **loosens**
+
+      - 🔓 **loosens** · allowedDataRegions: \`europe\` → \`(not set)\` (restriction removed)
+
+      ### workspace-wide moderation policy \`All\` (\`all\`): update · 🔓 **loosens**
+
+      Coverage:
+      - workspaces opted out: \`3f2b8c1e-0000-4000-8000-000000000002\` · 🔓 **loosens**: contentFilterBuiltins \`email\` removed
+
+      ### workspace-wide moderation policy \`Org\` (\`org\`): update · 🔓 **loosens**
+
+      Coverage:
+      - workspaces covered: \`3f2b8c1e-0000-4000-8000-000000000003\` · 🔒 tightens
+      - workspaces no longer covered: \`3f2b8c1e-0000-4000-8000-000000000002\` · 🔓 **loosens**: contentFilterBuiltins \`email\` removed
+      "
+    `);
+  });
 });
