@@ -19,19 +19,19 @@ import { FIELDS, type FieldName } from "../src/core/fields/fields";
 import type { GuardrailOutputs } from "../src/core/guardrail/model";
 import { WORKSPACE_DEFAULT_ARG_DOCS, workspaceDefaultArgsSchema } from "../src/core/guardrail/workspace-default-args";
 import type { WorkspaceDefaultOutputs } from "../src/core/guardrail/workspace-default-model";
-import { BOOLEAN_SETTINGS, NUMERIC_SETTINGS } from "../src/core/settings/config";
 import {
-  NATIVE_GUARDRAIL_TYPE,
-  NATIVE_KEY_ASSIGNMENT_TYPE,
-  NATIVE_MEMBER_ASSIGNMENT_TYPE,
+  KINDS,
   NATIVE_PACKAGE,
-  NATIVE_WORKSPACE_DEFAULT_TYPE,
-} from "../src/core/type-tokens";
+  POLICY_TYPE_NAMES,
+  type PolicyTypeName,
+  type ResourceTypeName,
+  TYPE_NAMES,
+} from "../src/core/kinds";
+import { BOOLEAN_SETTINGS, NUMERIC_SETTINGS } from "../src/core/settings/config";
 import { loadGuardrailFilesSchema } from "../src/native/load-files";
 import { functionSpecs, functionTypes } from "../src/native/schema-functions";
 import { type ArgDoc, argDocs, coreDoc, DOC_SOURCES } from "./docs-tables";
 import { policyResource } from "./policy-schema";
-import { KINDS, POLICY_TYPE_NAMES } from "../src/core/kinds";
 import { asOutput, documented, type Json, jsonOf, type PulumiProperty, pulumiType, schemaTypes } from "./pulumi-types";
 
 /** Where the JSDoc lives: the docs tables' sources (the field table) and the provider settings. */
@@ -54,6 +54,15 @@ export const PYTHON_PACKAGE = "pulumi_guardrails";
 export const GO_IMPORT = "github.com/pulumi-guardrails/pulumi-guardrails/sdk/go/guardrails";
 
 type Properties = Record<string, PulumiProperty>;
+
+/** One resource of the package schema, as the engine and the SDK generators read it. */
+interface ResourceSpec {
+  description: string;
+  inputProperties: Properties;
+  requiredInputs: string[];
+  properties: Properties;
+  required: string[];
+}
 
 /**
  * The outputs a Guardrail records beside its args, described here (the dynamic face documents
@@ -92,7 +101,7 @@ function guardrailInputs(docs: Map<string, ArgDoc>): Properties {
   return properties;
 }
 
-function guardrailResource(docs: Map<string, ArgDoc>) {
+function guardrailResource(docs: Map<string, ArgDoc>): ResourceSpec {
   const inputs = guardrailInputs(docs);
   const { adoptId: _readAtCreateOnly, ...recorded } = inputs;
   const extras = Object.entries(GUARDRAIL_OUTPUTS).filter((e): e is [string, string] => e[1] !== null);
@@ -137,7 +146,7 @@ const DEFAULT_OUTPUTS: Record<
  * A workspace's default guardrail: the Guardrail's settings (the same field table), `name`
  * optional, `workspaceId` (an id or a slug) and `resetOnDelete`; its id is the workspace's.
  */
-function workspaceDefaultResource(docs: Map<string, ArgDoc>) {
+function workspaceDefaultResource(docs: Map<string, ArgDoc>): ResourceSpec {
   const json = inputJson(workspaceDefaultArgsSchema).properties ?? {};
   const inputs: Properties = {};
   for (const k of Object.keys(workspaceDefaultArgsSchema.shape)) {
@@ -167,7 +176,7 @@ function workspaceDefaultResource(docs: Map<string, ArgDoc>) {
   };
 }
 
-function setResource(kind: AssignmentSetKind) {
+function setResource(kind: AssignmentSetKind): ResourceSpec {
   const json = inputJson(SET_ARGS[kind.stateKey].partial).properties ?? {};
   const properties: Properties = {};
   for (const k of Object.keys(json)) {
@@ -185,6 +194,20 @@ function setResource(kind: AssignmentSetKind) {
     required,
   };
 }
+
+/**
+ * Each kind's resource, keyed by the kind table (core/kinds.ts): a kind with no builder here
+ * does not compile, and the schema lists them under their native tokens, in the table's order.
+ */
+const RESOURCES: Record<ResourceTypeName, (docs: Map<string, ArgDoc>) => ResourceSpec> = {
+  Guardrail: guardrailResource,
+  GuardrailMemberAssignment: () => setResource(MEMBER_KIND),
+  GuardrailKeyAssignment: () => setResource(KEY_KIND),
+  WorkspaceDefaultGuardrail: workspaceDefaultResource,
+  ...(Object.fromEntries(
+    POLICY_TYPE_NAMES.map((t) => [t, (docs: Map<string, ArgDoc>) => policyResource(t, docs)]),
+  ) as Record<PolicyTypeName, (docs: Map<string, ArgDoc>) => ResourceSpec>),
+};
 
 /**
  * Each setting's env var: the key and URL (config.ts reads them by name), the numbers and flags, in
@@ -240,13 +263,7 @@ export function pulumiSchema(version: string, sources: string[]): Record<string,
       inputProperties: settings(docs, "provider"),
     },
     types: { ...schemaTypes(), ...functionTypes(guardrail.properties), ...declared.types },
-    resources: {
-      [NATIVE_GUARDRAIL_TYPE]: guardrail,
-      [NATIVE_MEMBER_ASSIGNMENT_TYPE]: setResource(MEMBER_KIND),
-      [NATIVE_KEY_ASSIGNMENT_TYPE]: setResource(KEY_KIND),
-      [NATIVE_WORKSPACE_DEFAULT_TYPE]: workspaceDefaultResource(docs),
-      ...Object.fromEntries(POLICY_TYPE_NAMES.map((t) => [KINDS[t].nativeToken, policyResource(t, docs)])),
-    },
+    resources: Object.fromEntries(TYPE_NAMES.map((t) => [KINDS[t].nativeToken, RESOURCES[t](docs)])),
     functions: { ...functionSpecs(guardrail.properties), ...declared.function },
     language: {
       // The SDK ships inside this package (`pulumi-guardrails/native`), so generated programs

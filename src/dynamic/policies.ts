@@ -24,8 +24,6 @@ export interface PolicyPlacementArgs {
    * **Another workspace replaces the resource.**
    */
   workspaceId: pulumi.Input<string>;
-  /** Display name, 1 to 200 characters. Updates in place. */
-  name: GuardrailArgs["name"];
   /**
    * Organization member user ids (`user_...`) the policy is assigned to directly (the API's
    * `member_ids`); a set: order and duplicates do not matter. When given (even `[]`), exactly
@@ -64,11 +62,12 @@ export interface PolicyPlacementArgs {
 
 /** Args of a `BudgetPolicy`: `limitUsd` (with its `resetInterval`) required. */
 export type BudgetPolicyArgs = PolicyPlacementArgs &
-  Pick<GuardrailArgs, PolicyFieldName<"budget">> & { limitUsd: NonNullable<GuardrailArgs["limitUsd"]> };
+  Pick<GuardrailArgs, "name" | PolicyFieldName<"budget">> & { limitUsd: NonNullable<GuardrailArgs["limitUsd"]> };
 /** Args of a `ModelAccessPolicy` (the API's model availability policy). */
-export type ModelAccessPolicyArgs = PolicyPlacementArgs & Pick<GuardrailArgs, PolicyFieldName<"modelAvailability">>;
+export type ModelAccessPolicyArgs = PolicyPlacementArgs &
+  Pick<GuardrailArgs, "name" | PolicyFieldName<"modelAvailability">>;
 /** Args of a `ModerationPolicy`. */
-export type ModerationPolicyArgs = PolicyPlacementArgs & Pick<GuardrailArgs, PolicyFieldName<"moderation">>;
+export type ModerationPolicyArgs = PolicyPlacementArgs & Pick<GuardrailArgs, "name" | PolicyFieldName<"moderation">>;
 
 /** The outputs every workspace policy has. */
 abstract class WorkspacePolicy extends pulumi.dynamic.Resource {

@@ -13,20 +13,70 @@ import { SET_ARG_DOCS } from "../../src/core/args/assignment-args";
 import { GUARDRAIL_ARG_DOCS } from "../../src/core/args/guardrail-args";
 import { FILTER_ARG_DOCS } from "../../src/core/fields/filters";
 import { WORKSPACE_DEFAULT_ARG_DOCS } from "../../src/core/guardrail/workspace-default-args";
+import { POLICY_TYPE_NAMES, type PolicyTypeName, type ResourceTypeName, TYPE_NAMES } from "../../src/core/kinds";
+import { POLICY_ARG_DOCS } from "../../src/core/policies/args";
 
 const root = join(__dirname, "../..");
-const SOURCES = ["src/dynamic/guardrail.ts", "src/dynamic/assignments.ts", "src/dynamic/workspace-default.ts"];
 
-/** Each dynamic interface, and the core's docs of its members by the name the interface uses. */
-const COPIES: Record<string, Record<string, ArgDoc>> = {
-  GuardrailPlacementArgs: GUARDRAIL_ARG_DOCS,
-  AssignmentArgsBase: { guardrailId: SET_ARG_DOCS.guardrailId, exclusive: SET_ARG_DOCS.exclusive },
-  GuardrailMemberAssignmentArgs: { memberUserIds: SET_ARG_DOCS.members },
-  GuardrailKeyAssignmentArgs: { keyHashes: SET_ARG_DOCS.keys },
-  WorkspaceDefaultPlacementArgs: WORKSPACE_DEFAULT_ARG_DOCS,
-  BuiltinFilterArgs: FILTER_ARG_DOCS.builtin,
-  CustomFilterArgs: FILTER_ARG_DOCS.custom,
+/**
+ * Each kind's dynamic source (the module src/index.ts exports its class from), and the
+ * interfaces there that copy the core's docs, each with the core's docs of its members by the
+ * name the interface uses. Keyed by the kind table: a kind with no entry does not compile.
+ */
+const KIND_COPIES: Record<ResourceTypeName, { source: string; copies: Record<string, Record<string, ArgDoc>> }> = {
+  Guardrail: {
+    source: "src/dynamic/guardrail.ts",
+    copies: {
+      GuardrailPlacementArgs: GUARDRAIL_ARG_DOCS,
+      BuiltinFilterArgs: FILTER_ARG_DOCS.builtin,
+      CustomFilterArgs: FILTER_ARG_DOCS.custom,
+    },
+  },
+  GuardrailMemberAssignment: {
+    source: "src/dynamic/assignments.ts",
+    copies: {
+      AssignmentArgsBase: { guardrailId: SET_ARG_DOCS.guardrailId, exclusive: SET_ARG_DOCS.exclusive },
+      GuardrailMemberAssignmentArgs: { memberUserIds: SET_ARG_DOCS.members },
+    },
+  },
+  GuardrailKeyAssignment: {
+    source: "src/dynamic/assignments.ts",
+    copies: { GuardrailKeyAssignmentArgs: { keyHashes: SET_ARG_DOCS.keys } },
+  },
+  WorkspaceDefaultGuardrail: {
+    source: "src/dynamic/workspace-default.ts",
+    copies: { WorkspaceDefaultPlacementArgs: WORKSPACE_DEFAULT_ARG_DOCS },
+  },
+  ...(Object.fromEntries(
+    POLICY_TYPE_NAMES.map((t) => [
+      t,
+      { source: "src/dynamic/policies.ts", copies: { PolicyPlacementArgs: POLICY_ARG_DOCS } },
+    ]),
+  ) as unknown as Record<PolicyTypeName, { source: string; copies: Record<string, Record<string, ArgDoc>> }>),
 };
+
+const SOURCES = [...new Set(TYPE_NAMES.map((t) => KIND_COPIES[t].source))];
+const COPIES: Record<string, Record<string, ArgDoc>> = Object.assign(
+  {},
+  ...TYPE_NAMES.map((t) => KIND_COPIES[t].copies),
+);
+
+/** The module src/index.ts exports each kind's class from, as a repository path. */
+function classModules(index: string): Record<string, string | undefined> {
+  const exports = [...index.matchAll(/export\s*\{([^}]*)\}\s*from\s*"\.\/([^"]+)"/g)];
+  return Object.fromEntries(
+    TYPE_NAMES.map((t) => {
+      const found = exports.find((m) => new RegExp(`(^|[\\s,])${t}\\s*(,|$)`).test(m[1]!));
+      return [t, found ? `src/${found[2]}.ts` : undefined];
+    }),
+  );
+}
+
+/** The `...Args` interfaces of the sources whose members carry JSDoc and whose copies nobody checks. */
+const unchecked = (texts: string[]): string[] =>
+  [...new Set([...argDocs(texts).keys()].filter((k) => k.includes(".")).map((k) => k.split(".")[0]!))].filter(
+    (iface) => iface.endsWith("Args") && !(iface in COPIES),
+  );
 
 /** What the copies' JSDoc says, as `Interface.member` -> text and default. */
 function copies(texts: string[]): Record<string, { text: string; fallback?: string }> {
@@ -53,6 +103,19 @@ const texts = () => SOURCES.map((p) => readFileSync(join(root, p), "utf8"));
 describe("the dynamic face's arg JSDoc is a copy of the core's docs", () => {
   it("every member of each arg interface says what the core says, and has a core doc", () => {
     expect(copies(texts())).toEqual(expected);
+  });
+
+  it("each kind's entry names the module src/index.ts exports its class from", () => {
+    const index = readFileSync(join(root, "src/index.ts"), "utf8");
+    expect(classModules(index)).toEqual(Object.fromEntries(TYPE_NAMES.map((t) => [t, KIND_COPIES[t].source])));
+    const planted = index.replace(/WorkspaceDefaultGuardrail,/, "");
+    expect(classModules(planted).WorkspaceDefaultGuardrail).toBeUndefined();
+  });
+
+  it("every documented args interface of the kinds' sources is one whose copies are checked", () => {
+    expect(unchecked(texts())).toEqual([]);
+    const planted = [...texts(), "export interface PlantedKindArgs {\n  /** The kind's name. */\n  name: string;\n}"];
+    expect(unchecked(planted)).toEqual(["PlantedKindArgs"]);
   });
 
   it("a JSDoc changed on the dynamic face alone fails (a planted edit)", () => {

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { workspaceDefaultArgsSchema } from "../../src/core/guardrail/workspace-default-args";
 import { guardrailArgsSchema } from "../../src/core/args/guardrail-args";
+import { KINDS, TYPE_NAMES } from "../../src/core/kinds";
 import { KNOWN_KEYS, NUMERIC_SETTINGS } from "../../src/core/settings/config";
 import { packageSchema } from "../../src/native/schema";
 import {
@@ -95,20 +96,13 @@ describe(SCHEMA_PATH, () => {
     });
   });
 
-  it("has every kind's resource: the program's args in, what a user reads out, no bookkeeping", () => {
-    expect(Object.keys(schema.resources)).toEqual([
-      "guardrails:index:Guardrail",
-      "guardrails:index:GuardrailMemberAssignment",
-      "guardrails:index:GuardrailKeyAssignment",
-      "guardrails:index:WorkspaceDefaultGuardrail",
-      "guardrails:index:BudgetPolicy",
-      "guardrails:index:ModelAccessPolicy",
-      "guardrails:index:ModerationPolicy",
-    ]);
+  it("has a resource per kind: the program's args in, what a user reads out, no bookkeeping", () => {
+    expect(Object.keys(schema.resources)).toEqual(TYPE_NAMES.map((t) => KINDS[t].nativeToken));
     const b = schema.resources["guardrails:index:BudgetPolicy"];
     expect(b.requiredInputs).toEqual(["workspaceId", "name", "limitUsd"]);
     expect(Object.keys(b.inputProperties)).not.toContain("allowedModels");
-    for (const bookkeeping of ["args", "written", "__secretArgs"]) expect(Object.keys(b.properties)).not.toContain(bookkeeping);
+    for (const bookkeeping of ["args", "written", "__secretArgs"])
+      expect(Object.keys(b.properties)).not.toContain(bookkeeping);
     const d = schema.resources["guardrails:index:WorkspaceDefaultGuardrail"];
     expect(Object.keys(d.inputProperties)).toEqual(Object.keys(workspaceDefaultArgsSchema.shape));
     expect(d.requiredInputs).toEqual(["workspaceId"]);
