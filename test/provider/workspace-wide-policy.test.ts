@@ -12,6 +12,7 @@ import { ProviderConfig } from "../../src/core/settings/config";
 import { workspaceWidePolicy } from "../../src/dynamic/internal";
 import { fromStruct, toStruct } from "../../src/native/wire";
 import { DEFAULT_WS, TEST_KEY, useProviderEmulator, W2 } from "../helpers/emulator";
+import { recordingServer } from "../helpers/recording-server";
 import { http } from "../helpers/spawn-emulator";
 
 const emu = useProviderEmulator({ "guardrails:maxAttempts": "2" });
@@ -291,6 +292,43 @@ describe("a secret coverage list", () => {
     expect((err as Error).message).toContain("workspaceIds (1 added, 0 removed)");
     expect((err as Error).message).not.toContain(W2);
     await f.delete(r.id, r.outs!);
+  });
+});
+
+describe("a write's answer without the coverage (only id, name and policy_type are required)", () => {
+  it("records the coverage it sent, so the next update's check sees no change", async () => {
+    const id = "7d9c3a52-0000-4000-8000-00000000aaaa";
+    const config = { limit_usd: 10, reset_interval: "daily", include_byok_in_budgets: false };
+    const full = { id, name: "Terse", policy_type: "budget", config, workspace_ids: [DEFAULT_WS], is_default: false };
+    const terse = { id, name: "Terse", policy_type: "budget", config };
+    const server = await recordingServer((req) =>
+      req.method === "GET"
+        ? { status: 200, body: { data: [full], total_count: 1 } }
+        : { status: 200, body: { data: terse } },
+    );
+    try {
+      const conn = new ProviderConfig();
+      conn.configure((k) => ({ "guardrails:apiKey": TEST_KEY, "guardrails:baseUrl": server.url })[k]);
+      const lc = workspaceWideLifecycle(conn);
+      const news = {
+        name: "Terse",
+        policyType: "budget",
+        limitUsd: 10,
+        resetInterval: "daily",
+        workspaceIds: [DEFAULT_WS],
+      };
+      const r = await lc.create(news);
+      expect(r.properties).toMatchObject({ workspaceIds: [DEFAULT_WS], allWorkspaces: false });
+      const u = await lc.update(id, r.properties, { ...news, limitUsd: 20 });
+      expect(u.properties).toMatchObject({ workspaceIds: [DEFAULT_WS] });
+      expect(server.requests.map((q) => `${q.method} ${q.url.split("?")[0]}`)).toEqual([
+        "POST /api/v1/guardrails/policies/account",
+        "GET /api/v1/guardrails/policies/account",
+        `PUT /api/v1/guardrails/policies/account/${id}`,
+      ]);
+    } finally {
+      await server.close();
+    }
   });
 });
 
