@@ -13,7 +13,7 @@ type Field = keyof typeof writable;
 function configSchema(kind: PolicyType) {
   const shape: Record<string, z.ZodType> = {};
   for (const field of POLICY_KINDS[kind].fields) shape[field] = writable[field as Field].optional();
-  for (const field of POLICY_KINDS[kind].serviceOnly) shape[field] = z.unknown();
+  for (const field of POLICY_KINDS[kind].serviceOnly) shape[field] = z.unknown().optional();
   const schema = z.strictObject(shape, unknownKeys);
   if (kind !== "budget") return schema;
   // Rule 14 holds for a budget: a limit and its interval come together.

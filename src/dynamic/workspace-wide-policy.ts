@@ -15,10 +15,13 @@ import { secretArgNames } from "./secret-args";
 import { shimFor } from "./shim";
 
 // The members' JSDoc copies WORKSPACE_WIDE_ARG_DOCS (core/policies/workspace-wide-args.ts): change both.
-/** The args of every workspace-wide policy beside its kind and settings. */
+/** The args of every workspace-wide policy beside its name and settings. */
 export interface WorkspaceWideCoverageArgs {
-  /** Display name, 1 to 200 characters. Updates in place. */
-  name: GuardrailArgs["name"];
+  /**
+   * The policy's kind: `"budget"`, `"modelAccess"` (the API's `model_availability`) or
+   * `"moderation"`; it takes that kind's settings only. **A change replaces the resource.**
+   */
+  policyType: "budget" | "modelAccess" | "moderation";
   /**
    * The workspaces the policy covers (the API's `workspace_ids`), by id (UUID); a set: order and
    * duplicates do not matter. The complete list: an update replaces the coverage whole. Not
@@ -45,7 +48,8 @@ export interface WorkspaceWideCoverageArgs {
  * `"moderation"`; a change replaces it) and that kind's settings only; a budget's `limitUsd`
  * (with its `resetInterval`) required.
  */
-export type WorkspaceWidePolicyArgs = WorkspaceWideCoverageArgs &
+export type WorkspaceWidePolicyArgs = Pick<GuardrailArgs, "name"> &
+  WorkspaceWideCoverageArgs &
   (
     | ({ policyType: "budget" } & Pick<GuardrailArgs, PolicyFieldName<"budget">> & {
           limitUsd: NonNullable<GuardrailArgs["limitUsd"]>;
@@ -59,7 +63,6 @@ export interface WorkspaceWidePolicy
   extends Pick<GuardrailFieldOutputs, PolicyFieldName<"budget" | "modelAvailability" | "moderation">> {}
 
 /** A workspace-wide policy (docs/resources/workspace-wide-policy.md). */
-// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the interface only adds the table's outputs, set by Pulumi.
 export class WorkspaceWidePolicy extends pulumi.dynamic.Resource {
   /** The type token, so CrossGuard's `validateResourceOfType` matches. */
   static readonly __pulumiType = KINDS.WorkspaceWidePolicy.dynamicToken;

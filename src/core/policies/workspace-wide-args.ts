@@ -65,13 +65,15 @@ export const WORKSPACE_WIDE_ARGS = z.strictObject({ ...commonShape, ...settingsS
   }
   if (kind === "budget") {
     if (bag.limitUsd === undefined || bag.limitUsd === null)
-      ctx.addIssue({ code: "custom", path: ["limitUsd"], message: 'is required when policyType is "budget"' });
+      // As zod reports a missing required arg ("is required"), with no value to show.
+      ctx.addIssue({ code: "invalid_type", expected: "number", path: ["limitUsd"], input: undefined });
     limitNeedsInterval(bag as { limitUsd?: unknown }, ctx);
   }
   if (v.allWorkspaces === true && v.workspaceIds !== undefined && v.workspaceIds.length > 0)
     ctx.addIssue({
       code: "custom",
       path: ["workspaceIds"],
+      input: v.workspaceIds,
       message:
         "is not used when allWorkspaces is true (the policy covers every workspace); list exceptions in optedOutWorkspaceIds instead",
     });

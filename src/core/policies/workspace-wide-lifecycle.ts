@@ -101,8 +101,9 @@ export async function create(conn: Connection, news: Record<string, unknown>): P
 
 /** The record of `id` in the list; a list shared with other reads is read afresh once before the id counts as gone. */
 async function find(conn: Connection, id: string, fresh: boolean): Promise<WireWorkspaceWidePolicy | undefined> {
-  const hit = (await workspaceWidePolicies(conn, fresh)).find((p) => p.id === id);
-  return hit || fresh ? hit : (await workspaceWidePolicies(conn, true)).find((p) => p.id === id);
+  const { rows, shared } = await workspaceWidePolicies(conn, fresh);
+  const hit = rows.find((p) => p.id === id);
+  return hit || !shared ? hit : (await workspaceWidePolicies(conn, true)).rows.find((p) => p.id === id);
 }
 
 /** Refresh (state given) and import (the policy's id alone). */

@@ -23,11 +23,18 @@ interface Shared {
 /** Per provider instance (its client): two organizations never share a list. */
 const shared = new WeakMap<GuardrailsClient, Shared>();
 
-/** The list: `fresh` reads it afresh; otherwise a list in flight or just read is shared. */
-export function workspaceWidePolicies(conn: Connection, fresh: boolean): Promise<WireWorkspaceWidePolicy[]> {
+/**
+ * The list: `fresh` reads it afresh; otherwise a list in flight or just read is shared
+ * (`shared` says so: a caller that misses an id in a shared list may read afresh once).
+ */
+export async function workspaceWidePolicies(
+  conn: Connection,
+  fresh: boolean,
+): Promise<{ rows: WireWorkspaceWidePolicy[]; shared: boolean }> {
   const client = conn.client();
   const s = shared.get(client);
-  if (!fresh && s && (s.endedAt === undefined || Date.now() - s.endedAt < SHARE_MS)) return s.rows;
+  if (!fresh && s && (s.endedAt === undefined || Date.now() - s.endedAt < SHARE_MS))
+    return { rows: await s.rows, shared: true };
   const entry: Shared = { rows: collect(new PolicyClient(client)) };
   shared.set(client, entry);
   entry.rows.then(
@@ -39,7 +46,7 @@ export function workspaceWidePolicies(conn: Connection, fresh: boolean): Promise
       if (shared.get(client) === entry) shared.delete(client);
     },
   );
-  return entry.rows;
+  return { rows: await entry.rows, shared: false };
 }
 
 /** Forgets the shared list after a write through this instance. */
