@@ -64,10 +64,27 @@ export function declaredIn(js: unknown, where: Where): Declared[] {
   return out;
 }
 
-/** A `workspaceDefaults:` key, as written, and where. */
+/** A `workspaceDefaults:` key, as written, and where; or (`what`) a policy's stable id, which is unique across files too. */
 export interface DeclaredDefault {
   key: string;
   at: () => Located;
+  /** For a policy: its noun in messages (`policy`, `workspace-wide policy`). */
+  what?: string;
+}
+
+/** The stable ids of a file's `policies:` (every workspace and kind) and `workspaceWidePolicies:`, from its plain JS value. */
+export function policyIdsIn(js: unknown, where: Where): DeclaredDefault[] {
+  const map = (v: unknown): Record<string, unknown> =>
+    v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  const file = map(js);
+  const out: DeclaredDefault[] = [];
+  for (const [ws, kinds] of Object.entries(map(file.policies)))
+    for (const [word, byId] of Object.entries(map(kinds)))
+      for (const id of Object.keys(map(byId)))
+        out.push({ key: id, what: "policy", at: () => where(["policies", ws, word, id], "key") });
+  for (const id of Object.keys(map(file.workspaceWidePolicies)))
+    out.push({ key: id, what: "workspace-wide policy", at: () => where(["workspaceWidePolicies", id], "key") });
+  return out;
 }
 
 /** The keys of a file's `workspaceDefaults` mapping, from its plain JS value. */
@@ -85,7 +102,17 @@ export function defaultsIn(js: unknown, where: Where): DeclaredDefault[] {
 export function crossFileProblems(all: Declared[], defaults: DeclaredDefault[] = []): string[] {
   const out: string[] = [];
   const workspaces = new Map<string, DeclaredDefault>();
-  for (const d of defaults) {
+  const ids = new Map<string, DeclaredDefault>();
+  for (const d of defaults.filter((x) => x.what)) {
+    const key = `${d.what}:${d.key}`;
+    const before = ids.get(key);
+    if (before)
+      out.push(
+        `${fmt(d.at())}: ${d.what} id "${d.key}" is declared twice (also at ${fmt(before.at())}); ids must be unique across files, whatever the workspace or kind`,
+      );
+    else ids.set(key, d);
+  }
+  for (const d of defaults.filter((x) => !x.what)) {
     // A UUID compares in any case, and so does a slug: the service's slugs are lowercase, so
     // `Prod` and `prod` name one workspace or none, never two.
     const key = d.key.toLowerCase();

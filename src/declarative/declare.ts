@@ -6,7 +6,10 @@ import { resolve } from "node:path";
 import { GuardrailKeyAssignment, GuardrailMemberAssignment } from "../dynamic/assignments";
 import { Guardrail } from "../dynamic/guardrail";
 import { WorkspaceDefaultGuardrail } from "../dynamic/workspace-default";
-import { workspaceDefaultName } from "./file-schema";
+import { BudgetPolicy, ModelAccessPolicy, ModerationPolicy } from "../dynamic/policies";
+import { WorkspaceWidePolicy, type WorkspaceWidePolicyArgs } from "../dynamic/workspace-wide-policy";
+import type { PolicyTypeName } from "../core/kinds";
+import { policyName, workspaceDefaultName, workspaceWideName } from "./file-schema";
 import { loadGuardrailFiles } from "./load";
 
 /** Options of `declareGuardrails`. */
@@ -30,13 +33,29 @@ export interface DeclaredFiles {
   guardrails: Record<string, DeclaredResources>;
   /** By `workspaceDefaults:` key (the workspace id or slug, as written). */
   workspaceDefaults: Record<string, WorkspaceDefaultGuardrail>;
+  /** Workspace policies (issue 40) by stable id (unique across the files' policies). */
+  policies: Record<string, BudgetPolicy | ModelAccessPolicy | ModerationPolicy>;
+  /** Workspace-wide policies by stable id. */
+  workspaceWidePolicies: Record<string, WorkspaceWidePolicy>;
 }
+
+/** Each workspace policy kind's resource class. */
+const POLICY_CLASSES: Record<
+  PolicyTypeName,
+  new (
+    name: string,
+    args: never,
+    opts?: pulumi.CustomResourceOptions,
+  ) => BudgetPolicy | ModelAccessPolicy | ModerationPolicy
+> = { BudgetPolicy, ModelAccessPolicy, ModerationPolicy };
 
 /**
  * Loads one YAML/JSON file, or every `*.yaml`, `*.yml`, `*.json` file of a folder, validates
  * them all (every error at once, with `file:line:column`) and only then registers a `Guardrail`
  * per stable id, plus its member and key sets, and a `WorkspaceDefaultGuardrail` per
- * `workspaceDefaults:` entry. Logical names come from the stable id, so renaming a guardrail's
+ * `workspaceDefaults:` entry, a `BudgetPolicy`, `ModelAccessPolicy` or `ModerationPolicy` per
+ * `policies:` entry (`policy.<id>`) and a `WorkspaceWidePolicy` per `workspaceWidePolicies:`
+ * entry (`workspace-wide-policy.<id>`). Logical names come from the stable id, so renaming a guardrail's
  * display `name` is an update, never a replace; a default is `workspace-default.<key>`.
  *
  * @param pathOrDir relative to the program's folder, or absolute.
@@ -59,7 +78,7 @@ export function declareGuardrailFiles(pathOrDir: string, options: DeclareGuardra
   const prefix = options.namePrefix ?? "";
   const opts = options.resourceOptions;
   const loaded = loadGuardrailFiles(resolve(pathOrDir));
-  const out: DeclaredFiles = { guardrails: {}, workspaceDefaults: {} };
+  const out: DeclaredFiles = { guardrails: {}, workspaceDefaults: {}, policies: {}, workspaceWidePolicies: {} };
   for (const { id, settings } of loaded.guardrails) {
     const { members, keys, ...args } = settings;
     const guardrail = new Guardrail(`${prefix}${id}`, args, opts);
@@ -80,6 +99,18 @@ export function declareGuardrailFiles(pathOrDir: string, options: DeclareGuardra
     out.workspaceDefaults[workspace] = new WorkspaceDefaultGuardrail(
       `${prefix}${workspaceDefaultName(workspace)}`,
       { ...settings, workspaceId: workspace },
+      opts,
+    );
+  for (const { workspace, type, id, settings } of loaded.policies)
+    out.policies[id] = new POLICY_CLASSES[type](
+      `${prefix}${policyName(id)}`,
+      { ...settings, workspaceId: workspace } as never,
+      opts,
+    );
+  for (const { id, settings } of loaded.workspaceWidePolicies)
+    out.workspaceWidePolicies[id] = new WorkspaceWidePolicy(
+      `${prefix}${workspaceWideName(id)}`,
+      settings as WorkspaceWidePolicyArgs,
       opts,
     );
   return out;

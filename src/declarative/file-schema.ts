@@ -8,6 +8,10 @@ import { builtinFilterArgs, customFilterArgs } from "../core/fields/filters";
 import { editorJsonSchema } from "../core/args/editor-schema";
 import { UUID_RE } from "../core/fields/constants";
 import { workspaceDefaultArgsSchema } from "../core/guardrail/workspace-default-args";
+import { limitNeedsInterval as budgetNeedsInterval } from "../core/args/policy-args";
+import { POLICY_ARGS } from "../core/policies/args";
+import { typeWordOf, WORKSPACE_WIDE_ARGS } from "../core/policies/workspace-wide-args";
+import { KINDS, POLICY_TYPE_NAMES, type PolicyTypeName } from "../core/kinds";
 
 /** Stable ids name the Pulumi resources, so they are kept simple. */
 export const STABLE_ID_RE = /^[a-z0-9][a-z0-9_-]{0,62}$/;
@@ -58,6 +62,64 @@ export const declaredWorkspaceDefaultSchema = z
   .superRefine(limitNeedsInterval);
 export type DeclaredWorkspaceDefault = z.output<typeof declaredWorkspaceDefaultSchema>;
 
+const STABLE_ID_ERROR = "ids must be lowercase letters, digits, - or _ (at most 63), starting with a letter or digit";
+const stableId = (what: string) => z.string().regex(STABLE_ID_RE, { error: `${what} ${STABLE_ID_ERROR}` });
+
+/**
+ * The word a `policies:` workspace entry gives each workspace policy kind: the program's word
+ * for its kind (`budget`, `modelAccess`, `moderation`), as a WorkspaceWidePolicy's `policyType`
+ * says it. From the kind table, never a list of its own.
+ */
+export const POLICY_SECTION: Record<PolicyTypeName, string> = Object.fromEntries(
+  POLICY_TYPE_NAMES.map((t) => [t, typeWordOf(KINDS[t].policy.fields)]),
+) as Record<PolicyTypeName, string>;
+/** The kind a section word names. */
+export const policyTypeOfSection = (word: string): PolicyTypeName | undefined =>
+  POLICY_TYPE_NAMES.find((t) => POLICY_SECTION[t] === word);
+
+/**
+ * One workspace policy in a file: the resource's args (core/policies/args.ts) without
+ * `workspaceId`, which the `policies:` key says: `name`, the kind's settings, `memberUserIds`,
+ * `keyHashes`, `workspaceDefault`, `optedOutMemberUserIds`, `optedOutKeyHashes`.
+ */
+function declaredPolicySchema(t: PolicyTypeName) {
+  const { workspaceId: _w, ...shape } = POLICY_ARGS[t].shape;
+  const schema = z.strictObject(shape);
+  return KINDS[t].policy.fields === "budget" ? schema.superRefine(budgetNeedsInterval) : schema;
+}
+export const DECLARED_POLICY_SCHEMAS = Object.fromEntries(
+  POLICY_TYPE_NAMES.map((t) => [t, declaredPolicySchema(t)]),
+) as Record<PolicyTypeName, ReturnType<typeof declaredPolicySchema>>;
+export type DeclaredPolicy = z.output<(typeof DECLARED_POLICY_SCHEMAS)[PolicyTypeName]>;
+
+/** A workspace's entry of `policies:`: per kind, policies by stable id. */
+const workspacePoliciesSchema = z.strictObject(
+  Object.fromEntries(
+    POLICY_TYPE_NAMES.map((t) => [
+      POLICY_SECTION[t],
+      z
+        .record(stableId("policy"), DECLARED_POLICY_SCHEMAS[t], {
+          error: (issue) =>
+            issue.code === "invalid_type" ? `must be a mapping of stable id -> ${KINDS[t].policy.noun}` : undefined,
+        })
+        .optional(),
+    ]),
+  ) as Record<string, z.ZodOptional<z.ZodRecord<z.ZodString, (typeof DECLARED_POLICY_SCHEMAS)[PolicyTypeName]>>>,
+);
+
+/** A workspace-wide policy in a file: the resource's args as they are. */
+export const declaredWorkspaceWideSchema = WORKSPACE_WIDE_ARGS;
+export type DeclaredWorkspaceWidePolicy = z.output<typeof WORKSPACE_WIDE_ARGS>;
+
+/**
+ * The Pulumi resource name of a declared policy: `policy.<id>` and `workspace-wide-policy.<id>`
+ * (the `.` keeps them apart from every guardrail's name, whatever the `namePrefix`). Ids are
+ * unique across the files' policies, whatever their workspace or kind, so moving a policy to
+ * another workspace replaces it (as the resource does) under the same name.
+ */
+export const policyName = (id: string): string => `policy.${id}`;
+export const workspaceWideName = (id: string): string => `workspace-wide-policy.${id}`;
+
 export const guardrailFileSchema = z
   .strictObject({
     $schema: z.string().optional(),
@@ -82,14 +144,33 @@ export const guardrailFileSchema = z
             : undefined,
       })
       .optional(),
+    policies: z
+      .record(workspaceRef, workspacePoliciesSchema, {
+        error: (issue) =>
+          issue.code === "invalid_type"
+            ? `must be a mapping of workspace id or slug -> ${Object.values(POLICY_SECTION).join(", ")} policies`
+            : undefined,
+      })
+      .optional(),
+    workspaceWidePolicies: z
+      .record(stableId("workspace-wide policy"), declaredWorkspaceWideSchema, {
+        error: (issue) =>
+          issue.code === "invalid_type" ? "must be a mapping of stable id -> workspace-wide policy" : undefined,
+      })
+      .optional(),
   })
   .superRefine((file, ctx) => {
     // A file that declares nothing is most likely not a guardrail file at all.
-    if (file.guardrails === undefined && file.workspaceDefaults === undefined)
+    if (
+      file.guardrails === undefined &&
+      file.workspaceDefaults === undefined &&
+      file.policies === undefined &&
+      file.workspaceWidePolicies === undefined
+    )
       ctx.addIssue({
         code: "custom",
         path: ["guardrails"],
-        message: "is required (or workspaceDefaults:, or both)",
+        message: "is required (or workspaceDefaults:, policies:, workspaceWidePolicies:, or several)",
         params: { missing: true },
       });
   });
@@ -99,6 +180,11 @@ export const KNOWN_KEYS = {
   file: Object.keys(guardrailFileSchema.shape),
   guardrail: Object.keys(declaredGuardrailSchema.shape),
   workspaceDefault: Object.keys(declaredWorkspaceDefaultSchema.shape),
+  workspacePolicies: Object.keys(workspacePoliciesSchema.shape),
+  policy: Object.fromEntries(
+    POLICY_TYPE_NAMES.map((t) => [POLICY_SECTION[t], Object.keys(DECLARED_POLICY_SCHEMAS[t].shape)]),
+  ) as Record<string, string[]>,
+  workspaceWide: Object.keys(WORKSPACE_WIDE_ARGS.shape),
   set: Object.keys(assignmentSetSchema.shape),
   builtin: Object.keys(builtinFilterArgs.shape),
   filter: Object.keys(customFilterArgs.shape),
@@ -110,6 +196,6 @@ export function guardrailFileJsonSchema(): Record<string, unknown> {
     guardrailFileSchema,
     "guardrails.schema.json",
     "pulumi-guardrails declarative guardrail file",
-    "Guardrails keyed by a stable id, with the settings of GuardrailArgs and member/key sets, and workspace default guardrails keyed by workspace id or slug. See docs/guides/declarative-configs.md.",
+    "Guardrails keyed by a stable id, with the settings of GuardrailArgs and member/key sets; workspace default guardrails keyed by workspace id or slug; Guardrail Policies per workspace and kind, keyed by a stable id; workspace-wide policies keyed by a stable id. See docs/guides/declarative-configs.md.",
   );
 }

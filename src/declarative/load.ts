@@ -7,11 +7,26 @@ import { relative } from "node:path";
 import { LineCounter, parseDocument, type Node, type YAMLError } from "yaml";
 import { formatPath } from "../core/args/messages";
 import { escapeInvisible } from "../core/text/controls";
-import { crossFileProblems, declaredIn, defaultsIn, type Declared, type DeclaredDefault } from "./cross-file";
+import {
+  crossFileProblems,
+  declaredIn,
+  defaultsIn,
+  policyIdsIn,
+  type Declared,
+  type DeclaredDefault,
+} from "./cross-file";
 import { at, duplicateKeyAt, positionOf, written, type Located, type ParsedFile } from "./source-positions";
 import { hasDuplicateKey } from "./json-keys";
 import { readConfigFiles } from "./read-files";
-import { guardrailFileSchema, type DeclaredGuardrail, type DeclaredWorkspaceDefault } from "./file-schema";
+import {
+  guardrailFileSchema,
+  policyTypeOfSection,
+  type DeclaredGuardrail,
+  type DeclaredPolicy,
+  type DeclaredWorkspaceDefault,
+  type DeclaredWorkspaceWidePolicy,
+} from "./file-schema";
+import type { PolicyTypeName } from "../core/kinds";
 import { coercedIds } from "./coerced";
 import { byPosition, issueProblems } from "./problems";
 import { UserError } from "../core/user-error";
@@ -33,10 +48,28 @@ export interface LoadedWorkspaceDefault {
   at: Located;
 }
 
-/** Everything the files declare: guardrails by stable id, and workspace default guardrails. */
+/** One declared workspace policy (issue 40): its workspace (id or slug, as written), kind, stable id, validated args, and where. */
+export interface LoadedPolicy {
+  workspace: string;
+  type: PolicyTypeName;
+  id: string;
+  settings: DeclaredPolicy;
+  at: Located;
+}
+
+/** One declared workspace-wide policy: its stable id, validated args, and where. */
+export interface LoadedWorkspaceWidePolicy {
+  id: string;
+  settings: DeclaredWorkspaceWidePolicy;
+  at: Located;
+}
+
+/** Everything the files declare: guardrails by stable id, workspace default guardrails, Guardrail Policies. */
 export interface LoadedFiles {
   guardrails: LoadedGuardrail[];
   workspaceDefaults: LoadedWorkspaceDefault[];
+  policies: LoadedPolicy[];
+  workspaceWidePolicies: LoadedWorkspaceWidePolicy[];
 }
 
 /** Aliases one file may expand; past it YAML stops with an error (an alias bomb). */
@@ -86,7 +119,7 @@ export function loadGuardrailFiles(pathOrDir: string, options: { cwd?: string } 
   if (files.length === 0) throw new DeclarativeConfigError([`${pathOrDir}: no *.yaml, *.yml or *.json files`]);
 
   const problems: string[] = [];
-  const out: LoadedFiles = { guardrails: [], workspaceDefaults: [] };
+  const out: LoadedFiles = { guardrails: [], workspaceDefaults: [], policies: [], workspaceWidePolicies: [] };
   const declared: Declared[] = [];
   const defaults: DeclaredDefault[] = [];
   for (const f of files) {
@@ -99,6 +132,8 @@ export function loadGuardrailFiles(pathOrDir: string, options: { cwd?: string } 
     for (const x of one.problems) problems.push(x);
     for (const x of one.loaded.guardrails) out.guardrails.push(x);
     for (const x of one.loaded.workspaceDefaults) out.workspaceDefaults.push(x);
+    for (const x of one.loaded.policies) out.policies.push(x);
+    for (const x of one.loaded.workspaceWidePolicies) out.workspaceWidePolicies.push(x);
     for (const d of one.declared) declared.push(d);
     for (const d of one.defaults) defaults.push(d);
   }
@@ -114,7 +149,7 @@ interface FileOutcome {
   defaults: DeclaredDefault[];
 }
 
-const NOTHING: LoadedFiles = { guardrails: [], workspaceDefaults: [] };
+const NOTHING: LoadedFiles = { guardrails: [], workspaceDefaults: [], policies: [], workspaceWidePolicies: [] };
 
 /** One file: its own problems, what it declares (for the cross-file checks), and its guardrails when valid. */
 function loadFile(file: string, text: string): FileOutcome {
@@ -162,7 +197,7 @@ function loadFile(file: string, text: string): FileOutcome {
   }
   const where = (path: readonly PropertyKey[], want: "key" | "value") => positionOf(parsed(), path, want);
   const declared = declaredIn(js, where);
-  const defaults = defaultsIn(js, where);
+  const defaults = [...defaultsIn(js, where), ...policyIdsIn(js, where)];
   if (!result.success || coerced.size > 0) return { problems, loaded: NOTHING, declared, defaults };
   const located = <T extends object>(entry: T, path: string[]): T & { at: Located } =>
     Object.defineProperty(entry, "at", { enumerable: true, get: () => where(path, "key") }) as T & { at: Located };
@@ -172,6 +207,21 @@ function loadFile(file: string, text: string): FileOutcome {
     ),
     workspaceDefaults: Object.entries(result.data.workspaceDefaults ?? {}).map(([workspace, settings]) =>
       located({ workspace, settings }, ["workspaceDefaults", workspace]),
+    ),
+    policies: Object.entries(result.data.policies ?? {}).flatMap(([workspace, kinds]) =>
+      Object.entries(kinds).flatMap(([word, byId]) =>
+        Object.entries(byId ?? {}).map(([id, settings]) =>
+          located({ workspace, type: policyTypeOfSection(word)!, id, settings: settings as DeclaredPolicy }, [
+            "policies",
+            workspace,
+            word,
+            id,
+          ]),
+        ),
+      ),
+    ),
+    workspaceWidePolicies: Object.entries(result.data.workspaceWidePolicies ?? {}).map(([id, settings]) =>
+      located({ id, settings }, ["workspaceWidePolicies", id]),
     ),
   };
   return { problems, loaded, declared, defaults };

@@ -62,6 +62,11 @@ function describe(value: unknown): string {
 
 function knownAt(path: readonly PropertyKey[]): string[] {
   if (path.length === 0) return KNOWN_KEYS.file;
+  if (path[0] === "policies") {
+    if (path.length === 2) return KNOWN_KEYS.workspacePolicies;
+    if (path.length === 4) return KNOWN_KEYS.policy[String(path[2])] ?? [];
+  }
+  if (path[0] === "workspaceWidePolicies" && path.length === 2) return KNOWN_KEYS.workspaceWide;
   if (path.length === 2) return path[0] === "workspaceDefaults" ? KNOWN_KEYS.workspaceDefault : KNOWN_KEYS.guardrail;
   const last = path[path.length - 1];
   if (path.length === 3 && (last === "members" || last === "keys")) return KNOWN_KEYS.set;

@@ -18,6 +18,7 @@ import { assignStableIds } from "./stable-id";
 import { importFileOf, type PulumiImportFile } from "./pulumi-import";
 import { writeFiles, type FileToWrite } from "./write";
 import { defaultEntries, defaultNotes, WORKSPACE_DEFAULTS_FILE } from "./workspace-defaults";
+import { exportPolicies, type ExportedPolicies } from "./policies";
 
 /** What `exportGuardrails` reads and how it writes the files. */
 export interface ExportOptions {
@@ -33,6 +34,14 @@ export interface ExportOptions {
   exclude?: string[];
   /** Sets own the whole current member and key sets (`exclusive: true`). @default false: additive sets, which never remove anyone */
   exclusive?: boolean;
+  /**
+   * Also export Guardrail Policies (issue 40): the listed workspaces' policies and the
+   * organization's workspace-wide ones, as `_policies.yaml` and lines of the import file. Off by
+   * default: policies have no `adoptId`, so the files alone would create them again at `up`
+   * (they are adopted with `pulumi import --file`), and today's exports adopt with no change.
+   * @default false
+   */
+  policies?: boolean;
   /** The JSON Schema reference in each file's `yaml-language-server` line. @default "../node_modules/pulumi-guardrails/schema/guardrails.schema.json" */
   schemaRef?: string;
 }
@@ -64,6 +73,8 @@ export interface ExportResult {
   files: ExportedFile[];
   /** The configured default guardrails of the exported workspaces; absent when none is configured (or with `only`). */
   workspaceDefaults?: ExportedDefaults;
+  /** The exported Guardrail Policies (`--policies`), as one file; absent without `policies` or when there are none. */
+  policies?: { fileName: string; text: string };
   /** Every guardrail, and the workspace defaults, in one file (what `--stdout` prints). */
   combined: string;
   /** Why some guardrail would not adopt as an exact no-op, each naming the guardrail and the field. */
@@ -72,6 +83,14 @@ export interface ExportResult {
   notes: string[];
   /** The same guardrails and sets as the file `pulumi import --file` takes, for the native face (`renderImportFile`). */
   pulumiImport: PulumiImportFile;
+}
+
+/** The file of the exported policies: fixed, never built from what the service sends. */
+export const POLICIES_FILE = "_policies.yaml";
+
+/** The import file with the policies' lines after the guardrails'. */
+function withPolicies(file: PulumiImportFile, policies: ExportedPolicies | undefined): PulumiImportFile {
+  return policies ? { ...file, resources: [...file.resources, ...policies.imports] } : file;
 }
 
 /** A bad option, caught before any call. */
@@ -84,7 +103,13 @@ export async function exportGuardrails(options: ExportOptions = {}): Promise<Exp
   const selection = checkOptions(options);
   const client = options.client ?? clientFromEnv();
   try {
-    const { live, leftOut, defaultUnknown, defaults: read } = await fetchGuardrails(client, selection);
+    const { live, leftOut, defaultUnknown, defaults: read, workspaces } = await fetchGuardrails(client, selection);
+    const policies = options.policies ? await exportPolicies(client, workspaces) : undefined;
+    const policySections = policies && {
+      policies: policies.policies,
+      workspaceWidePolicies: policies.workspaceWidePolicies,
+    };
+    const hasPolicies = policies !== undefined && policies.imports.length > 0;
     // `only` names guardrails; the workspaces' defaults are left out, and the notes say so.
     const defaults = selection.only.length > 0 ? [] : read;
     const wd = defaultEntries(defaults);
@@ -117,13 +142,17 @@ export async function exportGuardrails(options: ExportOptions = {}): Promise<Exp
             },
           }
         : {}),
+      ...(hasPolicies
+        ? { policies: { fileName: POLICIES_FILE, text: renderGuardrailFile([], schemaRef, [], policySections) } }
+        : {}),
       combined: renderGuardrailFile(
         entries.map((e) => [e.id, e.settings] as const),
         schemaRef,
         wd.entries,
+        hasPolicies ? policySections : undefined,
       ),
       warnings,
-      pulumiImport: importFileOf(live, ids, options.exclusive ?? false, wd.kept),
+      pulumiImport: withPolicies(importFileOf(live, ids, options.exclusive ?? false, wd.kept), policies),
       notes: [
         ...legacyNotes(
           entries.map((e) => [e.id, e.live.guardrail] as const),
@@ -131,6 +160,16 @@ export async function exportGuardrails(options: ExportOptions = {}): Promise<Exp
           defaultUnknown,
         ),
         ...defaultNotes(selection, defaultUnknown, read.length, defaults.length),
+        ...(policies
+          ? [
+              ...policies.notes,
+              ...(defaultUnknown && selection.workspaces.length === 0
+                ? [
+                    "the default workspace's id is unknown (no guardrail there carries it), so its policies were not exported; name it with --workspace",
+                  ]
+                : []),
+            ]
+          : []),
       ],
     };
   } finally {

@@ -42,6 +42,8 @@ export interface FetchResult {
   defaultUnknown: boolean;
   /** The configured default guardrails of the listed workspaces (contract rules 18-21). */
   defaults: LiveDefault[];
+  /** The ids of the workspaces listed (the default one only when its id is known). */
+  workspaces: string[];
 }
 
 /** Raised when `--only` or `--exclude` names something no listed guardrail has. */
@@ -64,7 +66,7 @@ const PER_GUARDRAIL_MAX = 10;
  * @throws ExportSelectionError when an `only` or `exclude` value matches no listed guardrail.
  */
 export async function fetchGuardrails(client: GuardrailsClient, selection: FetchSelection): Promise<FetchResult> {
-  const { guardrails, leftOut, defaultUnknown, defaults } = await listSelected(client, selection);
+  const { guardrails, leftOut, defaultUnknown, defaults, workspaces } = await listSelected(client, selection);
   const wanted = new Set(guardrails.map((g) => g.id));
   const members = new Map<string, string[]>();
   const keys = new Map<string, string[]>();
@@ -88,6 +90,7 @@ export async function fetchGuardrails(client: GuardrailsClient, selection: Fetch
     leftOut,
     defaultUnknown,
     defaults,
+    workspaces,
   };
 }
 
@@ -118,8 +121,15 @@ async function listSelected(
   const picks = (value: string) => (g: WireGuardrail) => (ids.has(value) ? g.id === value : g.name === value);
   const kept = (g: WireGuardrail) => !exclude.some((e) => picks(e)(g));
   const { defaultUnknown } = listing;
+  const workspaces = [...listing.listedWorkspaces];
   if (only.length === 0)
-    return { guardrails: listed.filter(kept), leftOut: listing.leftOut.filter(kept), defaultUnknown, defaults };
+    return {
+      guardrails: listed.filter(kept),
+      leftOut: listing.leftOut.filter(kept),
+      defaultUnknown,
+      defaults,
+      workspaces,
+    };
   const unmatched = only.filter((o) => !listed.some(named(o)));
   if (unmatched.length > 0) {
     const hints = selection.allWorkspaces
@@ -138,6 +148,7 @@ async function listSelected(
     leftOut: [],
     defaultUnknown,
     defaults,
+    workspaces,
   };
 }
 

@@ -25,14 +25,14 @@ import {
   type GuardrailsPolicyOptions,
   type RuleOption,
 } from "./options";
-import { GUARDRAIL_RULES, type RuleFinding } from "./guardrail-rules";
+import { GUARDRAIL_RULES, RULE_FIELD, type RuleFinding } from "./guardrail-rules";
 import { memberSetFindings } from "./member-set";
 import { workspaceDefaultFindings } from "./workspace-default";
 import { setTargetPolicy } from "./set-targets";
 import { checkedAtUp, plainProps, unknownMessage } from "./props";
 import {
-  holdsSettings,
   kindOf,
+  settingsNoun,
   provenancePolicy,
   unrecorded,
   unrecordedMessage,
@@ -164,13 +164,14 @@ function resourcePolicy(
     const record = records.get(args.urn);
     const unplaced = unrecorded(args.type, record);
     const kind = kindOf(args.type, record);
-    // A workspace's default guardrail holds the same settings, so every rule holds it too.
-    if (!unplaced && !holdsSettings(kind)) return;
+    // A workspace's default guardrail holds the same settings, so every rule holds it too; a
+    // Guardrail Policy holds the rules whose setting is of its kind.
+    const noun = settingsNoun(kind, RULE_FIELD[key], plainProps(args.props));
+    if (!unplaced && !noun) return;
     const value = ruleValue(key, opts, args.getConfig as () => Record<string, unknown>);
     if (value === false) return;
-    if (unplaced) return report(unrecordedMessage(args.type, args.name, rule.name));
+    if (unplaced || !noun) return report(unrecordedMessage(args.type, args.name, rule.name));
     const finding = check(plainProps(args.props), value, showValues(record?.secretKeys));
-    const noun = kind === "workspaceDefault" ? "workspace default guardrail" : "guardrail";
     for (const v of finding.violations) report(`${noun} ${quoteName(args.name)}: ${v}`);
     if (finding.unknown)
       throw checkedAtUp(args.props, finding.unknown, unknownMessage(args.name, finding.unknown, rule.name, noun));

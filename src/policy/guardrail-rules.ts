@@ -14,6 +14,7 @@ import { read, readList, type Props } from "./props";
 import { showItems, showValues, type Show } from "./quote";
 import { FORMS_NOTE, modelMatches } from "./model-ids";
 import { RESET_INTERVALS, type ResetInterval } from "../core/fields/constants";
+import type { FieldName } from "../core/fields/fields";
 
 export { modelMatches } from "./model-ids";
 
@@ -182,3 +183,17 @@ export const GUARDRAIL_RULES = {
   forbidModels,
   allowProviders,
 } satisfies { [K in keyof GuardrailsPolicyOptions]?: GuardrailRule<NonNullable<GuardrailsPolicyOptions[K]>> };
+
+/**
+ * The setting each rule judges: a Guardrail Policy (issue 40) holds a rule when this field is of
+ * its kind (the field table's `policy` column), so a budget policy meets the limit rules, a model
+ * access policy the ZDR, model and provider rules, a moderation policy the filter rule.
+ */
+export const RULE_FIELD: Record<keyof typeof GUARDRAIL_RULES, FieldName> = {
+  maxLimitUsd: "limitUsd",
+  requireResetInterval: "resetInterval",
+  requireZdr: "enforceZdrVendorA",
+  requireBuiltinFilters: "contentFilterBuiltins",
+  forbidModels: "allowedModels",
+  allowProviders: "allowedProviders",
+};

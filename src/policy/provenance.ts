@@ -21,7 +21,9 @@
  * never changes the kind. The record still says which of its inputs are secret.
  */
 import type { ResourceValidationPolicy } from "@pulumi/policy";
-import { KINDS, TYPE_NAMES, type PolicyKind } from "../core/kinds";
+import { KINDS, POLICY_TYPE_NAMES, TYPE_NAMES, type PolicyKind } from "../core/kinds";
+import { WW_POLICY_TYPES } from "../core/policies/workspace-wide-args";
+import { spec, type FieldName } from "../core/fields/fields";
 import { DYNAMIC_TYPE_PREFIX, resourceOfToken } from "../core/type-tokens";
 import { quoteName } from "./quote";
 
@@ -31,6 +33,38 @@ export type Kind = PolicyKind;
 /** Whether a kind holds a guardrail's settings (a guardrail, a workspace's default guardrail): every settings rule holds it. */
 export const holdsSettings = (kind: Kind | undefined): boolean =>
   TYPE_NAMES.some((t) => KINDS[t].settings && KINDS[t].policyKind === kind);
+/**
+ * What a settings rule calls a resource of this kind that holds `field` (`guardrail`, `budget
+ * policy`, ...), or undefined when the kind does not hold it: a guardrail holds every setting, a
+ * workspace policy (issue 40) those of its kind only (the field table's `policy` column), a
+ * workspace-wide policy those of its `policyType` (read from `props`; one not known yet holds
+ * the setting when its props carry it).
+ */
+export function settingsNoun(
+  kind: Kind | undefined,
+  field: FieldName,
+  props: Record<string, unknown>,
+): string | undefined {
+  const of = spec(field).policy;
+  const nounOf = (fields: unknown) => POLICY_TYPE_NAMES.find((t) => KINDS[t].policy.fields === fields);
+  if (kind === KINDS.WorkspaceWidePolicy.policyKind) {
+    const type = props.policyType;
+    const fields =
+      typeof type === "string" && Object.hasOwn(WW_POLICY_TYPES, type)
+        ? WW_POLICY_TYPES[type as keyof typeof WW_POLICY_TYPES]
+        : undefined;
+    if (fields === undefined) return props[field] === undefined ? undefined : "workspace-wide policy";
+    const row = nounOf(fields);
+    return fields === of && row ? `workspace-wide ${KINDS[row].policy.noun}` : undefined;
+  }
+  for (const t of TYPE_NAMES) {
+    const row: (typeof KINDS)[typeof t] = KINDS[t];
+    if (row.policyKind !== kind) continue;
+    if (row.settings) return kind === "workspaceDefault" ? "workspace default guardrail" : "guardrail";
+    if ("policy" in row && row.policy.fields === of) return row.policy.noun;
+  }
+  return undefined;
+}
 /** Whether a kind is a member or key set. */
 export const isSetKind = (kind: Kind | undefined): boolean =>
   TYPE_NAMES.some((t) => "set" in KINDS[t] && KINDS[t].policyKind === kind);

@@ -18,6 +18,7 @@ import { guardrailLabel } from "./marks";
 import { replaceDefault, resetJudged, takeOver } from "./defaults";
 import { bounded } from "./opening";
 import { policySection, type PolicyEvents } from "./policy-events";
+import { policiesLoosen, policyChanges, policyOpening, policySections } from "./policies";
 
 /** The parts of `pulumi preview --json` the summary reads. */
 export type { PreviewJson, PreviewStep } from "./input";
@@ -75,6 +76,22 @@ export function summarize(preview: unknown, options: SummaryOptions = {}): Summa
 }
 
 function summarizeSteps(steps: PreviewStep[]): { opening: string; body: string; loosens: boolean } {
+  const guardrails = summarizeGuardrails(steps);
+  // Guardrail Policies (issue 40) follow the guardrails, judged with the same table.
+  const policies = policyChanges(steps);
+  if (policies.length === 0) return guardrails;
+  const sections = policySections(policies);
+  const none = guardrails.body === NO_CHANGES;
+  return {
+    opening: [guardrails.opening, policyOpening(policies)].filter(Boolean).join("\n\n"),
+    body: none ? `${sections}\n` : `${guardrails.body.trimEnd()}\n\n${sections}\n`,
+    loosens: guardrails.loosens || policiesLoosen(policies),
+  };
+}
+
+const NO_CHANGES = "**Guardrails: no changes.**\n";
+
+function summarizeGuardrails(steps: PreviewStep[]): { opening: string; body: string; loosens: boolean } {
   const { all: guardrails, byId } = guardrailsOf(steps);
   const changes = new Map<string, GuardrailChange>();
   for (const g of guardrails.values()) {
@@ -102,7 +119,7 @@ function summarizeSteps(steps: PreviewStep[]): { opening: string; body: string; 
   renamesAndDeletes(guardrails, changes, repointed);
   replacements(guardrails, changes, held);
   const all = [...changes.values()].filter((g) => changed(g.op) || Object.values(g.sets).some(setChanged));
-  if (all.length === 0) return { opening: "", body: "**Guardrails: no changes.**\n", loosens: false };
+  if (all.length === 0) return { opening: "", body: NO_CHANGES, loosens: false };
   return renderChanges(all);
 }
 

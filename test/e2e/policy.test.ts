@@ -93,6 +93,24 @@ native("n-members", {}, false);
 native("n-sneaky", { limitUsd: 999999, __provider: 'require("pulumi-guardrails/internal").memberAssignment' });
 `;
 
+// Guardrail Policies (issue 40) under the same pack: each rule judges the policies holding its setting.
+const POLICIES_PROGRAM = `
+import { BudgetPolicy, ModelAccessPolicy, ModerationPolicy, WorkspaceWidePolicy } from "pulumi-guardrails";
+
+const workspaceId = "00000000-0000-4000-8000-000000000001";
+const access = {
+  enforceZdrVendorA: true,
+  enforceZdrVendorB: true,
+  allowedModels: ["vendor-a/model-x"],
+  allowedProviders: ["provider-a"],
+};
+new BudgetPolicy("pb-ok", { workspaceId, name: "Budget ok", limitUsd: 100, resetInterval: "daily" });
+new BudgetPolicy("pb-over", { workspaceId, name: "Over", limitUsd: 5000, resetInterval: "weekly" });
+new ModelAccessPolicy("pa-ok", { workspaceId, name: "Access ok", ...access });
+new ModerationPolicy("pm-filters", { workspaceId, name: "Emails only", contentFilterBuiltins: [{ slug: "email", action: "redact" }] });
+new WorkspaceWidePolicy("pw-providers", { name: "Org access", policyType: "modelAccess", ...access, allowedProviders: ["provider-z"], allWorkspaces: true });
+`;
+
 interface Violation {
   level: string;
   policy: string;
@@ -296,6 +314,26 @@ describe("policy packs from pulumi-guardrails/policy under the real CLI", () => 
     expect(code).toBe(0);
     // support.yaml lacks the email filter, an advisory rule in policy.yaml; everything else passes.
     expect(keys(violations)).toEqual(["advisory guardrails-require-builtin-filters support"]);
+  });
+
+  it("Guardrail Policies: each settings rule judges the policies that hold its setting, naming them", async () => {
+    p.write(POLICIES_PROGRAM);
+    const { code, violations } = await preview();
+    expect(code).not.toBe(0);
+    expect(keys(violations)).toEqual([
+      "mandatory guardrails-allow-providers pw-providers",
+      "mandatory guardrails-max-limit-usd pb-over",
+      "mandatory guardrails-require-builtin-filters pm-filters",
+    ]);
+    expect(violations.find((v) => v.name === "pb-over")!.message).toContain(
+      'budget policy "pb-over": limitUsd 5000 is over the organization\'s ceiling of 1000 USD',
+    );
+    expect(violations.find((v) => v.name === "pm-filters")!.message).toMatch(
+      /^moderation policy "pm-filters": lacks the builtin content filter ssn/m,
+    );
+    expect(violations.find((v) => v.name === "pw-providers")!.message).toMatch(
+      /^workspace-wide model availability policy "pw-providers": allowedProviders has 1 provider "provider-z" outside/m,
+    );
   });
 
   it("the native face: its guardrails are held to every rule, beside the dynamic face's sets; its preview is summarised", async () => {

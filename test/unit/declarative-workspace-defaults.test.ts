@@ -35,7 +35,7 @@ describe("workspaceDefaults: what loads", () => {
 
   it("a file with neither section says what it needs", () => {
     expect(problems({ "a.yaml": "$schema: x\n" })).toEqual([
-      "a.yaml:1:1: guardrails: is required (or workspaceDefaults:, or both)",
+      "a.yaml:1:1: guardrails: is required (or workspaceDefaults:, policies:, workspaceWidePolicies:, or several)",
     ]);
   });
 });

@@ -42,6 +42,11 @@ Reads GUARDRAILS_API_KEY and GUARDRAILS_BASE_URL. Makes no write call.
   --exclude <name-or-id> leave this guardrail out (repeatable)
   --exclusive            member and key sets own the whole current sets
                          (default: additive sets, which never remove anyone)
+  --policies             also export Guardrail Policies: each listed workspace's budget, model
+                         access and moderation policies, and the workspace-wide ones, into
+                         _policies.yaml and the import file (they have no adoptId: import them
+                         with pulumi import --file before the first up). Policies that still
+                         follow a guardrail are exported as that guardrail
   --stdout               print every guardrail as one file instead of writing files
   --force                overwrite existing files (without it, nothing is written if any exists);
                          a symbolic link is never written through, with or without --force
@@ -70,6 +75,7 @@ const OPTIONS = {
   only: { type: "string", multiple: true },
   exclude: { type: "string", multiple: true },
   exclusive: { type: "boolean" },
+  policies: { type: "boolean" },
   stdout: { type: "boolean" },
   force: { type: "boolean" },
   "pulumi-import-file": { type: "string" },
@@ -125,6 +131,7 @@ async function main(): Promise<number> {
     only: values.only ?? [],
     exclude: values.exclude ?? [],
     exclusive: values.exclusive ?? false,
+    policies: values.policies ?? false,
     schemaRef: relative(values.stdout ? process.cwd() : resolve(dir), schemaFile),
   });
   for (const w of result.warnings) say(`warning: ${w}\n`);
@@ -139,7 +146,11 @@ async function main(): Promise<number> {
 
 /** Writes the guardrails' files and the workspace defaults' file into `dir`, and says what it wrote. */
 function writeFolder(dir: string, result: Awaited<ReturnType<typeof exportGuardrails>>, force: boolean): number {
-  const files = [...result.files, ...(result.workspaceDefaults ? [result.workspaceDefaults] : [])];
+  const files = [
+    ...result.files,
+    ...(result.workspaceDefaults ? [result.workspaceDefaults] : []),
+    ...(result.policies ? [result.policies] : []),
+  ];
   if (files.length === 0) {
     say("guardrails-export: no guardrails to export; nothing written\n");
     return 0;
@@ -156,7 +167,7 @@ function writeFolder(dir: string, result: Awaited<ReturnType<typeof exportGuardr
     ? `, ${result.workspaceDefaults.workspaceIds.length} workspace default(s) in ${result.workspaceDefaults.fileName}`
     : "";
   say(
-    `guardrails-export: wrote ${written.length} file(s) to ${shown}/ (${result.files.length} guardrail(s)${defaults})\n`,
+    `guardrails-export: wrote ${written.length} file(s) to ${shown}/ (${result.files.length} guardrail(s)${defaults}${result.policies ? `, policies in ${result.policies.fileName}` : ""})\n`,
   );
   if (others.length > 0) {
     say(
@@ -173,7 +184,7 @@ function importFileProblem(values: Record<string, unknown>, positionals: string[
   if (importFile === undefined) return "--from-state needs --pulumi-import-file <path>";
   const clash = [...positionals.slice(0, 1).map((d) => JSON.stringify(d)), ...(values.stdout ? ["--stdout"] : [])];
   if (clash.length > 0) return `--pulumi-import-file writes no YAML; drop ${clash.join(" and ")}`;
-  const selection = ["workspace", "all-workspaces", "only", "exclude", "exclusive"].filter(
+  const selection = ["workspace", "all-workspaces", "only", "exclude", "exclusive", "policies"].filter(
     (o) => values[o] !== undefined,
   );
   if (values["from-state"] !== undefined && selection.length > 0)
