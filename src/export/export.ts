@@ -18,7 +18,7 @@ import { assignStableIds } from "./stable-id";
 import { importFileOf, type PulumiImportFile } from "./pulumi-import";
 import { writeFiles, type FileToWrite } from "./write";
 import { defaultEntries, defaultNotes, WORKSPACE_DEFAULTS_FILE } from "./workspace-defaults";
-import { exportPolicies, type ExportedPolicies } from "./policies";
+import { exportPolicies, POLICIES_FILE, withPolicies } from "./policies";
 
 /** What `exportGuardrails` reads and how it writes the files. */
 export interface ExportOptions {
@@ -83,14 +83,6 @@ export interface ExportResult {
   notes: string[];
   /** The same guardrails and sets as the file `pulumi import --file` takes, for the native face (`renderImportFile`). */
   pulumiImport: PulumiImportFile;
-}
-
-/** The file of the exported policies: fixed, never built from what the service sends. */
-export const POLICIES_FILE = "_policies.yaml";
-
-/** The import file with the policies' lines after the guardrails'. */
-function withPolicies(file: PulumiImportFile, policies: ExportedPolicies | undefined): PulumiImportFile {
-  return policies ? { ...file, resources: [...file.resources, ...policies.imports] } : file;
 }
 
 /** A bad option, caught before any call. */

@@ -16,6 +16,7 @@
  * carry assignments); one listing of the workspace-wide policies.
  */
 import type { GuardrailsClient } from "../core/client/client";
+import type { PulumiImportFile } from "./pulumi-import";
 import { PolicyClient } from "../core/client/policies";
 import { collect } from "../core/client/pagination";
 import { shown } from "../core/args/messages";
@@ -110,4 +111,12 @@ export async function exportPolicies(
       "policies have no adoptId: run `pulumi import --file` with the import file before the first `up`, or that `up` creates each policy again",
     );
   return out;
+}
+
+/** The file of the exported policies: fixed, never built from what the service sends. */
+export const POLICIES_FILE = "_policies.yaml";
+
+/** The import file with the policies' lines after the guardrails'. */
+export function withPolicies(file: PulumiImportFile, policies: ExportedPolicies | undefined): PulumiImportFile {
+  return policies ? { ...file, resources: [...file.resources, ...policies.imports] } : file;
 }

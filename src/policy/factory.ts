@@ -1,8 +1,6 @@
 /**
  * `guardrailsPolicies(options)`: CrossGuard policies for an organization's rules over
- * guardrails, ready for `new PolicyPack(name, { policies })`.
- *
- * Every rule is always in the returned list (so a pack config can switch any of them on or
+ * guardrails and Guardrail Policies, ready for `new PolicyPack(name, { policies })`. Every rule is always in the returned list (so a pack config can switch any of them on or
  * change its level); a rule whose option is not given starts `disabled`. A pack config entry
  * such as `{"guardrails-max-limit-usd": {"enforcementLevel": "advisory", "maxLimitUsd": 500}}`
  * overrides the level (the engine does) and the option's value (we do, validated as options).

@@ -66,7 +66,8 @@ workspaceWidePolicies:
     name: "EU",
     allowedDataRegions: ["europe"],
     workspaceDefault: true,
-    optedOutKeyHashes: ["k1"],
+    // The dynamic face registers id lists as maps `{id: true}` (core/policies/id-maps.ts).
+    optedOutKeyHashes: { k1: true },
   });
   expect(registered[3]!.inputs).toMatchObject({ policyType: "budget", limitUsd: 100, allWorkspaces: true });
 });
