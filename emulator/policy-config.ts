@@ -13,7 +13,10 @@ const ZDR_VENDORS = ["enforce_zdr_vendor_a", "enforce_zdr_vendor_b", "enforce_zd
 
 /** A validated config, stored: canonical models, ZDR fallback, labels; the kind's other settings null. */
 export function storedConfig(kind: PolicyType, given: Record<string, unknown>, models: CatalogueModel[]): PolicyConfig {
-  const out: PolicyConfig = {};
+  // Keys that are no setting of the kind were checked to be none of a guardrail's (policy-validation.ts):
+  // the service's own settings, kept as given (and replaced with the rest of config by an update).
+  const own = new Set<string>(POLICY_KINDS[kind].fields);
+  const out: PolicyConfig = Object.fromEntries(Object.entries(given).filter(([k]) => !own.has(k)));
   for (const field of POLICY_KINDS[kind].fields) out[field] = given[field] ?? null;
   if (kind === "budget") out.include_byok_in_budgets = given.include_byok_in_budgets ?? false;
   if (kind === "model_availability") {

@@ -9,17 +9,27 @@ import { limitPairIssue, pageQuery, parseOr400, unknownKeys, uuid, writable } fr
 
 type Field = keyof typeof writable;
 
-/** A kind's config: its settings only, each optional, with the guardrail's rules. */
+/**
+ * A kind's config: its settings, each optional, with the guardrail's rules. A guardrail field of
+ * another kind (or `name`, `description`) is refused; any other key is one of the service's own
+ * settings this emulator does not model (`pii_filters`, `armor`, `platform_banned_models`, ...)
+ * and is kept as given ("The emulator and Guardrail Policies", docs/api-contract.md).
+ */
 function configSchema(kind: PolicyType) {
   const shape: Record<string, z.ZodType> = {};
-  for (const field of POLICY_KINDS[kind].fields) shape[field] = writable[field as Field].optional();
-  const schema = z.strictObject(shape, unknownKeys);
-  if (kind !== "budget") return schema;
-  // Rule 14 holds for a budget: a limit and its interval come together.
-  return schema.superRefine((config, ctx) => {
-    const issue = limitPairIssue(config);
-    if (issue) ctx.addIssue({ code: "custom", ...issue });
-  });
+  const own = new Set<string>(POLICY_KINDS[kind].fields);
+  for (const field of own) shape[field] = writable[field as Field].optional();
+  return z
+    .object(shape)
+    .catchall(z.unknown())
+    .superRefine((config, ctx) => {
+      const foreign = Object.keys(config).filter((k) => Object.hasOwn(writable, k) && !own.has(k));
+      if (foreign.length > 0)
+        ctx.addIssue({ code: "custom", message: `not a ${kind} setting: ${foreign.join(", ")}`, path: [] });
+      // Rule 14 holds for a budget: a limit and its interval come together.
+      const issue = kind === "budget" ? limitPairIssue(config) : undefined;
+      if (issue) ctx.addIssue({ code: "custom", ...issue });
+    });
 }
 
 export const CONFIG_SCHEMAS = Object.fromEntries(POLICY_TYPES.map((k) => [k, configSchema(k)])) as unknown as Record<

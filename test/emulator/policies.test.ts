@@ -85,12 +85,35 @@ describe("the three kinds: list, create, get, update, delete (rules 22 to 24)", 
       api("POST", `${P}/${seg}`, { workspace_id: DEFAULT_WS, name: "x", config });
     const wrongKind = await post("budget", { limit_usd: 5, reset_interval: "daily", allowed_models: ["a/b"] });
     expect(wrongKind.status).toBe(400);
-    expect(wrongKind.body.error.message).toContain("config: unknown field(s): allowed_models");
+    expect(wrongKind.body.error.message).toContain("config: not a budget setting: allowed_models");
     expect((await post("budget", { limit_usd: 5 })).body.error.message).toContain("config.limit_usd");
     expect((await post("model-availability", { allowed_models: ["nope/none"] })).body.error.message).toContain(
       'config.allowed_models[0]: unknown model "nope/none"',
     );
     expect((await post("moderation", { content_filters: [] })).body.error.message).toContain("config.content_filters");
+  });
+
+  it("config keys that are no guardrail setting (the service's own) are kept, and an update replaces them", async () => {
+    const own = { pii_filters: [{ type: "email" }], armor: { level: "strict" }, platform_banned_models: ["x/y"] };
+    const made = await create("moderation", { name: "m", config: { content_filters: null, ...own } });
+    expect(made.config).toMatchObject(own);
+    expect((await get("moderation", made.id)).config).toMatchObject({ ...own, content_filter_builtins: null });
+    const put = await api("PUT", `${P}/moderation/${made.id}`, {
+      name: "m",
+      workspace_id: DEFAULT_WS,
+      config: { armor: { level: "off" } },
+    });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    const after = (await get("moderation", made.id)).config;
+    expect(after.armor).toEqual({ level: "off" });
+    expect(after).not.toHaveProperty("pii_filters");
+    // `name` and `description` are a guardrail's, not a setting: still refused.
+    const bad = await api("POST", `${P}/moderation`, {
+      workspace_id: DEFAULT_WS,
+      name: "x",
+      config: { description: "d" },
+    });
+    expect(bad.body.error.message).toContain("config: not a moderation setting: description");
   });
 
   it("lists page like guardrail lists; no offset and no limit is the full list", async () => {

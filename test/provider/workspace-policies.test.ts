@@ -127,6 +127,22 @@ describe.each(FACES)("BudgetPolicy on the %s face", (face, bp) => {
     expect(u.outs).toMatchObject({ limitUsd: 50, memberUserIds: ["user_alice"] });
   });
 
+  it("an update of a policy deleted out of band says so, as refresh would, and writes nothing", async () => {
+    const r = await bp.create({ ...news, name: `Gone ${face}` });
+    const del = await api()("DELETE", `/guardrails/policies/budget/${r.id}?workspace_id=${DEFAULT_WS}`);
+    expect(del.status).toBe(200);
+    await emu.clearLog();
+    const err = await bp.update(r.id, r.outs, { ...news, name: `Gone ${face}`, limitUsd: 60 }).catch((e: Error) => e);
+    expect((err as Error).message).toBe(
+      `budget policy "Gone ${face}": deleted on the service since the last refresh; nothing was written. Run \`pulumi refresh\` to drop it from the state, then \`pulumi up\` to create it again`,
+    );
+    // The GET's 404, then the list that confirms it (a working service that does not list it); no write.
+    expect(await calls()).toEqual([
+      `GET /api/v1/guardrails/policies/budget/{id} 404`,
+      `GET /api/v1/guardrails/policies/budget 200`,
+    ]);
+  });
+
   it("import by <workspaceId>/<policyId> answers inputs that diff clean; a bare id is refused", async () => {
     const r = await bp.create({
       ...news,
@@ -201,10 +217,18 @@ describe("check", () => {
     expect(r.failures.map((f) => `${f.property}: ${f.reason}`)).toEqual([
       'workspaceId: must be a workspace id (UUID) or slug (letters, digits, - and _, at most 100 characters) (got "not a slug!")',
       "limitUsd: is required",
-      "allowedProviders: unknown property",
+      "allowedProviders: belongs to a ModelAccessPolicy, not a BudgetPolicy",
     ]);
     const m = await moderationPolicy.check({}, { workspaceId: DEFAULT_WS, name: "m", limitUsd: 5 });
-    expect(m.failures?.map((f) => `${f.property}: ${f.reason}`)).toEqual(["limitUsd: unknown property"]);
+    expect(m.failures?.map((f) => `${f.property}: ${f.reason}`)).toEqual([
+      "limitUsd: belongs to a BudgetPolicy, not a ModerationPolicy",
+    ]);
+    // A name of no policy kind is still unknown, with its guess (`description` is a Guardrail's only).
+    const n = check("ModerationPolicy", { workspaceId: "default", name: "m", worksapceId: "x", description: "y" });
+    expect(n.failures.map((f) => `${f.property}: ${f.reason}`)).toEqual([
+      'worksapceId: unknown property; did you mean "workspaceId"?',
+      "description: unknown property",
+    ]);
     const ok = await modelAccessPolicy.check({}, { workspaceId: "default", name: "m", memberUserIds: [] });
     expect(ok.failures).toEqual([]);
   });

@@ -6,10 +6,12 @@
  */
 import { z } from "zod";
 import type { ArgDoc } from "../arg-doc";
+import type { PropertyFailure } from "../args/messages";
 import { guardrailSettingsShape, limitNeedsInterval } from "../args/guardrail-args";
 import { POLICY_SETTINGS_SHAPES } from "../args/policy-args";
 import { UUID_RE } from "../fields/constants";
-import { FIELDS, type FieldName } from "../fields/fields";
+import { FIELD_NAMES, FIELDS, type FieldName } from "../fields/fields";
+import { policyKindOfField } from "../fields/policy-kinds";
 import { KINDS, POLICY_TYPE_NAMES, type PolicyTypeName } from "../kinds";
 
 /** A workspace slug as this package sends it: URL-friendly, so it is one path segment as written. */
@@ -53,6 +55,20 @@ function argsSchema(type: PolicyTypeName) {
   };
   const schema = z.strictObject({ ...commonShape, ...settings });
   return budget ? schema.superRefine((v, ctx) => limitNeedsInterval(v as { limitUsd?: unknown }, ctx)) : schema;
+}
+
+/**
+ * The failures of `check` with a setting of another kind said as such: `limitUsd: belongs to a
+ * BudgetPolicy, not a ModerationPolicy` rather than "unknown property". The kind a setting
+ * belongs to is the field table's `policy` column.
+ */
+export function placedFailures(type: PolicyTypeName, failures: readonly PropertyFailure[]): PropertyFailure[] {
+  return failures.map((f) => {
+    if (!f.reason.startsWith("unknown property") || !(FIELD_NAMES as readonly string[]).includes(f.property)) return f;
+    const kind = policyKindOfField(f.property as FieldName);
+    const owner = POLICY_TYPE_NAMES.find((t) => KINDS[t].policy.fields === kind);
+    return owner && owner !== type ? { ...f, reason: `belongs to a ${owner}, not a ${type}` } : f;
+  });
 }
 
 /** Each kind's args schema. */

@@ -13,7 +13,7 @@ import { containsUnknown, isUnknown } from "../markers";
 import { updates, type CheckResult, type CreateResult, type DiffResult, type Lifecycle } from "../results";
 import type { PropertyChange, ReadResult, UpdateResult } from "../results";
 import { UserError } from "../user-error";
-import { isWorkspaceUuid, POLICY_ARGS, type IdList, type PolicyInputs } from "./args";
+import { isWorkspaceUuid, placedFailures, POLICY_ARGS, type IdList, type PolicyInputs } from "./args";
 import { changedElsewhere, changedSinceRead, policyChanges, sealed } from "./changes";
 import { LIST_WIRE, outputsOf, refreshedInputs, type PolicyOutputs } from "./model";
 import { policyOps, type WirePolicyDetail } from "./ops";
@@ -39,7 +39,7 @@ export function check(type: PolicyTypeName, news: Record<string, unknown>): Chec
   const issues = parsed.error.issues.filter(
     (i) => !isUnknown(props[String(i.path[0] ?? "")]) && !containsUnknown(props[String(i.path[0] ?? "")]),
   );
-  const failures = issuesToFailures({ issues }, Object.keys(schema.shape), secretArgsOf(news));
+  const failures = placedFailures(type, issuesToFailures({ issues }, Object.keys(schema.shape), secretArgsOf(news)));
   return { inputs: news, failures: markSecret(failures, secretArgsOf(news)) };
 }
 
@@ -47,7 +47,7 @@ export function check(type: PolicyTypeName, news: Record<string, unknown>): Chec
 export function parseInputs(type: PolicyTypeName, news: Record<string, unknown>): PolicyInputs {
   const parsed = POLICY_ARGS[type].safeParse(userProps(news), { reportInput: true });
   if (!parsed.success) {
-    const failures = issuesToFailures(parsed.error, [], secretArgsOf(news));
+    const failures = placedFailures(type, issuesToFailures(parsed.error, [], secretArgsOf(news)));
     throw new UserError(
       `invalid ${KINDS[type].policy.noun} args: ${failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`,
     );
@@ -143,13 +143,7 @@ export async function read(
         `${what}: the service has no ${KINDS[type].policy.noun} ${policyId} in workspace ${workspaceId}`,
         { cause: err },
       );
-    await confirmGone(conn, err, {
-      what,
-      guardrailId: policyId,
-      workspaceId,
-      list: (ws) => ops.ids(ws!),
-      noun: KINDS[type].policy.noun,
-    });
+    await confirmGone(conn, err, goneQuestion(conn, type, what, policyId, workspaceId));
     return undefined;
   }
   const args = importing ? ({} as PolicyInputs) : state.args;
@@ -173,7 +167,16 @@ export async function update(
   const inputs = parseInputs(type, news);
   const what = label(type, olds.name);
   const ops = policyOps(conn, type);
-  const live = await ops.get(id, olds.workspaceId).catch((err) => Promise.reject(annotate(what, err)));
+  const live = await ops.get(id, olds.workspaceId).catch(async (err) => {
+    if (!(err instanceof NotFoundError)) throw annotate(what, err);
+    // As refresh does: a 404 is believed only from a working service (confirm-gone.ts), and then
+    // the update writes nothing: creating it again is for the person to choose after a refresh.
+    await confirmGone(conn, err, goneQuestion(conn, type, what, id, olds.workspaceId));
+    throw new UserError(
+      `${what}: deleted on the service since the last refresh; nothing was written. Run \`pulumi refresh\` to drop it from the state, then \`pulumi up\` to create it again`,
+      { cause: err },
+    );
+  });
   const managed = (Object.keys(LIST_WIRE) as IdList[]).filter((l) => inputs[l] !== undefined);
   const secrets = new Set([...secretNames(news), ...secretNames(olds as never)]);
   const found = changedSinceRead(type, olds, live, managed, (a) => secrets.has(a));
@@ -193,6 +196,15 @@ async function remove(conn: Connection, type: PolicyTypeName, id: string, props:
       if (!(err instanceof NotFoundError)) throw annotate(label(type, props.name), err);
     });
 }
+
+/** What confirms a policy's 404: its kind's list in its workspace must not hold it. */
+const goneQuestion = (conn: Connection, type: PolicyTypeName, what: string, id: string, workspaceId: string) => ({
+  what,
+  guardrailId: id,
+  workspaceId,
+  list: (ws: string | undefined) => policyOps(conn, type).ids(ws!),
+  noun: KINDS[type].policy.noun,
+});
 
 /** A failure of a call, named for the resource. */
 function annotate(what: string, err: unknown): Error {
