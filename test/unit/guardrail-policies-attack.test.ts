@@ -131,11 +131,11 @@ describe("check: bad program input is caught before any call, naming field, valu
 
   it("A04 another kind's setting and an unknown prop are refused by name", () => {
     expect(reasons("ModelAccessPolicy", { workspaceId: WS, name: "m", limitUsd: 5, memberIds: ["x"] })).toEqual([
-      "limitUsd: unknown property",
+      "limitUsd: belongs to a BudgetPolicy, not a ModelAccessPolicy",
       expect.stringMatching(/^memberIds: unknown property/),
     ]);
     expect(reasons("BudgetPolicy", { ...news, contentFilterBuiltins: [] })).toEqual([
-      "contentFilterBuiltins: unknown property",
+      "contentFilterBuiltins: belongs to a ModerationPolicy, not a BudgetPolicy",
     ]);
   });
 
