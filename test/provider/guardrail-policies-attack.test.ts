@@ -55,16 +55,43 @@ const cfg = { limit_usd: 5, reset_interval: "daily", include_byok_in_budgets: fa
 // ---------------------------------------------------------------- lifecycle under faults
 
 describe("the lifecycle under faults", () => {
-  it.fails("BROKE B01 a create that lands and loses its answer: the next up creates a duplicate", async () => {
+  it("B01 a create that lands and loses its answer adopts what it made: one policy, its id in state", async () => {
     const l = lc();
     await emu.setFaults({ script: [{ operation: "createBudgetPolicy", fault: "drop" }] });
-    const first = await failure(l.create(budget("Dup B01")));
-    expect(first).toBeInstanceOf(Error);
-    // Pulumi recorded nothing (create threw with no partial state), so the next `up` creates again.
-    await l.create(budget("Dup B01")).catch(() => undefined);
+    await emu.clearLog();
+    const first = await l.create(budget("Dup B01"));
+    // The POST's answer was dropped (status 0), the list and the one candidate's detail settle it.
+    expect(await calls()).toEqual([
+      "POST /api/v1/guardrails/policies/budget 0",
+      "GET /api/v1/guardrails/policies/budget 200",
+      "GET /api/v1/guardrails/policies/budget/{id} 200",
+    ]);
     const named = (await listAll("budget")).filter((p) => p.name === "Dup B01");
     // Bar: no fault duplicates anything (a guardrail create adopts or journals; create-once.ts).
-    expect(named, `first error: ${first.message}`).toHaveLength(1);
+    expect(named).toHaveLength(1);
+    expect(first.id).toBe(named[0]!.id);
+    expect((first.properties as { limitUsd: number; memberUserIds: string[] }).memberUserIds).toEqual(["user_alice"]);
+  });
+
+  it("B01b an ambiguous create that finds two such policies adopts neither and names both, sending no second POST", async () => {
+    const before = (
+      await api()("POST", "/guardrails/policies/budget", {
+        name: "Dup B01b",
+        workspace_id: DEFAULT_WS,
+        policy_type: "budget",
+        config: { limit_usd: 50, reset_interval: "monthly" },
+        member_ids: ["user_alice"],
+        api_key_hashes: [],
+      })
+    ).body.data.id as string;
+    await emu.setFaults({ script: [{ operation: "createBudgetPolicy", fault: "drop" }] });
+    const err = await failure(lc().create(budget("Dup B01b")));
+    const named = (await listAll("budget")).filter((p) => p.name === "Dup B01b");
+    expect(named).toHaveLength(2);
+    expect(err.message).toMatch(/outcome is unknown/);
+    expect(err.message).toMatch(/none was adopted/);
+    for (const p of named) expect(err.message).toContain(p.id);
+    expect(err.message).toContain(before);
   });
 
   it("B02 a PUT that lands and loses its answer: retried or a clear error; the next update never overwrites silently", async () => {

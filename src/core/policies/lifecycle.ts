@@ -19,6 +19,7 @@ import { LIST_WIRE, outputsOf, refreshedInputs, type PolicyOutputs } from "./mod
 import { policyOps, type WirePolicyDetail } from "./ops";
 import { createBody, updateBody } from "./bodies";
 import { parseImportId } from "./import-id";
+import { createPolicyOnce } from "./create-once";
 
 const MOVE: PropertyChange = { path: "workspaceId", kind: "replace" };
 
@@ -108,9 +109,7 @@ export async function create(
   const what = label(type, inputs.name);
   const workspaceId = await workspaceIdOf(conn, inputs.workspaceId, what);
   const body = createBody(type, inputs, workspaceId);
-  const p = await policyOps(conn, type)
-    .create(body)
-    .catch((err) => Promise.reject(annotate(what, err)));
+  const p = await createPolicyOnce(conn, type, body, what).catch((err) => Promise.reject(annotate(what, err)));
   const outs = outputsOf(
     type,
     workspaceId,

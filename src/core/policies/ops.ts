@@ -4,6 +4,7 @@
  * The records are read loosely typed here: the lifecycle walks the kind's fields by name.
  */
 import { PolicyClient } from "../client/policies";
+import type { UnknownOutcome } from "../client/retry";
 import type { Connection } from "../connection";
 import { KINDS, type PolicyTypeName } from "../kinds";
 
@@ -41,7 +42,8 @@ export interface WirePolicyWrite {
 
 /** One kind's calls. */
 export interface PolicyOps {
-  create(body: WirePolicyWrite): Promise<WirePolicy>;
+  /** `outcome` settles a create whose answer was lost (create-once.ts); without it, never repeated once sent. */
+  create(body: WirePolicyWrite, outcome?: UnknownOutcome<WirePolicy>): Promise<WirePolicy>;
   /** `NotFoundError` when the id names none in the workspace. */
   get(id: string, workspaceId: string): Promise<WirePolicyDetail>;
   update(id: string, body: WirePolicyWrite): Promise<WirePolicy>;
@@ -56,7 +58,8 @@ export function policyOps(conn: Connection, type: PolicyTypeName): PolicyOps {
   const kind = KINDS[type].policy.fields;
   const policies = () => new PolicyClient(conn.client());
   return {
-    create: async (body) => (await policies().createPolicy(kind, body as never)) as unknown as WirePolicy,
+    create: async (body, outcome) =>
+      (await policies().createPolicy(kind, body as never, outcome as never)) as unknown as WirePolicy,
     get: async (id, ws) => (await policies().getPolicy(kind, id, ws)) as unknown as WirePolicyDetail,
     update: async (id, body) => (await policies().updatePolicy(kind, id, body as never)) as unknown as WirePolicy,
     remove: async (id, ws) => {
