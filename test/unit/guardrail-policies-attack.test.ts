@@ -378,7 +378,7 @@ describe("a 404 from a wrong base URL", () => {
     expect(err.message).toContain("yet the service lists");
   });
 
-  it.fails("BROKE A27 delete: a 404 from a wrong base URL is believed as gone without confirmation (the policy stays, state forgets it)", async () => {
+  it("A27 delete: a 404 from a wrong base URL is believed as gone without confirmation (the policy stays, state forgets it)", async () => {
     const c = await created();
     const lc = await serve(all404);
     // Bar: only a working service may say "already gone" (guardrail delete: confirmGuardrailGone).
@@ -387,6 +387,31 @@ describe("a 404 from a wrong base URL", () => {
       (e: Error) => e,
     );
     expect(err, `requests: ${sent().join(", ")}`).toBeInstanceOf(Error);
+  });
+  it("A27b a 400 on a policy whose workspace still answers: refresh and delete fail naming the way out; the state keeps it", async () => {
+    const c = await created();
+    const lc = await serve((r) =>
+      r.url.startsWith("/api/v1/workspaces/")
+        ? { status: 200, body: { data: { id: WS, slug: "eng", name: "Eng", default_guardrail_id: OTHER } } }
+        : { status: 400, body: { error: { code: 400, message: "unknown workspace" } } },
+    );
+    const read = await failure(lc.read(c.id, c.properties as never));
+    expect(read.message).toMatch(/400.*unknown workspace.*still exists/s);
+    expect(read.message).toContain("pulumi state delete");
+    const del = await failure(lc.delete(c.id, c.properties as never));
+    expect(del.message).toMatch(/still exists/);
+  });
+
+  it("A27c a 400 on a policy and a 404 for its workspace from a wrong base URL: not gone, a clear error", async () => {
+    const c = await created();
+    const lc = await serve((r) =>
+      r.url.startsWith("/api/v1/guardrails/policies/")
+        ? { status: 400, body: { error: { code: 400, message: "unknown workspace" } } }
+        : all404(),
+    );
+    const read = await failure(lc.read(c.id, c.properties as never));
+    expect(read.message).toMatch(/could not be confirmed/);
+    expect(read.message).toContain("pulumi state delete");
   });
 });
 
@@ -543,7 +568,7 @@ describe("hostile pages of a policy list", () => {
 });
 
 describe("the workspace a slug names", () => {
-  it.fails("BROKE A39 a slug answered with another workspace's record: the policy is created there", async () => {
+  it("A39 a slug answered with another workspace's record: the policy is created there", async () => {
     const lc = await serve((r) => {
       if (r.url.startsWith("/api/v1/workspaces/"))
         return {
@@ -560,11 +585,13 @@ describe("the workspace a slug names", () => {
     // Bar: as readWorkspaceDefault does, an answer naming neither the id nor the slug asked is refused.
     const where = (post?.body as { workspace_id?: string } | undefined)?.workspace_id;
     expect(err ?? where).toBeInstanceOf(Error);
+    expect(err!.message).toMatch(/asked the service for workspace eng, it answered workspace 650e8400/);
+    expect(post).toBeUndefined();
   });
 });
 
 describe("diff", () => {
-  it.fails("BROKE A40 a slug whose workspace GET answers 404 from a wrong base URL previews a replace (destroy of the old one)", async () => {
+  it("A40 a slug whose workspace GET answers 404 from a wrong base URL previews a replace (destroy of the old one)", async () => {
     const c = await created();
     const lc = await serve(() => ({ status: 404, body: { error: { code: 404, message: "Not Found" } } }));
     const d = await lc.diff(c.id, c.properties as never, { ...news, workspaceId: "eng" }).then(
@@ -573,6 +600,8 @@ describe("diff", () => {
     );
     // Bar: an unconfirmed 404 is ambiguous; it must not become a previewed replacement.
     expect(d).toBeInstanceOf(Error);
+    expect((d as Error).message).toMatch(/GET \S*\/workspaces\/eng answered 404/);
+    expect((d as Error).message).toMatch(/not reported as deleted|workspace list/);
   });
 
   it("A41 a preview with unknown member ids names the list, calls nothing, never crashes", async () => {

@@ -3,7 +3,7 @@
  * create is one POST, read one GET, update a GET (the concurrency check against the state's
  * last read: a change made since fails, writing nothing) then one PUT, delete one DELETE.
  */
-import { GuardrailsError, NotFoundError } from "../client/errors";
+import { GuardrailsError, NotFoundError, ValidationError } from "../client/errors";
 import { issuesToFailures, markSecret, secretArgsOf, shown } from "../args/messages";
 import { userProps } from "../args/user-props";
 import type { Connection } from "../connection";
@@ -20,6 +20,7 @@ import { policyOps, type WirePolicyDetail } from "./ops";
 import { createBody, updateBody } from "./bodies";
 import { parseImportId } from "./import-id";
 import { createPolicyOnce } from "./create-once";
+import { askWorkspace } from "./workspace";
 
 const MOVE: PropertyChange = { path: "workspaceId", kind: "replace" };
 
@@ -60,10 +61,10 @@ export function parseInputs(type: PolicyTypeName, news: Record<string, unknown>)
   };
 }
 
-/** The workspace's id for a reference (an id, or a slug asked of the service once). */
+/** The workspace's id for a reference (an id, or a slug asked of the service once and checked: workspace.ts). */
 async function workspaceIdOf(conn: Connection, ref: string, what: string): Promise<string> {
   if (isWorkspaceUuid(ref)) return ref.toLowerCase();
-  const ws = await conn.client().getWorkspace(ref);
+  const ws = await askWorkspace(conn, ref, what).catch((err) => Promise.reject(annotate(what, err)));
   if (!ws)
     throw new UserError(
       `${what}: the service has no workspace ${shown(ref)}; workspaceId takes a workspace's id or slug (the getWorkspaces data source lists them)`,
@@ -71,12 +72,14 @@ async function workspaceIdOf(conn: Connection, ref: string, what: string): Promi
   return ws.id.toLowerCase();
 }
 
-/** Whether `ref` names another workspace than the recorded one; the recorded id or reference needs no call. */
+/**
+ * Whether `ref` names another workspace than the recorded one; the recorded id or reference needs
+ * no call. A slug no workspace has is an error, never a previewed replacement.
+ */
 async function workspaceMoves(conn: Connection, olds: PolicyOutputs, ref: string, what: string): Promise<boolean> {
   if (ref.toLowerCase() === olds.workspaceId.toLowerCase() || ref === olds.args?.workspaceId) return false;
   if (isWorkspaceUuid(ref)) return true;
-  const ws = await conn.client().getWorkspace(ref);
-  return !ws || ws.id.toLowerCase() !== olds.workspaceId.toLowerCase() || what === "";
+  return (await workspaceIdOf(conn, ref, what)) !== olds.workspaceId.toLowerCase();
 }
 
 export async function diff(
@@ -136,6 +139,11 @@ export async function read(
   try {
     live = await ops.get(policyId, workspaceId);
   } catch (err) {
+    if (!importing && err instanceof ValidationError) {
+      // Its workspace deleted with it (confirmed), or a clear error: never a 400 forever.
+      await workspaceGone(conn, what, workspaceId, err);
+      return undefined;
+    }
     if (!(err instanceof NotFoundError)) throw annotate(what, err);
     if (importing)
       throw new UserError(
@@ -188,12 +196,37 @@ export async function update(
 }
 
 async function remove(conn: Connection, type: PolicyTypeName, id: string, props: PolicyOutputs): Promise<void> {
+  const what = label(type, props.name);
   await policyOps(conn, type)
     .remove(id, props.workspaceId)
-    .catch((err) => {
-      // Already gone is what a delete wants.
-      if (!(err instanceof NotFoundError)) throw annotate(label(type, props.name), err);
+    .catch(async (err) => {
+      // Already gone is what a delete wants, but only a working service may say so (as a Guardrail's delete).
+      if (err instanceof NotFoundError)
+        return confirmGone(conn, err, goneQuestion(conn, type, what, id, props.workspaceId));
+      if (err instanceof ValidationError) return workspaceGone(conn, what, props.workspaceId, err);
+      throw annotate(what, err);
     });
+}
+
+/**
+ * A 400 on a policy of a workspace (the service's "unknown workspace"): the policy went with its
+ * workspace only when the workspace's own 404 is confirmed (workspace.ts); a workspace that still
+ * answers, or one that cannot be confirmed gone, fails naming what was seen and the way out.
+ */
+async function workspaceGone(conn: Connection, what: string, workspaceId: string, err: ValidationError): Promise<void> {
+  const said = annotate(what, err).message;
+  const out = `If you know the policy is gone, remove it from the state with \`pulumi state delete <urn>\`.`;
+  const ws = await askWorkspace(conn, workspaceId, what).catch((e: Error) => {
+    throw new UserError(
+      `${said}. Whether its workspace ${workspaceId} is gone could not be confirmed (${e.message}), so the state keeps the policy. ${out}`,
+      { cause: err },
+    );
+  });
+  if (ws)
+    throw new UserError(
+      `${said}. Its workspace ${workspaceId} still exists (the service answered it), so the policy is not taken as gone and the state keeps it. ${out}`,
+      { cause: err },
+    );
 }
 
 /** What confirms a policy's 404: its kind's list in its workspace must not hold it. */
