@@ -127,6 +127,22 @@ describe.each(FACES)("BudgetPolicy on the %s face", (face, bp) => {
     expect(u.outs).toMatchObject({ limitUsd: 50, memberUserIds: ["user_alice"] });
   });
 
+  it("an update carries back the config keys this package does not manage, as the service holds them", async () => {
+    const r = await bp.create({ ...news, name: `Keep ${face}` });
+    // The dashboard adds settings of its own (no managed setting and no list changes, so no conflict).
+    const own = { pii_filters: [{ type: "email", action: "redact" }], armor: { level: "strict" }, limit_tokens: 9 };
+    const put = await api()("PUT", `/guardrails/policies/budget/${r.id}`, {
+      name: `Keep ${face}`,
+      workspace_id: DEFAULT_WS,
+      config: { limit_usd: 50, reset_interval: "monthly", include_byok_in_budgets: false, ...own },
+    });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    await bp.update(r.id, r.outs, { ...news, name: `Keep ${face}`, limitUsd: 70 });
+    const live = (await api()("GET", `/guardrails/policies/budget/${r.id}?workspace_id=${DEFAULT_WS}`)).body.data;
+    expect(live.config).toEqual({ limit_usd: 70, reset_interval: "monthly", include_byok_in_budgets: false, ...own });
+    await bp.delete(r.id, r.outs);
+  });
+
   it("an update of a policy deleted out of band says so, as refresh would, and writes nothing", async () => {
     const r = await bp.create({ ...news, name: `Gone ${face}` });
     const del = await api()("DELETE", `/guardrails/policies/budget/${r.id}?workspace_id=${DEFAULT_WS}`);

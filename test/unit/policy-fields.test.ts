@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { POLICY_SETTINGS_SHAPES } from "../../src/core/args/policy-args";
-import { wirePolicyConfig } from "../../src/core/client/policy-wire";
+import { wirePolicyConfig, wirePolicyDetail } from "../../src/core/client/policy-wire";
 import { FIELD_NAMES, spec } from "../../src/core/fields/fields";
 import { POLICY_FIELDS, POLICY_KINDS, policyConfig, policyKindOf } from "../../src/core/fields/policy-kinds";
 
@@ -72,6 +72,32 @@ describe("the field table's policy column", () => {
     expect(read.ignored_models).toBeNull();
     expect(read.allowed_data_regions).toEqual(["mars"]);
     expect(read).not.toHaveProperty("pii_filters");
+  });
+
+  it("a detail keeps config's unmanaged keys raw for an update to carry back, every string bounded", () => {
+    const detail = (config: unknown) => ({
+      id: "3f2b8c1e-0000-4000-8000-000000000001",
+      name: "p",
+      policy_type: "budget",
+      config,
+      member_ids: [],
+      api_key_hashes: [],
+      opted_out_api_key_hashes: [],
+      overridden_api_key_hashes: [],
+    });
+    const own = { pii_filters: [{ type: "email" }], armor: { level: "strict" }, allowed_models: ["a/b"] };
+    const read = wirePolicyDetail("budget").parse(detail({ limit_usd: 5, reset_interval: "daily", ...own }));
+    expect(read.unmanaged_config).toEqual(own);
+    expect(read.config).not.toHaveProperty("armor");
+    expect(wirePolicyDetail("budget").parse(detail(null)).unmanaged_config).toEqual({});
+    const long = wirePolicyDetail("budget").safeParse(detail({ armor: { level: "x".repeat(5000) } }));
+    expect(long.error?.issues[0]?.message).toBe("config.armor.level: must be at most 4096 characters (got 5000)");
+    const deep = wirePolicyDetail("budget").safeParse(
+      detail({ armor: JSON.parse(`${"[".repeat(20)}${"]".repeat(20)}`) }),
+    );
+    expect(deep.error?.issues[0]?.message).toContain("nested deeper than 16 levels");
+    const big = wirePolicyDetail("budget").safeParse(detail({ armor: Array(40).fill("y".repeat(4000)) }));
+    expect(big.error?.issues[0]?.message).toContain("exceed 65536 characters as JSON");
   });
 
   it("the config body falls back as a guardrail's: enforceZdr fills each per-vendor flag, an explicit one wins", () => {

@@ -2,7 +2,8 @@
  * Wire types of the Guardrail Policies operations (docs/api-contract.md rules 22 to 33, with
  * docs/guardrail-policies.openapi.json), both directions. Read as guardrails are (wire.ts): strict
  * on what the client needs (ids, lists of assignees, counts, envelopes), tolerant on the rest
- * (absent reads as null, `policy_type` and `reference` are open enums, extra keys are dropped),
+ * (absent reads as null, `policy_type` and `reference` are open enums, extra keys are dropped but
+ * a policy detail's unmanaged `config` keys, kept raw for an update to carry back),
  * and every string bounded. A policy's `config` is read with the field table's own read schemas
  * for the kind's fields (policy-kinds.ts): the names and values are a guardrail's (rule 31).
  */
@@ -17,7 +18,7 @@ import {
   type PolicyKind,
   policyKindOf,
 } from "../fields/policy-kinds";
-import { orNull, serviceId, wireId, wireText, wireTime } from "./wire";
+import { orNull, serviceId, WIRE_TEXT_MAX, wireId, wireText, wireTime } from "./wire";
 
 type Fields = typeof FIELDS;
 /** A kind's `config` as read: each of its fields, null where the service sent none. */
@@ -88,14 +89,80 @@ export const wirePolicySummary = <P extends PolicyKind>(kind: P) =>
 /** A row of a kind's list, as the client reads it. */
 export type WirePolicySummary<P extends PolicyKind> = z.output<ReturnType<typeof wirePolicySummary<P>>>;
 
+/** The most a policy's unmanaged settings may hold, as JSON: they are kept for one update's PUT. */
+export const UNMANAGED_CONFIG_MAX = 64 * 1024;
+/** How deep an unmanaged setting may nest. */
+const UNMANAGED_DEPTH_MAX = 16;
+
+/** The first bound a JSON value breaks (a string or key longer than a wire text, nesting), named by path, never by value. */
+function boundProblem(v: unknown, path: string, depth: number): string | undefined {
+  if (depth > UNMANAGED_DEPTH_MAX) return `${path}: nested deeper than ${UNMANAGED_DEPTH_MAX} levels`;
+  if (typeof v === "string")
+    return v.length > WIRE_TEXT_MAX
+      ? `${path}: must be at most ${WIRE_TEXT_MAX} characters (got ${v.length})`
+      : undefined;
+  if (Array.isArray(v)) {
+    for (const [i, x] of v.entries()) {
+      const p = boundProblem(x, `${path}[${i}]`, depth + 1);
+      if (p) return p;
+    }
+    return undefined;
+  }
+  if (v === null || typeof v !== "object") return undefined;
+  for (const [k, x] of Object.entries(v)) {
+    if (k.length > WIRE_TEXT_MAX) return `${path}: a key longer than ${WIRE_TEXT_MAX} characters (${k.length})`;
+    const p = boundProblem(x, `${path}.${k}`, depth + 1);
+    if (p) return p;
+  }
+  return undefined;
+}
+
+/**
+ * The `config` keys a kind's fields do not name, as the service sent them: the service's own
+ * settings this package does not manage (`pii_filters`, `armor`, `platform_banned_*`, a setting
+ * of another kind). An update replaces `config` whole (rule 24), so its PUT carries these back
+ * as they were. Bounded: every string and key as a wire text, nesting, and the whole as JSON.
+ */
+export const unmanagedConfig = (kind: PolicyKind) => {
+  const known = new Set<string>(POLICY_FIELDS[kind].map((k) => spec(k).wire));
+  return z
+    .unknown()
+    .transform((c) =>
+      c !== null && typeof c === "object" && !Array.isArray(c)
+        ? Object.fromEntries(Object.entries(c).filter(([k]) => !known.has(k)))
+        : {},
+    )
+    .superRefine((extra, ctx) => {
+      const problem = boundProblem(extra, "config", 0);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+      else if (JSON.stringify(extra).length > UNMANAGED_CONFIG_MAX)
+        ctx.addIssue({
+          code: "custom",
+          message: `the settings this package does not manage exceed ${UNMANAGED_CONFIG_MAX} characters as JSON`,
+        });
+    });
+};
+
 /**
  * One policy with its assignments (rule 23's detail). The four lists the schema requires are
  * required here too: a resource compares them to catch a change made elsewhere, so a missing one
  * must never read as "none". The optional ones read absent as null ("not said").
+ * `unmanaged_config` is not the service's field: it is `config`'s keys the kind's fields do not
+ * name, kept raw (unmanagedConfig).
  */
 export const wirePolicyDetail = <P extends PolicyKind>(kind: P) =>
+  z.preprocess(
+    (raw) =>
+      raw !== null && typeof raw === "object" && !Array.isArray(raw)
+        ? { ...raw, unmanaged_config: (raw as { config?: unknown }).config }
+        : raw,
+    wirePolicyDetailShape(kind),
+  );
+/** The detail's fields, `unmanaged_config` among them. */
+const wirePolicyDetailShape = <P extends PolicyKind>(kind: P) =>
   z.object({
     ...policyShape(kind),
+    unmanaged_config: unmanagedConfig(kind),
     member_ids: ids,
     api_key_hashes: ids,
     opted_out_api_key_hashes: ids,

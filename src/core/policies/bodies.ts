@@ -28,7 +28,11 @@ export function createBody(type: PolicyTypeName, inputs: PolicyInputs, workspace
   };
 }
 
-/** The PUT: name and config always; each pair of lists only when one of it changes; the flag only when it changes. */
+/**
+ * The PUT: name and config always; each pair of lists only when one of it changes; the flag only
+ * when it changes. A PUT replaces `config` whole (rule 24), so the settings this package does not
+ * manage go back as the update's GET read them (`live`): an update never wipes them.
+ */
 export function updateBody(
   type: PolicyTypeName,
   olds: PolicyOutputs,
@@ -48,7 +52,7 @@ export function updateBody(
   const flag = inputs.workspaceDefault ?? false;
   return {
     name: inputs.name,
-    config: configBody(type, inputs),
+    config: { ...live.unmanaged_config, ...configBody(type, inputs) },
     workspace_id: olds.workspaceId,
     ...pair("memberUserIds", "keyHashes"),
     ...pair("optedOutMemberUserIds", "optedOutKeyHashes"),

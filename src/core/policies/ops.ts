@@ -27,6 +27,8 @@ export interface WirePolicyDetail extends WirePolicy {
   is_workspace_default?: boolean | null | undefined;
   reference?: string | null | undefined;
   legacy_guardrail_ids?: string[] | null | undefined;
+  /** `config`'s keys this package does not manage, as the service holds them (client/policy-wire.ts). */
+  unmanaged_config: Record<string, unknown>;
 }
 /** A create's or update's body, `policy_type` added by the client. */
 export interface WirePolicyWrite {
