@@ -16,7 +16,7 @@ import { UserError } from "../user-error";
 import { isWorkspaceUuid, placedFailures, POLICY_ARGS, type IdList, type PolicyInputs } from "./args";
 import { changedElsewhere, changedSinceRead, policyChanges, sealed } from "./changes";
 import { LIST_WIRE, outputsOf, refreshedInputs, type PolicyOutputs } from "./model";
-import { policyOps, type WirePolicyDetail } from "./ops";
+import { OtherPolicyError, policyOps, type WirePolicyDetail } from "./ops";
 import { createBody, updateBody } from "./bodies";
 import { parseImportId } from "./import-id";
 import { createPolicyOnce } from "./create-once";
@@ -241,6 +241,7 @@ const goneQuestion = (conn: Connection, type: PolicyTypeName, what: string, id: 
 /** A failure of a call, named for the resource. */
 function annotate(what: string, err: unknown): Error {
   if (err instanceof GuardrailsError) return err.wrap(`${what}: ${err.message}`);
+  if (err instanceof OtherPolicyError) return new OtherPolicyError(`${what}: ${err.message}`, { cause: err });
   return err instanceof Error ? err : new Error(String(err));
 }
 
