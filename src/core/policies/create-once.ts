@@ -21,13 +21,12 @@ import type { PolicyTypeName } from "../kinds";
 import { idText } from "../text/terminal";
 import { UserError } from "../user-error";
 import { fieldsOf, key, LIST_WIRE, sameSet, settingsOf } from "./model";
+import { shownIds } from "./changes";
 import { policyOps, type WirePolicy, type WirePolicyDetail, type WirePolicyWrite } from "./ops";
 import type { IdList } from "./args";
 
 /** How far the service's clock may trail ours when judging an `updated_at`. */
 const CLOCK_SKEW_MS = 5_000;
-/** How many candidates an error names before "and N more". */
-const SHOWN = 10;
 
 /** A row of the kind's list, as read loosely. */
 interface ListedPolicy {
@@ -114,10 +113,4 @@ function matches(type: PolicyTypeName, p: ListedPolicy, body: WirePolicyWrite, s
   const have = settingsOf(type, p.config);
   const want = settingsOf(type, body.config);
   return fieldsOf(type).every((k) => key(k, have[k]) === key(k, want[k]));
-}
-
-/** The first ids, then how many more. */
-export function shownIds(ids: readonly string[], max = SHOWN): string {
-  const head = ids.slice(0, max).map(idText).join(", ");
-  return ids.length > max ? `${head} and ${ids.length - max} more` : head;
 }
