@@ -269,7 +269,7 @@ describe("hostile answers", () => {
     expect(err.message).toContain("memberUserIds");
     expect(server!.requests.filter((r) => r.method === "PUT")).toHaveLength(0);
     expect(err.message.length, `message is ${err.message.length} characters`).toBeLessThan(5000);
-    expect(err.message).toMatch(/added user_0, user_1, .* and 4990 more; removed user_alice/);
+    expect(err.message).toMatch(/added "user_0", "user_1", .* and 4990 more; removed "user_alice"/);
   });
 
   it("A18 a server id with a bidi override in the drift error is not shown raw", async () => {

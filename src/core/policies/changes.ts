@@ -4,7 +4,7 @@
  * the state (the concurrency check before an update writes anything).
  */
 import { asSecret } from "../markers";
-import { idText, visible } from "../text/terminal";
+import { visible } from "../text/terminal";
 import { keyPath, type PropertyChange } from "../results";
 import { UserError } from "../user-error";
 import { ID_LISTS, type IdList, type PolicyInputs } from "./args";
@@ -57,9 +57,12 @@ export function policyChanges(
 /** How many ids a message names before "and N more". */
 const SHOWN_IDS = 10;
 
-/** The first ids, each neutralised for a terminal, then how many more. */
+/** The first ids, each quoted and neutralised for a terminal (at most 80 characters), then how many more. */
 export function shownIds(ids: readonly string[], max = SHOWN_IDS): string {
-  const head = ids.slice(0, max).map(idText).join(", ");
+  const head = ids
+    .slice(0, max)
+    .map((id) => JSON.stringify(visible(id, 80)))
+    .join(", ");
   return ids.length > max ? `${head} and ${ids.length - max} more` : head;
 }
 
