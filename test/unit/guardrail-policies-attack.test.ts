@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { ProviderConfig } from "../../src/core/settings/config";
 import { check, policyLifecycle } from "../../src/core/policies/lifecycle";
+import { guardrailLifecycle } from "../../src/core/guardrail/lifecycle";
 import { GuardrailsClient } from "../../src/core/client";
 import { collect } from "../../src/core/client/pagination";
 import { PolicyClient } from "../../src/core/client/policies";
@@ -458,7 +459,7 @@ describe("secrets", () => {
     expect(JSON.stringify(d)).not.toContain("user_alice");
   });
 
-  it.fails("BROKE A31 a secret name is quoted in every failure of the resource (the label uses it)", async () => {
+  it("A31 a secret name is quoted in every failure of the resource (the label uses it)", async () => {
     const c = await created({ name: "Project Nightingale", __secretArgs: ["name"] });
     const lc = await serve(() => ({ status: 500, body: { error: { code: 500, message: "boom" } } }));
     const err = await failure(
@@ -472,13 +473,18 @@ describe("secrets", () => {
     expect(err.message).not.toContain("Nightingale");
   });
 
-  it.fails("BROKE A32 a secret name is quoted in a create failure", async () => {
+  it("A32 a secret name is quoted in a create failure", async () => {
     const lc = await serve(() => ({ status: 400, body: { error: { code: 400, message: "bad" } } }));
     const err = await failure(lc.create({ ...news, name: "Project Nightingale", __secretArgs: ["name"] }));
     expect(err.message).not.toContain("Nightingale");
+    expect(err.message).toMatch(/^budget policy \[secret\]: POST .* 400/);
+    const named = await failure(
+      lc.create({ ...news, name: "Project Nightingale", __secretArgs: ["name"], __resource: "proj/dev/eng-budget" }),
+    );
+    expect(named.message).toMatch(/^budget policy \[secret\] \(resource "eng-budget"\): POST/);
   });
 
-  it.fails("BROKE A33 a secret member id echoed by the service's 400 reaches the error message", async () => {
+  it("A33 a secret member id echoed by the service's 400 reaches the error message", async () => {
     const lc = await serve(() => ({
       status: 400,
       body: { error: { code: 400, message: 'member_ids[0]: unknown member "user_secret_zed"' } },
@@ -487,6 +493,30 @@ describe("secrets", () => {
       lc.create({ ...news, memberUserIds: ["user_secret_zed"], __secretArgs: ["memberUserIds"] }),
     );
     expect(err.message).not.toContain("user_secret_zed");
+    expect(err.message).toContain('unknown member "[secret]"');
+    expect((err as { status?: number }).status).toBe(400);
+    expect(JSON.stringify((err as { serverMessage?: string }).serverMessage)).not.toContain("user_secret_zed");
+  });
+
+  it("A32g a Guardrail's secret name is quoted in no failure: not in its label, not where the service's 400 echoes it", async () => {
+    server = await recordingServer(() => ({
+      status: 400,
+      body: { error: { code: 400, message: 'name "Project Nightingale" is taken' } },
+    }));
+    const conn = new ProviderConfig();
+    const url = server.url;
+    conn.configure((k) => ({ "guardrails:apiKey": KEY, "guardrails:baseUrl": url, "guardrails:maxAttempts": "2" })[k]);
+    const err = await failure(
+      guardrailLifecycle(conn).create({
+        name: "Project Nightingale",
+        limitUsd: 5,
+        resetInterval: "daily",
+        __secretArgs: ["name"],
+      }),
+    );
+    expect(err.message).toMatch(/400/);
+    expect(err.message).not.toContain("Nightingale");
+    expect(err.message).toContain('guardrail "[secret]"');
   });
 
   it("A34 a secret key list's out-of-band change is reported by counts only", async () => {

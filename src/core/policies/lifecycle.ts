@@ -4,7 +4,7 @@
  * last read: a change made since fails, writing nothing) then one PUT, delete one DELETE.
  */
 import { GuardrailsError, NotFoundError, ValidationError } from "../client/errors";
-import { issuesToFailures, markSecret, secretArgsOf, shown } from "../args/messages";
+import { issuesToFailures, markSecret, nameInMessages, secretArgsOf, shown } from "../args/messages";
 import { userProps } from "../args/user-props";
 import type { Connection } from "../connection";
 import { confirmGone } from "../confirm-gone";
@@ -21,11 +21,13 @@ import { createBody, updateBody } from "./bodies";
 import { parseImportId } from "./import-id";
 import { createPolicyOnce } from "./create-once";
 import { askWorkspace } from "./workspace";
+import { hidingSecrets } from "../args/secret-text";
 
 const MOVE: PropertyChange = { path: "workspaceId", kind: "replace" };
 
-/** How messages name the resource: `budget policy "Eng"`. */
-const label = (type: PolicyTypeName, name: unknown) => `${KINDS[type].policy.noun} ${shown(name)}`;
+/** How messages name the resource: `budget policy "Eng"`, or `budget policy [secret]` when a bag holds the name secret. */
+const label = (type: PolicyTypeName, name: unknown, ...bags: Array<Record<string, unknown> | undefined>) =>
+  `${KINDS[type].policy.noun} ${nameInMessages(name, ...bags)}`;
 
 /** The secret args of the program (news) or of the state (olds). */
 const secretNames = (props: Record<string, unknown>): string[] => {
@@ -89,7 +91,7 @@ export async function diff(
   news: Record<string, unknown>,
 ): Promise<DiffResult> {
   const props = userProps(news);
-  const what = label(type, olds.name);
+  const what = label(type, olds.name, news, olds as never);
   if (containsUnknown(props)) {
     const ws = props.workspaceId;
     const moves = isUnknown(ws) || (typeof ws === "string" && (await workspaceMoves(conn, olds, ws, what)));
@@ -109,7 +111,7 @@ export async function create(
   news: Record<string, unknown>,
 ): Promise<CreateResult> {
   const inputs = parseInputs(type, news);
-  const what = label(type, inputs.name);
+  const what = label(type, inputs.name, news);
   const workspaceId = await workspaceIdOf(conn, inputs.workspaceId, what);
   const body = createBody(type, inputs, workspaceId);
   const p = await createPolicyOnce(conn, type, body, what).catch((err) => Promise.reject(annotate(what, err)));
@@ -132,7 +134,7 @@ export async function read(
 ): Promise<ReadResult | undefined> {
   const importing = !state || Object.keys(state).length === 0;
   const [workspaceRef, policyId] = importing ? parseImportId(type, id) : [state.workspaceId, id];
-  const what = label(type, importing ? policyId : state.name);
+  const what = label(type, importing ? policyId : state.name, state as never);
   const workspaceId = importing ? await workspaceIdOf(conn, workspaceRef, what) : workspaceRef;
   const ops = policyOps(conn, type);
   let live: WirePolicyDetail;
@@ -172,7 +174,7 @@ export async function update(
   news: Record<string, unknown>,
 ): Promise<UpdateResult> {
   const inputs = parseInputs(type, news);
-  const what = label(type, olds.name);
+  const what = label(type, olds.name, news, olds as never);
   const ops = policyOps(conn, type);
   const live = await ops.get(id, olds.workspaceId).catch(async (err) => {
     if (!(err instanceof NotFoundError)) throw annotate(what, err);
@@ -196,7 +198,7 @@ export async function update(
 }
 
 async function remove(conn: Connection, type: PolicyTypeName, id: string, props: PolicyOutputs): Promise<void> {
-  const what = label(type, props.name);
+  const what = label(type, props.name, props as never);
   await policyOps(conn, type)
     .remove(id, props.workspaceId)
     .catch(async (err) => {
@@ -248,9 +250,10 @@ function annotate(what: string, err: unknown): Error {
 /** The provider methods of one policy kind over `conn`. */
 export const policyLifecycle = (type: PolicyTypeName, conn: Connection): Lifecycle => ({
   check: async (_olds, news) => check(type, news),
-  diff: (_id, olds, news) => diff(conn, type, olds as PolicyOutputs, news),
-  create: (news) => create(conn, type, news),
-  read: (id, props) => read(conn, type, id, props as PolicyOutputs | undefined),
-  update: (id, olds, news) => update(conn, type, id, olds as PolicyOutputs, news),
-  delete: (id, props) => remove(conn, type, id, props as PolicyOutputs),
+  // A secret arg's values never reach a failure's text, whoever wrote it (secret-text.ts).
+  diff: (_id, olds, news) => diff(conn, type, olds as PolicyOutputs, news).catch(hidingSecrets(news, olds)),
+  create: (news) => create(conn, type, news).catch(hidingSecrets(news)),
+  read: (id, props) => read(conn, type, id, props as PolicyOutputs | undefined).catch(hidingSecrets(props)),
+  update: (id, olds, news) => update(conn, type, id, olds as PolicyOutputs, news).catch(hidingSecrets(news, olds)),
+  delete: (id, props) => remove(conn, type, id, props as PolicyOutputs).catch(hidingSecrets(props)),
 });
