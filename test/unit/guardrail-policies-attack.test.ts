@@ -648,12 +648,19 @@ describe("diff", () => {
     expect(server!.requests).toHaveLength(0);
   });
 
-  it.fails("BROKE A42 a member list made secret with the same ids: no change, so the state keeps its plain-text copies", async () => {
+  it("A42 a member list made secret with the same ids: no change, so the state keeps its plain-text copies", async () => {
     const c = await created();
     const lc = await serve(() => ({ status: 200, body: { data: detail() } }));
     const d = await lc.diff(c.id, c.properties as never, { ...news, __secretArgs: ["memberUserIds"] });
     // Bar: every copy of a secret is a secret; a Guardrail treats a secrecy change as a change (secrecyChanged).
     expect(d.changes.length).toBeGreaterThan(0);
+    expect(d.changes).toEqual([{ path: "memberUserIds", kind: "update" }]);
+    // The update that follows seals every copy from its GET alone: nothing to write, no PUT.
+    const u = await lc.update(c.id, c.properties as never, { ...news, __secretArgs: ["memberUserIds"] });
+    expect(sent().map((x) => x.split("?")[0])).toEqual([`GET /api/v1/guardrails/policies/budget/${PID}`]);
+    const p = u.properties as Record<string, unknown>;
+    expect(isSecretEnvelope(p.memberUserIds)).toBe(true);
+    expect(isSecretEnvelope((p.args as Record<string, unknown>).memberUserIds)).toBe(true);
   });
 
   it("A43 an id list given with duplicates and a different order is no change (a set)", async () => {

@@ -13,6 +13,7 @@ import { containsUnknown, isUnknown } from "../markers";
 import { updates, type CheckResult, type CreateResult, type DiffResult, type Lifecycle } from "../results";
 import type { PropertyChange, ReadResult, UpdateResult } from "../results";
 import { UserError } from "../user-error";
+import { secrecyChanged } from "../guardrail/secret-copies";
 import { isWorkspaceUuid, placedFailures, POLICY_ARGS, type IdList, type PolicyInputs } from "./args";
 import { changedElsewhere, changedSinceRead, policyChanges, sealed } from "./changes";
 import { LIST_WIRE, outputsOf, refreshedInputs, type PolicyOutputs } from "./model";
@@ -102,7 +103,11 @@ export async function diff(
   const replace = await workspaceMoves(conn, olds, inputs.workspaceId, what);
   const secrets = new Set([...secretNames(news), ...secretNames(olds)]);
   const changes = policyChanges(type, olds, inputs, (arg) => secrets.has(arg));
-  return { changes: [...(replace ? [MOVE] : []), ...changes], deleteBeforeReplace: false };
+  // An arg made secret (or no longer secret) with the same value: its copies in state are rewritten
+  // only by an update, so it is a change (as a Guardrail's secrecyChanged).
+  const named = (arg: string) => changes.some((c) => c.path === arg || c.path.startsWith(`${arg}[`));
+  const resealed = updates(secrecyChanged(olds, news).filter((arg) => !named(arg)));
+  return { changes: [...(replace ? [MOVE] : []), ...changes, ...resealed], deleteBeforeReplace: false };
 }
 
 export async function create(
@@ -191,6 +196,11 @@ export async function update(
   const found = changedSinceRead(type, olds, live, managed, (a) => secrets.has(a));
   if (found.length > 0) throw changedElsewhere(what, found);
   const body = updateBody(type, olds, inputs, live);
+  if (nothingToWrite(type, olds, inputs)) {
+    // Only the secrecy of an arg changed: the GET's record, sealed anew, is the state; no PUT.
+    const outs = outputsOf(type, olds.workspaceId, live, inputs, undefined);
+    return { properties: sealed(outs, secretNames(news)) };
+  }
   const p = await ops.update(id, body).catch((err) => Promise.reject(annotate(what, err)));
   const held = { ...live, ...body, ...p, is_workspace_default: body.is_workspace_default ?? live.is_workspace_default };
   const outs = outputsOf(type, olds.workspaceId, held as never, inputs, undefined);
@@ -230,6 +240,10 @@ async function workspaceGone(conn: Connection, what: string, workspaceId: string
       { cause: err },
     );
 }
+
+/** Whether the program asks for nothing the service does not hold already (the GET found no change since the last read). */
+const nothingToWrite = (type: PolicyTypeName, olds: PolicyOutputs, inputs: PolicyInputs) =>
+  policyChanges(type, olds, inputs, () => true).length === 0;
 
 /** What confirms a policy's 404: its kind's list in its workspace must not hold it. */
 const goneQuestion = (conn: Connection, type: PolicyTypeName, what: string, id: string, workspaceId: string) => ({
