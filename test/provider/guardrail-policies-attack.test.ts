@@ -506,12 +506,18 @@ describe("the legacy mapping (rules 29 to 31)", () => {
     expect((await get("budget", bud.id)).config.limit_usd).toBe(30);
   });
 
-  it.fails("BROKE D06 after an update unmaps a mapped policy, the outputs still say reference: legacy_mapping", async () => {
+  it("D06 after an update unmaps a mapped policy, the outputs still say reference: legacy_mapping", async () => {
     const gid = await guardrail("Legacy D06");
     const bud = (await mapped(gid, "budget"))!;
     const l = lc();
     const imp = await l.read(`${DEFAULT_WS}/${bud.id}`, undefined as never);
+    await emu.clearLog();
     const u = await l.update(bud.id, imp!.properties as never, { ...imp!.inputs, limitUsd: 30 });
+    // No extra call: the GET (the concurrency check) and the PUT.
+    expect(await calls()).toEqual([
+      "GET /api/v1/guardrails/policies/budget/{id} 200",
+      "PUT /api/v1/guardrails/policies/budget/{id} 200",
+    ]);
     const live = await get("budget", bud.id);
     expect(live.reference).toBeNull();
     // Bar: state holds what is known: the service now says null; the outputs carry the GET's stale value.

@@ -202,7 +202,15 @@ export async function update(
     return { properties: sealed(outs, secretNames(news)) };
   }
   const p = await ops.update(id, body).catch((err) => Promise.reject(annotate(what, err)));
-  const held = { ...live, ...body, ...p, is_workspace_default: body.is_workspace_default ?? live.is_workspace_default };
+  const held = {
+    ...live,
+    ...body,
+    ...p,
+    is_workspace_default: body.is_workspace_default ?? live.is_workspace_default,
+    // The PUT answers no `reference`; a write through the policy API ends a legacy mapping
+    // (docs/api-contract.md rule 31), so the GET's `legacy_mapping` is no longer what the service holds.
+    reference: live.reference === "legacy_mapping" ? null : live.reference,
+  };
   const outs = outputsOf(type, olds.workspaceId, held as never, inputs, undefined);
   return { properties: sealed(outs, secretNames(news)) };
 }
