@@ -4,6 +4,7 @@
  */
 import { guardrailLifecycle } from "../core/guardrail/lifecycle";
 import { workspaceDefaultLifecycle } from "../core/guardrail/workspace-default-lifecycle";
+import { idMapFace } from "../core/policies/id-maps";
 import { policyLifecycle } from "../core/policies/lifecycle";
 import { assignmentLifecycle } from "../core/assignments/lifecycle";
 import { KEY_KIND, MEMBER_KIND } from "../core/assignments/kind";
@@ -43,11 +44,13 @@ export const keyAssignment = quietExpectedErrors(
 export const workspaceDefaultGuardrail = quietExpectedErrors(
   withKeySource(afterCredentialsCheck(dynamicMethods(workspaceDefaultLifecycle(processConfig)))),
 );
-// The workspace policies (issue 40): one lifecycle, one member per kind.
+// The workspace policies (issue 40): one lifecycle, one member per kind; id lists as maps in state (id-maps.ts).
 const policies = Object.fromEntries(
   POLICY_TYPE_NAMES.map((t) => [
     t,
-    quietExpectedErrors(withKeySource(afterCredentialsCheck(dynamicMethods(policyLifecycle(t, processConfig))))),
+    quietExpectedErrors(
+      withKeySource(afterCredentialsCheck(dynamicMethods(idMapFace(policyLifecycle(t, processConfig))))),
+    ),
   ]),
 ) as Record<PolicyTypeName, DynamicMethods>;
 export const budgetPolicy = policies.BudgetPolicy;

@@ -4,6 +4,8 @@
  * opts out of that, as Pulumi resources. One lifecycle serves the three (core/policies/).
  */
 import * as pulumi from "@pulumi/pulumi";
+import { assignedIds, toIdMap } from "../core/args/id-map";
+import { ID_LISTS, type IdList } from "../core/policies/args";
 import { POLICY_OUTPUT_NAMES } from "../core/policies/model";
 import { POLICY_FIELDS } from "../core/fields/policy-kinds";
 import type { PolicyFieldName } from "../core/fields/fields";
@@ -76,10 +78,11 @@ abstract class WorkspacePolicy extends pulumi.dynamic.Resource {
   /** The policy's id (also the resource's id). */
   declare readonly policyId: pulumi.Output<string>;
   declare readonly name: pulumi.Output<string>;
-  /** Members and keys assigned directly, as the service holds them (whether managed or not). */
+  /** Members and keys assigned directly, as the service holds them (whether managed or not), sorted. */
   declare readonly memberUserIds: pulumi.Output<string[]>;
   declare readonly keyHashes: pulumi.Output<string[]>;
   declare readonly workspaceDefault: pulumi.Output<boolean>;
+  /** Members and keys that do not inherit the policy as the workspace default, sorted. */
   declare readonly optedOutMemberUserIds: pulumi.Output<string[]>;
   declare readonly optedOutKeyHashes: pulumi.Output<string[]>;
   /** Members and keys with another policy of this kind assigned directly (the default does not reach them). */
@@ -102,12 +105,27 @@ abstract class WorkspacePolicy extends pulumi.dynamic.Resource {
     reportConfigOnce();
     const outputs = [...POLICY_FIELDS[kind.policy.fields], ...POLICY_OUTPUT_NAMES];
     // `__secretArgs` names the args that hold a secret (names, never values, secret-args.ts).
+    const given = args as Partial<Record<IdList, pulumi.Input<pulumi.Input<string>[]> | undefined>>;
+    // Each id list registers as a map `{id: true}` (core/policies/id-maps.ts says why); absent stays absent.
+    const maps = Object.fromEntries(
+      ID_LISTS.filter((l) => given[l] !== undefined).map((l) => [
+        l,
+        pulumi.output(given[l]).apply((ids) => (ids == null ? ids : toIdMap([...ids].sort()))),
+      ]),
+    );
     const props = {
       ...Object.fromEntries(outputs.map((k) => [k, undefined])),
       ...args,
+      ...maps,
       __secretArgs: secretArgNames({ ...args }),
     };
     super(shimFor(kind.internal), name, props, opts, "guardrails", type);
+    // The state holds maps; the program reads each list as the ids, sorted (a secret stays secret).
+    const held = this as unknown as Record<IdList, pulumi.Output<Record<string, unknown> | undefined>>;
+    this.memberUserIds = held.memberUserIds.apply(assignedIds);
+    this.keyHashes = held.keyHashes.apply(assignedIds);
+    this.optedOutMemberUserIds = held.optedOutMemberUserIds.apply(assignedIds);
+    this.optedOutKeyHashes = held.optedOutKeyHashes.apply(assignedIds);
   }
 }
 

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { check, policyLifecycle } from "../../src/core/policies/lifecycle";
+import { isSecretEnvelope } from "../../src/core/markers";
 import { ProviderConfig } from "../../src/core/settings/config";
 import { budgetPolicy, moderationPolicy, modelAccessPolicy } from "../../src/dynamic/internal";
 import { DEFAULT_WS, TEST_KEY, useProviderEmulator } from "../helpers/emulator";
@@ -55,8 +56,54 @@ function native(type: "BudgetPolicy" | "ModelAccessPolicy" | "ModerationPolicy")
   };
 }
 
+const LISTS = ["memberUserIds", "keyHashes", "optedOutMemberUserIds", "optedOutKeyHashes"];
+/** `bag` with each id list of it and of its `args` converted by `f` (a test's own, not id-maps.ts). */
+function eachList(bag: Record<string, unknown> | undefined, f: (v: unknown) => unknown) {
+  if (!bag) return bag;
+  const out: Record<string, unknown> = { ...bag };
+  for (const l of LISTS) if (out[l] != null) out[l] = f(out[l]);
+  if (out.args && typeof out.args === "object") out.args = eachList(out.args as Record<string, unknown>, f);
+  return out;
+}
+const toMap = (v: unknown) => (Array.isArray(v) ? Object.fromEntries(v.map((id) => [id, true])) : v);
+const toList = (v: unknown) => (v && typeof v === "object" && !Array.isArray(v) ? Object.keys(v).sort() : v);
+
+/**
+ * The dynamic face's methods as the class and the engine call them (each id list a map
+ * `{id: true}`, in the inputs and in the state), with the answers' maps read back as lists, so
+ * one test body runs on both faces.
+ */
+function dynamic(m: typeof budgetPolicy) {
+  const ins = (b: Record<string, unknown>) => eachList(b, toMap)!;
+  const outs = (b: Record<string, unknown> | undefined) => eachList(b, toList)!;
+  return {
+    create: async (news: Record<string, unknown>) => {
+      const r = await m.create(ins(news));
+      return { id: r.id, outs: outs(r.outs) };
+    },
+    diff: (id: string, olds: Record<string, unknown>, news: Record<string, unknown>) =>
+      m.diff(id, ins(olds), ins(news)),
+    read: async (id: string, props: Record<string, unknown>) => {
+      const r = await m.read(id, ins(props));
+      return { id: r.id, props: outs(r.props), inputs: outs(r.inputs) };
+    },
+    update: async (id: string, olds: Record<string, unknown>, news: Record<string, unknown>) => ({
+      outs: outs((await m.update(id, ins(olds), ins(news))).outs),
+    }),
+    delete: (id: string, props: Record<string, unknown>) => m.delete(id, ins(props)),
+  };
+}
+
+/** A value as the engine hands it back to a provider: every secret envelope opened. */
+function plain<T>(v: T): T {
+  if (isSecretEnvelope(v)) return plain((v as { value: T }).value);
+  if (Array.isArray(v)) return v.map(plain) as T;
+  if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)])) as T;
+  return v;
+}
+
 const FACES = [
-  ["dynamic", budgetPolicy],
+  ["dynamic", dynamic(budgetPolicy)],
   ["native", native("BudgetPolicy")],
 ] as const;
 
@@ -247,5 +294,107 @@ describe("check", () => {
     ]);
     const ok = await modelAccessPolicy.check({}, { workspaceId: "default", name: "m", memberUserIds: [] });
     expect(ok.failures).toEqual([]);
+  });
+});
+
+describe("the dynamic face holds each id list as a map {id: true}, so its preview names each id", () => {
+  const m = (...ids: string[]) => Object.fromEntries(ids.map((id) => [id, true]));
+  const news = {
+    workspaceId: DEFAULT_WS,
+    name: "Mapped",
+    limitUsd: 5,
+    resetInterval: "monthly",
+    memberUserIds: m("user_alice"),
+    keyHashes: m(),
+    optedOutMemberUserIds: m("user_dave"),
+  };
+
+  it("in the state, its copy of the args and a refresh's inputs; a diff of maps is a change only when an id moves", async () => {
+    expect((await budgetPolicy.check({}, news)).failures).toEqual([]);
+    const r = await budgetPolicy.create(news);
+    expect(r.outs).toMatchObject({
+      memberUserIds: m("user_alice"),
+      keyHashes: {},
+      optedOutMemberUserIds: m("user_dave"),
+    });
+    expect(r.outs.args).toMatchObject({ memberUserIds: m("user_alice"), optedOutMemberUserIds: m("user_dave") });
+    // Lists it does not manage are held as maps too (what the service holds).
+    expect(r.outs.optedOutKeyHashes).toEqual({});
+    const read = await budgetPolicy.read(r.id, r.outs);
+    expect(read.props).toMatchObject({ memberUserIds: m("user_alice") });
+    expect(read.inputs).toMatchObject({ memberUserIds: m("user_alice"), optedOutMemberUserIds: m("user_dave") });
+    expect((await budgetPolicy.diff(r.id, read.props!, news)).changes).toBe(false);
+    const next = { ...news, memberUserIds: m("user_alice", "user_bob") };
+    expect((await budgetPolicy.diff(r.id, read.props!, next)).changes).toBe(true);
+    const u = await budgetPolicy.update(r.id, read.props!, next);
+    expect(u.outs).toMatchObject({ memberUserIds: m("user_alice", "user_bob") });
+    await budgetPolicy.delete(r.id, u.outs);
+  });
+
+  it("check names a bad entry by its id, not by an index the program never saw", async () => {
+    const c = await budgetPolicy.check({}, { ...news, memberUserIds: m("user_alice", " ") });
+    expect(c.failures?.map((f) => `${f.property}: ${f.reason}`)).toEqual([
+      // The engine looks a property up among the top-level inputs, so the path leads the reason (check-failures.ts).
+      ': memberUserIds[" "]: ids must be non-empty strings (got " ")',
+    ]);
+  });
+});
+
+describe.each([
+  ["dynamic", budgetPolicy, (...ids: string[]) => Object.fromEntries(ids.map((id) => [id, true]))],
+  ["native", native("BudgetPolicy"), (...ids: string[]) => ids],
+] as const)("a secret id list on the %s face", (face, bp, ids) => {
+  const unsealed = (v: unknown) => {
+    expect(isSecretEnvelope(v), JSON.stringify(v)).toBe(true);
+    return (v as { value: unknown }).value;
+  };
+  const news = {
+    workspaceId: DEFAULT_WS,
+    name: `Secret ${face}`,
+    limitUsd: 5,
+    resetInterval: "monthly",
+    memberUserIds: ids("user_alice"),
+    optedOutKeyHashes: ids("a1b2c3d4e5f60718"),
+    __secretArgs: ["memberUserIds", "optedOutKeyHashes"],
+  };
+
+  it("stays secret in the state, its args and a refresh; messages give counts, never ids", async () => {
+    const r = await bp.create(news);
+    const outs = r.outs as Record<string, unknown>;
+    expect(unsealed(outs.memberUserIds)).toEqual(ids("user_alice"));
+    expect(unsealed(outs.optedOutKeyHashes)).toEqual(ids("a1b2c3d4e5f60718"));
+    const args = outs.args as Record<string, unknown>;
+    expect(unsealed(args.memberUserIds)).toEqual(ids("user_alice"));
+    expect(unsealed(args.optedOutKeyHashes)).toEqual(ids("a1b2c3d4e5f60718"));
+    const read = await bp.read(r.id, plain(outs));
+    const props = read.props as Record<string, unknown>;
+    expect(unsealed(props.memberUserIds)).toEqual(ids("user_alice"));
+    expect(unsealed((read.inputs as Record<string, unknown>).memberUserIds)).toEqual(ids("user_alice"));
+    // The engine hands the state back without the marks (the dynamic host takes no secrets).
+    const olds = plain(props);
+    const next = { ...news, memberUserIds: ids("user_alice", "user_bob") };
+    const d = await bp.diff(r.id, olds, next);
+    expect(d.changes).toBe(true);
+    if ("paths" in d) expect(d.paths).toEqual(["update memberUserIds"]);
+    // Someone adds a member and removes the opted-out key out of band: the update names counts only.
+    const put = await api()("PUT", `/guardrails/policies/budget/${r.id}`, {
+      name: news.name,
+      workspace_id: DEFAULT_WS,
+      config: { limit_usd: 5, reset_interval: "monthly", include_byok_in_budgets: false },
+      member_ids: ["user_alice", "user_carol"],
+      api_key_hashes: [],
+      opted_out_member_ids: [],
+      opted_out_api_key_hashes: [],
+    });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    const err = (await bp.update(r.id, olds, next).catch((e: Error) => e)) as Error;
+    expect(err.message).toContain("memberUserIds (1 added, 0 removed)");
+    expect(err.message).toContain("optedOutKeyHashes (0 added, 1 removed)");
+    expect(err.message).not.toMatch(/user_carol|user_alice|a1b2c3d4e5f60718/);
+    const again = await bp.read(r.id, olds);
+    const u = await bp.update(r.id, plain(again.props as Record<string, unknown>), next);
+    const after = u.outs as Record<string, unknown>;
+    expect(unsealed(after.memberUserIds)).toEqual(ids("user_alice", "user_bob"));
+    await bp.delete(r.id, plain(after));
   });
 });
