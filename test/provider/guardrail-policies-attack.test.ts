@@ -6,7 +6,14 @@
  * clobbers a policy edited through the policy API). A test showing the bar broken is `it.fails`
  * and named "BROKE".
  */
+import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { createBody } from "../../src/core/policies/bodies";
+import { policyCreateKey } from "../../src/core/policies/create-once";
+import { parseInputs } from "../../src/core/policies/lifecycle";
+import { killedEntry } from "../helpers/journal";
 import { policyLifecycle } from "../../src/core/policies/lifecycle";
 import { ProviderConfig } from "../../src/core/settings/config";
 import type { PolicyTypeName } from "../../src/core/kinds";
@@ -92,6 +99,50 @@ describe("the lifecycle under faults", () => {
     expect(err.message).toMatch(/none was adopted/);
     for (const p of named) expect(err.message).toContain(p.id);
     expect(err.message).toContain(before);
+  });
+
+  it("B01c a run killed mid-create: the next create of the same resource recovers its policy from the journal, no POST", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "policy-journal-"));
+    const was = process.env.GUARDRAILS_JOURNAL_DIR;
+    process.env.GUARDRAILS_JOURNAL_DIR = dir;
+    try {
+      const made = async (name: string) =>
+        (
+          await api()("POST", "/guardrails/policies/budget", {
+            name,
+            workspace_id: DEFAULT_WS,
+            policy_type: "budget",
+            config: { limit_usd: 50, reset_interval: "monthly" },
+            member_ids: ["user_alice"],
+            api_key_hashes: [],
+          })
+        ).body.data.id as string;
+      const plant = (resource: string, name: string, extra: Record<string, unknown>) => {
+        const body = createBody("BudgetPolicy", parseInputs("BudgetPolicy", budget(name)), DEFAULT_WS);
+        const key = policyCreateKey(resource, emu.url, "BudgetPolicy", body);
+        writeFileSync(join(dir, `${key.slice(0, 16)}-1-1.json`), JSON.stringify(killedEntry(resource, key, extra)));
+      };
+      // The killed run's POST answered (the entry holds the id), and the process died before the engine recorded it.
+      const withId = await made("Journal B01c");
+      plant("proj/dev/b01c", "Journal B01c", { id: withId });
+      // Another killed run died before the answer: its entry has no id, the list finds its policy.
+      const noId = await made("Journal B01d");
+      plant("proj/dev/b01d", "Journal B01d", {});
+      await emu.clearLog();
+      const r1 = await lc().create({ ...budget("Journal B01c"), __resource: "proj/dev/b01c" });
+      expect(r1.id).toBe(withId);
+      const r2 = await lc().create({ ...budget("Journal B01d"), __resource: "proj/dev/b01d" });
+      expect(r2.id).toBe(noId);
+      expect((await calls()).filter((c) => c.startsWith("POST"))).toEqual([]);
+      expect((await listAll("budget")).filter((p) => p.name.startsWith("Journal B01"))).toHaveLength(2);
+      // The engine recorded the ids (diff): their entries are dropped.
+      await lc().diff(r1.id, r1.properties as never, budget("Journal B01c"));
+      await lc().diff(r2.id, r2.properties as never, budget("Journal B01d"));
+      expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      process.env.GUARDRAILS_JOURNAL_DIR = was;
+      if (was === undefined) delete process.env.GUARDRAILS_JOURNAL_DIR;
+    }
   });
 
   it("B02 a PUT that lands and loses its answer: retried or a clear error; the next update never overwrites silently", async () => {

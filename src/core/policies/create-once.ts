@@ -14,10 +14,15 @@
  * same-named policy with the same settings and assignments made before this create and never
  * updated since cannot be told from ours; that is the one residual case (docs/errors.md).
  */
-import type { GuardrailsError } from "../client/errors";
+import { checkBaseUrl } from "../client/base-url";
+import { NotFoundError, type GuardrailsError } from "../client/errors";
+import { isAmbiguous } from "../client/retry";
 import type { Connection } from "../connection";
 import { claim, isClaimed, othersSettled, serially, trackedPost } from "../guardrail/create-claims";
-import type { PolicyTypeName } from "../kinds";
+import { createKey, JournalHandle } from "../guardrail/create-journal";
+import { settledEntry } from "../guardrail/create-once";
+import { discard } from "../guardrail/journal-files";
+import { KINDS, type PolicyTypeName } from "../kinds";
 import { idText } from "../text/terminal";
 import { UserError } from "../user-error";
 import { fieldsOf, key, LIST_WIRE, sameSet, settingsOf } from "./model";
@@ -35,26 +40,101 @@ interface ListedPolicy {
   config: Record<string, unknown>;
   member_count?: number;
   api_key_count?: number;
-  is_workspace_default?: boolean | null;
-  is_legacy_mapped?: boolean | null;
-  updated_at?: string | null;
+  is_workspace_default?: boolean | null | undefined;
+  is_legacy_mapped?: boolean | null | undefined;
+  updated_at?: string | null | undefined;
 }
 
-/** Creates the policy `body` describes exactly once; `what` names it in errors. */
+/** The journal key of a policy create: the resource, the service, the kind and exactly what it asks for. */
+export const policyCreateKey = (resource: string, serviceUrl: string, type: PolicyTypeName, body: WirePolicyWrite) =>
+  createKey(resource, serviceUrl, { policy: KINDS[type].policy.policyType, body });
+
+/**
+ * Creates the policy `body` describes exactly once; `what` names it in errors. With `resource`
+ * (`project/stack/name` or a URN), a journal entry (guardrail/create-journal.ts) lets the next
+ * create of the same resource and body recover the policy a killed run made.
+ */
 export async function createPolicyOnce(
   conn: Connection,
   type: PolicyTypeName,
   body: WirePolicyWrite,
   what: string,
+  resource?: string,
 ): Promise<WirePolicy> {
   const ops = policyOps(conn, type);
+  const s = conn.settings();
+  const key = resource ? policyCreateKey(resource, checkBaseUrl(s.baseUrl, [s.apiKey]), type, body) : undefined;
+  const recovered = key ? await recoverInterrupted(conn, type, body, what, key) : undefined;
+  if (recovered) return recovered;
+  let journal: { landed(id: string): void; remove(): void } = NO_JOURNAL;
   let started = Date.now();
   return ops.create(body, {
     around: async (post) => {
+      journal = resource && key ? JournalHandle.begin(resource, key) : NO_JOURNAL;
       started = Date.now();
-      return trackedPost(post);
+      try {
+        const p = await trackedPost(post);
+        journal.landed(p.id);
+        return p;
+      } catch (err) {
+        // An ambiguous failure keeps the entry: if settling it fails, the next run resumes from `started`.
+        if (!isAmbiguous(err)) journal.remove();
+        throw err;
+      }
     },
-    resolve: (err: GuardrailsError) => serially(() => resolveAmbiguous(conn, type, body, what, started, err.message)),
+    resolve: async (err: GuardrailsError) => {
+      const found = await serially(() => resolveAmbiguous(conn, type, body, what, started, err.message));
+      if (found) journal.landed(found.id);
+      return found;
+    },
+    onGiveUp: () => journal.remove(),
+  });
+}
+
+const NO_JOURNAL = { landed: () => undefined, remove: () => undefined };
+
+/** The policy a killed run created for this exact create, if the journal says there is one. */
+async function recoverInterrupted(
+  conn: Connection,
+  type: PolicyTypeName,
+  body: WirePolicyWrite,
+  what: string,
+  key: string,
+): Promise<WirePolicy | undefined> {
+  const ops = policyOps(conn, type);
+  for (const orphan of JournalHandle.orphans(key)) {
+    const { entry, file } = await settledEntry(orphan.file, orphan.entry);
+    const found = await serially(async () => {
+      const why = `a run was interrupted during this create at ${new Date(entry.started).toISOString()}`;
+      if (!entry.id) return resolveAmbiguous(conn, type, body, what, entry.started, why);
+      if (isClaimed(entry.id)) return undefined;
+      // The entry is a claim read from disk: adopt only what this create would have made (ops.get
+      // refuses an answer about another id or kind; its workspace is the one asked).
+      const p = await ops
+        .get(entry.id, body.workspace_id)
+        .catch((err) => (err instanceof NotFoundError ? undefined : Promise.reject(err)));
+      const ours = p && matches(type, listedOf(p), body, entry.started) && sameLists(p, body).length === 0;
+      return ours && claim(p.id) ? p : undefined;
+    });
+    discard(file);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** A detail record as a list row reads it. */
+const listedOf = (p: WirePolicyDetail): ListedPolicy => ({
+  ...p,
+  member_count: new Set(p.member_ids).size,
+  api_key_count: new Set(p.api_key_hashes).size,
+});
+
+/** The lists `body` sends that the record does not hold exactly. */
+function sameLists(detail: WirePolicyDetail, body: WirePolicyWrite): IdList[] {
+  const sent = (l: IdList) => (body as unknown as Record<string, string[] | undefined>)[LIST_WIRE[l]];
+  return (Object.keys(LIST_WIRE) as IdList[]).filter((l) => {
+    const want = sent(l);
+    return want !== undefined && !sameSet(want, detail[LIST_WIRE[l] as keyof WirePolicyDetail] as string[] | null);
   });
 }
 
@@ -87,11 +167,7 @@ async function resolveAmbiguous(
     );
   const only = open[0]!;
   const detail = await ops.get(only.id, body.workspace_id);
-  const sent = (l: IdList) => (body as unknown as Record<string, string[] | undefined>)[LIST_WIRE[l]];
-  const differs = (Object.keys(LIST_WIRE) as IdList[]).filter((l) => {
-    const want = sent(l);
-    return want !== undefined && !sameSet(want, detail[LIST_WIRE[l] as keyof WirePolicyDetail] as string[] | null);
-  });
+  const differs = sameLists(detail, body);
   if (detail.id !== only.id || differs.length > 0)
     throw refuse(
       `the one candidate the list shows, ${idText(only.id)}, ${detail.id !== only.id ? `was answered as ${idText(detail.id)}` : `holds other ${differs.join(", ")} than were sent`}`,

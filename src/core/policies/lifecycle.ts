@@ -21,6 +21,7 @@ import { OtherPolicyError, policyOps, type WirePolicyDetail } from "./ops";
 import { createBody, updateBody } from "./bodies";
 import { parseImportId } from "./import-id";
 import { createPolicyOnce } from "./create-once";
+import { JournalHandle } from "../guardrail/create-journal";
 import { askWorkspace } from "./workspace";
 import { hidingSecrets } from "../args/secret-text";
 
@@ -119,7 +120,11 @@ export async function create(
   const what = label(type, inputs.name, news);
   const workspaceId = await workspaceIdOf(conn, inputs.workspaceId, what);
   const body = createBody(type, inputs, workspaceId);
-  const p = await createPolicyOnce(conn, type, body, what).catch((err) => Promise.reject(annotate(what, err)));
+  // `__resource` (the face's name of the resource) keys the create journal (create-once.ts).
+  const resource = typeof news.__resource === "string" ? news.__resource : undefined;
+  const p = await createPolicyOnce(conn, type, body, what, resource).catch((err) =>
+    Promise.reject(annotate(what, err)),
+  );
   const outs = outputsOf(
     type,
     workspaceId,
@@ -270,12 +275,27 @@ function annotate(what: string, err: unknown): Error {
 }
 
 /** The provider methods of one policy kind over `conn`. */
+/** The engine recorded `id` (it called diff, read, update or delete with it): no interrupted create to recover. */
+const recorded = (id: string) => JournalHandle.forget(id);
+
 export const policyLifecycle = (type: PolicyTypeName, conn: Connection): Lifecycle => ({
   check: async (_olds, news) => check(type, news),
   // A secret arg's values never reach a failure's text, whoever wrote it (secret-text.ts).
-  diff: (_id, olds, news) => diff(conn, type, olds as PolicyOutputs, news).catch(hidingSecrets(news, olds)),
+  diff: (id, olds, news) => {
+    recorded(id);
+    return diff(conn, type, olds as PolicyOutputs, news).catch(hidingSecrets(news, olds));
+  },
   create: (news) => create(conn, type, news).catch(hidingSecrets(news)),
-  read: (id, props) => read(conn, type, id, props as PolicyOutputs | undefined).catch(hidingSecrets(props)),
-  update: (id, olds, news) => update(conn, type, id, olds as PolicyOutputs, news).catch(hidingSecrets(news, olds)),
-  delete: (id, props) => remove(conn, type, id, props as PolicyOutputs).catch(hidingSecrets(props)),
+  read: (id, props) => {
+    recorded(id.split("/").pop() ?? id);
+    return read(conn, type, id, props as PolicyOutputs | undefined).catch(hidingSecrets(props));
+  },
+  update: (id, olds, news) => {
+    recorded(id);
+    return update(conn, type, id, olds as PolicyOutputs, news).catch(hidingSecrets(news, olds));
+  },
+  delete: (id, props) => {
+    recorded(id);
+    return remove(conn, type, id, props as PolicyOutputs).catch(hidingSecrets(props));
+  },
 });
