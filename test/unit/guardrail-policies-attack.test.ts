@@ -636,7 +636,7 @@ describe("diff", () => {
     // Bar: an unconfirmed 404 is ambiguous; it must not become a previewed replacement.
     expect(d).toBeInstanceOf(Error);
     expect((d as Error).message).toMatch(/GET \S*\/workspaces\/eng answered 404/);
-    expect((d as Error).message).toMatch(/not reported as deleted|workspace list/);
+    expect((d as Error).message).toMatch(/workspace eng is not taken as missing, because .* the workspace list/);
   });
 
   it("A41 a preview with unknown member ids names the list, calls nothing, never crashes", async () => {

@@ -33,6 +33,10 @@ export async function askWorkspace(conn: Connection, ref: string, what: string):
       guardrailId: asked,
       noun: "workspace",
       list: () => idsAndSlugs(conn),
+      refusal: {
+        verdict: `workspace ${idText(asked)} is not taken as missing`,
+        kept: "Nothing was changed.",
+      },
     });
     return undefined;
   }
