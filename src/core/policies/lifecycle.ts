@@ -3,7 +3,8 @@
  * create is one POST, read one GET, update a GET (the concurrency check against the state's
  * last read: a change made since fails, writing nothing) then one PUT, delete one DELETE.
  */
-import { GuardrailsError, NotFoundError, ValidationError } from "../client/errors";
+import { NotFoundError, ValidationError } from "../client/errors";
+import { annotateAs } from "../guardrail/lifecycle";
 import { issuesToFailures, markSecret, nameInMessages, secretArgsOf, shown } from "../args/messages";
 import { userProps } from "../args/user-props";
 import type { Connection } from "../connection";
@@ -269,9 +270,9 @@ const goneQuestion = (conn: Connection, type: PolicyTypeName, what: string, id: 
 
 /** A failure of a call, named for the resource. */
 function annotate(what: string, err: unknown): Error {
-  if (err instanceof GuardrailsError) return err.wrap(`${what}: ${err.message}`);
   if (err instanceof OtherPolicyError) return new OtherPolicyError(`${what}: ${err.message}`, { cause: err });
-  return err instanceof Error ? err : new Error(String(err));
+  // As a Guardrail's: an API error wrapped naming the resource, the field table's wire names in the program's.
+  return annotateAs(what, err);
 }
 
 /** The provider methods of one policy kind over `conn`. */
