@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ProviderConfig } from "../../src/core/settings/config";
 import { check, policyLifecycle } from "../../src/core/policies/lifecycle";
 import { guardrailLifecycle } from "../../src/core/guardrail/lifecycle";
+import { workspaceDefaultLifecycle } from "../../src/core/guardrail/workspace-default-lifecycle";
 import { GuardrailsClient } from "../../src/core/client";
 import { collect } from "../../src/core/client/pagination";
 import { PolicyClient } from "../../src/core/client/policies";
@@ -36,6 +37,7 @@ async function serve(handler: (r: Recorded) => Answer, type: PolicyTypeName = "B
   return policyLifecycle(type, conn);
 }
 const sent = () => (server?.requests ?? []).map((r) => `${r.method} ${r.url}`);
+const all404 = () => ({ status: 404, body: { error: { code: 404, message: "Not Found" } } });
 
 async function failure(p: Promise<unknown>): Promise<Error> {
   try {
@@ -364,8 +366,6 @@ describe("the update's writes", () => {
 // ---------------------------------------------------------------- 404 from a wrong base URL
 
 describe("a 404 from a wrong base URL", () => {
-  const all404 = () => ({ status: 404, body: { error: { code: 404, message: "Not Found" } } });
-
   it("A25 refresh: not believed as gone; the state keeps the resource", async () => {
     const c = await created();
     const lc = await serve(all404);
@@ -637,6 +637,29 @@ describe("diff", () => {
     expect(d).toBeInstanceOf(Error);
     expect((d as Error).message).toMatch(/GET \S*\/workspaces\/eng answered 404/);
     expect((d as Error).message).toMatch(/workspace eng is not taken as missing, because .* the workspace list/);
+  });
+
+  it("A40w a WorkspaceDefaultGuardrail's slug: an unconfirmed 404 or another workspace's answer is an error, not a replace", async () => {
+    const olds = { workspaceId: WS, workspaceSlug: "eng", args: { workspaceId: "eng" }, name: "d" };
+    const conn = async (handler: (r: Recorded) => Answer) => {
+      server = await recordingServer(handler);
+      const c = new ProviderConfig();
+      const url = server.url;
+      c.configure((k) => ({ "guardrails:apiKey": KEY, "guardrails:baseUrl": url, "guardrails:maxAttempts": "2" })[k]);
+      return workspaceDefaultLifecycle(c);
+    };
+    const lost = await failure((await conn(all404)).diff(WS, olds as never, { workspaceId: "ops" }));
+    expect(lost.message).toMatch(/workspace ops is not taken as missing/);
+    await server?.close();
+    const other = await failure(
+      (
+        await conn(() => ({
+          status: 200,
+          body: { data: { id: OTHER, slug: "someone-else", name: "x", default_guardrail_id: PID } },
+        }))
+      ).diff(WS, olds as never, { workspaceId: "ops" }),
+    );
+    expect(other.message).toMatch(/asked the service for workspace ops, it answered workspace 650e8400/);
   });
 
   it("A41 a preview with unknown member ids names the list, calls nothing, never crashes", async () => {
