@@ -19,6 +19,7 @@ export {
   type ModerationPolicyArgs,
   type PolicyPlacementArgs,
 } from "./dynamic/policies";
+export { WorkspaceWidePolicy, type WorkspaceWidePolicyArgs } from "./dynamic/workspace-wide-policy";
 export {
   declareGuardrails,
   declareGuardrailFiles,
@@ -42,10 +43,23 @@ export {
   getGuardrailKeys,
   getWorkspace,
   getWorkspaces,
+  getPolicies,
+  getPolicy,
+  getSubjectPolicies,
+  getSubjectPoliciesOutput,
   type GuardrailInfo,
   type GuardrailsFound,
   type GuardrailMembersFound,
   type GuardrailKeysFound,
   type WorkspaceInfo,
   type WorkspacesFound,
+  type PoliciesFound,
+  type PolicyInfo,
+  type PolicySettingsInfo,
+  type PolicySummaryInfo,
+  type PolicyTypeWord,
+  type SubjectAssignmentInfo,
+  type SubjectPoliciesArgs,
+  type SubjectPoliciesFound,
+  type WorkspaceWidePolicyInfo,
 } from "./dynamic/data-sources";

@@ -30,6 +30,21 @@ export const getGuardrails: typeof import("./getGuardrails").getGuardrails = nul
 export const getGuardrailsOutput: typeof import("./getGuardrails").getGuardrailsOutput = null as any;
 utilities.lazyLoad(exports, ["getGuardrails","getGuardrailsOutput"], () => require("./getGuardrails"));
 
+export { GetPoliciesArgs, GetPoliciesResult, GetPoliciesOutputArgs } from "./getPolicies";
+export const getPolicies: typeof import("./getPolicies").getPolicies = null as any;
+export const getPoliciesOutput: typeof import("./getPolicies").getPoliciesOutput = null as any;
+utilities.lazyLoad(exports, ["getPolicies","getPoliciesOutput"], () => require("./getPolicies"));
+
+export { GetPolicyArgs, GetPolicyResult, GetPolicyOutputArgs } from "./getPolicy";
+export const getPolicy: typeof import("./getPolicy").getPolicy = null as any;
+export const getPolicyOutput: typeof import("./getPolicy").getPolicyOutput = null as any;
+utilities.lazyLoad(exports, ["getPolicy","getPolicyOutput"], () => require("./getPolicy"));
+
+export { GetSubjectPoliciesArgs, GetSubjectPoliciesResult, GetSubjectPoliciesOutputArgs } from "./getSubjectPolicies";
+export const getSubjectPolicies: typeof import("./getSubjectPolicies").getSubjectPolicies = null as any;
+export const getSubjectPoliciesOutput: typeof import("./getSubjectPolicies").getSubjectPoliciesOutput = null as any;
+utilities.lazyLoad(exports, ["getSubjectPolicies","getSubjectPoliciesOutput"], () => require("./getSubjectPolicies"));
+
 export { GetWorkspaceArgs, GetWorkspaceResult, GetWorkspaceOutputArgs } from "./getWorkspace";
 export const getWorkspace: typeof import("./getWorkspace").getWorkspace = null as any;
 export const getWorkspaceOutput: typeof import("./getWorkspace").getWorkspaceOutput = null as any;
@@ -80,6 +95,11 @@ export type WorkspaceDefaultGuardrail = import("./workspaceDefaultGuardrail").Wo
 export const WorkspaceDefaultGuardrail: typeof import("./workspaceDefaultGuardrail").WorkspaceDefaultGuardrail = null as any;
 utilities.lazyLoad(exports, ["WorkspaceDefaultGuardrail"], () => require("./workspaceDefaultGuardrail"));
 
+export { WorkspaceWidePolicyArgs } from "./workspaceWidePolicy";
+export type WorkspaceWidePolicy = import("./workspaceWidePolicy").WorkspaceWidePolicy;
+export const WorkspaceWidePolicy: typeof import("./workspaceWidePolicy").WorkspaceWidePolicy = null as any;
+utilities.lazyLoad(exports, ["WorkspaceWidePolicy"], () => require("./workspaceWidePolicy"));
+
 
 // Export enums:
 export * from "./types/enums";
@@ -111,6 +131,8 @@ const _module = {
                 return new ModerationPolicy(name, <any>undefined, { urn })
             case "guardrails:index:WorkspaceDefaultGuardrail":
                 return new WorkspaceDefaultGuardrail(name, <any>undefined, { urn })
+            case "guardrails:index:WorkspaceWidePolicy":
+                return new WorkspaceWidePolicy(name, <any>undefined, { urn })
             default:
                 throw new Error(`unknown resource type ${type}`);
         }

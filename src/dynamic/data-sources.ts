@@ -1,5 +1,6 @@
 /**
- * The data sources on the dynamic face: plain async functions over the client, with the names,
+ * The data sources on the dynamic face: plain async functions over the client (and
+ * `getSubjectPoliciesOutput`, which takes secret inputs), with the names,
  * args and answers of the native face's invokes (src/core/data-sources), so a program reads the
  * same on either face. They run in the program, reading the stack config (`guardrails:apiKey`,
  * `guardrails:baseUrl`, the tuning settings) and the environment as the resources do, with the
@@ -14,6 +15,17 @@ import type {
   GuardrailMembersFound,
   GuardrailsFound,
 } from "../core/data-sources/lookups";
+import type { PolicyTypeWord } from "../core/data-sources/args";
+import * as policies from "../core/data-sources/policies";
+import type {
+  PoliciesFound,
+  PolicyInfo,
+  PolicySettingsInfo,
+  PolicySummaryInfo,
+  SubjectAssignmentInfo,
+  SubjectPoliciesFound,
+  WorkspaceWidePolicyInfo,
+} from "../core/data-sources/policies";
 import * as workspaces from "../core/data-sources/workspaces";
 import type { WorkspaceInfo, WorkspacesFound } from "../core/data-sources/workspaces";
 import { configure, processConfig } from "../core/settings/config";
@@ -25,8 +37,16 @@ export type {
   GuardrailKeysFound,
   GuardrailMembersFound,
   GuardrailsFound,
+  PoliciesFound,
+  PolicyTypeWord,
+  PolicyInfo,
+  PolicySettingsInfo,
+  PolicySummaryInfo,
+  SubjectAssignmentInfo,
+  SubjectPoliciesFound,
   WorkspaceInfo,
   WorkspacesFound,
+  WorkspaceWidePolicyInfo,
 };
 
 /** Runs a lookup with the client the stack config and environment describe. */
@@ -81,4 +101,59 @@ export function getWorkspace(args: { id: string } | { slug: string } | { name: s
 /** Every workspace of the organization, sorted by name then id (a workspace without a name last). */
 export function getWorkspaces(): Promise<WorkspacesFound> {
   return withClient((client) => workspaces.getWorkspaces(client));
+}
+
+/**
+ * The Guardrail Policies of a workspace (its id or slug), summaries sorted by kind, name and id:
+ * with `policyType`, that kind's only (one list read), else all three (three lists). Every page
+ * is read. A slug costs one more call.
+ */
+export function getPolicies(args: { workspaceId: string; policyType?: PolicyTypeWord }): Promise<PoliciesFound> {
+  return withClient((client) => policies.getPolicies(client, args));
+}
+
+/**
+ * One Guardrail Policy, by kind, id and workspace (its id or slug), with its settings, members,
+ * keys, opt-outs, default flag, `reference` and legacy fields: one call (a slug costs one more).
+ */
+export function getPolicy(args: { policyType: PolicyTypeWord; id: string; workspaceId: string }): Promise<PolicyInfo> {
+  return withClient((client) => policies.getPolicy(client, args));
+}
+
+/** The args of `getSubjectPolicies`: one member (`memberId`) or one API key (`keyHash`) in a workspace. */
+export type SubjectPoliciesArgs = ({ memberId: string; keyHash?: never } | { keyHash: string; memberId?: never }) & {
+  /** The workspace: its id (UUID) or slug. */
+  workspaceId: string;
+  /**
+   * Whether to read the workspace-wide policies covering the workspace (one more call). A
+   * workspace-scoped key cannot: pass false with one. @default true
+   */
+  workspaceWide?: boolean;
+};
+
+/**
+ * The Guardrail Policies that apply to one member or API key in a workspace: per kind, the
+ * policies assigned to it directly, the workspace defaults it inherits and whether it opted out,
+ * and the workspace-wide policies covering the workspace. Four calls (a slug costs one more).
+ * Messages never quote the member id or key hash. To keep a secret id secret, call
+ * `getSubjectPoliciesOutput`, whose answer is secret when an arg is.
+ */
+export function getSubjectPolicies(args: SubjectPoliciesArgs): Promise<SubjectPoliciesFound> {
+  return withClient((client) => policies.getSubjectPolicies(client, args));
+}
+
+/**
+ * `getSubjectPolicies` over Pulumi inputs: pass a secret member id or key hash (for example a
+ * key's hash read as a secret) and the answer is a secret output, as Pulumi's generated
+ * `get...Output` functions do.
+ */
+export function getSubjectPoliciesOutput(
+  args: pulumi.Input<{
+    memberId?: pulumi.Input<string>;
+    keyHash?: pulumi.Input<string>;
+    workspaceId: pulumi.Input<string>;
+    workspaceWide?: pulumi.Input<boolean>;
+  }>,
+): pulumi.Output<SubjectPoliciesFound> {
+  return pulumi.output(args).apply((a) => getSubjectPolicies(a as SubjectPoliciesArgs));
 }

@@ -1,5 +1,5 @@
 /**
- * Data sources (invokes) on the native face: the six tokens, answered by the core's lookups
+ * Data sources (invokes) on the native face: the nine tokens, answered by the core's lookups
  * (src/core/data-sources) with the client of the provider instance's `Configure`. Bad args come
  * back as check failures with their property paths, before any call; a failure of the key or
  * the URL names where that setting came from, as a resource's does.
@@ -9,7 +9,9 @@ import { shown } from "../core/args/messages";
 import type { GuardrailsClient } from "../core/client/client";
 import { type LookupName, parseLookupArgs } from "../core/data-sources/args";
 import * as lookups from "../core/data-sources/lookups";
+import * as policies from "../core/data-sources/policies";
 import * as workspaces from "../core/data-sources/workspaces";
+import { asSecret } from "../core/markers";
 import type { Connection } from "../core/connection";
 import { explainAuthError, explainUrlError } from "../core/settings/key-source";
 import { UserError } from "../core/user-error";
@@ -24,6 +26,9 @@ export const FUNCTION_TOKENS: Record<LookupName, string> = {
   getGuardrailKeys: "guardrails:index:getGuardrailKeys",
   getWorkspace: "guardrails:index:getWorkspace",
   getWorkspaces: "guardrails:index:getWorkspaces",
+  getPolicies: "guardrails:index:getPolicies",
+  getPolicy: "guardrails:index:getPolicy",
+  getSubjectPolicies: "guardrails:index:getSubjectPolicies",
 };
 
 /** Kept for the schema's first entry (schema-functions.ts). */
@@ -39,7 +44,19 @@ const RUN: Record<LookupName, Run> = {
   getGuardrailKeys: (client, args) => lookups.getGuardrailKeys(client, args),
   getWorkspace: (client, args) => workspaces.getWorkspace(client, args),
   getWorkspaces: (client) => workspaces.getWorkspaces(client),
+  getPolicies: (client, args) => policies.getPolicies(client, args),
+  getPolicy: (client, args) => policies.getPolicy(client, args),
+  getSubjectPolicies: (client, args) => policies.getSubjectPolicies(client, args),
 };
+
+/**
+ * An answer's values that echo an arg the engine sent as a secret, marked secret again: the
+ * member id or key hash `getSubjectPolicies` answers with stays secret in the program's outputs.
+ */
+function remarkSecrets(answer: object, secretRoots: readonly string[]): Record<string, unknown> {
+  const roots = new Set(secretRoots);
+  return Object.fromEntries(Object.entries(answer).map(([k, v]) => [k, roots.has(k) ? asSecret(v) : v]));
+}
 
 /** `Invoke`: one data source over `conn`; check failures for bad args, the answer in the program's names. */
 export async function invoke(conn: Connection, req: provproto.InvokeRequest): Promise<provproto.InvokeResponse> {
@@ -51,7 +68,8 @@ export async function invoke(conn: Connection, req: provproto.InvokeRequest): Pr
     throw new UserError(
       `unknown function ${shown(req.getTok())}; this provider serves ${[...BY_TOKEN.keys(), LOAD_GUARDRAIL_FILES].join(", ")}`,
     );
-  const parsed = parseLookupArgs(name, fromStruct(req.getArgs()).props);
+  const { props, secretRoots } = fromStruct(req.getArgs());
+  const parsed = parseLookupArgs(name, props);
   if (!parsed.ok) {
     resp.setFailuresList(
       parsed.failures.map((f) => {
@@ -64,7 +82,7 @@ export async function invoke(conn: Connection, req: provproto.InvokeRequest): Pr
     return resp;
   }
   try {
-    resp.setReturn(toStruct({ ...(await RUN[name](conn.client(), parsed.args as never)) }));
+    resp.setReturn(toStruct(remarkSecrets(await RUN[name](conn.client(), parsed.args as never), secretRoots)));
   } catch (err) {
     throw explainUrlError(explainAuthError(err, conn), conn);
   }

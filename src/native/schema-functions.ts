@@ -1,11 +1,12 @@
 /**
  * The data sources' part of the package schema: the `functions` map (one entry per invoke
- * token, inputs and outputs in the program's names, each described) and the object type that
- * `getGuardrails` lists (`types`). schema.ts merges both into the package schema.
+ * token, inputs and outputs in the program's names, each described) and the object types their
+ * answers list (`types`). schema.ts merges both into the package schema.
  */
 import { NAME_REGEX_MAX } from "../core/data-sources/args";
 import { FIELD_NAMES } from "../core/fields/fields";
 import { FUNCTION_TOKENS } from "./invoke";
+import { policyFunctions, policyFunctionTypes } from "./schema-policy-functions";
 
 type Property = Record<string, unknown>;
 type Properties = Record<string, Property>;
@@ -60,6 +61,7 @@ export function functionTypes(guardrailProperties: Properties): Record<string, u
       ...guardrailInfo(guardrailProperties),
     },
     [WORKSPACE_INFO_TYPE]: { type: "object", description: "A workspace found by getWorkspaces.", ...workspaceInfo },
+    ...policyFunctionTypes(guardrailProperties),
   };
 }
 
@@ -125,6 +127,7 @@ export function functionSpecs(guardrailProperties: Properties): Record<string, u
       },
     },
     ...workspaceFunctions(),
+    ...policyFunctions(guardrailProperties),
   };
 }
 

@@ -35,6 +35,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &ModerationPolicy{}
 	case "guardrails:index:WorkspaceDefaultGuardrail":
 		r = &WorkspaceDefaultGuardrail{}
+	case "guardrails:index:WorkspaceWidePolicy":
+		r = &WorkspaceWidePolicy{}
 	default:
 		return nil, fmt.Errorf("unknown resource type: %s", typ)
 	}

@@ -569,6 +569,174 @@ func (in *filterActionPtr) ToFilterActionPtrOutputWithContext(ctx context.Contex
 	return pulumi.ToOutputWithContext(ctx, in).(FilterActionPtrOutput)
 }
 
+// A Guardrail Policy's kind, as a workspace-wide policy's `policyType` names it.
+type PolicyType string
+
+const (
+	PolicyTypeBudget      = PolicyType("budget")
+	PolicyTypeModelAccess = PolicyType("modelAccess")
+	PolicyTypeModeration  = PolicyType("moderation")
+)
+
+func (PolicyType) ElementType() reflect.Type {
+	return reflect.TypeOf((*PolicyType)(nil)).Elem()
+}
+
+func (e PolicyType) ToPolicyTypeOutput() PolicyTypeOutput {
+	return pulumi.ToOutput(e).(PolicyTypeOutput)
+}
+
+func (e PolicyType) ToPolicyTypeOutputWithContext(ctx context.Context) PolicyTypeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(PolicyTypeOutput)
+}
+
+func (e PolicyType) ToPolicyTypePtrOutput() PolicyTypePtrOutput {
+	return e.ToPolicyTypePtrOutputWithContext(context.Background())
+}
+
+func (e PolicyType) ToPolicyTypePtrOutputWithContext(ctx context.Context) PolicyTypePtrOutput {
+	return PolicyType(e).ToPolicyTypeOutputWithContext(ctx).ToPolicyTypePtrOutputWithContext(ctx)
+}
+
+func (e PolicyType) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e PolicyType) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e PolicyType) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e PolicyType) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type PolicyTypeOutput struct{ *pulumi.OutputState }
+
+func (PolicyTypeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*PolicyType)(nil)).Elem()
+}
+
+func (o PolicyTypeOutput) ToPolicyTypeOutput() PolicyTypeOutput {
+	return o
+}
+
+func (o PolicyTypeOutput) ToPolicyTypeOutputWithContext(ctx context.Context) PolicyTypeOutput {
+	return o
+}
+
+func (o PolicyTypeOutput) ToPolicyTypePtrOutput() PolicyTypePtrOutput {
+	return o.ToPolicyTypePtrOutputWithContext(context.Background())
+}
+
+func (o PolicyTypeOutput) ToPolicyTypePtrOutputWithContext(ctx context.Context) PolicyTypePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v PolicyType) *PolicyType {
+		return &v
+	}).(PolicyTypePtrOutput)
+}
+
+func (o PolicyTypeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o PolicyTypeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e PolicyType) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o PolicyTypeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o PolicyTypeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e PolicyType) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type PolicyTypePtrOutput struct{ *pulumi.OutputState }
+
+func (PolicyTypePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**PolicyType)(nil)).Elem()
+}
+
+func (o PolicyTypePtrOutput) ToPolicyTypePtrOutput() PolicyTypePtrOutput {
+	return o
+}
+
+func (o PolicyTypePtrOutput) ToPolicyTypePtrOutputWithContext(ctx context.Context) PolicyTypePtrOutput {
+	return o
+}
+
+func (o PolicyTypePtrOutput) Elem() PolicyTypeOutput {
+	return o.ApplyT(func(v *PolicyType) PolicyType {
+		if v != nil {
+			return *v
+		}
+		var ret PolicyType
+		return ret
+	}).(PolicyTypeOutput)
+}
+
+func (o PolicyTypePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o PolicyTypePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *PolicyType) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// PolicyTypeInput is an input type that accepts values of the PolicyType enum
+// A concrete instance of `PolicyTypeInput` can be one of the following:
+//
+//	PolicyTypeBudget
+//	PolicyTypeModelAccess
+//	PolicyTypeModeration
+type PolicyTypeInput interface {
+	pulumi.Input
+
+	ToPolicyTypeOutput() PolicyTypeOutput
+	ToPolicyTypeOutputWithContext(context.Context) PolicyTypeOutput
+}
+
+var policyTypePtrType = reflect.TypeOf((**PolicyType)(nil)).Elem()
+
+type PolicyTypePtrInput interface {
+	pulumi.Input
+
+	ToPolicyTypePtrOutput() PolicyTypePtrOutput
+	ToPolicyTypePtrOutputWithContext(context.Context) PolicyTypePtrOutput
+}
+
+type policyTypePtr string
+
+func PolicyTypePtr(v string) PolicyTypePtrInput {
+	return (*policyTypePtr)(&v)
+}
+
+func (*policyTypePtr) ElementType() reflect.Type {
+	return policyTypePtrType
+}
+
+func (in *policyTypePtr) ToPolicyTypePtrOutput() PolicyTypePtrOutput {
+	return pulumi.ToOutput(in).(PolicyTypePtrOutput)
+}
+
+func (in *policyTypePtr) ToPolicyTypePtrOutputWithContext(ctx context.Context) PolicyTypePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(PolicyTypePtrOutput)
+}
+
 // When a spending limit resets.
 type ResetInterval string
 
@@ -911,6 +1079,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*DataRegionArrayInput)(nil)).Elem(), DataRegionArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*FilterActionInput)(nil)).Elem(), FilterAction("block"))
 	pulumi.RegisterInputType(reflect.TypeOf((*FilterActionPtrInput)(nil)).Elem(), FilterAction("block"))
+	pulumi.RegisterInputType(reflect.TypeOf((*PolicyTypeInput)(nil)).Elem(), PolicyType("budget"))
+	pulumi.RegisterInputType(reflect.TypeOf((*PolicyTypePtrInput)(nil)).Elem(), PolicyType("budget"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ResetIntervalInput)(nil)).Elem(), ResetInterval("daily"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ResetIntervalPtrInput)(nil)).Elem(), ResetInterval("daily"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ScanScopeInput)(nil)).Elem(), ScanScope("user_only"))
@@ -922,6 +1092,8 @@ func init() {
 	pulumi.RegisterOutputType(DataRegionArrayOutput{})
 	pulumi.RegisterOutputType(FilterActionOutput{})
 	pulumi.RegisterOutputType(FilterActionPtrOutput{})
+	pulumi.RegisterOutputType(PolicyTypeOutput{})
+	pulumi.RegisterOutputType(PolicyTypePtrOutput{})
 	pulumi.RegisterOutputType(ResetIntervalOutput{})
 	pulumi.RegisterOutputType(ResetIntervalPtrOutput{})
 	pulumi.RegisterOutputType(ScanScopeOutput{})

@@ -1095,6 +1095,642 @@ func (o GetGuardrailsGuardrailArrayOutput) Index(i pulumi.IntInput) GetGuardrail
 	}).(GetGuardrailsGuardrailOutput)
 }
 
+// A Guardrail Policy found by getPolicies (a summary: its assignees counted, not listed).
+type GetPoliciesPolicy struct {
+	// Regions requests may be processed in: `global`, `europe`, `us`; compared as a set. Omit instead of `[]`.
+	//
+	// Default: no restriction (null).
+	AllowedDataRegions []string `pulumi:"allowedDataRegions"`
+	// Models allowed, by slug or canonical slug; a set of identifiers (another identifier for a listed model is one update that then settles). Omit instead of `[]`.
+	//
+	// Default: no restriction (null).
+	AllowedModels []string `pulumi:"allowedModels"`
+	// Provider ids allowed; compared as a set. Omit instead of `[]`.
+	//
+	// Default: no restriction (null).
+	AllowedProviders []string `pulumi:"allowedProviders"`
+	// Builtin content filters; each slug at most once. Omit instead of `[]`.
+	//
+	// Default: none (null).
+	ContentFilterBuiltins []BuiltinFilterOutputType `pulumi:"contentFilterBuiltins"`
+	// Custom regex content filters, applied in order. Omit instead of `[]`.
+	//
+	// Default: none (null).
+	ContentFilters []CustomFilterOutputType `pulumi:"contentFilters"`
+	// Whether prompts sent to free models may be published.
+	//
+	// Default: the service's setting (null).
+	EnableFreeModelPublication *bool `pulumi:"enableFreeModelPublication"`
+	// Whether providers may train on prompts sent to free models.
+	//
+	// Default: the service's setting (null).
+	EnableFreeModelTraining *bool `pulumi:"enableFreeModelTraining"`
+	// Whether providers may train on prompts sent to paid models.
+	//
+	// Default: the service's setting (null).
+	EnablePaidModelTraining *bool `pulumi:"enablePaidModelTraining"`
+	// **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+	//
+	// Default: null.
+	//
+	// Deprecated: Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+	EnforceZdr *bool `pulumi:"enforceZdr"`
+	// Zero-data-retention for models of any other vendor.
+	//
+	// Default: `enforceZdr`, else null.
+	EnforceZdrOther *bool `pulumi:"enforceZdrOther"`
+	// Zero-data-retention for the first named model vendor.
+	//
+	// Default: `enforceZdr`, else null.
+	EnforceZdrVendorA *bool `pulumi:"enforceZdrVendorA"`
+	// Zero-data-retention for the second named model vendor.
+	//
+	// Default: `enforceZdr`, else null.
+	EnforceZdrVendorB *bool `pulumi:"enforceZdrVendorB"`
+	// Zero-data-retention for the third named model vendor.
+	//
+	// Default: `enforceZdr`, else null.
+	EnforceZdrVendorC *bool `pulumi:"enforceZdrVendorC"`
+	// The policy's id (UUID).
+	Id string `pulumi:"id"`
+	// Models excluded from routing, by slug or canonical slug; a set. Omit instead of `[]`.
+	//
+	// Default: none (null).
+	IgnoredModels []string `pulumi:"ignoredModels"`
+	// Provider ids excluded from routing; a set. Omit instead of `[]`.
+	//
+	// Default: none (null).
+	IgnoredProviders []string `pulumi:"ignoredProviders"`
+	// Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+	//
+	// Default: false.
+	IncludeByokInBudgets *bool `pulumi:"includeByokInBudgets"`
+	// How many API keys it is assigned to directly (`api_key_count`).
+	KeyCount int `pulumi:"keyCount"`
+	// The guardrails it was migrated from (`legacy_guardrail_ids`), sorted.
+	LegacyGuardrailIds []string `pulumi:"legacyGuardrailIds"`
+	// Whether the service keeps it in sync with a guardrail (the API's `is_legacy_mapped`); absent when the service does not say.
+	LegacyMapped *bool `pulumi:"legacyMapped"`
+	// Spending limit in US dollars, finite and >= 0.
+	//
+	// Default: no limit (null).
+	LimitUsd *float64 `pulumi:"limitUsd"`
+	// How many members it is assigned to directly (`member_count`).
+	MemberCount int `pulumi:"memberCount"`
+	// The policy's name.
+	Name string `pulumi:"name"`
+	// The policy's kind: `budget`, `modelAccess` (the API's `model_availability`, as in `ModelAccessPolicy`) or `moderation`.
+	PolicyType string `pulumi:"policyType"`
+	// The guardrails it replaced (`replaced_legacy_guardrail_ids`), sorted.
+	ReplacedLegacyGuardrailIds []string `pulumi:"replacedLegacyGuardrailIds"`
+	// When the spending limit resets: `daily`, `weekly` or `monthly`.
+	//
+	// Default: none (null).
+	ResetInterval *string `pulumi:"resetInterval"`
+	// When it was last updated (ISO 8601); absent when never.
+	UpdatedAt *string `pulumi:"updatedAt"`
+	// Whether it is its workspace's default for its kind (the API's `is_workspace_default`).
+	WorkspaceDefault bool `pulumi:"workspaceDefault"`
+}
+
+// A Guardrail Policy found by getPolicies (a summary: its assignees counted, not listed).
+type GetPoliciesPolicyOutput struct{ *pulumi.OutputState }
+
+func (GetPoliciesPolicyOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetPoliciesPolicy)(nil)).Elem()
+}
+
+func (o GetPoliciesPolicyOutput) ToGetPoliciesPolicyOutput() GetPoliciesPolicyOutput {
+	return o
+}
+
+func (o GetPoliciesPolicyOutput) ToGetPoliciesPolicyOutputWithContext(ctx context.Context) GetPoliciesPolicyOutput {
+	return o
+}
+
+// Regions requests may be processed in: `global`, `europe`, `us`; compared as a set. Omit instead of `[]`.
+//
+// Default: no restriction (null).
+func (o GetPoliciesPolicyOutput) AllowedDataRegions() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetPoliciesPolicy) []string { return v.AllowedDataRegions }).(pulumi.StringArrayOutput)
+}
+
+// Models allowed, by slug or canonical slug; a set of identifiers (another identifier for a listed model is one update that then settles). Omit instead of `[]`.
+//
+// Default: no restriction (null).
+func (o GetPoliciesPolicyOutput) AllowedModels() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetPoliciesPolicy) []string { return v.AllowedModels }).(pulumi.StringArrayOutput)
+}
+
+// Provider ids allowed; compared as a set. Omit instead of `[]`.
+//
+// Default: no restriction (null).
+func (o GetPoliciesPolicyOutput) AllowedProviders() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetPoliciesPolicy) []string { return v.AllowedProviders }).(pulumi.StringArrayOutput)
+}
+
+// Builtin content filters; each slug at most once. Omit instead of `[]`.
+//
+// Default: none (null).
+func (o GetPoliciesPolicyOutput) ContentFilterBuiltins() BuiltinFilterOutputTypeArrayOutput {
+	return o.ApplyT(func(v GetPoliciesPolicy) []BuiltinFilterOutputType { return v.ContentFilterBuiltins }).(BuiltinFilterOutputTypeArrayOutput)
+}
+
+// Custom regex content filters, applied in order. Omit instead of `[]`.
+//
+// Default: none (null).
+func (o GetPoliciesPolicyOutput) ContentFilters() CustomFilterOutputTypeArrayOutput {
+	return o.ApplyT(func(v GetPoliciesPolicy) []CustomFilterOutputType { return v.ContentFilters }).(CustomFilterOutputTypeArrayOutput)
+}
+
+// Whether prompts sent to free models may be published.
+//
+// Default: the service's setting (null).
+func (o GetPoliciesPolicyOutput) EnableFreeModelPublication() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetPoliciesPolicy) *bool { return v.EnableFreeModelPublication }).(pulumi.BoolPtrOutput)
+}
+
+// Whether providers may train on prompts sent to free models.
+//
+// Default: the service's setting (null).
+func (o GetPoliciesPolicyOutput) EnableFreeModelTraining() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetPoliciesPolicy) *bool { return v.EnableFreeModelTraining }).(pulumi.BoolPtrOutput)
+}
+
+// Whether providers may train on prompts sent to paid models.
+//
+// Default: the service's setting (null).
+func (o GetPoliciesPolicyOutput) EnablePaidModelTraining() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetPoliciesPolicy) *bool { return v.EnablePaidModelTraining }).(pulumi.BoolPtrOutput)
+}
+
+// **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+//
+// Default: null.
+//
+// Deprecated: Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+func (o GetPoliciesPolicyOutput) EnforceZdr() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetPoliciesPolicy) *bool { return v.EnforceZdr }).(pulumi.BoolPtrOutput)
+}
+
+// Zero-data-retention for models of any other vendor.
+//
+// Default: `enforceZdr`, else null.
+func (o GetPoliciesPolicyOutput) EnforceZdrOther() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetPoliciesPolicy) *bool { return v.EnforceZdrOther }).(pulumi.BoolPtrOutput)
+}
+
+// Zero-data-retention for the first named model vendor.
+//
+// Default: `enforceZdr`, else null.
+func (o GetPoliciesPolicyOutput) EnforceZdrVendorA() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetPoliciesPolicy) *bool { return v.EnforceZdrVendorA }).(pulumi.BoolPtrOutput)
+}
+
+// Zero-data-retention for the second named model vendor.
+//
+// Default: `enforceZdr`, else null.
+func (o GetPoliciesPolicyOutput) EnforceZdrVendorB() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetPoliciesPolicy) *bool { return v.EnforceZdrVendorB }).(pulumi.BoolPtrOutput)
+}
+
+// Zero-data-retention for the third named model vendor.
+//
+// Default: `enforceZdr`, else null.
+func (o GetPoliciesPolicyOutput) EnforceZdrVendorC() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetPoliciesPolicy) *bool { return v.EnforceZdrVendorC }).(pulumi.BoolPtrOutput)
+}
+
+// The policy's id (UUID).
+func (o GetPoliciesPolicyOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPoliciesPolicy) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Models excluded from routing, by slug or canonical slug; a set. Omit instead of `[]`.
+//
+// Default: none (null).
+func (o GetPoliciesPolicyOutput) IgnoredModels() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetPoliciesPolicy) []string { return v.IgnoredModels }).(pulumi.StringArrayOutput)
+}
+
+// Provider ids excluded from routing; a set. Omit instead of `[]`.
+//
+// Default: none (null).
+func (o GetPoliciesPolicyOutput) IgnoredProviders() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetPoliciesPolicy) []string { return v.IgnoredProviders }).(pulumi.StringArrayOutput)
+}
+
+// Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+//
+// Default: false.
+func (o GetPoliciesPolicyOutput) IncludeByokInBudgets() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetPoliciesPolicy) *bool { return v.IncludeByokInBudgets }).(pulumi.BoolPtrOutput)
+}
+
+// How many API keys it is assigned to directly (`api_key_count`).
+func (o GetPoliciesPolicyOutput) KeyCount() pulumi.IntOutput {
+	return o.ApplyT(func(v GetPoliciesPolicy) int { return v.KeyCount }).(pulumi.IntOutput)
+}
+
+// The guardrails it was migrated from (`legacy_guardrail_ids`), sorted.
+func (o GetPoliciesPolicyOutput) LegacyGuardrailIds() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetPoliciesPolicy) []string { return v.LegacyGuardrailIds }).(pulumi.StringArrayOutput)
+}
+
+// Whether the service keeps it in sync with a guardrail (the API's `is_legacy_mapped`); absent when the service does not say.
+func (o GetPoliciesPolicyOutput) LegacyMapped() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetPoliciesPolicy) *bool { return v.LegacyMapped }).(pulumi.BoolPtrOutput)
+}
+
+// Spending limit in US dollars, finite and >= 0.
+//
+// Default: no limit (null).
+func (o GetPoliciesPolicyOutput) LimitUsd() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetPoliciesPolicy) *float64 { return v.LimitUsd }).(pulumi.Float64PtrOutput)
+}
+
+// How many members it is assigned to directly (`member_count`).
+func (o GetPoliciesPolicyOutput) MemberCount() pulumi.IntOutput {
+	return o.ApplyT(func(v GetPoliciesPolicy) int { return v.MemberCount }).(pulumi.IntOutput)
+}
+
+// The policy's name.
+func (o GetPoliciesPolicyOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPoliciesPolicy) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// The policy's kind: `budget`, `modelAccess` (the API's `model_availability`, as in `ModelAccessPolicy`) or `moderation`.
+func (o GetPoliciesPolicyOutput) PolicyType() pulumi.StringOutput {
+	return o.ApplyT(func(v GetPoliciesPolicy) string { return v.PolicyType }).(pulumi.StringOutput)
+}
+
+// The guardrails it replaced (`replaced_legacy_guardrail_ids`), sorted.
+func (o GetPoliciesPolicyOutput) ReplacedLegacyGuardrailIds() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetPoliciesPolicy) []string { return v.ReplacedLegacyGuardrailIds }).(pulumi.StringArrayOutput)
+}
+
+// When the spending limit resets: `daily`, `weekly` or `monthly`.
+//
+// Default: none (null).
+func (o GetPoliciesPolicyOutput) ResetInterval() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetPoliciesPolicy) *string { return v.ResetInterval }).(pulumi.StringPtrOutput)
+}
+
+// When it was last updated (ISO 8601); absent when never.
+func (o GetPoliciesPolicyOutput) UpdatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetPoliciesPolicy) *string { return v.UpdatedAt }).(pulumi.StringPtrOutput)
+}
+
+// Whether it is its workspace's default for its kind (the API's `is_workspace_default`).
+func (o GetPoliciesPolicyOutput) WorkspaceDefault() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetPoliciesPolicy) bool { return v.WorkspaceDefault }).(pulumi.BoolOutput)
+}
+
+type GetPoliciesPolicyArrayOutput struct{ *pulumi.OutputState }
+
+func (GetPoliciesPolicyArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetPoliciesPolicy)(nil)).Elem()
+}
+
+func (o GetPoliciesPolicyArrayOutput) ToGetPoliciesPolicyArrayOutput() GetPoliciesPolicyArrayOutput {
+	return o
+}
+
+func (o GetPoliciesPolicyArrayOutput) ToGetPoliciesPolicyArrayOutputWithContext(ctx context.Context) GetPoliciesPolicyArrayOutput {
+	return o
+}
+
+func (o GetPoliciesPolicyArrayOutput) Index(i pulumi.IntInput) GetPoliciesPolicyOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetPoliciesPolicy {
+		return vs[0].([]GetPoliciesPolicy)[vs[1].(int)]
+	}).(GetPoliciesPolicyOutput)
+}
+
+// What applies to a member or API key for one policy kind (the API's assignment state).
+type GetSubjectPoliciesAssignment struct {
+	// Whether it opted out of the kind's workspace default.
+	OptedOut bool `pulumi:"optedOut"`
+	// The policies of the kind assigned to it directly, sorted.
+	PolicyIds []string `pulumi:"policyIds"`
+	// The workspace defaults of the kind it inherits, sorted.
+	WorkspaceDefaultPolicyIds []string `pulumi:"workspaceDefaultPolicyIds"`
+}
+
+// What applies to a member or API key for one policy kind (the API's assignment state).
+type GetSubjectPoliciesAssignmentOutput struct{ *pulumi.OutputState }
+
+func (GetSubjectPoliciesAssignmentOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetSubjectPoliciesAssignment)(nil)).Elem()
+}
+
+func (o GetSubjectPoliciesAssignmentOutput) ToGetSubjectPoliciesAssignmentOutput() GetSubjectPoliciesAssignmentOutput {
+	return o
+}
+
+func (o GetSubjectPoliciesAssignmentOutput) ToGetSubjectPoliciesAssignmentOutputWithContext(ctx context.Context) GetSubjectPoliciesAssignmentOutput {
+	return o
+}
+
+// Whether it opted out of the kind's workspace default.
+func (o GetSubjectPoliciesAssignmentOutput) OptedOut() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetSubjectPoliciesAssignment) bool { return v.OptedOut }).(pulumi.BoolOutput)
+}
+
+// The policies of the kind assigned to it directly, sorted.
+func (o GetSubjectPoliciesAssignmentOutput) PolicyIds() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetSubjectPoliciesAssignment) []string { return v.PolicyIds }).(pulumi.StringArrayOutput)
+}
+
+// The workspace defaults of the kind it inherits, sorted.
+func (o GetSubjectPoliciesAssignmentOutput) WorkspaceDefaultPolicyIds() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetSubjectPoliciesAssignment) []string { return v.WorkspaceDefaultPolicyIds }).(pulumi.StringArrayOutput)
+}
+
+// A workspace-wide (the API's account) policy covering the workspace.
+type GetSubjectPoliciesWorkspaceWidePolicy struct {
+	// Whether it covers every workspace but the opted-out ones (the API's `is_default`).
+	AllWorkspaces bool `pulumi:"allWorkspaces"`
+	// Regions requests may be processed in: `global`, `europe`, `us`; compared as a set. Omit instead of `[]`.
+	//
+	// Default: no restriction (null).
+	AllowedDataRegions []string `pulumi:"allowedDataRegions"`
+	// Models allowed, by slug or canonical slug; a set of identifiers (another identifier for a listed model is one update that then settles). Omit instead of `[]`.
+	//
+	// Default: no restriction (null).
+	AllowedModels []string `pulumi:"allowedModels"`
+	// Provider ids allowed; compared as a set. Omit instead of `[]`.
+	//
+	// Default: no restriction (null).
+	AllowedProviders []string `pulumi:"allowedProviders"`
+	// Builtin content filters; each slug at most once. Omit instead of `[]`.
+	//
+	// Default: none (null).
+	ContentFilterBuiltins []BuiltinFilterOutputType `pulumi:"contentFilterBuiltins"`
+	// Custom regex content filters, applied in order. Omit instead of `[]`.
+	//
+	// Default: none (null).
+	ContentFilters []CustomFilterOutputType `pulumi:"contentFilters"`
+	// Whether prompts sent to free models may be published.
+	//
+	// Default: the service's setting (null).
+	EnableFreeModelPublication *bool `pulumi:"enableFreeModelPublication"`
+	// Whether providers may train on prompts sent to free models.
+	//
+	// Default: the service's setting (null).
+	EnableFreeModelTraining *bool `pulumi:"enableFreeModelTraining"`
+	// Whether providers may train on prompts sent to paid models.
+	//
+	// Default: the service's setting (null).
+	EnablePaidModelTraining *bool `pulumi:"enablePaidModelTraining"`
+	// **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+	//
+	// Default: null.
+	//
+	// Deprecated: Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+	EnforceZdr *bool `pulumi:"enforceZdr"`
+	// Zero-data-retention for models of any other vendor.
+	//
+	// Default: `enforceZdr`, else null.
+	EnforceZdrOther *bool `pulumi:"enforceZdrOther"`
+	// Zero-data-retention for the first named model vendor.
+	//
+	// Default: `enforceZdr`, else null.
+	EnforceZdrVendorA *bool `pulumi:"enforceZdrVendorA"`
+	// Zero-data-retention for the second named model vendor.
+	//
+	// Default: `enforceZdr`, else null.
+	EnforceZdrVendorB *bool `pulumi:"enforceZdrVendorB"`
+	// Zero-data-retention for the third named model vendor.
+	//
+	// Default: `enforceZdr`, else null.
+	EnforceZdrVendorC *bool `pulumi:"enforceZdrVendorC"`
+	// The policy's id (UUID).
+	Id string `pulumi:"id"`
+	// Models excluded from routing, by slug or canonical slug; a set. Omit instead of `[]`.
+	//
+	// Default: none (null).
+	IgnoredModels []string `pulumi:"ignoredModels"`
+	// Provider ids excluded from routing; a set. Omit instead of `[]`.
+	//
+	// Default: none (null).
+	IgnoredProviders []string `pulumi:"ignoredProviders"`
+	// Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+	//
+	// Default: false.
+	IncludeByokInBudgets *bool `pulumi:"includeByokInBudgets"`
+	// Spending limit in US dollars, finite and >= 0.
+	//
+	// Default: no limit (null).
+	LimitUsd *float64 `pulumi:"limitUsd"`
+	// The policy's name.
+	Name string `pulumi:"name"`
+	// The policy's kind: `budget`, `modelAccess` (the API's `model_availability`, as in `ModelAccessPolicy`) or `moderation`. A kind this package does not know keeps the API's `policy_type` and no settings.
+	PolicyType string `pulumi:"policyType"`
+	// When the spending limit resets: `daily`, `weekly` or `monthly`.
+	//
+	// Default: none (null).
+	ResetInterval *string `pulumi:"resetInterval"`
+	// When it was last updated (ISO 8601); absent when never.
+	UpdatedAt *string `pulumi:"updatedAt"`
+	// The workspaces it names (`workspace_ids`), sorted; absent when the service does not say.
+	WorkspaceIds []string `pulumi:"workspaceIds"`
+}
+
+// A workspace-wide (the API's account) policy covering the workspace.
+type GetSubjectPoliciesWorkspaceWidePolicyOutput struct{ *pulumi.OutputState }
+
+func (GetSubjectPoliciesWorkspaceWidePolicyOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetSubjectPoliciesWorkspaceWidePolicy)(nil)).Elem()
+}
+
+func (o GetSubjectPoliciesWorkspaceWidePolicyOutput) ToGetSubjectPoliciesWorkspaceWidePolicyOutput() GetSubjectPoliciesWorkspaceWidePolicyOutput {
+	return o
+}
+
+func (o GetSubjectPoliciesWorkspaceWidePolicyOutput) ToGetSubjectPoliciesWorkspaceWidePolicyOutputWithContext(ctx context.Context) GetSubjectPoliciesWorkspaceWidePolicyOutput {
+	return o
+}
+
+// Whether it covers every workspace but the opted-out ones (the API's `is_default`).
+func (o GetSubjectPoliciesWorkspaceWidePolicyOutput) AllWorkspaces() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetSubjectPoliciesWorkspaceWidePolicy) bool { return v.AllWorkspaces }).(pulumi.BoolOutput)
+}
+
+// Regions requests may be processed in: `global`, `europe`, `us`; compared as a set. Omit instead of `[]`.
+//
+// Default: no restriction (null).
+func (o GetSubjectPoliciesWorkspaceWidePolicyOutput) AllowedDataRegions() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetSubjectPoliciesWorkspaceWidePolicy) []string { return v.AllowedDataRegions }).(pulumi.StringArrayOutput)
+}
+
+// Models allowed, by slug or canonical slug; a set of identifiers (another identifier for a listed model is one update that then settles). Omit instead of `[]`.
+//
+// Default: no restriction (null).
+func (o GetSubjectPoliciesWorkspaceWidePolicyOutput) AllowedModels() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetSubjectPoliciesWorkspaceWidePolicy) []string { return v.AllowedModels }).(pulumi.StringArrayOutput)
+}
+
+// Provider ids allowed; compared as a set. Omit instead of `[]`.
+//
+// Default: no restriction (null).
+func (o GetSubjectPoliciesWorkspaceWidePolicyOutput) AllowedProviders() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetSubjectPoliciesWorkspaceWidePolicy) []string { return v.AllowedProviders }).(pulumi.StringArrayOutput)
+}
+
+// Builtin content filters; each slug at most once. Omit instead of `[]`.
+//
+// Default: none (null).
+func (o GetSubjectPoliciesWorkspaceWidePolicyOutput) ContentFilterBuiltins() BuiltinFilterOutputTypeArrayOutput {
+	return o.ApplyT(func(v GetSubjectPoliciesWorkspaceWidePolicy) []BuiltinFilterOutputType {
+		return v.ContentFilterBuiltins
+	}).(BuiltinFilterOutputTypeArrayOutput)
+}
+
+// Custom regex content filters, applied in order. Omit instead of `[]`.
+//
+// Default: none (null).
+func (o GetSubjectPoliciesWorkspaceWidePolicyOutput) ContentFilters() CustomFilterOutputTypeArrayOutput {
+	return o.ApplyT(func(v GetSubjectPoliciesWorkspaceWidePolicy) []CustomFilterOutputType { return v.ContentFilters }).(CustomFilterOutputTypeArrayOutput)
+}
+
+// Whether prompts sent to free models may be published.
+//
+// Default: the service's setting (null).
+func (o GetSubjectPoliciesWorkspaceWidePolicyOutput) EnableFreeModelPublication() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetSubjectPoliciesWorkspaceWidePolicy) *bool { return v.EnableFreeModelPublication }).(pulumi.BoolPtrOutput)
+}
+
+// Whether providers may train on prompts sent to free models.
+//
+// Default: the service's setting (null).
+func (o GetSubjectPoliciesWorkspaceWidePolicyOutput) EnableFreeModelTraining() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetSubjectPoliciesWorkspaceWidePolicy) *bool { return v.EnableFreeModelTraining }).(pulumi.BoolPtrOutput)
+}
+
+// Whether providers may train on prompts sent to paid models.
+//
+// Default: the service's setting (null).
+func (o GetSubjectPoliciesWorkspaceWidePolicyOutput) EnablePaidModelTraining() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetSubjectPoliciesWorkspaceWidePolicy) *bool { return v.EnablePaidModelTraining }).(pulumi.BoolPtrOutput)
+}
+
+// **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+//
+// Default: null.
+//
+// Deprecated: Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+func (o GetSubjectPoliciesWorkspaceWidePolicyOutput) EnforceZdr() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetSubjectPoliciesWorkspaceWidePolicy) *bool { return v.EnforceZdr }).(pulumi.BoolPtrOutput)
+}
+
+// Zero-data-retention for models of any other vendor.
+//
+// Default: `enforceZdr`, else null.
+func (o GetSubjectPoliciesWorkspaceWidePolicyOutput) EnforceZdrOther() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetSubjectPoliciesWorkspaceWidePolicy) *bool { return v.EnforceZdrOther }).(pulumi.BoolPtrOutput)
+}
+
+// Zero-data-retention for the first named model vendor.
+//
+// Default: `enforceZdr`, else null.
+func (o GetSubjectPoliciesWorkspaceWidePolicyOutput) EnforceZdrVendorA() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetSubjectPoliciesWorkspaceWidePolicy) *bool { return v.EnforceZdrVendorA }).(pulumi.BoolPtrOutput)
+}
+
+// Zero-data-retention for the second named model vendor.
+//
+// Default: `enforceZdr`, else null.
+func (o GetSubjectPoliciesWorkspaceWidePolicyOutput) EnforceZdrVendorB() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetSubjectPoliciesWorkspaceWidePolicy) *bool { return v.EnforceZdrVendorB }).(pulumi.BoolPtrOutput)
+}
+
+// Zero-data-retention for the third named model vendor.
+//
+// Default: `enforceZdr`, else null.
+func (o GetSubjectPoliciesWorkspaceWidePolicyOutput) EnforceZdrVendorC() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetSubjectPoliciesWorkspaceWidePolicy) *bool { return v.EnforceZdrVendorC }).(pulumi.BoolPtrOutput)
+}
+
+// The policy's id (UUID).
+func (o GetSubjectPoliciesWorkspaceWidePolicyOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v GetSubjectPoliciesWorkspaceWidePolicy) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// Models excluded from routing, by slug or canonical slug; a set. Omit instead of `[]`.
+//
+// Default: none (null).
+func (o GetSubjectPoliciesWorkspaceWidePolicyOutput) IgnoredModels() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetSubjectPoliciesWorkspaceWidePolicy) []string { return v.IgnoredModels }).(pulumi.StringArrayOutput)
+}
+
+// Provider ids excluded from routing; a set. Omit instead of `[]`.
+//
+// Default: none (null).
+func (o GetSubjectPoliciesWorkspaceWidePolicyOutput) IgnoredProviders() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetSubjectPoliciesWorkspaceWidePolicy) []string { return v.IgnoredProviders }).(pulumi.StringArrayOutput)
+}
+
+// Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+//
+// Default: false.
+func (o GetSubjectPoliciesWorkspaceWidePolicyOutput) IncludeByokInBudgets() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v GetSubjectPoliciesWorkspaceWidePolicy) *bool { return v.IncludeByokInBudgets }).(pulumi.BoolPtrOutput)
+}
+
+// Spending limit in US dollars, finite and >= 0.
+//
+// Default: no limit (null).
+func (o GetSubjectPoliciesWorkspaceWidePolicyOutput) LimitUsd() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v GetSubjectPoliciesWorkspaceWidePolicy) *float64 { return v.LimitUsd }).(pulumi.Float64PtrOutput)
+}
+
+// The policy's name.
+func (o GetSubjectPoliciesWorkspaceWidePolicyOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v GetSubjectPoliciesWorkspaceWidePolicy) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// The policy's kind: `budget`, `modelAccess` (the API's `model_availability`, as in `ModelAccessPolicy`) or `moderation`. A kind this package does not know keeps the API's `policy_type` and no settings.
+func (o GetSubjectPoliciesWorkspaceWidePolicyOutput) PolicyType() pulumi.StringOutput {
+	return o.ApplyT(func(v GetSubjectPoliciesWorkspaceWidePolicy) string { return v.PolicyType }).(pulumi.StringOutput)
+}
+
+// When the spending limit resets: `daily`, `weekly` or `monthly`.
+//
+// Default: none (null).
+func (o GetSubjectPoliciesWorkspaceWidePolicyOutput) ResetInterval() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetSubjectPoliciesWorkspaceWidePolicy) *string { return v.ResetInterval }).(pulumi.StringPtrOutput)
+}
+
+// When it was last updated (ISO 8601); absent when never.
+func (o GetSubjectPoliciesWorkspaceWidePolicyOutput) UpdatedAt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v GetSubjectPoliciesWorkspaceWidePolicy) *string { return v.UpdatedAt }).(pulumi.StringPtrOutput)
+}
+
+// The workspaces it names (`workspace_ids`), sorted; absent when the service does not say.
+func (o GetSubjectPoliciesWorkspaceWidePolicyOutput) WorkspaceIds() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v GetSubjectPoliciesWorkspaceWidePolicy) []string { return v.WorkspaceIds }).(pulumi.StringArrayOutput)
+}
+
+type GetSubjectPoliciesWorkspaceWidePolicyArrayOutput struct{ *pulumi.OutputState }
+
+func (GetSubjectPoliciesWorkspaceWidePolicyArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]GetSubjectPoliciesWorkspaceWidePolicy)(nil)).Elem()
+}
+
+func (o GetSubjectPoliciesWorkspaceWidePolicyArrayOutput) ToGetSubjectPoliciesWorkspaceWidePolicyArrayOutput() GetSubjectPoliciesWorkspaceWidePolicyArrayOutput {
+	return o
+}
+
+func (o GetSubjectPoliciesWorkspaceWidePolicyArrayOutput) ToGetSubjectPoliciesWorkspaceWidePolicyArrayOutputWithContext(ctx context.Context) GetSubjectPoliciesWorkspaceWidePolicyArrayOutput {
+	return o
+}
+
+func (o GetSubjectPoliciesWorkspaceWidePolicyArrayOutput) Index(i pulumi.IntInput) GetSubjectPoliciesWorkspaceWidePolicyOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) GetSubjectPoliciesWorkspaceWidePolicy {
+		return vs[0].([]GetSubjectPoliciesWorkspaceWidePolicy)[vs[1].(int)]
+	}).(GetSubjectPoliciesWorkspaceWidePolicyOutput)
+}
+
 // A workspace found by getWorkspaces.
 type GetWorkspacesWorkspace struct {
 	// When the workspace was created (ISO 8601).
@@ -1203,6 +1839,11 @@ func init() {
 	pulumi.RegisterOutputType(DeclaredGuardrailSettingsOutput{})
 	pulumi.RegisterOutputType(GetGuardrailsGuardrailOutput{})
 	pulumi.RegisterOutputType(GetGuardrailsGuardrailArrayOutput{})
+	pulumi.RegisterOutputType(GetPoliciesPolicyOutput{})
+	pulumi.RegisterOutputType(GetPoliciesPolicyArrayOutput{})
+	pulumi.RegisterOutputType(GetSubjectPoliciesAssignmentOutput{})
+	pulumi.RegisterOutputType(GetSubjectPoliciesWorkspaceWidePolicyOutput{})
+	pulumi.RegisterOutputType(GetSubjectPoliciesWorkspaceWidePolicyArrayOutput{})
 	pulumi.RegisterOutputType(GetWorkspacesWorkspaceOutput{})
 	pulumi.RegisterOutputType(GetWorkspacesWorkspaceArrayOutput{})
 }

@@ -371,6 +371,320 @@ export interface GetGuardrailsGuardrail {
 }
 
 /**
+ * A Guardrail Policy found by getPolicies (a summary: its assignees counted, not listed).
+ */
+export interface GetPoliciesPolicy {
+    /**
+     * Regions requests may be processed in: `global`, `europe`, `us`; compared as a set. Omit instead of `[]`.
+     *
+     * Default: no restriction (null).
+     */
+    allowedDataRegions?: string[];
+    /**
+     * Models allowed, by slug or canonical slug; a set of identifiers (another identifier for a listed model is one update that then settles). Omit instead of `[]`.
+     *
+     * Default: no restriction (null).
+     */
+    allowedModels?: string[];
+    /**
+     * Provider ids allowed; compared as a set. Omit instead of `[]`.
+     *
+     * Default: no restriction (null).
+     */
+    allowedProviders?: string[];
+    /**
+     * Builtin content filters; each slug at most once. Omit instead of `[]`.
+     *
+     * Default: none (null).
+     */
+    contentFilterBuiltins?: outputs.BuiltinFilterOutput[];
+    /**
+     * Custom regex content filters, applied in order. Omit instead of `[]`.
+     *
+     * Default: none (null).
+     */
+    contentFilters?: outputs.CustomFilterOutput[];
+    /**
+     * Whether prompts sent to free models may be published.
+     *
+     * Default: the service's setting (null).
+     */
+    enableFreeModelPublication?: boolean;
+    /**
+     * Whether providers may train on prompts sent to free models.
+     *
+     * Default: the service's setting (null).
+     */
+    enableFreeModelTraining?: boolean;
+    /**
+     * Whether providers may train on prompts sent to paid models.
+     *
+     * Default: the service's setting (null).
+     */
+    enablePaidModelTraining?: boolean;
+    /**
+     * **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+     *
+     * Default: null.
+     *
+     * @deprecated Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+     */
+    enforceZdr?: boolean;
+    /**
+     * Zero-data-retention for models of any other vendor.
+     *
+     * Default: `enforceZdr`, else null.
+     */
+    enforceZdrOther?: boolean;
+    /**
+     * Zero-data-retention for the first named model vendor.
+     *
+     * Default: `enforceZdr`, else null.
+     */
+    enforceZdrVendorA?: boolean;
+    /**
+     * Zero-data-retention for the second named model vendor.
+     *
+     * Default: `enforceZdr`, else null.
+     */
+    enforceZdrVendorB?: boolean;
+    /**
+     * Zero-data-retention for the third named model vendor.
+     *
+     * Default: `enforceZdr`, else null.
+     */
+    enforceZdrVendorC?: boolean;
+    /**
+     * The policy's id (UUID).
+     */
+    id: string;
+    /**
+     * Models excluded from routing, by slug or canonical slug; a set. Omit instead of `[]`.
+     *
+     * Default: none (null).
+     */
+    ignoredModels?: string[];
+    /**
+     * Provider ids excluded from routing; a set. Omit instead of `[]`.
+     *
+     * Default: none (null).
+     */
+    ignoredProviders?: string[];
+    /**
+     * Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+     *
+     * Default: false.
+     */
+    includeByokInBudgets?: boolean;
+    /**
+     * How many API keys it is assigned to directly (`api_key_count`).
+     */
+    keyCount: number;
+    /**
+     * The guardrails it was migrated from (`legacy_guardrail_ids`), sorted.
+     */
+    legacyGuardrailIds: string[];
+    /**
+     * Whether the service keeps it in sync with a guardrail (the API's `is_legacy_mapped`); absent when the service does not say.
+     */
+    legacyMapped?: boolean;
+    /**
+     * Spending limit in US dollars, finite and >= 0.
+     *
+     * Default: no limit (null).
+     */
+    limitUsd?: number;
+    /**
+     * How many members it is assigned to directly (`member_count`).
+     */
+    memberCount: number;
+    /**
+     * The policy's name.
+     */
+    name: string;
+    /**
+     * The policy's kind: `budget`, `modelAccess` (the API's `model_availability`, as in `ModelAccessPolicy`) or `moderation`.
+     */
+    policyType: string;
+    /**
+     * The guardrails it replaced (`replaced_legacy_guardrail_ids`), sorted.
+     */
+    replacedLegacyGuardrailIds: string[];
+    /**
+     * When the spending limit resets: `daily`, `weekly` or `monthly`.
+     *
+     * Default: none (null).
+     */
+    resetInterval?: string;
+    /**
+     * When it was last updated (ISO 8601); absent when never.
+     */
+    updatedAt?: string;
+    /**
+     * Whether it is its workspace's default for its kind (the API's `is_workspace_default`).
+     */
+    workspaceDefault: boolean;
+}
+
+/**
+ * What applies to a member or API key for one policy kind (the API's assignment state).
+ */
+export interface GetSubjectPoliciesAssignment {
+    /**
+     * Whether it opted out of the kind's workspace default.
+     */
+    optedOut: boolean;
+    /**
+     * The policies of the kind assigned to it directly, sorted.
+     */
+    policyIds: string[];
+    /**
+     * The workspace defaults of the kind it inherits, sorted.
+     */
+    workspaceDefaultPolicyIds: string[];
+}
+
+/**
+ * A workspace-wide (the API's account) policy covering the workspace.
+ */
+export interface GetSubjectPoliciesWorkspaceWidePolicy {
+    /**
+     * Whether it covers every workspace but the opted-out ones (the API's `is_default`).
+     */
+    allWorkspaces: boolean;
+    /**
+     * Regions requests may be processed in: `global`, `europe`, `us`; compared as a set. Omit instead of `[]`.
+     *
+     * Default: no restriction (null).
+     */
+    allowedDataRegions?: string[];
+    /**
+     * Models allowed, by slug or canonical slug; a set of identifiers (another identifier for a listed model is one update that then settles). Omit instead of `[]`.
+     *
+     * Default: no restriction (null).
+     */
+    allowedModels?: string[];
+    /**
+     * Provider ids allowed; compared as a set. Omit instead of `[]`.
+     *
+     * Default: no restriction (null).
+     */
+    allowedProviders?: string[];
+    /**
+     * Builtin content filters; each slug at most once. Omit instead of `[]`.
+     *
+     * Default: none (null).
+     */
+    contentFilterBuiltins?: outputs.BuiltinFilterOutput[];
+    /**
+     * Custom regex content filters, applied in order. Omit instead of `[]`.
+     *
+     * Default: none (null).
+     */
+    contentFilters?: outputs.CustomFilterOutput[];
+    /**
+     * Whether prompts sent to free models may be published.
+     *
+     * Default: the service's setting (null).
+     */
+    enableFreeModelPublication?: boolean;
+    /**
+     * Whether providers may train on prompts sent to free models.
+     *
+     * Default: the service's setting (null).
+     */
+    enableFreeModelTraining?: boolean;
+    /**
+     * Whether providers may train on prompts sent to paid models.
+     *
+     * Default: the service's setting (null).
+     */
+    enablePaidModelTraining?: boolean;
+    /**
+     * **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+     *
+     * Default: null.
+     *
+     * @deprecated Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+     */
+    enforceZdr?: boolean;
+    /**
+     * Zero-data-retention for models of any other vendor.
+     *
+     * Default: `enforceZdr`, else null.
+     */
+    enforceZdrOther?: boolean;
+    /**
+     * Zero-data-retention for the first named model vendor.
+     *
+     * Default: `enforceZdr`, else null.
+     */
+    enforceZdrVendorA?: boolean;
+    /**
+     * Zero-data-retention for the second named model vendor.
+     *
+     * Default: `enforceZdr`, else null.
+     */
+    enforceZdrVendorB?: boolean;
+    /**
+     * Zero-data-retention for the third named model vendor.
+     *
+     * Default: `enforceZdr`, else null.
+     */
+    enforceZdrVendorC?: boolean;
+    /**
+     * The policy's id (UUID).
+     */
+    id: string;
+    /**
+     * Models excluded from routing, by slug or canonical slug; a set. Omit instead of `[]`.
+     *
+     * Default: none (null).
+     */
+    ignoredModels?: string[];
+    /**
+     * Provider ids excluded from routing; a set. Omit instead of `[]`.
+     *
+     * Default: none (null).
+     */
+    ignoredProviders?: string[];
+    /**
+     * Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+     *
+     * Default: false.
+     */
+    includeByokInBudgets?: boolean;
+    /**
+     * Spending limit in US dollars, finite and >= 0.
+     *
+     * Default: no limit (null).
+     */
+    limitUsd?: number;
+    /**
+     * The policy's name.
+     */
+    name: string;
+    /**
+     * The policy's kind: `budget`, `modelAccess` (the API's `model_availability`, as in `ModelAccessPolicy`) or `moderation`. A kind this package does not know keeps the API's `policy_type` and no settings.
+     */
+    policyType: string;
+    /**
+     * When the spending limit resets: `daily`, `weekly` or `monthly`.
+     *
+     * Default: none (null).
+     */
+    resetInterval?: string;
+    /**
+     * When it was last updated (ISO 8601); absent when never.
+     */
+    updatedAt?: string;
+    /**
+     * The workspaces it names (`workspace_ids`), sorted; absent when the service does not say.
+     */
+    workspaceIds?: string[];
+}
+
+/**
  * A workspace found by getWorkspaces.
  */
 export interface GetWorkspacesWorkspace {

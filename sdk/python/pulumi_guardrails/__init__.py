@@ -12,6 +12,9 @@ from .get_guardrail import *
 from .get_guardrail_keys import *
 from .get_guardrail_members import *
 from .get_guardrails import *
+from .get_policies import *
+from .get_policy import *
+from .get_subject_policies import *
 from .get_workspace import *
 from .get_workspaces import *
 from .guardrail import *
@@ -22,6 +25,7 @@ from .model_access_policy import *
 from .moderation_policy import *
 from .provider import *
 from .workspace_default_guardrail import *
+from .workspace_wide_policy import *
 from ._inputs import *
 from . import outputs
 
@@ -46,7 +50,8 @@ _utilities.register(
    "guardrails:index:GuardrailMemberAssignment": "GuardrailMemberAssignment",
    "guardrails:index:ModelAccessPolicy": "ModelAccessPolicy",
    "guardrails:index:ModerationPolicy": "ModerationPolicy",
-   "guardrails:index:WorkspaceDefaultGuardrail": "WorkspaceDefaultGuardrail"
+   "guardrails:index:WorkspaceDefaultGuardrail": "WorkspaceDefaultGuardrail",
+   "guardrails:index:WorkspaceWidePolicy": "WorkspaceWidePolicy"
   }
  }
 ]

@@ -10,6 +10,7 @@ __all__ = [
     'BuiltinFilterSlug',
     'DataRegion',
     'FilterAction',
+    'PolicyType',
     'ResetInterval',
     'ScanScope',
 ]
@@ -48,6 +49,16 @@ class FilterAction(_builtins.str, Enum):
     BLOCK = "block"
     REDACT = "redact"
     FLAG = "flag"
+
+
+@pulumi.type_token("guardrails:index:PolicyType")
+class PolicyType(_builtins.str, Enum):
+    """
+    A Guardrail Policy's kind, as a workspace-wide policy's `policyType` names it.
+    """
+    BUDGET = "budget"
+    MODEL_ACCESS = "modelAccess"
+    MODERATION = "moderation"
 
 
 @pulumi.type_token("guardrails:index:ResetInterval")

@@ -23,6 +23,9 @@ __all__ = [
     'DeclaredGuardrail',
     'DeclaredGuardrailSettings',
     'GetGuardrailsGuardrail',
+    'GetPoliciesPolicy',
+    'GetSubjectPoliciesAssignment',
+    'GetSubjectPoliciesWorkspaceWidePolicy',
     'GetWorkspacesWorkspace',
 ]
 
@@ -990,6 +993,833 @@ class GetGuardrailsGuardrail(dict):
         The guardrail's workspace (absent only for a guardrail older than workspaces).
         """
         return pulumi.get(self, "workspace_id")
+
+
+@pulumi.output_type
+class GetPoliciesPolicy(dict):
+    """
+    A Guardrail Policy found by getPolicies (a summary: its assignees counted, not listed).
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 key_count: _builtins.int,
+                 legacy_guardrail_ids: Sequence[_builtins.str],
+                 member_count: _builtins.int,
+                 name: _builtins.str,
+                 policy_type: _builtins.str,
+                 replaced_legacy_guardrail_ids: Sequence[_builtins.str],
+                 workspace_default: _builtins.bool,
+                 allowed_data_regions: Optional[Sequence[_builtins.str]] = None,
+                 allowed_models: Optional[Sequence[_builtins.str]] = None,
+                 allowed_providers: Optional[Sequence[_builtins.str]] = None,
+                 content_filter_builtins: Optional[Sequence['outputs.BuiltinFilterOutput']] = None,
+                 content_filters: Optional[Sequence['outputs.CustomFilterOutput']] = None,
+                 enable_free_model_publication: Optional[_builtins.bool] = None,
+                 enable_free_model_training: Optional[_builtins.bool] = None,
+                 enable_paid_model_training: Optional[_builtins.bool] = None,
+                 enforce_zdr: Optional[_builtins.bool] = None,
+                 enforce_zdr_other: Optional[_builtins.bool] = None,
+                 enforce_zdr_vendor_a: Optional[_builtins.bool] = None,
+                 enforce_zdr_vendor_b: Optional[_builtins.bool] = None,
+                 enforce_zdr_vendor_c: Optional[_builtins.bool] = None,
+                 ignored_models: Optional[Sequence[_builtins.str]] = None,
+                 ignored_providers: Optional[Sequence[_builtins.str]] = None,
+                 include_byok_in_budgets: Optional[_builtins.bool] = None,
+                 legacy_mapped: Optional[_builtins.bool] = None,
+                 limit_usd: Optional[_builtins.float] = None,
+                 reset_interval: Optional[_builtins.str] = None,
+                 updated_at: Optional[_builtins.str] = None):
+        """
+        A Guardrail Policy found by getPolicies (a summary: its assignees counted, not listed).
+
+        :param _builtins.str id: The policy's id (UUID).
+        :param _builtins.int key_count: How many API keys it is assigned to directly (`api_key_count`).
+        :param Sequence[_builtins.str] legacy_guardrail_ids: The guardrails it was migrated from (`legacy_guardrail_ids`), sorted.
+        :param _builtins.int member_count: How many members it is assigned to directly (`member_count`).
+        :param _builtins.str name: The policy's name.
+        :param _builtins.str policy_type: The policy's kind: `budget`, `modelAccess` (the API's `model_availability`, as in `ModelAccessPolicy`) or `moderation`.
+        :param Sequence[_builtins.str] replaced_legacy_guardrail_ids: The guardrails it replaced (`replaced_legacy_guardrail_ids`), sorted.
+        :param _builtins.bool workspace_default: Whether it is its workspace's default for its kind (the API's `is_workspace_default`).
+        :param Sequence[_builtins.str] allowed_data_regions: Regions requests may be processed in: `global`, `europe`, `us`; compared as a set. Omit instead of `[]`.
+               
+               Default: no restriction (null).
+        :param Sequence[_builtins.str] allowed_models: Models allowed, by slug or canonical slug; a set of identifiers (another identifier for a listed model is one update that then settles). Omit instead of `[]`.
+               
+               Default: no restriction (null).
+        :param Sequence[_builtins.str] allowed_providers: Provider ids allowed; compared as a set. Omit instead of `[]`.
+               
+               Default: no restriction (null).
+        :param Sequence['BuiltinFilterOutput'] content_filter_builtins: Builtin content filters; each slug at most once. Omit instead of `[]`.
+               
+               Default: none (null).
+        :param Sequence['CustomFilterOutput'] content_filters: Custom regex content filters, applied in order. Omit instead of `[]`.
+               
+               Default: none (null).
+        :param _builtins.bool enable_free_model_publication: Whether prompts sent to free models may be published.
+               
+               Default: the service's setting (null).
+        :param _builtins.bool enable_free_model_training: Whether providers may train on prompts sent to free models.
+               
+               Default: the service's setting (null).
+        :param _builtins.bool enable_paid_model_training: Whether providers may train on prompts sent to paid models.
+               
+               Default: the service's setting (null).
+        :param _builtins.bool enforce_zdr: **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+               
+               Default: null.
+        :param _builtins.bool enforce_zdr_other: Zero-data-retention for models of any other vendor.
+               
+               Default: `enforceZdr`, else null.
+        :param _builtins.bool enforce_zdr_vendor_a: Zero-data-retention for the first named model vendor.
+               
+               Default: `enforceZdr`, else null.
+        :param _builtins.bool enforce_zdr_vendor_b: Zero-data-retention for the second named model vendor.
+               
+               Default: `enforceZdr`, else null.
+        :param _builtins.bool enforce_zdr_vendor_c: Zero-data-retention for the third named model vendor.
+               
+               Default: `enforceZdr`, else null.
+        :param Sequence[_builtins.str] ignored_models: Models excluded from routing, by slug or canonical slug; a set. Omit instead of `[]`.
+               
+               Default: none (null).
+        :param Sequence[_builtins.str] ignored_providers: Provider ids excluded from routing; a set. Omit instead of `[]`.
+               
+               Default: none (null).
+        :param _builtins.bool include_byok_in_budgets: Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+               
+               Default: false.
+        :param _builtins.bool legacy_mapped: Whether the service keeps it in sync with a guardrail (the API's `is_legacy_mapped`); absent when the service does not say.
+        :param _builtins.float limit_usd: Spending limit in US dollars, finite and >= 0.
+               
+               Default: no limit (null).
+        :param _builtins.str reset_interval: When the spending limit resets: `daily`, `weekly` or `monthly`.
+               
+               Default: none (null).
+        :param _builtins.str updated_at: When it was last updated (ISO 8601); absent when never.
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "key_count", key_count)
+        pulumi.set(__self__, "legacy_guardrail_ids", legacy_guardrail_ids)
+        pulumi.set(__self__, "member_count", member_count)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "policy_type", policy_type)
+        pulumi.set(__self__, "replaced_legacy_guardrail_ids", replaced_legacy_guardrail_ids)
+        pulumi.set(__self__, "workspace_default", workspace_default)
+        if allowed_data_regions is not None:
+            pulumi.set(__self__, "allowed_data_regions", allowed_data_regions)
+        if allowed_models is not None:
+            pulumi.set(__self__, "allowed_models", allowed_models)
+        if allowed_providers is not None:
+            pulumi.set(__self__, "allowed_providers", allowed_providers)
+        if content_filter_builtins is not None:
+            pulumi.set(__self__, "content_filter_builtins", content_filter_builtins)
+        if content_filters is not None:
+            pulumi.set(__self__, "content_filters", content_filters)
+        if enable_free_model_publication is not None:
+            pulumi.set(__self__, "enable_free_model_publication", enable_free_model_publication)
+        if enable_free_model_training is not None:
+            pulumi.set(__self__, "enable_free_model_training", enable_free_model_training)
+        if enable_paid_model_training is not None:
+            pulumi.set(__self__, "enable_paid_model_training", enable_paid_model_training)
+        if enforce_zdr is not None:
+            pulumi.set(__self__, "enforce_zdr", enforce_zdr)
+        if enforce_zdr_other is not None:
+            pulumi.set(__self__, "enforce_zdr_other", enforce_zdr_other)
+        if enforce_zdr_vendor_a is not None:
+            pulumi.set(__self__, "enforce_zdr_vendor_a", enforce_zdr_vendor_a)
+        if enforce_zdr_vendor_b is not None:
+            pulumi.set(__self__, "enforce_zdr_vendor_b", enforce_zdr_vendor_b)
+        if enforce_zdr_vendor_c is not None:
+            pulumi.set(__self__, "enforce_zdr_vendor_c", enforce_zdr_vendor_c)
+        if ignored_models is not None:
+            pulumi.set(__self__, "ignored_models", ignored_models)
+        if ignored_providers is not None:
+            pulumi.set(__self__, "ignored_providers", ignored_providers)
+        if include_byok_in_budgets is not None:
+            pulumi.set(__self__, "include_byok_in_budgets", include_byok_in_budgets)
+        if legacy_mapped is not None:
+            pulumi.set(__self__, "legacy_mapped", legacy_mapped)
+        if limit_usd is not None:
+            pulumi.set(__self__, "limit_usd", limit_usd)
+        if reset_interval is not None:
+            pulumi.set(__self__, "reset_interval", reset_interval)
+        if updated_at is not None:
+            pulumi.set(__self__, "updated_at", updated_at)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        The policy's id (UUID).
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter(name="keyCount")
+    def key_count(self) -> _builtins.int:
+        """
+        How many API keys it is assigned to directly (`api_key_count`).
+        """
+        return pulumi.get(self, "key_count")
+
+    @_builtins.property
+    @pulumi.getter(name="legacyGuardrailIds")
+    def legacy_guardrail_ids(self) -> Sequence[_builtins.str]:
+        """
+        The guardrails it was migrated from (`legacy_guardrail_ids`), sorted.
+        """
+        return pulumi.get(self, "legacy_guardrail_ids")
+
+    @_builtins.property
+    @pulumi.getter(name="memberCount")
+    def member_count(self) -> _builtins.int:
+        """
+        How many members it is assigned to directly (`member_count`).
+        """
+        return pulumi.get(self, "member_count")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        The policy's name.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="policyType")
+    def policy_type(self) -> _builtins.str:
+        """
+        The policy's kind: `budget`, `modelAccess` (the API's `model_availability`, as in `ModelAccessPolicy`) or `moderation`.
+        """
+        return pulumi.get(self, "policy_type")
+
+    @_builtins.property
+    @pulumi.getter(name="replacedLegacyGuardrailIds")
+    def replaced_legacy_guardrail_ids(self) -> Sequence[_builtins.str]:
+        """
+        The guardrails it replaced (`replaced_legacy_guardrail_ids`), sorted.
+        """
+        return pulumi.get(self, "replaced_legacy_guardrail_ids")
+
+    @_builtins.property
+    @pulumi.getter(name="workspaceDefault")
+    def workspace_default(self) -> _builtins.bool:
+        """
+        Whether it is its workspace's default for its kind (the API's `is_workspace_default`).
+        """
+        return pulumi.get(self, "workspace_default")
+
+    @_builtins.property
+    @pulumi.getter(name="allowedDataRegions")
+    def allowed_data_regions(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Regions requests may be processed in: `global`, `europe`, `us`; compared as a set. Omit instead of `[]`.
+
+        Default: no restriction (null).
+        """
+        return pulumi.get(self, "allowed_data_regions")
+
+    @_builtins.property
+    @pulumi.getter(name="allowedModels")
+    def allowed_models(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Models allowed, by slug or canonical slug; a set of identifiers (another identifier for a listed model is one update that then settles). Omit instead of `[]`.
+
+        Default: no restriction (null).
+        """
+        return pulumi.get(self, "allowed_models")
+
+    @_builtins.property
+    @pulumi.getter(name="allowedProviders")
+    def allowed_providers(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Provider ids allowed; compared as a set. Omit instead of `[]`.
+
+        Default: no restriction (null).
+        """
+        return pulumi.get(self, "allowed_providers")
+
+    @_builtins.property
+    @pulumi.getter(name="contentFilterBuiltins")
+    def content_filter_builtins(self) -> Optional[Sequence['outputs.BuiltinFilterOutput']]:
+        """
+        Builtin content filters; each slug at most once. Omit instead of `[]`.
+
+        Default: none (null).
+        """
+        return pulumi.get(self, "content_filter_builtins")
+
+    @_builtins.property
+    @pulumi.getter(name="contentFilters")
+    def content_filters(self) -> Optional[Sequence['outputs.CustomFilterOutput']]:
+        """
+        Custom regex content filters, applied in order. Omit instead of `[]`.
+
+        Default: none (null).
+        """
+        return pulumi.get(self, "content_filters")
+
+    @_builtins.property
+    @pulumi.getter(name="enableFreeModelPublication")
+    def enable_free_model_publication(self) -> Optional[_builtins.bool]:
+        """
+        Whether prompts sent to free models may be published.
+
+        Default: the service's setting (null).
+        """
+        return pulumi.get(self, "enable_free_model_publication")
+
+    @_builtins.property
+    @pulumi.getter(name="enableFreeModelTraining")
+    def enable_free_model_training(self) -> Optional[_builtins.bool]:
+        """
+        Whether providers may train on prompts sent to free models.
+
+        Default: the service's setting (null).
+        """
+        return pulumi.get(self, "enable_free_model_training")
+
+    @_builtins.property
+    @pulumi.getter(name="enablePaidModelTraining")
+    def enable_paid_model_training(self) -> Optional[_builtins.bool]:
+        """
+        Whether providers may train on prompts sent to paid models.
+
+        Default: the service's setting (null).
+        """
+        return pulumi.get(self, "enable_paid_model_training")
+
+    @_builtins.property
+    @pulumi.getter(name="enforceZdr")
+    @_utilities.deprecated("""Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).""")
+    def enforce_zdr(self) -> Optional[_builtins.bool]:
+        """
+        **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+
+        Default: null.
+        """
+        return pulumi.get(self, "enforce_zdr")
+
+    @_builtins.property
+    @pulumi.getter(name="enforceZdrOther")
+    def enforce_zdr_other(self) -> Optional[_builtins.bool]:
+        """
+        Zero-data-retention for models of any other vendor.
+
+        Default: `enforceZdr`, else null.
+        """
+        return pulumi.get(self, "enforce_zdr_other")
+
+    @_builtins.property
+    @pulumi.getter(name="enforceZdrVendorA")
+    def enforce_zdr_vendor_a(self) -> Optional[_builtins.bool]:
+        """
+        Zero-data-retention for the first named model vendor.
+
+        Default: `enforceZdr`, else null.
+        """
+        return pulumi.get(self, "enforce_zdr_vendor_a")
+
+    @_builtins.property
+    @pulumi.getter(name="enforceZdrVendorB")
+    def enforce_zdr_vendor_b(self) -> Optional[_builtins.bool]:
+        """
+        Zero-data-retention for the second named model vendor.
+
+        Default: `enforceZdr`, else null.
+        """
+        return pulumi.get(self, "enforce_zdr_vendor_b")
+
+    @_builtins.property
+    @pulumi.getter(name="enforceZdrVendorC")
+    def enforce_zdr_vendor_c(self) -> Optional[_builtins.bool]:
+        """
+        Zero-data-retention for the third named model vendor.
+
+        Default: `enforceZdr`, else null.
+        """
+        return pulumi.get(self, "enforce_zdr_vendor_c")
+
+    @_builtins.property
+    @pulumi.getter(name="ignoredModels")
+    def ignored_models(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Models excluded from routing, by slug or canonical slug; a set. Omit instead of `[]`.
+
+        Default: none (null).
+        """
+        return pulumi.get(self, "ignored_models")
+
+    @_builtins.property
+    @pulumi.getter(name="ignoredProviders")
+    def ignored_providers(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Provider ids excluded from routing; a set. Omit instead of `[]`.
+
+        Default: none (null).
+        """
+        return pulumi.get(self, "ignored_providers")
+
+    @_builtins.property
+    @pulumi.getter(name="includeByokInBudgets")
+    def include_byok_in_budgets(self) -> Optional[_builtins.bool]:
+        """
+        Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+
+        Default: false.
+        """
+        return pulumi.get(self, "include_byok_in_budgets")
+
+    @_builtins.property
+    @pulumi.getter(name="legacyMapped")
+    def legacy_mapped(self) -> Optional[_builtins.bool]:
+        """
+        Whether the service keeps it in sync with a guardrail (the API's `is_legacy_mapped`); absent when the service does not say.
+        """
+        return pulumi.get(self, "legacy_mapped")
+
+    @_builtins.property
+    @pulumi.getter(name="limitUsd")
+    def limit_usd(self) -> Optional[_builtins.float]:
+        """
+        Spending limit in US dollars, finite and >= 0.
+
+        Default: no limit (null).
+        """
+        return pulumi.get(self, "limit_usd")
+
+    @_builtins.property
+    @pulumi.getter(name="resetInterval")
+    def reset_interval(self) -> Optional[_builtins.str]:
+        """
+        When the spending limit resets: `daily`, `weekly` or `monthly`.
+
+        Default: none (null).
+        """
+        return pulumi.get(self, "reset_interval")
+
+    @_builtins.property
+    @pulumi.getter(name="updatedAt")
+    def updated_at(self) -> Optional[_builtins.str]:
+        """
+        When it was last updated (ISO 8601); absent when never.
+        """
+        return pulumi.get(self, "updated_at")
+
+
+@pulumi.output_type
+class GetSubjectPoliciesAssignment(dict):
+    """
+    What applies to a member or API key for one policy kind (the API's assignment state).
+    """
+    def __init__(__self__, *,
+                 opted_out: _builtins.bool,
+                 policy_ids: Sequence[_builtins.str],
+                 workspace_default_policy_ids: Sequence[_builtins.str]):
+        """
+        What applies to a member or API key for one policy kind (the API's assignment state).
+
+        :param _builtins.bool opted_out: Whether it opted out of the kind's workspace default.
+        :param Sequence[_builtins.str] policy_ids: The policies of the kind assigned to it directly, sorted.
+        :param Sequence[_builtins.str] workspace_default_policy_ids: The workspace defaults of the kind it inherits, sorted.
+        """
+        pulumi.set(__self__, "opted_out", opted_out)
+        pulumi.set(__self__, "policy_ids", policy_ids)
+        pulumi.set(__self__, "workspace_default_policy_ids", workspace_default_policy_ids)
+
+    @_builtins.property
+    @pulumi.getter(name="optedOut")
+    def opted_out(self) -> _builtins.bool:
+        """
+        Whether it opted out of the kind's workspace default.
+        """
+        return pulumi.get(self, "opted_out")
+
+    @_builtins.property
+    @pulumi.getter(name="policyIds")
+    def policy_ids(self) -> Sequence[_builtins.str]:
+        """
+        The policies of the kind assigned to it directly, sorted.
+        """
+        return pulumi.get(self, "policy_ids")
+
+    @_builtins.property
+    @pulumi.getter(name="workspaceDefaultPolicyIds")
+    def workspace_default_policy_ids(self) -> Sequence[_builtins.str]:
+        """
+        The workspace defaults of the kind it inherits, sorted.
+        """
+        return pulumi.get(self, "workspace_default_policy_ids")
+
+
+@pulumi.output_type
+class GetSubjectPoliciesWorkspaceWidePolicy(dict):
+    """
+    A workspace-wide (the API's account) policy covering the workspace.
+    """
+    def __init__(__self__, *,
+                 all_workspaces: _builtins.bool,
+                 id: _builtins.str,
+                 name: _builtins.str,
+                 policy_type: _builtins.str,
+                 allowed_data_regions: Optional[Sequence[_builtins.str]] = None,
+                 allowed_models: Optional[Sequence[_builtins.str]] = None,
+                 allowed_providers: Optional[Sequence[_builtins.str]] = None,
+                 content_filter_builtins: Optional[Sequence['outputs.BuiltinFilterOutput']] = None,
+                 content_filters: Optional[Sequence['outputs.CustomFilterOutput']] = None,
+                 enable_free_model_publication: Optional[_builtins.bool] = None,
+                 enable_free_model_training: Optional[_builtins.bool] = None,
+                 enable_paid_model_training: Optional[_builtins.bool] = None,
+                 enforce_zdr: Optional[_builtins.bool] = None,
+                 enforce_zdr_other: Optional[_builtins.bool] = None,
+                 enforce_zdr_vendor_a: Optional[_builtins.bool] = None,
+                 enforce_zdr_vendor_b: Optional[_builtins.bool] = None,
+                 enforce_zdr_vendor_c: Optional[_builtins.bool] = None,
+                 ignored_models: Optional[Sequence[_builtins.str]] = None,
+                 ignored_providers: Optional[Sequence[_builtins.str]] = None,
+                 include_byok_in_budgets: Optional[_builtins.bool] = None,
+                 limit_usd: Optional[_builtins.float] = None,
+                 reset_interval: Optional[_builtins.str] = None,
+                 updated_at: Optional[_builtins.str] = None,
+                 workspace_ids: Optional[Sequence[_builtins.str]] = None):
+        """
+        A workspace-wide (the API's account) policy covering the workspace.
+
+        :param _builtins.bool all_workspaces: Whether it covers every workspace but the opted-out ones (the API's `is_default`).
+        :param _builtins.str id: The policy's id (UUID).
+        :param _builtins.str name: The policy's name.
+        :param _builtins.str policy_type: The policy's kind: `budget`, `modelAccess` (the API's `model_availability`, as in `ModelAccessPolicy`) or `moderation`. A kind this package does not know keeps the API's `policy_type` and no settings.
+        :param Sequence[_builtins.str] allowed_data_regions: Regions requests may be processed in: `global`, `europe`, `us`; compared as a set. Omit instead of `[]`.
+               
+               Default: no restriction (null).
+        :param Sequence[_builtins.str] allowed_models: Models allowed, by slug or canonical slug; a set of identifiers (another identifier for a listed model is one update that then settles). Omit instead of `[]`.
+               
+               Default: no restriction (null).
+        :param Sequence[_builtins.str] allowed_providers: Provider ids allowed; compared as a set. Omit instead of `[]`.
+               
+               Default: no restriction (null).
+        :param Sequence['BuiltinFilterOutput'] content_filter_builtins: Builtin content filters; each slug at most once. Omit instead of `[]`.
+               
+               Default: none (null).
+        :param Sequence['CustomFilterOutput'] content_filters: Custom regex content filters, applied in order. Omit instead of `[]`.
+               
+               Default: none (null).
+        :param _builtins.bool enable_free_model_publication: Whether prompts sent to free models may be published.
+               
+               Default: the service's setting (null).
+        :param _builtins.bool enable_free_model_training: Whether providers may train on prompts sent to free models.
+               
+               Default: the service's setting (null).
+        :param _builtins.bool enable_paid_model_training: Whether providers may train on prompts sent to paid models.
+               
+               Default: the service's setting (null).
+        :param _builtins.bool enforce_zdr: **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+               
+               Default: null.
+        :param _builtins.bool enforce_zdr_other: Zero-data-retention for models of any other vendor.
+               
+               Default: `enforceZdr`, else null.
+        :param _builtins.bool enforce_zdr_vendor_a: Zero-data-retention for the first named model vendor.
+               
+               Default: `enforceZdr`, else null.
+        :param _builtins.bool enforce_zdr_vendor_b: Zero-data-retention for the second named model vendor.
+               
+               Default: `enforceZdr`, else null.
+        :param _builtins.bool enforce_zdr_vendor_c: Zero-data-retention for the third named model vendor.
+               
+               Default: `enforceZdr`, else null.
+        :param Sequence[_builtins.str] ignored_models: Models excluded from routing, by slug or canonical slug; a set. Omit instead of `[]`.
+               
+               Default: none (null).
+        :param Sequence[_builtins.str] ignored_providers: Provider ids excluded from routing; a set. Omit instead of `[]`.
+               
+               Default: none (null).
+        :param _builtins.bool include_byok_in_budgets: Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+               
+               Default: false.
+        :param _builtins.float limit_usd: Spending limit in US dollars, finite and >= 0.
+               
+               Default: no limit (null).
+        :param _builtins.str reset_interval: When the spending limit resets: `daily`, `weekly` or `monthly`.
+               
+               Default: none (null).
+        :param _builtins.str updated_at: When it was last updated (ISO 8601); absent when never.
+        :param Sequence[_builtins.str] workspace_ids: The workspaces it names (`workspace_ids`), sorted; absent when the service does not say.
+        """
+        pulumi.set(__self__, "all_workspaces", all_workspaces)
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "policy_type", policy_type)
+        if allowed_data_regions is not None:
+            pulumi.set(__self__, "allowed_data_regions", allowed_data_regions)
+        if allowed_models is not None:
+            pulumi.set(__self__, "allowed_models", allowed_models)
+        if allowed_providers is not None:
+            pulumi.set(__self__, "allowed_providers", allowed_providers)
+        if content_filter_builtins is not None:
+            pulumi.set(__self__, "content_filter_builtins", content_filter_builtins)
+        if content_filters is not None:
+            pulumi.set(__self__, "content_filters", content_filters)
+        if enable_free_model_publication is not None:
+            pulumi.set(__self__, "enable_free_model_publication", enable_free_model_publication)
+        if enable_free_model_training is not None:
+            pulumi.set(__self__, "enable_free_model_training", enable_free_model_training)
+        if enable_paid_model_training is not None:
+            pulumi.set(__self__, "enable_paid_model_training", enable_paid_model_training)
+        if enforce_zdr is not None:
+            pulumi.set(__self__, "enforce_zdr", enforce_zdr)
+        if enforce_zdr_other is not None:
+            pulumi.set(__self__, "enforce_zdr_other", enforce_zdr_other)
+        if enforce_zdr_vendor_a is not None:
+            pulumi.set(__self__, "enforce_zdr_vendor_a", enforce_zdr_vendor_a)
+        if enforce_zdr_vendor_b is not None:
+            pulumi.set(__self__, "enforce_zdr_vendor_b", enforce_zdr_vendor_b)
+        if enforce_zdr_vendor_c is not None:
+            pulumi.set(__self__, "enforce_zdr_vendor_c", enforce_zdr_vendor_c)
+        if ignored_models is not None:
+            pulumi.set(__self__, "ignored_models", ignored_models)
+        if ignored_providers is not None:
+            pulumi.set(__self__, "ignored_providers", ignored_providers)
+        if include_byok_in_budgets is not None:
+            pulumi.set(__self__, "include_byok_in_budgets", include_byok_in_budgets)
+        if limit_usd is not None:
+            pulumi.set(__self__, "limit_usd", limit_usd)
+        if reset_interval is not None:
+            pulumi.set(__self__, "reset_interval", reset_interval)
+        if updated_at is not None:
+            pulumi.set(__self__, "updated_at", updated_at)
+        if workspace_ids is not None:
+            pulumi.set(__self__, "workspace_ids", workspace_ids)
+
+    @_builtins.property
+    @pulumi.getter(name="allWorkspaces")
+    def all_workspaces(self) -> _builtins.bool:
+        """
+        Whether it covers every workspace but the opted-out ones (the API's `is_default`).
+        """
+        return pulumi.get(self, "all_workspaces")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        The policy's id (UUID).
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        The policy's name.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="policyType")
+    def policy_type(self) -> _builtins.str:
+        """
+        The policy's kind: `budget`, `modelAccess` (the API's `model_availability`, as in `ModelAccessPolicy`) or `moderation`. A kind this package does not know keeps the API's `policy_type` and no settings.
+        """
+        return pulumi.get(self, "policy_type")
+
+    @_builtins.property
+    @pulumi.getter(name="allowedDataRegions")
+    def allowed_data_regions(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Regions requests may be processed in: `global`, `europe`, `us`; compared as a set. Omit instead of `[]`.
+
+        Default: no restriction (null).
+        """
+        return pulumi.get(self, "allowed_data_regions")
+
+    @_builtins.property
+    @pulumi.getter(name="allowedModels")
+    def allowed_models(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Models allowed, by slug or canonical slug; a set of identifiers (another identifier for a listed model is one update that then settles). Omit instead of `[]`.
+
+        Default: no restriction (null).
+        """
+        return pulumi.get(self, "allowed_models")
+
+    @_builtins.property
+    @pulumi.getter(name="allowedProviders")
+    def allowed_providers(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Provider ids allowed; compared as a set. Omit instead of `[]`.
+
+        Default: no restriction (null).
+        """
+        return pulumi.get(self, "allowed_providers")
+
+    @_builtins.property
+    @pulumi.getter(name="contentFilterBuiltins")
+    def content_filter_builtins(self) -> Optional[Sequence['outputs.BuiltinFilterOutput']]:
+        """
+        Builtin content filters; each slug at most once. Omit instead of `[]`.
+
+        Default: none (null).
+        """
+        return pulumi.get(self, "content_filter_builtins")
+
+    @_builtins.property
+    @pulumi.getter(name="contentFilters")
+    def content_filters(self) -> Optional[Sequence['outputs.CustomFilterOutput']]:
+        """
+        Custom regex content filters, applied in order. Omit instead of `[]`.
+
+        Default: none (null).
+        """
+        return pulumi.get(self, "content_filters")
+
+    @_builtins.property
+    @pulumi.getter(name="enableFreeModelPublication")
+    def enable_free_model_publication(self) -> Optional[_builtins.bool]:
+        """
+        Whether prompts sent to free models may be published.
+
+        Default: the service's setting (null).
+        """
+        return pulumi.get(self, "enable_free_model_publication")
+
+    @_builtins.property
+    @pulumi.getter(name="enableFreeModelTraining")
+    def enable_free_model_training(self) -> Optional[_builtins.bool]:
+        """
+        Whether providers may train on prompts sent to free models.
+
+        Default: the service's setting (null).
+        """
+        return pulumi.get(self, "enable_free_model_training")
+
+    @_builtins.property
+    @pulumi.getter(name="enablePaidModelTraining")
+    def enable_paid_model_training(self) -> Optional[_builtins.bool]:
+        """
+        Whether providers may train on prompts sent to paid models.
+
+        Default: the service's setting (null).
+        """
+        return pulumi.get(self, "enable_paid_model_training")
+
+    @_builtins.property
+    @pulumi.getter(name="enforceZdr")
+    @_utilities.deprecated("""Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).""")
+    def enforce_zdr(self) -> Optional[_builtins.bool]:
+        """
+        **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+
+        Default: null.
+        """
+        return pulumi.get(self, "enforce_zdr")
+
+    @_builtins.property
+    @pulumi.getter(name="enforceZdrOther")
+    def enforce_zdr_other(self) -> Optional[_builtins.bool]:
+        """
+        Zero-data-retention for models of any other vendor.
+
+        Default: `enforceZdr`, else null.
+        """
+        return pulumi.get(self, "enforce_zdr_other")
+
+    @_builtins.property
+    @pulumi.getter(name="enforceZdrVendorA")
+    def enforce_zdr_vendor_a(self) -> Optional[_builtins.bool]:
+        """
+        Zero-data-retention for the first named model vendor.
+
+        Default: `enforceZdr`, else null.
+        """
+        return pulumi.get(self, "enforce_zdr_vendor_a")
+
+    @_builtins.property
+    @pulumi.getter(name="enforceZdrVendorB")
+    def enforce_zdr_vendor_b(self) -> Optional[_builtins.bool]:
+        """
+        Zero-data-retention for the second named model vendor.
+
+        Default: `enforceZdr`, else null.
+        """
+        return pulumi.get(self, "enforce_zdr_vendor_b")
+
+    @_builtins.property
+    @pulumi.getter(name="enforceZdrVendorC")
+    def enforce_zdr_vendor_c(self) -> Optional[_builtins.bool]:
+        """
+        Zero-data-retention for the third named model vendor.
+
+        Default: `enforceZdr`, else null.
+        """
+        return pulumi.get(self, "enforce_zdr_vendor_c")
+
+    @_builtins.property
+    @pulumi.getter(name="ignoredModels")
+    def ignored_models(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Models excluded from routing, by slug or canonical slug; a set. Omit instead of `[]`.
+
+        Default: none (null).
+        """
+        return pulumi.get(self, "ignored_models")
+
+    @_builtins.property
+    @pulumi.getter(name="ignoredProviders")
+    def ignored_providers(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Provider ids excluded from routing; a set. Omit instead of `[]`.
+
+        Default: none (null).
+        """
+        return pulumi.get(self, "ignored_providers")
+
+    @_builtins.property
+    @pulumi.getter(name="includeByokInBudgets")
+    def include_byok_in_budgets(self) -> Optional[_builtins.bool]:
+        """
+        Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+
+        Default: false.
+        """
+        return pulumi.get(self, "include_byok_in_budgets")
+
+    @_builtins.property
+    @pulumi.getter(name="limitUsd")
+    def limit_usd(self) -> Optional[_builtins.float]:
+        """
+        Spending limit in US dollars, finite and >= 0.
+
+        Default: no limit (null).
+        """
+        return pulumi.get(self, "limit_usd")
+
+    @_builtins.property
+    @pulumi.getter(name="resetInterval")
+    def reset_interval(self) -> Optional[_builtins.str]:
+        """
+        When the spending limit resets: `daily`, `weekly` or `monthly`.
+
+        Default: none (null).
+        """
+        return pulumi.get(self, "reset_interval")
+
+    @_builtins.property
+    @pulumi.getter(name="updatedAt")
+    def updated_at(self) -> Optional[_builtins.str]:
+        """
+        When it was last updated (ISO 8601); absent when never.
+        """
+        return pulumi.get(self, "updated_at")
+
+    @_builtins.property
+    @pulumi.getter(name="workspaceIds")
+    def workspace_ids(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        The workspaces it names (`workspace_ids`), sorted; absent when the service does not say.
+        """
+        return pulumi.get(self, "workspace_ids")
 
 
 @pulumi.output_type

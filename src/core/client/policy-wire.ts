@@ -18,7 +18,10 @@ import {
   type PolicyKind,
   policyKindOf,
 } from "../fields/policy-kinds";
-import { orNull, serviceId, WIRE_TEXT_MAX, wireId, wireText, wireTime } from "./wire";
+import { unmanagedConfig } from "./unmanaged-config";
+import { orNull, serviceId, wireId, wireText, wireTime } from "./wire";
+
+export { UNMANAGED_CONFIG_MAX, unmanagedConfig } from "./unmanaged-config";
 
 type Fields = typeof FIELDS;
 /** A kind's `config` as read: each of its fields, null where the service sent none. */
@@ -89,60 +92,6 @@ export const wirePolicySummary = <P extends PolicyKind>(kind: P) =>
 /** A row of a kind's list, as the client reads it. */
 export type WirePolicySummary<P extends PolicyKind> = z.output<ReturnType<typeof wirePolicySummary<P>>>;
 
-/** The most a policy's unmanaged settings may hold, as JSON: they are kept for one update's PUT. */
-export const UNMANAGED_CONFIG_MAX = 64 * 1024;
-/** How deep an unmanaged setting may nest. */
-const UNMANAGED_DEPTH_MAX = 16;
-
-/** The first bound a JSON value breaks (a string or key longer than a wire text, nesting), named by path, never by value. */
-function boundProblem(v: unknown, path: string, depth: number): string | undefined {
-  if (depth > UNMANAGED_DEPTH_MAX) return `${path}: nested deeper than ${UNMANAGED_DEPTH_MAX} levels`;
-  if (typeof v === "string")
-    return v.length > WIRE_TEXT_MAX
-      ? `${path}: must be at most ${WIRE_TEXT_MAX} characters (got ${v.length})`
-      : undefined;
-  if (Array.isArray(v)) {
-    for (const [i, x] of v.entries()) {
-      const p = boundProblem(x, `${path}[${i}]`, depth + 1);
-      if (p) return p;
-    }
-    return undefined;
-  }
-  if (v === null || typeof v !== "object") return undefined;
-  for (const [k, x] of Object.entries(v)) {
-    if (k.length > WIRE_TEXT_MAX) return `${path}: a key longer than ${WIRE_TEXT_MAX} characters (${k.length})`;
-    const p = boundProblem(x, `${path}.${k}`, depth + 1);
-    if (p) return p;
-  }
-  return undefined;
-}
-
-/**
- * The `config` keys a kind's fields do not name, as the service sent them: the service's own
- * settings this package does not manage (`pii_filters`, `armor`, `platform_banned_*`, a setting
- * of another kind). An update replaces `config` whole (rule 24), so its PUT carries these back
- * as they were. Bounded: every string and key as a wire text, nesting, and the whole as JSON.
- */
-export const unmanagedConfig = (kind: PolicyKind) => {
-  const known = new Set<string>(POLICY_FIELDS[kind].map((k) => spec(k).wire));
-  return z
-    .unknown()
-    .transform((c) =>
-      c !== null && typeof c === "object" && !Array.isArray(c)
-        ? Object.fromEntries(Object.entries(c).filter(([k]) => !known.has(k)))
-        : {},
-    )
-    .superRefine((extra, ctx) => {
-      const problem = boundProblem(extra, "config", 0);
-      if (problem) ctx.addIssue({ code: "custom", message: problem });
-      else if (JSON.stringify(extra).length > UNMANAGED_CONFIG_MAX)
-        ctx.addIssue({
-          code: "custom",
-          message: `the settings this package does not manage exceed ${UNMANAGED_CONFIG_MAX} characters as JSON`,
-        });
-    });
-};
-
 /**
  * One policy with its assignments (rule 23's detail). The four lists the schema requires are
  * required here too: a resource compares them to catch a change made elsewhere, so a missing one
@@ -208,7 +157,8 @@ export type WireAssignmentState = z.output<typeof wireAssignmentState>;
 /**
  * A workspace-wide ("account") policy (rule 28). Only `id`, `name` and `policy_type` are required;
  * `config` is read with the schema of the kind `policy_type` names, and is null for a type this
- * package does not know. Workspace ids are UUIDs.
+ * package does not know; `unmanagedConfig` keeps the config's other keys as sent. Workspace ids
+ * are UUIDs.
  */
 export const wireWorkspaceWidePolicy = z
   .object({
@@ -227,10 +177,12 @@ export const wireWorkspaceWidePolicy = z
   })
   .transform((v, ctx) => {
     const kind = policyKindOf(v.policy_type) ?? null;
-    if (kind === null) return { ...v, kind, config: null };
+    if (kind === null) return { ...v, kind, config: null, unmanagedConfig: {} };
     const read = config(kind).safeParse(v.config);
-    if (read.success) return { ...v, kind, config: read.data as WirePolicyConfig<PolicyKind> };
-    for (const issue of read.error.issues)
+    const extra = unmanagedConfig(kind).safeParse(v.config);
+    if (read.success && extra.success)
+      return { ...v, kind, config: read.data as WirePolicyConfig<PolicyKind>, unmanagedConfig: extra.data };
+    for (const issue of [...(read.error?.issues ?? []), ...(extra.error?.issues ?? [])])
       ctx.addIssue({ code: "custom", path: ["config", ...issue.path], message: issue.message });
     return z.NEVER;
   });

@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { issuesToFailures, type PropertyFailure, shown } from "../args/messages";
 import { NAME_MAX, UUID_RE } from "../fields/constants";
+import type { PolicyKind } from "../fields/policy-kinds";
 import { compileRe2, RE2_SYNTAX } from "../text/re2";
 
 /** The longest `nameRegex` taken: a pattern is a program's own text, not a document. */
@@ -89,6 +90,56 @@ const getWorkspace = z
       });
   });
 
+/** A workspace slug as the policy resources take it: one URL segment as written. */
+const POLICY_SLUG_RE = /^[a-z0-9][a-z0-9_-]{0,99}$/i;
+
+/** A policy's workspace, as the policy resources take it: its id (UUID, any case) or its slug. */
+const policyWorkspace = z
+  .string({ error: "must be a workspace id (UUID) or slug" })
+  .refine((v) => UUID_RE.test(v) || POLICY_SLUG_RE.test(v), {
+    error: "must be a workspace id (UUID) or slug (letters, digits, - and _, at most 100 characters)",
+  });
+
+/**
+ * A policy kind as a program writes it, and the kind it names: the words `WorkspaceWidePolicy`'s
+ * `policyType` takes, `modelAccess` as in `ModelAccessPolicy` (the API's `model_availability`).
+ */
+export const POLICY_TYPE_WORDS = {
+  budget: "budget",
+  modelAccess: "modelAvailability",
+  moderation: "moderation",
+} as const satisfies Record<string, PolicyKind>;
+/** A `policyType` as a program writes it. */
+export type PolicyTypeWord = keyof typeof POLICY_TYPE_WORDS;
+const TYPE_WORDS = Object.keys(POLICY_TYPE_WORDS) as PolicyTypeWord[];
+/** The program's word for a kind. */
+export const typeWordOf = (kind: PolicyKind): PolicyTypeWord => TYPE_WORDS.find((w) => POLICY_TYPE_WORDS[w] === kind)!;
+
+const policyType = z.enum(TYPE_WORDS, { error: `must be one of ${TYPE_WORDS.map((k) => `"${k}"`).join(", ")}` });
+
+/** The longest member id or key hash taken, as the policy resources' id lists. */
+export const SUBJECT_ID_MAX = 500;
+
+/** A member id or key hash: no message here quotes it (a program may hold it secret). */
+const subjectId = z
+  .string({ error: "must be a string" })
+  .refine((v) => v.trim() !== "", { error: "must be a non-empty string" })
+  .refine((v) => v.length <= SUBJECT_ID_MAX, { error: `must be at most ${SUBJECT_ID_MAX} characters` });
+
+const getSubjectPolicies = z
+  .strictObject({
+    workspaceId: policyWorkspace,
+    memberId: subjectId.optional(),
+    keyHash: subjectId.optional(),
+    workspaceWide: z.boolean({ error: "must be true or false" }).optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (v.memberId !== undefined && v.keyHash !== undefined)
+      ctx.addIssue({ code: "custom", path: ["keyHash"], message: "give memberId or keyHash, not both" });
+    else if (v.memberId === undefined && v.keyHash === undefined)
+      ctx.addIssue({ code: "custom", path: ["memberId"], message: "give memberId (a member's user id) or keyHash" });
+  });
+
 /** Each data source's args, by the name both faces give it. */
 export const LOOKUP_ARGS = {
   getGuardrail,
@@ -97,6 +148,9 @@ export const LOOKUP_ARGS = {
   getGuardrailKeys: z.strictObject({ guardrailId }),
   getWorkspace,
   getWorkspaces: z.strictObject({}),
+  getPolicies: z.strictObject({ workspaceId: policyWorkspace, policyType: policyType.optional() }),
+  getPolicy: z.strictObject({ policyType, id: uuid("a policy id"), workspaceId: policyWorkspace }),
+  getSubjectPolicies,
 } as const;
 
 export type LookupName = keyof typeof LOOKUP_ARGS;

@@ -40,6 +40,17 @@ export const FilterAction = {
  */
 export type FilterAction = (typeof FilterAction)[keyof typeof FilterAction];
 
+export const PolicyType = {
+    Budget: "budget",
+    ModelAccess: "modelAccess",
+    Moderation: "moderation",
+} as const;
+
+/**
+ * A Guardrail Policy's kind, as a workspace-wide policy's `policyType` names it.
+ */
+export type PolicyType = (typeof PolicyType)[keyof typeof PolicyType];
+
 export const ResetInterval = {
     Daily: "daily",
     Weekly: "weekly",
