@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ProviderConfig } from "../../src/core/settings/config";
 import { check, policyLifecycle } from "../../src/core/policies/lifecycle";
 import { guardrailLifecycle } from "../../src/core/guardrail/lifecycle";
+import { workspaceWideLifecycle } from "../../src/core/policies/workspace-wide-lifecycle";
 import { workspaceDefaultLifecycle } from "../../src/core/guardrail/workspace-default-lifecycle";
 import { GuardrailsClient } from "../../src/core/client";
 import { collect } from "../../src/core/client/pagination";
@@ -394,6 +395,21 @@ describe("a 404 from a wrong base URL", () => {
     );
     expect(err, `requests: ${sent().join(", ")}`).toBeInstanceOf(Error);
   });
+  it("A27w a workspace-wide policy's delete: a 404 from a wrong base URL is not believed", async () => {
+    server = await recordingServer(all404);
+    const conn = new ProviderConfig();
+    const url = server.url;
+    conn.configure((k) => ({ "guardrails:apiKey": KEY, "guardrails:baseUrl": url, "guardrails:maxAttempts": "2" })[k]);
+    const err = await failure(workspaceWideLifecycle(conn).delete(PID, { name: "Org budget" } as never));
+    expect(err.message).toMatch(
+      /not reported as deleted, because DELETE \S+ answered 404, and the workspace-wide policy list/,
+    );
+    expect(sent().map((x) => x.split("?")[0])).toEqual([
+      `DELETE /api/v1/guardrails/policies/account/${PID}`,
+      "GET /api/v1/guardrails/policies/account",
+    ]);
+  });
+
   it("A27b a 400 on a policy whose workspace still answers: refresh and delete fail naming the way out; the state keeps it", async () => {
     const c = await created();
     const lc = await serve((r) =>
