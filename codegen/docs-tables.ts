@@ -27,6 +27,7 @@ import {
 } from "../src/core/kinds";
 
 import { POLICY_ARG_DOCS, POLICY_ARGS } from "../src/core/policies/args";
+import { WORKSPACE_WIDE_ARG_DOCS, WORKSPACE_WIDE_ARGS } from "../src/core/policies/workspace-wide-args";
 
 /** The workspace policies' table names. */
 type PolicyKindWord = (typeof KINDS)[PolicyTypeName]["policyKind"];
@@ -198,6 +199,10 @@ export function argsTables(sources: string[]): Record<TableName, string> {
       PolicyKindWord,
       string
     >),
+    workspaceWidePolicy: table(
+      rowsOf(WORKSPACE_WIDE_ARGS, (k) => (k in FIELDS ? undefined : coreDoc(WORKSPACE_WIDE_ARG_DOCS, k))),
+      docs,
+    ),
   };
 }
 

@@ -32,6 +32,7 @@ import { loadGuardrailFilesSchema } from "../src/native/load-files";
 import { functionSpecs, functionTypes } from "../src/native/schema-functions";
 import { type ArgDoc, argDocs, coreDoc, DOC_SOURCES } from "./docs-tables";
 import { policyResource } from "./policy-schema";
+import { workspaceWideResource } from "./workspace-wide-schema";
 import { asOutput, documented, type Json, jsonOf, type PulumiProperty, pulumiType, schemaTypes } from "./pulumi-types";
 
 /** Where the JSDoc lives: the docs tables' sources (the field table) and the provider settings. */
@@ -207,6 +208,7 @@ const RESOURCES: Record<ResourceTypeName, (docs: Map<string, ArgDoc>) => Resourc
   ...(Object.fromEntries(
     POLICY_TYPE_NAMES.map((t) => [t, (docs: Map<string, ArgDoc>) => policyResource(t, docs)]),
   ) as Record<PolicyTypeName, (docs: Map<string, ArgDoc>) => ResourceSpec>),
+  WorkspaceWidePolicy: workspaceWideResource,
 };
 
 /**

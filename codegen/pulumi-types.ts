@@ -14,6 +14,7 @@ import {
 } from "../src/core/fields/constants";
 import { builtinFilterArgs, customFilterArgs, FILTER_ARG_DOCS } from "../src/core/fields/filters";
 import type { ArgDoc } from "./docs-tables";
+import { WW_POLICY_TYPES } from "../src/core/policies/workspace-wide-args";
 
 /** A JSON Schema, the parts zod writes for the args. */
 export type Json = {
@@ -46,6 +47,11 @@ const ENUMS: { name: string; values: readonly string[]; description: string }[] 
   { name: "BuiltinFilterSlug", values: BUILTIN_SLUGS, description: "A builtin content filter." },
   { name: "FilterAction", values: FILTER_ACTIONS, description: "What a content filter does with a match." },
   { name: "ScanScope", values: SCAN_SCOPES, description: "Which messages the prompt-injection builtin scans." },
+  {
+    name: "PolicyType",
+    values: Object.keys(WW_POLICY_TYPES),
+    description: "A Guardrail Policy's kind, as a workspace-wide policy's `policyType` names it.",
+  },
 ];
 
 /**

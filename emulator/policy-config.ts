@@ -15,6 +15,8 @@ const ZDR_VENDORS = ["enforce_zdr_vendor_a", "enforce_zdr_vendor_b", "enforce_zd
 export function storedConfig(kind: PolicyType, given: Record<string, unknown>, models: CatalogueModel[]): PolicyConfig {
   const out: PolicyConfig = {};
   for (const field of POLICY_KINDS[kind].fields) out[field] = given[field] ?? null;
+  // Kept as given while given: an update that omits one replaces it away, as the config is replaced whole (rule 24).
+  for (const field of POLICY_KINDS[kind].serviceOnly) if (given[field] !== undefined) out[field] = given[field];
   if (kind === "budget") out.include_byok_in_budgets = given.include_byok_in_budgets ?? false;
   if (kind === "model_availability") {
     const index = catalogueIndex(models);

@@ -4,9 +4,18 @@
  * summary, detail and short records the API answers. The emulator's own types, shared with nothing.
  */
 
-/** The three kinds: `policy_type` on the wire, the path segment, and the guardrail settings each holds (rule 31). */
+/**
+ * The three kinds: `policy_type` on the wire, the path segment, the guardrail settings each holds
+ * (rule 31), and `serviceOnly`: settings of the service's config that this package does not
+ * manage (guardrail-policies.openapi.json's `Guardrail*PolicyConfig`), taken and answered as given
+ * and not enforced, so a client that wipes them on an update is caught.
+ */
 export const POLICY_KINDS = {
-  budget: { segment: "budget", fields: ["limit_usd", "reset_interval", "include_byok_in_budgets"] },
+  budget: {
+    segment: "budget",
+    fields: ["limit_usd", "reset_interval", "include_byok_in_budgets"],
+    serviceOnly: [],
+  },
   model_availability: {
     segment: "model-availability",
     fields: [
@@ -24,8 +33,33 @@ export const POLICY_KINDS = {
       "enable_paid_model_training",
       "allowed_data_regions",
     ],
+    serviceOnly: [
+      "platform_banned_authors",
+      "platform_banned_models",
+      "platform_banned_providers",
+      "require_eu_data_region",
+      "allow_safety_retention_google",
+      "allow_safety_retention_other",
+      "enforce_first_party_harness_models",
+    ],
   },
-  moderation: { segment: "moderation", fields: ["content_filter_builtins", "content_filters"] },
+  moderation: {
+    segment: "moderation",
+    fields: ["content_filter_builtins", "content_filters"],
+    serviceOnly: [
+      "pii_filters",
+      "armor",
+      "content_filter_patterns",
+      "content_filter_blocks_requests",
+      "enable_model_armor_injection_protection",
+      "lakera_injection_protection_mode",
+      "model_armor_injection_confidence_level",
+      "model_armor_injection_protection_mode",
+      "broadcast_model_armor_flagged_requests",
+      "platform_moderated_providers",
+      "platform_image_moderated_providers",
+    ],
+  },
 } as const;
 
 export type PolicyType = keyof typeof POLICY_KINDS;

@@ -9,10 +9,11 @@ import { limitPairIssue, pageQuery, parseOr400, unknownKeys, uuid, writable } fr
 
 type Field = keyof typeof writable;
 
-/** A kind's config: its settings only, each optional, with the guardrail's rules. */
+/** A kind's config: its settings, each optional, with the guardrail's rules; the service-only ones as given. */
 function configSchema(kind: PolicyType) {
   const shape: Record<string, z.ZodType> = {};
   for (const field of POLICY_KINDS[kind].fields) shape[field] = writable[field as Field].optional();
+  for (const field of POLICY_KINDS[kind].serviceOnly) shape[field] = z.unknown().optional();
   const schema = z.strictObject(shape, unknownKeys);
   if (kind !== "budget") return schema;
   // Rule 14 holds for a budget: a limit and its interval come together.

@@ -19,6 +19,7 @@ export {
   type ModerationPolicyArgs,
   type PolicyPlacementArgs,
 } from "./dynamic/policies";
+export { WorkspaceWidePolicy, type WorkspaceWidePolicyArgs } from "./dynamic/workspace-wide-policy";
 export {
   declareGuardrails,
   declareGuardrailFiles,

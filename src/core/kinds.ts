@@ -153,6 +153,16 @@ export const KINDS = {
     docsPage: "docs/resources/moderation-policy.md",
     policy: { fields: "moderation", policyType: "moderation", segment: "moderation", noun: "moderation policy" },
   },
+  // A workspace-wide ("account") policy of any kind, with the workspaces it covers (issue 40).
+  // No `policy` part: it belongs to the organization, not to one workspace.
+  WorkspaceWidePolicy: {
+    dynamicToken: dynamicToken("WorkspaceWidePolicy"),
+    nativeToken: nativeToken("WorkspaceWidePolicy"),
+    internal: "workspaceWidePolicy",
+    policyKind: "workspaceWidePolicy",
+    settings: false,
+    docsPage: "docs/resources/workspace-wide-policy.md",
+  },
 } as const satisfies Record<string, KindSpec>;
 
 /** The package's resource types, by the last part of a token. */

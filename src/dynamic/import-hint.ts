@@ -26,6 +26,8 @@ const FIX: Record<ResourceTypeName, (name: string, id: string) => string> = {
   BudgetPolicy: () => POLICY_FIX,
   ModelAccessPolicy: () => POLICY_FIX,
   ModerationPolicy: () => POLICY_FIX,
+  WorkspaceWidePolicy: (_name, id) =>
+    `Import it with the native provider (\`guardrails:index:WorkspaceWidePolicy\`, import id the policy's id: ${JSON.stringify(id)}), or drop the \`import\` option and delete the policy on the service so the next \`pulumi up\` creates it from the program.`,
 };
 
 /** Throws a clean program error (no stack trace) when `opts.import` is set. */

@@ -5,6 +5,7 @@
 import { guardrailLifecycle } from "../core/guardrail/lifecycle";
 import { workspaceDefaultLifecycle } from "../core/guardrail/workspace-default-lifecycle";
 import { policyLifecycle } from "../core/policies/lifecycle";
+import { workspaceWideLifecycle } from "../core/policies/workspace-wide-lifecycle";
 import { assignmentLifecycle } from "../core/assignments/lifecycle";
 import { KEY_KIND, MEMBER_KIND } from "../core/assignments/kind";
 import { configure as configureSettings, processConfig } from "../core/settings/config";
@@ -53,6 +54,9 @@ const policies = Object.fromEntries(
 export const budgetPolicy = policies.BudgetPolicy;
 export const modelAccessPolicy = policies.ModelAccessPolicy;
 export const moderationPolicy = policies.ModerationPolicy;
+export const workspaceWidePolicy = quietExpectedErrors(
+  withKeySource(afterCredentialsCheck(dynamicMethods(workspaceWideLifecycle(processConfig)))),
+);
 
 /**
  * Every kind's `internal` member (core/kinds.ts) is exported above: a row of the kind table

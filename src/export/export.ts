@@ -139,7 +139,7 @@ export async function exportGuardrails(options: ExportOptions = {}): Promise<Exp
 }
 
 /** The options as a selection, every bad value refused before any call. */
-function checkOptions(options: ExportOptions): FetchSelection {
+export function checkOptions(options: ExportOptions): FetchSelection {
   const workspaces = options.workspaces ?? [];
   const only = options.only ?? [];
   const exclude = options.exclude ?? [];
@@ -204,7 +204,7 @@ export function writeExport(dir: string, files: readonly FileToWrite[], options:
 }
 
 /** The provider's env vars; the message names what is missing, never the key. */
-function clientFromEnv(env: NodeJS.ProcessEnv = process.env): GuardrailsClient {
+export function clientFromEnv(env: NodeJS.ProcessEnv = process.env): GuardrailsClient {
   const missing = ["GUARDRAILS_API_KEY", "GUARDRAILS_BASE_URL"].filter((v) => !env[v]);
   if (missing.length > 0)
     throw new ExportOptionsError(`set ${missing.join(" and ")} (the same env vars as the provider)`);

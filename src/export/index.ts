@@ -23,6 +23,16 @@ export {
   type PulumiImportResource,
 } from "./pulumi-import";
 export { planMigration, StateMigrationError, type MigrationPlan, type Move } from "./from-state";
+export {
+  exportPoliciesProgram,
+  policiesFromGuardrails,
+  readPolicyMove,
+  type PlannedPolicy,
+  type PoliciesProgram,
+  type PolicyMove,
+  type PolicyMoveOptions,
+} from "./to-policies";
+export { renderPoliciesProgram } from "./policies-program";
 export { migrateToNative, planFromStack, type MigrateOptions } from "./migrate";
 /** The base of every failure above: a message for a person, said in one line. */
 export { UserError, failureText } from "../core/user-error";

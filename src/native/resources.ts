@@ -13,6 +13,7 @@ import type { Connection } from "../core/connection";
 import { guardrailLifecycle } from "../core/guardrail/lifecycle";
 import { workspaceDefaultLifecycle } from "../core/guardrail/workspace-default-lifecycle";
 import { policyLifecycle } from "../core/policies/lifecycle";
+import { workspaceWideLifecycle } from "../core/policies/workspace-wide-lifecycle";
 import type { Lifecycle } from "../core/results";
 import { KINDS, POLICY_TYPE_NAMES, type PolicyTypeName, TYPE_NAMES, type ResourceTypeName } from "../core/kinds";
 import { typeOfUrn } from "../core/urn";
@@ -37,6 +38,7 @@ export function kindsOver(conn: Connection): NativeKinds {
       PolicyTypeName,
       Lifecycle
     >),
+    WorkspaceWidePolicy: workspaceWideLifecycle(conn),
   };
 }
 

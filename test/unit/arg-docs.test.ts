@@ -15,6 +15,7 @@ import { FILTER_ARG_DOCS } from "../../src/core/fields/filters";
 import { WORKSPACE_DEFAULT_ARG_DOCS } from "../../src/core/guardrail/workspace-default-args";
 import { POLICY_TYPE_NAMES, type PolicyTypeName, type ResourceTypeName, TYPE_NAMES } from "../../src/core/kinds";
 import { POLICY_ARG_DOCS } from "../../src/core/policies/args";
+import { WORKSPACE_WIDE_ARG_DOCS } from "../../src/core/policies/workspace-wide-args";
 
 const root = join(__dirname, "../..");
 
@@ -53,6 +54,10 @@ const KIND_COPIES: Record<ResourceTypeName, { source: string; copies: Record<str
       { source: "src/dynamic/policies.ts", copies: { PolicyPlacementArgs: POLICY_ARG_DOCS } },
     ]),
   ) as unknown as Record<PolicyTypeName, { source: string; copies: Record<string, Record<string, ArgDoc>> }>),
+  WorkspaceWidePolicy: {
+    source: "src/dynamic/workspace-wide-policy.ts",
+    copies: { WorkspaceWideCoverageArgs: WORKSPACE_WIDE_ARG_DOCS },
+  },
 };
 
 const SOURCES = [...new Set(TYPE_NAMES.map((t) => KIND_COPIES[t].source))];

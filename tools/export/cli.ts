@@ -5,10 +5,11 @@
  * Key and URL from GUARDRAILS_API_KEY and GUARDRAILS_BASE_URL, as the provider.
  */
 import { lstatSync, readdirSync, readFileSync } from "node:fs";
-import { basename, relative, resolve } from "node:path";
+import { basename, dirname, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import {
   exportGuardrails,
+  exportPoliciesProgram,
   failureText,
   isPolicyFile,
   planMigration,
@@ -53,6 +54,11 @@ Reads GUARDRAILS_API_KEY and GUARDRAILS_BASE_URL. Makes no write call.
   --from-state <file>    with --pulumi-import-file: read no service; import instead the dynamic
                          resources of a stack's \`pulumi stack export\` (- for stdin) under their
                          native types, same names and ids (guardrails-migrate-to-native runs it all)
+  --policies-program <path>
+                         write, instead of the YAML files, the Pulumi program (TypeScript) of steps 1
+                         and 2 of the move to Guardrail Policies (docs/guides/moving-to-policies.md):
+                         each guardrail as the policies of the kinds it sets, with its members and
+                         keys, and each workspace default guardrail as default policies; - prints it
 `;
 
 /** A file name of the folder (anyone's clone may hold any): as is when printable ASCII, else quoted and escaped. */
@@ -68,6 +74,7 @@ const OPTIONS = {
   force: { type: "boolean" },
   "pulumi-import-file": { type: "string" },
   "from-state": { type: "string" },
+  "policies-program": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -101,6 +108,7 @@ async function main(): Promise<number> {
     say(`guardrails-export: --all-workspaces reads every workspace; drop --workspace, or --all-workspaces\n\n${USAGE}`);
     return 2;
   }
+  if (values["policies-program"] !== undefined) return policiesProgram(values["policies-program"], values, positionals);
   const importFile = values["pulumi-import-file"];
   const problem = importFileProblem(values, positionals);
   if (problem) {
@@ -202,6 +210,35 @@ function writeImport(path: string, file: PulumiImportFile, force = false): numbe
   else {
     writeImportFile(path, file, { force });
     say(`guardrails-export: wrote ${path} (${file.resources.length} resource(s)); run: pulumi import --file ${path}\n`);
+  }
+  return 0;
+}
+
+/** `--policies-program <path>`: the move's program, from the service, written (or printed with -). */
+async function policiesProgram(path: string, values: Record<string, unknown>, positionals: string[]): Promise<number> {
+  const clash = [
+    ...positionals.slice(0, 1).map((d) => JSON.stringify(d)),
+    ...["stdout", "exclusive", "pulumi-import-file", "from-state"]
+      .filter((o) => values[o] !== undefined)
+      .map((o) => `--${o}`),
+  ];
+  if (clash.length > 0) {
+    say(`guardrails-export: --policies-program writes one program; drop ${clash.join(" and ")}\n\n${USAGE}`);
+    return 2;
+  }
+  const { move, text } = await exportPoliciesProgram({
+    workspaces: (values.workspace as string[] | undefined) ?? [],
+    allWorkspaces: (values["all-workspaces"] as boolean | undefined) ?? false,
+    only: (values.only as string[] | undefined) ?? [],
+    exclude: (values.exclude as string[] | undefined) ?? [],
+  });
+  for (const n of move.notes) say(`note: ${n}\n`);
+  if (path === "-") process.stdout.write(text);
+  else {
+    writeExport(dirname(path), [{ fileName: basename(path), text }], { force: values.force === true });
+    say(
+      `guardrails-export: wrote ${path} (${move.policies.length} policy(ies) of ${move.guardrails.length} guardrail(s), ${move.defaults.length} default policy(ies)); see docs/guides/moving-to-policies.md\n`,
+    );
   }
   return 0;
 }

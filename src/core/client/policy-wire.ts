@@ -139,9 +139,21 @@ export const wireAssignmentState = z.object({
 export type WireAssignmentState = z.output<typeof wireAssignmentState>;
 
 /**
+ * The keys of a `config` that are not the kind's table fields (`pii_filters`, `armor`, ...), as the
+ * service sent them: an update replaces `config` whole (rule 24), so a writer carries these back
+ * rather than wipe settings it does not manage (design-40.md, "Late decisions").
+ */
+function unmanaged(kind: PolicyKind, raw: unknown): Record<string, unknown> {
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return {};
+  const ours = new Set<string>(POLICY_FIELDS[kind].map((k) => spec(k).wire));
+  return Object.fromEntries(Object.entries(raw).filter(([k]) => !ours.has(k)));
+}
+
+/**
  * A workspace-wide ("account") policy (rule 28). Only `id`, `name` and `policy_type` are required;
  * `config` is read with the schema of the kind `policy_type` names, and is null for a type this
- * package does not know. Workspace ids are UUIDs.
+ * package does not know; `unmanagedConfig` keeps the config's other keys as sent. Workspace ids
+ * are UUIDs.
  */
 export const wireWorkspaceWidePolicy = z
   .object({
@@ -160,9 +172,15 @@ export const wireWorkspaceWidePolicy = z
   })
   .transform((v, ctx) => {
     const kind = policyKindOf(v.policy_type) ?? null;
-    if (kind === null) return { ...v, kind, config: null };
+    if (kind === null) return { ...v, kind, config: null, unmanagedConfig: {} };
     const read = config(kind).safeParse(v.config);
-    if (read.success) return { ...v, kind, config: read.data as WirePolicyConfig<PolicyKind> };
+    if (read.success)
+      return {
+        ...v,
+        kind,
+        config: read.data as WirePolicyConfig<PolicyKind>,
+        unmanagedConfig: unmanaged(kind, v.config),
+      };
     for (const issue of read.error.issues)
       ctx.addIssue({ code: "custom", path: ["config", ...issue.path], message: issue.message });
     return z.NEVER;

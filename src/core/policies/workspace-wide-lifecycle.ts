@@ -1,0 +1,183 @@
+/**
+ * The lifecycle of a workspace-wide policy (issue 40; design-40.md "WorkspaceWidePolicy"): create
+ * is one POST; read and import one list (the service has no get-by-id, rule 28; one refresh's
+ * reads share it, workspace-wide-list.ts); update a fresh list (the concurrency check against the
+ * state's last read: a change made since fails, writing nothing) then one PUT that carries back
+ * the config keys this package does not manage; delete one DELETE by id.
+ */
+import { GuardrailsError, NotFoundError } from "../client/errors";
+import type { WireWorkspaceWidePolicy } from "../client/policy-wire";
+import { PolicyClient } from "../client/policies";
+import { issuesToFailures, markSecret, secretArgsOf, shown } from "../args/messages";
+import { userProps } from "../args/user-props";
+import type { Connection } from "../connection";
+import type { PolicyKind } from "../fields/policy-kinds";
+import { containsUnknown, isUnknown } from "../markers";
+import type { CheckResult, CreateResult, DiffResult, Lifecycle, ReadResult, UpdateResult } from "../results";
+import { updates } from "../results";
+import { UserError } from "../user-error";
+import { changedElsewhere, sealed } from "./changes";
+import type { PolicyOutputs } from "./model";
+import { WORKSPACE_WIDE_ARG_NAMES, WORKSPACE_WIDE_ARGS, type WorkspaceWideInputs } from "./workspace-wide-args";
+import { forgetWorkspaceWidePolicies, workspaceWidePolicies } from "./workspace-wide-list";
+import {
+  changedSinceRead,
+  configBody,
+  kindOf,
+  outputsOf,
+  refreshedInputs,
+  type WorkspaceWideOutputs,
+  workspaceWideChanges,
+} from "./workspace-wide-model";
+
+const NOUN = "workspace-wide policy";
+const label = (name: unknown) => `${NOUN} ${shown(name)}`;
+
+/** The secret args of the program (news) or of the state (olds). */
+const secretNames = (props: object): string[] => {
+  const n = (props as Record<string, unknown>).__secretArgs;
+  return Array.isArray(n) ? n.filter((x): x is string => typeof x === "string").sort() : [];
+};
+const seal = (outs: WorkspaceWideOutputs, names: string[]) => sealed(outs as unknown as PolicyOutputs, names);
+
+export function check(news: Record<string, unknown>): CheckResult {
+  const props = userProps(news);
+  const parsed = WORKSPACE_WIDE_ARGS.safeParse(props, { reportInput: true });
+  if (parsed.success) return { inputs: news, failures: [] };
+  const issues = parsed.error.issues.filter(
+    (i) => !isUnknown(props[String(i.path[0] ?? "")]) && !containsUnknown(props[String(i.path[0] ?? "")]),
+  );
+  const failures = issuesToFailures({ issues }, WORKSPACE_WIDE_ARG_NAMES, secretArgsOf(news));
+  return { inputs: news, failures: markSecret(failures, secretArgsOf(news)) };
+}
+
+/** Inputs `check` accepted. */
+export function parseInputs(news: Record<string, unknown>): WorkspaceWideInputs {
+  const parsed = WORKSPACE_WIDE_ARGS.safeParse(userProps(news), { reportInput: true });
+  if (parsed.success) return parsed.data as WorkspaceWideInputs;
+  const failures = issuesToFailures(parsed.error, [], secretArgsOf(news));
+  throw new UserError(`invalid ${NOUN} args: ${failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
+}
+
+export async function diff(olds: WorkspaceWideOutputs, news: Record<string, unknown>): Promise<DiffResult> {
+  const props = userProps(news);
+  if (containsUnknown(props)) {
+    const replace = isUnknown(props.policyType) || props.policyType !== olds.policyType;
+    const unknown = Object.keys(props).filter((k) => containsUnknown(props[k]) && k !== "policyType");
+    return { changes: replace ? [{ path: "policyType", kind: "replace" }] : updates(unknown) };
+  }
+  const inputs = parseInputs(news);
+  const secrets = new Set([...secretNames(news), ...secretNames(olds)]);
+  return { changes: workspaceWideChanges(olds, inputs, (a) => secrets.has(a)), deleteBeforeReplace: false };
+}
+
+/** The coverage a write sends: always whole (the PUT replaces it, rule 28). */
+const coverage = (inputs: WorkspaceWideInputs) => ({
+  workspace_ids: [...new Set(inputs.workspaceIds ?? [])],
+  opted_out_workspace_ids: [...new Set(inputs.optedOutWorkspaceIds ?? [])],
+  is_default: inputs.allWorkspaces ?? false,
+});
+
+/** A record of a kind this package manages (a new `policy_type` such as `rate_limit` is not). */
+function known(p: WireWorkspaceWidePolicy, what: string): WireWorkspaceWidePolicy & { kind: PolicyKind } {
+  if (p.kind === null)
+    throw new UserError(
+      `${what}: the service holds it as a ${shown(p.policy_type)} policy, a policy_type this package does not manage (it manages budget, model_availability and moderation)`,
+    );
+  return p as WireWorkspaceWidePolicy & { kind: PolicyKind };
+}
+
+export async function create(conn: Connection, news: Record<string, unknown>): Promise<CreateResult> {
+  const inputs = parseInputs(news);
+  const what = label(inputs.name);
+  const body = { name: inputs.name, config: configBody(inputs), ...coverage(inputs) };
+  forgetWorkspaceWidePolicies(conn);
+  const p = await new PolicyClient(conn.client())
+    .createWorkspaceWidePolicy(kindOf(inputs.policyType), body as never)
+    .catch((err) => Promise.reject(annotate(what, err)));
+  const outs = outputsOf(known(p, what), inputs, undefined);
+  return { id: p.id, properties: seal(outs, secretNames(news)) };
+}
+
+/** The record of `id` in the list; a list shared with other reads is read afresh once before the id counts as gone. */
+async function find(conn: Connection, id: string, fresh: boolean): Promise<WireWorkspaceWidePolicy | undefined> {
+  const { rows, shared } = await workspaceWidePolicies(conn, fresh);
+  const hit = rows.find((p) => p.id === id);
+  return hit || !shared ? hit : (await workspaceWidePolicies(conn, true)).rows.find((p) => p.id === id);
+}
+
+/** Refresh (state given) and import (the policy's id alone). */
+export async function read(
+  conn: Connection,
+  id: string,
+  state: WorkspaceWideOutputs | undefined,
+): Promise<ReadResult | undefined> {
+  const importing = !state || Object.keys(state).length === 0;
+  const what = label(importing ? id : state.name);
+  const p = await find(conn, id, false).catch((err) => Promise.reject(annotate(what, err)));
+  if (!p) {
+    if (importing)
+      throw new UserError(
+        `cannot import ${NOUN} ${shown(id)}: the service lists no workspace-wide policy with that id (the import id is the policy's id; the getPolicies data source and the service's dashboard show them)`,
+      );
+    return undefined;
+  }
+  const args = importing ? ({} as WorkspaceWideInputs) : state.args;
+  const outs = outputsOf(known(p, what), args, importing ? undefined : state.written);
+  if (importing) {
+    const inputs = refreshedInputs(outs, true);
+    return { id, properties: { ...outs, args: inputs }, inputs };
+  }
+  const secrets = secretNames(state);
+  const inputs = refreshedInputs(outs, false);
+  return { id, properties: seal(outs, secrets), inputs: seal(inputs as never, secrets) };
+}
+
+export async function update(
+  conn: Connection,
+  id: string,
+  olds: WorkspaceWideOutputs,
+  news: Record<string, unknown>,
+): Promise<UpdateResult> {
+  const inputs = parseInputs(news);
+  const what = label(olds.name);
+  const raw = await find(conn, id, true).catch((err) => Promise.reject(annotate(what, err)));
+  if (!raw)
+    throw new UserError(
+      `${what}: the service no longer lists it (deleted out of band). Nothing was written. Run \`pulumi refresh\` to drop it from the state, then \`pulumi up\` creates it again.`,
+    );
+  const live = known(raw, what);
+  const secrets = new Set([...secretNames(news), ...secretNames(olds)]);
+  const found = changedSinceRead(olds, outputsOf(live, olds.args, undefined), (a) => secrets.has(a));
+  if (found.length > 0) throw changedElsewhere(what, found);
+  const body = { name: inputs.name, config: configBody(inputs, live.unmanagedConfig), ...coverage(inputs) };
+  forgetWorkspaceWidePolicies(conn);
+  const p = await new PolicyClient(conn.client())
+    .updateWorkspaceWidePolicy(live.kind, id, body as never)
+    .catch((err) => Promise.reject(annotate(what, err)));
+  return { properties: seal(outputsOf(known(p, what), inputs, undefined), secretNames(news)) };
+}
+
+async function remove(conn: Connection, id: string, props: WorkspaceWideOutputs): Promise<void> {
+  forgetWorkspaceWidePolicies(conn);
+  await new PolicyClient(conn.client()).deleteWorkspaceWidePolicy(id).catch((err) => {
+    // Already gone is what a delete wants.
+    if (!(err instanceof NotFoundError)) throw annotate(label(props.name), err);
+  });
+}
+
+/** A failure of a call, named for the resource. */
+function annotate(what: string, err: unknown): Error {
+  if (err instanceof GuardrailsError) return err.wrap(`${what}: ${err.message}`);
+  return err instanceof Error ? err : new Error(String(err));
+}
+
+/** The provider methods of a workspace-wide policy over `conn`. */
+export const workspaceWideLifecycle = (conn: Connection): Lifecycle => ({
+  check: async (_olds, news) => check(news),
+  diff: (_id, olds, news) => diff(olds as WorkspaceWideOutputs, news),
+  create: (news) => create(conn, news),
+  read: (id, props) => read(conn, id, props as WorkspaceWideOutputs | undefined),
+  update: (id, olds, news) => update(conn, id, olds as WorkspaceWideOutputs, news),
+  delete: (id, props) => remove(conn, id, props as WorkspaceWideOutputs),
+});
