@@ -2,7 +2,8 @@
  * Guardrail Policies under the real CLI (issue 40, "Must show"), on both faces at once (the
  * dynamic TypeScript program and the native plugin, each on its own emulator and stack): a
  * program of a BudgetPolicy (members and a key), a ModelAccessPolicy (the workspace default,
- * with a member and a key opted out) and a ModerationPolicy goes through
+ * with a member and a key opted out), a ModerationPolicy and a WorkspaceWidePolicy (a budget
+ * covering a list of workspaces) goes through
  *   1. create; 2. a no-op preview; 3. an update in place (members joining and leaving by name);
  *   4. a change made out of band (plain HTTP), seen at refresh and repaired by up;
  *   5. a change made out of band after a preview: the up fails with a clear error and the
@@ -15,14 +16,15 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_KEY_HASHES as HASH } from "../../emulator";
 import { REPO_ROOT } from "../../support/spawn-emulator";
-import { DEFAULT_WS } from "../helpers/emulator";
+import { DEFAULT_WS, W2 } from "../helpers/emulator";
 import { Program } from "./harness";
 
 type Face = "dynamic" | "native";
 const FACES: Face[] = ["dynamic", "native"];
+/** The workspace policies (a workspace-wide one rides along: `WIDE`). */
 const KINDS = ["BudgetPolicy", "ModelAccessPolicy", "ModerationPolicy"] as const;
-type Kind = (typeof KINDS)[number];
-const SEGMENT: Record<Kind, string> = {
+type Kind = (typeof KINDS)[number] | "WorkspaceWidePolicy";
+const SEGMENT: Record<(typeof KINDS)[number], string> = {
   BudgetPolicy: "budget",
   ModelAccessPolicy: "model-availability",
   ModerationPolicy: "moderation",
@@ -32,12 +34,14 @@ const OP: Record<Kind, string> = {
   BudgetPolicy: "BudgetPolicy",
   ModelAccessPolicy: "ModelAvailabilityPolicy",
   ModerationPolicy: "ModerationPolicy",
+  WorkspaceWidePolicy: "AccountPolicy",
 };
 /** Pulumi name of each kind's resource in the program. */
 const NAME: Record<Kind, string> = {
   BudgetPolicy: "budget",
   ModelAccessPolicy: "models",
   ModerationPolicy: "moderation",
+  WorkspaceWidePolicy: "wide",
 };
 
 type Args = Record<string, unknown>;
@@ -46,6 +50,7 @@ interface Version {
   budget: Args;
   models: Args;
   moderation: Args;
+  wide: Args;
   extra?: Array<{ name: string; kind: Kind; args: Args; opts?: string }>;
 }
 
@@ -74,6 +79,13 @@ const V1: Version = {
     memberUserIds: ["user_dave"],
     keyHashes: [],
   },
+  wide: {
+    name: "E2E org budget",
+    policyType: "budget",
+    limitUsd: 500,
+    resetInterval: "monthly",
+    workspaceIds: [DEFAULT_WS],
+  },
 };
 /** In place: a limit raised, bob leaves and carol joins the budget, erin opts out of the default, a builtin added. */
 const V2: Version = {
@@ -86,6 +98,7 @@ const V2: Version = {
       { slug: "phone", action: "block" },
     ],
   },
+  wide: { ...V1.wide, limitUsd: 400, workspaceIds: [DEFAULT_WS, W2] },
 };
 /** The program change the concurrent step previews and then cannot apply. */
 const V3: Version = { ...V2, budget: { ...V2.budget, limitUsd: 80 } };
@@ -94,7 +107,9 @@ const DYNAMIC_CLASS: Record<Kind, string> = {
   BudgetPolicy: "BudgetPolicy",
   ModelAccessPolicy: "ModelAccessPolicy",
   ModerationPolicy: "ModerationPolicy",
+  WorkspaceWidePolicy: "WorkspaceWidePolicy",
 };
+const ALL: Kind[] = [...KINDS, "WorkspaceWidePolicy"];
 
 /** One face's program text for `v`: the same args, by class (dynamic) or by type token (native). */
 function programText(face: Face, v: Version): string {
@@ -102,6 +117,7 @@ function programText(face: Face, v: Version): string {
     { name: NAME.BudgetPolicy, kind: "BudgetPolicy", args: v.budget },
     { name: NAME.ModelAccessPolicy, kind: "ModelAccessPolicy", args: v.models },
     { name: NAME.ModerationPolicy, kind: "ModerationPolicy", args: v.moderation },
+    { name: NAME.WorkspaceWidePolicy, kind: "WorkspaceWidePolicy", args: v.wide },
     ...(v.extra ?? []),
   ];
   const make = (r: (typeof all)[number]) =>
@@ -110,7 +126,7 @@ function programText(face: Face, v: Version): string {
       : `new Native("guardrails:index:${r.kind}", ${JSON.stringify(r.name)}, ${JSON.stringify(r.args)}${r.opts ? `, ${r.opts}` : ""})`;
   const head =
     face === "dynamic"
-      ? `import { ${KINDS.map((k) => DYNAMIC_CLASS[k]).join(", ")} } from "pulumi-guardrails";`
+      ? `import { ${ALL.map((k) => DYNAMIC_CLASS[k]).join(", ")} } from "pulumi-guardrails";`
       : `import * as pulumi from "@pulumi/pulumi";
 // new pulumi.CustomResource(type, ...) as the generated SDK does (its class is abstract to the type checker).
 class Native extends pulumi.CustomResource {}`;
@@ -161,8 +177,19 @@ async function logged<T>(
   return { result, counts, writes };
 }
 
+/** The workspace-wide policy `id` as the service lists it, or undefined. */
+async function wide(f: Face$, id = f.ids.WorkspaceWidePolicy!): Promise<Record<string, any> | undefined> {
+  const res = await f.p.api("GET", "/guardrails/policies/account");
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return (res.body.data as Array<Record<string, any>>).find((p) => p.id === id);
+}
+
 /** A policy as the service holds it (the detail record), or undefined on 404. */
-async function held(f: Face$, kind: Kind, id = f.ids[kind]!): Promise<Record<string, any> | undefined> {
+async function held(
+  f: Face$,
+  kind: (typeof KINDS)[number],
+  id = f.ids[kind]!,
+): Promise<Record<string, any> | undefined> {
   const res = await f.p.api("GET", `/guardrails/policies/${SEGMENT[kind]}/${id}?workspace_id=${DEFAULT_WS}`);
   if (res.status === 404) return undefined;
   expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -201,10 +228,17 @@ describe("Guardrail Policies under the real CLI, dynamic and native faces", () =
     await each(async (f) => {
       f.p.write(programText(f.face, V1));
       const { counts, writes } = await logged(f, "1 create", () => f.p.up());
-      expect(writes, f.face).toBe(3);
-      for (const k of KINDS) expect(counts[`create${OP[k]}`], `${f.face} ${k}`).toBe(1);
+      expect(writes, f.face).toBe(4);
+      for (const k of ALL) expect(counts[`create${OP[k]}`], `${f.face} ${k}`).toBe(1);
       const out = await f.p.outputs();
-      for (const k of KINDS) f.ids[k] = out[`${NAME[k]}Id`];
+      for (const k of ALL) f.ids[k] = out[`${NAME[k]}Id`];
+      expect(await wide(f), f.face).toMatchObject({
+        name: "E2E org budget",
+        policy_type: "budget",
+        config: { limit_usd: 500, reset_interval: "monthly" },
+        workspace_ids: [DEFAULT_WS],
+        is_default: false,
+      });
       expect(await held(f, "BudgetPolicy"), f.face).toMatchObject({
         name: "E2E budget",
         config: { limit_usd: 50, reset_interval: "monthly" },
@@ -243,13 +277,19 @@ describe("Guardrail Policies under the real CLI, dynamic and native faces", () =
       expect(preview.code, `${f.face}\n${preview.output}`).toBe(0);
       updatePreview[f.face] = preview.stdout;
       expect(marked(preview.stdout, "budget"), f.face).toContain("~ limitUsd: 50 => 75");
-      expect(preview.stdout, f.face).toMatch(/~ 3 to update/);
+      expect(marked(preview.stdout, "wide").join("\n"), f.face).toContain("~ limitUsd: 500 => 400");
+      expect(preview.stdout, f.face).toMatch(/~ 4 to update/);
       const { counts, writes } = await logged(f, "3 update", () => f.p.up());
-      expect(writes, f.face).toBe(3);
+      expect(writes, f.face).toBe(4);
       for (const k of KINDS) {
         expect(counts[`get${OP[k]}`], `${f.face} ${k}`).toBe(1);
         expect(counts[`update${OP[k]}`], `${f.face} ${k}`).toBe(1);
       }
+      // The workspace-wide policy has no get by id: its update reads the list afresh (rule 28).
+      expect(counts.listAccountPolicies, f.face).toBe(1);
+      expect(counts.updateAccountPolicy, f.face).toBe(1);
+      expect(await wide(f), f.face).toMatchObject({ config: { limit_usd: 400 } });
+      expect(sorted((await wide(f))!.workspace_ids), f.face).toEqual(sorted([DEFAULT_WS, W2]));
       expect(await held(f, "BudgetPolicy"), f.face).toMatchObject({
         id: f.ids.BudgetPolicy,
         config: { limit_usd: 75 },
@@ -305,24 +345,37 @@ describe("Guardrail Policies under the real CLI, dynamic and native faces", () =
         opted_out_api_key_hashes: [HASH[1]],
       });
       expect(put2.status, JSON.stringify(put2.body)).toBe(200);
+      // The workspace-wide policy: W2 dropped from its coverage.
+      const put3 = await f.p.api("PUT", `/guardrails/policies/account/${f.ids.WorkspaceWidePolicy}`, {
+        name: "E2E org budget",
+        policy_type: "budget",
+        config: { limit_usd: 400, reset_interval: "monthly" },
+        workspace_ids: [DEFAULT_WS],
+      });
+      expect(put3.status, JSON.stringify(put3.body)).toBe(200);
 
       const refresh = await logged(f, "4 refresh", () => f.p.refresh("--diff"));
       expect(refresh.writes, f.face).toBe(0);
       for (const k of KINDS) expect(refresh.counts[`get${OP[k]}`], `${f.face} ${k}`).toBe(1);
+      expect(refresh.counts.listAccountPolicies, f.face).toBe(1);
       const out = refresh.result.stdout;
       expect(out, f.face).toMatch(/limitUsd\s*: 75 => 999/);
       expect(out, f.face).toMatch(/user_frank/);
       expect(out, f.face).toMatch(/user_erin/);
-      expect(out, `${f.face}\n${out}`).toMatch(/~ 2 updated/);
+      expect(out, f.face).toMatch(new RegExp(W2));
+      expect(out, `${f.face}\n${out}`).toMatch(/~ 3 updated/);
 
       const preview = await f.p.preview();
       expect(marked(preview.stdout, "budget").join("\n"), f.face).toMatch(/user_frank/);
       expect(marked(preview.stdout, "models").join("\n"), f.face).toMatch(/user_erin/);
+      expect(marked(preview.stdout, "wide").join("\n"), f.face).toMatch(new RegExp(W2));
 
       const up = await logged(f, "4 up", () => f.p.up());
       expect(up.counts.updateBudgetPolicy, f.face).toBe(1);
       expect(up.counts.updateModelAvailabilityPolicy, f.face).toBe(1);
-      expect(up.writes, f.face).toBe(2);
+      expect(up.counts.updateAccountPolicy, f.face).toBe(1);
+      expect(up.writes, f.face).toBe(3);
+      expect(sorted((await wide(f))!.workspace_ids), f.face).toEqual(sorted([DEFAULT_WS, W2]));
       const budget = (await held(f, "BudgetPolicy"))!;
       expect(budget.config.limit_usd, f.face).toBe(75);
       expect(sorted(budget.member_ids), f.face).toEqual(["user_alice", "user_carol"]);
@@ -379,7 +432,7 @@ describe("Guardrail Policies under the real CLI, dynamic and native faces", () =
   it("6. import: native by `pulumi import` with no diff after; dynamic refuses the option, naming what works", async () => {
     await each(async (f) => {
       const made: Partial<Record<Kind, string>> = {};
-      const bodies: Record<Kind, Args> = {
+      const bodies: Record<(typeof KINDS)[number], Args> = {
         BudgetPolicy: {
           name: "Imported budget",
           workspace_id: DEFAULT_WS,
@@ -405,6 +458,14 @@ describe("Guardrail Policies under the real CLI, dynamic and native faces", () =
         expect(res.status, JSON.stringify(res.body)).toBe(201);
         made[k] = res.body.data.id;
       }
+      const ww = await f.p.api("POST", "/guardrails/policies/account", {
+        name: "Imported org moderation",
+        policy_type: "moderation",
+        config: { content_filter_builtins: [{ slug: "ssn", action: "block" }] },
+        workspace_ids: [W2],
+      });
+      expect(ww.status, JSON.stringify(ww.body)).toBe(201);
+      made.WorkspaceWidePolicy = ww.body.data.id;
       if (f.face === "dynamic") {
         const extra = [
           {
@@ -424,15 +485,17 @@ describe("Guardrail Policies under the real CLI, dynamic and native faces", () =
         expect(res.writes).toBe(0);
         for (const k of KINDS)
           await f.p.api("DELETE", `/guardrails/policies/${SEGMENT[k]}/${made[k]}?workspace_id=${DEFAULT_WS}`);
+        await f.p.api("DELETE", `/guardrails/policies/account/${made.WorkspaceWidePolicy}`);
         f.p.write(programText(f.face, V3));
         return;
       }
       f.p.write(programText(f.face, V3));
       const file = join(f.p.dir, "import.json");
-      const resources = KINDS.map((k) => ({
+      const resources = ALL.map((k) => ({
         type: `guardrails:index:${k}`,
         name: `imported-${NAME[k]}`,
-        id: `${DEFAULT_WS}/${made[k]}`,
+        // A workspace policy is read within its workspace; a workspace-wide one by its id alone.
+        id: k === "WorkspaceWidePolicy" ? made[k] : `${DEFAULT_WS}/${made[k]}`,
       }));
       writeFileSync(file, JSON.stringify({ resources }));
       const imp = await logged(f, "6 import", () =>
@@ -442,6 +505,7 @@ describe("Guardrail Policies under the real CLI, dynamic and native faces", () =
       );
       expect(imp.writes).toBe(0);
       for (const k of KINDS) expect(imp.counts[`get${OP[k]}`], k).toBe(1);
+      expect(imp.counts.listAccountPolicies).toBe(1);
       const state = (await f.p.exportState()).json.deployment.resources as Array<{
         urn: string;
         id: string;
@@ -464,8 +528,14 @@ describe("Guardrail Policies under the real CLI, dynamic and native faces", () =
         optedOutKeyHashes: [],
         workspaceDefault: false,
       });
+      expect(inputs("imported-wide")).toMatchObject({
+        name: "Imported org moderation",
+        policyType: "moderation",
+        contentFilterBuiltins: [{ slug: "ssn", action: "block" }],
+        workspaceIds: [W2],
+      });
       // What --generate-code writes from the recorded inputs, as the program says it: no change.
-      const extra = KINDS.map((k) => ({
+      const extra = ALL.map((k) => ({
         name: `imported-${NAME[k]}`,
         kind: k,
         args: inputs(`imported-${NAME[k]}`),
@@ -480,13 +550,15 @@ describe("Guardrail Policies under the real CLI, dynamic and native faces", () =
   it("7. destroy: one DELETE per policy; the service holds none of them", async () => {
     await each(async (f) => {
       const { counts, writes } = await logged(f, "7 destroy", () => f.p.destroy());
+      // The native stack holds the imported four too.
       const n = f.face === "native" ? 2 : 1;
-      for (const k of KINDS) expect(counts[`delete${OP[k]}`], `${f.face} ${k}`).toBe(n);
-      expect(writes, f.face).toBe(3 * n);
+      for (const k of ALL) expect(counts[`delete${OP[k]}`], `${f.face} ${k}`).toBe(n);
+      expect(writes, f.face).toBe(4 * n);
       for (const k of KINDS) {
         const list = await f.p.api("GET", `/guardrails/policies/${SEGMENT[k]}?workspace_id=${DEFAULT_WS}`);
         expect(list.body.data, `${f.face} ${k}`).toEqual([]);
       }
+      expect((await f.p.api("GET", "/guardrails/policies/account")).body.data, f.face).toEqual([]);
     });
   });
 });
