@@ -8,12 +8,19 @@
  * calls come from the emulator's request log, and every language makes the same calls: the
  * last test compares them and prints the table.
  *
+ * Issue 40: a Pulumi YAML and a Python program manage a BudgetPolicy (members and a key) and a
+ * ModerationPolicy (the workspace default, a member opted out): up, a no-op preview, destroy.
+ *
  * GUARDRAILS_E2E_LANGUAGES=typescript,yaml runs some of the languages (all four by default).
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { assignedMembers } from "../helpers/assigned";
 import { DEFAULT_WS, W2 } from "../helpers/emulator";
-import { LANGUAGES, type Language, prepareLanguage } from "../helpers/languages";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { DEMO_KEY_HASHES as HASH } from "../../emulator";
+import { REPO_ROOT } from "../../support/spawn-emulator";
+import { LANGUAGES, type Language, languageHostDir, prepareLanguage, pythonVenv } from "../helpers/languages";
 import { useProgram } from "./harness";
 
 const ONLY = process.env.GUARDRAILS_E2E_LANGUAGES?.split(",");
@@ -240,3 +247,126 @@ describe("the request log across languages", () => {
     for (const l of others) expect(calls(l), `${l} against ${first}`).toEqual(calls(first!));
   });
 });
+
+/** Issue 40's policies in Pulumi YAML and Python (native face): each program's files, by language. */
+const POLICY_PROGRAMS: Partial<Record<Language, (name: string) => Record<string, string>>> = {
+  yaml: (name) => ({
+    "Pulumi.yaml": `name: ${name}
+runtime: yaml
+resources:
+  budget:
+    type: guardrails:index:BudgetPolicy
+    properties:
+      workspaceId: ${DEFAULT_WS}
+      name: Team budget
+      limitUsd: 20
+      resetInterval: weekly
+      memberUserIds: [user_alice, user_bob]
+      keyHashes: [${HASH[0]}]
+  moderation:
+    type: guardrails:index:ModerationPolicy
+    properties:
+      workspaceId: ${DEFAULT_WS}
+      name: Team moderation
+      contentFilterBuiltins:
+        - slug: email
+          action: redact
+      workspaceDefault: true
+      optedOutMemberUserIds: [user_carol]
+outputs:
+  budgetId: \${budget.id}
+  moderationId: \${moderation.id}
+`,
+  }),
+  python: (name) => ({
+    "Pulumi.yaml": `name: ${name}\nruntime: python\n`,
+    "__main__.py": `import pulumi
+import pulumi_guardrails as guardrails
+
+budget = guardrails.BudgetPolicy(
+    "budget",
+    workspace_id="${DEFAULT_WS}",
+    name="Team budget",
+    limit_usd=20,
+    reset_interval=guardrails.ResetInterval.WEEKLY,
+    member_user_ids=["user_alice", "user_bob"],
+    key_hashes=["${HASH[0]}"],
+)
+moderation = guardrails.ModerationPolicy(
+    "moderation",
+    workspace_id="${DEFAULT_WS}",
+    name="Team moderation",
+    content_filter_builtins=[
+        guardrails.BuiltinFilterArgs(slug=guardrails.BuiltinFilterSlug.EMAIL, action=guardrails.FilterAction.REDACT)
+    ],
+    workspace_default=True,
+    opted_out_member_user_ids=["user_carol"],
+)
+pulumi.export("budgetId", budget.id)
+pulumi.export("moderationId", moderation.id)
+`,
+  }),
+};
+
+describe.each(RUN.filter((l) => POLICY_PROGRAMS[l]))(
+  "Guardrail Policies in %s under the CLI (issue 40)",
+  (language) => {
+    const name = `policies-${language}`;
+    const p = useProgram(name);
+    const policyOf = async (segment: string, id: string) =>
+      (await p.api("GET", `/guardrails/policies/${segment}/${id}?workspace_id=${DEFAULT_WS}`)).body.data;
+    let ids: Record<string, string> = {};
+
+    beforeAll(async () => {
+      for (const [file, text] of Object.entries(POLICY_PROGRAMS[language]!(name)))
+        writeFileSync(join(p.dir, file), text);
+      const path = [join(REPO_ROOT, "src/native/bin"), languageHostDir(language as "yaml" | "python")];
+      if (language === "python") {
+        const bin = await pythonVenv(inject("e2e").work);
+        path.unshift(bin);
+        p.env.VIRTUAL_ENV = join(bin, "..");
+      }
+      p.env.PATH = `${path.join(":")}:${p.env.PATH}`;
+      p.env.PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION = "true";
+    });
+
+    it("up: one POST per policy, with the members, the key, the default flag and the opt-out", async () => {
+      await p.clearLog();
+      await p.up();
+      const log = await p.log();
+      expect(log.writes).toBe(2);
+      expect(log.counts).toMatchObject({ createBudgetPolicy: 1, createModerationPolicy: 1 });
+      ids = await p.outputs();
+      expect(await policyOf("budget", ids.budgetId!)).toMatchObject({
+        name: "Team budget",
+        config: { limit_usd: 20, reset_interval: "weekly" },
+        member_ids: ["user_alice", "user_bob"],
+        api_key_hashes: [HASH[0]],
+      });
+      expect(await policyOf("moderation", ids.moderationId!)).toMatchObject({
+        config: { content_filter_builtins: [{ slug: "email", action: "redact" }] },
+        is_workspace_default: true,
+        opted_out_member_ids: ["user_carol"],
+      });
+    });
+
+    it("preview --expect-no-changes: no change, no write", async () => {
+      await p.clearLog();
+      const res = await p.pulumi(["preview", "--expect-no-changes", "--diff"]);
+      expect(res.code, res.output).toBe(0);
+      expect((await p.log()).writes).toBe(0);
+    });
+
+    it("destroy: one DELETE per policy; the service holds neither", async () => {
+      await p.clearLog();
+      await p.destroy();
+      const log = await p.log();
+      expect(log.writes).toBe(2);
+      expect(log.counts).toMatchObject({ deleteBudgetPolicy: 1, deleteModerationPolicy: 1 });
+      for (const segment of ["budget", "moderation"])
+        expect((await p.api("GET", `/guardrails/policies/${segment}?workspace_id=${DEFAULT_WS}`)).body.data).toEqual(
+          [],
+        );
+    });
+  },
+);

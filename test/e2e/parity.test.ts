@@ -3,7 +3,8 @@
  * stack, concurrently: create, no-op, update in place, replace, drift found and repaired,
  * partial failure recorded, adopt, destroy. A workspace's default guardrail rides along
  * (WorkspaceDefaultGuardrail): PATCHed on create and update, its drift repaired, left in force
- * by destroy. Every CLI run's API calls, counted by the emulator's
+ * by destroy. So do a BudgetPolicy, a ModelAccessPolicy (the workspace default, with opt-outs) and
+ * a ModerationPolicy (issue 40): created, updated, their drift repaired, deleted. Every CLI run's API calls, counted by the emulator's
  * request log (method, path shape, status), must be the same on both faces. What may differ is
  * only what the engine shows.
  *
@@ -18,16 +19,19 @@ import {
   ENG_NAME,
   LEGACY_NAME,
   OPS_NAME,
+  POLICY,
+  POLICY_KINDS,
   SERVED,
   type Version,
   W2,
   assigned,
   guardrail,
   guardrailsByName,
+  policy,
   recorded,
   resources,
 } from "../helpers/parity-scenario";
-import { DEMO_KEY_HASHES as HASH } from "../../emulator";
+import { DEMO_DEFAULT_WORKSPACE as DEFAULT_WS, DEMO_KEY_HASHES as HASH } from "../../emulator";
 import { Program } from "./harness";
 
 const FACES = (process.env.GUARDRAILS_PARITY_FACES ?? "dynamic,native").split(",") as Face[];
@@ -35,6 +39,8 @@ const FACES = (process.env.GUARDRAILS_PARITY_FACES ?? "dynamic,native").split(",
 const kinds: Kind[] = KINDS.filter((k) => FACES.every((f) => SERVED[f].includes(k)));
 const sets = kinds.includes("GuardrailMemberAssignment") && kinds.includes("GuardrailKeyAssignment");
 const defaults = kinds.includes("WorkspaceDefaultGuardrail");
+const policies = POLICY_KINDS.every((k) => kinds.includes(k));
+const sorted = (xs: string[]) => [...xs].sort();
 /** W2's default guardrail as the service holds it (undefined: never written). */
 const w2Default = async (p: ParityFace["program"]) =>
   guardrail(p, (await p.api("GET", `/workspaces/${W2}`)).body.data.default_guardrail_id);
@@ -98,6 +104,16 @@ const V2: Version = {
   members: ["user_alice", "user_carol"],
   keys: [HASH[0]!, HASH[1]!],
   wsDefault: { limitUsd: 45 },
+  policies: {
+    BudgetPolicy: { limitUsd: 35, memberUserIds: ["user_alice", "user_dave"] },
+    ModelAccessPolicy: { optedOutMemberUserIds: ["user_bob", "user_erin"] },
+    ModerationPolicy: {
+      contentFilterBuiltins: [
+        { slug: "email", action: "redact" },
+        { slug: "phone", action: "block" },
+      ],
+    },
+  },
 };
 const V3: Version = { ...V2, eng: { ...V2.eng, workspaceId: W2 } };
 const V4: Version = { ...V3, eng: { ...V3.eng, limitUsd: 80 }, ops: true };
@@ -140,6 +156,22 @@ describe(`parity of the faces (${FACES.join(", ")}; kinds: ${kinds.join(", ")})`
       const eng = await guardrail(programOf(f), ids[f.face]!.eng!);
       expect(eng, f.face).toMatchObject({ name: ENG_NAME, limit_usd: 50, reset_interval: "monthly" });
       if (defaults) expect(await w2Default(programOf(f)), f.face).toMatchObject({ limit_usd: 40 });
+      if (policies) {
+        const id = (k: (typeof POLICY_KINDS)[number]) => ids[f.face]![POLICY[k].name]!;
+        expect(await policy(programOf(f), "BudgetPolicy", id("BudgetPolicy")), f.face).toMatchObject({
+          config: { limit_usd: 30, reset_interval: "weekly" },
+          member_ids: ["user_alice"],
+          api_key_hashes: [HASH[0]],
+        });
+        expect(await policy(programOf(f), "ModelAccessPolicy", id("ModelAccessPolicy")), f.face).toMatchObject({
+          is_workspace_default: true,
+          opted_out_member_ids: ["user_bob"],
+          opted_out_api_key_hashes: [HASH[1]],
+        });
+        expect(await policy(programOf(f), "ModerationPolicy", id("ModerationPolicy")), f.face).toMatchObject({
+          member_ids: ["user_carol"],
+        });
+      }
       if (!sets) continue;
       expect(await assigned(programOf(f), ids[f.face]!.eng!, "members"), f.face).toEqual(["user_alice", "user_bob"]);
       expect(await assigned(programOf(f), ids[f.face]!.eng!, "keys"), f.face).toEqual([HASH[0]]);
@@ -159,6 +191,15 @@ describe(`parity of the faces (${FACES.join(", ")}; kinds: ${kinds.join(", ")})`
       expect(id, f.face).toBe(before[f.face]!.eng);
       expect(await guardrail(programOf(f), id), f.face).toMatchObject({ limit_usd: 75 });
       if (defaults) expect(await w2Default(programOf(f)), f.face).toMatchObject({ limit_usd: 45 });
+      if (policies) {
+        const budget = await policy(programOf(f), "BudgetPolicy", ids[f.face]!.budget!);
+        expect(budget, f.face).toMatchObject({ id: before[f.face]!.budget, config: { limit_usd: 35 } });
+        expect(sorted(budget!.member_ids), f.face).toEqual(["user_alice", "user_dave"]);
+        const models = await policy(programOf(f), "ModelAccessPolicy", ids[f.face]!.models!);
+        expect(sorted(models!.opted_out_member_ids), f.face).toEqual(["user_bob", "user_erin"]);
+        const moderation = await policy(programOf(f), "ModerationPolicy", ids[f.face]!.moderation!);
+        expect(moderation!.config.content_filter_builtins, f.face).toHaveLength(2);
+      }
       if (!sets) continue;
       expect(await assigned(programOf(f), id, "members"), f.face).toEqual(["user_alice", "user_carol"]);
       expect(await assigned(programOf(f), id, "keys"), f.face).toEqual([HASH[0], HASH[1]].sort());
@@ -192,15 +233,30 @@ describe(`parity of the faces (${FACES.join(", ")}; kinds: ${kinds.join(", ")})`
         await programOf(f).api("POST", `/guardrails/${id}/assignments/members/remove`, {
           member_user_ids: ["user_carol"],
         });
+      // A budget policy's limit changed by hand (the PUT keeps its assignments: neither list sent).
+      if (policies) {
+        const put = await programOf(f).api("PUT", `/guardrails/policies/budget/${ids[f.face]!.budget}`, {
+          name: "Parity budget",
+          workspace_id: DEFAULT_WS,
+          config: { limit_usd: 999, reset_interval: "weekly" },
+        });
+        expect(put.status, JSON.stringify(put.body)).toBe(200);
+      }
     });
     const found = await step("drift: refresh", V3, ["refresh", "--yes", "--skip-preview"]);
-    for (const r of found) expect(r.stdout).toMatch(new RegExp(`~ ${1 + (sets ? 1 : 0) + (defaults ? 1 : 0)} updated`));
+    const drifted = 1 + (sets ? 1 : 0) + (defaults ? 1 : 0) + (policies ? 1 : 0);
+    for (const r of found) expect(r.stdout).toMatch(new RegExp(`~ ${drifted} updated`));
     await step("drift: up", V3, UP);
     for (const f of faces) {
       const id = ids[f.face]!.eng!;
       expect(await guardrail(programOf(f), id), f.face).toMatchObject({ limit_usd: 75 });
       if (defaults) expect(await w2Default(programOf(f)), f.face).toMatchObject({ limit_usd: 45 });
       if (sets) expect(await assigned(programOf(f), id, "members"), f.face).toEqual(["user_alice", "user_carol"]);
+      if (policies)
+        expect(await policy(programOf(f), "BudgetPolicy", ids[f.face]!.budget!), f.face).toMatchObject({
+          config: { limit_usd: 35 },
+          member_ids: ["user_alice", "user_dave"],
+        });
     }
   });
 
@@ -262,6 +318,8 @@ describe(`parity of the faces (${FACES.join(", ")}; kinds: ${kinds.join(", ")})`
         f.face,
       ).toEqual(w2 ? [w2.id] : []);
       if (defaults) expect(w2, f.face).toMatchObject({ limit_usd: 45, allowed_data_regions: ["europe"] });
+      for (const k of policies ? POLICY_KINDS : [])
+        expect(await policy(programOf(f), k, ids[f.face]![POLICY[k].name]!), `${f.face} ${k}`).toBeUndefined();
     }
   });
 });

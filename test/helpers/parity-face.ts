@@ -28,8 +28,17 @@ export function callShape(e: { method: string; path: string; query?: string; sta
   return `${e.method} ${path}${query ? `?${query}` : ""} ${e.status}`;
 }
 
-/** Which kind a call serves: the assignment paths belong to the set kinds, the rest to Guardrail. */
+/** The policy kinds by their path segment (`/guardrails/policies/<segment>`). */
+const POLICY_SEGMENTS: Record<string, Kind> = {
+  budget: "BudgetPolicy",
+  "model-availability": "ModelAccessPolicy",
+  moderation: "ModerationPolicy",
+};
+
+/** Which kind a call serves: a policy path its policy kind, the assignment paths the set kinds, the rest Guardrail. */
 export function callKind(shape: string): Kind {
+  const policy = /\/guardrails\/policies\/([a-z-]+)/.exec(shape)?.[1];
+  if (policy && POLICY_SEGMENTS[policy]) return POLICY_SEGMENTS[policy];
   if (shape.includes("/assignments/members")) return "GuardrailMemberAssignment";
   if (shape.includes("/assignments/keys")) return "GuardrailKeyAssignment";
   return "Guardrail";

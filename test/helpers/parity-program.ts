@@ -6,12 +6,22 @@
  * hand-written programs.
  */
 export type Face = "dynamic" | "native";
-export type Kind = "Guardrail" | "GuardrailMemberAssignment" | "GuardrailKeyAssignment" | "WorkspaceDefaultGuardrail";
+export type Kind =
+  | "Guardrail"
+  | "GuardrailMemberAssignment"
+  | "GuardrailKeyAssignment"
+  | "WorkspaceDefaultGuardrail"
+  | "BudgetPolicy"
+  | "ModelAccessPolicy"
+  | "ModerationPolicy";
 export const KINDS: readonly Kind[] = [
   "Guardrail",
   "GuardrailMemberAssignment",
   "GuardrailKeyAssignment",
   "WorkspaceDefaultGuardrail",
+  "BudgetPolicy",
+  "ModelAccessPolicy",
+  "ModerationPolicy",
 ];
 
 /** Another resource's id (`guardrailId: idOf("eng")`). */
@@ -60,8 +70,8 @@ interface FaceWriter {
 }
 
 const DYNAMIC: FaceWriter = {
-  head: `import * as pulumi from "@pulumi/pulumi";\nimport { Guardrail, GuardrailMemberAssignment, GuardrailKeyAssignment, WorkspaceDefaultGuardrail } from "pulumi-guardrails";\nvoid pulumi;
-void [Guardrail, GuardrailMemberAssignment, GuardrailKeyAssignment, WorkspaceDefaultGuardrail];`,
+  head: `import * as pulumi from "@pulumi/pulumi";\nimport { ${KINDS.join(", ")} } from "pulumi-guardrails";\nvoid pulumi;
+void [${KINDS.join(", ")}];`,
   resource: (r) => `new ${r.kind}(${JSON.stringify(r.name)}, ${source(r.args)})`,
 };
 

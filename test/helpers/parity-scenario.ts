@@ -2,15 +2,26 @@
  * The parity suite's programs, as data (parity-program.ts writes each face's program from
  * them), and the checks of what the service holds, read past both faces.
  */
-import { DEMO_EXTRA_WORKSPACE as W2 } from "../../emulator";
+import {
+  DEMO_DEFAULT_WORKSPACE as DEFAULT_WS,
+  DEMO_EXTRA_WORKSPACE as W2,
+  DEMO_KEY_HASHES as HASH,
+} from "../../emulator";
 import type { Program } from "./program";
 import { http } from "./spawn-emulator";
-import { type Face, type Kind, type ResourceSpec, type Value, idOf } from "./parity-program";
+import { type Face, KINDS, type Kind, type ResourceSpec, type Value, idOf } from "./parity-program";
 
 /** The kinds each face serves: every kind, on both faces (a face's run can be narrowed here). */
-export const SERVED: Record<Face, readonly Kind[]> = {
-  dynamic: ["Guardrail", "GuardrailMemberAssignment", "GuardrailKeyAssignment", "WorkspaceDefaultGuardrail"],
-  native: ["Guardrail", "GuardrailMemberAssignment", "GuardrailKeyAssignment", "WorkspaceDefaultGuardrail"],
+export const SERVED: Record<Face, readonly Kind[]> = { dynamic: KINDS, native: KINDS };
+
+/** The workspace policies (issue 40) the scenario holds. */
+export const POLICY_KINDS = ["BudgetPolicy", "ModelAccessPolicy", "ModerationPolicy"] as const;
+export type PolicyKind = (typeof POLICY_KINDS)[number];
+/** Each policy's Pulumi name and path segment. */
+export const POLICY: Record<PolicyKind, { name: string; segment: string }> = {
+  BudgetPolicy: { name: "budget", segment: "budget" },
+  ModelAccessPolicy: { name: "models", segment: "model-availability" },
+  ModerationPolicy: { name: "moderation", segment: "moderation" },
 };
 
 export const ENG_NAME = "Parity engineering";
@@ -30,7 +41,36 @@ export interface Version {
   adopt?: string;
   /** Changes to the args of W2's default guardrail (WorkspaceDefaultGuardrail). */
   wsDefault?: Record<string, Value>;
+  /** Changes to the policies' args, by kind. */
+  policies?: Partial<Record<PolicyKind, Record<string, Value>>>;
 }
+
+/** The policies as the parity programs first write them: members and a key, a default with opt-outs. */
+const POLICIES: Record<PolicyKind, Record<string, Value>> = {
+  BudgetPolicy: {
+    workspaceId: DEFAULT_WS,
+    name: "Parity budget",
+    limitUsd: 30,
+    resetInterval: "weekly",
+    memberUserIds: ["user_alice"],
+    keyHashes: [HASH[0]!],
+  },
+  ModelAccessPolicy: {
+    workspaceId: DEFAULT_WS,
+    name: "Parity models",
+    allowedProviders: ["provider-a"],
+    workspaceDefault: true,
+    optedOutMemberUserIds: ["user_bob"],
+    optedOutKeyHashes: [HASH[1]!],
+  },
+  ModerationPolicy: {
+    workspaceId: DEFAULT_WS,
+    name: "Parity moderation",
+    contentFilterBuiltins: [{ slug: "email", action: "redact" }],
+    memberUserIds: ["user_carol"],
+    keyHashes: [],
+  },
+};
 
 /** W2's default guardrail as the parity programs set it. */
 export const W2_DEFAULT: Record<string, Value> = {
@@ -63,6 +103,8 @@ export function resources(v: Version): ResourceSpec[] {
     args: { guardrailId: idOf("eng"), keyHashes: v.keys },
   });
   out.push({ kind: "WorkspaceDefaultGuardrail", name: "w2-default", args: { ...W2_DEFAULT, ...v.wsDefault } });
+  for (const k of POLICY_KINDS)
+    out.push({ kind: k, name: POLICY[k].name, args: { ...POLICIES[k], ...v.policies?.[k] } });
   if (v.ops)
     out.push({ kind: "Guardrail", name: "ops", args: { name: OPS_NAME, limitUsd: 20, resetInterval: "weekly" } });
   if (v.adopt)
@@ -79,6 +121,14 @@ export async function guardrail(p: Program, id: string): Promise<Record<string, 
   const res = await p.api("GET", `/guardrails/${id}`);
   if (res.status === 404) return undefined;
   if (res.status !== 200) throw new Error(`GET guardrail ${id}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.data;
+}
+
+/** A workspace policy as the service holds it (the detail record), or undefined when it answers 404. */
+export async function policy(p: Program, kind: PolicyKind, id: string): Promise<Record<string, any> | undefined> {
+  const res = await p.api("GET", `/guardrails/policies/${POLICY[kind].segment}/${id}?workspace_id=${DEFAULT_WS}`);
+  if (res.status === 404) return undefined;
+  if (res.status !== 200) throw new Error(`GET ${kind} ${id}: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.data;
 }
 
