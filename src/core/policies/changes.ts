@@ -54,7 +54,7 @@ export function policyChanges(
 }
 
 /** A list's change since the last read, as a person reads it: ids unless secret, counts if secret. */
-function listDrift(l: IdList, was: readonly string[], now: readonly string[], secret: boolean): string {
+export function listDrift(l: string, was: readonly string[], now: readonly string[], secret: boolean): string {
   const [before, after] = [new Set(was), new Set(now)];
   const added = asSet(now).filter((id) => !before.has(id));
   const removed = asSet(was).filter((id) => !after.has(id));

@@ -9,6 +9,7 @@ import { type FieldName, spec } from "../fields/fields";
 import { POLICY_FIELDS, type PolicyKind, policyConfig } from "../fields/policy-kinds";
 import { desired } from "../fields/values";
 import { keyPath, type PropertyChange } from "../results";
+import { listDrift } from "./changes";
 import { asSet, key, sameSet } from "./model";
 import {
   typeWordOf,
@@ -139,17 +140,6 @@ export function workspaceWideChanges(
   const flag: PropertyChange[] =
     (inputs.allWorkspaces ?? false) !== olds.allWorkspaces ? [{ path: "allWorkspaces", kind: "update" }] : [];
   return [...name, ...settings, ...lists, ...flag];
-}
-
-/** A list's change since the last read, as a person reads it: ids unless secret, counts if secret. */
-function listDrift(l: CoverageList, was: readonly string[], now: readonly string[], secret: boolean): string {
-  const [before, after] = [new Set(was), new Set(now)];
-  const added = asSet(now).filter((id) => !before.has(id));
-  const removed = asSet(was).filter((id) => !after.has(id));
-  if (secret) return `${l} (${added.length} added, ${removed.length} removed)`;
-  const part = (verb: string, ids: string[]) =>
-    ids.length > 0 ? `${verb} ${ids.map((i) => JSON.stringify(i)).join(", ")}` : "";
-  return `${l} (${[part("added", added), part("removed", removed)].filter(Boolean).join("; ")})`;
 }
 
 /** What the service holds that differs from the state's last read; empty when nothing changed. */
