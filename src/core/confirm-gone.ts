@@ -17,9 +17,11 @@ export interface GoneQuestion {
   guardrailId: string;
   /** Its workspace, when known: then the workspace's list must not hold the id. */
   workspaceId?: string | undefined;
-  /** Another collection than the guardrails (a policy kind's, issue 40): its list, and its noun for messages. */
+  /** Another collection than the guardrails (a policy kind's, issue 40; the workspaces): its list, read whole, and its noun for messages. */
   list?: (workspaceId: string | undefined) => AsyncIterable<{ id: string }>;
   noun?: string;
+  /** What the refusal says instead of "not reported as deleted" and "The state keeps the resource." (a lookup, not a delete). */
+  refusal?: { verdict: string; kept: string };
 }
 
 /**
@@ -33,7 +35,7 @@ export async function confirmGone(conn: Connection, notFound: NotFoundError, q: 
   const fromStack = settings.baseUrlSource.startsWith("stack config");
   const refuse = (why: string, cause: unknown) =>
     new UntrustedNotFoundError(
-      `${q.what}: not reported as deleted, because ${why}. The state keeps the resource. ` +
+      `${q.what}: ${q.refusal?.verdict ?? "not reported as deleted"}, because ${why}. ${q.refusal?.kept ?? "The state keeps the resource."} ` +
         `Check ${fromStack ? "guardrails:baseUrl" : "the env var GUARDRAILS_BASE_URL"}, now ${shownSetting(settings.baseUrl, [settings.apiKey])}: it must be the service's address ` +
         `without /api/v1 and without any other path the service does not serve, e.g. https://api.example.com` +
         (fromStack
@@ -47,8 +49,8 @@ export async function confirmGone(conn: Connection, notFound: NotFoundError, q: 
     const rows = q.list ? q.list(workspaceId) : client.listGuardrails(workspaceId ? { workspaceId } : {});
     for await (const g of rows) {
       seen.push(g.id);
-      // Without a workspace, one answered page proves the URL serves the API.
-      if (!workspaceId) break;
+      // Without a workspace, one answered page of guardrails proves the URL serves the API.
+      if (!workspaceId && !q.list) break;
     }
   };
   try {
@@ -71,7 +73,7 @@ export async function confirmGone(conn: Connection, notFound: NotFoundError, q: 
   }
   if (seen.includes(q.guardrailId)) {
     throw refuse(
-      `${notFound.method} ${notFound.url} answered 404, yet the service lists ${q.noun ?? "guardrail"} ${q.guardrailId} in workspace ${q.workspaceId}`,
+      `${notFound.method} ${notFound.url} answered 404, yet the service lists ${q.noun ?? "guardrail"} ${q.guardrailId}${q.workspaceId ? ` in workspace ${q.workspaceId}` : ""}`,
       notFound,
     );
   }

@@ -117,6 +117,8 @@ abstract class WorkspacePolicy extends pulumi.dynamic.Resource {
       ...Object.fromEntries(outputs.map((k) => [k, undefined])),
       ...args,
       ...maps,
+      // Lets a create recognise its own interrupted earlier attempt (create-journal.ts).
+      __resource: `${pulumi.getProject()}/${pulumi.getStack()}/${name}`,
       __secretArgs: secretArgNames({ ...args }),
     };
     super(shimFor(kind.internal), name, props, opts, "guardrails", type);

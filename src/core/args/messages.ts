@@ -139,3 +139,15 @@ function editDistance(a: string, b: string): number {
   }
   return prev[b.length]!;
 }
+
+/**
+ * How a message names a resource by its `name` arg: the name (`shown`), unless a props bag (the
+ * program's args, the state) holds it secret; then the resource's own name when the face passed
+ * it (`__resource`: a URN or `project/stack/name`), else `[secret]`. Never the secret's value.
+ */
+export function nameInMessages(name: unknown, ...bags: Array<Record<string, unknown> | null | undefined>): string {
+  if (!bags.some((b) => b && secretArgsOf(b)("name"))) return shown(name);
+  const resource = bags.map((b) => b?.__resource).find((r): r is string => typeof r === "string" && r !== "");
+  const own = resource?.startsWith("urn:") ? resource.split("::").pop() : resource?.split("/").slice(2).join("/");
+  return own ? `[secret] (resource ${shown(own)})` : "[secret]";
+}

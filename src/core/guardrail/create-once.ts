@@ -159,7 +159,7 @@ async function inAskedWorkspace(client: GuardrailsClient, g: WireGuardrail, inpu
 }
 
 /** Waits while the orphaned provider process that wrote the entry may still record an id; answers the entry and where it is now. */
-async function settledEntry(file: string, entry: JournalEntry): Promise<{ entry: JournalEntry; file: string }> {
+export async function settledEntry(file: string, entry: JournalEntry): Promise<{ entry: JournalEntry; file: string }> {
   let current = { entry, file };
   for (
     let polls = 0;

@@ -22,6 +22,7 @@ import { importedInputs, outputsFromWire, refreshedInputs, type GuardrailOutputs
 import { knownDefaultWorkspace, workspaceMoves } from "./workspace";
 import { recordedSecretArgs, secrecyChanged, withSecretCopies } from "./secret-copies";
 import { UserError } from "../user-error";
+import { hidingSecrets } from "../args/secret-text";
 import { parseGuardrailImportId, withSentModels } from "./import-id";
 import { recordedCanonical } from "./model-lists";
 import { stillSet, warnRecordedDrift, withPolicyDrift } from "./policy-drift";
@@ -216,11 +217,13 @@ export { remove as delete };
 /** The Guardrail's provider methods over `conn`, the client and settings of the provider instance that serves them. */
 export const guardrailLifecycle = (conn: Connection): Lifecycle => ({
   check: (olds, news) => check(conn, olds, news),
-  diff: (id, olds, news) => diff(conn, id, olds as GuardrailOutputs, news),
-  create: (news) => create(conn, news),
-  read: (id, props) => read(conn, id, props as GuardrailOutputs),
-  update: (id, olds, news) => update(conn, id, olds as GuardrailOutputs, news),
-  delete: (id, props) => remove(conn, id, props as GuardrailOutputs),
+  // A secret arg's values (a secret name in every "guardrail "<name>"" label, an id a server's
+  // 400 echoes) never reach a failure's text, whoever wrote it (args/secret-text.ts).
+  diff: (id, olds, news) => diff(conn, id, olds as GuardrailOutputs, news).catch(hidingSecrets(news, olds)),
+  create: (news) => create(conn, news).catch(hidingSecrets(news)),
+  read: (id, props) => read(conn, id, props as GuardrailOutputs).catch(hidingSecrets(props)),
+  update: (id, olds, news) => update(conn, id, olds as GuardrailOutputs, news).catch(hidingSecrets(news, olds)),
+  delete: (id, props) => remove(conn, id, props as GuardrailOutputs).catch(hidingSecrets(props)),
 });
 
 /** Wire name -> program name, from the field table (and the names inside its values). */

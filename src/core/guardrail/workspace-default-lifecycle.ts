@@ -22,6 +22,7 @@ import { checkArgsWith } from "./check";
 import { annotateAs } from "./lifecycle";
 import { recordedSecretArgs, secrecyChanged, withSecretCopies } from "./secret-copies";
 import { sameUuid } from "./workspace";
+import { askWorkspace } from "../policies/workspace";
 import {
   asGuardrailInputs,
   isWorkspaceUuid,
@@ -66,8 +67,14 @@ export function parseDefaultInputs(news: Record<string, unknown>): WorkspaceDefa
 export async function workspaceMoves(conn: Connection, olds: WorkspaceDefaultOutputs, ref: string): Promise<boolean> {
   if (sameUuid(ref, olds.workspaceId) || ref === olds.workspaceSlug || ref === olds.args?.workspaceId) return false;
   if (isWorkspaceUuid(ref)) return true;
-  const ws = await conn.client().getWorkspace(ref);
-  return !ws || !sameUuid(ws.id, olds.workspaceId);
+  // Checked as a policy's slug (policies/workspace.ts): an answer for another workspace, or a 404
+  // the service does not confirm, is an error, never a previewed replacement.
+  const ws = await askWorkspace(conn, ref, label(ref)).catch((err) => Promise.reject(annotateAs(label(ref), err)));
+  if (!ws)
+    throw new UserError(
+      `${label(ref)}: the service has no workspace ${shown(ref)}; workspaceId takes a workspace's id or slug (the getWorkspaces data source lists them)`,
+    );
+  return !sameUuid(ws.id, olds.workspaceId);
 }
 
 export async function diff(

@@ -4,6 +4,7 @@
  * the state (the concurrency check before an update writes anything).
  */
 import { asSecret } from "../markers";
+import { visible } from "../text/terminal";
 import { keyPath, type PropertyChange } from "../results";
 import { UserError } from "../user-error";
 import { ID_LISTS, type IdList, type PolicyInputs } from "./args";
@@ -53,14 +54,29 @@ export function policyChanges(
   return [...name, ...settings, ...lists, ...flag];
 }
 
+/** How many ids a message names before "and N more". */
+const SHOWN_IDS = 10;
+
+/** The first ids, each quoted and neutralised for a terminal (at most 80 characters), then how many more. */
+export function shownIds(ids: readonly string[], max = SHOWN_IDS): string {
+  const head = ids
+    .slice(0, max)
+    .map((id) => JSON.stringify(visible(id, 80)))
+    .join(", ");
+  return ids.length > max ? `${head} and ${ids.length - max} more` : head;
+}
+
+/** How many characters of a name the service now holds a message shows. */
+const SHOWN_NAME = 200;
+
 /** A list's change since the last read, as a person reads it: ids unless secret, counts if secret. */
 export function listDrift(l: string, was: readonly string[], now: readonly string[], secret: boolean): string {
   const [before, after] = [new Set(was), new Set(now)];
   const added = asSet(now).filter((id) => !before.has(id));
   const removed = asSet(was).filter((id) => !after.has(id));
   if (secret) return `${l} (${added.length} added, ${removed.length} removed)`;
-  const part = (verb: string, ids: string[]) =>
-    ids.length > 0 ? `${verb} ${ids.map((i) => JSON.stringify(i)).join(", ")}` : "";
+  // Ids come from the service: each neutralised for a terminal (idText), and only the first few.
+  const part = (verb: string, ids: string[]) => (ids.length > 0 ? `${verb} ${shownIds(ids)}` : "");
   return `${l} (${[part("added", added), part("removed", removed)].filter(Boolean).join("; ")})`;
 }
 
@@ -78,7 +94,8 @@ export function changedSinceRead(
 ): string[] {
   const settings = settingsOf(type, live.config);
   const found: string[] = [];
-  if (live.name !== olds.name) found.push(isSecret("name") ? "name" : `name (now ${JSON.stringify(live.name)})`);
+  if (live.name !== olds.name)
+    found.push(isSecret("name") ? "name" : `name (now ${JSON.stringify(visible(live.name, SHOWN_NAME))})`);
   for (const k of fieldsOf(type)) if (key(k, settings[k]) !== key(k, olds[k])) found.push(k);
   if ((live.is_workspace_default === true) !== olds.workspaceDefault) found.push("workspaceDefault");
   for (const l of managed) {

@@ -4,8 +4,12 @@
  * The records are read loosely typed here: the lifecycle walks the kind's fields by name.
  */
 import { PolicyClient } from "../client/policies";
+import type { UnknownOutcome } from "../client/retry";
 import type { Connection } from "../connection";
+import { POLICY_WIRE } from "../fields/policy-kinds";
 import { KINDS, type PolicyTypeName } from "../kinds";
+import { idText } from "../text/terminal";
+import { UserError } from "../user-error";
 
 /** A create's or update's answer (rule 23). */
 export interface WirePolicy {
@@ -43,7 +47,8 @@ export interface WirePolicyWrite {
 
 /** One kind's calls. */
 export interface PolicyOps {
-  create(body: WirePolicyWrite): Promise<WirePolicy>;
+  /** `outcome` settles a create whose answer was lost (create-once.ts); without it, never repeated once sent. */
+  create(body: WirePolicyWrite, outcome?: UnknownOutcome<WirePolicy>): Promise<WirePolicy>;
   /** `NotFoundError` when the id names none in the workspace. */
   get(id: string, workspaceId: string): Promise<WirePolicyDetail>;
   update(id: string, body: WirePolicyWrite): Promise<WirePolicy>;
@@ -53,14 +58,34 @@ export interface PolicyOps {
   ids(workspaceId: string): AsyncIterable<{ id: string }>;
 }
 
+/**
+ * An answer about another policy than the one asked for (another id or another kind): refused,
+ * never read as this one (a moderation policy read as a budget would be "the limit was removed").
+ */
+export class OtherPolicyError extends UserError {}
+
+/** `p`, when it is the policy of kind `type` with id `id` (UUIDs compare in any case); `call` names the call in the error. */
+function same<T extends WirePolicy>(type: PolicyTypeName, id: string, p: T, call: string): T {
+  const want = POLICY_WIRE[KINDS[type].policy.fields].policyType;
+  if (p.policy_type === want && p.id.toLowerCase() === id.toLowerCase()) return p;
+  throw new OtherPolicyError(
+    `${call} ${want} policy ${idText(id)} was answered with ${idText(p.policy_type)} policy ${idText(p.id)}; not reading another policy as this one`,
+  );
+}
+
 /** One kind's calls over the connection's client (made at the first call, as every lifecycle's). */
 export function policyOps(conn: Connection, type: PolicyTypeName): PolicyOps {
   const kind = KINDS[type].policy.fields;
   const policies = () => new PolicyClient(conn.client());
   return {
-    create: async (body) => (await policies().createPolicy(kind, body as never)) as unknown as WirePolicy,
-    get: async (id, ws) => (await policies().getPolicy(kind, id, ws)) as unknown as WirePolicyDetail,
-    update: async (id, body) => (await policies().updatePolicy(kind, id, body as never)) as unknown as WirePolicy,
+    create: async (body, outcome) => {
+      const p = (await policies().createPolicy(kind, body as never, outcome as never)) as unknown as WirePolicy;
+      return same(type, p.id, p, "a POST of a");
+    },
+    get: async (id, ws) =>
+      same(type, id, (await policies().getPolicy(kind, id, ws)) as unknown as WirePolicyDetail, "a GET of"),
+    update: async (id, body) =>
+      same(type, id, (await policies().updatePolicy(kind, id, body as never)) as unknown as WirePolicy, "a PUT of"),
     remove: async (id, ws) => {
       await policies().deletePolicy(kind, id, ws);
     },

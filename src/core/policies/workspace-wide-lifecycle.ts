@@ -5,7 +5,9 @@
  * state's last read: a change made since fails, writing nothing) then one PUT that carries back
  * the config keys this package does not manage; delete one DELETE by id.
  */
-import { GuardrailsError, NotFoundError } from "../client/errors";
+import { NotFoundError } from "../client/errors";
+import { confirmGone } from "../confirm-gone";
+import { annotateAs } from "../guardrail/lifecycle";
 import type { WireWorkspaceWidePolicy } from "../client/policy-wire";
 import { PolicyClient } from "../client/policies";
 import { issuesToFailures, markSecret, secretArgsOf, shown } from "../args/messages";
@@ -171,16 +173,23 @@ export async function update(
 
 async function remove(conn: Connection, id: string, props: WorkspaceWideOutputs): Promise<void> {
   forgetWorkspaceWidePolicies(conn);
-  await new PolicyClient(conn.client()).deleteWorkspaceWidePolicy(id).catch((err) => {
-    // Already gone is what a delete wants.
+  const policies = new PolicyClient(conn.client());
+  await policies.deleteWorkspaceWidePolicy(id).catch(async (err) => {
     if (!(err instanceof NotFoundError)) throw annotate(label(props.name), err);
+    // Already gone is what a delete wants, but only a working service may say so (confirm-gone.ts):
+    // the workspace-wide list at the same address must answer without the id.
+    await confirmGone(conn, err, {
+      what: label(props.name),
+      guardrailId: id,
+      noun: "workspace-wide policy",
+      list: () => policies.listWorkspaceWidePolicies(),
+    });
   });
 }
 
 /** A failure of a call, named for the resource. */
 function annotate(what: string, err: unknown): Error {
-  if (err instanceof GuardrailsError) return err.wrap(`${what}: ${err.message}`);
-  return err instanceof Error ? err : new Error(String(err));
+  return annotateAs(what, err);
 }
 
 /** The provider methods of a workspace-wide policy over `conn`. */
