@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, vi } from "vitest";
 import { parseInputs } from "../../src/core/guardrail/check";
 import { createBody } from "../../src/core/guardrail/bodies";
-import { createKey } from "../../src/core/guardrail/create-journal";
+import { createKey } from "../../src/core/resource/create-journal";
 import { guardrail } from "../../src/dynamic/internal";
 import { useProviderEmulator } from "./emulator";
 

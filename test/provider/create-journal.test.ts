@@ -11,9 +11,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { collect } from "../../src/core/client";
 import { configure, resetConfiguration } from "../../src/core/settings/config";
 import { parseInputs } from "../../src/core/guardrail/check";
-import { createKey, type JournalEntry } from "../../src/core/guardrail/create-journal";
+import { createKey, type JournalEntry } from "../../src/core/resource/create-journal";
 import { createBody } from "../../src/core/guardrail/bodies";
-import { orphanPoll } from "../../src/core/guardrail/create-once";
+import { orphanPoll } from "../../src/core/resource/orphan";
 import { guardrail } from "../../src/dynamic/internal";
 import { TEST_KEY, withEmulator } from "../helpers/emulator";
 import { killedEntry } from "../helpers/journal";

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createBody } from "../../src/core/policies/bodies";
 import { policyCreateKey } from "../../src/core/policies/create-once";
-import { parseInputs } from "../../src/core/policies/lifecycle";
+import { parseInputs } from "../../src/core/policies/inputs";
 import { killedEntry } from "../helpers/journal";
 import { policyLifecycle } from "../../src/core/policies/lifecycle";
 import { ProviderConfig } from "../../src/core/settings/config";

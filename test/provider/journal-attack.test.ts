@@ -20,8 +20,8 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { JournalHandle, readEntry } from "../../src/core/guardrail/create-journal";
-import { orphanPoll } from "../../src/core/guardrail/create-once";
+import { JournalHandle, readEntry } from "../../src/core/resource/create-journal";
+import { orphanPoll } from "../../src/core/resource/orphan";
 import { configureProvider, TEST_KEY, W2 } from "../helpers/emulator";
 import { hostileServer, json } from "../helpers/hostile-server";
 import { useJournalBench } from "../helpers/journal";

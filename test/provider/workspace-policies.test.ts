@@ -5,7 +5,8 @@
  * DELETE; a change made since the last read fails the update and writes nothing.
  */
 import { describe, expect, it } from "vitest";
-import { check, policyLifecycle } from "../../src/core/policies/lifecycle";
+import { check } from "../../src/core/policies/inputs";
+import { policyLifecycle } from "../../src/core/policies/lifecycle";
 import { isSecretEnvelope } from "../../src/core/markers";
 import { ProviderConfig } from "../../src/core/settings/config";
 import { budgetPolicy, moderationPolicy, modelAccessPolicy } from "../../src/dynamic/internal";

@@ -4,7 +4,7 @@
  * the body's keys in.
  */
 import { describe, expect, it } from "vitest";
-import { createKey } from "../../src/core/guardrail/create-journal";
+import { createKey } from "../../src/core/resource/create-journal";
 import { EMAIL_REDACT_SSN_BLOCK } from "../helpers/filters";
 
 const body = {

@@ -11,7 +11,7 @@ import { wireGuardrail } from "../../src/core/client/wire";
 import { createBody, patchBody } from "../../src/core/guardrail/bodies";
 import { changedProperties } from "../../src/core/guardrail/changes";
 import { setsInOldOrder } from "../../src/core/guardrail/arrange";
-import { inUserNames } from "../../src/core/guardrail/lifecycle";
+import { inUserNames } from "../../src/core/resource/annotate";
 import { outputsFromWire, refreshedInputs } from "../../src/core/guardrail/model";
 import type { GuardrailArgs } from "../../src/dynamic/guardrail";
 

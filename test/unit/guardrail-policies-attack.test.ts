@@ -6,7 +6,8 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { ProviderConfig } from "../../src/core/settings/config";
-import { check, policyLifecycle } from "../../src/core/policies/lifecycle";
+import { check } from "../../src/core/policies/inputs";
+import { policyLifecycle } from "../../src/core/policies/lifecycle";
 import { guardrailLifecycle } from "../../src/core/guardrail/lifecycle";
 import { workspaceWideLifecycle } from "../../src/core/policies/workspace-wide-lifecycle";
 import { workspaceDefaultLifecycle } from "../../src/core/guardrail/workspace-default-lifecycle";

@@ -1,10 +1,10 @@
 /**
- * `withoutIds` (core/assignments/secret-ids.ts): a secret set's ids are gone from a message in
+ * `withoutIds` (core/text/without-ids.ts): a secret set's ids are gone from a message in
  * every form a server may echo them in (issue 38 attack pass: upper case, `\u` escapes,
  * percent-encoding, split by blanks or zero-width characters), and nothing else is touched.
  */
 import { describe, expect, it } from "vitest";
-import { withoutIds } from "../../src/core/assignments/secret-ids";
+import { withoutIds } from "../../src/core/text/without-ids";
 
 const ID = "user_secretghost91";
 const uesc = (t: string) => [...t].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`).join("");

@@ -5,7 +5,7 @@
  * every secret arg the program or the state holds is replaced by `[secret]` before the error
  * leaves the core, and the error keeps no `cause` (the original names them).
  */
-import { withoutIds } from "../assignments/secret-ids";
+import { withoutIds } from "../text/without-ids";
 
 /** The names a bag marks secret (`__secretArgs`; a malformed record: every key). */
 function secretNamesOf(bag: Record<string, unknown>): string[] {

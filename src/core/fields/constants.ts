@@ -60,3 +60,6 @@ export function regexCompiles(pattern: string): boolean {
 
 /** A UUID in canonical text form (any version); the service's ids and workspace ids. */
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Ids that are UUIDs (workspaces, guardrails) compare case-insensitively. */
+export const sameUuid = (a: string | null | undefined, b: string | null | undefined) =>
+  (a ?? "").toLowerCase() === (b ?? "").toLowerCase();

@@ -9,7 +9,8 @@ import type { WireGuardrail } from "../client/wire";
 import { liveChanges } from "./changes";
 import { patchBody } from "./bodies";
 import type { GuardrailOutputs } from "./model";
-import { lookUpDefaultWorkspace, sameUuid } from "./workspace";
+import { lookUpDefaultWorkspace } from "./workspace";
+import { sameUuid } from "../fields/constants";
 import { idText } from "../text/terminal";
 import { UserError } from "../user-error";
 

@@ -18,12 +18,14 @@ import type { GuardrailsClient } from "../client/client";
 import { isAmbiguous } from "../client/retry";
 import type { GuardrailInputs } from "../args/guardrail-args";
 import type { WireGuardrail, WireGuardrailCreate } from "../client/wire";
-import { claim, isClaimed, othersSettled, serially, trackedPost } from "./create-claims";
-import { createKey, currentEntry, JournalHandle, stillRuns, type JournalEntry } from "./create-journal";
-import { discard } from "./journal-files";
+import { claim, isClaimed, othersSettled, serially, trackedPost } from "../resource/create-claims";
+import { createKey, JournalHandle } from "../resource/create-journal";
+import { settledEntry } from "../resource/orphan";
+import { discard } from "../resource/journal-files";
 import { createBody } from "./bodies";
 import { settingsMatch } from "./changes";
-import { lookUpDefaultWorkspace, sameUuid } from "./workspace";
+import { lookUpDefaultWorkspace } from "./workspace";
+import { sameUuid } from "../fields/constants";
 import { idText } from "../text/terminal";
 import { UserError } from "../user-error";
 
@@ -35,13 +37,6 @@ const CLOCK_SKEW_MS = 5_000;
  * someone else's (another stack's, made by hand), never adopted for a journal entry without id.
  */
 const LATE_CREATE_MS = 10 * 60_000;
-/** How long to wait for an orphaned provider process of a killed run to finish its POST, in polls. */
-const ORPHAN_POLL_MS = 250;
-const ORPHAN_POLLS = 60_000 / ORPHAN_POLL_MS;
-
-/** The pause between two looks at an orphan's entry; a test counts the waits through it. */
-export const orphanPoll = { sleep: (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) };
-
 /**
  * Creates the guardrail the program asks for (its POST body: bodies.ts) exactly once. The
  * attempts and backoff are the client's (retry.ts `createOnce`); this supplies what only the
@@ -156,18 +151,4 @@ async function inAskedWorkspace(client: GuardrailsClient, g: WireGuardrail, inpu
   if (inputs.workspaceId) return sameUuid(g.workspace_id, inputs.workspaceId);
   // Older than workspaces (docs/api-contract.md rule 10): listed with the default workspace.
   return g.workspace_id == null || sameUuid(await lookUpDefaultWorkspace(client), g.workspace_id);
-}
-
-/** Waits while the orphaned provider process that wrote the entry may still record an id; answers the entry and where it is now. */
-export async function settledEntry(file: string, entry: JournalEntry): Promise<{ entry: JournalEntry; file: string }> {
-  let current = { entry, file };
-  for (
-    let polls = 0;
-    !current.entry.id && stillRuns(current.entry.pid, current.entry.started) && polls < ORPHAN_POLLS;
-    polls++
-  ) {
-    await orphanPoll.sleep(ORPHAN_POLL_MS);
-    current = currentEntry(file, entry) ?? current;
-  }
-  return current;
 }

@@ -2,16 +2,16 @@
  * The Guardrail's provider methods: check, diff, create, read, update, delete. Loaded by the
  * thin serialized shim at call time, so nothing here ends up in state.
  */
-import { GuardrailsError, NotFoundError } from "../client/errors";
+import { NotFoundError } from "../client/errors";
+import { annotateAs } from "../resource/annotate";
 import { checkBaseUrl } from "../client/base-url";
 import type { Connection } from "../connection";
-import { JournalHandle } from "./create-journal";
+import { JournalHandle } from "../resource/create-journal";
 import { createGuardrailOnce } from "./create-once";
 import { confirmGone } from "../confirm-gone";
 import { containsUnknown, isUnknown } from "../markers";
 import { markSecret, secretArgsOf } from "../args/messages";
 import type { WireGuardrail } from "../client/wire";
-import { FIELD_NAMES, spec } from "../fields/fields";
 import { checkGuardrailArgs, parseInputs } from "./check";
 import { userProps } from "../args/user-props";
 import { adopt, assertReplacementKeepsGuardrail, assertSameGuardrail } from "./adoption";
@@ -20,7 +20,8 @@ import { changedProperties, propertyChanges } from "./changes";
 import { patchBody } from "./bodies";
 import { importedInputs, outputsFromWire, refreshedInputs, type GuardrailOutputs } from "./model";
 import { knownDefaultWorkspace, workspaceMoves } from "./workspace";
-import { recordedSecretArgs, secrecyChanged, withSecretCopies } from "./secret-copies";
+import { withSecretCopies } from "./secret-copies";
+import { recordedSecretArgs, secrecyChanged } from "../resource/secrecy";
 import { UserError } from "../user-error";
 import { hidingSecrets } from "../args/secret-text";
 import { parseGuardrailImportId, withSentModels } from "./import-id";
@@ -226,25 +227,7 @@ export const guardrailLifecycle = (conn: Connection): Lifecycle => ({
   delete: (id, props) => remove(conn, id, props as GuardrailOutputs).catch(hidingSecrets(props)),
 });
 
-/** Wire name -> program name, from the field table (and the names inside its values). */
-const USER_NAMES = new Map<string, string>([
-  ["workspace_id", "workspaceId"],
-  ...FIELD_NAMES.flatMap((k) => [[spec(k).wire, k] as [string, string], ...Object.entries(spec(k).inner ?? {})]),
-]);
-const WIRE_NAME = new RegExp(`\\b(${[...USER_NAMES.keys()].sort((a, b) => b.length - a.length).join("|")})\\b`, "g");
-
-/** The service names fields in snake_case (`allowed_models[1]`); the program calls them `allowedModels[1]`. */
-export function inUserNames(message: string): string {
-  return message.replace(WIRE_NAME, (w) => USER_NAMES.get(w) ?? w);
-}
-
 /** Wraps an API error in one of the same class (and so `status`) naming the resource, in the program's names. */
 function annotate(name: string, err: unknown): Error {
   return annotateAs(`guardrail "${name}"`, err);
-}
-
-/** `annotate` for any resource named `what` (e.g. `default guardrail of workspace "eng"`). */
-export function annotateAs(what: string, err: unknown): Error {
-  if (err instanceof GuardrailsError) return err.wrap(`${what}: ${inUserNames(err.message)}`);
-  return err instanceof Error ? err : new Error(String(err));
 }

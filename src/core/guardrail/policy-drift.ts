@@ -20,7 +20,8 @@ import type { Connection } from "../connection";
 import { firstTime } from "../settings/said-once";
 import { driftWarning, unreadWarning } from "./drift-warning";
 import type { GuardrailOutputs } from "./model";
-import { knownDefaultWorkspace, sameUuid } from "./workspace";
+import { knownDefaultWorkspace } from "./workspace";
+import { sameUuid } from "../fields/constants";
 
 /** One kind of the guardrail that the service no longer takes from it (the output `unsyncedPolicies`). */
 export interface UnsyncedPolicy {

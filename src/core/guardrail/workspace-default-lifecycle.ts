@@ -5,7 +5,8 @@
  * exists is the workspace's answer, never the guardrail's 404. The resource's id is the
  * workspace's UUID. A delete leaves the settings in force unless `resetOnDelete` is set.
  */
-import { NotFoundError, UntrustedNotFoundError } from "../client/errors";
+import { NotFoundError } from "../client/errors";
+import { confirmWorkspaceGone } from "./workspace-default-gone";
 import type { WireGuardrail, WireGuardrailUpdate } from "../client/wire";
 import type { WorkspaceDefaultRead as DefaultRead } from "../client/workspace-default";
 import { markSecret, secretArgsOf, shown, issuesToFailures } from "../args/messages";
@@ -19,10 +20,11 @@ import type { Lifecycle, PropertyChange, UpdateResult } from "../results";
 import { patchBody } from "./bodies";
 import { changedProperties, propertyChanges } from "./changes";
 import { checkArgsWith } from "./check";
-import { annotateAs } from "./lifecycle";
-import { recordedSecretArgs, secrecyChanged, withSecretCopies } from "./secret-copies";
-import { sameUuid } from "./workspace";
-import { askWorkspace } from "../policies/workspace";
+import { annotateAs } from "../resource/annotate";
+import { withSecretCopies } from "./secret-copies";
+import { recordedSecretArgs, secrecyChanged } from "../resource/secrecy";
+import { sameUuid } from "../fields/constants";
+import { workspaceIdOf } from "../resource/workspace";
 import {
   asGuardrailInputs,
   isWorkspaceUuid,
@@ -67,14 +69,9 @@ export function parseDefaultInputs(news: Record<string, unknown>): WorkspaceDefa
 export async function workspaceMoves(conn: Connection, olds: WorkspaceDefaultOutputs, ref: string): Promise<boolean> {
   if (sameUuid(ref, olds.workspaceId) || ref === olds.workspaceSlug || ref === olds.args?.workspaceId) return false;
   if (isWorkspaceUuid(ref)) return true;
-  // Checked as a policy's slug (policies/workspace.ts): an answer for another workspace, or a 404
+  // Checked as a policy's slug (resource/workspace.ts): an answer for another workspace, or a 404
   // the service does not confirm, is an error, never a previewed replacement.
-  const ws = await askWorkspace(conn, ref, label(ref)).catch((err) => Promise.reject(annotateAs(label(ref), err)));
-  if (!ws)
-    throw new UserError(
-      `${label(ref)}: the service has no workspace ${shown(ref)}; workspaceId takes a workspace's id or slug (the getWorkspaces data source lists them)`,
-    );
-  return !sameUuid(ws.id, olds.workspaceId);
+  return !sameUuid(await workspaceIdOf(conn, ref, label(ref)), olds.workspaceId);
 }
 
 export async function diff(
@@ -164,7 +161,7 @@ export async function read(
     .readWorkspaceDefault(ref)
     .catch((err) => Promise.reject(annotateAs(label(ref), err)));
   if (r.state === "gone") {
-    await confirmWorkspaceGone(conn, ref);
+    await confirmWorkspaceGone(conn, ref, label(ref));
     return undefined;
   }
   const outs = defaultOutputs(r.workspace, r.state === "configured" ? r.guardrail : undefined, undefined, props);
@@ -216,7 +213,7 @@ async function remove(conn: Connection, _id: string, props: WorkspaceDefaultOutp
     // Only a workspace that is gone takes its default with it (rule 21).
     if ((await conn.client().readWorkspaceDefault(props.workspaceId)).state !== "gone")
       throw annotateAs(label(props.workspaceId), err);
-    await confirmWorkspaceGone(conn, props.workspaceId);
+    await confirmWorkspaceGone(conn, props.workspaceId, label(props.workspaceId));
   }
 }
 export { remove as delete };
@@ -230,28 +227,3 @@ export const workspaceDefaultLifecycle = (conn: Connection): Lifecycle => ({
   update: (id, olds, news) => update(conn, id, olds as WorkspaceDefaultOutputs, news),
   delete: (id, props) => remove(conn, id, props as WorkspaceDefaultOutputs),
 });
-
-/**
- * A workspace's 404 is believed only when the workspace list at the same address answers and
- * does not hold it: a wrong base URL answers 404 too, and "gone" drops the resource from state.
- */
-async function confirmWorkspaceGone(conn: Connection, ref: string): Promise<void> {
-  const refuse = (why: string, cause?: unknown) => {
-    const s = conn.settings();
-    return new UntrustedNotFoundError(
-      `${label(ref)}: not reported as deleted, because ${why}. The state keeps the resource. Check the base URL (${s.baseUrlSource}): it must be the service's address without /api/v1`,
-      label(ref),
-      { cause },
-    );
-  };
-  try {
-    for await (const w of conn.client().listWorkspaces())
-      if (sameUuid(w.id, ref)) throw refuse(`the service answered 404 for workspace ${ref}, yet lists it`);
-  } catch (err) {
-    if (err instanceof UntrustedNotFoundError) throw err;
-    throw refuse(
-      `the service answered 404 for workspace ${ref}, and its workspace list failed too (${(err as Error).message})`,
-      err,
-    );
-  }
-}

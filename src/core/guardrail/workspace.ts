@@ -7,6 +7,7 @@
 import type { GuardrailsClient } from "../client/client";
 import type { GuardrailInputs } from "../args/guardrail-args";
 import { UserError } from "../user-error";
+import { sameUuid } from "../fields/constants";
 
 /** The part of the recorded outputs these rules read. */
 export interface RecordedWorkspace {
@@ -14,9 +15,6 @@ export interface RecordedWorkspace {
   defaultWorkspaceId?: string | null;
   args: GuardrailInputs | null;
 }
-
-export const sameUuid = (a: string | null | undefined, b: string | null | undefined) =>
-  (a ?? "").toLowerCase() === (b ?? "").toLowerCase();
 
 /**
  * The default workspace's id when the state knows it: recorded, or (state of earlier

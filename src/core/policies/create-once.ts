@@ -18,10 +18,10 @@ import { checkBaseUrl } from "../client/base-url";
 import { NotFoundError, type GuardrailsError } from "../client/errors";
 import { isAmbiguous } from "../client/retry";
 import type { Connection } from "../connection";
-import { claim, isClaimed, othersSettled, serially, trackedPost } from "../guardrail/create-claims";
-import { createKey, JournalHandle } from "../guardrail/create-journal";
-import { settledEntry } from "../guardrail/create-once";
-import { discard } from "../guardrail/journal-files";
+import { claim, isClaimed, othersSettled, serially, trackedPost } from "../resource/create-claims";
+import { createKey, JournalHandle } from "../resource/create-journal";
+import { settledEntry } from "../resource/orphan";
+import { discard } from "../resource/journal-files";
 import { KINDS, type PolicyTypeName } from "../kinds";
 import { idText } from "../text/terminal";
 import { UserError } from "../user-error";
@@ -51,7 +51,7 @@ export const policyCreateKey = (resource: string, serviceUrl: string, type: Poli
 
 /**
  * Creates the policy `body` describes exactly once; `what` names it in errors. With `resource`
- * (`project/stack/name` or a URN), a journal entry (guardrail/create-journal.ts) lets the next
+ * (`project/stack/name` or a URN), a journal entry (resource/create-journal.ts) lets the next
  * create of the same resource and body recover the policy a killed run made.
  */
 export async function createPolicyOnce(

@@ -4,88 +4,29 @@
  * last read: a change made since fails, writing nothing) then one PUT, delete one DELETE.
  */
 import { NotFoundError, ValidationError } from "../client/errors";
-import { annotateAs } from "../guardrail/lifecycle";
-import { issuesToFailures, markSecret, nameInMessages, secretArgsOf, shown } from "../args/messages";
-import { userProps } from "../args/user-props";
 import type { Connection } from "../connection";
 import { confirmGone } from "../confirm-gone";
 import { KINDS, type PolicyTypeName } from "../kinds";
 import { containsUnknown, isUnknown } from "../markers";
-import { updates, type CheckResult, type CreateResult, type DiffResult, type Lifecycle } from "../results";
+import { updates, type CreateResult, type DiffResult, type Lifecycle } from "../results";
 import type { PropertyChange, ReadResult, UpdateResult } from "../results";
+import { userProps } from "../args/user-props";
+import { hidingSecrets } from "../args/secret-text";
+import { JournalHandle } from "../resource/create-journal";
+import { secrecyChanged } from "../resource/secrecy";
 import { UserError } from "../user-error";
-import { secrecyChanged } from "../guardrail/secret-copies";
-import { isWorkspaceUuid, placedFailures, POLICY_ARGS, type IdList, type PolicyInputs } from "./args";
+import type { IdList, PolicyInputs } from "./args";
 import { changedElsewhere, changedSinceRead, policyChanges, sealed } from "./changes";
 import { LIST_WIRE, outputsOf, refreshedInputs, type PolicyOutputs } from "./model";
-import { OtherPolicyError, policyOps, type WirePolicyDetail } from "./ops";
+import { policyOps, type WirePolicyDetail } from "./ops";
 import { createBody, updateBody } from "./bodies";
 import { parseImportId } from "./import-id";
 import { createPolicyOnce } from "./create-once";
-import { JournalHandle } from "../guardrail/create-journal";
-import { askWorkspace } from "./workspace";
-import { hidingSecrets } from "../args/secret-text";
+import { goneQuestion, workspaceGone } from "./gone";
+import { annotate, check, label, parseInputs, secretNames, workspaceMoves } from "./inputs";
+import { workspaceIdOf } from "../resource/workspace";
 
 const MOVE: PropertyChange = { path: "workspaceId", kind: "replace" };
-
-/** How messages name the resource: `budget policy "Eng"`, or `budget policy [secret]` when a bag holds the name secret. */
-const label = (type: PolicyTypeName, name: unknown, ...bags: Array<Record<string, unknown> | undefined>) =>
-  `${KINDS[type].policy.noun} ${nameInMessages(name, ...bags)}`;
-
-/** The secret args of the program (news) or of the state (olds). */
-const secretNames = (props: Record<string, unknown>): string[] => {
-  const n = props.__secretArgs;
-  return Array.isArray(n) ? n.filter((x): x is string => typeof x === "string").sort() : [];
-};
-
-export function check(type: PolicyTypeName, news: Record<string, unknown>): CheckResult {
-  const props = userProps(news);
-  const schema = POLICY_ARGS[type];
-  const parsed = schema.safeParse(props, { reportInput: true });
-  if (parsed.success) return { inputs: news, failures: [] };
-  const issues = parsed.error.issues.filter(
-    (i) => !isUnknown(props[String(i.path[0] ?? "")]) && !containsUnknown(props[String(i.path[0] ?? "")]),
-  );
-  const failures = placedFailures(type, issuesToFailures({ issues }, Object.keys(schema.shape), secretArgsOf(news)));
-  return { inputs: news, failures: markSecret(failures, secretArgsOf(news)) };
-}
-
-/** Inputs `check` accepted; a workspace UUID in its lower-case form. */
-export function parseInputs(type: PolicyTypeName, news: Record<string, unknown>): PolicyInputs {
-  const parsed = POLICY_ARGS[type].safeParse(userProps(news), { reportInput: true });
-  if (!parsed.success) {
-    const failures = placedFailures(type, issuesToFailures(parsed.error, [], secretArgsOf(news)));
-    throw new UserError(
-      `invalid ${KINDS[type].policy.noun} args: ${failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`,
-    );
-  }
-  const inputs = parsed.data as PolicyInputs;
-  return {
-    ...inputs,
-    workspaceId: isWorkspaceUuid(inputs.workspaceId) ? inputs.workspaceId.toLowerCase() : inputs.workspaceId,
-  };
-}
-
-/** The workspace's id for a reference (an id, or a slug asked of the service once and checked: workspace.ts). */
-async function workspaceIdOf(conn: Connection, ref: string, what: string): Promise<string> {
-  if (isWorkspaceUuid(ref)) return ref.toLowerCase();
-  const ws = await askWorkspace(conn, ref, what).catch((err) => Promise.reject(annotate(what, err)));
-  if (!ws)
-    throw new UserError(
-      `${what}: the service has no workspace ${shown(ref)}; workspaceId takes a workspace's id or slug (the getWorkspaces data source lists them)`,
-    );
-  return ws.id.toLowerCase();
-}
-
-/**
- * Whether `ref` names another workspace than the recorded one; the recorded id or reference needs
- * no call. A slug no workspace has is an error, never a previewed replacement.
- */
-async function workspaceMoves(conn: Connection, olds: PolicyOutputs, ref: string, what: string): Promise<boolean> {
-  if (ref.toLowerCase() === olds.workspaceId.toLowerCase() || ref === olds.args?.workspaceId) return false;
-  if (isWorkspaceUuid(ref)) return true;
-  return (await workspaceIdOf(conn, ref, what)) !== olds.workspaceId.toLowerCase();
-}
 
 export async function diff(
   conn: Connection,
@@ -234,48 +175,10 @@ async function remove(conn: Connection, type: PolicyTypeName, id: string, props:
     });
 }
 
-/**
- * A 400 on a policy of a workspace (the service's "unknown workspace"): the policy went with its
- * workspace only when the workspace's own 404 is confirmed (workspace.ts); a workspace that still
- * answers, or one that cannot be confirmed gone, fails naming what was seen and the way out.
- */
-async function workspaceGone(conn: Connection, what: string, workspaceId: string, err: ValidationError): Promise<void> {
-  const said = annotate(what, err).message;
-  const out = `If you know the policy is gone, remove it from the state with \`pulumi state delete <urn>\`.`;
-  const ws = await askWorkspace(conn, workspaceId, what).catch((e: Error) => {
-    throw new UserError(
-      `${said}. Whether its workspace ${workspaceId} is gone could not be confirmed (${e.message}), so the state keeps the policy. ${out}`,
-      { cause: err },
-    );
-  });
-  if (ws)
-    throw new UserError(
-      `${said}. Its workspace ${workspaceId} still exists (the service answered it), so the policy is not taken as gone and the state keeps it. ${out}`,
-      { cause: err },
-    );
-}
-
 /** Whether the program asks for nothing the service does not hold already (the GET found no change since the last read). */
 const nothingToWrite = (type: PolicyTypeName, olds: PolicyOutputs, inputs: PolicyInputs) =>
   policyChanges(type, olds, inputs, () => true).length === 0;
 
-/** What confirms a policy's 404: its kind's list in its workspace must not hold it. */
-const goneQuestion = (conn: Connection, type: PolicyTypeName, what: string, id: string, workspaceId: string) => ({
-  what,
-  guardrailId: id,
-  workspaceId,
-  list: (ws: string | undefined) => policyOps(conn, type).ids(ws!),
-  noun: KINDS[type].policy.noun,
-});
-
-/** A failure of a call, named for the resource. */
-function annotate(what: string, err: unknown): Error {
-  if (err instanceof OtherPolicyError) return new OtherPolicyError(`${what}: ${err.message}`, { cause: err });
-  // As a Guardrail's: an API error wrapped naming the resource, the field table's wire names in the program's.
-  return annotateAs(what, err);
-}
-
-/** The provider methods of one policy kind over `conn`. */
 /** The engine recorded `id` (it called diff, read, update or delete with it): no interrupted create to recover. */
 const recorded = (id: string) => JournalHandle.forget(id);
 

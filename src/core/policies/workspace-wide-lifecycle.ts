@@ -7,7 +7,7 @@
  */
 import { NotFoundError } from "../client/errors";
 import { confirmGone } from "../confirm-gone";
-import { annotateAs } from "../guardrail/lifecycle";
+import { annotateAs } from "../resource/annotate";
 import type { WireWorkspaceWidePolicy } from "../client/policy-wire";
 import { PolicyClient } from "../client/policies";
 import { issuesToFailures, markSecret, secretArgsOf, shown } from "../args/messages";

@@ -10,10 +10,11 @@ import { workspacePath } from "../client/workspace-default";
 import { dataEnvelope, wireWorkspace, type WireWorkspace } from "../client/wire";
 import type { Connection } from "../connection";
 import { confirmGone } from "../confirm-gone";
-import { sameUuid } from "../guardrail/workspace";
 import { idText } from "../text/terminal";
 import { UserError } from "../user-error";
-import { isWorkspaceUuid } from "./args";
+import { shown } from "../args/messages";
+import { annotateAs } from "./annotate";
+import { sameUuid, UUID_RE } from "../fields/constants";
 
 /**
  * `GET /workspaces/{ref}`: the workspace, or undefined when the service confirms it has none.
@@ -22,7 +23,7 @@ import { isWorkspaceUuid } from "./args";
  */
 export async function askWorkspace(conn: Connection, ref: string, what: string): Promise<WireWorkspace | undefined> {
   const client = conn.client();
-  const asked = isWorkspaceUuid(ref) ? ref.toLowerCase() : ref;
+  const asked = UUID_RE.test(ref) ? ref.toLowerCase() : ref;
   let ws: WireWorkspace;
   try {
     ws = (await client.call({ method: "GET", path: workspacePath(asked), schema: dataEnvelope(wireWorkspace) })).data;
@@ -54,4 +55,18 @@ async function* idsAndSlugs(conn: Connection): AsyncGenerator<{ id: string }> {
     yield { id: w.id.toLowerCase() };
     if (w.slug) yield { id: w.slug };
   }
+}
+
+/**
+ * The workspace's id for a reference in a program (`workspaceId`: an id, or a slug asked of the
+ * service once and checked by askWorkspace); a slug no workspace has is an error naming it.
+ */
+export async function workspaceIdOf(conn: Connection, ref: string, what: string): Promise<string> {
+  if (UUID_RE.test(ref)) return ref.toLowerCase();
+  const ws = await askWorkspace(conn, ref, what).catch((err) => Promise.reject(annotateAs(what, err)));
+  if (!ws)
+    throw new UserError(
+      `${what}: the service has no workspace ${shown(ref)}; workspaceId takes a workspace's id or slug (the getWorkspaces data source lists them)`,
+    );
+  return ws.id.toLowerCase();
 }
