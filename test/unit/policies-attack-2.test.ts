@@ -127,7 +127,7 @@ describe("WorkspaceWidePolicy: answers about another policy", () => {
 
   it("W15 an import by the id in capitals finds the policy the service lists in lower case", async () => {
     const lc = await serve(() => page([record()]));
-    const r = await lc.read(PID.toUpperCase(), undefined);
+    const r = await lc.read(PID.toUpperCase(), {});
     expect((r?.properties as Record<string, unknown>).policyId).toBe(PID);
   });
 
@@ -162,7 +162,7 @@ describe("WorkspaceWidePolicy: server text in messages", () => {
     const url = server.url;
     conn.configure((k) => ({ "guardrails:apiKey": KEY, "guardrails:baseUrl": url, "guardrails:maxAttempts": "1" })[k]);
     const out = await workspaceWideLifecycle(conn)
-      .read(PID, undefined)
+      .read(PID, {})
       .then(
         () => "read",
         (e: Error) => e.message,
@@ -173,7 +173,7 @@ describe("WorkspaceWidePolicy: server text in messages", () => {
 
   it("W17 a list row with a 1 MB name: an error naming the bound, never a 1 MB message", async () => {
     const lc = await serve(() => page([record({ name: "n".repeat(1_000_000) })]));
-    const err = await failure(lc.read(PID, undefined));
+    const err = await failure(lc.read(PID, {}));
     expect(err.message.length).toBeLessThan(2000);
   });
 });
@@ -308,7 +308,9 @@ describe("WorkspaceWidePolicy: check", () => {
     expect(failures({ ...news, workspaceIds: ["eng"] }).join("\n")).toMatch(/workspaceIds\[0\].*UUID/);
   });
   it("W20 allWorkspaces with workspaceIds is refused", () => {
-    expect(failures({ ...news, allWorkspaces: true }).join("\n")).toMatch(/workspaceIds: is not used when allWorkspaces/);
+    expect(failures({ ...news, allWorkspaces: true }).join("\n")).toMatch(
+      /workspaceIds: is not used when allWorkspaces/,
+    );
   });
   it("W21 an unknown policyType is refused naming the words taken", () => {
     expect(failures({ ...news, policyType: "rate_limit" }).join("\n")).toMatch(/policyType.*"budget", "modelAccess"/);
