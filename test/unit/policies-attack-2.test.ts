@@ -112,7 +112,7 @@ describe("WorkspaceWidePolicy: answers about another policy", () => {
     const c = await created();
     const lc = await serve(() => page([record({ policy_type: "moderation", config: {} })]));
     const r = await lc.read(c.id, c.props);
-    expect((r?.properties as Record<string, unknown>).policyType).toBe("moderation");
+    expect((r!.properties as Record<string, unknown>).policyType).toBe("moderation");
     const d = await lc.diff(c.id, unseal(r?.properties) as never, news);
     expect(d.changes).toEqual([{ path: "policyType", kind: "replace" }]);
   });
@@ -128,7 +128,7 @@ describe("WorkspaceWidePolicy: answers about another policy", () => {
   it("W15 an import by the id in capitals finds the policy the service lists in lower case", async () => {
     const lc = await serve(() => page([record()]));
     const r = await lc.read(PID.toUpperCase(), {});
-    expect((r?.properties as Record<string, unknown>).policyId).toBe(PID);
+    expect((r!.properties as Record<string, unknown>).policyId).toBe(PID);
   });
 
   it("W14 a recorded policy the service now lists with an unknown policy_type: a clear error, and delete still works", async () => {
