@@ -297,6 +297,42 @@ describe("WorkspaceWidePolicy: faults and out-of-band changes", () => {
   });
 });
 
+describe("WorkspaceWidePolicy: a create whose answer is lost", () => {
+  /** A service that commits each POST, answers the first with 503, and lists what it holds. */
+  async function committing(preexisting: unknown[] = []) {
+    const held: unknown[] = [...preexisting];
+    let posts = 0;
+    return serve((r) => {
+      if (r.method === "POST") {
+        posts += 1;
+        const body = r.body as Record<string, unknown>;
+        const id = `550e8400-e29b-41d4-a716-4466554400${String(posts).padStart(2, "0")}`;
+        held.push(record({ ...body, id }));
+        return posts === 1
+          ? { status: 503, body: { error: { code: 503, message: "upstream reset" } } }
+          : { status: 201, body: { data: held.at(-1) } };
+      }
+      return page(held);
+    });
+  }
+
+  it("W01 a POST that committed then answered 503: one policy, adopted, no second POST", async () => {
+    const lc = await committing();
+    const c = await lc.create(news).catch((e: Error) => e);
+    expect(sent().filter((s) => s.startsWith("POST"))).toHaveLength(1);
+    expect(c).not.toBeInstanceOf(Error);
+    expect((c as { id: string }).id).toBe("550e8400-e29b-41d4-a716-446655440001");
+  });
+
+  it("W01b an older policy with the same name and settings is not adopted (made before this create)", async () => {
+    const old = record({ id: OTHER, created_at: "2020-01-01T00:00:00Z", updated_at: "2020-01-01T00:00:00Z" });
+    const lc = await committing([old]);
+    const c = await lc.create(news).catch((e: Error) => e);
+    expect(c).not.toBeInstanceOf(Error);
+    expect((c as { id: string }).id).toBe("550e8400-e29b-41d4-a716-446655440001");
+  });
+});
+
 describe("WorkspaceWidePolicy: check", () => {
   const failures = (n: Record<string, unknown>) => check(n).failures.map((f) => `${f.property}: ${f.reason}`);
   it("W18 another kind's setting is refused naming the field and the kind", () => {
