@@ -299,14 +299,17 @@ describe("WorkspaceWidePolicy: faults and out-of-band changes", () => {
 
 describe("WorkspaceWidePolicy: a create whose answer is lost", () => {
   /** A service that commits each POST, answers the first with 503, and lists what it holds. */
+  // Claims are per process: each test's service makes ids of its own.
+  let made = 0;
   async function committing(preexisting: unknown[] = []) {
     const held: unknown[] = [...preexisting];
     let posts = 0;
+    const base = (made += 10);
     return serve((r) => {
       if (r.method === "POST") {
         posts += 1;
         const body = r.body as Record<string, unknown>;
-        const id = `550e8400-e29b-41d4-a716-4466554400${String(posts).padStart(2, "0")}`;
+        const id = `550e8400-e29b-41d4-a716-4466554400${String(base + posts).padStart(2, "0")}`;
         held.push(record({ ...body, id }));
         return posts === 1
           ? { status: 503, body: { error: { code: 503, message: "upstream reset" } } }
@@ -321,7 +324,7 @@ describe("WorkspaceWidePolicy: a create whose answer is lost", () => {
     const c = await lc.create(news).catch((e: Error) => e);
     expect(sent().filter((s) => s.startsWith("POST"))).toHaveLength(1);
     expect(c).not.toBeInstanceOf(Error);
-    expect((c as { id: string }).id).toBe("550e8400-e29b-41d4-a716-446655440001");
+    expect((c as { id: string }).id).toBe("550e8400-e29b-41d4-a716-446655440011");
   });
 
   it("W01b an older policy with the same name and settings is not adopted (made before this create)", async () => {
@@ -329,7 +332,7 @@ describe("WorkspaceWidePolicy: a create whose answer is lost", () => {
     const lc = await committing([old]);
     const c = await lc.create(news).catch((e: Error) => e);
     expect(c).not.toBeInstanceOf(Error);
-    expect((c as { id: string }).id).toBe("550e8400-e29b-41d4-a716-446655440001");
+    expect((c as { id: string }).id).toBe("550e8400-e29b-41d4-a716-446655440021");
   });
 });
 

@@ -24,6 +24,7 @@ import { UserError } from "../user-error";
 import { changedElsewhere, sealed } from "./changes";
 import type { PolicyOutputs } from "./model";
 import { WORKSPACE_WIDE_ARG_NAMES, WORKSPACE_WIDE_ARGS, type WorkspaceWideInputs } from "./workspace-wide-args";
+import { createWorkspaceWideOnce } from "./workspace-wide-create";
 import { forgetWorkspaceWidePolicies, workspaceWidePolicies } from "./workspace-wide-list";
 import { typeWordOf } from "./workspace-wide-args";
 import {
@@ -130,9 +131,7 @@ export async function create(conn: Connection, news: Record<string, unknown>): P
   const body = { name: inputs.name, config: configBody(inputs), ...coverage(inputs) };
   forgetWorkspaceWidePolicies(conn);
   const kind = kindOf(inputs.policyType);
-  const p = await new PolicyClient(conn.client())
-    .createWorkspaceWidePolicy(kind, body as never)
-    .catch((err) => Promise.reject(annotate(what, err)));
+  const p = await createWorkspaceWideOnce(conn, kind, body, what).catch((err) => Promise.reject(annotate(what, err)));
   const outs = outputsOf(
     known(withSent(answered(p, kind, undefined, "the POST", what), body), what),
     inputs,
