@@ -15,6 +15,7 @@ import type { WireAssignmentState, WireWorkspaceWidePolicy } from "../client/pol
 import { UUID_RE } from "../fields/constants";
 import { spec } from "../fields/fields";
 import { POLICY_FIELDS, POLICY_KINDS, POLICY_WIRE, type PolicyKind } from "../fields/policy-kinds";
+import { idText } from "../text/terminal";
 import { UserError } from "../user-error";
 import { type LookupArgs, POLICY_TYPE_WORDS, type PolicyTypeWord, typeWordOf } from "./args";
 import { argsOf } from "./lookups";
@@ -71,6 +72,15 @@ async function workspaceIdOf(client: GuardrailsClient, ref: string, what: string
   return ws.id.toLowerCase();
 }
 
+/** `{ id }` of a record of `kind` (and, with `id`, that policy): another kind or policy is refused, never read as this one. */
+function sameKind(what: string, kind: PolicyKind, p: { id: string; policy_type: string }, id: string | undefined) {
+  const want = POLICY_WIRE[kind].policyType;
+  if (p.policy_type === want && (id === undefined || p.id.toLowerCase() === id.toLowerCase())) return { id: p.id };
+  throw new UserError(
+    `${what}: asked for ${id === undefined ? `the ${want} policies` : `${want} policy ${idText(id)}`}, the service answered ${idText(p.policy_type)} policy ${idText(p.id)}; not reading another policy as the one asked`,
+  );
+}
+
 const WORD_ORDER: readonly string[] = POLICY_KINDS.map(typeWordOf);
 const KIND_ORDER = (word: string) => {
   const i = WORD_ORDER.indexOf(word);
@@ -101,7 +111,7 @@ export async function getPolicies(
   for (const kind of kinds)
     for await (const p of policies.listPolicies(kind, workspaceId))
       found.push({
-        id: p.id,
+        ...sameKind("getPolicies", kind, p, undefined),
         policyType: typeWordOf(kind),
         name: p.name,
         ...settingsOf(kind, p.config),
@@ -137,7 +147,7 @@ export async function getPolicy(
     throw err;
   }
   return {
-    id: p.id,
+    ...sameKind("getPolicy", kind, p, a.id),
     policyType: typeWordOf(kind),
     workspaceId,
     name: p.name,

@@ -41,10 +41,14 @@ function settingsText(enforces: Record<string, unknown> | null, secrets: readonl
   return shown.length === 0 ? "nothing of this kind" : visible(shown.join(", "), SETTINGS_MAX);
 }
 
+/** How a warning names the guardrail: its name neutralised, or `[secret]` when the program holds it secret. */
+const guardrailWho = (name: string, secrets: readonly string[]) =>
+  secrets.includes("name") ? "guardrail [secret]" : `guardrail "${visible(name)}"`;
+
 /** The warning about one unsynced kind of guardrail `name`. */
 export function driftWarning(name: string, u: UnsyncedPolicy, secrets: readonly string[] = []): string {
   const words = KIND_WORDS[u.kind];
-  const who = `guardrail "${visible(name)}"`;
+  const who = guardrailWho(name, secrets);
   const docs = `see "When its policies were edited apart" in docs/resources/guardrail.md`;
   if (u.deleted)
     return (
@@ -60,10 +64,10 @@ export function driftWarning(name: string, u: UnsyncedPolicy, secrets: readonly 
 }
 
 /** When the policy lists cannot be read: the refresh goes on, and says the check did not happen. */
-export function unreadWarning(name: string, err: unknown): string {
+export function unreadWarning(name: string, err: unknown, secrets: readonly string[] = []): string {
   const why = visible(err instanceof Error ? err.message : String(err), 300);
   return (
-    `guardrail "${visible(name)}": could not check whether its Guardrail Policies were edited apart from it (${why}); ` +
+    `${guardrailWho(name, secrets)}: could not check whether its Guardrail Policies were edited apart from it (${why}); ` +
     "unsyncedPolicies keeps what the last refresh recorded"
   );
 }

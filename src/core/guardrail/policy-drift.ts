@@ -124,7 +124,7 @@ export async function withPolicyDrift(
     const read = await Promise.all(POLICY_KINDS.map((k) => workspacePolicies(client, k, ws)));
     lists = Object.fromEntries(POLICY_KINDS.map((k, i) => [k, read[i]])) as Record<PolicyKind, Summary[]>;
   } catch (err) {
-    console.error(unreadWarning(outs.name, err));
+    console.error(unreadWarning(outs.name, err, secrets));
     return kept(previous?.unsyncedPolicies);
   }
   const unsynced = unsyncedOf(gid, outs, lists, secrets);

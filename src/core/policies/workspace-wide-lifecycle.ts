@@ -10,7 +10,10 @@ import { confirmGone } from "../confirm-gone";
 import { annotateAs } from "../resource/annotate";
 import type { WireWorkspaceWidePolicy } from "../client/policy-wire";
 import { PolicyClient } from "../client/policies";
-import { issuesToFailures, markSecret, secretArgsOf, shown } from "../args/messages";
+import { issuesToFailures, markSecret, nameInMessages, secretArgsOf, shown } from "../args/messages";
+import { hidingSecrets } from "../args/secret-text";
+import { secrecyChanged } from "../guardrail/secret-copies";
+import { idText } from "../text/terminal";
 import { userProps } from "../args/user-props";
 import type { Connection } from "../connection";
 import type { PolicyKind } from "../fields/policy-kinds";
@@ -21,7 +24,9 @@ import { UserError } from "../user-error";
 import { changedElsewhere, sealed } from "./changes";
 import type { PolicyOutputs } from "./model";
 import { WORKSPACE_WIDE_ARG_NAMES, WORKSPACE_WIDE_ARGS, type WorkspaceWideInputs } from "./workspace-wide-args";
+import { createWorkspaceWideOnce } from "./workspace-wide-create";
 import { forgetWorkspaceWidePolicies, workspaceWidePolicies } from "./workspace-wide-list";
+import { typeWordOf } from "./workspace-wide-args";
 import {
   changedSinceRead,
   configBody,
@@ -33,7 +38,9 @@ import {
 } from "./workspace-wide-model";
 
 const NOUN = "workspace-wide policy";
-const label = (name: unknown) => `${NOUN} ${shown(name)}`;
+/** How messages name the resource: `workspace-wide policy "Org"`, or `[secret]` when a bag holds the name secret. */
+const label = (name: unknown, ...bags: Array<Record<string, unknown> | undefined>) =>
+  `${NOUN} ${nameInMessages(name, ...bags)}`;
 
 /** The secret args of the program (news) or of the state (olds). */
 const secretNames = (props: object): string[] => {
@@ -70,7 +77,14 @@ export async function diff(olds: WorkspaceWideOutputs, news: Record<string, unkn
   }
   const inputs = parseInputs(news);
   const secrets = new Set([...secretNames(news), ...secretNames(olds)]);
-  return { changes: workspaceWideChanges(olds, inputs, (a) => secrets.has(a)), deleteBeforeReplace: false };
+  const changes = workspaceWideChanges(olds, inputs, (a) => secrets.has(a));
+  // An arg made secret (or no longer secret) with the same value: its copies in state are rewritten
+  // only by an update, so it is a change (as a workspace policy's and a Guardrail's).
+  const named = (arg: string) => changes.some((c) => c.path === arg || c.path.startsWith(`${arg}[`));
+  const resealed = changes.some((c) => c.kind === "replace")
+    ? []
+    : updates(secrecyChanged(olds, news).filter((arg) => !named(arg)));
+  return { changes: [...changes, ...resealed], deleteBeforeReplace: false };
 }
 
 /** The coverage a write sends: always whole (the PUT replaces it, rule 28). */
@@ -91,6 +105,17 @@ const withSent = (p: WireWorkspaceWidePolicy, sent: ReturnType<typeof coverage>)
   is_default: p.is_default ?? sent.is_default,
 });
 
+/**
+ * A write's answer, when it is about the policy asked for: another id or another kind is refused,
+ * never stored as this one (a moderation policy read as a budget would be "the limit was removed").
+ */
+function answered(p: WireWorkspaceWidePolicy, kind: PolicyKind, id: string | undefined, call: string, what: string) {
+  if (p.kind === kind && (id === undefined || p.id.toLowerCase() === id.toLowerCase())) return p;
+  throw new UserError(
+    `${what}: ${call} was answered with ${idText(p.policy_type)} policy ${idText(p.id)}; not reading another policy as this one`,
+  );
+}
+
 /** A record of a kind this package manages (a new `policy_type` such as `rate_limit` is not). */
 function known(p: WireWorkspaceWidePolicy, what: string): WireWorkspaceWidePolicy & { kind: PolicyKind } {
   if (p.kind === null)
@@ -102,21 +127,26 @@ function known(p: WireWorkspaceWidePolicy, what: string): WireWorkspaceWidePolic
 
 export async function create(conn: Connection, news: Record<string, unknown>): Promise<CreateResult> {
   const inputs = parseInputs(news);
-  const what = label(inputs.name);
+  const what = label(inputs.name, news);
   const body = { name: inputs.name, config: configBody(inputs), ...coverage(inputs) };
   forgetWorkspaceWidePolicies(conn);
-  const p = await new PolicyClient(conn.client())
-    .createWorkspaceWidePolicy(kindOf(inputs.policyType), body as never)
-    .catch((err) => Promise.reject(annotate(what, err)));
-  const outs = outputsOf(known(withSent(p, body), what), inputs, undefined);
+  const kind = kindOf(inputs.policyType);
+  const p = await createWorkspaceWideOnce(conn, kind, body, what).catch((err) => Promise.reject(annotate(what, err)));
+  const outs = outputsOf(
+    known(withSent(answered(p, kind, undefined, "the POST", what), body), what),
+    inputs,
+    undefined,
+  );
   return { id: p.id, properties: seal(outs, secretNames(news)) };
 }
 
 /** The record of `id` in the list; a list shared with other reads is read afresh once before the id counts as gone. */
 async function find(conn: Connection, id: string, fresh: boolean): Promise<WireWorkspaceWidePolicy | undefined> {
   const { rows, shared } = await workspaceWidePolicies(conn, fresh);
-  const hit = rows.find((p) => p.id === id);
-  return hit || !shared ? hit : (await workspaceWidePolicies(conn, true)).rows.find((p) => p.id === id);
+  // Ids are UUIDs: an id in capitals (an import id as typed) names the same policy.
+  const same = (p: WireWorkspaceWidePolicy) => p.id.toLowerCase() === id.toLowerCase();
+  const hit = rows.find(same);
+  return hit || !shared ? hit : (await workspaceWidePolicies(conn, true)).rows.find(same);
 }
 
 /** Refresh (state given) and import (the policy's id alone). */
@@ -126,7 +156,7 @@ export async function read(
   state: WorkspaceWideOutputs | undefined,
 ): Promise<ReadResult | undefined> {
   const importing = !state || Object.keys(state).length === 0;
-  const what = label(importing ? id : state.name);
+  const what = label(importing ? id : state.name, state as never);
   const p = await find(conn, id, false).catch((err) => Promise.reject(annotate(what, err)));
   if (!p) {
     if (importing)
@@ -139,7 +169,7 @@ export async function read(
   const outs = outputsOf(known(p, what), args, importing ? undefined : state.written);
   if (importing) {
     const inputs = refreshedInputs(outs, true);
-    return { id, properties: { ...outs, args: inputs }, inputs };
+    return { id: p.id, properties: { ...outs, args: inputs }, inputs };
   }
   const secrets = secretNames(state);
   const inputs = refreshedInputs(outs, false);
@@ -153,33 +183,39 @@ export async function update(
   news: Record<string, unknown>,
 ): Promise<UpdateResult> {
   const inputs = parseInputs(news);
-  const what = label(olds.name);
+  const what = label(olds.name, news, olds as never);
   const raw = await find(conn, id, true).catch((err) => Promise.reject(annotate(what, err)));
   if (!raw)
     throw new UserError(
       `${what}: the service no longer lists it (deleted out of band). Nothing was written. Run \`pulumi refresh\` to drop it from the state, then \`pulumi up\` creates it again.`,
     );
   const live = known(raw, what);
+  if (live.kind !== kindOf(olds.policyType))
+    throw changedElsewhere(what, [`policyType (now ${JSON.stringify(typeWordOf(live.kind))})`]);
   const secrets = new Set([...secretNames(news), ...secretNames(olds)]);
   const found = changedSinceRead(olds, outputsOf(live, olds.args, undefined), (a) => secrets.has(a));
   if (found.length > 0) throw changedElsewhere(what, found);
   const body = { name: inputs.name, config: configBody(inputs, live.unmanagedConfig), ...coverage(inputs) };
+  if (workspaceWideChanges(olds, inputs, () => true).length === 0)
+    // Only the secrecy of an arg changed: the list's record, sealed anew, is the state; no PUT.
+    return { properties: seal(outputsOf(live, inputs, undefined), secretNames(news)) };
   forgetWorkspaceWidePolicies(conn);
   const p = await new PolicyClient(conn.client())
     .updateWorkspaceWidePolicy(live.kind, id, body as never)
     .catch((err) => Promise.reject(annotate(what, err)));
-  return { properties: seal(outputsOf(known(withSent(p, body), what), inputs, undefined), secretNames(news)) };
+  const held = known(withSent(answered(p, live.kind, id, "the PUT", what), body), what);
+  return { properties: seal(outputsOf(held, inputs, undefined), secretNames(news)) };
 }
 
 async function remove(conn: Connection, id: string, props: WorkspaceWideOutputs): Promise<void> {
   forgetWorkspaceWidePolicies(conn);
   const policies = new PolicyClient(conn.client());
   await policies.deleteWorkspaceWidePolicy(id).catch(async (err) => {
-    if (!(err instanceof NotFoundError)) throw annotate(label(props.name), err);
+    if (!(err instanceof NotFoundError)) throw annotate(label(props.name, props as never), err);
     // Already gone is what a delete wants, but only a working service may say so (confirm-gone.ts):
     // the workspace-wide list at the same address must answer without the id.
     await confirmGone(conn, err, {
-      what: label(props.name),
+      what: label(props.name, props as never),
       guardrailId: id,
       noun: "workspace-wide policy",
       list: () => policies.listWorkspaceWidePolicies(),
@@ -193,11 +229,12 @@ function annotate(what: string, err: unknown): Error {
 }
 
 /** The provider methods of a workspace-wide policy over `conn`. */
+// A secret arg's values never reach a failure's text, whoever wrote it (secret-text.ts).
 export const workspaceWideLifecycle = (conn: Connection): Lifecycle => ({
   check: async (_olds, news) => check(news),
-  diff: (_id, olds, news) => diff(olds as WorkspaceWideOutputs, news),
-  create: (news) => create(conn, news),
-  read: (id, props) => read(conn, id, props as WorkspaceWideOutputs | undefined),
-  update: (id, olds, news) => update(conn, id, olds as WorkspaceWideOutputs, news),
-  delete: (id, props) => remove(conn, id, props as WorkspaceWideOutputs),
+  diff: (_id, olds, news) => diff(olds as WorkspaceWideOutputs, news).catch(hidingSecrets(news, olds)),
+  create: (news) => create(conn, news).catch(hidingSecrets(news)),
+  read: (id, props) => read(conn, id, props as WorkspaceWideOutputs | undefined).catch(hidingSecrets(props)),
+  update: (id, olds, news) => update(conn, id, olds as WorkspaceWideOutputs, news).catch(hidingSecrets(news, olds)),
+  delete: (id, props) => remove(conn, id, props as WorkspaceWideOutputs).catch(hidingSecrets(props)),
 });

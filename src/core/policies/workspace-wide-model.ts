@@ -9,7 +9,9 @@ import { type FieldName, spec } from "../fields/fields";
 import { POLICY_FIELDS, type PolicyKind, policyConfig } from "../fields/policy-kinds";
 import { desired } from "../fields/values";
 import { keyPath, type PropertyChange } from "../results";
+import { visible } from "../text/terminal";
 import { listDrift } from "./changes";
+
 import { asSet, key, sameSet } from "./model";
 import {
   typeWordOf,
@@ -17,6 +19,9 @@ import {
   type WorkspaceWideInputs,
   type WorkspaceWidePolicyType,
 } from "./workspace-wide-args";
+
+/** How many characters of a name the service now holds a message shows. */
+const SHOWN_NAME = 200;
 
 /** The coverage lists, in the program's names, and their wire names. */
 export const COVERAGE_LISTS = {
@@ -149,7 +154,9 @@ export function changedSinceRead(
   isSecret: (arg: string) => boolean,
 ): string[] {
   const found: string[] = [];
-  if (live.name !== olds.name) found.push(isSecret("name") ? "name" : `name (now ${JSON.stringify(live.name)})`);
+  // The name comes from the service: neutralised for a terminal and bounded (as a workspace policy's).
+  if (live.name !== olds.name)
+    found.push(isSecret("name") ? "name" : `name (now ${JSON.stringify(visible(live.name, SHOWN_NAME))})`);
   for (const k of POLICY_FIELDS[kindOf(olds.policyType)]) if (key(k, live[k]) !== key(k, olds[k])) found.push(k);
   for (const l of LISTS) if (!sameSet(live[l], olds[l])) found.push(listDrift(l, olds[l], live[l], isSecret(l)));
   if (live.allWorkspaces !== olds.allWorkspaces) found.push(`allWorkspaces (now ${live.allWorkspaces})`);
