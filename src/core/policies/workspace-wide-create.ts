@@ -11,7 +11,7 @@ import { PolicyClient } from "../client/policies";
 import type { WireWorkspaceWidePolicy } from "../client/policy-wire";
 import type { Connection } from "../connection";
 import type { PolicyKind } from "../fields/policy-kinds";
-import { claim, isClaimed, othersSettled, serially, trackedPost } from "../guardrail/create-claims";
+import { claim, isClaimed, othersSettled, serially, trackedPost } from "../resource/create-claims";
 import { UserError } from "../user-error";
 import { shownIds } from "./changes";
 import { sameSet } from "./model";

@@ -12,7 +12,7 @@ import type { WireWorkspaceWidePolicy } from "../client/policy-wire";
 import { PolicyClient } from "../client/policies";
 import { issuesToFailures, markSecret, nameInMessages, secretArgsOf, shown } from "../args/messages";
 import { hidingSecrets } from "../args/secret-text";
-import { secrecyChanged } from "../guardrail/secret-copies";
+import { secrecyChanged } from "../resource/secrecy";
 import { idText } from "../text/terminal";
 import { userProps } from "../args/user-props";
 import type { Connection } from "../connection";
