@@ -30,6 +30,7 @@ import {
   policy,
   recorded,
   resources,
+  widePolicy,
 } from "../helpers/parity-scenario";
 import { DEMO_DEFAULT_WORKSPACE as DEFAULT_WS, DEMO_KEY_HASHES as HASH } from "../../emulator";
 import { Program } from "./harness";
@@ -40,6 +41,7 @@ const kinds: Kind[] = KINDS.filter((k) => FACES.every((f) => SERVED[f].includes(
 const sets = kinds.includes("GuardrailMemberAssignment") && kinds.includes("GuardrailKeyAssignment");
 const defaults = kinds.includes("WorkspaceDefaultGuardrail");
 const policies = POLICY_KINDS.every((k) => kinds.includes(k));
+const wideKind = kinds.includes("WorkspaceWidePolicy");
 const sorted = (xs: string[]) => [...xs].sort();
 /** W2's default guardrail as the service holds it (undefined: never written). */
 const w2Default = async (p: ParityFace["program"]) =>
@@ -114,6 +116,7 @@ const V2: Version = {
       ],
     },
   },
+  wide: { limitUsd: 90, workspaceIds: [DEFAULT_WS, W2] },
 };
 const V3: Version = { ...V2, eng: { ...V2.eng, workspaceId: W2 } };
 const V4: Version = { ...V3, eng: { ...V3.eng, limitUsd: 80 }, ops: true };
@@ -172,6 +175,12 @@ describe(`parity of the faces (${FACES.join(", ")}; kinds: ${kinds.join(", ")})`
           member_ids: ["user_carol"],
         });
       }
+      if (wideKind)
+        expect(await widePolicy(programOf(f), ids[f.face]!.wide!), f.face).toMatchObject({
+          policy_type: "budget",
+          config: { limit_usd: 100, reset_interval: "monthly" },
+          workspace_ids: [DEFAULT_WS],
+        });
       if (!sets) continue;
       expect(await assigned(programOf(f), ids[f.face]!.eng!, "members"), f.face).toEqual(["user_alice", "user_bob"]);
       expect(await assigned(programOf(f), ids[f.face]!.eng!, "keys"), f.face).toEqual([HASH[0]]);
@@ -199,6 +208,11 @@ describe(`parity of the faces (${FACES.join(", ")}; kinds: ${kinds.join(", ")})`
         expect(sorted(models!.opted_out_member_ids), f.face).toEqual(["user_bob", "user_erin"]);
         const moderation = await policy(programOf(f), "ModerationPolicy", ids[f.face]!.moderation!);
         expect(moderation!.config.content_filter_builtins, f.face).toHaveLength(2);
+      }
+      if (wideKind) {
+        const wide = await widePolicy(programOf(f), ids[f.face]!.wide!);
+        expect(wide, f.face).toMatchObject({ id: before[f.face]!.wide, config: { limit_usd: 90 } });
+        expect(sorted(wide!.workspace_ids), f.face).toEqual(sorted([DEFAULT_WS, W2]));
       }
       if (!sets) continue;
       expect(await assigned(programOf(f), id, "members"), f.face).toEqual(["user_alice", "user_carol"]);
@@ -320,6 +334,7 @@ describe(`parity of the faces (${FACES.join(", ")}; kinds: ${kinds.join(", ")})`
       if (defaults) expect(w2, f.face).toMatchObject({ limit_usd: 45, allowed_data_regions: ["europe"] });
       for (const k of policies ? POLICY_KINDS : [])
         expect(await policy(programOf(f), k, ids[f.face]![POLICY[k].name]!), `${f.face} ${k}`).toBeUndefined();
+      if (wideKind) expect(await widePolicy(programOf(f), ids[f.face]!.wide!), f.face).toBeUndefined();
     }
   });
 });

@@ -33,6 +33,7 @@ const POLICY_SEGMENTS: Record<string, Kind> = {
   budget: "BudgetPolicy",
   "model-availability": "ModelAccessPolicy",
   moderation: "ModerationPolicy",
+  account: "WorkspaceWidePolicy",
 };
 
 /** Which kind a call serves: a policy path its policy kind, the assignment paths the set kinds, the rest Guardrail. */

@@ -13,7 +13,8 @@ export type Kind =
   | "WorkspaceDefaultGuardrail"
   | "BudgetPolicy"
   | "ModelAccessPolicy"
-  | "ModerationPolicy";
+  | "ModerationPolicy"
+  | "WorkspaceWidePolicy";
 export const KINDS: readonly Kind[] = [
   "Guardrail",
   "GuardrailMemberAssignment",
@@ -22,6 +23,7 @@ export const KINDS: readonly Kind[] = [
   "BudgetPolicy",
   "ModelAccessPolicy",
   "ModerationPolicy",
+  "WorkspaceWidePolicy",
 ];
 
 /** Another resource's id (`guardrailId: idOf("eng")`). */

@@ -43,6 +43,8 @@ export interface Version {
   wsDefault?: Record<string, Value>;
   /** Changes to the policies' args, by kind. */
   policies?: Partial<Record<PolicyKind, Record<string, Value>>>;
+  /** Changes to the workspace-wide policy's args. */
+  wide?: Record<string, Value>;
 }
 
 /** The policies as the parity programs first write them: members and a key, a default with opt-outs. */
@@ -70,6 +72,15 @@ const POLICIES: Record<PolicyKind, Record<string, Value>> = {
     memberUserIds: ["user_carol"],
     keyHashes: [],
   },
+};
+
+/** The workspace-wide (the API's "account") budget policy as the parity programs first write it. */
+export const WIDE: Record<string, Value> = {
+  name: "Parity org budget",
+  policyType: "budget",
+  limitUsd: 100,
+  resetInterval: "monthly",
+  workspaceIds: [DEFAULT_WS],
 };
 
 /** W2's default guardrail as the parity programs set it. */
@@ -105,6 +116,7 @@ export function resources(v: Version): ResourceSpec[] {
   out.push({ kind: "WorkspaceDefaultGuardrail", name: "w2-default", args: { ...W2_DEFAULT, ...v.wsDefault } });
   for (const k of POLICY_KINDS)
     out.push({ kind: k, name: POLICY[k].name, args: { ...POLICIES[k], ...v.policies?.[k] } });
+  out.push({ kind: "WorkspaceWidePolicy", name: "wide", args: { ...WIDE, ...v.wide } });
   if (v.ops)
     out.push({ kind: "Guardrail", name: "ops", args: { name: OPS_NAME, limitUsd: 20, resetInterval: "weekly" } });
   if (v.adopt)
@@ -130,6 +142,13 @@ export async function policy(p: Program, kind: PolicyKind, id: string): Promise<
   if (res.status === 404) return undefined;
   if (res.status !== 200) throw new Error(`GET ${kind} ${id}: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.data;
+}
+
+/** A workspace-wide policy as the service lists it (it has no get by id), or undefined when not listed. */
+export async function widePolicy(p: Program, id: string): Promise<Record<string, any> | undefined> {
+  const res = await p.api("GET", "/guardrails/policies/account");
+  if (res.status !== 200) throw new Error(`GET account policies: ${res.status} ${JSON.stringify(res.body)}`);
+  return (res.body.data as Array<Record<string, any>>).find((x) => x.id === id);
 }
 
 /** Every guardrail the service holds, in any workspace, by name (the emulator's admin view). */
