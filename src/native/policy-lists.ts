@@ -9,8 +9,8 @@
  * one index rewritten (`~ [1]: "user_bob" => "user_carol"`).
  *
  * The maps are the face's bookkeeping: the core never sees them (they are dropped before each of
- * its calls), the outputs and the SDK keep the lists, an import answers the program's args alone,
- * and a secret list's map is as secret. State written before the maps existed previews as it did
+ * its calls), the program and the SDK read the lists (the schema has no map), an import answers
+ * the program's args alone, and a secret list's map is as secret. State written before the maps existed previews as it did
  * (no change when the program is the same; diff.ts finds a leaving id at its old index).
  */
 import { toIdMap } from "../core/args/id-map";
@@ -57,24 +57,28 @@ function withoutMaps(news: Props): Props {
 /**
  * A policy kind's core lifecycle on the native face: `check` answers the id map beside each list
  * (only when the inputs pass: a program that writes `members` itself is refused by the core as
- * an unknown arg), a refresh records them too (so the next preview's old inputs hold them), and
- * every other call gets the inputs without them.
+ * an unknown arg); the outputs hold them too, and so do a refresh's inputs: a refresh's diff is
+ * shown from the old inputs to the new outputs, a preview's from the old inputs to the new
+ * inputs, and each side must hold the map for an id to show as its own line. The core gets
+ * every bag without them.
  */
 export function withIdMaps(core: Lifecycle, lists: readonly string[]): Lifecycle {
+  const mapped = <T extends { properties: Props }>(r: T): T => ({ ...r, properties: withMaps(r.properties, lists) });
   return {
     check: async (olds, news) => {
       const r = await core.check(olds, news);
       return r.failures.length > 0 ? r : { ...r, inputs: withMaps(r.inputs, lists) };
     },
-    diff: (id, olds, news) => core.diff(id, olds, withoutMaps(news)),
-    create: (news) => core.create(withoutMaps(news)),
+    diff: (id, olds, news) => core.diff(id, withoutMaps(olds), withoutMaps(news)),
+    create: async (news) => mapped(await core.create(withoutMaps(news))),
     read: async (id, props) => {
-      const r = await core.read(id, props);
-      // An import answers the args a program writes (the generated code), so no map.
+      // An import answers the args a program writes (the generated code), so no map in its inputs.
       const importing = props === undefined || Object.keys(props).length === 0;
-      return r && !importing ? { ...r, inputs: withMaps(r.inputs, lists) } : r;
+      const r = await core.read(id, importing ? props : withoutMaps(props));
+      if (!r) return r;
+      return { ...mapped(r), ...(importing ? {} : { inputs: withMaps(r.inputs, lists) }) };
     },
-    update: (id, olds, news) => core.update(id, olds, withoutMaps(news)),
-    delete: (id, props) => core.delete(id, props),
+    update: async (id, olds, news) => mapped(await core.update(id, withoutMaps(olds), withoutMaps(news))),
+    delete: (id, props) => core.delete(id, withoutMaps(props)),
   };
 }

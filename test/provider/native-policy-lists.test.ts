@@ -15,6 +15,7 @@ import { ProviderConfig } from "../../src/core/settings/config";
 import { check, create, diff, kindsOver, read } from "../../src/native/resources";
 import { fromStruct, toStruct } from "../../src/native/wire";
 import { DEFAULT_WS, TEST_KEY, useProviderEmulator, W2 } from "../helpers/emulator";
+import { http } from "../helpers/spawn-emulator";
 
 const emu = useProviderEmulator();
 type Bag = Record<string, unknown>;
@@ -94,9 +95,11 @@ describe("native face: a policy's id lists preview by id", () => {
     });
     const made = await create(k, new provproto.CreateRequest().setUrn(u).setProperties(v1));
     const outs = made.getProperties()!;
-    // The outputs keep the lists alone (the SDK's types).
-    expect(fromStruct(outs).props).not.toHaveProperty("members");
-    expect(fromStruct(outs).props.memberUserIds).toEqual(["user_alice", "user_bob"]);
+    // The outputs hold the lists (the SDK's types) and the maps beside them (a refresh's diff is shown against them).
+    expect(fromStruct(outs).props).toMatchObject({
+      memberUserIds: ["user_alice", "user_bob"],
+      members: { user_alice: true, user_bob: true },
+    });
 
     const noop = await diffed(k, u, made.getId(), outs, v1, await checked(k, u, BUDGET, fromStruct(v1).props));
     expect(noop).toEqual({ paths: [], some: false });
@@ -151,6 +154,31 @@ describe("native face: a policy's id lists preview by id", () => {
       'add members["user_carol"]',
       'delete members["user_bob"]',
     ]);
+  });
+
+  it("a refresh's diff (the refreshed state against the recorded inputs) names the id added out of band", async () => {
+    const k = kinds();
+    const u = urn("BudgetPolicy", "drift");
+    const args = { ...BUDGET, name: "Drift budget" };
+    const inputs = await checked(k, u, args);
+    const made = await create(k, new provproto.CreateRequest().setUrn(u).setProperties(inputs));
+    const put = await http(`${emu.url}/api/v1`, TEST_KEY)("PUT", `/guardrails/policies/budget/${made.getId()}`, {
+      name: "Drift budget",
+      workspace_id: DEFAULT_WS,
+      config: { limit_usd: 50, reset_interval: "monthly" },
+      member_ids: ["user_alice", "user_bob", "user_frank"],
+      api_key_hashes: ["a1b2c3d4e5f60718"],
+    });
+    expect(put.status).toBe(200);
+    const r = await read(
+      k,
+      new provproto.ReadRequest().setUrn(u).setId(made.getId()).setProperties(made.getProperties()!).setInputs(inputs),
+    );
+    // The engine shows a refresh from the old inputs to the new outputs: both hold the map.
+    expect(fromStruct(r.getProperties()).props.members).toEqual({ user_alice: true, user_bob: true, user_frank: true });
+    // It asks Diff with the refreshed state as the olds and the recorded inputs as the news, then inverts it.
+    const d = await diffed(k, u, made.getId(), r.getProperties()!, r.getInputs()!, inputs);
+    expect(d.paths).toEqual(['delete members["user_frank"]']);
   });
 
   it("an import answers the program's args alone; a secret list's map is as secret", async () => {
