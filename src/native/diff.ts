@@ -6,7 +6,8 @@
  * is never shown, and neither is what the core finds equal (a model's slug for its canonical slug).
  */
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
-import type { ChangeKind, DiffResult, PropertyChange } from "../core/results";
+import { keyPath, type ChangeKind, type DiffResult, type PropertyChange } from "../core/results";
+import { ID_MAP_OF } from "./policy-lists";
 
 const KINDS: Record<ChangeKind, provproto.PropertyDiff.Kind> = {
   add: provproto.PropertyDiff.Kind.ADD,
@@ -35,7 +36,9 @@ const isMap = (v: unknown): boolean => !!v && typeof v === "object" && !Array.is
  * (pkg/engine/detailedDiff.go, InputDiff): a string key into a list finds nothing, so the entry
  * shows as `<null>` (3.248) or `[unknown]` (3.259). An index path shows the entry's values: an
  * add at its new index, a delete at its old one, an update at its index when that is the same
- * in both, else as a delete at the old index and an add at the new one (a move).
+ * in both, else as a delete at the old index and an add at the new one (a move). A policy's id
+ * list has an id map beside it (policy-lists.ts): an id joining is its key in the new map, one
+ * leaving its key in the old map (an old state with no map: its old index).
  */
 export function resolvable(c: PropertyChange, olds: Bag, news: Bag): PropertyChange[] | undefined {
   const m = /^([A-Za-z]+)\[(".*")\]$/.exec(c.path);
@@ -45,6 +48,10 @@ export function resolvable(c: PropertyChange, olds: Bag, news: Bag): PropertyCha
   const key = JSON.parse(m[2]!) as string;
   // A key into a map (a set's status map) is a path the engine resolves as it is.
   if (isMap(olds[prop]) || isMap(news[prop])) return [c];
+  const map = Object.hasOwn(ID_MAP_OF, prop) ? ID_MAP_OF[prop] : undefined;
+  const held = (side: Bag) => map !== undefined && isMap(side[map]) && Object.hasOwn(side[map] as Bag, key);
+  if ((c.kind === "add" && held(news)) || (c.kind === "delete" && held(olds)))
+    return [{ path: keyPath(map!, key), kind: c.kind }];
   const [o, n] = [indexOf(olds[prop], key), indexOf(news[prop], key)];
   const at = (i: number, kind: ChangeKind): PropertyChange => ({ path: `${prop}[${i}]`, kind });
   if (c.kind === "add") return n >= 0 ? [at(n, "add")] : undefined;

@@ -12,14 +12,17 @@ import { setsInOldOrder } from "../core/guardrail/arrange";
 import type { Connection } from "../core/connection";
 import { guardrailLifecycle } from "../core/guardrail/lifecycle";
 import { workspaceDefaultLifecycle } from "../core/guardrail/workspace-default-lifecycle";
+import { ID_LISTS } from "../core/policies/args";
 import { policyLifecycle } from "../core/policies/lifecycle";
 import { workspaceWideLifecycle } from "../core/policies/workspace-wide-lifecycle";
+import { COVERAGE_LISTS } from "../core/policies/workspace-wide-model";
 import type { Lifecycle } from "../core/results";
 import { KINDS, POLICY_TYPE_NAMES, type PolicyTypeName, TYPE_NAMES, type ResourceTypeName } from "../core/kinds";
 import { typeOfUrn } from "../core/urn";
 import { UserError } from "../core/user-error";
 import { diffResponse } from "./diff";
 import { InitFailure } from "./init-failure";
+import { withIdMaps } from "./policy-lists";
 import { claimsOver } from "./set-claims";
 import { againstOutputs, setLifecyclesOver } from "./sets";
 import { coreNews, coreOlds, engineInputs, fromStruct, toStruct } from "./wire";
@@ -34,11 +37,12 @@ export function kindsOver(conn: Connection): NativeKinds {
     Guardrail: guardrailLifecycle(conn),
     WorkspaceDefaultGuardrail: workspaceDefaultLifecycle(conn),
     ...setLifecyclesOver(conn, claims),
-    ...(Object.fromEntries(POLICY_TYPE_NAMES.map((t) => [t, policyLifecycle(t, conn)])) as Record<
+    // A policy's id lists with an id map beside each, so previews name each id (policy-lists.ts).
+    ...(Object.fromEntries(POLICY_TYPE_NAMES.map((t) => [t, withIdMaps(policyLifecycle(t, conn), ID_LISTS)])) as Record<
       PolicyTypeName,
       Lifecycle
     >),
-    WorkspaceWidePolicy: workspaceWideLifecycle(conn),
+    WorkspaceWidePolicy: withIdMaps(workspaceWideLifecycle(conn), Object.keys(COVERAGE_LISTS)),
   };
 }
 

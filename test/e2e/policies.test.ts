@@ -312,18 +312,24 @@ describe("Guardrail Policies under the real CLI, dynamic and native faces", () =
       expect(budget, `${f.face}\n${budget}`).toMatch(/user_bob/);
       expect(budget, `${f.face}\n${budget}`).toMatch(/user_carol/);
       const models = marked(stdout, "models").join("\n");
-      // The dynamic face shows the map entry (`+ user_erin: true`), the native face the list item.
+      // Each face shows the id's map entry (`+ user_erin: true`): the dynamic face's state holds the
+      // list as a map, the native face's inputs hold one beside it (src/native/policy-lists.ts).
       expect(models, `${f.face}\n${models}`).toMatch(/\+ .*"?user_erin"?/);
     });
   });
 
-  // Known gap (design-40.md "diff": keyed paths as the set resources show them): both faces
-  // show a list's change by index (`~ [1]: "user_bob" => "user_carol"`: bob leaving and carol
-  // joining read as one slot rewritten). Passes while the gap is there; flip it to `it` when fixed.
-  it.fails("3c. (known gap) that preview shows no list index for a member", async () => {
+  // design-40.md "diff": keyed paths as the set resources show them. A list shown by index
+  // (`~ [1]: "user_bob" => "user_carol"`) reads as one slot rewritten, not bob leaving and carol joining.
+  it("3c. that preview shows no list index for a member: each id joins or leaves by name", async () => {
     await each(async (f) => {
       const stdout = updatePreview[f.face] ?? "";
       expect(stdout, `${f.face}\n${stdout}`).not.toMatch(/\[\d+\]: "user_/);
+      const budget = marked(stdout, "budget").join("\n");
+      expect(budget, `${f.face}\n${budget}`).toMatch(/- "?user_bob"?\s*: true/);
+      expect(budget, `${f.face}\n${budget}`).toMatch(/\+ "?user_carol"?\s*: true/);
+      // A workspace joining a workspace-wide policy by name too (the dynamic face keeps that list a list).
+      const wide = marked(stdout, "wide").join("\n");
+      if (f.face === "native") expect(wide, `${f.face}\n${wide}`).toMatch(new RegExp(`\\+ "?${W2}"?\\s*: true`));
     });
   });
 

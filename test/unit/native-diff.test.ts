@@ -68,6 +68,37 @@ describe("native face: key paths the engine can show", () => {
   });
 });
 
+// A policy's id list has an id map beside it in the checked inputs (src/native/policy-lists.ts).
+describe("native face: a policy's id list by its id map", () => {
+  const olds = { memberUserIds: ["user_alice", "user_bob"], members: { user_alice: true, user_bob: true } };
+  const news = { memberUserIds: ["user_alice", "user_carol"], members: { user_alice: true, user_carol: true } };
+
+  it("an id joining is its key in the new map, one leaving its key in the old map: no shared index", () => {
+    const changes = [
+      { path: 'memberUserIds["user_carol"]', kind: "add" as const },
+      { path: 'memberUserIds["user_bob"]', kind: "delete" as const },
+    ];
+    expect(shownChanges(changes, olds, news)).toEqual([
+      { path: 'members["user_carol"]', kind: "add" },
+      { path: 'members["user_bob"]', kind: "delete" },
+    ]);
+  });
+
+  it("old inputs recorded with no map: a leaving id at its old index, a joining one in the new map", () => {
+    const before = { memberUserIds: ["user_alice", "user_bob"] };
+    expect(resolvable({ path: 'memberUserIds["user_bob"]', kind: "delete" }, before, news)).toEqual([
+      { path: "memberUserIds[1]", kind: "delete" },
+    ]);
+    expect(resolvable({ path: 'memberUserIds["user_carol"]', kind: "add" }, before, news)).toEqual([
+      { path: 'members["user_carol"]', kind: "add" },
+    ]);
+    // A name the map table does not hold (an Object property) stays a list lookup.
+    expect(resolvable({ path: 'constructor["x"]', kind: "add" }, {}, { constructor: ["x"] })).toEqual([
+      { path: "constructor[0]", kind: "add" },
+    ]);
+  });
+});
+
 describe("native face: the DiffResponse", () => {
   it("a workspace move: replace kind, the replaces list, deleteBeforeReplace as the core says, the omitted arg's old value from outputs", () => {
     const r = diffResponse(
