@@ -9,6 +9,7 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["test/{unit,emulator,conformance,provider}/**/*.test.ts"],
+          setupFiles: ["test/helpers/private-journal.ts"],
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },
