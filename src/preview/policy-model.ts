@@ -32,6 +32,8 @@ export interface PolicyOfPreview {
   workspace: string | undefined;
   before?: Bag | undefined;
   after?: Bag | undefined;
+  /** The workspace it leaves, when its `workspaceId` changes (shown as given; `(secret)` when secret). */
+  moved?: string | undefined;
 }
 
 /** One line about who a policy holds: a subject joining or leaving, an opt-out, the default flag. */
