@@ -147,6 +147,10 @@ export function policiesFromGuardrails(
     moved.push({ id: g.id, name: g.name, workspaceId, members, keys });
   }
   const defaults: PlannedPolicy[] = [];
+  // A workspace's id in its default policies' names: its first 8 characters, whole when another workspace shares them.
+  const short = (id: string) => id.slice(0, 8).toLowerCase();
+  const shared = (id: string) =>
+    (options.defaults ?? []).some((d) => d.workspace.id !== id && short(d.workspace.id) === short(id));
   for (const { workspace, guardrail } of options.defaults ?? []) {
     const settings = settingsOf(guardrail);
     const held = holders.get(workspace.id);
@@ -159,7 +163,7 @@ export function policiesFromGuardrails(
       if (!part) continue;
       defaults.push({
         type,
-        resourceName: `workspace-default-${workspace.id.slice(0, 8).toLowerCase()}-${suffixOf(type)}`,
+        resourceName: `workspace-default-${shared(workspace.id) ? workspace.id.toLowerCase() : short(workspace.id)}-${suffixOf(type)}`,
         guardrailId: guardrail.id,
         args: {
           workspaceId: workspace.id,
