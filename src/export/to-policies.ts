@@ -16,6 +16,7 @@ import type { GuardrailsClient } from "../core/client/client";
 import { POLICY_FIELDS } from "../core/fields/policy-kinds";
 import { KINDS, POLICY_TYPE_NAMES, type PolicyTypeName } from "../core/kinds";
 import { addSettings, type LiveGuardrail } from "./declared";
+import { type CurrentDefault, readCurrentDefaults } from "./current-defaults";
 import { idShown } from "./elsewhere";
 import { checkOptions, clientFromEnv, type ExportOptions } from "./export";
 import { fetchGuardrails, type FetchSelection } from "./fetch";
@@ -67,6 +68,13 @@ export interface PolicyMoveOptions {
   defaults?: readonly LiveDefault[];
   /** The workspace of a guardrail older than workspaces (contract rule 10). @default such a guardrail is left out, with a note */
   defaultWorkspaceId?: string;
+  /**
+   * The workspaces' current default policies. A workspace has one default per kind, so a new
+   * default unsets the old one, which may be stricter: step 2 leaves such a kind out, with a
+   * note, unless the current default bears the planned one's name (this program's own, from an
+   * earlier run). @default none
+   */
+  defaultPolicies?: readonly CurrentDefault[];
 }
 
 const sorted = (ids: Iterable<string>) => [...new Set(ids)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
@@ -161,6 +169,13 @@ export function policiesFromGuardrails(
     for (const type of POLICY_RESOURCES) {
       const part = partOf(type, settings);
       if (!part) continue;
+      const current = options.defaultPolicies?.find((d) => d.workspaceId === workspace.id && d.type === type);
+      if (current && current.name !== guardrail.name) {
+        notes.push(
+          `workspace ${idShown(workspace.id)} already has a default ${KINDS[type].policy.noun} ${shown(current.name)} (${idShown(current.id)}): a new default would unset it, so step 2 plans none of this kind; its default guardrail keeps restricting as it does`,
+        );
+        continue;
+      }
       defaults.push({
         type,
         resourceName: `workspace-default-${shared(workspace.id) ? workspace.id.toLowerCase() : short(workspace.id)}-${suffixOf(type)}`,
@@ -189,7 +204,11 @@ export async function readPolicyMove(
   options: Omit<PolicyMoveOptions, "defaults"> = {},
 ): Promise<PolicyMove> {
   const { live, defaults, leftOut } = await fetchGuardrails(client, selection);
-  const move = policiesFromGuardrails(live, { ...options, defaults });
+  const defaultPolicies = await readCurrentDefaults(
+    client,
+    defaults.map((d) => d.workspace.id),
+  );
+  const move = policiesFromGuardrails(live, { ...options, defaults, defaultPolicies });
   for (const g of leftOut)
     move.notes.push(
       `guardrail ${shown(g.name)} (${idShown(g.id)}) has no workspace (it is older than workspaces) and was not read: run without --workspace, or with --all-workspaces`,

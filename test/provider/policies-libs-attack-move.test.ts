@@ -50,6 +50,7 @@ describe("E: the move over a workspace that already has policies", () => {
     const before = await enforcement("user_dave");
     expect(before.budgets.length).toBeGreaterThan(0);
     const move = await readPolicyMove(client, { workspaces: [DEFAULT_WS], only: [] });
+    expect(move.notes.join("\n")).toMatch(/already has a default budget policy "dashboard default"/);
     for (const p of move.policies) await create(p);
     expect(loosenings(before, await enforcement("user_dave")), "step 1").toEqual([]);
     for (const p of move.defaults) await create(p);
