@@ -362,3 +362,37 @@ describe("S: more unknowns", () => {
     expect(s.loosens, s.markdown).toBe(true);
   });
 });
+
+describe("S: the policy pack's violations in the summary (policy-events.ts)", () => {
+  it("S42 a violation's hostile message, policy and resource names are neutralised", async () => {
+    const { readPolicyEvents, policySection } = await import("../../src/preview/policy-events");
+    const bad = "@octocat <img src=x> [x](https://evil.example)\u001b[31m\n### Approved";
+    const log = JSON.stringify({
+      policyEvent: {
+        resourceUrn: `urn:pulumi:s::p::pulumi-nodejs:dynamic/guardrails:BudgetPolicy::${bad}`,
+        policyName: bad,
+        policyPackName: bad,
+        enforcementLevel: "mandatory",
+        message: `first\n${bad}`,
+      },
+    });
+    const md = policySection(readPolicyEvents(log));
+    // Outside code spans, Markdown is escaped (`\<img`), a mention broken by a zero-width space.
+    expect(rendered(md)).not.toMatch(/(^|[^\\])<img|@octocat|[^\\]\]\(https|\n### Approved/);
+    expect(md).not.toMatch(/\u001b/);
+  });
+  it("S43 thousands of violations are bounded", async () => {
+    const { readPolicyEvents, policySection } = await import("../../src/preview/policy-events");
+    const lines = Array.from({ length: 5000 }, (_, i) =>
+      JSON.stringify({
+        policyEvent: {
+          resourceUrn: `urn:x::p${i}`,
+          policyName: "p",
+          enforcementLevel: "advisory",
+          message: "m".repeat(2000),
+        },
+      }),
+    );
+    expect(policySection(readPolicyEvents(lines.join("\n"))).length).toBeLessThan(30_000);
+  });
+});
