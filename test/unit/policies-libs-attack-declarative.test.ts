@@ -124,3 +124,12 @@ describe("D: bad policies in declarative files", () => {
     expect(out.join("\n")).not.toMatch(/\u001b/);
   });
 });
+
+describe("D: workspace defaults across files", () => {
+  it("D17 two workspace defaults of one kind in one workspace, in two files (and two spellings of its key), are refused", () => {
+    const b = (id: string) =>
+      `policies:\n  Prod:\n    budget:\n      ${id}: { name: B, limitUsd: 10, resetInterval: daily, workspaceDefault: true }\n`;
+    const out = problemsIn(dir, { "a.yaml": b("b1"), "b.yaml": b("b2").replace("Prod", "prod") });
+    expect(out.join("\n")).toMatch(/b\.yaml:4:7: .*default budget policy/);
+  });
+});
