@@ -92,33 +92,20 @@ export const DECLARED_POLICY_SCHEMAS = Object.fromEntries(
 ) as Record<PolicyTypeName, ReturnType<typeof declaredPolicySchema>>;
 export type DeclaredPolicy = z.output<(typeof DECLARED_POLICY_SCHEMAS)[PolicyTypeName]>;
 
-/** A workspace's entry of `policies:`: per kind, policies by stable id; at most one default per kind (rule 26). */
-const workspacePoliciesSchema = z
-  .strictObject(
-    Object.fromEntries(
-      POLICY_TYPE_NAMES.map((t) => [
-        POLICY_SECTION[t],
-        z
-          .record(stableId("policy"), DECLARED_POLICY_SCHEMAS[t], {
-            error: (issue) =>
-              issue.code === "invalid_type" ? `must be a mapping of stable id -> ${KINDS[t].policy.noun}` : undefined,
-          })
-          .optional(),
-      ]),
-    ) as Record<string, z.ZodOptional<z.ZodRecord<z.ZodString, (typeof DECLARED_POLICY_SCHEMAS)[PolicyTypeName]>>>,
-  )
-  .superRefine((entry, ctx) => {
-    for (const [word, policies] of Object.entries(entry)) {
-      const defaults = Object.entries(policies ?? {}).filter(([, p]) => p.workspaceDefault === true);
-      for (const [id] of defaults.slice(1))
-        ctx.addIssue({
-          code: "custom",
-          path: [word, id, "workspaceDefault"],
-          input: true,
-          message: `a workspace has one default ${word} policy; "${defaults[0]![0]}" is already it`,
-        });
-    }
-  });
+/** A workspace's entry of `policies:`: per kind, policies by stable id (one default per kind: cross-file.ts). */
+const workspacePoliciesSchema = z.strictObject(
+  Object.fromEntries(
+    POLICY_TYPE_NAMES.map((t) => [
+      POLICY_SECTION[t],
+      z
+        .record(stableId("policy"), DECLARED_POLICY_SCHEMAS[t], {
+          error: (issue) =>
+            issue.code === "invalid_type" ? `must be a mapping of stable id -> ${KINDS[t].policy.noun}` : undefined,
+        })
+        .optional(),
+    ]),
+  ) as Record<string, z.ZodOptional<z.ZodRecord<z.ZodString, (typeof DECLARED_POLICY_SCHEMAS)[PolicyTypeName]>>>,
+);
 
 /** A workspace-wide policy in a file: the resource's args as they are. */
 export const declaredWorkspaceWideSchema = WORKSPACE_WIDE_ARGS;
