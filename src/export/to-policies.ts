@@ -113,11 +113,7 @@ export function policiesFromGuardrails(
   const ids = assignStableIds(guardrails.map((l) => l.guardrail));
   const policies: PlannedPolicy[] = [];
   const moved: MovedGuardrail[] = [];
-  /** Per workspace, each holder (member or key) and the kinds its guardrail sets. */
-  const holders = new Map<
-    string,
-    { members: Map<string, Set<PolicyTypeName>>; keys: Map<string, Set<PolicyTypeName>> }
-  >();
+  const holders: Holders = new Map();
   for (const live of guardrails) {
     const g = live.guardrail;
     const workspaceId = g.workspace_id ?? options.defaultWorkspaceId;
@@ -154,6 +150,15 @@ export function policiesFromGuardrails(
     for (const k of keys) held.keys.set(k, new Set([...(held.keys.get(k) ?? []), ...kinds]));
     moved.push({ id: g.id, name: g.name, workspaceId, members, keys });
   }
+  const defaults = defaultPoliciesOf(options, holders, notes);
+  return { policies, defaults, guardrails: moved, notes };
+}
+
+/** Per workspace, each holder (member or key) and the kinds its guardrail sets. */
+type Holders = Map<string, { members: Map<string, Set<PolicyTypeName>>; keys: Map<string, Set<PolicyTypeName>> }>;
+
+/** Step 2: each configured default guardrail's kinds as default policies, with the opt-outs that keep it exact. */
+function defaultPoliciesOf(options: PolicyMoveOptions, holders: Holders, notes: string[]): PlannedPolicy[] {
   const defaults: PlannedPolicy[] = [];
   // A workspace's id in its default policies' names: its first 8 characters, whole when another workspace shares them.
   const short = (id: string) => id.slice(0, 8).toLowerCase();
@@ -191,7 +196,7 @@ export function policiesFromGuardrails(
       });
     }
   }
-  return { policies, defaults, guardrails: moved, notes };
+  return defaults;
 }
 
 /**
