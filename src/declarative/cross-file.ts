@@ -70,6 +70,8 @@ export interface DeclaredDefault {
   at: () => Located;
   /** For a policy: its noun in messages (`policy`, `workspace-wide policy`). */
   what?: string;
+  /** For a workspace's default policy: `<workspace key, lowercase>/<kind word>` (one per workspace and kind, rule 26). */
+  defaultOf?: string;
 }
 
 /** The stable ids of a file's `policies:` (every workspace and kind) and `workspaceWidePolicies:`, from its plain JS value. */
@@ -80,8 +82,11 @@ export function policyIdsIn(js: unknown, where: Where): DeclaredDefault[] {
   const out: DeclaredDefault[] = [];
   for (const [ws, kinds] of Object.entries(map(file.policies)))
     for (const [word, byId] of Object.entries(map(kinds)))
-      for (const id of Object.keys(map(byId)))
-        out.push({ key: id, what: "policy", at: () => where(["policies", ws, word, id], "key") });
+      for (const [id, p] of Object.entries(map(byId))) {
+        const at = () => where(["policies", ws, word, id], "key");
+        out.push({ key: id, what: "policy", at });
+        if (map(p).workspaceDefault === true) out.push({ key: id, defaultOf: `${ws.toLowerCase()}/${word}`, at });
+      }
   for (const id of Object.keys(map(file.workspaceWidePolicies)))
     out.push({ key: id, what: "workspace-wide policy", at: () => where(["workspaceWidePolicies", id], "key") });
   return out;
@@ -103,6 +108,17 @@ export function crossFileProblems(all: Declared[], defaults: DeclaredDefault[] =
   const out: string[] = [];
   const workspaces = new Map<string, DeclaredDefault>();
   const ids = new Map<string, DeclaredDefault>();
+  const policyDefaults = new Map<string, DeclaredDefault>();
+  for (const d of defaults.filter((x) => x.defaultOf)) {
+    const before = policyDefaults.get(d.defaultOf!);
+    const [ws, word] = d.defaultOf!.split("/") as [string, string];
+    // A new default unsets the old one, so which stayed would depend on the order of the creates.
+    if (before)
+      out.push(
+        `${fmt(d.at())}: workspace ${shown(ws)} has one default ${word} policy, and "${before.key}" (${fmt(before.at())}) is already it; mark one of them workspaceDefault`,
+      );
+    else policyDefaults.set(d.defaultOf!, d);
+  }
   for (const d of defaults.filter((x) => x.what)) {
     const key = `${d.what}:${d.key}`;
     const before = ids.get(key);
@@ -112,7 +128,7 @@ export function crossFileProblems(all: Declared[], defaults: DeclaredDefault[] =
       );
     else ids.set(key, d);
   }
-  for (const d of defaults.filter((x) => !x.what)) {
+  for (const d of defaults.filter((x) => !x.what && !x.defaultOf)) {
     // A UUID compares in any case, and so does a slug: the service's slugs are lowercase, so
     // `Prod` and `prod` name one workspace or none, never two.
     const key = d.key.toLowerCase();

@@ -92,7 +92,7 @@ export const DECLARED_POLICY_SCHEMAS = Object.fromEntries(
 ) as Record<PolicyTypeName, ReturnType<typeof declaredPolicySchema>>;
 export type DeclaredPolicy = z.output<(typeof DECLARED_POLICY_SCHEMAS)[PolicyTypeName]>;
 
-/** A workspace's entry of `policies:`: per kind, policies by stable id. */
+/** A workspace's entry of `policies:`: per kind, policies by stable id (one default per kind: cross-file.ts). */
 const workspacePoliciesSchema = z.strictObject(
   Object.fromEntries(
     POLICY_TYPE_NAMES.map((t) => [

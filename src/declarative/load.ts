@@ -4,6 +4,7 @@
  * cross-file conflicts included, in one run, each with `file:line:column`.
  */
 import { relative } from "node:path";
+import { protoKeyIssues } from "./proto-keys";
 import { LineCounter, parseDocument, type Node, type YAMLError } from "yaml";
 import { formatPath } from "../core/args/messages";
 import { escapeInvisible } from "../core/text/controls";
@@ -189,16 +190,15 @@ function loadFile(file: string, text: string): FileOutcome {
   const problems: string[] = [];
   const coerced = fast ? new Set<string>() : coercedIds(parsed(), problems);
   const result = guardrailFileSchema.safeParse(js, { reportInput: true });
-  if (!result.success) {
-    for (const issue of result.error.issues) {
-      if (coerced.has(formatPath(issue.path))) continue;
-      for (const x of issueProblems(parsed(), issue)) problems.push(x);
-    }
+  for (const issue of [...protoKeyIssues(js), ...(result.success ? [] : result.error.issues)]) {
+    if (coerced.has(formatPath(issue.path))) continue;
+    for (const x of issueProblems(parsed(), issue)) problems.push(x);
   }
   const where = (path: readonly PropertyKey[], want: "key" | "value") => positionOf(parsed(), path, want);
   const declared = declaredIn(js, where);
   const defaults = [...defaultsIn(js, where), ...policyIdsIn(js, where)];
-  if (!result.success || coerced.size > 0) return { problems, loaded: NOTHING, declared, defaults };
+  if (!result.success || coerced.size > 0 || problems.length > 0)
+    return { problems, loaded: NOTHING, declared, defaults };
   const located = <T extends object>(entry: T, path: string[]): T & { at: Located } =>
     Object.defineProperty(entry, "at", { enumerable: true, get: () => where(path, "key") }) as T & { at: Located };
   const loaded: LoadedFiles = {

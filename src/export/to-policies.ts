@@ -16,6 +16,7 @@ import type { GuardrailsClient } from "../core/client/client";
 import { POLICY_FIELDS } from "../core/fields/policy-kinds";
 import { KINDS, POLICY_TYPE_NAMES, type PolicyTypeName } from "../core/kinds";
 import { addSettings, type LiveGuardrail } from "./declared";
+import { type CurrentDefault, readCurrentDefaults } from "./current-defaults";
 import { idShown } from "./elsewhere";
 import { checkOptions, clientFromEnv, type ExportOptions } from "./export";
 import { fetchGuardrails, type FetchSelection } from "./fetch";
@@ -67,6 +68,13 @@ export interface PolicyMoveOptions {
   defaults?: readonly LiveDefault[];
   /** The workspace of a guardrail older than workspaces (contract rule 10). @default such a guardrail is left out, with a note */
   defaultWorkspaceId?: string;
+  /**
+   * The workspaces' current default policies. A workspace has one default per kind, so a new
+   * default unsets the old one, which may be stricter: step 2 leaves such a kind out, with a
+   * note, unless the current default bears the planned one's name (this program's own, from an
+   * earlier run). @default none
+   */
+  defaultPolicies?: readonly CurrentDefault[];
 }
 
 const sorted = (ids: Iterable<string>) => [...new Set(ids)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
@@ -105,11 +113,7 @@ export function policiesFromGuardrails(
   const ids = assignStableIds(guardrails.map((l) => l.guardrail));
   const policies: PlannedPolicy[] = [];
   const moved: MovedGuardrail[] = [];
-  /** Per workspace, each holder (member or key) and the kinds its guardrail sets. */
-  const holders = new Map<
-    string,
-    { members: Map<string, Set<PolicyTypeName>>; keys: Map<string, Set<PolicyTypeName>> }
-  >();
+  const holders: Holders = new Map();
   for (const live of guardrails) {
     const g = live.guardrail;
     const workspaceId = g.workspace_id ?? options.defaultWorkspaceId;
@@ -146,7 +150,20 @@ export function policiesFromGuardrails(
     for (const k of keys) held.keys.set(k, new Set([...(held.keys.get(k) ?? []), ...kinds]));
     moved.push({ id: g.id, name: g.name, workspaceId, members, keys });
   }
+  const defaults = defaultPoliciesOf(options, holders, notes);
+  return { policies, defaults, guardrails: moved, notes };
+}
+
+/** Per workspace, each holder (member or key) and the kinds its guardrail sets. */
+type Holders = Map<string, { members: Map<string, Set<PolicyTypeName>>; keys: Map<string, Set<PolicyTypeName>> }>;
+
+/** Step 2: each configured default guardrail's kinds as default policies, with the opt-outs that keep it exact. */
+function defaultPoliciesOf(options: PolicyMoveOptions, holders: Holders, notes: string[]): PlannedPolicy[] {
   const defaults: PlannedPolicy[] = [];
+  // A workspace's id in its default policies' names: its first 8 characters, whole when another workspace shares them.
+  const short = (id: string) => id.slice(0, 8).toLowerCase();
+  const shared = (id: string) =>
+    (options.defaults ?? []).some((d) => d.workspace.id !== id && short(d.workspace.id) === short(id));
   for (const { workspace, guardrail } of options.defaults ?? []) {
     const settings = settingsOf(guardrail);
     const held = holders.get(workspace.id);
@@ -157,9 +174,16 @@ export function policiesFromGuardrails(
     for (const type of POLICY_RESOURCES) {
       const part = partOf(type, settings);
       if (!part) continue;
+      const current = options.defaultPolicies?.find((d) => d.workspaceId === workspace.id && d.type === type);
+      if (current && current.name !== guardrail.name) {
+        notes.push(
+          `workspace ${idShown(workspace.id)} already has a default ${KINDS[type].policy.noun} ${shown(current.name)} (${idShown(current.id)}): a new default would unset it, so step 2 plans none of this kind; its default guardrail keeps restricting as it does`,
+        );
+        continue;
+      }
       defaults.push({
         type,
-        resourceName: `workspace-default-${workspace.id.slice(0, 8).toLowerCase()}-${suffixOf(type)}`,
+        resourceName: `workspace-default-${shared(workspace.id) ? workspace.id.toLowerCase() : short(workspace.id)}-${suffixOf(type)}`,
         guardrailId: guardrail.id,
         args: {
           workspaceId: workspace.id,
@@ -172,7 +196,7 @@ export function policiesFromGuardrails(
       });
     }
   }
-  return { policies, defaults, guardrails: moved, notes };
+  return defaults;
 }
 
 /**
@@ -185,7 +209,11 @@ export async function readPolicyMove(
   options: Omit<PolicyMoveOptions, "defaults"> = {},
 ): Promise<PolicyMove> {
   const { live, defaults, leftOut } = await fetchGuardrails(client, selection);
-  const move = policiesFromGuardrails(live, { ...options, defaults });
+  const defaultPolicies = await readCurrentDefaults(
+    client,
+    defaults.map((d) => d.workspace.id),
+  );
+  const move = policiesFromGuardrails(live, { ...options, defaults, defaultPolicies });
   for (const g of leftOut)
     move.notes.push(
       `guardrail ${shown(g.name)} (${idShown(g.id)}) has no workspace (it is older than workspaces) and was not read: run without --workspace, or with --all-workspaces`,

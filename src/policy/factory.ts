@@ -27,7 +27,7 @@ import { GUARDRAIL_RULES, RULE_FIELD, type RuleFinding } from "./guardrail-rules
 import { memberSetFindings } from "./member-set";
 import { workspaceDefaultFindings } from "./workspace-default";
 import { setTargetPolicy } from "./set-targets";
-import { checkedAtUp, plainProps, unknownMessage } from "./props";
+import { checkedAtUp, plainProps, typeNotKnown, unknownMessage } from "./props";
 import {
   kindOf,
   settingsNoun,
@@ -169,7 +169,8 @@ function resourcePolicy(
     const value = ruleValue(key, opts, args.getConfig as () => Record<string, unknown>);
     if (value === false) return;
     if (unplaced || !noun) return report(unrecordedMessage(args.type, args.name, rule.name));
-    const finding = check(plainProps(args.props), value, showValues(record?.secretKeys));
+    const props = plainProps(args.props);
+    const finding = typeNotKnown(kind, props, RULE_FIELD[key]) ?? check(props, value, showValues(record?.secretKeys));
     for (const v of finding.violations) report(`${noun} ${quoteName(args.name)}: ${v}`);
     if (finding.unknown)
       throw checkedAtUp(args.props, finding.unknown, unknownMessage(args.name, finding.unknown, rule.name, noun));

@@ -8,6 +8,7 @@
  * unknowns as values, report every violation they can prove, and only then raise the
  * "checked at up" advisory (see `checkedAtUp`).
  */
+import { KINDS, type PolicyKind } from "../core/kinds";
 import { isAnyUnknown } from "../core/markers";
 import { UserError } from "../core/user-error";
 import { quoteName } from "./quote";
@@ -104,3 +105,12 @@ function unknownPath(value: unknown): PropertyKey[] {
 /** Why a rule waits for `up`: `property` of `name` is not known in a preview. */
 export const unknownMessage = (name: string, property: string, policy: string, noun = "guardrail") =>
   `${noun} ${quoteName(name)}: ${property} is not known until the resources it depends on exist; ${policy} is checked at up`;
+
+/**
+ * A finding "checked at up" on `policyType` when a workspace-wide policy's type is not known yet
+ * and it leaves `field` out: it may be the kind that holds `field` with the setting left out.
+ */
+export const typeNotKnown = (kind: PolicyKind | undefined, props: Props, field: string) =>
+  kind === KINDS.WorkspaceWidePolicy.policyKind && isAnyUnknown(props.policyType) && props[field] === undefined
+    ? { violations: [], unknown: "policyType" }
+    : undefined;

@@ -26,6 +26,7 @@ import { WW_POLICY_TYPES } from "../core/policies/workspace-wide-args";
 import { spec, type FieldName } from "../core/fields/fields";
 import { DYNAMIC_TYPE_PREFIX, resourceOfToken } from "../core/type-tokens";
 import { quoteName } from "./quote";
+import { isAnyUnknown } from "../core/markers";
 
 /** A resource kind of the package, in the pack's words (kinds.ts `policyKind`); `workspaceDefault` is a workspace's default guardrail. */
 export type Kind = PolicyKind;
@@ -53,7 +54,9 @@ export function settingsNoun(
       typeof type === "string" && Object.hasOwn(WW_POLICY_TYPES, type)
         ? WW_POLICY_TYPES[type as keyof typeof WW_POLICY_TYPES]
         : undefined;
-    if (fields === undefined) return props[field] === undefined ? undefined : "workspace-wide policy";
+    // A type not known yet (preview) may be any kind: every rule holds it (factory.ts checks it at up).
+    if (fields === undefined)
+      return props[field] === undefined && !isAnyUnknown(type) ? undefined : "workspace-wide policy";
     const row = nounOf(fields);
     return fields === of && row ? `workspace-wide ${KINDS[row].policy.noun}` : undefined;
   }

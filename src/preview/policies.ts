@@ -18,24 +18,27 @@ import {
   isDefault,
   settings,
   NOTHING,
+  type Bag,
 } from "./policy-model";
+import { isSecret } from "./values";
 import { lostDefault, defaultFlag, subjects, wide } from "./policy-subjects";
 
 /** The workspace policies of the preview, by logical name. */
 function policiesOf(steps: PreviewStep[]): PolicyOfPreview[] {
   const all = new Map<string, PolicyOfPreview>();
+  // By URN: two policies of one logical name under different parents are two policies.
   for (const s of steps) {
     const type = policyType(s.urn);
     if (!type) continue;
     const logical = nameOf(s.urn);
-    if (!changed(s.op) && all.has(logical)) continue;
+    if (!changed(s.op) && all.has(s.urn)) continue;
     const op = changed(s.op) ? s.op : "same";
     const before = s.op === "create" || !s.oldState ? undefined : (s.oldState.inputs ?? {});
     const after = s.op === "delete" ? undefined : (s.newState?.inputs ?? before);
     const name = after?.name ?? before?.name;
     const workspace =
       str(s.oldState?.outputs?.workspaceId) ?? str(s.newState?.inputs?.workspaceId) ?? str(before?.workspaceId);
-    all.set(logical, {
+    all.set(s.urn, {
       logical,
       type,
       name: typeof name === "string" ? name : name === undefined ? logical : "[secret]",
@@ -43,9 +46,22 @@ function policiesOf(steps: PreviewStep[]): PolicyOfPreview[] {
       workspace,
       before,
       after,
+      moved: movedFrom(before, after),
     });
   }
   return [...all.values()];
+}
+
+/**
+ * The workspace a policy leaves, when its `workspaceId` changes (a replace): the id as the
+ * program last gave it. A slug for the same id reads as a move too (a loosening until proven
+ * otherwise); a value not known until apply or secret is a move that cannot be told.
+ */
+function movedFrom(before: Bag | undefined, after: Bag | undefined): string | undefined {
+  if (!before || !after) return undefined;
+  const [b, a] = [before.workspaceId, after.workspaceId];
+  if (a === undefined || JSON.stringify(a) === JSON.stringify(b)) return undefined;
+  return typeof b === "string" && !isSecret(b) ? b : "(secret)";
 }
 
 /** The review of the preview's workspace policies: a section each, and what loosens. */
@@ -67,6 +83,13 @@ export function policyChanges(steps: PreviewStep[]): PolicyChange[] {
     if (p.op === "delete") {
       c.judged = compareSides(settings(p.before), NOTHING).filter((j) => j.direction !== "neutral");
       if (isDefault(p.before)) c.subjects.push(lostDefault(p, peers, "deleted"));
+    } else if (p.moved !== undefined && changed(p.op)) {
+      // Everyone it held in the workspace it leaves loses it, whatever the new one gains.
+      c.judged = compareSides(settings(p.before), NOTHING).filter((j) => j.direction !== "neutral");
+      c.subjects.push({
+        text: `moves out of workspace ${code(p.moved, 80)}, so everyone it holds or covers as the default there loses it`,
+        verdict: { direction: c.judged.length ? "loosening" : "unknown", gains: [] },
+      });
     } else if (changed(p.op) && p.op !== "import") {
       c.judged = p.before
         ? compareSides(settings(p.before), settings(p.after))

@@ -9,6 +9,7 @@ import { WW_POLICY_TYPES } from "../core/policies/workspace-wide-args";
 import type { Side } from "./judge";
 import type { Verdict } from "./model";
 import { typeOf } from "./steps";
+import { isAnyUnknown } from "../core/markers";
 import { isSecret } from "./values";
 
 export type Bag = Record<string, unknown>;
@@ -31,6 +32,8 @@ export interface PolicyOfPreview {
   workspace: string | undefined;
   before?: Bag | undefined;
   after?: Bag | undefined;
+  /** The workspace it leaves, when its `workspaceId` changes (shown as given; `(secret)` when secret). */
+  moved?: string | undefined;
 }
 
 /** One line about who a policy holds: a subject joining or leaving, an opt-out, the default flag. */
@@ -70,15 +73,20 @@ export function nounOf(p: PolicyOfPreview): string {
   const row = POLICY_TYPE_NAMES.find((t) => KINDS[t].policy.fields === fields);
   return `workspace-wide ${row ? KINDS[row].policy.noun : "policy"}`;
 }
-export const ids = (bag: Bag | undefined, arg: ListArg): string[] | "secret" | undefined => {
+export const ids = (bag: Bag | undefined, arg: ListArg): string[] | "secret" | "unknown" | undefined => {
   const v = bag?.[arg];
   if (isSecret(v) || (Array.isArray(v) && v.some(isSecret))) return "secret";
+  // A list, or an id, not known until apply: anyone may leave it (a loosening until a preview shows it).
+  if (isAnyUnknown(v) || (Array.isArray(v) && v.some(isAnyUnknown))) return "unknown";
   if (Array.isArray(v)) return v.filter((x): x is string => typeof x === "string");
   // The dynamic face records an id list as a map `{id: true}` (core/policies/id-maps.ts).
   if (v && typeof v === "object") return Object.keys(v).filter((k) => (v as Bag)[k] === true);
   return undefined;
 };
 export const isDefault = (bag: Bag | undefined) => bag?.workspaceDefault === true;
+/** A default flag not known until apply (or secret): it may turn on or off. */
+export const defaultOpaque = (bag: Bag | undefined) =>
+  bag?.workspaceDefault !== undefined && (isAnyUnknown(bag.workspaceDefault) || isSecret(bag.workspaceDefault));
 /** A side holding only a policy's settings (the rest of its args are not settings). */
 export const settings = (bag: Bag | undefined): Side => ({
   inputs: Object.fromEntries(FIELD_NAMES.filter((f) => bag?.[f] !== undefined).map((f) => [f, bag![f]])),

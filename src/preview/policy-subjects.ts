@@ -18,6 +18,7 @@ import {
   type PolicyChange,
   ids,
   isDefault,
+  defaultOpaque,
   settings,
   NOTHING,
   tighter,
@@ -48,6 +49,17 @@ export function lostDefault(p: PolicyOfPreview, peers: PolicyOfPreview[], how: s
 
 /** The workspace default flag turned on or off (or a new default). */
 export function defaultFlag(p: PolicyOfPreview, peers: PolicyOfPreview[], c: PolicyChange): void {
+  if (defaultOpaque(p.after) && !isDefault(p.before)) {
+    c.subjects.push({
+      text: "workspaceDefault not known until apply",
+      verdict: {
+        direction: "unknown",
+        gains: [],
+        note: "it may take over from the workspace's current default of its kind: counted as a loosening until a preview shows both",
+      },
+    });
+    return;
+  }
   const [was, now] = [isDefault(p.before), isDefault(p.after)];
   if (was === now) return;
   if (was) {
@@ -97,6 +109,13 @@ export function subjects(
     c.subjects.push({
       text: `${list.arg} changed (the list is secret: its contents are not shown)`,
       verdict: { direction: "unknown", gains: [] },
+    });
+    return;
+  }
+  if (b === "unknown" || a === "unknown") {
+    c.subjects.push({
+      text: `${list.arg} not known until apply`,
+      verdict: { direction: "unknown", gains: [], note: "anyone it held may leave it" },
     });
     return;
   }
