@@ -64,7 +64,9 @@ export async function nativeService(baseUrl: string, settings: Record<string, st
       const r = await call<provproto.DiffRequest, provproto.DiffResponse>(s.diff, req);
       const C = provproto.DiffResponse.DiffChanges;
       const detailed: Record<string, number> = {};
-      r.getDetaileddiffMap().forEach((v, k) => (detailed[k] = v.getKind()));
+      r.getDetaileddiffMap().forEach((v, k) => {
+        detailed[k] = v.getKind();
+      });
       return {
         changes: r.getChanges() === C.DIFF_SOME ? "some" : r.getChanges() === C.DIFF_NONE ? "none" : "unknown",
         diffs: r.getDiffsList(),
