@@ -18,7 +18,6 @@ const NASTY = "\u001b[31mRED\u009b2J\u001b]0;pwned\u0007\u202eevil\u200b";
 const MB = "x".repeat(1024 * 1024);
 
 /** Whether a text holds a control character a terminal would act on (C0 but space, DEL, C1, bidi, zero-width). */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: the characters looked for.
 const DRIVES_TERMINAL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/;
 
 const emu = useProviderEmulator({}, { options: { members: ["user_alice"] } });
