@@ -7,7 +7,7 @@ import type { ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_WS, TEST_KEY, useProviderEmulator } from "../helpers/emulator";
 import { type HostileServer, hostileServer, json } from "../helpers/hostile-server";
-import { nativeService, urnOf } from "../helpers/native-service";
+import { nativeService, secret, urnOf } from "../helpers/native-service";
 import { http } from "../helpers/spawn-emulator";
 
 const BP = urnOf("BudgetPolicy");
@@ -139,5 +139,39 @@ describe("hostile server text through the native face's failures", () => {
     expect(err).toBeInstanceOf(Error);
     expect(err.message).not.toMatch(DRIVES_TERMINAL);
     expect(err.message.length).toBeLessThan(2000);
+  });
+
+  it("C09 a secret name the service echoes in a PUT's 400: the update's error never quotes it", async () => {
+    const PID = "0b9f7c52-1111-4222-8333-944455556666";
+    const record = {
+      id: PID,
+      name: "Hidden-C09",
+      policy_type: "budget",
+      config: { limit_usd: 5, reset_interval: "monthly", include_byok_in_budgets: false },
+      member_ids: [],
+      api_key_hashes: [],
+      opted_out_api_key_hashes: [],
+      overridden_api_key_hashes: [],
+      opted_out_member_ids: [],
+      overridden_member_ids: [],
+      is_workspace_default: false,
+    };
+    answer = (res) => {
+      const req = (res as unknown as { req: { method: string; url: string } }).req;
+      if (req.method === "POST") return json(res, 201, { data: record });
+      if (req.method === "GET" && req.url.includes(PID)) return json(res, 200, { data: record });
+      if (req.method === "GET") return json(res, 200, { data: [], total_count: 0 });
+      json(res, 400, { error: { code: 400, message: `name "Hidden-C09" ${NASTY} is taken` } });
+    };
+    const s = await nativeService(hostile.url);
+    const news = { ...budget, name: secret("Hidden-C09") };
+    const c = await s.check(BP, news);
+    const { id, outs } = await s.create(BP, c.inputs);
+    expect(id).toBe(PID);
+    const err = (await s.update(BP, id, outs, { ...news, limitUsd: 6 }).catch((e: Error) => e)) as Error;
+    expect(err).toBeInstanceOf(Error);
+    expect(err.message).toContain("400");
+    expect(err.message).not.toContain("Hidden-C09");
+    expect(err.message).not.toMatch(DRIVES_TERMINAL);
   });
 });

@@ -10,6 +10,7 @@ import { DEFAULT_WS, W2 } from "../helpers/emulator";
 import { useProviderEmulator } from "../helpers/emulator";
 import { http } from "../helpers/spawn-emulator";
 import { TEST_KEY } from "../helpers/emulator";
+import { budgetPolicy, moderationPolicy } from "../../src/dynamic/internal";
 import { nativeService, plainCopies, secret, urnOf } from "../helpers/native-service";
 
 const MEMBERS = ["user_alice", "user_plain", "user_hidden", "user_out", "user_out2", "user_imp"];
@@ -283,5 +284,76 @@ describe("secrets through the native face's Invoke", () => {
     });
     expect(k.failures.length).toBeGreaterThan(0);
     expect(JSON.stringify(k.failures)).not.toContain("xxxxxxxx");
+  });
+});
+
+type Bag = Record<string, unknown>;
+type Failure = { property: string; reason: string };
+
+describe("the two faces, same program", () => {
+  it("A18 the dynamic face: a secret id map and a secret name sealed in every copy of the state", async () => {
+    const news = {
+      workspaceId: DEFAULT_WS,
+      name: "Hidden-A18",
+      memberUserIds: { user_hidden: true },
+      __secretArgs: ["memberUserIds", "name"],
+    };
+    const r = (await moderationPolicy.create(news as never)) as { id: string; outs: Bag };
+    expect(plainCopies(r.outs, "user_hidden")).toEqual([]);
+    expect(plainCopies(r.outs, "Hidden-A18")).toEqual([]);
+    const read = (await moderationPolicy.read!(r.id, r.outs as never)) as { props: Bag; inputs: Bag };
+    expect(plainCopies(read.props, "user_hidden")).toEqual([]);
+    expect(plainCopies(read.inputs, "user_hidden")).toEqual([]);
+    await moderationPolicy.delete!(r.id, r.outs as never);
+  });
+
+  it("A19 the same wrong-typed settings fail the same way on both faces", async () => {
+    const s = await nativeService(emu.url);
+    for (const bad of [
+      { limitUsd: "5" },
+      { limitUsd: -1 },
+      { workspaceDefault: "true" },
+      { name: "n".repeat(300) },
+      { resetInterval: "hourly" },
+      { workspaceId: "not a slug!" },
+      { includeByokInBudgets: 1 },
+    ]) {
+      const news = { workspaceId: DEFAULT_WS, name: "A19", limitUsd: 5, resetInterval: "monthly", ...bad };
+      const nat = (await s.check(BP, news)).failures;
+      const dyn = ((await budgetPolicy.check({} as never, news as never)).failures ?? []) as Failure[];
+      const text = (fs: Failure[]) => fs.map((f) => `${f.property}: ${f.reason}`).sort();
+      expect(nat.length, JSON.stringify(bad)).toBeGreaterThan(0);
+      expect(text(dyn), JSON.stringify(bad)).toEqual(text(nat));
+    }
+  });
+
+  it("A20 an import by a bare id fails with the same message on both faces", async () => {
+    const s = await nativeService(emu.url);
+    const pid = "0b9f7c52-1111-4222-8333-944455556666";
+    const nat = await s.read(BP, pid).catch((e: Error) => e.message);
+    const dyn = await budgetPolicy.read!(pid, {} as never).catch((e: Error) => e.message);
+    expect(typeof nat).toBe("string");
+    expect(dyn).toBe(nat);
+  });
+
+  it("A21 an import answers the same inputs on both faces, lists as the dynamic face's maps", async () => {
+    const made = await api()("POST", "/guardrails/policies/moderation", {
+      name: "A21",
+      workspace_id: DEFAULT_WS,
+      config: {},
+      member_ids: ["user_alice"],
+      is_workspace_default: false,
+    });
+    const pid = (made.body as { data: { id: string } }).data.id;
+    const s = await nativeService(emu.url);
+    const nat = await s.read(MP, `${DEFAULT_WS}/${pid}`);
+    const dyn = (await moderationPolicy.read!(`${DEFAULT_WS}/${pid}`, {} as never)) as { inputs: Bag };
+    expect(dyn.inputs).toEqual({
+      ...nat.inputs,
+      memberUserIds: { user_alice: true },
+      keyHashes: {},
+      optedOutMemberUserIds: {},
+      optedOutKeyHashes: {},
+    });
   });
 });
