@@ -71,6 +71,9 @@ export type ModelAccessPolicyArgs = PolicyPlacementArgs &
 /** Args of a `ModerationPolicy`. */
 export type ModerationPolicyArgs = PolicyPlacementArgs & Pick<GuardrailArgs, "name" | PolicyFieldName<"moderation">>;
 
+/** Whether a program's value is a list of ids (strings), the one shape the class turns into a map. */
+const isIdList = (v: unknown): v is string[] => Array.isArray(v) && v.every((id) => typeof id === "string");
+
 /** The outputs every workspace policy has. */
 abstract class WorkspacePolicy extends pulumi.dynamic.Resource {
   /** The workspace's id (a UUID). */
@@ -107,10 +110,12 @@ abstract class WorkspacePolicy extends pulumi.dynamic.Resource {
     // `__secretArgs` names the args that hold a secret (names, never values, secret-args.ts).
     const given = args as Partial<Record<IdList, pulumi.Input<pulumi.Input<string>[]> | undefined>>;
     // Each id list registers as a map `{id: true}` (core/policies/id-maps.ts says why); absent stays absent.
+    // Anything but a list of strings goes as it is, for check to refuse naming the field (as the
+    // native face does): never a string spread into its letters, nor a null made the id "null".
     const maps = Object.fromEntries(
       ID_LISTS.filter((l) => given[l] !== undefined).map((l) => [
         l,
-        pulumi.output(given[l]).apply((ids) => (ids == null ? ids : toIdMap([...ids].sort()))),
+        pulumi.output(given[l]).apply((ids) => (isIdList(ids) ? toIdMap([...ids].sort()) : ids)),
       ]),
     );
     const props = {

@@ -11,7 +11,9 @@ import { type LookupName, parseLookupArgs } from "../core/data-sources/args";
 import * as lookups from "../core/data-sources/lookups";
 import * as policies from "../core/data-sources/policies";
 import * as workspaces from "../core/data-sources/workspaces";
+import { hidingSecrets, secretStrings } from "../core/args/secret-text";
 import { asSecret } from "../core/markers";
+import { withoutIds } from "../core/text/without-ids";
 import type { Connection } from "../core/connection";
 import { explainAuthError, explainUrlError } from "../core/settings/key-source";
 import { UserError } from "../core/user-error";
@@ -49,13 +51,23 @@ const RUN: Record<LookupName, Run> = {
   getSubjectPolicies: (client, args) => policies.getSubjectPolicies(client, args),
 };
 
+/** Whether `v` holds, anywhere inside, a string equal to one of `hidden` (lower-case), any case. */
+function holds(v: unknown, hidden: ReadonlySet<string>): boolean {
+  if (typeof v === "string") return hidden.has(v.toLowerCase());
+  return !!v && typeof v === "object" && Object.values(v).some((x) => holds(x, hidden));
+}
+
 /**
  * An answer's values that echo an arg the engine sent as a secret, marked secret again: the
- * member id or key hash `getSubjectPolicies` answers with stays secret in the program's outputs.
+ * member id or key hash `getSubjectPolicies` answers with, and any other value that holds a
+ * secret arg's value (a secret workspace id in a workspace-wide policy's `workspaceIds`).
  */
-function remarkSecrets(answer: object, secretRoots: readonly string[]): Record<string, unknown> {
+function remarkSecrets(answer: object, secretRoots: readonly string[], hidden: readonly string[]) {
   const roots = new Set(secretRoots);
-  return Object.fromEntries(Object.entries(answer).map(([k, v]) => [k, roots.has(k) ? asSecret(v) : v]));
+  const values = new Set(hidden.map((h) => h.toLowerCase()));
+  return Object.fromEntries(
+    Object.entries(answer).map(([k, v]) => [k, roots.has(k) || holds(v, values) ? asSecret(v) : v]),
+  );
 }
 
 /** `Invoke`: one data source over `conn`; check failures for bad args, the answer in the program's names. */
@@ -69,22 +81,26 @@ export async function invoke(conn: Connection, req: provproto.InvokeRequest): Pr
       `unknown function ${shown(req.getTok())}; this provider serves ${[...BY_TOKEN.keys(), LOAD_GUARDRAIL_FILES].join(", ")}`,
     );
   const { props, secretRoots } = fromStruct(req.getArgs());
+  // A secret arg's value is named by no failure and no error (core/args/secret-text.ts).
+  const bag = { ...props, __secretArgs: secretRoots };
+  const hidden = secretStrings(bag);
   const parsed = parseLookupArgs(name, props);
   if (!parsed.ok) {
     resp.setFailuresList(
       parsed.failures.map((f) => {
         const failure = new provproto.CheckFailure();
         failure.setProperty(f.property);
-        failure.setReason(f.reason);
+        failure.setReason(hidden.length > 0 ? withoutIds(f.reason, hidden) : f.reason);
         return failure;
       }),
     );
     return resp;
   }
   try {
-    resp.setReturn(toStruct(remarkSecrets(await RUN[name](conn.client(), parsed.args as never), secretRoots)));
+    const answer = await RUN[name](conn.client(), parsed.args as never);
+    resp.setReturn(toStruct(remarkSecrets(answer, secretRoots, hidden)));
   } catch (err) {
-    throw explainUrlError(explainAuthError(err, conn), conn);
+    hidingSecrets(bag)(explainUrlError(explainAuthError(err, conn), conn));
   }
   return resp;
 }

@@ -12,6 +12,12 @@ import { UserError } from "../user-error";
  */
 const SHOWN_SERVER_MESSAGE = 400;
 
+/**
+ * Longest URL a message shows: a path may carry an id the program or an import gave (2 KB of
+ * it, say), which the message need not repeat whole; the error's `url` keeps it all.
+ */
+const SHOWN_URL = 200;
+
 /** What every API error carries besides its status and summary. */
 export interface ErrorContext {
   method: string;
@@ -39,7 +45,7 @@ export class GuardrailsError extends UserError {
     // Whatever the server said is shown only neutralised: no escape, bidi or zero-width character reaches a terminal.
     const said = ctx.serverMessage ? visible(ctx.serverMessage, SHOWN_SERVER_MESSAGE) : undefined;
     super(
-      `${ctx.method} ${ctx.url}: ${summary}${said ? `: ${said}` : ""}`,
+      `${ctx.method} ${visible(ctx.url, SHOWN_URL)}: ${summary}${said ? `: ${said}` : ""}`,
       ctx.cause === undefined ? undefined : { cause: ctx.cause },
     );
     this.status = status;

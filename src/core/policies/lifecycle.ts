@@ -14,6 +14,7 @@ import { userProps } from "../args/user-props";
 import { hidingSecrets } from "../args/secret-text";
 import { JournalHandle } from "../resource/create-journal";
 import { secrecyChanged } from "../resource/secrecy";
+import { idText } from "../text/terminal";
 import { UserError } from "../user-error";
 import type { IdList, PolicyInputs } from "./args";
 import { changedElsewhere, changedSinceRead, policyChanges, sealed } from "./changes";
@@ -101,7 +102,7 @@ export async function read(
     if (!(err instanceof NotFoundError)) throw annotate(what, err);
     if (importing)
       throw new UserError(
-        `${what}: the service has no ${KINDS[type].policy.noun} ${policyId} in workspace ${workspaceId}`,
+        `${what}: the service has no ${KINDS[type].policy.noun} ${idText(policyId)} in workspace ${idText(workspaceId)}`,
         { cause: err },
       );
     await confirmGone(conn, err, goneQuestion(conn, type, what, policyId, workspaceId));
