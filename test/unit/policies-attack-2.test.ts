@@ -304,7 +304,8 @@ describe("WorkspaceWidePolicy: a create whose answer is lost", () => {
   async function committing(preexisting: unknown[] = []) {
     const held: unknown[] = [...preexisting];
     let posts = 0;
-    const base = (made += 10);
+    made += 10;
+    const base = made;
     return serve((r) => {
       if (r.method === "POST") {
         posts += 1;
