@@ -25,6 +25,7 @@ import { changedElsewhere, sealed } from "./changes";
 import type { PolicyOutputs } from "./model";
 import { WORKSPACE_WIDE_ARG_NAMES, WORKSPACE_WIDE_ARGS, type WorkspaceWideInputs } from "./workspace-wide-args";
 import { coverage, createBody, createWorkspaceWideOnce } from "./workspace-wide-create";
+import { coverageRefused } from "./workspace-wide-coverage";
 import { forgetWorkspaceWidePolicies, workspaceWidePolicies } from "./workspace-wide-list";
 import { forgettingRecorded } from "./recorded";
 import { typeWordOf } from "./workspace-wide-args";
@@ -128,7 +129,7 @@ export async function create(conn: Connection, news: Record<string, unknown>): P
   // `__resource` (the face's name of the resource) keys the create journal (workspace-wide-create.ts).
   const resource = typeof news.__resource === "string" ? news.__resource : undefined;
   const p = await createWorkspaceWideOnce(conn, kind, body, what, resource).catch((err) =>
-    Promise.reject(annotate(what, err)),
+    coverageRefused(conn, what, body, err),
   );
   const outs = outputsOf(
     known(withSent(answered(p, kind, undefined, "the POST", what), body), what),
@@ -200,7 +201,7 @@ export async function update(
   forgetWorkspaceWidePolicies(conn);
   const p = await new PolicyClient(conn.client())
     .updateWorkspaceWidePolicy(live.kind, id, body as never)
-    .catch((err) => Promise.reject(annotate(what, err)));
+    .catch((err) => coverageRefused(conn, what, body, err));
   const held = known(withSent(answered(p, live.kind, id, "the PUT", what), body), what);
   return { properties: seal(outputsOf(held, inputs, undefined), secretNames(news)) };
 }
