@@ -84,6 +84,8 @@ const GUARDRAIL_OUTPUTS: Record<Exclude<keyof GuardrailOutputs, FieldName | "wor
   args: null,
   unsyncedPolicies:
     "Each kind this guardrail sets whose policy was edited (or deleted) in Guardrail Policies, so the service no longer takes it from the guardrail: recorded by refresh, which warns; absent when none. `pulumi up` cannot repair it (docs/resources/guardrail.md).",
+  mappedPolicyIds:
+    "Per kind this guardrail sets (`budget`, `modelAvailability`, `moderation`), the id of the policy the last refresh listed as this guardrail's: a policy no longer listed is then reported in `unsyncedPolicies`, never silently. Absent before the first refresh.",
 };
 
 /** The type token of one `unsyncedPolicies` entry (src/core/guardrail/policy-drift.ts `UnsyncedPolicy`). */
@@ -103,14 +105,24 @@ function unsyncedPolicyTypes(guardrailProperties: Properties): Record<string, un
         "A kind of a guardrail that no longer follows it (its policy was edited or deleted in Guardrail Policies).",
       properties: {
         kind: { type: "string", description: "`budget`, `modelAvailability` or `moderation`." },
-        policyId: { type: "string", description: "The policy that now holds the kind; absent when it was deleted." },
+        policyId: {
+          type: "string",
+          description:
+            "The policy that now holds the kind (when unlisted: the one last seen); absent when it was deleted.",
+        },
         deleted: {
           type: "boolean",
           description: "Whether the policy was deleted (then the kind is not enforced from this guardrail).",
         },
         enforces: {
           $ref: `#/types/${UNSYNCED_POLICY}Settings`,
-          description: "The settings the policy now holds, in the Guardrail's arg names; absent when deleted.",
+          description:
+            "The settings the policy now holds, in the Guardrail's arg names; absent when deleted or unlisted.",
+        },
+        unlisted: {
+          type: "boolean",
+          description:
+            "The policy `policyId`, which the last refresh listed as this guardrail's, is no longer listed, and the service does not say whether it was deleted: its enforcement may have changed. Absent when false.",
         },
       },
       required: ["kind", "deleted"],
@@ -153,7 +165,13 @@ function guardrailResource(docs: Map<string, ArgDoc>): ResourceSpec {
       extras.map(([k, description]) => [
         k,
         {
-          ...(k.endsWith("Canonical") ? listOf : k === "unsyncedPolicies" ? unsyncedList : { type: "string" }),
+          ...(k.endsWith("Canonical")
+            ? listOf
+            : k === "unsyncedPolicies"
+              ? unsyncedList
+              : k === "mappedPolicyIds"
+                ? { type: "object", additionalProperties: { type: "string" } }
+                : { type: "string" }),
           description,
         },
       ]),

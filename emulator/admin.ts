@@ -160,6 +160,12 @@ function workspaceRoute(route: string, body: unknown, ops: Operations): unknown 
   ops.workspaces.remove(id);
   for (const g of ops.store.data.guardrails.filter((x) => x.workspace_id === id)) ops.deleteGuardrail(g.id);
   ops.store.data.policies = ops.store.policies().filter((p) => p.workspace_id !== id);
+  // A workspace-wide policy outlives a workspace it covered (it covers others); the deleted one
+  // leaves its coverage and opt-outs (the emulator's choice: docs/api-contract.md, rule 28's note).
+  for (const p of ops.store.accountPolicies()) {
+    p.workspace_ids = p.workspace_ids.filter((w) => w !== id);
+    p.opted_out_workspace_ids = p.opted_out_workspace_ids.filter((w) => w !== id);
+  }
   ops.store.save();
   return { deleted: true };
 }

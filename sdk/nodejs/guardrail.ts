@@ -164,6 +164,10 @@ export class Guardrail extends pulumi.CustomResource {
      */
     declare public readonly limitUsd: pulumi.Output<number | undefined>;
     /**
+     * Per kind this guardrail sets (`budget`, `modelAvailability`, `moderation`), the id of the policy the last refresh listed as this guardrail's: a policy no longer listed is then reported in `unsyncedPolicies`, never silently. Absent before the first refresh.
+     */
+    declare public /*out*/ readonly mappedPolicyIds: pulumi.Output<{[key: string]: string} | undefined>;
+    /**
      * Display name, 1 to 200 characters. Updates in place.
      */
     declare public readonly name: pulumi.Output<string>;
@@ -228,6 +232,7 @@ export class Guardrail extends pulumi.CustomResource {
             resourceInputs["createdAt"] = undefined /*out*/;
             resourceInputs["guardrailId"] = undefined /*out*/;
             resourceInputs["ignoredModelsCanonical"] = undefined /*out*/;
+            resourceInputs["mappedPolicyIds"] = undefined /*out*/;
             resourceInputs["unsyncedPolicies"] = undefined /*out*/;
             resourceInputs["updatedAt"] = undefined /*out*/;
         } else {
@@ -253,6 +258,7 @@ export class Guardrail extends pulumi.CustomResource {
             resourceInputs["ignoredProviders"] = undefined /*out*/;
             resourceInputs["includeByokInBudgets"] = undefined /*out*/;
             resourceInputs["limitUsd"] = undefined /*out*/;
+            resourceInputs["mappedPolicyIds"] = undefined /*out*/;
             resourceInputs["name"] = undefined /*out*/;
             resourceInputs["resetInterval"] = undefined /*out*/;
             resourceInputs["unsyncedPolicies"] = undefined /*out*/;

@@ -106,6 +106,11 @@ export class Guardrail extends pulumi.dynamic.Resource {
    * Guardrail's docs, "When its policies were edited apart".
    */
   declare readonly unsyncedPolicies: pulumi.Output<UnsyncedPolicy[] | undefined>;
+  /**
+   * Per kind this guardrail sets, the id of the policy the last refresh listed as its own: a
+   * policy no longer listed is then reported in `unsyncedPolicies`. Undefined before the first refresh.
+   */
+  declare readonly mappedPolicyIds: pulumi.Output<Partial<Record<UnsyncedPolicy["kind"], string>> | undefined>;
 
   constructor(name: string, args: GuardrailArgs, opts?: pulumi.CustomResourceOptions) {
     refuseImportOption("Guardrail", name, opts);
@@ -121,6 +126,7 @@ export class Guardrail extends pulumi.dynamic.Resource {
       allowedModelsCanonical: undefined,
       ignoredModelsCanonical: undefined,
       unsyncedPolicies: undefined,
+      mappedPolicyIds: undefined,
       ...args,
       __resource: resource,
       __secretArgs: secretArgNames({ ...args }),

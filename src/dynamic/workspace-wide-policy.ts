@@ -94,6 +94,8 @@ export class WorkspaceWidePolicy extends pulumi.dynamic.Resource {
     const props = {
       ...Object.fromEntries(outputs.map((k) => [k, undefined])),
       ...args,
+      // Lets a create recognise its own interrupted earlier attempt (create-journal.ts).
+      __resource: `${pulumi.getProject()}/${pulumi.getStack()}/${name}`,
       __secretArgs: secretArgNames({ ...args }),
     };
     super(shimFor(KINDS.WorkspaceWidePolicy.internal), name, props, opts, "guardrails", "WorkspaceWidePolicy");

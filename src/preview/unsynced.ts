@@ -34,9 +34,11 @@ export function unsyncedFacts(steps: PreviewStep[]): string[] {
       const words = (KIND_WORDS as Record<string, { noun: string; resource: string } | undefined>)[String(e?.kind)];
       if (!words) continue;
       lines.push(
-        e.deleted === true
-          ? `- ${label}: its ${words.noun} policy was deleted in Guardrail Policies; the service no longer enforces the guardrail's ${words.noun} settings, and \`up\` cannot restore them (manage them as a \`${words.resource}\`, or remove them from the Guardrail).`
-          : `- ${label}: its ${words.noun} policy ${code(String(e.policyId ?? "?"), 80)} was edited in Guardrail Policies and no longer follows the guardrail; \`up\` cannot repair it (manage it as a \`${words.resource}\` and remove its settings from the Guardrail).`,
+        e.unlisted === true
+          ? `- ${label}: its ${words.noun} policy ${code(String(e.policyId ?? "?"), 80)} is no longer listed in Guardrail Policies (the last refresh listed it as the guardrail's); its enforcement may have changed, and \`up\` cannot check or restore it (look it up in Guardrail Policies; manage its settings as a \`${words.resource}\`, or remove them from the Guardrail).`
+          : e.deleted === true
+            ? `- ${label}: its ${words.noun} policy was deleted in Guardrail Policies; the service no longer enforces the guardrail's ${words.noun} settings, and \`up\` cannot restore them (manage them as a \`${words.resource}\`, or remove them from the Guardrail).`
+            : `- ${label}: its ${words.noun} policy ${code(String(e.policyId ?? "?"), 80)} was edited in Guardrail Policies and no longer follows the guardrail; \`up\` cannot repair it (manage it as a \`${words.resource}\` and remove its settings from the Guardrail).`,
       );
     }
   }

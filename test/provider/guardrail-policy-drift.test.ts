@@ -191,6 +191,56 @@ describe.each([
     expect(driftWarnings()).toEqual([]);
   });
 
+  it("one kind set, its policy deleted, no other policy in the workspace: refresh and preview warn, naming the id last seen", async () => {
+    const MOD_ONLY = {
+      name: "Mod only",
+      workspaceId: W2,
+      contentFilterBuiltins: [{ slug: "email", action: "redact" }],
+    };
+    await face.fresh();
+    const { id, outs } = await face.create(MOD_ONLY);
+    const rows = (await api("GET", `${P}/moderation?workspace_id=${W2}`)).body.data as Props[];
+    const mod = rows.find((r) => r.legacy_guardrail_ids?.includes(id))!;
+    // The refresh records the policy the guardrail maps to; nothing is drift yet.
+    const first = await face.read(id, outs);
+    expect(first.mappedPolicyIds).toEqual({ moderation: mod.id });
+    expect(first.unsyncedPolicies).toBeUndefined();
+    expect((await api("DELETE", `${P}/moderation/${mod.id}?workspace_id=${W2}`)).status).toBe(200);
+    // Every list of the workspace is now empty: nothing says the service shows the mapping at all,
+    // so no "deleted" is inferred; but the state saw the mapping, and it is no longer listed.
+    for (const seg of ["budget", "model-availability", "moderation"])
+      expect((await api("GET", `${P}/${seg}?workspace_id=${W2}`)).body.data).toEqual([]);
+    await face.fresh();
+    warnings.length = 0;
+    const read = await face.read(id, first);
+    expect(read.unsyncedPolicies).toEqual([
+      { kind: "moderation", policyId: mod.id, deleted: false, unlisted: true, enforces: null },
+    ]);
+    expect(driftWarnings().map((w) => w.replace(mod.id, "<policy>"))).toMatchInlineSnapshot(`
+      [
+        "guardrail "Mod only": its moderation policy <policy> is no longer listed in Guardrail Policies (the last refresh listed it as this guardrail's): its enforcement may have changed, and the service does not say whether it was deleted; \`pulumi up\` cannot check or restore it through this Guardrail: look the policy up in Guardrail Policies, and manage these settings as a ModerationPolicy or remove them from the Guardrail (see "When its policies were edited apart" in docs/resources/guardrail.md)",
+      ]
+    `);
+    // A preview in the next process warns the same, from the state, and reports no change.
+    await face.fresh();
+    warnings.length = 0;
+    expect(await face.diff(id, read, MOD_ONLY)).toBe(false);
+    expect(driftWarnings()).toHaveLength(1);
+    expect(driftWarnings()[0]).toContain(`its moderation policy ${mod.id} is no longer listed`);
+  });
+
+  it("state written before mappedPolicyIds existed reads and diffs clean, and records it", async () => {
+    await face.fresh();
+    const { id, outs } = await face.create(ENG);
+    const { mappedPolicyIds: _, ...older } = await face.read(id, outs);
+    await face.fresh();
+    expect(await face.diff(id, older, ENG)).toBe(false);
+    const read = await face.read(id, older);
+    expect(Object.keys(read.mappedPolicyIds ?? {}).sort()).toEqual(["budget", "moderation"]);
+    expect(read.unsyncedPolicies).toBeUndefined();
+    expect(driftWarnings()).toEqual([]);
+  });
+
   it("a budget policy deleted through the policy API is drift: the service no longer enforces it", async () => {
     await face.fresh();
     const { id, outs } = await face.create(ENG);

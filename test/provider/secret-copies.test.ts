@@ -48,11 +48,14 @@ const SECRET = [
   "limitUsd",
   "workspaceId",
 ];
-/** Plain by design: the service's own fields (includeByokInBudgets: the service always holds one; guardrailId: the id it gave, as plain as the resource id), and the args the program did not make secret. */
+/** Plain by design: the service's own fields (includeByokInBudgets: the service always holds one; guardrailId and the mapped policies' ids: ids it gave, as plain as the resource id), and the args the program did not make secret. */
 const PLAIN = [
   "createdAt",
   "updatedAt",
   "guardrailId",
+  "mappedPolicyIds.budget",
+  "mappedPolicyIds.modelAvailability",
+  "mappedPolicyIds.moderation",
   "__secretArgs",
   "name",
   "args.name",

@@ -223,6 +223,19 @@ describe("summarizeDrift: policies edited apart from a Guardrail (issue 40)", ()
     `);
   });
 
+  it("a policy no longer listed (unlisted) is named as such, never as edited or deleted", () => {
+    const preview = refreshed([
+      { kind: "moderation", policyId: POLICY, deleted: false, unlisted: true, enforces: null },
+    ]);
+    expect(hasDrift(preview)).toBe(true);
+    const line = summarizeDrift(preview)
+      .split("\n")
+      .find((l) => l.startsWith("- "));
+    expect(line).not.toContain("was edited");
+    expect(line).not.toContain("was deleted");
+    expect(line).toContain(`its moderation policy \`${POLICY}\` is no longer listed`);
+  });
+
   it("none recorded, or state of 0.5.0 without the output: no drift", () => {
     expect(hasDrift(refreshed(undefined))).toBe(false);
     expect(hasDrift(refreshed([]))).toBe(false);

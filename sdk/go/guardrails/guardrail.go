@@ -98,6 +98,8 @@ type Guardrail struct {
 	//
 	// Default: no limit (null).
 	LimitUsd pulumi.Float64PtrOutput `pulumi:"limitUsd"`
+	// Per kind this guardrail sets (`budget`, `modelAvailability`, `moderation`), the id of the policy the last refresh listed as this guardrail's: a policy no longer listed is then reported in `unsyncedPolicies`, never silently. Absent before the first refresh.
+	MappedPolicyIds pulumi.StringMapOutput `pulumi:"mappedPolicyIds"`
 	// Display name, 1 to 200 characters. Updates in place.
 	Name pulumi.StringOutput `pulumi:"name"`
 	// When the spending limit resets: `daily`, `weekly` or `monthly`.
@@ -522,6 +524,11 @@ func (o GuardrailOutput) IncludeByokInBudgets() pulumi.BoolPtrOutput {
 // Default: no limit (null).
 func (o GuardrailOutput) LimitUsd() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v *Guardrail) pulumi.Float64PtrOutput { return v.LimitUsd }).(pulumi.Float64PtrOutput)
+}
+
+// Per kind this guardrail sets (`budget`, `modelAvailability`, `moderation`), the id of the policy the last refresh listed as this guardrail's: a policy no longer listed is then reported in `unsyncedPolicies`, never silently. Absent before the first refresh.
+func (o GuardrailOutput) MappedPolicyIds() pulumi.StringMapOutput {
+	return o.ApplyT(func(v *Guardrail) pulumi.StringMapOutput { return v.MappedPolicyIds }).(pulumi.StringMapOutput)
 }
 
 // Display name, 1 to 200 characters. Updates in place.

@@ -812,12 +812,14 @@ func (o DeclaredGuardrailSettingsOutput) WorkspaceId() pulumi.StringPtrOutput {
 type UnsyncedPolicy struct {
 	// Whether the policy was deleted (then the kind is not enforced from this guardrail).
 	Deleted bool `pulumi:"deleted"`
-	// The settings the policy now holds, in the Guardrail's arg names; absent when deleted.
+	// The settings the policy now holds, in the Guardrail's arg names; absent when deleted or unlisted.
 	Enforces *UnsyncedPolicySettings `pulumi:"enforces"`
 	// `budget`, `modelAvailability` or `moderation`.
 	Kind string `pulumi:"kind"`
-	// The policy that now holds the kind; absent when it was deleted.
+	// The policy that now holds the kind (when unlisted: the one last seen); absent when it was deleted.
 	PolicyId *string `pulumi:"policyId"`
+	// The policy `policyId`, which the last refresh listed as this guardrail's, is no longer listed, and the service does not say whether it was deleted: its enforcement may have changed. Absent when false.
+	Unlisted *bool `pulumi:"unlisted"`
 }
 
 // A kind of a guardrail that no longer follows it (its policy was edited or deleted in Guardrail Policies).
@@ -840,7 +842,7 @@ func (o UnsyncedPolicyOutput) Deleted() pulumi.BoolOutput {
 	return o.ApplyT(func(v UnsyncedPolicy) bool { return v.Deleted }).(pulumi.BoolOutput)
 }
 
-// The settings the policy now holds, in the Guardrail's arg names; absent when deleted.
+// The settings the policy now holds, in the Guardrail's arg names; absent when deleted or unlisted.
 func (o UnsyncedPolicyOutput) Enforces() UnsyncedPolicySettingsPtrOutput {
 	return o.ApplyT(func(v UnsyncedPolicy) *UnsyncedPolicySettings { return v.Enforces }).(UnsyncedPolicySettingsPtrOutput)
 }
@@ -850,9 +852,14 @@ func (o UnsyncedPolicyOutput) Kind() pulumi.StringOutput {
 	return o.ApplyT(func(v UnsyncedPolicy) string { return v.Kind }).(pulumi.StringOutput)
 }
 
-// The policy that now holds the kind; absent when it was deleted.
+// The policy that now holds the kind (when unlisted: the one last seen); absent when it was deleted.
 func (o UnsyncedPolicyOutput) PolicyId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v UnsyncedPolicy) *string { return v.PolicyId }).(pulumi.StringPtrOutput)
+}
+
+// The policy `policyId`, which the last refresh listed as this guardrail's, is no longer listed, and the service does not say whether it was deleted: its enforcement may have changed. Absent when false.
+func (o UnsyncedPolicyOutput) Unlisted() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v UnsyncedPolicy) *bool { return v.Unlisted }).(pulumi.BoolPtrOutput)
 }
 
 type UnsyncedPolicyArrayOutput struct{ *pulumi.OutputState }

@@ -727,7 +727,7 @@ export interface UnsyncedPolicy {
      */
     deleted: boolean;
     /**
-     * The settings the policy now holds, in the Guardrail's arg names; absent when deleted.
+     * The settings the policy now holds, in the Guardrail's arg names; absent when deleted or unlisted.
      */
     enforces?: outputs.UnsyncedPolicySettings;
     /**
@@ -735,9 +735,13 @@ export interface UnsyncedPolicy {
      */
     kind: string;
     /**
-     * The policy that now holds the kind; absent when it was deleted.
+     * The policy that now holds the kind (when unlisted: the one last seen); absent when it was deleted.
      */
     policyId?: string;
+    /**
+     * The policy `policyId`, which the last refresh listed as this guardrail's, is no longer listed, and the service does not say whether it was deleted: its enforcement may have changed. Absent when false.
+     */
+    unlisted?: boolean;
 }
 
 /**

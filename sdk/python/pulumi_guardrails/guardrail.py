@@ -649,6 +649,7 @@ class Guardrail(pulumi.CustomResource):
             __props__.__dict__["created_at"] = None
             __props__.__dict__["guardrail_id"] = None
             __props__.__dict__["ignored_models_canonical"] = None
+            __props__.__dict__["mapped_policy_ids"] = None
             __props__.__dict__["unsynced_policies"] = None
             __props__.__dict__["updated_at"] = None
         super(Guardrail, __self__).__init__(
@@ -695,6 +696,7 @@ class Guardrail(pulumi.CustomResource):
         __props__.__dict__["ignored_providers"] = None
         __props__.__dict__["include_byok_in_budgets"] = None
         __props__.__dict__["limit_usd"] = None
+        __props__.__dict__["mapped_policy_ids"] = None
         __props__.__dict__["name"] = None
         __props__.__dict__["reset_interval"] = None
         __props__.__dict__["unsynced_policies"] = None
@@ -914,6 +916,14 @@ class Guardrail(pulumi.CustomResource):
         Default: no limit (null).
         """
         return pulumi.get(self, "limit_usd")
+
+    @_builtins.property
+    @pulumi.getter(name="mappedPolicyIds")
+    def mapped_policy_ids(self) -> pulumi.Output[Optional[Mapping[str, _builtins.str]]]:
+        """
+        Per kind this guardrail sets (`budget`, `modelAvailability`, `moderation`), the id of the policy the last refresh listed as this guardrail's: a policy no longer listed is then reported in `unsyncedPolicies`, never silently. Absent before the first refresh.
+        """
+        return pulumi.get(self, "mapped_policy_ids")
 
     @_builtins.property
     @pulumi.getter

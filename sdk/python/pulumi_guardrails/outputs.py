@@ -649,14 +649,16 @@ class UnsyncedPolicy(dict):
                  deleted: _builtins.bool,
                  kind: _builtins.str,
                  enforces: Optional['outputs.UnsyncedPolicySettings'] = None,
-                 policy_id: Optional[_builtins.str] = None):
+                 policy_id: Optional[_builtins.str] = None,
+                 unlisted: Optional[_builtins.bool] = None):
         """
         A kind of a guardrail that no longer follows it (its policy was edited or deleted in Guardrail Policies).
 
         :param _builtins.bool deleted: Whether the policy was deleted (then the kind is not enforced from this guardrail).
         :param _builtins.str kind: `budget`, `modelAvailability` or `moderation`.
-        :param 'UnsyncedPolicySettings' enforces: The settings the policy now holds, in the Guardrail's arg names; absent when deleted.
-        :param _builtins.str policy_id: The policy that now holds the kind; absent when it was deleted.
+        :param 'UnsyncedPolicySettings' enforces: The settings the policy now holds, in the Guardrail's arg names; absent when deleted or unlisted.
+        :param _builtins.str policy_id: The policy that now holds the kind (when unlisted: the one last seen); absent when it was deleted.
+        :param _builtins.bool unlisted: The policy `policyId`, which the last refresh listed as this guardrail's, is no longer listed, and the service does not say whether it was deleted: its enforcement may have changed. Absent when false.
         """
         pulumi.set(__self__, "deleted", deleted)
         pulumi.set(__self__, "kind", kind)
@@ -664,6 +666,8 @@ class UnsyncedPolicy(dict):
             pulumi.set(__self__, "enforces", enforces)
         if policy_id is not None:
             pulumi.set(__self__, "policy_id", policy_id)
+        if unlisted is not None:
+            pulumi.set(__self__, "unlisted", unlisted)
 
     @_builtins.property
     @pulumi.getter
@@ -685,7 +689,7 @@ class UnsyncedPolicy(dict):
     @pulumi.getter
     def enforces(self) -> Optional['outputs.UnsyncedPolicySettings']:
         """
-        The settings the policy now holds, in the Guardrail's arg names; absent when deleted.
+        The settings the policy now holds, in the Guardrail's arg names; absent when deleted or unlisted.
         """
         return pulumi.get(self, "enforces")
 
@@ -693,9 +697,17 @@ class UnsyncedPolicy(dict):
     @pulumi.getter(name="policyId")
     def policy_id(self) -> Optional[_builtins.str]:
         """
-        The policy that now holds the kind; absent when it was deleted.
+        The policy that now holds the kind (when unlisted: the one last seen); absent when it was deleted.
         """
         return pulumi.get(self, "policy_id")
+
+    @_builtins.property
+    @pulumi.getter
+    def unlisted(self) -> Optional[_builtins.bool]:
+        """
+        The policy `policyId`, which the last refresh listed as this guardrail's, is no longer listed, and the service does not say whether it was deleted: its enforcement may have changed. Absent when false.
+        """
+        return pulumi.get(self, "unlisted")
 
 
 @pulumi.output_type

@@ -13,15 +13,13 @@
  *   making a second one.
  */
 import { collect } from "../client/pagination";
-import { NotFoundError, type GuardrailsError } from "../client/errors";
+import { NotFoundError } from "../client/errors";
 import type { GuardrailsClient } from "../client/client";
-import { isAmbiguous } from "../client/retry";
 import type { GuardrailInputs } from "../args/guardrail-args";
 import type { WireGuardrail, WireGuardrailCreate } from "../client/wire";
-import { claim, isClaimed, othersSettled, serially, trackedPost } from "../resource/create-claims";
-import { createKey, JournalHandle } from "../resource/create-journal";
-import { settledEntry } from "../resource/orphan";
-import { discard } from "../resource/journal-files";
+import { claim, isClaimed, othersSettled } from "../resource/create-claims";
+import { createKey } from "../resource/create-journal";
+import { createJournaled } from "../resource/journaled-create";
 import { createBody } from "./bodies";
 import { settingsMatch } from "./changes";
 import { lookUpDefaultWorkspace } from "./workspace";
@@ -32,15 +30,10 @@ import { UserError } from "../user-error";
 /** How far the service's clock may trail ours when matching an ambiguous create. */
 const CLOCK_SKEW_MS = 5_000;
 /**
- * How long after a killed run's POST started the guardrail it made may have been created: the
- * service acts on a request while it is being answered. A same-named guardrail created later is
- * someone else's (another stack's, made by hand), never adopted for a journal entry without id.
- */
-const LATE_CREATE_MS = 10 * 60_000;
-/**
  * Creates the guardrail the program asks for (its POST body: bodies.ts) exactly once. The
- * attempts and backoff are the client's (retry.ts `createOnce`); this supplies what only the
- * provider knows: the journal around each POST and how to recognise what an ambiguous POST made.
+ * attempts and backoff are the client's (retry.ts `createOnce`); the journal around each POST is
+ * resource/journaled-create.ts; this supplies what only a guardrail knows: how to recognise what
+ * an ambiguous POST (or a killed run) made.
  */
 export async function createGuardrailOnce(
   client: GuardrailsClient,
@@ -51,34 +44,22 @@ export async function createGuardrailOnce(
 ): Promise<WireGuardrail> {
   const body = createBody(inputs);
   const key = resource ? createKey(resource, serviceUrl, body) : undefined;
-  const recovered = key ? await recoverInterrupted(client, inputs, body, key) : undefined;
-  if (recovered) return recovered;
-  let journal: { landed(id: string): void; remove(): void } = NO_JOURNAL;
-  let started = Date.now();
-  return client.createGuardrail(body, {
-    around: async (post) => {
-      journal = resource && key ? JournalHandle.begin(resource, key) : NO_JOURNAL;
-      started = Date.now();
-      try {
-        const g = await trackedPost(post);
-        journal.landed(g.id);
-        return g;
-      } catch (err) {
-        // An ambiguous failure keeps the entry: if resolving it fails, the next run resumes the search from `started`.
-        if (!isAmbiguous(err)) journal.remove();
-        throw err;
-      }
+  return createJournaled(
+    { resource, key },
+    {
+      settle: (since, why, until) => resolveAmbiguous(client, inputs, body, since, why, until),
+      adopt: async (id, since) => {
+        const g = await client
+          .getGuardrail(id)
+          .catch((err) => (err instanceof NotFoundError ? undefined : Promise.reject(err)));
+        // A server that answers the id with another guardrail is not telling us where ours is.
+        const ours = g && g.id === id && matches(g, inputs, body, since) && (await inAskedWorkspace(client, g, inputs));
+        return ours ? g : undefined;
+      },
     },
-    resolve: async (err: GuardrailsError) => {
-      const found = await serially(() => resolveAmbiguous(client, inputs, body, started, err.message));
-      if (found) journal.landed(found.id);
-      return found;
-    },
-    onGiveUp: () => journal.remove(),
-  });
+    (outcome) => client.createGuardrail(body, outcome),
+  );
 }
-
-const NO_JOURNAL = { landed: () => undefined, remove: () => undefined };
 
 /** Our guardrail among the candidates, undefined when none landed; throws when it cannot tell. */
 async function resolveAmbiguous(
@@ -87,7 +68,7 @@ async function resolveAmbiguous(
   body: WireGuardrailCreate,
   since: number,
   why: string,
-  until = Infinity,
+  until: number | undefined = Infinity,
 ): Promise<WireGuardrail | undefined> {
   const listed = await collect(client.listGuardrails(inputs.workspaceId ? { workspaceId: inputs.workspaceId } : {}));
   // POSTs of this process that answer while we list claim their ids before we choose.
@@ -113,37 +94,6 @@ function matches(
   return (
     g.name === inputs.name && at >= since - CLOCK_SKEW_MS && at <= until + CLOCK_SKEW_MS && settingsMatch(g, inputs)
   );
-}
-
-/** The guardrail a killed run created for this exact create, if the journal says there is one. */
-async function recoverInterrupted(
-  client: GuardrailsClient,
-  inputs: GuardrailInputs,
-  body: WireGuardrailCreate,
-  key: string,
-): Promise<WireGuardrail | undefined> {
-  for (const orphan of JournalHandle.orphans(key)) {
-    const { entry, file } = await settledEntry(orphan.file, orphan.entry);
-    const found = await serially(async () => {
-      const why = `a run was interrupted during this create at ${new Date(entry.started).toISOString()}`;
-      if (!entry.id) return resolveAmbiguous(client, inputs, body, entry.started, why, entry.started + LATE_CREATE_MS);
-      if (isClaimed(entry.id)) return undefined;
-      const g = await client
-        .getGuardrail(entry.id)
-        .catch((err) => (err instanceof NotFoundError ? undefined : Promise.reject(err)));
-      // The entry is a claim read from disk: adopt only what this create would have made.
-      // A server that answers the id with another guardrail is not telling us where ours is.
-      const ours =
-        g &&
-        g.id === entry.id &&
-        matches(g, inputs, body, entry.started) &&
-        (await inAskedWorkspace(client, g, inputs));
-      return ours && claim(g.id) ? g : undefined;
-    });
-    discard(file);
-    if (found) return found;
-  }
-  return undefined;
 }
 
 /** Whether `g` is in the workspace the create asks for; an omitted one is the default workspace (spec, create rule 1). */

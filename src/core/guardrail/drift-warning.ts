@@ -50,6 +50,13 @@ export function driftWarning(name: string, u: UnsyncedPolicy, secrets: readonly 
   const words = KIND_WORDS[u.kind];
   const who = guardrailWho(name, secrets);
   const docs = `see "When its policies were edited apart" in docs/resources/guardrail.md`;
+  if (u.unlisted === true)
+    return (
+      `${who}: its ${words.noun} policy ${idText(u.policyId)} is no longer listed in Guardrail Policies (the last refresh ` +
+      `listed it as this guardrail's): its enforcement may have changed, and the service does not say whether it was deleted; ` +
+      `\`pulumi up\` cannot check or restore it through this Guardrail: look the policy up in Guardrail Policies, and manage ` +
+      `these settings as a ${words.resource} or remove them from the Guardrail (${docs})`
+    );
   if (u.deleted)
     return (
       `${who}: its ${words.noun} policy was deleted in Guardrail Policies, so the service no longer enforces this ` +

@@ -18,7 +18,7 @@ import {
 } from "./model-lists";
 import { knownDefaultWorkspace } from "./workspace";
 import { desired } from "./bodies";
-import type { UnsyncedPolicy } from "./policy-drift";
+import type { MappedPolicyIds, UnsyncedPolicy } from "./policy-drift";
 
 /** What Pulumi stores as the Guardrail's outputs. `null` where the service holds nothing. */
 export type GuardrailOutputs = { [K in FieldName]: OutputValue<K> } & {
@@ -60,6 +60,12 @@ export type GuardrailOutputs = { [K in FieldName]: OutputValue<K> } & {
    * when none (and in state written before 0.6.0).
    */
   unsyncedPolicies?: UnsyncedPolicy[];
+  /**
+   * Per kind this guardrail sets, the policy the last refresh listed as its own (policy-drift.ts):
+   * what tells a policy no longer listed from one never seen. Absent before the first refresh
+   * (and in state written by earlier versions).
+   */
+  mappedPolicyIds?: MappedPolicyIds;
 };
 
 /** Properties that diff compares, in the user's names: every field of the table. */

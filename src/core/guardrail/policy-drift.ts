@@ -8,6 +8,12 @@
  * no longer mapped, or is gone, as `unsyncedPolicies`; refresh and preview warn about it
  * (drift-warning.ts). A kind the guardrail no longer sets is not its drift: moving those
  * settings to a policy resource and out of the Guardrail is how the warning ends.
+ *
+ * A kind's policy missing from the lists says "deleted" only when the lists show the mapping at
+ * all (some row carries the legacy fields). When every list of the workspace is empty, that is
+ * ambiguous (a service that shows no mapping looks the same), so no deletion is inferred; but
+ * each refresh records the policy it saw mapped per kind (`mappedPolicyIds`), and a kind whose
+ * recorded policy is no longer listed is reported as such (`unlisted`), never silently.
  */
 import type { GuardrailsClient } from "../client/client";
 import { collect } from "../client/pagination";
@@ -31,8 +37,23 @@ export interface UnsyncedPolicy {
   policyId: string | null;
   /** Whether the mapped policy was deleted through the policy API (then nothing of the kind is enforced from this guardrail). */
   deleted: boolean;
-  /** The settings that policy now holds, in the program's arg names (unset ones left out); null when deleted. */
+  /** The settings that policy now holds, in the program's arg names (unset ones left out); null when deleted or unlisted. */
   enforces: Record<string, unknown> | null;
+  /**
+   * The policy `policyId`, recorded at the last refresh as this guardrail's, is no longer listed,
+   * and the lists do not show whether it was deleted: its enforcement may have changed. Absent
+   * when false (and in state written before it existed).
+   */
+  unlisted?: boolean;
+}
+
+/** Per kind the guardrail sets, the policy the last refresh listed as this guardrail's (the output `mappedPolicyIds`). */
+export type MappedPolicyIds = Partial<Record<PolicyKind, string>>;
+
+/** What a refresh found: the unsynced kinds, and the policy listed per kind. */
+interface Found {
+  unsynced: UnsyncedPolicy[];
+  mapped: MappedPolicyIds;
 }
 
 type Summary = WirePolicySummary<PolicyKind>;
@@ -80,26 +101,39 @@ function enforcedBy(kind: PolicyKind, p: Summary, secrets: readonly string[]): R
   return out;
 }
 
-/** The unsynced kinds of guardrail `gid`, from the three lists of its workspace. */
+/** The unsynced kinds of guardrail `gid`, from the three lists of its workspace and the policies the last refresh saw (`seen`). */
 function unsyncedOf(
   gid: string,
   outs: GuardrailOutputs,
   lists: Record<PolicyKind, Summary[]>,
+  seen: MappedPolicyIds,
   secrets: readonly string[],
-): UnsyncedPolicy[] {
+): Found {
   // A service whose lists carry no legacy fields at all says nothing about the mapping: no "deleted" is inferred from it.
   const mappingShown = POLICY_KINDS.some((k) => lists[k].some((p) => p.is_legacy_mapped !== null));
-  const found: UnsyncedPolicy[] = [];
+  const found: Found = { unsynced: [], mapped: {} };
   for (const kind of POLICY_KINDS) {
     if (!setsKind(kind, outs as unknown as Record<string, unknown>)) continue;
     const mine = lists[kind].filter((p) => (p.legacy_guardrail_ids ?? []).some((g) => sameUuid(g, gid)));
     for (const p of mine)
       if (p.is_legacy_mapped === false)
-        found.push({ kind, policyId: p.id, deleted: false, enforces: enforcedBy(kind, p, secrets) });
-    if (mine.length === 0 && mappingShown) found.push({ kind, policyId: null, deleted: true, enforces: null });
+        found.unsynced.push({ kind, policyId: p.id, deleted: false, enforces: enforcedBy(kind, p, secrets) });
+    const last = typeof seen[kind] === "string" ? seen[kind] : undefined;
+    // The policy last seen is kept while none is listed, so the next refresh says it again.
+    const listed = mine[0]?.id ?? last;
+    if (listed) found.mapped[kind] = listed;
+    if (mine.length > 0) continue;
+    if (mappingShown) found.unsynced.push({ kind, policyId: null, deleted: true, enforces: null });
+    else if (last) found.unsynced.push({ kind, policyId: last, deleted: false, unlisted: true, enforces: null });
   }
   return found;
 }
+
+/** The recorded `mappedPolicyIds` when it is one (state of earlier versions has none; a hostile one is ignored). */
+const seenIn = (outs: GuardrailOutputs | undefined): MappedPolicyIds => {
+  const m = outs?.mappedPolicyIds;
+  return m && typeof m === "object" && !Array.isArray(m) ? m : {};
+};
 
 /**
  * The refreshed outputs with `unsyncedPolicies` (left out when none, as state written before
@@ -113,8 +147,12 @@ export async function withPolicyDrift(
   previous: GuardrailOutputs | undefined,
   secrets: readonly string[],
 ): Promise<GuardrailOutputs> {
-  const { unsyncedPolicies: _, ...rest } = outs;
-  const kept = (u: UnsyncedPolicy[] | undefined) => (u && u.length > 0 ? { ...rest, unsyncedPolicies: u } : rest);
+  const { unsyncedPolicies: _, mappedPolicyIds: _m, ...rest } = outs;
+  const kept = (u: UnsyncedPolicy[] | undefined, m: MappedPolicyIds | undefined = previous?.mappedPolicyIds) => ({
+    ...rest,
+    ...(u && u.length > 0 ? { unsyncedPolicies: u } : {}),
+    ...(m && Object.keys(m).length > 0 ? { mappedPolicyIds: m } : {}),
+  });
   // A guardrail older than workspaces maps into the default workspace (rule 31's choice), when the state knows it.
   const ws = outs.workspaceId ?? (previous ? knownDefaultWorkspace(previous) : null);
   if (!ws) return kept(previous?.unsyncedPolicies);
@@ -127,18 +165,25 @@ export async function withPolicyDrift(
     console.error(unreadWarning(outs.name, err, secrets));
     return kept(previous?.unsyncedPolicies);
   }
-  const unsynced = unsyncedOf(gid, outs, lists, secrets);
-  say(gid, outs.name, unsynced, secrets);
-  return kept(unsynced);
+  const found = unsyncedOf(gid, outs, lists, seenIn(previous), secrets);
+  say(gid, outs.name, found.unsynced, secrets);
+  return kept(found.unsynced, found.mapped);
 }
 
-/** The recorded entries for the kinds `settings` (the program's args or outputs) still set. */
+/** The recorded entries (unsynced kinds, policies last seen) for the kinds `settings` (the program's args or outputs) still set. */
 export function stillSet(
   recorded: GuardrailOutputs | undefined,
   settings: object,
-): { unsyncedPolicies?: UnsyncedPolicy[] } {
-  const kept = (recorded?.unsyncedPolicies ?? []).filter((u) => setsKind(u.kind, settings as Record<string, unknown>));
-  return kept.length > 0 ? { unsyncedPolicies: kept } : {};
+): { unsyncedPolicies?: UnsyncedPolicy[]; mappedPolicyIds?: MappedPolicyIds } {
+  const sets = (kind: PolicyKind) => setsKind(kind, settings as Record<string, unknown>);
+  const kept = (recorded?.unsyncedPolicies ?? []).filter((u) => sets(u.kind));
+  const seen = Object.entries(seenIn(recorded)).filter(
+    ([k]) => (POLICY_KINDS as readonly string[]).includes(k) && sets(k as PolicyKind),
+  );
+  return {
+    ...(kept.length > 0 ? { unsyncedPolicies: kept } : {}),
+    ...(seen.length > 0 ? { mappedPolicyIds: Object.fromEntries(seen) } : {}),
+  };
 }
 
 /**
@@ -161,6 +206,8 @@ export function warnRecordedDrift(
  */
 function say(gid: string, name: string, unsynced: readonly UnsyncedPolicy[], secrets: readonly string[]): void {
   for (const u of unsynced)
-    if (firstTime(`unsynced policy\0${gid.toLowerCase()}\0${u.kind}\0${u.policyId ?? "deleted"}`))
+    if (
+      firstTime(`unsynced policy\0${gid.toLowerCase()}\0${u.kind}\0${u.policyId ?? "deleted"}\0${u.unlisted === true}`)
+    )
       console.error(driftWarning(name, u, secrets));
 }

@@ -15,7 +15,14 @@ export type WorkspaceFacts = Pick<WireWorkspace, "id" | "name" | "slug" | "defau
 /** What Pulumi stores for a workspace's default guardrail. */
 export type WorkspaceDefaultOutputs = Omit<
   GuardrailOutputs,
-  "args" | "name" | "workspaceId" | "createdAt" | "defaultWorkspaceId" | "modelAliases" | "unsyncedPolicies"
+  | "args"
+  | "name"
+  | "workspaceId"
+  | "createdAt"
+  | "defaultWorkspaceId"
+  | "modelAliases"
+  | "unsyncedPolicies"
+  | "mappedPolicyIds"
 > & {
   /** The guardrail's name; null until something writes it (the service then names it `Workspace <id> Default`). */
   name: string | null;

@@ -15,13 +15,11 @@
  * updated since cannot be told from ours; that is the one residual case (docs/errors.md).
  */
 import { checkBaseUrl } from "../client/base-url";
-import { NotFoundError, type GuardrailsError } from "../client/errors";
-import { isAmbiguous } from "../client/retry";
+import { NotFoundError } from "../client/errors";
 import type { Connection } from "../connection";
-import { claim, isClaimed, othersSettled, serially, trackedPost } from "../resource/create-claims";
-import { createKey, JournalHandle } from "../resource/create-journal";
-import { settledEntry } from "../resource/orphan";
-import { discard } from "../resource/journal-files";
+import { claim, isClaimed, othersSettled } from "../resource/create-claims";
+import { createKey } from "../resource/create-journal";
+import { createJournaled } from "../resource/journaled-create";
 import { KINDS, type PolicyTypeName } from "../kinds";
 import { idText } from "../text/terminal";
 import { UserError } from "../user-error";
@@ -64,62 +62,20 @@ export async function createPolicyOnce(
   const ops = policyOps(conn, type);
   const s = conn.settings();
   const key = resource ? policyCreateKey(resource, checkBaseUrl(s.baseUrl, [s.apiKey]), type, body) : undefined;
-  const recovered = key ? await recoverInterrupted(conn, type, body, what, key) : undefined;
-  if (recovered) return recovered;
-  let journal: { landed(id: string): void; remove(): void } = NO_JOURNAL;
-  let started = Date.now();
-  return ops.create(body, {
-    around: async (post) => {
-      journal = resource && key ? JournalHandle.begin(resource, key) : NO_JOURNAL;
-      started = Date.now();
-      try {
-        const p = await trackedPost(post);
-        journal.landed(p.id);
-        return p;
-      } catch (err) {
-        // An ambiguous failure keeps the entry: if settling it fails, the next run resumes from `started`.
-        if (!isAmbiguous(err)) journal.remove();
-        throw err;
-      }
+  return createJournaled(
+    { resource, key },
+    {
+      settle: (since, why) => resolveAmbiguous(conn, type, body, what, since, why),
+      adopt: async (id, since) => {
+        // ops.get refuses an answer about another id or kind; its workspace is the one asked.
+        const p = await ops
+          .get(id, body.workspace_id)
+          .catch((err) => (err instanceof NotFoundError ? undefined : Promise.reject(err)));
+        return p && matches(type, listedOf(p), body, since) && sameLists(p, body).length === 0 ? p : undefined;
+      },
     },
-    resolve: async (err: GuardrailsError) => {
-      const found = await serially(() => resolveAmbiguous(conn, type, body, what, started, err.message));
-      if (found) journal.landed(found.id);
-      return found;
-    },
-    onGiveUp: () => journal.remove(),
-  });
-}
-
-const NO_JOURNAL = { landed: () => undefined, remove: () => undefined };
-
-/** The policy a killed run created for this exact create, if the journal says there is one. */
-async function recoverInterrupted(
-  conn: Connection,
-  type: PolicyTypeName,
-  body: WirePolicyWrite,
-  what: string,
-  key: string,
-): Promise<WirePolicy | undefined> {
-  const ops = policyOps(conn, type);
-  for (const orphan of JournalHandle.orphans(key)) {
-    const { entry, file } = await settledEntry(orphan.file, orphan.entry);
-    const found = await serially(async () => {
-      const why = `a run was interrupted during this create at ${new Date(entry.started).toISOString()}`;
-      if (!entry.id) return resolveAmbiguous(conn, type, body, what, entry.started, why);
-      if (isClaimed(entry.id)) return undefined;
-      // The entry is a claim read from disk: adopt only what this create would have made (ops.get
-      // refuses an answer about another id or kind; its workspace is the one asked).
-      const p = await ops
-        .get(entry.id, body.workspace_id)
-        .catch((err) => (err instanceof NotFoundError ? undefined : Promise.reject(err)));
-      const ours = p && matches(type, listedOf(p), body, entry.started) && sameLists(p, body).length === 0;
-      return ours && claim(p.id) ? p : undefined;
-    });
-    discard(file);
-    if (found) return found;
-  }
-  return undefined;
+    (outcome) => ops.create(body, outcome),
+  );
 }
 
 /** A detail record as a list row reads it. */

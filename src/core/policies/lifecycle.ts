@@ -12,7 +12,6 @@ import { updates, type CreateResult, type DiffResult, type Lifecycle } from "../
 import type { PropertyChange, ReadResult, UpdateResult } from "../results";
 import { userProps } from "../args/user-props";
 import { hidingSecrets } from "../args/secret-text";
-import { JournalHandle } from "../resource/create-journal";
 import { secrecyChanged } from "../resource/secrecy";
 import { idText } from "../text/terminal";
 import { UserError } from "../user-error";
@@ -26,6 +25,7 @@ import { createPolicyOnce } from "./create-once";
 import { goneQuestion, workspaceGone } from "./gone";
 import { annotate, check, label, parseInputs, secretNames, workspaceMoves } from "./inputs";
 import { workspaceIdOf } from "../resource/workspace";
+import { forgettingRecorded } from "./recorded";
 
 const MOVE: PropertyChange = { path: "workspaceId", kind: "replace" };
 
@@ -180,27 +180,14 @@ async function remove(conn: Connection, type: PolicyTypeName, id: string, props:
 const nothingToWrite = (type: PolicyTypeName, olds: PolicyOutputs, inputs: PolicyInputs) =>
   policyChanges(type, olds, inputs, () => true).length === 0;
 
-/** The engine recorded `id` (it called diff, read, update or delete with it): no interrupted create to recover. */
-const recorded = (id: string) => JournalHandle.forget(id);
-
-export const policyLifecycle = (type: PolicyTypeName, conn: Connection): Lifecycle => ({
-  check: async (_olds, news) => check(type, news),
-  // A secret arg's values never reach a failure's text, whoever wrote it (secret-text.ts).
-  diff: (id, olds, news) => {
-    recorded(id);
-    return diff(conn, type, olds as PolicyOutputs, news).catch(hidingSecrets(news, olds));
-  },
-  create: (news) => create(conn, type, news).catch(hidingSecrets(news)),
-  read: (id, props) => {
-    recorded(id.split("/").pop() ?? id);
-    return read(conn, type, id, props as PolicyOutputs | undefined).catch(hidingSecrets(props));
-  },
-  update: (id, olds, news) => {
-    recorded(id);
-    return update(conn, type, id, olds as PolicyOutputs, news).catch(hidingSecrets(news, olds));
-  },
-  delete: (id, props) => {
-    recorded(id);
-    return remove(conn, type, id, props as PolicyOutputs).catch(hidingSecrets(props));
-  },
-});
+/** A workspace policy's provider methods; diff, read, update and delete first end the journal entry of a create the engine has recorded (recorded.ts). */
+export const policyLifecycle = (type: PolicyTypeName, conn: Connection): Lifecycle =>
+  forgettingRecorded({
+    check: async (_olds, news) => check(type, news),
+    // A secret arg's values never reach a failure's text, whoever wrote it (secret-text.ts).
+    diff: (_id, olds, news) => diff(conn, type, olds as PolicyOutputs, news).catch(hidingSecrets(news, olds)),
+    create: (news) => create(conn, type, news).catch(hidingSecrets(news)),
+    read: (id, props) => read(conn, type, id, props as PolicyOutputs | undefined).catch(hidingSecrets(props)),
+    update: (id, olds, news) => update(conn, type, id, olds as PolicyOutputs, news).catch(hidingSecrets(news, olds)),
+    delete: (id, props) => remove(conn, type, id, props as PolicyOutputs).catch(hidingSecrets(props)),
+  });

@@ -24,8 +24,10 @@ import { UserError } from "../user-error";
 import { changedElsewhere, sealed } from "./changes";
 import type { PolicyOutputs } from "./model";
 import { WORKSPACE_WIDE_ARG_NAMES, WORKSPACE_WIDE_ARGS, type WorkspaceWideInputs } from "./workspace-wide-args";
-import { createWorkspaceWideOnce } from "./workspace-wide-create";
+import { coverage, createBody, createWorkspaceWideOnce } from "./workspace-wide-create";
+import { coverageRefused } from "./workspace-wide-coverage";
 import { forgetWorkspaceWidePolicies, workspaceWidePolicies } from "./workspace-wide-list";
+import { forgettingRecorded } from "./recorded";
 import { typeWordOf } from "./workspace-wide-args";
 import {
   changedSinceRead,
@@ -87,13 +89,6 @@ export async function diff(olds: WorkspaceWideOutputs, news: Record<string, unkn
   return { changes: [...changes, ...resealed], deleteBeforeReplace: false };
 }
 
-/** The coverage a write sends: always whole (the PUT replaces it, rule 28). */
-const coverage = (inputs: WorkspaceWideInputs) => ({
-  workspace_ids: [...new Set(inputs.workspaceIds ?? [])],
-  opted_out_workspace_ids: [...new Set(inputs.optedOutWorkspaceIds ?? [])],
-  is_default: inputs.allWorkspaces ?? false,
-});
-
 /**
  * A write's answer with the coverage it sent where the answer leaves it out (only `id`, `name` and
  * `policy_type` are required, rule 28): a missing list must not read as "none" at the next check.
@@ -128,10 +123,14 @@ function known(p: WireWorkspaceWidePolicy, what: string): WireWorkspaceWidePolic
 export async function create(conn: Connection, news: Record<string, unknown>): Promise<CreateResult> {
   const inputs = parseInputs(news);
   const what = label(inputs.name, news);
-  const body = { name: inputs.name, config: configBody(inputs), ...coverage(inputs) };
+  const body = createBody(inputs);
   forgetWorkspaceWidePolicies(conn);
   const kind = kindOf(inputs.policyType);
-  const p = await createWorkspaceWideOnce(conn, kind, body, what).catch((err) => Promise.reject(annotate(what, err)));
+  // `__resource` (the face's name of the resource) keys the create journal (workspace-wide-create.ts).
+  const resource = typeof news.__resource === "string" ? news.__resource : undefined;
+  const p = await createWorkspaceWideOnce(conn, kind, body, what, resource).catch((err) =>
+    coverageRefused(conn, what, body, err),
+  );
   const outs = outputsOf(
     known(withSent(answered(p, kind, undefined, "the POST", what), body), what),
     inputs,
@@ -202,7 +201,7 @@ export async function update(
   forgetWorkspaceWidePolicies(conn);
   const p = await new PolicyClient(conn.client())
     .updateWorkspaceWidePolicy(live.kind, id, body as never)
-    .catch((err) => Promise.reject(annotate(what, err)));
+    .catch((err) => coverageRefused(conn, what, body, err));
   const held = known(withSent(answered(p, live.kind, id, "the PUT", what), body), what);
   return { properties: seal(outputsOf(held, inputs, undefined), secretNames(news)) };
 }
@@ -228,13 +227,17 @@ function annotate(what: string, err: unknown): Error {
   return annotateAs(what, err);
 }
 
-/** The provider methods of a workspace-wide policy over `conn`. */
+/**
+ * The provider methods of a workspace-wide policy over `conn`. Diff, read, update and delete
+ * first end the journal entry of a create the engine has recorded (recorded.ts).
+ */
 // A secret arg's values never reach a failure's text, whoever wrote it (secret-text.ts).
-export const workspaceWideLifecycle = (conn: Connection): Lifecycle => ({
-  check: async (_olds, news) => check(news),
-  diff: (_id, olds, news) => diff(olds as WorkspaceWideOutputs, news).catch(hidingSecrets(news, olds)),
-  create: (news) => create(conn, news).catch(hidingSecrets(news)),
-  read: (id, props) => read(conn, id, props as WorkspaceWideOutputs | undefined).catch(hidingSecrets(props)),
-  update: (id, olds, news) => update(conn, id, olds as WorkspaceWideOutputs, news).catch(hidingSecrets(news, olds)),
-  delete: (id, props) => remove(conn, id, props as WorkspaceWideOutputs).catch(hidingSecrets(props)),
-});
+export const workspaceWideLifecycle = (conn: Connection): Lifecycle =>
+  forgettingRecorded({
+    check: async (_olds, news) => check(news),
+    diff: (_id, olds, news) => diff(olds as WorkspaceWideOutputs, news).catch(hidingSecrets(news, olds)),
+    create: (news) => create(conn, news).catch(hidingSecrets(news)),
+    read: (id, props) => read(conn, id, props as WorkspaceWideOutputs | undefined).catch(hidingSecrets(props)),
+    update: (id, olds, news) => update(conn, id, olds as WorkspaceWideOutputs, news).catch(hidingSecrets(news, olds)),
+    delete: (id, props) => remove(conn, id, props as WorkspaceWideOutputs).catch(hidingSecrets(props)),
+  });
