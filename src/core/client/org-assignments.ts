@@ -18,12 +18,24 @@ import type { AssigneeKind, GuardrailsClient } from "./client";
 /** Each id's guardrails, the one this process assigned it to last first (held-elsewhere.ts relies on that order). */
 export type Holders = ReadonlyMap<string, readonly string[]>;
 
-type Change = (h: Map<string, string[]>) => void;
+/**
+ * The listing, and the members whose rows behind the first may be stale: assigning a member moves
+ * it off the other guardrail of that workspace, and which of its rows that was is not known here.
+ * While the assigned guardrail leads they are harmless (the first competing guardrail is named);
+ * a change that would bring one to the front answers false, and the view is read again.
+ */
+interface Data {
+  holders: Map<string, string[]>;
+  unsure: Set<string>;
+}
+type Change = (d: Data) => boolean;
 
 interface View {
   /** The service's write count this view has seen (`epochs`). */
   epoch: number;
   holders: Promise<Map<string, string[]>>;
+  /** The listing once read. */
+  data?: Data | undefined;
   /** Changes by writes that landed while the read was in flight; undefined once it ended. */
   pending?: Change[] | undefined;
 }
@@ -64,10 +76,14 @@ export function orgHolders(client: GuardrailsClient, kind: AssigneeKind): Promis
   if (known && known.epoch === epochOf(client)) return known.holders;
   const view: View = { epoch: epochOf(client), pending: [], holders: Promise.resolve(new Map()) };
   view.holders = readAll(client, kind).then(
-    (h) => {
-      for (const change of view.pending ?? []) change(h);
+    (holders) => {
+      const data: Data = { holders, unsure: new Set() };
+      // Callers that asked before these writes landed get this answer; later ones read again if one broke it.
+      const broken = (view.pending ?? []).filter((change) => !change(data)).length > 0;
       view.pending = undefined;
-      return h;
+      view.data = data;
+      if (broken && mine[kind] === view) delete mine[kind];
+      return holders;
     },
     (err: unknown) => {
       // A failed read is never shared: the next caller reads again.
@@ -84,38 +100,55 @@ function wrote(client: GuardrailsClient, kinds: readonly AssigneeKind[], change:
   const before = epochOf(client);
   epochs.set(client.baseUrl, before + 1);
   const mine = views.get(client);
+  if (!mine) return;
   for (const kind of kinds) {
-    const view = mine?.[kind];
+    const view = mine[kind];
     if (!view) continue;
     if (view.epoch !== before || !change) {
-      delete mine![kind];
+      delete mine[kind];
       continue;
     }
     view.epoch = before + 1;
     if (view.pending) view.pending.push(change);
-    else void view.holders.then(change);
+    else if (view.data && !change(view.data)) delete mine[kind];
   }
 }
 
+/** A key holds one guardrail at all: assigned, it is on that one only. A member's other rows stay, unsure. */
 const assigned =
-  (guardrailId: string, ids: readonly string[]): Change =>
-  (h) => {
-    for (const id of ids) h.set(id, [guardrailId, ...(h.get(id) ?? []).filter((g) => g !== guardrailId)]);
+  (kind: AssigneeKind, guardrailId: string, ids: readonly string[]): Change =>
+  ({ holders, unsure }) => {
+    for (const id of ids) {
+      const others = kind === "keys" ? [] : (holders.get(id) ?? []).filter((g) => g !== guardrailId);
+      holders.set(id, [guardrailId, ...others]);
+      if (others.length > 0) unsure.add(id);
+    }
+    return true;
   };
+
+/** Off the guardrail; false when that brings an unsure row to the front (it may be stale). */
 const unassigned =
   (guardrailId: string, ids: readonly string[]): Change =>
-  (h) => {
+  ({ holders, unsure }) => {
+    let sure = true;
     for (const id of ids) {
-      const rest = (h.get(id) ?? []).filter((g) => g !== guardrailId);
-      if (rest.length > 0) h.set(id, rest);
-      else h.delete(id);
+      const held = holders.get(id) ?? [];
+      const rest = held.filter((g) => g !== guardrailId);
+      if (held[0] === guardrailId && rest.length > 0 && unsure.has(id)) sure = false;
+      if (rest.length > 0) holders.set(id, rest);
+      else {
+        holders.delete(id);
+        unsure.delete(id);
+      }
     }
+    return sure;
   };
 
 /**
- * A bulk write's call, noted in the views when it answers; answers its count. An assign whose count is every id,
- * and any unassign that answers (ids not there are skipped: none is there after it), is applied;
- * a short assign (some ids skipped, which ones unknown) or a failed call forgets the view.
+ * A bulk write's call, noted in the views when it answers; answers its count. An assign whose
+ * count is every id, and any unassign that answers (ids not there are skipped: none is there
+ * after it), is applied; a short assign (some ids skipped, which ones unknown) or a failed call
+ * forgets the view.
  */
 export async function noted(
   client: GuardrailsClient,
@@ -131,9 +164,9 @@ export async function noted(
     wrote(client, [kind], undefined);
     throw err;
   }
+  const g = guardrailId.toLowerCase();
   const exact = verb === "unassign" || n === ids.length;
-  const change = verb === "assign" ? assigned : unassigned;
-  wrote(client, [kind], exact ? change(guardrailId.toLowerCase(), ids) : undefined);
+  wrote(client, [kind], exact ? (verb === "assign" ? assigned(kind, g, ids) : unassigned(g, ids)) : undefined);
   return n;
 }
 
@@ -151,10 +184,10 @@ export async function notedDelete(
     throw err;
   }
   const gone = guardrailId.toLowerCase();
-  wrote(client, kinds, (h) =>
+  wrote(client, kinds, (d) =>
     unassigned(
       gone,
-      [...h].filter(([, held]) => held.includes(gone)).map(([id]) => id),
-    )(h),
+      [...d.holders].filter(([, on]) => on.includes(gone)).map(([id]) => id),
+    )(d),
   );
 }
