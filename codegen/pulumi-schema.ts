@@ -28,6 +28,7 @@ import {
   TYPE_NAMES,
 } from "../src/core/kinds";
 import { BOOLEAN_SETTINGS, NUMERIC_SETTINGS } from "../src/core/settings/config";
+import { CHOICE_SETTINGS } from "../src/core/settings/moves-lookup";
 import { loadGuardrailFilesSchema } from "../src/native/load-files";
 import { functionSpecs, functionTypes } from "../src/native/schema-functions";
 import { type ArgDoc, argDocs, coreDoc, DOC_SOURCES } from "./docs-tables";
@@ -277,13 +278,14 @@ const RESOURCES: Record<ResourceTypeName, (docs: Map<string, ArgDoc>) => Resourc
  * the order of KNOWN_KEYS (test/unit/native-schema.test.ts holds the two equal).
  */
 export const SETTING_ENV: Record<
-  "apiKey" | "baseUrl" | keyof typeof NUMERIC_SETTINGS | keyof typeof BOOLEAN_SETTINGS,
+  "apiKey" | "baseUrl" | keyof typeof NUMERIC_SETTINGS | keyof typeof BOOLEAN_SETTINGS | keyof typeof CHOICE_SETTINGS,
   string
 > = {
   apiKey: "GUARDRAILS_API_KEY",
   baseUrl: "GUARDRAILS_BASE_URL",
   ...NUMERIC_SETTINGS,
   ...BOOLEAN_SETTINGS,
+  ...CHOICE_SETTINGS,
 };
 
 /**

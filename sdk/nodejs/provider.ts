@@ -39,6 +39,7 @@ export class Provider extends pulumi.ProviderResource {
             resourceInputs["maxAttempts"] = pulumi.output((args?.maxAttempts) ?? utilities.getEnvNumber("GUARDRAILS_MAX_ATTEMPTS")).apply(JSON.stringify);
             resourceInputs["maxBulk"] = pulumi.output((args?.maxBulk) ?? utilities.getEnvNumber("GUARDRAILS_MAX_BULK")).apply(JSON.stringify);
             resourceInputs["maxConcurrency"] = pulumi.output((args?.maxConcurrency) ?? utilities.getEnvNumber("GUARDRAILS_MAX_CONCURRENCY")).apply(JSON.stringify);
+            resourceInputs["movesLookup"] = (args?.movesLookup) ?? utilities.getEnv("GUARDRAILS_MOVES_LOOKUP");
             resourceInputs["skipCredentialsCheck"] = pulumi.output((args?.skipCredentialsCheck) ?? utilities.getEnvBoolean("GUARDRAILS_SKIP_CREDENTIALS_CHECK")).apply(JSON.stringify);
             resourceInputs["timeoutMs"] = pulumi.output((args?.timeoutMs) ?? utilities.getEnvNumber("GUARDRAILS_TIMEOUT_MS")).apply(JSON.stringify);
         }
@@ -77,6 +78,12 @@ export interface ProviderArgs {
      * Default: 4.
      */
     maxConcurrency?: pulumi.Input<number | undefined>;
+    /**
+     * When a set's `check` looks up where the ids it adds sit now (one walk of the organization's assignments per provider process): `full`, `preview-only` or `off`. Config `guardrails:movesLookup` or GUARDRAILS_MOVES_LOOKUP.
+     *
+     * Default: "full".
+     */
+    movesLookup?: pulumi.Input<string | undefined>;
     /**
      * Skip the one read that checks the key and URL when the provider is configured, for a preview without the service (offline, or a CI job given no key). Config `guardrails:skipCredentialsCheck` or GUARDRAILS_SKIP_CREDENTIALS_CHECK (`true` or `false`).
      *

@@ -13,6 +13,7 @@ import { refuseImportOption } from "./import-hint";
 import { secretArgNames } from "./secret-args";
 import { KEY_KIND, MEMBER_KIND, type AssignmentSetKind } from "../core/assignments/kind";
 import { assignedIds, toIdMap } from "../core/assignments/id-map";
+import { DRY_RUN_KEY } from "../core/assignments/moves";
 
 // The members' JSDoc here and in the two interfaces below copies SET_ARG_DOCS (core/args/assignment-args.ts):
 // change both (test/unit/arg-docs.test.ts holds them equal).
@@ -63,6 +64,8 @@ function setInputs(
     exclusive: args.exclusive ?? false,
     [kind.stateKey]: asMap(ids),
     __secretArgs: secretArgNames({ ...args }, { [kind.argName]: kind.stateKey }),
+    // For `guardrails:movesLookup: preview-only`: only the program knows it runs a preview; `check` drops it.
+    [DRY_RUN_KEY]: pulumi.runtime.isDryRun(),
   };
 }
 

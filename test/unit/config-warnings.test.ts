@@ -17,7 +17,7 @@ describe("configProblems", () => {
     expect(report.errors).toEqual([]);
     expect(report.warnings).toMatchInlineSnapshot(`
       [
-        "unknown config key guardrails:colour is ignored; pulumi-guardrails reads guardrails:apiKey, guardrails:baseUrl, guardrails:maxAttempts, guardrails:timeoutMs, guardrails:maxBulk, guardrails:maxConcurrency, guardrails:skipCredentialsCheck",
+        "unknown config key guardrails:colour is ignored; pulumi-guardrails reads guardrails:apiKey, guardrails:baseUrl, guardrails:maxAttempts, guardrails:timeoutMs, guardrails:maxBulk, guardrails:maxConcurrency, guardrails:skipCredentialsCheck, guardrails:movesLookup",
         "unknown config key guardrails:maxAtempts is ignored; did you mean guardrails:maxAttempts?",
         "guardrails:apiKey is plain text: it is stored unencrypted in Pulumi.<stack>.yaml, in the state (as an input of the default pulumi-nodejs provider), in \`pulumi stack export\` and in \`pulumi preview --json\`. Make it a secret with \`pulumi config set --secret guardrails:apiKey <key>\`, or better, \`pulumi config rm guardrails:apiKey\` and set GUARDRAILS_API_KEY in the environment",
       ]

@@ -43,6 +43,11 @@ func NewProvider(ctx *pulumi.Context,
 			args.MaxConcurrency = pulumi.IntPtr(d.(int))
 		}
 	}
+	if args.MovesLookup == nil {
+		if d := internal.GetEnvOrDefault(nil, nil, "GUARDRAILS_MOVES_LOOKUP"); d != nil {
+			args.MovesLookup = pulumi.StringPtr(d.(string))
+		}
+	}
 	if args.SkipCredentialsCheck == nil {
 		if d := internal.GetEnvOrDefault(nil, internal.ParseEnvBool, "GUARDRAILS_SKIP_CREDENTIALS_CHECK"); d != nil {
 			args.SkipCredentialsCheck = pulumi.BoolPtr(d.(bool))
@@ -82,6 +87,10 @@ type providerArgs struct {
 	//
 	// Default: 4.
 	MaxConcurrency *int `pulumi:"maxConcurrency"`
+	// When a set's `check` looks up where the ids it adds sit now (one walk of the organization's assignments per provider process): `full`, `preview-only` or `off`. Config `guardrails:movesLookup` or GUARDRAILS_MOVES_LOOKUP.
+	//
+	// Default: "full".
+	MovesLookup *string `pulumi:"movesLookup"`
 	// Skip the one read that checks the key and URL when the provider is configured, for a preview without the service (offline, or a CI job given no key). Config `guardrails:skipCredentialsCheck` or GUARDRAILS_SKIP_CREDENTIALS_CHECK (`true` or `false`).
 	//
 	// Default: false.
@@ -110,6 +119,10 @@ type ProviderArgs struct {
 	//
 	// Default: 4.
 	MaxConcurrency pulumi.IntPtrInput
+	// When a set's `check` looks up where the ids it adds sit now (one walk of the organization's assignments per provider process): `full`, `preview-only` or `off`. Config `guardrails:movesLookup` or GUARDRAILS_MOVES_LOOKUP.
+	//
+	// Default: "full".
+	MovesLookup pulumi.StringPtrInput
 	// Skip the one read that checks the key and URL when the provider is configured, for a preview without the service (offline, or a CI job given no key). Config `guardrails:skipCredentialsCheck` or GUARDRAILS_SKIP_CREDENTIALS_CHECK (`true` or `false`).
 	//
 	// Default: false.

@@ -69,6 +69,19 @@ Object.defineProperty(exports, "maxConcurrency", {
 });
 
 /**
+ * When a set's `check` looks up where the ids it adds sit now (one walk of the organization's assignments per provider process): `full`, `preview-only` or `off`. Config `guardrails:movesLookup` or GUARDRAILS_MOVES_LOOKUP.
+ *
+ * Default: "full".
+ */
+export declare const movesLookup: string | undefined;
+Object.defineProperty(exports, "movesLookup", {
+    get() {
+        return __config.get("movesLookup") ?? utilities.getEnv("GUARDRAILS_MOVES_LOOKUP");
+    },
+    enumerable: true,
+});
+
+/**
  * Skip the one read that checks the key and URL when the provider is configured, for a preview without the service (offline, or a CI job given no key). Config `guardrails:skipCredentialsCheck` or GUARDRAILS_SKIP_CREDENTIALS_CHECK (`true` or `false`).
  *
  * Default: false.

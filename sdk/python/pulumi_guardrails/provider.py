@@ -24,6 +24,7 @@ class ProviderArgs:
                  max_attempts: pulumi.Input[Optional[_builtins.int]] = None,
                  max_bulk: pulumi.Input[Optional[_builtins.int]] = None,
                  max_concurrency: pulumi.Input[Optional[_builtins.int]] = None,
+                 moves_lookup: pulumi.Input[Optional[_builtins.str]] = None,
                  skip_credentials_check: pulumi.Input[Optional[_builtins.bool]] = None,
                  timeout_ms: pulumi.Input[Optional[_builtins.int]] = None):
         """
@@ -40,6 +41,9 @@ class ProviderArgs:
         :param pulumi.Input[_builtins.int] max_concurrency: Requests in flight per provider process. Config `guardrails:maxConcurrency` or GUARDRAILS_MAX_CONCURRENCY.
                
                Default: 4.
+        :param pulumi.Input[_builtins.str] moves_lookup: When a set's `check` looks up where the ids it adds sit now (one walk of the organization's assignments per provider process): `full`, `preview-only` or `off`. Config `guardrails:movesLookup` or GUARDRAILS_MOVES_LOOKUP.
+               
+               Default: "full".
         :param pulumi.Input[_builtins.bool] skip_credentials_check: Skip the one read that checks the key and URL when the provider is configured, for a preview without the service (offline, or a CI job given no key). Config `guardrails:skipCredentialsCheck` or GUARDRAILS_SKIP_CREDENTIALS_CHECK (`true` or `false`).
                
                Default: false.
@@ -65,6 +69,10 @@ class ProviderArgs:
             max_concurrency = _utilities.get_env_int('GUARDRAILS_MAX_CONCURRENCY')
         if max_concurrency is not None:
             pulumi.set(__self__, "max_concurrency", max_concurrency)
+        if moves_lookup is None:
+            moves_lookup = _utilities.get_env('GUARDRAILS_MOVES_LOOKUP')
+        if moves_lookup is not None:
+            pulumi.set(__self__, "moves_lookup", moves_lookup)
         if skip_credentials_check is None:
             skip_credentials_check = _utilities.get_env_bool('GUARDRAILS_SKIP_CREDENTIALS_CHECK')
         if skip_credentials_check is not None:
@@ -141,6 +149,20 @@ class ProviderArgs:
         pulumi.set(self, "max_concurrency", value)
 
     @_builtins.property
+    @pulumi.getter(name="movesLookup")
+    def moves_lookup(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        When a set's `check` looks up where the ids it adds sit now (one walk of the organization's assignments per provider process): `full`, `preview-only` or `off`. Config `guardrails:movesLookup` or GUARDRAILS_MOVES_LOOKUP.
+
+        Default: "full".
+        """
+        return pulumi.get(self, "moves_lookup")
+
+    @moves_lookup.setter
+    def moves_lookup(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "moves_lookup", value)
+
+    @_builtins.property
     @pulumi.getter(name="skipCredentialsCheck")
     def skip_credentials_check(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
@@ -180,6 +202,7 @@ class Provider(pulumi.ProviderResource):
                  max_attempts: pulumi.Input[Optional[_builtins.int]] = None,
                  max_bulk: pulumi.Input[Optional[_builtins.int]] = None,
                  max_concurrency: pulumi.Input[Optional[_builtins.int]] = None,
+                 moves_lookup: pulumi.Input[Optional[_builtins.str]] = None,
                  skip_credentials_check: pulumi.Input[Optional[_builtins.bool]] = None,
                  timeout_ms: pulumi.Input[Optional[_builtins.int]] = None,
                  __props__=None):
@@ -199,6 +222,9 @@ class Provider(pulumi.ProviderResource):
         :param pulumi.Input[_builtins.int] max_concurrency: Requests in flight per provider process. Config `guardrails:maxConcurrency` or GUARDRAILS_MAX_CONCURRENCY.
                
                Default: 4.
+        :param pulumi.Input[_builtins.str] moves_lookup: When a set's `check` looks up where the ids it adds sit now (one walk of the organization's assignments per provider process): `full`, `preview-only` or `off`. Config `guardrails:movesLookup` or GUARDRAILS_MOVES_LOOKUP.
+               
+               Default: "full".
         :param pulumi.Input[_builtins.bool] skip_credentials_check: Skip the one read that checks the key and URL when the provider is configured, for a preview without the service (offline, or a CI job given no key). Config `guardrails:skipCredentialsCheck` or GUARDRAILS_SKIP_CREDENTIALS_CHECK (`true` or `false`).
                
                Default: false.
@@ -235,6 +261,7 @@ class Provider(pulumi.ProviderResource):
                  max_attempts: pulumi.Input[Optional[_builtins.int]] = None,
                  max_bulk: pulumi.Input[Optional[_builtins.int]] = None,
                  max_concurrency: pulumi.Input[Optional[_builtins.int]] = None,
+                 moves_lookup: pulumi.Input[Optional[_builtins.str]] = None,
                  skip_credentials_check: pulumi.Input[Optional[_builtins.bool]] = None,
                  timeout_ms: pulumi.Input[Optional[_builtins.int]] = None,
                  __props__=None):
@@ -259,6 +286,9 @@ class Provider(pulumi.ProviderResource):
             if max_concurrency is None:
                 max_concurrency = _utilities.get_env_int('GUARDRAILS_MAX_CONCURRENCY')
             __props__.__dict__["max_concurrency"] = pulumi.Output.from_input(max_concurrency).apply(pulumi.runtime.to_json) if max_concurrency is not None else None
+            if moves_lookup is None:
+                moves_lookup = _utilities.get_env('GUARDRAILS_MOVES_LOOKUP')
+            __props__.__dict__["moves_lookup"] = moves_lookup
             if skip_credentials_check is None:
                 skip_credentials_check = _utilities.get_env_bool('GUARDRAILS_SKIP_CREDENTIALS_CHECK')
             __props__.__dict__["skip_credentials_check"] = pulumi.Output.from_input(skip_credentials_check).apply(pulumi.runtime.to_json) if skip_credentials_check is not None else None

@@ -5,9 +5,9 @@
 import { SECRET_ARGS } from "./messages";
 
 /** Keys the Pulumi SDK and the resource classes add to a dynamic resource's props; every other key is the user's. */
-const PULUMI_KEYS = new Set(["__provider", "__resource", SECRET_ARGS]);
+const PULUMI_KEYS = new Set(["__provider", "__resource", SECRET_ARGS, "__dryRun"]);
 
-/** Strips the bookkeeping keys (`__provider` from Pulumi, `__resource` and `__secretArgs` from the resource classes) from a props bag; a user's own `__x` stays, to be reported. */
+/** Strips the bookkeeping keys (`__provider` from Pulumi, `__resource`, `__secretArgs` and the sets' `__dryRun` from the resource classes) from a props bag; a user's own `__x` stays, to be reported. */
 export function userProps(props: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(props).filter(([k]) => !PULUMI_KEYS.has(k)));
 }

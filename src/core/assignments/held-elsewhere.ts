@@ -6,6 +6,7 @@
  */
 import type { GuardrailsClient } from "../client/client";
 import { competes, HOLD_SCOPE } from "../holders";
+import { orgHolders } from "../client/org-assignments";
 import type { AssignmentSetKind } from "./kind";
 import { onGuardrail } from "./status";
 
@@ -19,7 +20,7 @@ interface GuardrailFacts {
 
 /**
  * Statuses of the given ids that sit on a competing guardrail. Makes no call when `ids` is
- * empty; otherwise one walk of the organization's assignments and, when some are elsewhere,
+ * empty; otherwise the organization's assignments (one walk per provider process and kind, shared) and, when some are elsewhere,
  * at most one GET per distinct guardrail involved (ours included, for members; for keys, whose scope needs no
  * workspace, at most MAX_NAMED_GUARDRAILS).
  */
@@ -30,12 +31,15 @@ export async function heldElsewhere(
   ids: readonly string[],
 ): Promise<Record<string, string>> {
   if (ids.length === 0) return {};
-  const wanted = new Set(ids);
-  // A member may hold one guardrail in each workspace: keep every one, and pick ours below.
+  // A member may hold one guardrail in each workspace: keep every one, and pick ours below. The
+  // listing is the process's shared view, read once (client/org-assignments.ts), its rows in the
+  // order that names where this process's own writes put an id.
+  const holders = await orgHolders(client, kind.wire);
   const found = new Map<string, string[]>();
-  for await (const row of kind.listAll(client))
-    if (wanted.has(row.id) && row.guardrailId !== guardrailId)
-      found.set(row.id, [...(found.get(row.id) ?? []), row.guardrailId]);
+  for (const id of new Set(ids)) {
+    const others = (holders.get(id) ?? []).filter((g) => g !== guardrailId);
+    if (others.length > 0) found.set(id, others);
+  }
   if (found.size === 0) return {};
   const facts = new Map<string, Promise<GuardrailFacts>>();
   const factsOf = (id: string): Promise<GuardrailFacts> => {

@@ -8,7 +8,8 @@ import { KINDS, SET_TYPE_NAMES, type SetOf, type SetTypeName } from "../kinds";
 /**
  * Which of the two set resources a lifecycle serves, and everything that differs between them:
  * its names (the kind table's `set` row, kinds.ts: state key, arg name, noun, wire word, skip
- * reason) and how the client lists it.
+ * reason) and how the client lists it (the organization's listing is client/org-assignments.ts,
+ * by `wire`).
  */
 export interface AssignmentSetKind extends Omit<SetOf, "wire"> {
   /** The client's word for the collection (its URL segment). */
@@ -17,8 +18,6 @@ export interface AssignmentSetKind extends Omit<SetOf, "wire"> {
   readonly typeName: SetTypeName;
   /** Ids assigned to a guardrail, every page. */
   list(client: GuardrailsClient, guardrailId: string): AsyncIterable<string>;
-  /** (assignee, guardrail) pairs across the organization, every page. */
-  listAll(client: GuardrailsClient): AsyncIterable<{ id: string; guardrailId: string }>;
 }
 
 async function* map<T, U>(items: AsyncIterable<T>, f: (t: T) => U): AsyncIterable<U> {
@@ -26,14 +25,12 @@ async function* map<T, U>(items: AsyncIterable<T>, f: (t: T) => U): AsyncIterabl
 }
 
 /** How the client lists each set kind. */
-const LISTING: Record<SetTypeName, Pick<AssignmentSetKind, "list" | "listAll">> = {
+const LISTING: Record<SetTypeName, Pick<AssignmentSetKind, "list">> = {
   GuardrailMemberAssignment: {
     list: (c, id) => map(c.listMemberAssignments(id), (r) => r.user_id),
-    listAll: (c) => map(c.listAllMemberAssignments(), (r) => ({ id: r.user_id, guardrailId: r.guardrail_id })),
   },
   GuardrailKeyAssignment: {
     list: (c, id) => map(c.listKeyAssignments(id), (r) => r.key_hash),
-    listAll: (c) => map(c.listAllKeyAssignments(), (r) => ({ id: r.key_hash, guardrailId: r.guardrail_id })),
   },
 };
 

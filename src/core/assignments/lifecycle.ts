@@ -9,7 +9,7 @@ import { issuesToFailures, markSecret, secretArgsOf } from "../args/messages";
 import { containsUnknown, isUnknown } from "../markers";
 import { userProps } from "../args/user-props";
 import { inProgramNames, type AssignmentSetKind } from "./kind";
-import { EXTRA_KEYS, keptMoves, movesAt, movesIn, withMoves } from "./moves";
+import { DRY_RUN_KEY, EXTRA_KEYS, keptMoves, movesAt, movesIn, withMoves } from "./moves";
 import { readSet } from "./read";
 import { statusesIn } from "./state-map";
 import { hidingSecretIds } from "./secret-ids";
@@ -78,7 +78,9 @@ async function checkWithMoves(
   news: Props,
 ): Promise<CheckResult> {
   const checked = checkSet(kind, news);
-  if (checked.failures.length > 0 || containsUnknown(setProps(news))) return checked;
+  // The program's word on a preview is for this check alone (moves.ts): no state holds it.
+  const { [DRY_RUN_KEY]: _said, ...program } = news;
+  if (checked.failures.length > 0 || containsUnknown(setProps(news))) return { ...checked, inputs: program };
   const inputs = parseSet(kind, news);
   const moves = await movesAt(conn, kind, olds ?? {}, news, inputs).catch(() => ({}));
   return { inputs: withMoves(news, { ...keptMoves(kind, olds ?? {}, inputs), ...moves }), failures: [] };

@@ -8,6 +8,7 @@
  * without another call. Best effort: a failed read records nothing (the write reports its own).
  */
 import { collect } from "../client/pagination";
+import { hasOrgView, orgHolders } from "../client/org-assignments";
 import type { Connection } from "../connection";
 import { containsUnknown } from "../markers";
 import { secretArgsOf } from "../args/messages";
@@ -22,6 +23,21 @@ type Props = Record<string, unknown>;
 /** Inputs the set classes or `check` add beside the user's args; never parsed as args. */
 export const EXTRA_KEYS = ["moves"] as const;
 
+/**
+ * Whether the program runs a preview, as the dynamic face's set classes say
+ * (`pulumi.runtime.isDryRun()`): the provider is not told (its requests and environment are the
+ * same in a preview and in an up), so `guardrails:movesLookup: preview-only` needs the program's
+ * word. `check` drops it from the inputs it answers, so no state holds it. Absent (the native
+ * face, whose programs cannot say it), `preview-only` looks up as `full` does: the safe side.
+ */
+export const DRY_RUN_KEY = "__dryRun";
+
+/** Whether `guardrails:movesLookup` lets this check look up (settings/moves-lookup.ts). */
+function looksUp(conn: Connection, news: Props): boolean {
+  const mode = conn.settings().movesLookup ?? "full";
+  return mode === "full" || (mode === "preview-only" && news[DRY_RUN_KEY] !== false);
+}
+
 /** Ids a warning names; the rest are counted. */
 const NAMED_MAX = 20;
 
@@ -30,8 +46,11 @@ const NAMED_MAX = 20;
  * A set already in state adds the ids its state does not hold (no read of its own guardrail),
  * except those a refresh already placed on another guardrail;
  * a new one lists its guardrail first, so ids already there (an adoption) cost no walk of the
- * organization's assignments. Calls: that list (new sets only), then, only when some ids are
- * not there, one walk of the organization's assignments and a GET per guardrail involved.
+ * organization's assignments, unless this process has read them already (they say it then).
+ * Calls: that list (new sets only), then, only when some ids are not there, the walk of the
+ * organization's assignments (once per provider process and kind, shared by every set:
+ * client/org-assignments.ts) and a GET per guardrail involved. `guardrails:movesLookup` can
+ * turn all of it off, or off outside a preview.
  */
 export async function movesAt(
   conn: Connection,
@@ -41,7 +60,7 @@ export async function movesAt(
   inputs: AssignmentInputs,
 ): Promise<Record<string, string>> {
   // A secret list is never copied under another name (nor one whose secrecy cannot be read).
-  if (secretArgsOf(news)(kind.stateKey) || containsUnknown(news)) return {};
+  if (secretArgsOf(news)(kind.stateKey) || containsUnknown(news) || !looksUp(conn, news)) return {};
   const client = conn.client();
   const inState = typeof olds?.guardrailId === "string" && olds.guardrailId.toLowerCase() === inputs.guardrailId;
   let adding: string[];
@@ -51,6 +70,10 @@ export async function movesAt(
     adding = [...inputs.ids].filter(
       (id) => held[id] !== true && !(typeof held[id] === "string" && parseOnGuardrail(held[id]!)),
     );
+  } else if (hasOrgView(client, kind.wire)) {
+    // The organization's assignments are already read in this process: they say what is here too.
+    const holders = await orgHolders(client, kind.wire);
+    adding = [...inputs.ids].filter((id) => !holders.get(id)?.includes(inputs.guardrailId));
   } else {
     const live = new Set(await collect(kind.list(client, inputs.guardrailId)));
     adding = [...inputs.ids].filter((id) => !live.has(id));
@@ -76,7 +99,7 @@ export function keptMoves(kind: AssignmentSetKind, olds: Props, inputs: Assignme
 
 /** The checked inputs: the program's, with `moves` when there are any (a stale one dropped). */
 export function withMoves(news: Props, moves: Record<string, string>): Props {
-  const { moves: _stale, ...rest } = news;
+  const { moves: _stale, [DRY_RUN_KEY]: _said, ...rest } = news;
   const sorted = Object.fromEntries(
     Object.keys(moves)
       .sort()

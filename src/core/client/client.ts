@@ -25,6 +25,7 @@ import {
 } from "./wire";
 import { checkBaseUrl } from "./base-url";
 import { NotFoundError, PaginationError } from "./errors";
+import { noted, notedDelete } from "./org-assignments";
 import { redactUrl } from "./redaction";
 import { MAX_LIST_BYTES, type PageResult, paginate } from "./pagination";
 import { type Budget, processBudget } from "./budget";
@@ -52,7 +53,7 @@ const assignmentsPath = (guardrailId: string) => `/guardrails/${encodeURICompone
 /** The management API's operations over undici, with retries, deadlines, byte caps and hidden pagination. One instance shares a keep-alive pool; `close()` releases it. */
 export class GuardrailsClient {
   private readonly transport: Transport;
-  private readonly baseUrl: string;
+  readonly baseUrl: string;
   private readonly retry: RetryOptions;
   private readonly hooks: RetryHooks;
   private readonly pageSize: number;
@@ -195,7 +196,8 @@ export class GuardrailsClient {
 
   /** Deletes a guardrail and its member and key assignments (contract rule 9). */
   async deleteGuardrail(id: string): Promise<void> {
-    await this.call({ method: "DELETE", path: `/guardrails/${encodeURIComponent(id)}`, schema: deletedResponse });
+    const path = `/guardrails/${encodeURIComponent(id)}`;
+    await notedDelete(this, id, this.call({ method: "DELETE", path, schema: deletedResponse }));
   }
 
   /** Member assignments of one guardrail, every page. */
@@ -221,15 +223,15 @@ export class GuardrailsClient {
   /** Bulk assign; answers `assigned_count` (moves included, skips not counted). */
   async assign(kind: AssigneeKind, guardrailId: string, ids: string[]): Promise<number> {
     const path = `/guardrails/${encodeURIComponent(guardrailId)}/assignments/${kind}`;
-    return (await this.call({ method: "POST", path, body: { [BULK_FIELD[kind]]: ids }, schema: assignedResponse }))
-      .assigned_count;
+    const n = this.call({ method: "POST", path, body: { [BULK_FIELD[kind]]: ids }, schema: assignedResponse });
+    return noted(this, { verb: "assign", kind, guardrailId, ids }, n);
   }
 
   /** Bulk unassign; answers `unassigned_count` (ids not on this guardrail are skipped). */
   async unassign(kind: AssigneeKind, guardrailId: string, ids: string[]): Promise<number> {
     const path = `/guardrails/${encodeURIComponent(guardrailId)}/assignments/${kind}/remove`;
-    return (await this.call({ method: "POST", path, body: { [BULK_FIELD[kind]]: ids }, schema: unassignedResponse }))
-      .unassigned_count;
+    const n = this.call({ method: "POST", path, body: { [BULK_FIELD[kind]]: ids }, schema: unassignedResponse });
+    return noted(this, { verb: "unassign", kind, guardrailId, ids }, n);
   }
 
   /** Bulk assign members (user ids) to a guardrail; answers `assigned_count`. */

@@ -8,6 +8,7 @@ import { checkBaseUrl } from "../client/base-url";
 import { holdsKey } from "../client/redaction";
 import { closest } from "../args/messages";
 import { hasControl } from "../text/controls";
+import { resolveMovesLookup } from "./moves-lookup";
 import { BOOLEAN_SETTINGS, KNOWN_KEYS, NUMERIC_MAX, NUMERIC_SETTINGS, parseBoolean, parsePositiveInt } from "./config";
 
 /** Why `pulumi refresh` and `pulumi destroy` can use a setting the stack no longer has. */
@@ -110,6 +111,11 @@ export function malformedSettings(
     } catch (err) {
       problems.push({ setting: name, message: (err as Error).message });
     }
+  }
+  try {
+    resolveMovesLookup(config.movesLookup, env, keys);
+  } catch (err) {
+    problems.push({ setting: "movesLookup", message: (err as Error).message });
   }
   const baseUrl = config.baseUrl || env.GUARDRAILS_BASE_URL;
   if (baseUrl) {

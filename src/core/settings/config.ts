@@ -11,6 +11,7 @@ import { reportRetry } from "../client/retry-report";
 import { shownSetting } from "../client/redaction";
 import { firstTime, forgetSaid } from "./said-once";
 import { UserError } from "../user-error";
+import { CHOICE_SETTINGS, resolveMovesLookup, type MovesLookup } from "./moves-lookup";
 
 /** The settings a client is made from, with where the key and URL came from (for messages). */
 export type ResolvedSettings = { apiKey: string; baseUrl: string } & ProviderSettings & {
@@ -37,6 +38,8 @@ export interface ProviderSettings {
    * or GUARDRAILS_SKIP_CREDENTIALS_CHECK (`true` or `false`). @default false
    */
   skipCredentialsCheck?: boolean | undefined;
+  /** When a set's `check` looks up where the ids it adds sit now (one walk of the organization's assignments per provider process): `full`, `preview-only` or `off`. Config `guardrails:movesLookup` or GUARDRAILS_MOVES_LOOKUP. @default "full" */
+  movesLookup?: MovesLookup | undefined;
 }
 
 /** Numeric settings, by config key suffix and env var. */
@@ -47,9 +50,7 @@ export const NUMERIC_SETTINGS = {
   maxConcurrency: "GUARDRAILS_MAX_CONCURRENCY",
 } as const;
 /** Settings that are `true` or `false`, by config key suffix and env var. */
-export const BOOLEAN_SETTINGS = {
-  skipCredentialsCheck: "GUARDRAILS_SKIP_CREDENTIALS_CHECK",
-} as const;
+export const BOOLEAN_SETTINGS = { skipCredentialsCheck: "GUARDRAILS_SKIP_CREDENTIALS_CHECK" } as const;
 /** Upper bounds of the numeric settings that have one. */
 export const NUMERIC_MAX: Partial<Record<keyof typeof NUMERIC_SETTINGS, number>> = {
   maxConcurrency: MAX_MAX_CONCURRENCY,
@@ -60,6 +61,7 @@ export const KNOWN_KEYS = [
   "baseUrl",
   ...Object.keys(NUMERIC_SETTINGS),
   ...Object.keys(BOOLEAN_SETTINGS),
+  ...Object.keys(CHOICE_SETTINGS),
 ] as const;
 
 interface StackSettings {
@@ -67,8 +69,9 @@ interface StackSettings {
   baseUrl?: string | undefined;
   /** Numbers as the text that was given, so a bad one is quoted back. */
   numbers: Partial<Record<keyof typeof NUMERIC_SETTINGS, string>>;
-  /** Flags as the text that was given, so a bad one is quoted back. */
+  /** Flags and choices as the text that was given, so a bad one is quoted back. */
   flags: Partial<Record<keyof typeof BOOLEAN_SETTINGS, string>>;
+  choices: Partial<Record<keyof typeof CHOICE_SETTINGS, string>>;
 }
 
 /**
@@ -131,7 +134,7 @@ export function useConcurrency(s: Pick<ProviderSettings, "maxConcurrency">): voi
  * Nothing is read before the first call that needs it.
  */
 export class ProviderConfig {
-  private fromStack: StackSettings = { numbers: {}, flags: {} };
+  private fromStack: StackSettings = { numbers: {}, flags: {}, choices: {} };
   private cached: { key: string; client: GuardrailsClient } | undefined;
 
   /** Takes the stack config (`guardrails:*` keys) the face was handed; the env vars stay the fallback. */
@@ -144,6 +147,7 @@ export class ProviderConfig {
       baseUrl: get("guardrails:baseUrl") || undefined,
       numbers: given(Object.keys(NUMERIC_SETTINGS)),
       flags: given(Object.keys(BOOLEAN_SETTINGS)),
+      choices: given(Object.keys(CHOICE_SETTINGS)),
     };
   }
 
@@ -185,6 +189,7 @@ export class ProviderConfig {
       maxBulk: number("maxBulk"),
       maxConcurrency: number("maxConcurrency"),
       skipCredentialsCheck: flag("skipCredentialsCheck") ?? false,
+      movesLookup: resolveMovesLookup(fromStack.choices.movesLookup, env, keys) ?? "full",
       apiKeySource,
       baseUrlSource,
     };
@@ -213,7 +218,7 @@ export class ProviderConfig {
 
   /** Forgets the stack config and closes the client (tests; a provider instance shut down). */
   reset(): void {
-    this.fromStack = { numbers: {}, flags: {} };
+    this.fromStack = { numbers: {}, flags: {}, choices: {} };
     void this.cached?.client.close();
     this.cached = undefined;
   }

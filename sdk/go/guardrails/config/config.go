@@ -82,6 +82,21 @@ func GetMaxConcurrency(ctx *pulumi.Context) int {
 	return value
 }
 
+// When a set's `check` looks up where the ids it adds sit now (one walk of the organization's assignments per provider process): `full`, `preview-only` or `off`. Config `guardrails:movesLookup` or GUARDRAILS_MOVES_LOOKUP.
+//
+// Default: "full".
+func GetMovesLookup(ctx *pulumi.Context) string {
+	v, err := config.Try(ctx, "guardrails:movesLookup")
+	if err == nil {
+		return v
+	}
+	var value string
+	if d := internal.GetEnvOrDefault(nil, nil, "GUARDRAILS_MOVES_LOOKUP"); d != nil {
+		value = d.(string)
+	}
+	return value
+}
+
 // Skip the one read that checks the key and URL when the provider is configured, for a preview without the service (offline, or a CI job given no key). Config `guardrails:skipCredentialsCheck` or GUARDRAILS_SKIP_CREDENTIALS_CHECK (`true` or `false`).
 //
 // Default: false.

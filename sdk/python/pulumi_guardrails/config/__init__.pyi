@@ -45,6 +45,13 @@ Requests in flight per provider process. Config `guardrails:maxConcurrency` or G
 Default: 4.
 """
 
+movesLookup: Optional[str]
+"""
+When a set's `check` looks up where the ids it adds sit now (one walk of the organization's assignments per provider process): `full`, `preview-only` or `off`. Config `guardrails:movesLookup` or GUARDRAILS_MOVES_LOOKUP.
+
+Default: "full".
+"""
+
 skipCredentialsCheck: Optional[bool]
 """
 Skip the one read that checks the key and URL when the provider is configured, for a preview without the service (offline, or a CI job given no key). Config `guardrails:skipCredentialsCheck` or GUARDRAILS_SKIP_CREDENTIALS_CHECK (`true` or `false`).

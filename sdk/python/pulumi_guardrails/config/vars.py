@@ -62,6 +62,15 @@ class _ExportableConfig(types.ModuleType):
         return __config__.get_int('maxConcurrency') or _utilities.get_env_int('GUARDRAILS_MAX_CONCURRENCY')
 
     @_builtins.property
+    def moves_lookup(self) -> Optional[str]:
+        """
+        When a set's `check` looks up where the ids it adds sit now (one walk of the organization's assignments per provider process): `full`, `preview-only` or `off`. Config `guardrails:movesLookup` or GUARDRAILS_MOVES_LOOKUP.
+
+        Default: "full".
+        """
+        return __config__.get('movesLookup') or _utilities.get_env('GUARDRAILS_MOVES_LOOKUP')
+
+    @_builtins.property
     def skip_credentials_check(self) -> Optional[bool]:
         """
         Skip the one read that checks the key and URL when the provider is configured, for a preview without the service (offline, or a CI job given no key). Config `guardrails:skipCredentialsCheck` or GUARDRAILS_SKIP_CREDENTIALS_CHECK (`true` or `false`).
