@@ -7,8 +7,6 @@
  * Only node's own modules are loaded before the clock starts.
  * argv: a JSON object {url, key, guardrailId, n, concurrency}.
  */
-import { resolve } from "node:path";
-
 interface FreshArgs {
   url: string;
   key: string;
@@ -41,7 +39,7 @@ async function main(): Promise<void> {
   };
   const t0 = performance.now();
   // What the shim requires as `pulumi-guardrails/internal` (src/dynamic/shim.ts), from this build.
-  const internal = require(resolve(__dirname, "../src/dynamic/internal")) as typeof import("../src/dynamic/internal");
+  const internal = require("../src/dynamic/internal") as typeof import("../src/dynamic/internal");
   const loadMs = performance.now() - t0;
   internal.configure((k) => config[k]);
   await internal.memberAssignment.create(news);

@@ -23,10 +23,8 @@ import { parseRetryAfter } from "./retry";
 import { visible } from "../text/terminal";
 import { wireErrorBody } from "./wire";
 
-// undici's entry point also loads fetch, WebSocket, caches, cookies and mocks: about half of what
-// a fresh provider process loaded before its first call (issue 43). The client needs the Agent
-// and `request` only; their modules are loaded alone (undici has no `exports` map to forbid it,
-// and test/unit/transport-load.test.ts fails if a new undici moves them).
+// undici's entry point also loads fetch, WebSocket, caches and mocks, half of a fresh provider's
+// load (issue 43); only these two are needed (test/unit/transport-load.test.ts: if undici moves them).
 const Agent = require("undici/lib/dispatcher/agent") as typeof AgentClass;
 const request = require("undici/lib/api/api-request") as (
   this: Dispatcher,
