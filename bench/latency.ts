@@ -12,6 +12,10 @@
  * bulk calls (parallel); a refresh reads page 0 (serial: it gives `total_count`) and then the
  * other pages (parallel); an export lists the guardrails, then the organization's member
  * assignments (page 0 serial, the rest parallel) and its key assignments (serial).
+ * Issue 43 added two rows: "create, fresh process", the same create in a child process that has
+ * loaded nothing (fresh-create.ts: the package's load and the key and URL check, 1 serial call,
+ * count), and "add one", one member added as the engine does it (check with its moves lookup,
+ * then update: the organization's listing, page 0 serial and the rest parallel, and one assign).
  * Figures only; nothing here asserts a time.
  * Env: LATENCY_N ("1000,10000,100000"), LATENCY_MS ("0,100"), LATENCY_CONCURRENCY ("1,4,8").
  */
