@@ -78,6 +78,8 @@ interface Row {
   n: number;
   op: Operation;
   calls: number;
+  /** Of `calls`, the safety reads: pages of the organization's assignment listings (safetyReads). */
+  safety: number;
   minimum: number;
   ms: number;
   rssMb: number;
@@ -94,6 +96,16 @@ const FLOOR_OF: Record<Operation, FloorOp> = {
   "no-op preview": "preview",
   destroy: "destroy",
 };
+/**
+ * The safety reads of one command, by call shape in the emulator's log: the pages of the
+ * organization-wide assignment listings (`GET /guardrails/assignments/members|keys`), which the
+ * moves lookup (core/assignments/moves.ts) and the reads that name where a member went make.
+ * Read from the log, not from a model, so the column shows whatever the code does.
+ */
+const SAFETY_OPERATIONS = ["listAllMemberAssignments", "listAllKeyAssignments"];
+const safetyReads = (counts: Record<string, number>) =>
+  SAFETY_OPERATIONS.reduce((sum, op) => sum + (counts[op] ?? 0), 0);
+
 interface SizeFacts {
   setup: Setup;
   n: number;
@@ -143,7 +155,17 @@ async function runSize(
       const writes = state.finish();
       if (res.code !== 0) throw new Error(`${setup} N=${n} ${op} failed:\n${res.output.slice(-3000)}`);
       const log = await p.log();
-      rows.push({ setup, n, op, calls: log.total, minimum: minimumCalls(op, n), ms, rssMb, writes });
+      rows.push({
+        setup,
+        n,
+        op,
+        calls: log.total,
+        safety: safetyReads(log.counts),
+        minimum: minimumCalls(op, n),
+        ms,
+        rssMb,
+        writes,
+      });
       process.stderr.write(
         `  ${setup} N=${n} ${op}: ${log.total} calls, ${ms} ms, ${rssMb} MB, checkpoint ${writes.checkpointBytes} B (${writes.changedBytes} B changed)\n`,
       );
@@ -207,8 +229,8 @@ async function runFloor(ctx: ReturnType<typeof preparePulumiTemplate>): Promise<
 
 function table(rows: Row[], facts: SizeFacts[], floor: Record<FloorOp, number>, pure: PureTimes[]): string {
   const out = [
-    "| N | operation | minimum calls | set: calls | set / minimum | set: time | engine floor | set / floor | payload floor | set / payload floor | per-member: calls | per-member / set | per-member: time |",
-    "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    "| N | operation | minimum calls | set: calls | of them, safety reads | set / minimum | set: time | engine floor | set / floor | payload floor | set / payload floor | per-member: calls | per-member / set | per-member: time |",
+    "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
   ];
   for (const n of SIZES) {
     for (const op of OPERATIONS) {
@@ -218,7 +240,7 @@ function table(rows: Row[], facts: SizeFacts[], floor: Record<FloorOp, number>, 
       const skipped = facts.find((f) => f.setup === "per-member" && f.n === n)?.skipped;
       const ratio = (a: number, b: number) => (b === 0 ? (a === 0 ? "1.00" : "∞") : (a / b).toFixed(2));
       out.push(
-        `| ${n.toLocaleString("en")} | ${op} | ${minimumCalls(op, n)} | ${ours?.calls ?? "-"} | ${ours ? ratio(ours.calls, minimumCalls(op, n)) : "-"} | ${ours ? `${(ours.ms / 1000).toFixed(1)} s` : "-"} | ${(floor[FLOOR_OF[op]] / 1000).toFixed(1)} s | ${ours ? (ours.ms / floor[FLOOR_OF[op]]).toFixed(2) : "-"} | ${payload ? `${(payload.ms / 1000).toFixed(1)} s` : "-"} | ${ours && payload ? (ours.ms / payload.ms).toFixed(2) : "-"} | ${theirs?.calls ?? (skipped ? "not run" : "-")} | ${theirs && ours ? ratio(theirs.calls, ours.calls) : "-"} | ${theirs ? `${(theirs.ms / 1000).toFixed(1)} s` : (skipped ?? "-")} |`,
+        `| ${n.toLocaleString("en")} | ${op} | ${minimumCalls(op, n)} | ${ours?.calls ?? "-"} | ${ours?.safety ?? "-"} | ${ours ? ratio(ours.calls, minimumCalls(op, n)) : "-"} | ${ours ? `${(ours.ms / 1000).toFixed(1)} s` : "-"} | ${(floor[FLOOR_OF[op]] / 1000).toFixed(1)} s | ${ours ? (ours.ms / floor[FLOOR_OF[op]]).toFixed(2) : "-"} | ${payload ? `${(payload.ms / 1000).toFixed(1)} s` : "-"} | ${ours && payload ? (ours.ms / payload.ms).toFixed(2) : "-"} | ${theirs?.calls ?? (skipped ? "not run" : "-")} | ${theirs && ours ? ratio(theirs.calls, ours.calls) : "-"} | ${theirs ? `${(theirs.ms / 1000).toFixed(1)} s` : (skipped ?? "-")} |`,
       );
     }
   }

@@ -1,7 +1,9 @@
 /** The assignment sets' args as the provider receives them: an id map, a guardrail id, a mode (issue 31). */
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { idProblem, SET_ARGS } from "../../src/core/args/assignment-args";
+import { idProblem, isWellFormedIdMap, SET_ARGS } from "../../src/core/args/assignment-args";
+import { MEMBER_KIND } from "../../src/core/assignments/kind";
+import { parseSet } from "../../src/core/assignments/lifecycle";
 import { issuesToFailures } from "../../src/core/args/messages";
 
 const GUARDRAIL = "3f2b8c1e-0000-4000-8000-000000000000";
@@ -93,5 +95,41 @@ describe("SET_ARGS", () => {
     expect(SET_ARGS.keys.partial.safeParse({ exclusive: false }).success).toBe(true);
     expect(failures(SET_ARGS.members.full, {}).map((f) => f.property)).toEqual(["guardrailId", "members"]);
     expect(failures(SET_ARGS.keys.full, { guardrailId: GUARDRAIL }).map((f) => f.property)).toEqual(["keys"]);
+  });
+});
+
+// The fast path of issue 43: a well-formed map skips zod's per-entry parse, and says so exactly
+// when zod would accept the map as it is; anything else goes to zod whole, for its messages.
+describe("isWellFormedIdMap", () => {
+  const cases: Array<[string, unknown]> = [
+    ["ids mapped to true", { user_a: true, user_b: true }],
+    ["a status string", { user_a: true, user_b: "not assigned" }],
+    ["an empty map", {}],
+    ["a blank id", { " ": true }],
+    ["an id over 500 characters", { ["u".repeat(501)]: true }],
+    ["false", { user_a: false }],
+    ["a number", { user_a: 1 }],
+    ["null", null],
+    ["an array", ["user_a"]],
+    ["a string", "user_a"],
+    ["a Map", new Map([["user_a", true]])],
+  ];
+  it.each(cases)("agrees with zod on %s", (_name, members) => {
+    const zodAccepts = SET_ARGS.members.full.safeParse({ guardrailId: GUARDRAIL, members }).success;
+    // Never faster than right: a map zod refuses is never well formed; the Map is left to zod.
+    if (!zodAccepts) expect(isWellFormedIdMap(members)).toBe(false);
+    else if (!(members instanceof Map)) expect(isWellFormedIdMap(members)).toBe(true);
+  });
+
+  it("leaves parseSet's answers and messages as zod's", () => {
+    const ids = Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`user_${i}`, true as const]));
+    const parsed = parseSet(MEMBER_KIND, { guardrailId: GUARDRAIL.toUpperCase(), members: { ...ids, user_x: "gone" } });
+    expect(parsed.guardrailId).toBe(GUARDRAIL);
+    expect(parsed.ids.size).toBe(1000);
+    expect(parsed.exclusive).toBe(false);
+    expect(() => parseSet(MEMBER_KIND, { guardrailId: GUARDRAIL, members: { ...ids, " ": true } })).toThrow(
+      /ids must be non-empty strings/,
+    );
+    expect(() => parseSet(MEMBER_KIND, { guardrailId: "nope", members: ids })).toThrow(/guardrailId/);
   });
 });

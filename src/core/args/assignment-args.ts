@@ -14,6 +14,24 @@ export function idProblem(id: string): string | undefined {
   return undefined;
 }
 
+/**
+ * Whether `map` is an id map zod would accept as it is: a plain object whose every key passes
+ * `idProblem` and whose every value is `true` or a status string. One loop, where zod's record
+ * parses each key and value apart: 10,000 ids cost it about 0.1 s in a fresh provider process
+ * (issue 43). A map that is not plainly well formed is left to zod, for its messages.
+ */
+export function isWellFormedIdMap(map: unknown): map is Record<string, true | string> {
+  if (map === null || typeof map !== "object") return false;
+  const proto = Object.getPrototypeOf(map);
+  if (proto !== Object.prototype && proto !== null) return false;
+  const record = map as Record<string, unknown>;
+  for (const id in record) {
+    const v = record[id];
+    if ((v !== true && typeof v !== "string") || idProblem(id) !== undefined) return false;
+  }
+  return true;
+}
+
 /** The id map: `true` is what programs send; a status string is what `read` records. */
 const idMap = (argName: string) =>
   z

@@ -4,7 +4,7 @@
  * the service in read.ts and write.ts. The state map is state-map.ts, applying a plan
  * apply.ts, finding where ids went held-elsewhere.ts.
  */
-import { SET_ARGS, type AssignmentInputs } from "../args/assignment-args";
+import { isWellFormedIdMap, SET_ARGS, type AssignmentInputs } from "../args/assignment-args";
 import { issuesToFailures, markSecret, secretArgsOf } from "../args/messages";
 import { containsUnknown, isUnknown } from "../markers";
 import { userProps } from "../args/user-props";
@@ -53,7 +53,13 @@ const setProps = (props: Props) => {
 
 /** The program's inputs, known and checked, as the lifecycle works with them. */
 export function parseSet(kind: AssignmentSetKind, news: Props): AssignmentInputs {
-  const parsed = SET_ARGS[kind.stateKey].full.safeParse(setProps(news), { reportInput: true });
+  const props = setProps(news);
+  // A well-formed id map skips zod's per-entry parse (isWellFormedIdMap); zod checks the rest.
+  const given = props[kind.stateKey];
+  const fast = isWellFormedIdMap(given);
+  const parsed = SET_ARGS[kind.stateKey].full.safeParse(fast ? { ...props, [kind.stateKey]: {} } : props, {
+    reportInput: true,
+  });
   const secret = secretArgsOf(news);
   if (!parsed.success)
     throw new UserError(
@@ -61,7 +67,7 @@ export function parseSet(kind: AssignmentSetKind, news: Props): AssignmentInputs
         .map((f) => `${inProgramNames(kind, f.property, secret(kind.stateKey))}: ${f.reason}`)
         .join("; "),
     );
-  const map = parsed.data.ids;
+  const map = fast ? given : parsed.data.ids;
   // Guardrail ids are UUIDs, case-insensitive; the service's own are lower case.
   return {
     guardrailId: parsed.data.guardrailId.toLowerCase(),
@@ -92,7 +98,9 @@ function checkSet(kind: AssignmentSetKind, news: Props): CheckResult {
   const failures = [];
   if (!isUnknown(props.guardrailId) && !("guardrailId" in known))
     failures.push({ property: "guardrailId", reason: "is required: the id of a Guardrail (e.g. guardrail.id)" });
-  const parsed = SET_ARGS[kind.stateKey].partial.safeParse(known, { reportInput: true });
+  // As parseSet: a well-formed id map skips zod's per-entry parse.
+  const light = isWellFormedIdMap(known[kind.stateKey]) ? { ...known, [kind.stateKey]: {} } : known;
+  const parsed = SET_ARGS[kind.stateKey].partial.safeParse(light, { reportInput: true });
   const secret = secretArgsOf(news);
   if (!parsed.success)
     for (const f of issuesToFailures(parsed.error, ["guardrailId", kind.argName, "exclusive"], secret))

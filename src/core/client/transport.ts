@@ -7,7 +7,7 @@
  * is read up to a cap while it streams, and everything the server says is redacted before it
  * is cut or kept on an error.
  */
-import { Agent, type Dispatcher, request } from "undici";
+import type { Agent as AgentClass, Dispatcher } from "undici";
 import type { z } from "zod";
 import {
   apiError,
@@ -22,6 +22,14 @@ import { redactCause, redactUrl, redactValue, serverText } from "./redaction";
 import { parseRetryAfter } from "./retry";
 import { visible } from "../text/terminal";
 import { wireErrorBody } from "./wire";
+
+// undici's entry point also loads fetch, WebSocket, caches and mocks, half of a fresh provider's
+// load (issue 43); only these two are needed (test/unit/transport-load.test.ts: if undici moves them).
+const Agent = require("undici/lib/dispatcher/agent") as typeof AgentClass;
+const request = require("undici/lib/api/api-request") as (
+  this: Dispatcher,
+  options: Dispatcher.RequestOptions,
+) => Promise<Dispatcher.ResponseData>;
 
 /** Default whole-request deadline, ms. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -97,9 +105,10 @@ export class Transport {
     const timer = setTimeout(() => deadline.abort(new DeadlinePassed()), this.timeoutMs);
     let status: number | undefined;
     try {
-      const res = await request(url, {
+      const res = await request.call(this.dispatcher, {
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
         method: ex.method,
-        dispatcher: this.dispatcher,
         signal: deadline.signal,
         headers: {
           authorization: `Bearer ${this.options.apiKey}`,
