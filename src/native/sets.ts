@@ -79,7 +79,10 @@ async function checkSet(
   olds: Props,
   news: Props,
 ): Promise<CheckResult> {
-  const own = [kind.stateKey, "moves"].filter((k) => k in news);
+  // `pulumi import` checks what Read answered as both olds and news: its id map is the state's
+  // copy (readSet), not an arg the program gave. Any other map or `moves` in news is refused.
+  const recheck = JSON.stringify(news[kind.stateKey]) === JSON.stringify(olds?.[kind.stateKey]);
+  const own = [kind.stateKey, "moves"].filter((k) => k in news && !(k === kind.stateKey && recheck));
   const refused = own.map((k) => ({
     property: k,
     reason: `is not an arg of ${kind.typeName}: list the ids in ${kind.argName}`,

@@ -48,6 +48,15 @@ describe("after pulumi import, a no-op preview makes no call (native face)", () 
     const m = (await members().read(`${g}/members`, undefined as never))!;
     const k = (await keys().read(`${g}/keys`, undefined as never))!;
     expect(m.inputs).toMatchObject({ members: { user_alice: true, user_bob: true } });
+    // `pulumi import` checks what Read answered, as olds and as news: the map is the state's, no failure.
+    expect(
+      (await members().check(m.inputs, { ...m.inputs, __resource: urn("GuardrailMemberAssignment", "m") })).failures,
+    ).toEqual([]);
+    expect(
+      (await members().check({}, { ...m.inputs, __resource: urn("GuardrailMemberAssignment", "m") })).failures,
+    ).toEqual([
+      { property: "members", reason: "is not an arg of GuardrailMemberAssignment: list the ids in memberUserIds" },
+    ]);
 
     await emu.clearLog();
     const memberNews = {
