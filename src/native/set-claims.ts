@@ -19,6 +19,7 @@ import { competes, HOLD_SCOPE, type HolderNoun } from "../core/holders";
 import type { PropertyFailure } from "../core/results";
 import { lastNameOfUrn } from "../core/urn";
 import type { Connection } from "../core/connection";
+import { guardrailFacts } from "../core/resource/guardrail-reads";
 
 /** One set's check, as the claims compare it. */
 export interface SetCheck {
@@ -106,5 +107,6 @@ export class DeploymentClaims {
 
 /** A provider instance's claims: its guardrails' workspaces read with its client. */
 export function claimsOver(conn: Connection): DeploymentClaims {
-  return new DeploymentClaims(async (id) => (await conn.client().getGuardrail(id)).workspace_id);
+  // Shared with the sets' and the Guardrail's reads of the same command (core/resource/guardrail-reads.ts).
+  return new DeploymentClaims(async (id) => (await guardrailFacts(conn.client(), id)).workspaceId ?? null);
 }

@@ -11,7 +11,8 @@
  * (`/keys` for keys) reads the guardrail's whole set as an additive set (core/assignments/read.ts
  * says why); `<guardrail id>/members?{"exclusive":..,"ids":[..]}` (core/assignments/import-id.ts)
  * reads only the ids named, in the mode named. Either answers inputs in the program's names:
- * `{guardrailId, memberUserIds}`, and records the id `<guardrail id>/members`.
+ * `{guardrailId, memberUserIds}`, with the id map beside them (what the next Check reads), and
+ * records the id `<guardrail id>/members`.
  */
 import type * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { idProblem } from "../core/args/assignment-args";
@@ -78,7 +79,10 @@ async function checkSet(
   olds: Props,
   news: Props,
 ): Promise<CheckResult> {
-  const own = [kind.stateKey, "moves"].filter((k) => k in news);
+  // `pulumi import` checks what Read answered as both olds and news: its id map is the state's
+  // copy (readSet), not an arg the program gave. Any other map or `moves` in news is refused.
+  const recheck = JSON.stringify(news[kind.stateKey]) === JSON.stringify(olds?.[kind.stateKey]);
+  const own = [kind.stateKey, "moves"].filter((k) => k in news && !(k === kind.stateKey && recheck));
   const refused = own.map((k) => ({
     property: k,
     reason: `is not an arg of ${kind.typeName}: list the ids in ${kind.argName}`,
@@ -157,9 +161,11 @@ async function readSet(kind: AssignmentSetKind, core: Lifecycle, id: string, pro
   const listed = Object.keys(map)
     .filter((k) => !isForeign(map[k]))
     .sort();
-  // A refresh keeps the id map beside the list, as Check writes it, with the statuses found: the
-  // next Check reads it (core moves.ts: an id held here needs no search of the organization).
-  const held = props === undefined ? {} : { [kind.stateKey]: Object.fromEntries(listed.map((k) => [k, map[k]])) };
+  // A refresh and an import keep the id map beside the list, as Check writes it, with the
+  // statuses found: the next Check reads it (core moves.ts: an id held here needs no search of
+  // the organization), so the first preview after an import makes no call (issue 43). The map is
+  // no arg of the schema: code generated from an import leaves it out.
+  const held = { [kind.stateKey]: Object.fromEntries(listed.map((k) => [k, map[k]])) };
   const inputs = { guardrailId, [kind.argName]: listed, ...held, ...(exclusive === true ? { exclusive } : {}) };
   return { id: r.id, properties: outputs(kind, r.properties, secret), inputs: sealed(inputs, secret, false) };
 }

@@ -4,19 +4,22 @@
  * `pulumi-resource-guardrails` found on PATH (src/native/bin, run from dist/). One stack:
  * create; a member moved between two sets previewed by key (removed from one, added to the
  * other, where it comes from) and applied, its move a warning on the resource; an exclusive
- * set beside another on one guardrail refused at preview, naming both; import of a member set
- * by `<id>/members` and a key set by `<id>/keys`, whose inputs in the program's names preview
- * with no change.
+ * set beside another on one guardrail refused at preview, naming both; import of a guardrail,
+ * a member set by `<id>/members` and a key set by `<id>/keys`, whose inputs in the program's
+ * names preview with no change and no call (issue 43: the sets record their id maps, the
+ * guardrail the default workspace's id).
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../../support/spawn-emulator";
 import { assignedMembers } from "../helpers/assigned";
+import { DEFAULT_WS } from "../helpers/emulator";
 import { useProgram } from "./harness";
 
 const MEMBERS = "guardrails:index:GuardrailMemberAssignment";
 const KEYS = "guardrails:index:GuardrailKeyAssignment";
+const GUARDRAIL = "guardrails:index:Guardrail";
 
 /** The program: two guardrails, a member set on each, a key set; `extra` adds lines. */
 const program = (engMembers: string[], opsMembers: string[], extra = "") => `
@@ -114,27 +117,49 @@ describe("native face: member and key sets under the real CLI", () => {
     expect((await p.log()).writes).toBe(0);
   });
 
-  it("imports a member set by <id>/members and a key set by <id>/keys, in the program's names", async () => {
+  it("imports a guardrail, a member set and a key set; the next preview has no change and makes no call", async () => {
     const legacy = (await p.api("POST", "/guardrails", { name: "Legacy" })).body.data.id as string;
     await p.api("POST", `/guardrails/${legacy}/assignments/members`, { member_user_ids: ["user_frank", "user_erin"] });
     await p.api("POST", `/guardrails/${legacy}/assignments/keys`, { key_hashes: ["b2c3d4e5f6071829"] });
     p.write(program(["user_alice"], ["user_carol", "user_bob"]));
     const file = join(p.dir, "import.json");
     const resources = [
+      { type: GUARDRAIL, name: "legacy", id: legacy },
       { type: MEMBERS, name: "legacy-members", id: `${legacy}/members` },
       { type: KEYS, name: "legacy-keys", id: `${legacy}/keys` },
     ];
     writeFileSync(file, JSON.stringify({ resources }));
     await p.pulumi(["import", "--file", file, "--yes", "--generate-code=false"], { check: true });
-    const state = (await p.exportState()).json.deployment.resources as Array<{ urn: string; inputs: unknown }>;
-    const inputs = (name: string) => state.find((r) => r.urn.endsWith(`::${name}`))?.inputs;
-    expect(inputs("legacy-members")).toEqual({ guardrailId: legacy, memberUserIds: ["user_erin", "user_frank"] });
-    expect(inputs("legacy-keys")).toEqual({ guardrailId: legacy, keyHashes: ["b2c3d4e5f6071829"] });
-    // What --generate-code writes from those inputs, as this program says it: no change.
+    const state = (await p.exportState()).json.deployment.resources as Array<{
+      urn: string;
+      inputs: unknown;
+      outputs: Record<string, unknown>;
+    }>;
+    const recorded = (name: string) => state.find((r) => r.urn.endsWith(`::${name}`));
+    // In the program's names, with the id map the next Check reads beside them (issue 43).
+    expect(recorded("legacy-members")?.inputs).toEqual({
+      guardrailId: legacy,
+      memberUserIds: ["user_erin", "user_frank"],
+      members: { user_erin: true, user_frank: true },
+    });
+    expect(recorded("legacy-keys")?.inputs).toEqual({
+      guardrailId: legacy,
+      keyHashes: ["b2c3d4e5f6071829"],
+      keys: { b2c3d4e5f6071829: true },
+    });
+    // The guardrail knows the default workspace's id: a program that leaves workspaceId out needs no call.
+    expect(recorded("legacy")?.outputs.defaultWorkspaceId).toBe(DEFAULT_WS);
+    // What --generate-code writes for the sets, as this program says it; the guardrail as the docs
+    // write it, workspaceId left out (the default workspace). No change, and no call but the one
+    // read that proves the key (docs/configuration.md).
     const imported = `
+new Native("${GUARDRAIL}", "legacy", { name: "Legacy" }, { protect: true });
 set("${MEMBERS}", "legacy-members", { guardrailId: "${legacy}", memberUserIds: ["user_erin", "user_frank"] }, { protect: true });
 set("${KEYS}", "legacy-keys", { guardrailId: "${legacy}", keyHashes: ["b2c3d4e5f6071829"] }, { protect: true });`;
     p.write(program(["user_alice"], ["user_carol", "user_bob"], imported));
+    await p.clearLog();
     await p.pulumi(["preview", "--expect-no-changes", "--diff"], { check: true });
+    const calls = (await p.log()).entries.map((e) => `${e.method} ${e.operation} ${e.query}`.trim());
+    expect(calls).toEqual(["GET listGuardrails ?offset=0&limit=1"]);
   });
 });

@@ -7,21 +7,20 @@
 import type { GuardrailsClient } from "../client/client";
 import { competes, HOLD_SCOPE } from "../holders";
 import { orgHolders } from "../client/org-assignments";
+import { guardrailFacts, type GuardrailFacts } from "../resource/guardrail-reads";
 import type { AssignmentSetKind } from "./kind";
 import { onGuardrail } from "./status";
 
 /** Distinct other guardrails a key set looks up by name in one read; past this, ids stand alone. */
 export const MAX_NAMED_GUARDRAILS = 50;
 
-interface GuardrailFacts {
-  name?: string;
-  workspaceId?: string;
-}
-
 /**
  * Statuses of the given ids that sit on a competing guardrail. Makes no call when `ids` is
- * empty; otherwise the organization's assignments (one walk per provider process and kind, shared) and, when some are elsewhere,
- * at most one GET per distinct guardrail involved (ours included, for members; for keys, whose scope needs no
+ * empty; otherwise the organization's assignments (one walk per provider process and kind,
+ * shared: client/org-assignments.ts) and, when some are elsewhere, at most one GET per distinct
+ * guardrail involved, each once per command (resource/guardrail-reads.ts): ours for its workspace
+ * (members only; none when the Guardrail's own refresh or create in this process read it, or reads
+ * it at the same time), each other one for its name and, for members, its workspace (for keys, whose scope needs no
  * workspace, at most MAX_NAMED_GUARDRAILS).
  */
 export async function heldElsewhere(
@@ -49,10 +48,7 @@ export async function heldElsewhere(
         // Members need each guardrail's workspace, so every one is read; keys only want a name.
         HOLD_SCOPE[kind.noun] === "organization" && facts.size >= MAX_NAMED_GUARDRAILS
           ? Promise.resolve({})
-          : client.getGuardrail(id).then(
-              (g) => ({ name: g.name, workspaceId: g.workspace_id ?? undefined }),
-              () => ({}),
-            );
+          : guardrailFacts(client, id).catch(() => ({}));
       facts.set(id, known);
     }
     return known;

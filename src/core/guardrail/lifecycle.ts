@@ -7,6 +7,7 @@ import { annotateAs } from "../resource/annotate";
 import { checkBaseUrl } from "../client/base-url";
 import type { Connection } from "../connection";
 import { JournalHandle } from "../resource/create-journal";
+import { noteGuardrail, readGuardrail } from "../resource/guardrail-reads";
 import { createGuardrailOnce } from "./create-once";
 import { confirmGone } from "../confirm-gone";
 import { containsUnknown, isUnknown } from "../markers";
@@ -19,7 +20,7 @@ import { adoptionWarning } from "./adoption-preview";
 import { changedProperties, propertyChanges } from "./changes";
 import { patchBody } from "./bodies";
 import { importedInputs, outputsFromWire, refreshedInputs, type GuardrailOutputs } from "./model";
-import { knownDefaultWorkspace, workspaceMoves } from "./workspace";
+import { knownDefaultWorkspace, withDefaultWorkspace, workspaceMoves } from "./workspace";
 import { withSecretCopies } from "./secret-copies";
 import { recordedSecretArgs, secrecyChanged } from "../resource/secrecy";
 import { UserError } from "../user-error";
@@ -112,6 +113,7 @@ export async function create(conn: Connection, news: Record<string, unknown>): P
     : await createGuardrailOnce(client, resourceOf(news), journalUrl(conn), inputs).catch((err) =>
         Promise.reject(annotate(inputs.name, err)),
       );
+  noteGuardrail(client, g);
   const outs = outputsFromWire(g, inputs);
   // An adopted guardrail keeps the id the program names it by (in lower case: check.ts).
   return { id: inputs.adoptId ?? g.id, properties: withSecretCopies(outs, recordedSecretArgs(news)) };
@@ -129,14 +131,16 @@ export async function read(conn: Connection, id: string, props: GuardrailOutputs
   const client = conn.client();
   let g: WireGuardrail;
   try {
-    g = await client.getGuardrail(gid);
+    // One GET per guardrail per command, shared with a set's refresh (resource/guardrail-reads.ts).
+    g = await readGuardrail(client, gid);
   } catch (err) {
     await confirmGuardrailGone(conn, gid, props, err);
     return undefined;
   }
   // The copies of the args that were secret when the state was written stay secret.
   const secrets = imported?.secret ?? recordedSecretArgs(props);
-  const outs = await withPolicyDrift(conn, gid, outputsFromWire(g, undefined, props), props, secrets);
+  const read = await withPolicyDrift(conn, gid, outputsFromWire(g, undefined, props), props, secrets);
+  const outs = await withDefaultWorkspace(client, read, imported !== undefined);
   if (imported) {
     const r = withSentModels(outs, importedInputs(outs), (l) => recordedCanonical(outs, l), imported.models);
     // The args the import id names as secret (the migration's: import-seal.ts) are recorded as
@@ -170,6 +174,7 @@ export async function update(
       changed.length === 0
         ? await client.getGuardrail(id)
         : await client.updateGuardrail(id, patchBody(inputs, changed));
+    noteGuardrail(client, g);
     const outs = { ...outputsFromWire(g, inputs, olds), ...stillSet(olds, inputs) };
     return { properties: withSecretCopies(outs, recordedSecretArgs(news)) };
   } catch (err) {

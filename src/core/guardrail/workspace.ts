@@ -25,12 +25,30 @@ export function knownDefaultWorkspace(recorded: RecordedWorkspace): string | nul
   return recorded.args && !recorded.args.workspaceId ? recorded.workspaceId : null;
 }
 
+/** The default workspace's id as each client (one per provider instance and process) learned it. */
+const learned = new WeakMap<GuardrailsClient, Promise<string | null>>();
+
 /**
  * Asks the service: `GET /guardrails` without `workspace_id` lists the default workspace,
  * so any row names it. `null` when that workspace holds no guardrail, which also says that
- * no guardrail of ours is in it.
+ * no guardrail of ours is in it. Asked once per client (one provider process, one command):
+ * every guardrail of the stack shares the id; a failure or a `null` is not kept.
  */
-export async function lookUpDefaultWorkspace(client: GuardrailsClient): Promise<string | null> {
+export function lookUpDefaultWorkspace(client: GuardrailsClient): Promise<string | null> {
+  let known = learned.get(client);
+  if (!known) {
+    known = askDefaultWorkspace(client);
+    learned.set(client, known);
+    // Only an id is kept: "holds no guardrail" may change within the command (a create).
+    known.then(
+      (id) => id === null && learned.delete(client),
+      () => learned.delete(client),
+    );
+  }
+  return known;
+}
+
+async function askDefaultWorkspace(client: GuardrailsClient): Promise<string | null> {
   let rows = 0;
   for await (const g of client.listGuardrails()) {
     if (g.workspace_id) return g.workspace_id;
@@ -61,4 +79,21 @@ export async function workspaceMoves(
   const known = knownDefaultWorkspace(recorded);
   if (known) return !sameUuid(known, recorded.workspaceId);
   return !sameUuid(await lookUpDefaultWorkspace(client()), recorded.workspaceId);
+}
+
+/**
+ * Outputs read by an import, or a refresh of state an earlier release imported (no `args`),
+ * with the default workspace's id recorded when the state does not know it: a program that
+ * leaves `workspaceId` out is then compared with no call, in every later preview, refresh and
+ * `up` (issue 43). One list call, shared by every guardrail of the command; best effort (a
+ * failure records nothing, and the diff asks again).
+ */
+export async function withDefaultWorkspace<O extends RecordedWorkspace>(
+  client: GuardrailsClient,
+  outs: O,
+  importing: boolean,
+): Promise<O> {
+  if (knownDefaultWorkspace(outs) || !outs.workspaceId || !(importing || outs.args === null)) return outs;
+  const id = await lookUpDefaultWorkspace(client).catch(() => null);
+  return id ? { ...outs, defaultWorkspaceId: id } : outs;
 }
