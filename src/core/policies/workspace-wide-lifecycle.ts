@@ -21,7 +21,8 @@ import { containsUnknown, isUnknown } from "../markers";
 import type { CheckResult, CreateResult, DiffResult, Lifecycle, ReadResult, UpdateResult } from "../results";
 import { updates } from "../results";
 import { UserError } from "../user-error";
-import { changedElsewhere, sealed } from "./changes";
+import { changedElsewhere, sealed, sealedInputs } from "./changes";
+import { parseWorkspaceWideImportId } from "./import-id";
 import type { PolicyOutputs } from "./model";
 import { WORKSPACE_WIDE_ARG_NAMES, WORKSPACE_WIDE_ARGS, type WorkspaceWideInputs } from "./workspace-wide-args";
 import { createWorkspaceWideOnce } from "./workspace-wide-create";
@@ -156,22 +157,30 @@ export async function read(
   state: WorkspaceWideOutputs | undefined,
 ): Promise<ReadResult | undefined> {
   const importing = !state || Object.keys(state).length === 0;
-  const what = label(importing ? id : state.name, state as never);
-  const p = await find(conn, id, false).catch((err) => Promise.reject(annotate(what, err)));
+  // An import id may name the args that were secret (the migration's: import-id.ts).
+  const imported = importing ? parseWorkspaceWideImportId(id) : undefined;
+  const policyId = imported?.policyId ?? id;
+  const what = label(importing ? policyId : state.name, state as never);
+  const p = await find(conn, policyId, false).catch((err) => Promise.reject(annotate(what, err)));
   if (!p) {
     if (importing)
       throw new UserError(
-        `cannot import ${NOUN} ${shown(id)}: the service lists no workspace-wide policy with that id (the import id is the policy's id, as the service's dashboard and its list GET /guardrails/policies/account show it)`,
+        `cannot import ${NOUN} ${shown(policyId)}: the service lists no workspace-wide policy with that id (the import id is the policy's id, as the service's dashboard and its list GET /guardrails/policies/account show it)`,
       );
     return undefined;
   }
   const args = importing ? ({} as WorkspaceWideInputs) : state.args;
   const outs = outputsOf(known(p, what), args, importing ? undefined : state.written);
-  if (importing) {
+  if (imported) {
+    // Those args are recorded as secrets, every copy, as a create with them secret would have.
     const inputs = refreshedInputs(outs, true);
-    return { id: p.id, properties: { ...outs, args: inputs }, inputs };
+    return {
+      id: p.id,
+      properties: seal({ ...outs, args: inputs as never }, imported.secret),
+      inputs: sealedInputs(inputs, imported.secret),
+    };
   }
-  const secrets = secretNames(state);
+  const secrets = secretNames(state!);
   const inputs = refreshedInputs(outs, false);
   return { id, properties: seal(outs, secrets), inputs: seal(inputs as never, secrets) };
 }
