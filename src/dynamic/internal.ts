@@ -7,6 +7,7 @@ import { workspaceDefaultLifecycle } from "../core/guardrail/workspace-default-l
 import { idMapFace } from "../core/policies/id-maps";
 import { policyLifecycle } from "../core/policies/lifecycle";
 import { workspaceWideLifecycle } from "../core/policies/workspace-wide-lifecycle";
+import { COVERAGE_LISTS } from "../core/policies/workspace-wide-model";
 import { assignmentLifecycle } from "../core/assignments/lifecycle";
 import { KEY_KIND, MEMBER_KIND } from "../core/assignments/kind";
 import { configure as configureSettings, processConfig } from "../core/settings/config";
@@ -57,8 +58,13 @@ const policies = Object.fromEntries(
 export const budgetPolicy = policies.BudgetPolicy;
 export const modelAccessPolicy = policies.ModelAccessPolicy;
 export const moderationPolicy = policies.ModerationPolicy;
+// Its coverage lists as maps too (id-maps.ts), so a workspace joining or leaving previews by id.
 export const workspaceWidePolicy = quietExpectedErrors(
-  withKeySource(afterCredentialsCheck(dynamicMethods(workspaceWideLifecycle(processConfig)))),
+  withKeySource(
+    afterCredentialsCheck(
+      dynamicMethods(idMapFace(workspaceWideLifecycle(processConfig), Object.keys(COVERAGE_LISTS))),
+    ),
+  ),
 );
 
 /**

@@ -4,6 +4,8 @@
  * (core/policies/workspace-wide-lifecycle.ts).
  */
 import * as pulumi from "@pulumi/pulumi";
+import { assignedIds, toIdMap } from "../core/args/id-map";
+import { COVERAGE_LISTS, type CoverageList } from "../core/policies/workspace-wide-model";
 import type { PolicyFieldName } from "../core/fields/policy-kinds";
 import { POLICY_FIELDS, POLICY_KINDS } from "../core/fields/policy-kinds";
 import { KINDS } from "../core/kinds";
@@ -62,6 +64,10 @@ export type WorkspaceWidePolicyArgs = Pick<GuardrailArgs, "name"> &
 export interface WorkspaceWidePolicy
   extends Pick<GuardrailFieldOutputs, PolicyFieldName<"budget" | "modelAvailability" | "moderation">> {}
 
+const COVERAGE = Object.keys(COVERAGE_LISTS) as CoverageList[];
+/** Whether a program's value is a list of ids (strings), the one shape the class turns into a map. */
+const isIdList = (v: unknown): v is string[] => Array.isArray(v) && v.every((id) => typeof id === "string");
+
 /** A workspace-wide policy (docs/resources/workspace-wide-policy.md). */
 export class WorkspaceWidePolicy extends pulumi.dynamic.Resource {
   /** The type token, so CrossGuard's `validateResourceOfType` matches. */
@@ -70,9 +76,10 @@ export class WorkspaceWidePolicy extends pulumi.dynamic.Resource {
   declare readonly policyId: pulumi.Output<string>;
   declare readonly name: pulumi.Output<string>;
   declare readonly policyType: pulumi.Output<"budget" | "modelAccess" | "moderation">;
-  /** The workspaces listed, as the service holds them. */
+  /** The workspaces listed, as the service holds them, sorted. */
   declare readonly workspaceIds: pulumi.Output<string[]>;
   declare readonly allWorkspaces: pulumi.Output<boolean>;
+  /** The workspaces opted out, as the service holds them, sorted. */
   declare readonly optedOutWorkspaceIds: pulumi.Output<string[]>;
   /** How many workspaces the service says the policy covers (the API's `workspace_count`). */
   declare readonly workspaceCount: pulumi.Output<number | null>;
@@ -90,14 +97,29 @@ export class WorkspaceWidePolicy extends pulumi.dynamic.Resource {
       "workspaceCount",
       "updatedAt",
     ];
+    // Each coverage list registers as a map `{id: true}` (core/policies/id-maps.ts says why), as a
+    // workspace policy's id lists do (policies.ts); absent stays absent, anything but a list of
+    // strings goes as it is, for check to refuse naming the field.
+    const given = args as Partial<Record<CoverageList, pulumi.Input<pulumi.Input<string>[]> | undefined>>;
+    const maps = Object.fromEntries(
+      COVERAGE.filter((l) => given[l] !== undefined).map((l) => [
+        l,
+        pulumi.output(given[l]).apply((ids) => (isIdList(ids) ? toIdMap([...ids].sort()) : ids)),
+      ]),
+    );
     // `__secretArgs` names the args that hold a secret (names, never values, secret-args.ts).
     const props = {
       ...Object.fromEntries(outputs.map((k) => [k, undefined])),
       ...args,
+      ...maps,
       // Lets a create recognise its own interrupted earlier attempt (create-journal.ts).
       __resource: `${pulumi.getProject()}/${pulumi.getStack()}/${name}`,
       __secretArgs: secretArgNames({ ...args }),
     };
     super(shimFor(KINDS.WorkspaceWidePolicy.internal), name, props, opts, "guardrails", "WorkspaceWidePolicy");
+    // The state holds maps; the program reads each list as the ids, sorted (a secret stays secret).
+    const held = this as unknown as Record<CoverageList, pulumi.Output<Record<string, unknown> | undefined>>;
+    this.workspaceIds = held.workspaceIds.apply(assignedIds);
+    this.optedOutWorkspaceIds = held.optedOutWorkspaceIds.apply(assignedIds);
   }
 }

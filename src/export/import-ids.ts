@@ -20,7 +20,9 @@ import { MODEL_LISTS, sameSet } from "../core/guardrail/model-lists";
 import { isSigned } from "../core/markers";
 import { FOREIGN, parseUnconfirmed } from "../core/assignments/status";
 import { shown } from "../core/args/messages";
-import { dynamicSetOf, GUARDRAIL_TYPE } from "../core/type-tokens";
+import { dynamicKindOf, dynamicSetOf, GUARDRAIL_TYPE } from "../core/type-tokens";
+import { POLICY_TYPE_NAMES, type PolicyTypeName } from "../core/kinds";
+import { policyImportId, workspaceWideImportId } from "../core/policies/import-id";
 
 /** An exported secret: ciphertext, or the plain envelope `--show-secrets` prints (any signed value, markers.ts). */
 const isSecret = isSigned;
@@ -71,6 +73,9 @@ export function importIdOf(
   const sealKey = secret.length > 0 ? revealed?.sealKey : undefined;
   const values = revealed?.resource.outputs ?? r.outputs;
   if (r.type === GUARDRAIL_TYPE) return managedGuardrailImportId(id, sentModels(values), secret, sealKey);
+  const kind = dynamicKindOf(r.type);
+  if (kind === "WorkspaceWidePolicy") return workspaceWideImportId(id, secret);
+  if (POLICY_TYPE_NAMES.includes(kind as PolicyTypeName)) return policyIdOf(r.urn, id, values, secret, fail, sealKey);
   const set = dynamicSetOf(r.type);
   if (!set) return id;
   const { stateKey: key, argName } = set;
@@ -95,6 +100,32 @@ export function importIdOf(
     );
   const ids = Object.keys(statuses).filter((k) => statuses[k] !== FOREIGN);
   return managedImportId(id.slice(0, id.length - key.length - 1), key, { exclusive, ids }, secret, sealKey);
+}
+
+/**
+ * A workspace policy's import id: `<workspaceId>/<policyId>` (the native face reads a policy
+ * within its workspace), from the state's `workspaceId` (the id the dynamic face recorded); a
+ * secret one sealed (core/policies/import-id.ts). The id lists are not carried: the import reads
+ * them from the service, as the dynamic face's refresh does.
+ */
+function policyIdOf(
+  urn: string,
+  id: string,
+  values: unknown,
+  secret: readonly string[],
+  fail: (why: string) => never,
+  sealKey: string | undefined,
+): string {
+  const ws = (values as Record<string, unknown> | null | undefined)?.workspaceId;
+  if (isSecret(ws) || (secret.includes("workspaceId") && !sealKey))
+    fail(
+      `${shown(urn)}: its workspaceId is secret, and the import id must name the workspace; run guardrails-migrate-to-native, which reads it with pulumi stack export --show-secrets and seals it (never in plain text), or make it plain in the program, pulumi up, then migrate`,
+    );
+  if (typeof ws !== "string" || ws === "")
+    fail(
+      `${shown(urn)}: its state records no workspaceId (not the shape the dynamic face writes); run pulumi refresh, then migrate`,
+    );
+  return policyImportId(ws, id, secret, sealKey);
 }
 
 const plainIds = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === "string");

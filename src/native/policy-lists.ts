@@ -49,9 +49,15 @@ function withMaps(props: Props, lists: readonly string[]): Props {
   return { ...props, ...Object.fromEntries(maps) };
 }
 
-/** Checked inputs as the core takes them: the face's id maps dropped. */
+/**
+ * Checked inputs (or state) as the core takes them: the face's id maps dropped, from the secret
+ * arg names too (the engine names a secret map among its secret roots; the core knows only the
+ * lists, and an import records only their names, so a map's name would read as a change of secrecy).
+ */
 function withoutMaps(news: Props): Props {
-  return Object.fromEntries(Object.entries(news).filter(([k]) => !MAP_NAMES.has(k)));
+  const out = Object.fromEntries(Object.entries(news).filter(([k]) => !MAP_NAMES.has(k)));
+  if (Array.isArray(out.__secretArgs)) out.__secretArgs = out.__secretArgs.filter((n) => !MAP_NAMES.has(n));
+  return out;
 }
 
 /**

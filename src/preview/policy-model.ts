@@ -73,7 +73,11 @@ export function nounOf(p: PolicyOfPreview): string {
   const row = POLICY_TYPE_NAMES.find((t) => KINDS[t].policy.fields === fields);
   return `workspace-wide ${row ? KINDS[row].policy.noun : "policy"}`;
 }
-export const ids = (bag: Bag | undefined, arg: ListArg): string[] | "secret" | "unknown" | undefined => {
+/** A policy's id list (a workspace-wide policy's coverage too) as its ids, whether a list or the dynamic face's map. */
+export const ids = (
+  bag: Bag | undefined,
+  arg: ListArg | "workspaceIds" | "optedOutWorkspaceIds",
+): string[] | "secret" | "unknown" | undefined => {
   const v = bag?.[arg];
   if (isSecret(v) || (Array.isArray(v) && v.some(isSecret))) return "secret";
   // A list, or an id, not known until apply: anyone may leave it (a loosening until a preview shows it).

@@ -8,7 +8,6 @@ import { some } from "./marks";
 import { verdictOf, type Verdict } from "./model";
 import { verdictText } from "./render";
 import { changed } from "./steps";
-import { isSecret } from "./values";
 
 import {
   type Bag,
@@ -201,9 +200,10 @@ export function wide(p: PolicyOfPreview, c: PolicyChange): void {
         : { text: "allWorkspaces: on → off, so every workspace it does not list loses it", verdict: lost() },
     );
   const list = (arg: "workspaceIds" | "optedOutWorkspaceIds", onAdd: string, onRemove: string, addLoosens: boolean) => {
-    const [b, a] = [p.before?.[arg], p.after?.[arg]];
-    if (isSecret(b) || isSecret(a)) {
-      if (JSON.stringify(b) !== JSON.stringify(a))
+    // A list, or the dynamic face's map `{id: true}` (core/policies/id-maps.ts), read as its ids.
+    const [b, a] = [ids(p.before, arg), ids(p.after, arg)];
+    if (b === "secret" || a === "secret") {
+      if (JSON.stringify(p.before?.[arg]) !== JSON.stringify(p.after?.[arg]))
         c.subjects.push({ text: `${arg} changed (secret)`, verdict: { direction: "unknown", gains: [] } });
       return;
     }
@@ -218,7 +218,7 @@ export function wide(p: PolicyOfPreview, c: PolicyChange): void {
       .sort();
     // Opt-outs count only while it covers every workspace; listed workspaces only while it does not.
     const matters = arg === "optedOutWorkspaceIds" ? all(p.after) : !all(p.after);
-    const ids = (xs: string[]) =>
+    const named = (xs: string[]) =>
       some(
         xs.map((x) => code(x)),
         50,
@@ -229,10 +229,10 @@ export function wide(p: PolicyOfPreview, c: PolicyChange): void {
       note: "not in force while allWorkspaces is " + String(all(p.after)),
     };
     if (added.length)
-      c.subjects.push({ text: `${onAdd}: ${ids(added)}`, verdict: !matters ? none : addLoosens ? lost() : gained() });
+      c.subjects.push({ text: `${onAdd}: ${named(added)}`, verdict: !matters ? none : addLoosens ? lost() : gained() });
     if (removed.length)
       c.subjects.push({
-        text: `${onRemove}: ${ids(removed)}`,
+        text: `${onRemove}: ${named(removed)}`,
         verdict: !matters ? none : addLoosens ? gained() : lost(),
       });
   };

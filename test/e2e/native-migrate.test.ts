@@ -4,12 +4,13 @@
  * the native face (raw `pulumi.CustomResource`, the plugin from src/native/bin on PATH)
  * previews with no change, and the service got no write call. Also `guardrails-export
  * --pulumi-import-file` for an organization into a fresh stack, and `pulumi import
- * --generate-code` for a TypeScript project.
+ * --generate-code` for a TypeScript project. A stack of Guardrail Policies moves the same way.
  */
 import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { DEFAULT_WS, W2 } from "../helpers/emulator";
 import { REPO_ROOT } from "../helpers/spawn-emulator";
 import { useProgram } from "./harness";
 
@@ -63,6 +64,7 @@ export const opsId = ops.id;
 `;
 
 const BIN = (tool: string) => join(REPO_ROOT, `dist/tools/${tool}/cli.js`);
+type Bag = Record<string, unknown>;
 const DYNAMIC = "pulumi-nodejs:dynamic/guardrails:";
 const NATIVE = "guardrails:index:";
 
@@ -232,5 +234,66 @@ describe("a dynamic-face stack moved to the native face", () => {
       user_id: string;
     }>;
     expect(members.map((m) => m.user_id).sort()).toEqual(["user_alice", "user_bob", "user_carol"]);
+  });
+  // Issue 40: a workspace policy imports by `<workspaceId>/<policyId>` (the native face reads a
+  // policy within its workspace), a workspace-wide policy by its id; the dynamic face's id maps
+  // stay behind (the import reads the service), and the same program previews with no change.
+  it("a stack with Guardrail Policies moves too, and previews with no change", async () => {
+    await onStack("policies");
+    const budget = {
+      workspaceId: DEFAULT_WS,
+      name: "Migrated budget",
+      limitUsd: 50,
+      resetInterval: "monthly",
+      memberUserIds: ["user_bob", "user_alice"],
+      keyHashes: ["a1b2c3d4e5f60718"],
+      workspaceDefault: true,
+      optedOutMemberUserIds: ["user_carol"],
+    };
+    const moderation = {
+      workspaceId: DEFAULT_WS,
+      name: "Migrated moderation",
+      contentFilterBuiltins: [{ slug: "email", action: "redact" }],
+      memberUserIds: ["user_dave"],
+    };
+    const wide = {
+      name: "Migrated org",
+      policyType: "budget",
+      limitUsd: 500,
+      resetInterval: "monthly",
+      workspaceIds: [W2, DEFAULT_WS],
+    };
+    const all = [
+      ["BudgetPolicy", "budget", budget],
+      ["ModerationPolicy", "moderation", moderation],
+      ["WorkspaceWidePolicy", "wide", wide],
+    ] as const;
+    p.write(`import { BudgetPolicy, ModerationPolicy, WorkspaceWidePolicy } from "pulumi-guardrails";
+${all.map(([kind, name, args]) => `new ${kind}(${JSON.stringify(name)}, ${JSON.stringify(args)} as any);`).join("\n")}
+`);
+    await p.up();
+    const writes = (await p.log()).writes;
+    const run = await bin("migrate-native", ["--yes"]);
+    expect(run.code, run.output).toBe(0);
+    const moved = await resources();
+    expect(moved.map((r) => `${r.name} ${r.type}`)).toEqual([
+      "budget guardrails:index:BudgetPolicy",
+      "moderation guardrails:index:ModerationPolicy",
+      "wide guardrails:index:WorkspaceWidePolicy",
+    ]);
+    p.write(`import * as pulumi from "@pulumi/pulumi";
+class Native extends pulumi.CustomResource {}
+${all.map(([kind, name, args]) => `new Native("guardrails:index:${kind}", ${JSON.stringify(name)}, ${JSON.stringify(args)});`).join("\n")}
+`);
+    await p.pulumi(["preview", "--expect-no-changes"], { check: true });
+    await p.pulumi(["up", "--yes", "--expect-no-changes"], { check: true });
+    expect((await p.log()).writes).toBe(writes);
+    // The native state holds the lists (and its own id maps beside them), never the dynamic face's maps as lists.
+    const state = (await p.exportState()).json.deployment.resources as Array<{ type: string; outputs?: Bag }>;
+    const held = state.find((r) => r.type === "guardrails:index:BudgetPolicy")!.outputs!;
+    expect(held.memberUserIds).toEqual(["user_alice", "user_bob"]);
+    expect(state.find((r) => r.type === "guardrails:index:WorkspaceWidePolicy")!.outputs!.workspaceIds).toEqual(
+      [DEFAULT_WS, W2].sort(),
+    );
   });
 });

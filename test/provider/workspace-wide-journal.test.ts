@@ -12,7 +12,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createBody, workspaceWideCreateKey } from "../../src/core/policies/workspace-wide-create";
-import { parseInputs, workspaceWideLifecycle } from "../../src/core/policies/workspace-wide-lifecycle";
+import { parseInputs } from "../../src/core/policies/workspace-wide-inputs";
+import { workspaceWideLifecycle } from "../../src/core/policies/workspace-wide-lifecycle";
 import { kindOf } from "../../src/core/policies/workspace-wide-model";
 import { ProviderConfig } from "../../src/core/settings/config";
 import type { Lifecycle } from "../../src/core/results";
@@ -105,7 +106,9 @@ describe.each(FACES)("a WorkspaceWidePolicy create journal on the %s face", (fac
     expect(await posts()).toEqual([]);
     expect(await named(`Killed A ${face}`)).toHaveLength(1);
     expect(await named(`Killed B ${face}`)).toHaveLength(1);
-    expect(a.properties).toMatchObject({ policyId: withId, limitUsd: 300, workspaceIds: [DEFAULT_WS] });
+    // The dynamic face records the coverage as a map `{id: true}` (core/policies/id-maps.ts).
+    const covered = face === "dynamic" ? { [DEFAULT_WS]: true } : [DEFAULT_WS];
+    expect(a.properties).toMatchObject({ policyId: withId, limitUsd: 300, workspaceIds: covered });
     // Each entry is used once: the journal is empty, and a second create of the resource (a
     // replace, another run) makes a new policy rather than adopting the same one twice.
     expect(readdirSync(dir)).toEqual([]);

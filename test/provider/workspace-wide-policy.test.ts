@@ -7,7 +7,8 @@
  * update and writes nothing; delete one DELETE.
  */
 import { describe, expect, it } from "vitest";
-import { check, workspaceWideLifecycle } from "../../src/core/policies/workspace-wide-lifecycle";
+import { check } from "../../src/core/policies/workspace-wide-inputs";
+import { workspaceWideLifecycle } from "../../src/core/policies/workspace-wide-lifecycle";
 import { ProviderConfig } from "../../src/core/settings/config";
 import { workspaceWidePolicy } from "../../src/dynamic/internal";
 import { fromStruct, toStruct } from "../../src/native/wire";
@@ -72,8 +73,46 @@ interface Face {
   update(id: string, olds: Props, news: Props): Promise<{ outs?: Props }>;
   delete(id: string, props: Props): Promise<void>;
 }
+const COVERAGE = ["workspaceIds", "optedOutWorkspaceIds"];
+/** `bag` with each coverage list of it and of its `args` converted by `f` (a test's own, not id-maps.ts). */
+function eachList(bag: Props | undefined, f: (v: unknown) => unknown): Props | undefined {
+  if (!bag) return bag;
+  const out: Props = { ...bag };
+  for (const l of COVERAGE) if (out[l] != null) out[l] = f(out[l]);
+  if (out.args && typeof out.args === "object") out.args = eachList(out.args as Props, f);
+  return out;
+}
+const toMap = (v: unknown) => (Array.isArray(v) ? Object.fromEntries(v.map((id) => [id, true])) : v);
+const toList = (v: unknown) => (v && typeof v === "object" && !Array.isArray(v) ? Object.keys(v).sort() : v);
+
+/**
+ * The dynamic face's methods as the class and the engine call them (each coverage list a map
+ * `{id: true}`, in the inputs and in the state: core/policies/id-maps.ts), with the answers'
+ * maps read back as lists, so one test body runs on both faces.
+ */
+function dynamic(): Face {
+  const m = workspaceWidePolicy;
+  const ins = (b: Props) => eachList(b, toMap)!;
+  const outs = (b: Props | undefined) => eachList(b, toList) as Props;
+  return {
+    create: async (news) => {
+      const r = await m.create(ins(news));
+      // The state holds maps, never the lists the engine would diff index by index.
+      for (const l of COVERAGE) expect(Array.isArray(r.outs?.[l]), l).toBe(false);
+      return { id: r.id, outs: outs(r.outs) };
+    },
+    diff: (id, olds, news) => m.diff(id, ins(olds), ins(news)),
+    read: async (id, props) => {
+      const r = await m.read(id, ins(props));
+      return r.id === undefined ? {} : { id: r.id, props: outs(r.props), inputs: outs(r.inputs) };
+    },
+    update: async (id, olds, news) => ({ outs: outs((await m.update(id, ins(olds), ins(news))).outs) }),
+    delete: (id, props) => m.delete(id, ins(props)),
+  };
+}
+
 const FACES: [string, () => Face][] = [
-  ["dynamic", () => workspaceWidePolicy as unknown as Face],
+  ["dynamic", dynamic],
   ["native", native],
 ];
 

@@ -5,7 +5,8 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { ProviderConfig } from "../../src/core/settings/config";
-import { check, workspaceWideLifecycle } from "../../src/core/policies/workspace-wide-lifecycle";
+import { check } from "../../src/core/policies/workspace-wide-inputs";
+import { workspaceWideLifecycle } from "../../src/core/policies/workspace-wide-lifecycle";
 import { isSecretEnvelope } from "../../src/core/markers";
 import { type Answer, type Recorded, type RecordingServer, recordingServer } from "../helpers/recording-server";
 

@@ -283,4 +283,37 @@ describe("the summary judges Guardrail Policies with the loosening table", () =>
       "
     `);
   });
+  // The dynamic face records a workspace-wide policy's coverage as maps `{id: true}`
+  // (core/policies/id-maps.ts), in its plan as in its state: the same lines as from lists.
+  it("a dynamic-face workspace-wide policy's coverage maps are judged as its lists", () => {
+    const W2 = "3f2b8c1e-0000-4000-8000-000000000002";
+    const W3 = "3f2b8c1e-0000-4000-8000-000000000003";
+    const map = (...ids: string[]) => Object.fromEntries(ids.map((i) => [i, true]));
+    const wide = { name: "Org", policyType: "moderation", contentFilterBuiltins: [{ slug: "email", action: "block" }] };
+    const s = summarize({
+      steps: [
+        step(
+          "update",
+          "WorkspaceWidePolicy",
+          "org",
+          { ...wide, workspaceIds: map(WS, W2) },
+          { ...wide, workspaceIds: map(WS, W3) },
+        ),
+        step(
+          "update",
+          "WorkspaceWidePolicy",
+          "all",
+          { ...wide, name: "All", allWorkspaces: true, optedOutWorkspaceIds: map() },
+          { ...wide, name: "All", allWorkspaces: true, optedOutWorkspaceIds: map(W2) },
+        ),
+      ],
+    });
+    expect(s.loosens).toBe(true);
+    expect(s.markdown).toContain(`- workspaces covered: \`${W3}\` · 🔒 tightens`);
+    expect(s.markdown).toContain(`- workspaces no longer covered: \`${W2}\` · 🔓 **loosens**`);
+    expect(s.markdown).toContain(`- workspaces opted out: \`${W2}\` · 🔓 **loosens**`);
+    expect(s.markdown).not.toMatch(
+      /workspaces (covered|opted out|no longer covered): `3f2b8c1e-0000-4000-8000-000000000001`/,
+    );
+  });
 });

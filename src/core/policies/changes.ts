@@ -125,3 +125,11 @@ export function sealed(outs: PolicyOutputs, names: readonly string[]): Record<st
   }
   return { ...copy, args, written };
 }
+
+/** An import's inputs with each secret arg in Pulumi's secret envelope, and the names recorded. */
+export function sealedInputs(inputs: Record<string, unknown>, names: readonly string[]): Record<string, unknown> {
+  if (names.length === 0) return inputs;
+  const copy: Record<string, unknown> = { ...inputs, __secretArgs: [...names] };
+  for (const n of names) if (copy[n] !== undefined) copy[n] = asSecret(copy[n]);
+  return copy;
+}

@@ -1,11 +1,11 @@
 /**
- * A workspace policy's id lists as the dynamic face holds them: each one a map `{id: true}` in
- * its inputs, its state and the state's copy of the args, under the program's names
- * (`memberUserIds: {"user_x": true}`). The engine previews a dynamic resource from its inputs and
+ * A policy's id lists as the dynamic face holds them: each one a map `{id: true}` in its inputs,
+ * its state and the state's copy of the args, under the program's names
+ * (`memberUserIds: {"user_x": true}`; a WorkspaceWidePolicy's `workspaceIds: {"<uuid>": true}`). The engine previews a dynamic resource from its inputs and
  * its outputs alone (the host takes no detailed diff), and it diffs objects key by key but arrays
  * index by index: a map makes the preview name each member and key that joins or leaves
- * (`+ user_x: true` under `memberUserIds`), as the set resources' `members` map does
- * (core/assignments/id-map.ts). The core's lifecycle works with lists; `idMapFace` converts at
+ * (`+ user_x: true` under `memberUserIds`; a workspace joining a workspace-wide policy), as the
+ * set resources' `members` map does (core/assignments/id-map.ts). The core's lifecycle works with lists; `idMapFace` converts at
  * its edge. The native face keeps lists: its schema types them so, and its detailed diff
  * already names each id.
  */
@@ -31,11 +31,11 @@ function asMap(v: unknown): unknown {
   return Array.isArray(v) && v.every((id) => typeof id === "string") ? toIdMap([...v].sort()) : v;
 }
 
-/** `props` with each id list converted, at the top and in the state's `args`. */
-function converted(props: Props, f: (v: unknown) => unknown): Props {
+/** `props` with each of its id lists (`lists`) converted, at the top and in the state's `args`. */
+function converted(props: Props, f: (v: unknown) => unknown, lists: readonly string[]): Props {
   const each = (bag: Props): Props => {
     const out = { ...bag };
-    for (const l of ID_LISTS) if (out[l] !== undefined && out[l] !== null) out[l] = f(out[l]);
+    for (const l of lists) if (out[l] !== undefined && out[l] !== null) out[l] = f(out[l]);
     return out;
   };
   const top = each(props);
@@ -45,10 +45,10 @@ function converted(props: Props, f: (v: unknown) => unknown): Props {
   return top;
 }
 
-/** The program's inputs (or the state) with each id map as the core's list. */
-export const asLists = (props: Props): Props => converted(props, asList);
-/** The core's properties with each id list as the dynamic face's map. */
-export const asMaps = (props: Props): Props => converted(props, asMap);
+/** The program's inputs (or the state) with each id map of `lists` as the core's list. */
+export const asLists = (props: Props, lists: readonly string[] = ID_LISTS): Props => converted(props, asList, lists);
+/** The core's properties with each id list of `lists` as the dynamic face's map. */
+export const asMaps = (props: Props, lists: readonly string[] = ID_LISTS): Props => converted(props, asMap, lists);
 
 /**
  * A failure at an entry of a list the face gave as a map names the entry by its id
@@ -65,27 +65,33 @@ function byId(failures: readonly PropertyFailure[], lists: Props): PropertyFailu
   });
 }
 
-/** A policy lifecycle as the dynamic face calls it: id maps in, id maps out, the core in between. */
-export function idMapFace(core: Lifecycle): Lifecycle {
+/**
+ * A policy lifecycle as the dynamic face calls it: id maps in, id maps out, the core in between.
+ * `lists` names the kind's id lists (a workspace policy's by default; a workspace-wide policy's
+ * are workspace-wide-model.ts's `COVERAGE_LISTS`).
+ */
+export function idMapFace(core: Lifecycle, lists: readonly string[] = ID_LISTS): Lifecycle {
+  const toLists = (p: Props) => asLists(p, lists);
+  const toMaps = (p: Props) => asMaps(p, lists);
   return {
     check: async (olds, news) => {
-      const lists = asLists(news);
-      const r = await core.check(asLists(olds), lists);
-      return { inputs: news, failures: byId(r.failures, lists) };
+      const given = toLists(news);
+      const r = await core.check(toLists(olds), given);
+      return { inputs: news, failures: byId(r.failures, given) };
     },
-    diff: (id, olds, news) => core.diff(id, asLists(olds), asLists(news)),
+    diff: (id, olds, news) => core.diff(id, toLists(olds), toLists(news)),
     create: async (news) => {
-      const r = await core.create(asLists(news));
-      return { ...r, properties: asMaps(r.properties) };
+      const r = await core.create(toLists(news));
+      return { ...r, properties: toMaps(r.properties) };
     },
     read: async (id, props) => {
-      const r = await core.read(id, asLists(props));
-      return r && { ...r, properties: asMaps(r.properties), inputs: asMaps(r.inputs) };
+      const r = await core.read(id, toLists(props));
+      return r && { ...r, properties: toMaps(r.properties), inputs: toMaps(r.inputs) };
     },
     update: async (id, olds, news) => {
-      const r = await core.update(id, asLists(olds), asLists(news));
-      return { ...r, properties: asMaps(r.properties) };
+      const r = await core.update(id, toLists(olds), toLists(news));
+      return { ...r, properties: toMaps(r.properties) };
     },
-    delete: (id, props) => core.delete(id, asLists(props)),
+    delete: (id, props) => core.delete(id, toLists(props)),
   };
 }

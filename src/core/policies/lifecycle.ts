@@ -16,7 +16,7 @@ import { secrecyChanged } from "../resource/secrecy";
 import { idText } from "../text/terminal";
 import { UserError } from "../user-error";
 import type { IdList, PolicyInputs } from "./args";
-import { changedElsewhere, changedSinceRead, policyChanges, sealed } from "./changes";
+import { changedElsewhere, changedSinceRead, policyChanges, sealed, sealedInputs } from "./changes";
 import { LIST_WIRE, outputsOf, refreshedInputs, type PolicyOutputs } from "./model";
 import { policyOps, type WirePolicyDetail } from "./ops";
 import { createBody, updateBody } from "./bodies";
@@ -86,7 +86,8 @@ export async function read(
   state: PolicyOutputs | undefined,
 ): Promise<ReadResult | undefined> {
   const importing = !state || Object.keys(state).length === 0;
-  const [workspaceRef, policyId] = importing ? parseImportId(type, id) : [state.workspaceId, id];
+  const imported = importing ? parseImportId(type, id) : undefined;
+  const [workspaceRef, policyId] = imported ? [imported.workspace, imported.policyId] : [state!.workspaceId, id];
   const what = label(type, importing ? policyId : state.name, state as never);
   const workspaceId = importing ? await workspaceIdOf(conn, workspaceRef, what) : workspaceRef;
   const ops = policyOps(conn, type);
@@ -110,9 +111,15 @@ export async function read(
   }
   const args = importing ? ({} as PolicyInputs) : state.args;
   const outs = outputsOf(type, workspaceId, live, args, importing ? undefined : state.written);
-  if (importing) {
+  if (imported) {
+    // The args the import id names as secret (the migration's: import-id.ts) are recorded as
+    // secrets, every copy, as a create with those args secret would have.
     const inputs = refreshedInputs(type, outs, true);
-    return { id: policyId, properties: { ...outs, args: inputs }, inputs };
+    return {
+      id: policyId,
+      properties: sealed({ ...outs, args: inputs as never }, imported.secret),
+      inputs: sealedInputs(inputs, imported.secret),
+    };
   }
   const secrets = secretNames(state as unknown as Record<string, unknown>);
   const inputs = refreshedInputs(type, outs, false);

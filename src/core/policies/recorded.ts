@@ -8,10 +8,11 @@ import type { Lifecycle } from "../results";
 /**
  * `lc` whose diff, read, update and delete first drop the journal entries of the id they are
  * given: the engine recorded it, so there is no interrupted create of it left to recover. An
- * import id `<workspace>/<id>` names the record by its last part.
+ * import id `<workspace>/<id>` (and its `?{…}` of secret names, import-id.ts) names the record
+ * by its last part.
  */
 export function forgettingRecorded(lc: Lifecycle): Lifecycle {
-  const recorded = (id: string) => JournalHandle.forget(id.split("/").pop() ?? id);
+  const recorded = (id: string) => JournalHandle.forget(id.split("?")[0]!.split("/").pop() ?? id);
   return {
     ...lc,
     diff: (id, olds, news) => {

@@ -10,24 +10,23 @@ import { confirmGone } from "../confirm-gone";
 import { annotateAs } from "../resource/annotate";
 import type { WireWorkspaceWidePolicy } from "../client/policy-wire";
 import { PolicyClient } from "../client/policies";
-import { issuesToFailures, markSecret, nameInMessages, secretArgsOf, shown } from "../args/messages";
+import { shown } from "../args/messages";
 import { hidingSecrets } from "../args/secret-text";
 import { secrecyChanged } from "../resource/secrecy";
-import { idText } from "../text/terminal";
 import { userProps } from "../args/user-props";
 import type { Connection } from "../connection";
-import type { PolicyKind } from "../fields/policy-kinds";
 import { containsUnknown, isUnknown } from "../markers";
-import type { CheckResult, CreateResult, DiffResult, Lifecycle, ReadResult, UpdateResult } from "../results";
+import type { CreateResult, DiffResult, Lifecycle, ReadResult, UpdateResult } from "../results";
 import { updates } from "../results";
 import { UserError } from "../user-error";
-import { changedElsewhere, sealed } from "./changes";
-import type { PolicyOutputs } from "./model";
-import { WORKSPACE_WIDE_ARG_NAMES, WORKSPACE_WIDE_ARGS, type WorkspaceWideInputs } from "./workspace-wide-args";
+import { changedElsewhere, sealedInputs } from "./changes";
+import { parseWorkspaceWideImportId } from "./import-id";
+import type { WorkspaceWideInputs } from "./workspace-wide-args";
 import { coverage, createBody, createWorkspaceWideOnce } from "./workspace-wide-create";
 import { coverageRefused } from "./workspace-wide-coverage";
 import { forgetWorkspaceWidePolicies, workspaceWidePolicies } from "./workspace-wide-list";
 import { forgettingRecorded } from "./recorded";
+import { answered, check, known, label, NOUN, parseInputs, seal, secretNames, withSent } from "./workspace-wide-inputs";
 import { typeWordOf } from "./workspace-wide-args";
 import {
   changedSinceRead,
@@ -38,37 +37,6 @@ import {
   type WorkspaceWideOutputs,
   workspaceWideChanges,
 } from "./workspace-wide-model";
-
-const NOUN = "workspace-wide policy";
-/** How messages name the resource: `workspace-wide policy "Org"`, or `[secret]` when a bag holds the name secret. */
-const label = (name: unknown, ...bags: Array<Record<string, unknown> | undefined>) =>
-  `${NOUN} ${nameInMessages(name, ...bags)}`;
-
-/** The secret args of the program (news) or of the state (olds). */
-const secretNames = (props: object): string[] => {
-  const n = (props as Record<string, unknown>).__secretArgs;
-  return Array.isArray(n) ? n.filter((x): x is string => typeof x === "string").sort() : [];
-};
-const seal = (outs: WorkspaceWideOutputs, names: string[]) => sealed(outs as unknown as PolicyOutputs, names);
-
-export function check(news: Record<string, unknown>): CheckResult {
-  const props = userProps(news);
-  const parsed = WORKSPACE_WIDE_ARGS.safeParse(props, { reportInput: true });
-  if (parsed.success) return { inputs: news, failures: [] };
-  const issues = parsed.error.issues.filter(
-    (i) => !isUnknown(props[String(i.path[0] ?? "")]) && !containsUnknown(props[String(i.path[0] ?? "")]),
-  );
-  const failures = issuesToFailures({ issues }, WORKSPACE_WIDE_ARG_NAMES, secretArgsOf(news));
-  return { inputs: news, failures: markSecret(failures, secretArgsOf(news)) };
-}
-
-/** Inputs `check` accepted. */
-export function parseInputs(news: Record<string, unknown>): WorkspaceWideInputs {
-  const parsed = WORKSPACE_WIDE_ARGS.safeParse(userProps(news), { reportInput: true });
-  if (parsed.success) return parsed.data as WorkspaceWideInputs;
-  const failures = issuesToFailures(parsed.error, [], secretArgsOf(news));
-  throw new UserError(`invalid ${NOUN} args: ${failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
-}
 
 export async function diff(olds: WorkspaceWideOutputs, news: Record<string, unknown>): Promise<DiffResult> {
   const props = userProps(news);
@@ -87,37 +55,6 @@ export async function diff(olds: WorkspaceWideOutputs, news: Record<string, unkn
     ? []
     : updates(secrecyChanged(olds, news).filter((arg) => !named(arg)));
   return { changes: [...changes, ...resealed], deleteBeforeReplace: false };
-}
-
-/**
- * A write's answer with the coverage it sent where the answer leaves it out (only `id`, `name` and
- * `policy_type` are required, rule 28): a missing list must not read as "none" at the next check.
- */
-const withSent = (p: WireWorkspaceWidePolicy, sent: ReturnType<typeof coverage>): WireWorkspaceWidePolicy => ({
-  ...p,
-  workspace_ids: p.workspace_ids ?? sent.workspace_ids,
-  opted_out_workspace_ids: p.opted_out_workspace_ids ?? sent.opted_out_workspace_ids,
-  is_default: p.is_default ?? sent.is_default,
-});
-
-/**
- * A write's answer, when it is about the policy asked for: another id or another kind is refused,
- * never stored as this one (a moderation policy read as a budget would be "the limit was removed").
- */
-function answered(p: WireWorkspaceWidePolicy, kind: PolicyKind, id: string | undefined, call: string, what: string) {
-  if (p.kind === kind && (id === undefined || p.id.toLowerCase() === id.toLowerCase())) return p;
-  throw new UserError(
-    `${what}: ${call} was answered with ${idText(p.policy_type)} policy ${idText(p.id)}; not reading another policy as this one`,
-  );
-}
-
-/** A record of a kind this package manages (a new `policy_type` such as `rate_limit` is not). */
-function known(p: WireWorkspaceWidePolicy, what: string): WireWorkspaceWidePolicy & { kind: PolicyKind } {
-  if (p.kind === null)
-    throw new UserError(
-      `${what}: the service holds it as a ${shown(p.policy_type)} policy, a policy_type this package does not manage (it manages budget, model_availability and moderation)`,
-    );
-  return p as WireWorkspaceWidePolicy & { kind: PolicyKind };
 }
 
 export async function create(conn: Connection, news: Record<string, unknown>): Promise<CreateResult> {
@@ -155,22 +92,30 @@ export async function read(
   state: WorkspaceWideOutputs | undefined,
 ): Promise<ReadResult | undefined> {
   const importing = !state || Object.keys(state).length === 0;
-  const what = label(importing ? id : state.name, state as never);
-  const p = await find(conn, id, false).catch((err) => Promise.reject(annotate(what, err)));
+  // An import id may name the args that were secret (the migration's: import-id.ts).
+  const imported = importing ? parseWorkspaceWideImportId(id) : undefined;
+  const policyId = imported?.policyId ?? id;
+  const what = label(importing ? policyId : state.name, state as never);
+  const p = await find(conn, policyId, false).catch((err) => Promise.reject(annotate(what, err)));
   if (!p) {
     if (importing)
       throw new UserError(
-        `cannot import ${NOUN} ${shown(id)}: the service lists no workspace-wide policy with that id (the import id is the policy's id, as the service's dashboard and its list GET /guardrails/policies/account show it)`,
+        `cannot import ${NOUN} ${shown(policyId)}: the service lists no workspace-wide policy with that id (the import id is the policy's id, as the service's dashboard and its list GET /guardrails/policies/account show it)`,
       );
     return undefined;
   }
   const args = importing ? ({} as WorkspaceWideInputs) : state.args;
   const outs = outputsOf(known(p, what), args, importing ? undefined : state.written);
-  if (importing) {
+  if (imported) {
+    // Those args are recorded as secrets, every copy, as a create with them secret would have.
     const inputs = refreshedInputs(outs, true);
-    return { id: p.id, properties: { ...outs, args: inputs }, inputs };
+    return {
+      id: p.id,
+      properties: seal({ ...outs, args: inputs as never }, imported.secret),
+      inputs: sealedInputs(inputs, imported.secret),
+    };
   }
-  const secrets = secretNames(state);
+  const secrets = secretNames(state!);
   const inputs = refreshedInputs(outs, false);
   return { id, properties: seal(outs, secrets), inputs: seal(inputs as never, secrets) };
 }
