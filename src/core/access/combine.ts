@@ -75,14 +75,15 @@ function zdr(layers: readonly Layer[], group: ZdrGroup): Enforced {
 }
 
 /**
- * A training or publication permission: off wins (the stricter rule); on only when some layer
- * says on and none off; null when no layer says (the account's privacy settings decide).
+ * A training or publication permission: off wins (the stricter rule). On grants nothing of its
+ * own: "Any existing account wide settings will continue to apply. Guardrails help enforce
+ * tighter restrictions" ({docs}/guides/features/guardrails), so with no layer off the account's
+ * setting decides (null), and the layers saying on are only recorded.
  */
 function permission(layers: readonly Layer[], field: (typeof PERMISSIONS)[number]): Permission {
   const off = layers.filter((l) => l.settings[field] === false).map((l) => l.ref);
-  if (off.length > 0) return { value: false, decidedBy: off };
-  const on = layers.filter((l) => l.settings[field] === true).map((l) => l.ref);
-  return on.length > 0 ? { value: true, decidedBy: on } : { value: null, decidedBy: [] };
+  const onIn = layers.filter((l) => l.settings[field] === true).map((l) => l.ref);
+  return off.length > 0 ? { value: false, decidedBy: off, onIn } : { value: null, decidedBy: [], onIn };
 }
 
 /**

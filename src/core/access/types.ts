@@ -147,10 +147,15 @@ export interface Enforced {
   by: LayerRef[];
 }
 
-/** A permission: false when any layer says false, true when some say true and none false, null when none says. */
+/**
+ * A training or publication permission: false when any layer says false (those layers decide);
+ * else null: no layer forbids, and the account's own privacy settings decide. A layer saying true
+ * grants nothing beyond the account's setting, so it is only recorded (`onIn`).
+ */
 export interface Permission {
-  value: boolean | null;
+  value: false | null;
   decidedBy: LayerRef[];
+  onIn: LayerRef[];
 }
 
 /** A builtin filter every layer together applies: the strongest action, the widest scope. */

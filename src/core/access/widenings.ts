@@ -7,8 +7,8 @@ import { actionRank } from "./filters";
 import type { AllowList, DenyList, EffectiveAccess, PermissionName } from "./types";
 
 const scopeRank = (s: string | undefined) => (s === "user_only" || s === undefined ? 0 : 1);
-/** Off is strictest, unsaid (the account's setting) next, on loosest. */
-const permissionRank = (v: boolean | null) => (v === false ? 0 : v === null ? 1 : 2);
+/** Off is strictest; otherwise the account's setting decides. */
+const permissionRank = (v: false | null) => (v === false ? 0 : 1);
 
 function allowWidens(name: string, before: AllowList, after: AllowList): string[] {
   if (before.allowed === null) return [];
