@@ -3,8 +3,9 @@
  * for one subject in one workspace, the oracle of the migration test (issue 40) and of issue 41.
  * Documented in docs/api-contract.md, "The emulator's enforcement answer".
  *
- * Layers: the workspace's default guardrail, when the subject (a key: nor its owning member) has
- * no guardrail there of its own (rule 18); every other guardrail through its policies (rule 31:
+ * Layers: the workspace's default guardrail, when the subject (a key: or its owning member) has
+ * no guardrail there of its own (rule 18 says it applies to every key and member without one, and
+ * a key's layers include its owner's); every other guardrail through its policies (rule 31:
  * its mapped policies, or the policies it became once edited); per kind, the policies assigned
  * directly, else the workspace default unless opted out (rules 25 and 27); and the workspace-wide
  * policies covering the workspace (rule 28). A key adds the layers of the member who owns it.
@@ -90,7 +91,7 @@ export function enforcement(store: Store, policies: Policies, query: URLSearchPa
   for (const s of subjects) requireSubject(policies, ws, s);
   const layers: Layer[] = [];
   const dflt = store.guardrail(defaultGuardrailId(ws));
-  if (dflt && !subjects.some((s) => ownsGuardrail(store, ws, s)))
+  if (dflt && subjects.some((s) => !ownsGuardrail(store, ws, s)))
     layers.push({ source: { type: "guardrail", id: dflt.id, via: "workspace_default" }, settings: dflt });
   layers.push(...policyLayers(policies, ws, subjects));
   for (const p of store.accountPolicies())

@@ -104,6 +104,23 @@ describe("the enforcement answer", () => {
     ]);
   });
 
+  it("a key is under the default guardrail unless both it and its owner hold a guardrail (rule 18, issue 41)", async () => {
+    const dg = await defaultGuardrail();
+    await api("PATCH", `/guardrails/${dg}`, { limit_usd: 5, reset_interval: "daily" });
+    const g = await api("POST", "/guardrails", { name: "eng", limit_usd: 50, reset_interval: "weekly" });
+    const k = await api("POST", "/guardrails", { name: "key", limit_usd: 9, reset_interval: "weekly" });
+    const [key, owner] = ["c3d4e5f60718293a", "user_erin"];
+    await admin("POST", "/__emulator/key-info", { key_hashes: [key], member_user_id: owner });
+    const limits = async () =>
+      (await enforced(`key=${key}&workspace=${DEFAULT_WS}`)).budgets.map((b: { limit_usd: number }) => b.limit_usd);
+    await api("POST", `/guardrails/${g.body.data.id}/assignments/members`, { member_user_ids: [owner] });
+    expect(await limits()).toEqual([5, 50]);
+    await api("POST", `/guardrails/${k.body.data.id}/assignments/keys`, { key_hashes: [key] });
+    expect(await limits()).toEqual([9, 50]);
+    await api("POST", `/guardrails/${g.body.data.id}/assignments/members/remove`, { member_user_ids: [owner] });
+    expect(await limits()).toEqual([5, 9]);
+  });
+
   it("workspace defaults apply unless opted out or overridden; moderation joins with the stricter action", async () => {
     const d = await policy("moderation", {
       is_workspace_default: true,
