@@ -74,7 +74,11 @@ export function parseImportId(type: PolicyTypeName, id: string): PolicyImport {
     // The sealed form: the workspace from the sealed part, the head the policy id alone.
     if (typeof workspaceId !== "string" || !workspaceId || parts.length !== 1 || !parts[0])
       return refuse("the sealed workspace goes with the policy id alone");
-    return { workspace: workspaceId, policyId: canonical(parts[0]), secret };
+    // The migration seals the id the dynamic face recorded: a UUID. Anything else is not shown
+    // (it is a secret's copy), and a sealed workspace is recorded secret whatever the list says.
+    if (!UUID_RE.test(workspaceId)) return refuse("the sealed workspace is not a workspace id (a UUID)");
+    const all = secret.includes("workspaceId") ? secret : [...secret, "workspaceId"];
+    return { workspace: workspaceId.toLowerCase(), policyId: canonical(parts[0]), secret: all };
   }
   if (parts.length === 2 && parts[0] && parts[1]) return { workspace: parts[0], policyId: canonical(parts[1]), secret };
   return refuse();
