@@ -85,6 +85,20 @@ export function parseImportId(type: PolicyTypeName, id: string): PolicyImport {
 }
 
 /**
+ * The sealed workspace of an import id as a bag `hidingSecrets` reads (secret-text.ts), so no
+ * failure of the import names it; undefined for a refresh (`state` held) or any other id.
+ */
+export function sealedWorkspaceOf(type: PolicyTypeName, id: string, state: object | undefined) {
+  if (state && Object.keys(state).length > 0) return undefined;
+  try {
+    const { workspace, secret } = parseImportId(type, id);
+    return secret.includes("workspaceId") ? { workspaceId: workspace, __secretArgs: ["workspaceId"] } : undefined;
+  } catch {
+    return undefined; // the read itself refuses the id
+  }
+}
+
+/**
  * The import id of a workspace policy that names its `secret` args; with `sealKey`, the workspace
  * sealed in it (when `workspaceId` is one of them: its id is then a secret's copy).
  */
