@@ -302,3 +302,72 @@ describe("D. a Guardrail's recorded policy drift in a hostile state", () => {
     ).toContain("5");
   });
 });
+
+describe("H. more: equivalent spellings, planned ids that must parse, the drift report", () => {
+  it("A9 a unicode-escaped key and duplicate secret names read as what they spell", () => {
+    expect(parseImportId("BudgetPolicy", `${WS}/${P}?{"\\u0073ecret":["name","name"]}`).secret).toEqual([
+      "name",
+      "name",
+    ]);
+    expect(() => parseImportId("BudgetPolicy", `${WS}/${P}?{"secret":[${'"name",'.repeat(64)}"name"]}`)).toThrow(
+      /secret must be a list of arg names/,
+    );
+  });
+
+  it("B6 a hostile state's __secretArgs never makes an import id the import then refuses", () => {
+    for (const [type, names] of [
+      ["BudgetPolicy", ["bogus"]],
+      ["BudgetPolicy", ["__secretArgs"]],
+      ["WorkspaceWidePolicy", ["memberUserIds"]],
+    ] as const) {
+      const r = res(type, P, { workspaceId: WS }, { __secretArgs: names });
+      let id: string | undefined;
+      try {
+        id = importIdOf(r, (why) => {
+          throw new Error(why);
+        });
+      } catch (err) {
+        expect((err as Error).message).toMatch(/not an arg of/);
+        continue;
+      }
+      const parse = () => (type === "WorkspaceWidePolicy" ? parseWorkspaceWideImportId(id!) : parseImportId(type, id!));
+      expect(parse).not.toThrow();
+    }
+  });
+
+  it("D4 a refresh with no workspace keeps only sane recorded entries", async () => {
+    const { withPolicyDrift } = await import("../../src/core/guardrail/policy-drift");
+    const previous = gOuts({
+      unsyncedPolicies: "x",
+      mappedPolicyIds: ["a"],
+    });
+    const r = await withPolicyDrift({} as never, "g-d4", gOuts({ workspaceId: null }) as never, previous as never, []);
+    expect(r.unsyncedPolicies).toBeUndefined();
+    expect(r.mappedPolicyIds).toBeUndefined();
+  });
+
+  it("D5 the PR drift report bounds and neutralises a hostile recorded entry, and skips what is not one", async () => {
+    const { unsyncedFacts } = await import("../../src/preview/unsynced");
+    const lines = unsyncedFacts([
+      {
+        op: "refresh",
+        urn: urn("Guardrail", "g"),
+        newState: {
+          outputs: {
+            name: `${ESC}[31m${"n".repeat(10_000)}`,
+            unsyncedPolicies: [
+              { kind: "budget", policyId: `${ESC}]8;;x\u0007${"y".repeat(1_000_000)}`, unlisted: true },
+              { kind: "__proto__" },
+              null,
+              5,
+            ],
+          },
+        },
+      },
+      { op: "refresh", urn: urn("Guardrail", "h"), newState: { outputs: { name: "h", unsyncedPolicies: "oops" } } },
+    ] as never);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).not.toContain(ESC);
+    expect(lines[0]!.length).toBeLessThan(1200);
+  });
+});
