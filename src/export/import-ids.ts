@@ -22,7 +22,7 @@ import { FOREIGN, parseUnconfirmed } from "../core/assignments/status";
 import { shown } from "../core/args/messages";
 import { dynamicKindOf, dynamicSetOf, GUARDRAIL_TYPE } from "../core/type-tokens";
 import { POLICY_TYPE_NAMES, type PolicyTypeName } from "../core/kinds";
-import { policyImportId, workspaceWideImportId } from "../core/policies/import-id";
+import { policyImportId, secretNamesRefused, workspaceWideImportId } from "../core/policies/import-id";
 import { UUID_RE } from "../core/fields/constants";
 
 /** An exported secret: ciphertext, or the plain envelope `--show-secrets` prints (any signed value, markers.ts). */
@@ -80,6 +80,9 @@ export function importIdOf(
   // another policy or another form (core/policies/import-id.ts).
   if (policy && /[/?]/.test(id))
     fail(`${shown(r.urn)}: its id ${shown(id)} is not a policy id (it holds / or ?); run pulumi refresh, then migrate`);
+  // The import refuses a name that is not an arg: refused here, before anything is written.
+  const stray = policy ? secretNamesRefused(kind as PolicyTypeName | "WorkspaceWidePolicy", secret) : undefined;
+  if (stray) fail(`${shown(r.urn)}: its state's __secretArgs ${stray}; run pulumi up with the program, then migrate`);
   if (kind === "WorkspaceWidePolicy") return workspaceWideImportId(id, secret);
   if (policy) return policyIdOf(r.urn, id, values, secret, fail, sealKey);
   const set = dynamicSetOf(r.type);

@@ -124,6 +124,14 @@ export function parseWorkspaceWideImportId(id: string): { policyId: string; secr
   return { policyId: head, secret: secretOf(carried, WORKSPACE_WIDE_ARG_NAMES, "WorkspaceWidePolicy", refuse) };
 }
 
+/** Why an import id of `type` cannot name `names` secret (one is not an arg of the kind), or undefined. */
+export const secretNamesRefused = (type: PolicyTypeName | "WorkspaceWidePolicy", names: readonly string[]) =>
+  secretNamesProblem(
+    names,
+    type === "WorkspaceWidePolicy" ? WORKSPACE_WIDE_ARG_NAMES : Object.keys(POLICY_ARGS[type].shape),
+    type,
+  );
+
 /** The import id of a workspace-wide policy that names its `secret` args. */
 export const workspaceWideImportId = (policyId: string, secret: readonly string[]) =>
   secret.length === 0 ? policyId : `${policyId}?${JSON.stringify({ secret: [...secret].sort() })}`;
