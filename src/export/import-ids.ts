@@ -22,7 +22,8 @@ import { FOREIGN, parseUnconfirmed } from "../core/assignments/status";
 import { shown } from "../core/args/messages";
 import { dynamicKindOf, dynamicSetOf, GUARDRAIL_TYPE } from "../core/type-tokens";
 import { POLICY_TYPE_NAMES, type PolicyTypeName } from "../core/kinds";
-import { policyImportId, workspaceWideImportId } from "../core/policies/import-id";
+import { policyImportId, secretNamesRefused, workspaceWideImportId } from "../core/policies/import-id";
+import { UUID_RE } from "../core/fields/constants";
 
 /** An exported secret: ciphertext, or the plain envelope `--show-secrets` prints (any signed value, markers.ts). */
 const isSecret = isSigned;
@@ -74,8 +75,16 @@ export function importIdOf(
   const values = revealed?.resource.outputs ?? r.outputs;
   if (r.type === GUARDRAIL_TYPE) return managedGuardrailImportId(id, sentModels(values), secret, sealKey);
   const kind = dynamicKindOf(r.type);
+  const policy = kind === "WorkspaceWidePolicy" || POLICY_TYPE_NAMES.includes(kind as PolicyTypeName);
+  // A policy's import id puts its id before `/`, `?` and the JSON: an id holding one would name
+  // another policy or another form (core/policies/import-id.ts).
+  if (policy && /[/?]/.test(id))
+    fail(`${shown(r.urn)}: its id ${shown(id)} is not a policy id (it holds / or ?); run pulumi refresh, then migrate`);
+  // The import refuses a name that is not an arg: refused here, before anything is written.
+  const stray = policy ? secretNamesRefused(kind as PolicyTypeName | "WorkspaceWidePolicy", secret) : undefined;
+  if (stray) fail(`${shown(r.urn)}: its state's __secretArgs ${stray}; run pulumi up with the program, then migrate`);
   if (kind === "WorkspaceWidePolicy") return workspaceWideImportId(id, secret);
-  if (POLICY_TYPE_NAMES.includes(kind as PolicyTypeName)) return policyIdOf(r.urn, id, values, secret, fail, sealKey);
+  if (policy) return policyIdOf(r.urn, id, values, secret, fail, sealKey);
   const set = dynamicSetOf(r.type);
   if (!set) return id;
   const { stateKey: key, argName } = set;
@@ -124,6 +133,12 @@ function policyIdOf(
   if (typeof ws !== "string" || ws === "")
     fail(
       `${shown(urn)}: its state records no workspaceId (not the shape the dynamic face writes); run pulumi refresh, then migrate`,
+    );
+  // The dynamic face records the workspace's id (a UUID), never a slug: anything else would be
+  // written into the import id as a path or a second id.
+  if (!UUID_RE.test(ws))
+    fail(
+      `${shown(urn)}: its state's workspaceId is not a workspace id (a UUID)${secret.includes("workspaceId") ? "" : ` but ${shown(ws)}`}; run pulumi refresh, then migrate`,
     );
   return policyImportId(ws, id, secret, sealKey);
 }

@@ -8,6 +8,7 @@ import { some } from "./marks";
 import { verdictOf, type Verdict } from "./model";
 import { verdictText } from "./render";
 import { changed } from "./steps";
+import { isOpaque } from "./values";
 
 import {
   type Bag,
@@ -216,8 +217,10 @@ export function wide(p: PolicyOfPreview, c: PolicyChange): void {
       .filter((w) => !now.has(w))
       .map(String)
       .sort();
-    // Opt-outs count only while it covers every workspace; listed workspaces only while it does not.
-    const matters = arg === "optedOutWorkspaceIds" ? all(p.after) : !all(p.after);
+    // Opt-outs count only while it covers every workspace; listed workspaces only while it does
+    // not; both may, while allWorkspaces is secret or not known until apply.
+    const opaque = isOpaque(p.after?.allWorkspaces);
+    const matters = opaque || (arg === "optedOutWorkspaceIds" ? all(p.after) : !all(p.after));
     const named = (xs: string[]) =>
       some(
         xs.map((x) => code(x)),

@@ -31,8 +31,9 @@ export function unsyncedFacts(steps: PreviewStep[]): string[] {
     const entries = Array.isArray(outs.unsyncedPolicies) ? outs.unsyncedPolicies.slice(0, PER_GUARDRAIL) : [];
     const label = `${typeof outs.name === "string" ? `${guardrailLabel(outs.name, false, 200)} ` : ""}(${code(nameOf(urn), 200)})`;
     for (const e of entries as Array<Record<string, unknown>>) {
-      const words = (KIND_WORDS as Record<string, { noun: string; resource: string } | undefined>)[String(e?.kind)];
-      if (!words) continue;
+      // An own key only: a kind spelled `__proto__` or `toString` is no kind.
+      if (!Object.hasOwn(KIND_WORDS, String(e?.kind))) continue;
+      const words = KIND_WORDS[e.kind as keyof typeof KIND_WORDS];
       lines.push(
         e.unlisted === true
           ? `- ${label}: its ${words.noun} policy ${code(String(e.policyId ?? "?"), 80)} is no longer listed in Guardrail Policies (the last refresh listed it as the guardrail's); its enforcement may have changed, and \`up\` cannot check or restore it (look it up in Guardrail Policies; manage its settings as a \`${words.resource}\`, or remove them from the Guardrail).`

@@ -129,10 +129,24 @@ function unsyncedOf(
   return found;
 }
 
-/** The recorded `mappedPolicyIds` when it is one (state of earlier versions has none; a hostile one is ignored). */
+const isKind = (k: unknown): k is PolicyKind =>
+  typeof k === "string" && (POLICY_KINDS as readonly string[]).includes(k);
+/** A policy id as a state may record one: text of a sane length (a 1 MB id is not kept for ever). */
+const isPolicyId = (v: unknown): v is string => typeof v === "string" && v.length > 0 && v.length <= 200;
+
+/** The recorded `mappedPolicyIds`, each entry a kind and an id (state of earlier versions has none; hostile entries are dropped). */
 const seenIn = (outs: GuardrailOutputs | undefined): MappedPolicyIds => {
-  const m = outs?.mappedPolicyIds;
-  return m && typeof m === "object" && !Array.isArray(m) ? m : {};
+  const m: unknown = outs?.mappedPolicyIds;
+  if (!m || typeof m !== "object" || Array.isArray(m)) return {};
+  return Object.fromEntries(Object.entries(m).filter(([k, v]) => isKind(k) && isPolicyId(v)));
+};
+
+/** The recorded `unsyncedPolicies` entries that are entries (a hostile or damaged state's others are dropped, never a crash). */
+const recordedIn = (outs: GuardrailOutputs | undefined): UnsyncedPolicy[] => {
+  const u: unknown = outs?.unsyncedPolicies;
+  return (Array.isArray(u) ? u : []).filter(
+    (e): e is UnsyncedPolicy => !!e && typeof e === "object" && isKind((e as UnsyncedPolicy).kind),
+  );
 };
 
 /**
@@ -148,14 +162,14 @@ export async function withPolicyDrift(
   secrets: readonly string[],
 ): Promise<GuardrailOutputs> {
   const { unsyncedPolicies: _, mappedPolicyIds: _m, ...rest } = outs;
-  const kept = (u: UnsyncedPolicy[] | undefined, m: MappedPolicyIds | undefined = previous?.mappedPolicyIds) => ({
+  const kept = (u: UnsyncedPolicy[] | undefined, m: MappedPolicyIds = seenIn(previous)) => ({
     ...rest,
     ...(u && u.length > 0 ? { unsyncedPolicies: u } : {}),
     ...(m && Object.keys(m).length > 0 ? { mappedPolicyIds: m } : {}),
   });
   // A guardrail older than workspaces maps into the default workspace (rule 31's choice), when the state knows it.
   const ws = outs.workspaceId ?? (previous ? knownDefaultWorkspace(previous) : null);
-  if (!ws) return kept(previous?.unsyncedPolicies);
+  if (!ws) return kept(recordedIn(previous));
   const client = conn.client();
   let lists: Record<PolicyKind, Summary[]>;
   try {
@@ -163,7 +177,7 @@ export async function withPolicyDrift(
     lists = Object.fromEntries(POLICY_KINDS.map((k, i) => [k, read[i]])) as Record<PolicyKind, Summary[]>;
   } catch (err) {
     console.error(unreadWarning(outs.name, err, secrets));
-    return kept(previous?.unsyncedPolicies);
+    return kept(recordedIn(previous));
   }
   const found = unsyncedOf(gid, outs, lists, seenIn(previous), secrets);
   say(gid, outs.name, found.unsynced, secrets);
@@ -176,10 +190,8 @@ export function stillSet(
   settings: object,
 ): { unsyncedPolicies?: UnsyncedPolicy[]; mappedPolicyIds?: MappedPolicyIds } {
   const sets = (kind: PolicyKind) => setsKind(kind, settings as Record<string, unknown>);
-  const kept = (recorded?.unsyncedPolicies ?? []).filter((u) => sets(u.kind));
-  const seen = Object.entries(seenIn(recorded)).filter(
-    ([k]) => (POLICY_KINDS as readonly string[]).includes(k) && sets(k as PolicyKind),
-  );
+  const kept = recordedIn(recorded).filter((u) => sets(u.kind));
+  const seen = Object.entries(seenIn(recorded)).filter(([k]) => sets(k as PolicyKind));
   return {
     ...(kept.length > 0 ? { unsyncedPolicies: kept } : {}),
     ...(seen.length > 0 ? { mappedPolicyIds: Object.fromEntries(seen) } : {}),

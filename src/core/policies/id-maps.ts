@@ -66,6 +66,21 @@ function byId(failures: readonly PropertyFailure[], lists: Props): PropertyFailu
 }
 
 /**
+ * The lists a program gave as an object of its own: the class turns a list into `{id: true}`
+ * and passes anything else as it is, so a map with another value (`{id: false}`) is the
+ * program's, and read as a map it would silently drop those ids.
+ */
+function notMaps(news: Props, lists: readonly string[]): PropertyFailure[] {
+  const inner = (v: unknown) => (isSecretEnvelope(v) ? (v as { value: unknown }).value : v);
+  return lists
+    .filter((l) => {
+      const v = inner(news[l]);
+      return isIdMap(v) && Object.values(v).some((x) => x !== true);
+    })
+    .map((l) => ({ property: l, reason: `${l} must be a list of ids; got an object` }));
+}
+
+/**
  * A policy lifecycle as the dynamic face calls it: id maps in, id maps out, the core in between.
  * `lists` names the kind's id lists (a workspace policy's by default; a workspace-wide policy's
  * are workspace-wide-model.ts's `COVERAGE_LISTS`).
@@ -77,7 +92,7 @@ export function idMapFace(core: Lifecycle, lists: readonly string[] = ID_LISTS):
     check: async (olds, news) => {
       const given = toLists(news);
       const r = await core.check(toLists(olds), given);
-      return { inputs: news, failures: byId(r.failures, given) };
+      return { inputs: news, failures: [...notMaps(news, lists), ...byId(r.failures, given)] };
     },
     diff: (id, olds, news) => core.diff(id, toLists(olds), toLists(news)),
     create: async (news) => {

@@ -74,10 +74,28 @@ export function parseImportId(type: PolicyTypeName, id: string): PolicyImport {
     // The sealed form: the workspace from the sealed part, the head the policy id alone.
     if (typeof workspaceId !== "string" || !workspaceId || parts.length !== 1 || !parts[0])
       return refuse("the sealed workspace goes with the policy id alone");
-    return { workspace: workspaceId, policyId: canonical(parts[0]), secret };
+    // The migration seals the id the dynamic face recorded: a UUID. Anything else is not shown
+    // (it is a secret's copy), and a sealed workspace is recorded secret whatever the list says.
+    if (!UUID_RE.test(workspaceId)) return refuse("the sealed workspace is not a workspace id (a UUID)");
+    const all = secret.includes("workspaceId") ? secret : [...secret, "workspaceId"];
+    return { workspace: workspaceId.toLowerCase(), policyId: canonical(parts[0]), secret: all };
   }
   if (parts.length === 2 && parts[0] && parts[1]) return { workspace: parts[0], policyId: canonical(parts[1]), secret };
   return refuse();
+}
+
+/**
+ * The sealed workspace of an import id as a bag `hidingSecrets` reads (secret-text.ts), so no
+ * failure of the import names it; undefined for a refresh (`state` held) or any other id.
+ */
+export function sealedWorkspaceOf(type: PolicyTypeName, id: string, state: object | undefined) {
+  if (state && Object.keys(state).length > 0) return undefined;
+  try {
+    const { workspace, secret } = parseImportId(type, id);
+    return secret.includes("workspaceId") ? { workspaceId: workspace, __secretArgs: ["workspaceId"] } : undefined;
+  } catch {
+    return undefined; // the read itself refuses the id
+  }
 }
 
 /**
@@ -105,6 +123,14 @@ export function parseWorkspaceWideImportId(id: string): { policyId: string; secr
   if (unknown !== undefined) return refuse(`unknown key ${shown(unknown)}`);
   return { policyId: head, secret: secretOf(carried, WORKSPACE_WIDE_ARG_NAMES, "WorkspaceWidePolicy", refuse) };
 }
+
+/** Why an import id of `type` cannot name `names` secret (one is not an arg of the kind), or undefined. */
+export const secretNamesRefused = (type: PolicyTypeName | "WorkspaceWidePolicy", names: readonly string[]) =>
+  secretNamesProblem(
+    names,
+    type === "WorkspaceWidePolicy" ? WORKSPACE_WIDE_ARG_NAMES : Object.keys(POLICY_ARGS[type].shape),
+    type,
+  );
 
 /** The import id of a workspace-wide policy that names its `secret` args. */
 export const workspaceWideImportId = (policyId: string, secret: readonly string[]) =>

@@ -20,7 +20,7 @@ import { changedElsewhere, changedSinceRead, policyChanges, sealed, sealedInputs
 import { LIST_WIRE, outputsOf, refreshedInputs, type PolicyOutputs } from "./model";
 import { policyOps, type WirePolicyDetail } from "./ops";
 import { createBody, updateBody } from "./bodies";
-import { parseImportId } from "./import-id";
+import { parseImportId, sealedWorkspaceOf } from "./import-id";
 import { createPolicyOnce } from "./create-once";
 import { goneQuestion, workspaceGone } from "./gone";
 import { annotate, check, label, parseInputs, secretNames, workspaceMoves } from "./inputs";
@@ -194,7 +194,11 @@ export const policyLifecycle = (type: PolicyTypeName, conn: Connection): Lifecyc
     // A secret arg's values never reach a failure's text, whoever wrote it (secret-text.ts).
     diff: (_id, olds, news) => diff(conn, type, olds as PolicyOutputs, news).catch(hidingSecrets(news, olds)),
     create: (news) => create(conn, type, news).catch(hidingSecrets(news)),
-    read: (id, props) => read(conn, type, id, props as PolicyOutputs | undefined).catch(hidingSecrets(props)),
+    // An import's sealed workspace (import-id.ts) is a secret too.
+    read: (id, props) =>
+      read(conn, type, id, props as PolicyOutputs | undefined).catch(
+        hidingSecrets(props, sealedWorkspaceOf(type, id, props)),
+      ),
     update: (id, olds, news) => update(conn, type, id, olds as PolicyOutputs, news).catch(hidingSecrets(news, olds)),
     delete: (id, props) => remove(conn, type, id, props as PolicyOutputs).catch(hidingSecrets(props)),
   });
