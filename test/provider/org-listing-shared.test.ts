@@ -5,7 +5,7 @@
  * into `preview-only` or `off`. Calls are counted in the emulator's request log.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { keyAssignment, memberAssignment } from "../../src/dynamic/internal";
+import { guardrail, keyAssignment, memberAssignment } from "../../src/dynamic/internal";
 import { malformedSettings } from "../../src/core/settings/config-problems";
 import { configureProvider, useProviderEmulator } from "../helpers/emulator";
 
@@ -43,6 +43,29 @@ beforeEach(() => vi.spyOn(console, "error").mockImplementation(() => undefined))
 afterEach(() => vi.restoreAllMocks());
 
 describe("one org-wide pass per provider process and kind", () => {
+  it("a new set on a guardrail this process created walks without listing it first; on one it did not, it lists first", async () => {
+    const legacy = await newGuardrail("Legacy");
+    await raw().assignMembers(legacy, ["user_kim", "user_jon"]);
+    const made = await guardrail.create({ __provider: "p", name: "Made here" });
+    await emu.clearLog();
+    // The create of `pulumi up` at N = 2,000: the check's walk, the create's list (adoption), 4 assigns.
+    const checked = await memberAssignment.check(undefined as never, args(made.id, [...many, "user_kim"]));
+    expect(checked.inputs.moves).toEqual({ user_kim: from("Legacy", legacy) });
+    await memberAssignment.create(checked.inputs);
+    expect((await emu.log()).counts).toEqual({
+      listAllMemberAssignments: 1,
+      getGuardrail: 1,
+      listGuardrailMemberAssignments: 1,
+      assignMembers: 5,
+    });
+    // A guardrail this process did not make may hold the ids (an adoption): listed first, and no walk when all are there.
+    configureProvider(emu.url);
+    await emu.clearLog();
+    const adopted = await memberAssignment.check(undefined as never, args(legacy, ["user_jon"]));
+    expect(adopted.inputs).not.toHaveProperty("moves");
+    expect((await emu.log()).counts).toEqual({ listGuardrailMemberAssignments: 1 });
+  });
+
   it("a stack of several sets, checked at once and one after another, walks each kind's listing once", async () => {
     const legacy = await newGuardrail("Legacy");
     await raw().assignMembers(legacy, ["user_jon"]);

@@ -9,6 +9,7 @@
  */
 import { collect } from "../client/pagination";
 import { hasOrgView, orgHolders } from "../client/org-assignments";
+import { createdHere } from "../resource/guardrail-reads";
 import type { Connection } from "../connection";
 import { containsUnknown } from "../markers";
 import { secretArgsOf } from "../args/messages";
@@ -46,8 +47,9 @@ const NAMED_MAX = 20;
  * A set already in state adds the ids its state does not hold (no read of its own guardrail),
  * except those a refresh already placed on another guardrail;
  * a new one lists its guardrail first, so ids already there (an adoption) cost no walk of the
- * organization's assignments, unless this process has read them already (they say it then).
- * Calls: that list (new sets only), then, only when some ids are not there, the walk of the
+ * organization's assignments, unless this process has read them already (they say it then) or
+ * created the guardrail (the walk is due anyway, and says it too).
+ * Calls: that list (new sets on a guardrail this process did not create only), then, only when some ids are not there, the walk of the
  * organization's assignments (once per provider process and kind, shared by every set:
  * client/org-assignments.ts) and a GET per guardrail involved. `guardrails:movesLookup` can
  * turn all of it off, or off outside a preview.
@@ -70,8 +72,10 @@ export async function movesAt(
     adding = [...inputs.ids].filter(
       (id) => held[id] !== true && !(typeof held[id] === "string" && parseOnGuardrail(held[id]!)),
     );
-  } else if (hasOrgView(client, kind.wire)) {
-    // The organization's assignments are already read in this process: they say what is here too.
+  } else if (hasOrgView(client, kind.wire) || createdHere(client, inputs.guardrailId)) {
+    // The organization's assignments are read in this process already, or will be (a guardrail
+    // this process created holds none of the ids, so listing it first spares no walk): they say
+    // what is here too.
     const holders = await orgHolders(client, kind.wire);
     adding = [...inputs.ids].filter((id) => !holders.get(id)?.includes(inputs.guardrailId));
   } else {

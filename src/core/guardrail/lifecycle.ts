@@ -113,7 +113,7 @@ export async function create(conn: Connection, news: Record<string, unknown>): P
     : await createGuardrailOnce(client, resourceOf(news), journalUrl(conn), inputs).catch((err) =>
         Promise.reject(annotate(inputs.name, err)),
       );
-  noteGuardrail(client, g);
+  noteGuardrail(client, g, { created: !inputs.adoptId });
   const outs = outputsFromWire(g, inputs);
   // An adopted guardrail keeps the id the program names it by (in lower case: check.ts).
   return { id: inputs.adoptId ?? g.id, properties: withSecretCopies(outs, recordedSecretArgs(news)) };
