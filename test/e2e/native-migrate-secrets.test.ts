@@ -95,7 +95,16 @@ function plainLeaves(value: unknown, path: string): string[] {
 }
 
 /** Properties that are not the program's values: the engine's, the service's, and our bookkeeping. */
-const NOT_ARGS = new Set(["__secretArgs", "createdAt", "updatedAt", "defaultWorkspaceId", "guardrailId"]);
+// mappedPolicyIds: the ids of the policies the service maps the guardrail to (its own ids, as
+// guardrailId is), never a copy of an arg.
+const NOT_ARGS = new Set([
+  "__secretArgs",
+  "createdAt",
+  "updatedAt",
+  "defaultWorkspaceId",
+  "guardrailId",
+  "mappedPolicyIds",
+]);
 
 /** Every plain leaf of the program's values in the native resources of an exported state. */
 function plainArgs(state: any): string[] {

@@ -97,6 +97,8 @@ const NOT_ARGS = new Set([
   "updatedAt",
   "defaultWorkspaceId",
   "guardrailId",
+  // The ids of the policies the service maps the guardrail to (its own ids, as guardrailId is).
+  "mappedPolicyIds",
 ]);
 
 /** Every plain leaf of the program's values in the exported state's resources. */
