@@ -94,7 +94,7 @@ const getWorkspace = z
 const POLICY_SLUG_RE = /^[a-z0-9][a-z0-9_-]{0,99}$/i;
 
 /** A policy's workspace, as the policy resources take it: its id (UUID, any case) or its slug. */
-const policyWorkspace = z
+export const policyWorkspace = z
   .string({ error: "must be a workspace id (UUID) or slug" })
   .refine((v) => UUID_RE.test(v) || POLICY_SLUG_RE.test(v), {
     error: "must be a workspace id (UUID) or slug (letters, digits, - and _, at most 100 characters)",
@@ -121,7 +121,7 @@ const policyType = z.enum(TYPE_WORDS, { error: `must be one of ${TYPE_WORDS.map(
 export const SUBJECT_ID_MAX = 500;
 
 /** A member id or key hash: no message here quotes it (a program may hold it secret). */
-const subjectId = z
+export const subjectId = z
   .string({ error: "must be a string" })
   .refine((v) => v.trim() !== "", { error: "must be a non-empty string" })
   .refine((v) => v.length <= SUBJECT_ID_MAX, { error: `must be at most ${SUBJECT_ID_MAX} characters` });
