@@ -102,6 +102,12 @@ describe(`faults (seed ${SEED}: 20% 5xx, 429 bursts of 3 with Retry-After 1 s, +
 
   it("a change under the same faults converges too, and state agrees with the service (refresh, faults still on)", async () => {
     p.write(changed());
+    // The seed alone may or may not drop a write in this run (which calls come first depends on
+    // the engine's order): one dropped assign is scripted, so the recovery from it is always tried.
+    const armed = await http(p.emulator.url)("PUT", "/__emulator/faults", {
+      script: [{ operation: "assignMembers", fault: "drop" }],
+    });
+    expect(armed.status).toBe(200);
     await converge();
     const d = await dump();
     expectExactly(
@@ -137,7 +143,9 @@ describe(`faults (seed ${SEED}: 20% 5xx, 429 bursts of 3 with Retry-After 1 s, +
     console.log(
       `faults injected: ${JSON.stringify(byKind)} in ${log.total} calls; failed ups before convergence: ${failures.length}`,
     );
-    expect(Object.keys(byKind).length).toBeGreaterThanOrEqual(2);
+    // 5xx at 20% of 100+ calls and the scripted drop are certain; 429 bursts at 3% may not come.
+    expect(byKind["server-error"] ?? 0).toBeGreaterThan(0);
+    expect(byKind.dropped ?? 0).toBeGreaterThan(0);
   });
 });
 

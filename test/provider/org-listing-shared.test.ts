@@ -139,6 +139,19 @@ describe("the process's own writes keep the shared view true", () => {
     expect(second.inputs.moves).toEqual({ user_b: from("There", there) });
     expect((await walks()).members).toBe(2);
   });
+  it("a write of one kind leaves the other kind's view current: a key set walks the key listing once around a member write", async () => {
+    const g = await newGuardrail("Kinds apart");
+    await emu.clearLog();
+    const before = await keyAssignment.check(keyArgs(g, []), keyArgs(g, ["k1"]));
+    expect(before.inputs).not.toHaveProperty("moves");
+    const members = await memberAssignment.check(args(g, []), args(g, ["user_a"]));
+    await memberAssignment.update(`${g}/members`, args(g, []), members.inputs);
+    await raw().assignMembers(g, ["user_b"]);
+    const after = await keyAssignment.check(keyArgs(g, []), keyArgs(g, ["k1"]));
+    expect(after.inputs).not.toHaveProperty("moves");
+    // Which of the two sets the engine runs first must not change the calls (issue 43's parity).
+    expect(await walks()).toEqual({ members: 1, keys: 1 });
+  });
 });
 
 describe("guardrails:movesLookup", () => {

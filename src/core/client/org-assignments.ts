@@ -8,7 +8,7 @@
  * Never stale about this process's own writes: every assign, unassign and guardrail delete
  * through any client of the process goes through `noted`, which updates the view of the client
  * that wrote (a write whose outcome is not known exactly forgets it) and makes every other
- * client's view of the same service stale, to be read again when next asked. A write that lands
+ * client's view of that kind of the same service stale, to be read again when next asked. A write that lands
  * while the read is in flight is applied to its answer. Writes by anyone else during the command
  * are not seen, as they would not be by a read made a moment earlier. The process lives for one
  * CLI command on both faces, so the next command reads again.
@@ -41,9 +41,14 @@ interface View {
 }
 
 const views = new WeakMap<GuardrailsClient, Partial<Record<AssigneeKind, View>>>();
-/** Per service (base URL), how many assignment writes this process made: a view that saw fewer is stale. */
+/**
+ * Per service (base URL) and kind, how many writes of that kind this process made: a view that saw
+ * fewer is stale. Per kind, so that a member write never sends the key listing to be read again
+ * (which set the engine runs first would otherwise change the calls).
+ */
 const epochs = new Map<string, number>();
-const epochOf = (client: GuardrailsClient) => epochs.get(client.baseUrl) ?? 0;
+const epochKey = (client: GuardrailsClient, kind: AssigneeKind) => `${kind} ${client.baseUrl}`;
+const epochOf = (client: GuardrailsClient, kind: AssigneeKind) => epochs.get(epochKey(client, kind)) ?? 0;
 
 async function readAll(client: GuardrailsClient, kind: AssigneeKind): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>();
@@ -65,7 +70,7 @@ async function* mapRows<T>(rows: AsyncIterable<T>, f: (row: T) => [string, strin
 
 /** Whether `orgHolders` would answer without a call (a current view, read or in flight). */
 export function hasOrgView(client: GuardrailsClient, kind: AssigneeKind): boolean {
-  return views.get(client)?.[kind]?.epoch === epochOf(client);
+  return views.get(client)?.[kind]?.epoch === epochOf(client, kind);
 }
 
 /** Each id's guardrails across the organization: the shared view, read once (concurrent callers share one read). */
@@ -73,8 +78,8 @@ export function orgHolders(client: GuardrailsClient, kind: AssigneeKind): Promis
   const mine = views.get(client) ?? {};
   views.set(client, mine);
   const known = mine[kind];
-  if (known && known.epoch === epochOf(client)) return known.holders;
-  const view: View = { epoch: epochOf(client), pending: [], holders: Promise.resolve(new Map()) };
+  if (known && known.epoch === epochOf(client, kind)) return known.holders;
+  const view: View = { epoch: epochOf(client, kind), pending: [], holders: Promise.resolve(new Map()) };
   view.holders = readAll(client, kind).then(
     (holders) => {
       const data: Data = { holders, unsure: new Set() };
@@ -97,13 +102,12 @@ export function orgHolders(client: GuardrailsClient, kind: AssigneeKind): Promis
 
 /** Applies a change to this client's views that are current, forgets the others; every other client's view goes stale. */
 function wrote(client: GuardrailsClient, kinds: readonly AssigneeKind[], change: Change | undefined): void {
-  const before = epochOf(client);
-  epochs.set(client.baseUrl, before + 1);
   const mine = views.get(client);
-  if (!mine) return;
   for (const kind of kinds) {
-    const view = mine[kind];
-    if (!view) continue;
+    const before = epochOf(client, kind);
+    epochs.set(epochKey(client, kind), before + 1);
+    const view = mine?.[kind];
+    if (!mine || !view) continue;
     if (view.epoch !== before || !change) {
       delete mine[kind];
       continue;
