@@ -19,7 +19,6 @@ import type {
   ZdrGroup,
 } from "../access";
 import { PERMISSIONS, ZDR_GROUPS } from "../access";
-import { hidingSecrets } from "../args/secret-text";
 import type { Connection } from "../connection";
 import {
   type AccessArgs,
@@ -149,19 +148,12 @@ export function subjectGuardrailResult(found: SubjectGuardrailFound): SubjectGua
   return { ...found, guardrails: layers(found.guardrails), policies: layers(found.policies) };
 }
 
-/**
- * A catch handler that names no member id or key hash of `args`, secret or not: a failed call's
- * message holds its URL, and the per-subject reads put the id in the path (core/args/secret-text.ts).
- */
-const quiet = (args: AccessArgs) =>
-  hidingSecrets({ ...(args as Record<string, unknown>), __secretArgs: ["memberId", "keyHash", "ownerMemberId"] });
-
 /** `getEffectiveAccess` as both faces serve it. */
 export function effectiveAccessAnswer(conn: Connection, args: AccessArgs): Promise<EffectiveAccessResult> {
-  return getEffectiveAccess(conn, args).then(effectiveAccessResult, quiet(args));
+  return getEffectiveAccess(conn, args).then(effectiveAccessResult);
 }
 
 /** `getSubjectGuardrail` as both faces serve it. */
 export function subjectGuardrailAnswer(conn: Connection, args: AccessArgs): Promise<SubjectGuardrailResult> {
-  return getSubjectGuardrail(conn, args).then(subjectGuardrailResult, quiet(args));
+  return getSubjectGuardrail(conn, args).then(subjectGuardrailResult);
 }
