@@ -10,6 +10,11 @@ export type BudgetPolicy = import("./budgetPolicy").BudgetPolicy;
 export const BudgetPolicy: typeof import("./budgetPolicy").BudgetPolicy = null as any;
 utilities.lazyLoad(exports, ["BudgetPolicy"], () => require("./budgetPolicy"));
 
+export { GetEffectiveAccessArgs, GetEffectiveAccessResult, GetEffectiveAccessOutputArgs } from "./getEffectiveAccess";
+export const getEffectiveAccess: typeof import("./getEffectiveAccess").getEffectiveAccess = null as any;
+export const getEffectiveAccessOutput: typeof import("./getEffectiveAccess").getEffectiveAccessOutput = null as any;
+utilities.lazyLoad(exports, ["getEffectiveAccess","getEffectiveAccessOutput"], () => require("./getEffectiveAccess"));
+
 export { GetGuardrailArgs, GetGuardrailResult, GetGuardrailOutputArgs } from "./getGuardrail";
 export const getGuardrail: typeof import("./getGuardrail").getGuardrail = null as any;
 export const getGuardrailOutput: typeof import("./getGuardrail").getGuardrailOutput = null as any;
@@ -39,6 +44,11 @@ export { GetPolicyArgs, GetPolicyResult, GetPolicyOutputArgs } from "./getPolicy
 export const getPolicy: typeof import("./getPolicy").getPolicy = null as any;
 export const getPolicyOutput: typeof import("./getPolicy").getPolicyOutput = null as any;
 utilities.lazyLoad(exports, ["getPolicy","getPolicyOutput"], () => require("./getPolicy"));
+
+export { GetSubjectGuardrailArgs, GetSubjectGuardrailResult, GetSubjectGuardrailOutputArgs } from "./getSubjectGuardrail";
+export const getSubjectGuardrail: typeof import("./getSubjectGuardrail").getSubjectGuardrail = null as any;
+export const getSubjectGuardrailOutput: typeof import("./getSubjectGuardrail").getSubjectGuardrailOutput = null as any;
+utilities.lazyLoad(exports, ["getSubjectGuardrail","getSubjectGuardrailOutput"], () => require("./getSubjectGuardrail"));
 
 export { GetSubjectPoliciesArgs, GetSubjectPoliciesResult, GetSubjectPoliciesOutputArgs } from "./getSubjectPolicies";
 export const getSubjectPolicies: typeof import("./getSubjectPolicies").getSubjectPolicies = null as any;

@@ -1,6 +1,6 @@
 /**
- * The data sources on the dynamic face: plain async functions over the client (and
- * `getSubjectPoliciesOutput`, which takes secret inputs), with the names,
+ * The data sources on the dynamic face: plain async functions over the client (and the
+ * `...Output` forms of those that take a member id or key hash, which may be secret), with the names,
  * args and answers of the native face's invokes (src/core/data-sources), so a program reads the
  * same on either face. They run in the program, reading the stack config (`guardrails:apiKey`,
  * `guardrails:baseUrl`, the tuning settings) and the environment as the resources do, with the
@@ -8,6 +8,16 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { GuardrailsClient } from "../core/client/client";
+import type { Connection } from "../core/connection";
+import type { AccessArgs } from "../core/data-sources/access";
+import * as access from "../core/data-sources/access-answer";
+import type {
+  AccessAllowListInfo,
+  AccessLayerInfo,
+  EffectiveAccessInfo,
+  EffectiveAccessResult,
+  SubjectGuardrailResult,
+} from "../core/data-sources/access-answer";
 import * as lookups from "../core/data-sources/lookups";
 import type {
   GuardrailInfo,
@@ -33,6 +43,10 @@ import { explainAuthError, explainUrlError } from "../core/settings/key-source";
 import { reportConfigOnce } from "./config-warnings";
 
 export type {
+  AccessAllowListInfo,
+  AccessLayerInfo,
+  EffectiveAccessInfo,
+  EffectiveAccessResult,
   GuardrailInfo,
   GuardrailKeysFound,
   GuardrailMembersFound,
@@ -43,23 +57,28 @@ export type {
   PolicySettingsInfo,
   PolicySummaryInfo,
   SubjectAssignmentInfo,
+  SubjectGuardrailResult,
   SubjectPoliciesFound,
   WorkspaceInfo,
   WorkspacesFound,
   WorkspaceWidePolicyInfo,
 };
 
-/** Runs a lookup with the client the stack config and environment describe. */
-async function withClient<T>(fn: (client: GuardrailsClient) => Promise<T>): Promise<T> {
+/** Runs a lookup with the connection the stack config and environment describe. */
+async function withConnection<T>(fn: (conn: Connection) => Promise<T>): Promise<T> {
   reportConfigOnce();
   const config = pulumi.runtime.allConfig();
   configure((key) => config[key]);
   try {
-    return await fn(processConfig.client());
+    return await fn(processConfig);
   } catch (err) {
     throw explainUrlError(explainAuthError(err));
   }
 }
+
+/** Runs a lookup with the client the stack config and environment describe. */
+const withClient = <T>(fn: (client: GuardrailsClient) => Promise<T>): Promise<T> =>
+  withConnection((conn) => fn(conn.client()));
 
 /**
  * One guardrail another team manages, by `id`, or by exact `name` within `workspaceId` (the
@@ -156,4 +175,52 @@ export function getSubjectPoliciesOutput(
   }>,
 ): pulumi.Output<SubjectPoliciesFound> {
   return pulumi.output(args).apply((a) => getSubjectPolicies(a as SubjectPoliciesArgs));
+}
+
+/**
+ * The args of `getEffectiveAccess` and `getSubjectGuardrail`: one member (`memberId`) or one API
+ * key (`keyHash`, with `ownerMemberId`, the member who owns it, when known: the service does not
+ * say), in `workspaceId` (its id or slug; omitted: the organization's only workspace).
+ */
+export type AccessLookupArgs = AccessArgs;
+
+/** `AccessLookupArgs` as Pulumi inputs: any of them may be secret, and the answer then is. */
+export type AccessLookupInputs = pulumi.Input<{
+  memberId?: pulumi.Input<string>;
+  keyHash?: pulumi.Input<string>;
+  ownerMemberId?: pulumi.Input<string>;
+  workspaceId?: pulumi.Input<string>;
+}>;
+
+/**
+ * What a member or an API key can use in a workspace after every layer applies (issue 41,
+ * docs/effective-access.md): the layers found, each with its kind, id and name, and the combined
+ * access, each part with the layers it comes from. Each org-wide assignment listing is read once
+ * (11 calls for a member, 15 for a key with its owner, one page each). A key without
+ * `ownerMemberId` leaves its owner's layers out (`ownerKnown: false`): the answer may then claim
+ * more access than the service grants. Messages never quote the member id or key hash; to keep
+ * a secret one secret, call `getEffectiveAccessOutput`.
+ */
+export function getEffectiveAccess(args: AccessLookupArgs): Promise<EffectiveAccessResult> {
+  return withConnection((conn) => access.effectiveAccessAnswer(conn, args));
+}
+
+/** `getEffectiveAccess` over Pulumi inputs: a secret member id or key hash makes the answer secret. */
+export function getEffectiveAccessOutput(args: AccessLookupInputs): pulumi.Output<EffectiveAccessResult> {
+  return pulumi.output(args).apply((a) => getEffectiveAccess(a as AccessLookupArgs));
+}
+
+/**
+ * Which guardrails and which Guardrail Policies a member or an API key is on in a workspace: the
+ * workspace default guardrail (when it applies), the member's (a key's owner's) and a key's own;
+ * the policies assigned, inherited as the workspace default, and workspace-wide. The same reads
+ * and args as `getEffectiveAccess`.
+ */
+export function getSubjectGuardrail(args: AccessLookupArgs): Promise<SubjectGuardrailResult> {
+  return withConnection((conn) => access.subjectGuardrailAnswer(conn, args));
+}
+
+/** `getSubjectGuardrail` over Pulumi inputs: a secret member id or key hash makes the answer secret. */
+export function getSubjectGuardrailOutput(args: AccessLookupInputs): pulumi.Output<SubjectGuardrailResult> {
+  return pulumi.output(args).apply((a) => getSubjectGuardrail(a as AccessLookupArgs));
 }

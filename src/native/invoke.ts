@@ -1,12 +1,12 @@
 /**
- * Data sources (invokes) on the native face: the nine tokens, answered by the core's lookups
+ * Data sources (invokes) on the native face: the eleven tokens, answered by the core's lookups
  * (src/core/data-sources) with the client of the provider instance's `Configure`. Bad args come
  * back as check failures with their property paths, before any call; a failure of the key or
  * the URL names where that setting came from, as a resource's does.
  */
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { shown } from "../core/args/messages";
-import type { GuardrailsClient } from "../core/client/client";
+import * as access from "../core/data-sources/access-answer";
 import { type LookupName, parseLookupArgs } from "../core/data-sources/args";
 import * as lookups from "../core/data-sources/lookups";
 import * as policies from "../core/data-sources/policies";
@@ -31,6 +31,8 @@ export const FUNCTION_TOKENS: Record<LookupName, string> = {
   getPolicies: "guardrails:index:getPolicies",
   getPolicy: "guardrails:index:getPolicy",
   getSubjectPolicies: "guardrails:index:getSubjectPolicies",
+  getEffectiveAccess: "guardrails:index:getEffectiveAccess",
+  getSubjectGuardrail: "guardrails:index:getSubjectGuardrail",
 };
 
 /** Kept for the schema's first entry (schema-functions.ts). */
@@ -38,17 +40,19 @@ export const GET_GUARDRAIL = FUNCTION_TOKENS.getGuardrail;
 
 const BY_TOKEN = new Map(Object.entries(FUNCTION_TOKENS).map(([name, tok]) => [tok, name as LookupName]));
 
-type Run = (client: GuardrailsClient, args: never) => Promise<object>;
+type Run = (conn: Connection, args: never) => Promise<object>;
 const RUN: Record<LookupName, Run> = {
-  getGuardrail: (client, args) => lookups.getGuardrail(client, args),
-  getGuardrails: (client, args) => lookups.getGuardrails(client, args),
-  getGuardrailMembers: (client, args) => lookups.getGuardrailMembers(client, args),
-  getGuardrailKeys: (client, args) => lookups.getGuardrailKeys(client, args),
-  getWorkspace: (client, args) => workspaces.getWorkspace(client, args),
-  getWorkspaces: (client) => workspaces.getWorkspaces(client),
-  getPolicies: (client, args) => policies.getPolicies(client, args),
-  getPolicy: (client, args) => policies.getPolicy(client, args),
-  getSubjectPolicies: (client, args) => policies.getSubjectPolicies(client, args),
+  getGuardrail: (conn, args) => lookups.getGuardrail(conn.client(), args),
+  getGuardrails: (conn, args) => lookups.getGuardrails(conn.client(), args),
+  getGuardrailMembers: (conn, args) => lookups.getGuardrailMembers(conn.client(), args),
+  getGuardrailKeys: (conn, args) => lookups.getGuardrailKeys(conn.client(), args),
+  getWorkspace: (conn, args) => workspaces.getWorkspace(conn.client(), args),
+  getWorkspaces: (conn) => workspaces.getWorkspaces(conn.client()),
+  getPolicies: (conn, args) => policies.getPolicies(conn.client(), args),
+  getPolicy: (conn, args) => policies.getPolicy(conn.client(), args),
+  getSubjectPolicies: (conn, args) => policies.getSubjectPolicies(conn.client(), args),
+  getEffectiveAccess: (conn, args) => access.effectiveAccessAnswer(conn, args),
+  getSubjectGuardrail: (conn, args) => access.subjectGuardrailAnswer(conn, args),
 };
 
 /** Whether `v` holds, anywhere inside, a string equal to one of `hidden` (lower-case), any case. */
@@ -59,7 +63,7 @@ function holds(v: unknown, hidden: ReadonlySet<string>): boolean {
 
 /**
  * An answer's values that echo an arg the engine sent as a secret, marked secret again: the
- * member id or key hash `getSubjectPolicies` answers with, and any other value that holds a
+ * member id or key hash `getSubjectPolicies` and the access lookups answer with (a key's owner too), and any other value that holds a
  * secret arg's value (a secret workspace id in a workspace-wide policy's `workspaceIds`).
  */
 function remarkSecrets(answer: object, secretRoots: readonly string[], hidden: readonly string[]) {
@@ -97,7 +101,7 @@ export async function invoke(conn: Connection, req: provproto.InvokeRequest): Pr
     return resp;
   }
   try {
-    const answer = await RUN[name](conn.client(), parsed.args as never);
+    const answer = await RUN[name](conn, parsed.args as never);
     resp.setReturn(toStruct(remarkSecrets(answer, secretRoots, hidden)));
   } catch (err) {
     hidingSecrets(bag)(explainUrlError(explainAuthError(err, conn), conn));

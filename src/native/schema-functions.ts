@@ -6,6 +6,7 @@
 import { NAME_REGEX_MAX } from "../core/data-sources/args";
 import { FIELD_NAMES } from "../core/fields/fields";
 import { FUNCTION_TOKENS } from "./invoke";
+import { accessFunctions, accessFunctionTypes } from "./schema-access-functions";
 import { policyFunctions, policyFunctionTypes } from "./schema-policy-functions";
 
 type Property = Record<string, unknown>;
@@ -62,6 +63,7 @@ export function functionTypes(guardrailProperties: Properties): Record<string, u
     },
     [WORKSPACE_INFO_TYPE]: { type: "object", description: "A workspace found by getWorkspaces.", ...workspaceInfo },
     ...policyFunctionTypes(guardrailProperties),
+    ...accessFunctionTypes(),
   };
 }
 
@@ -128,6 +130,7 @@ export function functionSpecs(guardrailProperties: Properties): Record<string, u
     },
     ...workspaceFunctions(),
     ...policyFunctions(guardrailProperties),
+    ...accessFunctions(),
   };
 }
 

@@ -13,6 +13,697 @@ import (
 
 var _ = internal.GetEnvOrDefault
 
+// An allow list every layer together leaves.
+type AccessAllowList struct {
+	// What every list together allows, sorted (empty: nothing); absent when `restricted` is false.
+	Allowed []string `pulumi:"allowed"`
+	// Whether any layer holds a list; false: no restriction, and `allowed` is absent.
+	Restricted bool `pulumi:"restricted"`
+	// Each layer holding a list, with it.
+	RestrictedBy []AccessListRestriction `pulumi:"restrictedBy"`
+}
+
+// An allow list every layer together leaves.
+type AccessAllowListOutput struct{ *pulumi.OutputState }
+
+func (AccessAllowListOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AccessAllowList)(nil)).Elem()
+}
+
+func (o AccessAllowListOutput) ToAccessAllowListOutput() AccessAllowListOutput {
+	return o
+}
+
+func (o AccessAllowListOutput) ToAccessAllowListOutputWithContext(ctx context.Context) AccessAllowListOutput {
+	return o
+}
+
+// What every list together allows, sorted (empty: nothing); absent when `restricted` is false.
+func (o AccessAllowListOutput) Allowed() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v AccessAllowList) []string { return v.Allowed }).(pulumi.StringArrayOutput)
+}
+
+// Whether any layer holds a list; false: no restriction, and `allowed` is absent.
+func (o AccessAllowListOutput) Restricted() pulumi.BoolOutput {
+	return o.ApplyT(func(v AccessAllowList) bool { return v.Restricted }).(pulumi.BoolOutput)
+}
+
+// Each layer holding a list, with it.
+func (o AccessAllowListOutput) RestrictedBy() AccessListRestrictionArrayOutput {
+	return o.ApplyT(func(v AccessAllowList) []AccessListRestriction { return v.RestrictedBy }).(AccessListRestrictionArrayOutput)
+}
+
+// A budget: each applies on its own.
+type AccessBudget struct {
+	// The layer it comes from.
+	From AccessLayer `pulumi:"from"`
+	// Whether bring-your-own-key spend counts.
+	IncludeByokInBudgets bool `pulumi:"includeByokInBudgets"`
+	// Its limit in USD; absent when none.
+	LimitUsd *float64 `pulumi:"limitUsd"`
+	// `daily`, `weekly` or `monthly`; absent when it never resets.
+	ResetInterval *string `pulumi:"resetInterval"`
+}
+
+// A budget: each applies on its own.
+type AccessBudgetOutput struct{ *pulumi.OutputState }
+
+func (AccessBudgetOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AccessBudget)(nil)).Elem()
+}
+
+func (o AccessBudgetOutput) ToAccessBudgetOutput() AccessBudgetOutput {
+	return o
+}
+
+func (o AccessBudgetOutput) ToAccessBudgetOutputWithContext(ctx context.Context) AccessBudgetOutput {
+	return o
+}
+
+// The layer it comes from.
+func (o AccessBudgetOutput) From() AccessLayerOutput {
+	return o.ApplyT(func(v AccessBudget) AccessLayer { return v.From }).(AccessLayerOutput)
+}
+
+// Whether bring-your-own-key spend counts.
+func (o AccessBudgetOutput) IncludeByokInBudgets() pulumi.BoolOutput {
+	return o.ApplyT(func(v AccessBudget) bool { return v.IncludeByokInBudgets }).(pulumi.BoolOutput)
+}
+
+// Its limit in USD; absent when none.
+func (o AccessBudgetOutput) LimitUsd() pulumi.Float64PtrOutput {
+	return o.ApplyT(func(v AccessBudget) *float64 { return v.LimitUsd }).(pulumi.Float64PtrOutput)
+}
+
+// `daily`, `weekly` or `monthly`; absent when it never resets.
+func (o AccessBudgetOutput) ResetInterval() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AccessBudget) *string { return v.ResetInterval }).(pulumi.StringPtrOutput)
+}
+
+type AccessBudgetArrayOutput struct{ *pulumi.OutputState }
+
+func (AccessBudgetArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]AccessBudget)(nil)).Elem()
+}
+
+func (o AccessBudgetArrayOutput) ToAccessBudgetArrayOutput() AccessBudgetArrayOutput {
+	return o
+}
+
+func (o AccessBudgetArrayOutput) ToAccessBudgetArrayOutputWithContext(ctx context.Context) AccessBudgetArrayOutput {
+	return o
+}
+
+func (o AccessBudgetArrayOutput) Index(i pulumi.IntInput) AccessBudgetOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) AccessBudget {
+		return vs[0].([]AccessBudget)[vs[1].(int)]
+	}).(AccessBudgetOutput)
+}
+
+// A builtin content filter: the strongest action any layer gives it (`flag` < `redact` < `block`).
+type AccessBuiltinFilter struct {
+	// The strongest action.
+	Action string `pulumi:"action"`
+	// The layers whose action is the strongest.
+	ActionFrom []AccessLayer `pulumi:"actionFrom"`
+	// The layers holding it.
+	From []AccessLayer `pulumi:"from"`
+	// `regex-prompt-injection` only: the widest scope.
+	ScanScope *string `pulumi:"scanScope"`
+	// The filter.
+	Slug string `pulumi:"slug"`
+}
+
+// A builtin content filter: the strongest action any layer gives it (`flag` < `redact` < `block`).
+type AccessBuiltinFilterOutput struct{ *pulumi.OutputState }
+
+func (AccessBuiltinFilterOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AccessBuiltinFilter)(nil)).Elem()
+}
+
+func (o AccessBuiltinFilterOutput) ToAccessBuiltinFilterOutput() AccessBuiltinFilterOutput {
+	return o
+}
+
+func (o AccessBuiltinFilterOutput) ToAccessBuiltinFilterOutputWithContext(ctx context.Context) AccessBuiltinFilterOutput {
+	return o
+}
+
+// The strongest action.
+func (o AccessBuiltinFilterOutput) Action() pulumi.StringOutput {
+	return o.ApplyT(func(v AccessBuiltinFilter) string { return v.Action }).(pulumi.StringOutput)
+}
+
+// The layers whose action is the strongest.
+func (o AccessBuiltinFilterOutput) ActionFrom() AccessLayerArrayOutput {
+	return o.ApplyT(func(v AccessBuiltinFilter) []AccessLayer { return v.ActionFrom }).(AccessLayerArrayOutput)
+}
+
+// The layers holding it.
+func (o AccessBuiltinFilterOutput) From() AccessLayerArrayOutput {
+	return o.ApplyT(func(v AccessBuiltinFilter) []AccessLayer { return v.From }).(AccessLayerArrayOutput)
+}
+
+// `regex-prompt-injection` only: the widest scope.
+func (o AccessBuiltinFilterOutput) ScanScope() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AccessBuiltinFilter) *string { return v.ScanScope }).(pulumi.StringPtrOutput)
+}
+
+// The filter.
+func (o AccessBuiltinFilterOutput) Slug() pulumi.StringOutput {
+	return o.ApplyT(func(v AccessBuiltinFilter) string { return v.Slug }).(pulumi.StringOutput)
+}
+
+type AccessBuiltinFilterArrayOutput struct{ *pulumi.OutputState }
+
+func (AccessBuiltinFilterArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]AccessBuiltinFilter)(nil)).Elem()
+}
+
+func (o AccessBuiltinFilterArrayOutput) ToAccessBuiltinFilterArrayOutput() AccessBuiltinFilterArrayOutput {
+	return o
+}
+
+func (o AccessBuiltinFilterArrayOutput) ToAccessBuiltinFilterArrayOutputWithContext(ctx context.Context) AccessBuiltinFilterArrayOutput {
+	return o
+}
+
+func (o AccessBuiltinFilterArrayOutput) Index(i pulumi.IntInput) AccessBuiltinFilterOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) AccessBuiltinFilter {
+		return vs[0].([]AccessBuiltinFilter)[vs[1].(int)]
+	}).(AccessBuiltinFilterOutput)
+}
+
+// A custom content filter, with its layer.
+type AccessCustomFilter struct {
+	// Its action.
+	Action string `pulumi:"action"`
+	// The layer holding it.
+	From AccessLayer `pulumi:"from"`
+	// Its label; absent when none.
+	Label *string `pulumi:"label"`
+	// Its pattern.
+	Pattern string `pulumi:"pattern"`
+}
+
+// A custom content filter, with its layer.
+type AccessCustomFilterOutput struct{ *pulumi.OutputState }
+
+func (AccessCustomFilterOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AccessCustomFilter)(nil)).Elem()
+}
+
+func (o AccessCustomFilterOutput) ToAccessCustomFilterOutput() AccessCustomFilterOutput {
+	return o
+}
+
+func (o AccessCustomFilterOutput) ToAccessCustomFilterOutputWithContext(ctx context.Context) AccessCustomFilterOutput {
+	return o
+}
+
+// Its action.
+func (o AccessCustomFilterOutput) Action() pulumi.StringOutput {
+	return o.ApplyT(func(v AccessCustomFilter) string { return v.Action }).(pulumi.StringOutput)
+}
+
+// The layer holding it.
+func (o AccessCustomFilterOutput) From() AccessLayerOutput {
+	return o.ApplyT(func(v AccessCustomFilter) AccessLayer { return v.From }).(AccessLayerOutput)
+}
+
+// Its label; absent when none.
+func (o AccessCustomFilterOutput) Label() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AccessCustomFilter) *string { return v.Label }).(pulumi.StringPtrOutput)
+}
+
+// Its pattern.
+func (o AccessCustomFilterOutput) Pattern() pulumi.StringOutput {
+	return o.ApplyT(func(v AccessCustomFilter) string { return v.Pattern }).(pulumi.StringOutput)
+}
+
+type AccessCustomFilterArrayOutput struct{ *pulumi.OutputState }
+
+func (AccessCustomFilterArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]AccessCustomFilter)(nil)).Elem()
+}
+
+func (o AccessCustomFilterArrayOutput) ToAccessCustomFilterArrayOutput() AccessCustomFilterArrayOutput {
+	return o
+}
+
+func (o AccessCustomFilterArrayOutput) ToAccessCustomFilterArrayOutputWithContext(ctx context.Context) AccessCustomFilterArrayOutput {
+	return o
+}
+
+func (o AccessCustomFilterArrayOutput) Index(i pulumi.IntInput) AccessCustomFilterOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) AccessCustomFilter {
+		return vs[0].([]AccessCustomFilter)[vs[1].(int)]
+	}).(AccessCustomFilterOutput)
+}
+
+// One ignored entry, with the layers that ignore it.
+type AccessDenyEntry struct {
+	// The layers that list it.
+	From []AccessLayer `pulumi:"from"`
+	// The model or provider.
+	Id string `pulumi:"id"`
+}
+
+// One ignored entry, with the layers that ignore it.
+type AccessDenyEntryOutput struct{ *pulumi.OutputState }
+
+func (AccessDenyEntryOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AccessDenyEntry)(nil)).Elem()
+}
+
+func (o AccessDenyEntryOutput) ToAccessDenyEntryOutput() AccessDenyEntryOutput {
+	return o
+}
+
+func (o AccessDenyEntryOutput) ToAccessDenyEntryOutputWithContext(ctx context.Context) AccessDenyEntryOutput {
+	return o
+}
+
+// The layers that list it.
+func (o AccessDenyEntryOutput) From() AccessLayerArrayOutput {
+	return o.ApplyT(func(v AccessDenyEntry) []AccessLayer { return v.From }).(AccessLayerArrayOutput)
+}
+
+// The model or provider.
+func (o AccessDenyEntryOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v AccessDenyEntry) string { return v.Id }).(pulumi.StringOutput)
+}
+
+type AccessDenyEntryArrayOutput struct{ *pulumi.OutputState }
+
+func (AccessDenyEntryArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]AccessDenyEntry)(nil)).Elem()
+}
+
+func (o AccessDenyEntryArrayOutput) ToAccessDenyEntryArrayOutput() AccessDenyEntryArrayOutput {
+	return o
+}
+
+func (o AccessDenyEntryArrayOutput) ToAccessDenyEntryArrayOutputWithContext(ctx context.Context) AccessDenyEntryArrayOutput {
+	return o
+}
+
+func (o AccessDenyEntryArrayOutput) Index(i pulumi.IntInput) AccessDenyEntryOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) AccessDenyEntry {
+		return vs[0].([]AccessDenyEntry)[vs[1].(int)]
+	}).(AccessDenyEntryOutput)
+}
+
+// An ignore list: every entry of every layer.
+type AccessDenyList struct {
+	// The entries, sorted.
+	Entries []AccessDenyEntry `pulumi:"entries"`
+}
+
+// An ignore list: every entry of every layer.
+type AccessDenyListOutput struct{ *pulumi.OutputState }
+
+func (AccessDenyListOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AccessDenyList)(nil)).Elem()
+}
+
+func (o AccessDenyListOutput) ToAccessDenyListOutput() AccessDenyListOutput {
+	return o
+}
+
+func (o AccessDenyListOutput) ToAccessDenyListOutputWithContext(ctx context.Context) AccessDenyListOutput {
+	return o
+}
+
+// The entries, sorted.
+func (o AccessDenyListOutput) Entries() AccessDenyEntryArrayOutput {
+	return o.ApplyT(func(v AccessDenyList) []AccessDenyEntry { return v.Entries }).(AccessDenyEntryArrayOutput)
+}
+
+// A zero-data-retention group: enforced when any layer enforces it.
+type AccessEnforced struct {
+	// The layers that enforce it.
+	By []AccessLayer `pulumi:"by"`
+	// Whether it is enforced.
+	Enforced bool `pulumi:"enforced"`
+}
+
+// A zero-data-retention group: enforced when any layer enforces it.
+type AccessEnforcedOutput struct{ *pulumi.OutputState }
+
+func (AccessEnforcedOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AccessEnforced)(nil)).Elem()
+}
+
+func (o AccessEnforcedOutput) ToAccessEnforcedOutput() AccessEnforcedOutput {
+	return o
+}
+
+func (o AccessEnforcedOutput) ToAccessEnforcedOutputWithContext(ctx context.Context) AccessEnforcedOutput {
+	return o
+}
+
+// The layers that enforce it.
+func (o AccessEnforcedOutput) By() AccessLayerArrayOutput {
+	return o.ApplyT(func(v AccessEnforced) []AccessLayer { return v.By }).(AccessLayerArrayOutput)
+}
+
+// Whether it is enforced.
+func (o AccessEnforcedOutput) Enforced() pulumi.BoolOutput {
+	return o.ApplyT(func(v AccessEnforced) bool { return v.Enforced }).(pulumi.BoolOutput)
+}
+
+// A layer of a member's or key's access: a guardrail or a Guardrail Policy.
+type AccessLayer struct {
+	// The guardrail's or policy's id.
+	Id string `pulumi:"id"`
+	// `workspace-default-guardrail`, `member-guardrail` (for a key: its owner's), `key-guardrail`, `policy` (assigned directly), `workspace-default-policy` (inherited) or `workspace-wide-policy`.
+	Kind string `pulumi:"kind"`
+	// Its name; absent when the service gave none.
+	Name *string `pulumi:"name"`
+	// A policy's kind: `budget`, `modelAccess` or `moderation`, as `getPolicy` takes it.
+	PolicyType *string `pulumi:"policyType"`
+	// For a policy reached through a subject: `member` or `key` (a key's own, or its owner's).
+	Via *string `pulumi:"via"`
+}
+
+// A layer of a member's or key's access: a guardrail or a Guardrail Policy.
+type AccessLayerOutput struct{ *pulumi.OutputState }
+
+func (AccessLayerOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AccessLayer)(nil)).Elem()
+}
+
+func (o AccessLayerOutput) ToAccessLayerOutput() AccessLayerOutput {
+	return o
+}
+
+func (o AccessLayerOutput) ToAccessLayerOutputWithContext(ctx context.Context) AccessLayerOutput {
+	return o
+}
+
+// The guardrail's or policy's id.
+func (o AccessLayerOutput) Id() pulumi.StringOutput {
+	return o.ApplyT(func(v AccessLayer) string { return v.Id }).(pulumi.StringOutput)
+}
+
+// `workspace-default-guardrail`, `member-guardrail` (for a key: its owner's), `key-guardrail`, `policy` (assigned directly), `workspace-default-policy` (inherited) or `workspace-wide-policy`.
+func (o AccessLayerOutput) Kind() pulumi.StringOutput {
+	return o.ApplyT(func(v AccessLayer) string { return v.Kind }).(pulumi.StringOutput)
+}
+
+// Its name; absent when the service gave none.
+func (o AccessLayerOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AccessLayer) *string { return v.Name }).(pulumi.StringPtrOutput)
+}
+
+// A policy's kind: `budget`, `modelAccess` or `moderation`, as `getPolicy` takes it.
+func (o AccessLayerOutput) PolicyType() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AccessLayer) *string { return v.PolicyType }).(pulumi.StringPtrOutput)
+}
+
+// For a policy reached through a subject: `member` or `key` (a key's own, or its owner's).
+func (o AccessLayerOutput) Via() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v AccessLayer) *string { return v.Via }).(pulumi.StringPtrOutput)
+}
+
+type AccessLayerArrayOutput struct{ *pulumi.OutputState }
+
+func (AccessLayerArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]AccessLayer)(nil)).Elem()
+}
+
+func (o AccessLayerArrayOutput) ToAccessLayerArrayOutput() AccessLayerArrayOutput {
+	return o
+}
+
+func (o AccessLayerArrayOutput) ToAccessLayerArrayOutputWithContext(ctx context.Context) AccessLayerArrayOutput {
+	return o
+}
+
+func (o AccessLayerArrayOutput) Index(i pulumi.IntInput) AccessLayerOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) AccessLayer {
+		return vs[0].([]AccessLayer)[vs[1].(int)]
+	}).(AccessLayerOutput)
+}
+
+// A layer holding an allow list, with it: alone it denies what it leaves out.
+type AccessListRestriction struct {
+	// Its list, sorted.
+	Ids []string `pulumi:"ids"`
+	// The layer.
+	Layer AccessLayer `pulumi:"layer"`
+}
+
+// A layer holding an allow list, with it: alone it denies what it leaves out.
+type AccessListRestrictionOutput struct{ *pulumi.OutputState }
+
+func (AccessListRestrictionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AccessListRestriction)(nil)).Elem()
+}
+
+func (o AccessListRestrictionOutput) ToAccessListRestrictionOutput() AccessListRestrictionOutput {
+	return o
+}
+
+func (o AccessListRestrictionOutput) ToAccessListRestrictionOutputWithContext(ctx context.Context) AccessListRestrictionOutput {
+	return o
+}
+
+// Its list, sorted.
+func (o AccessListRestrictionOutput) Ids() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v AccessListRestriction) []string { return v.Ids }).(pulumi.StringArrayOutput)
+}
+
+// The layer.
+func (o AccessListRestrictionOutput) Layer() AccessLayerOutput {
+	return o.ApplyT(func(v AccessListRestriction) AccessLayer { return v.Layer }).(AccessLayerOutput)
+}
+
+type AccessListRestrictionArrayOutput struct{ *pulumi.OutputState }
+
+func (AccessListRestrictionArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]AccessListRestriction)(nil)).Elem()
+}
+
+func (o AccessListRestrictionArrayOutput) ToAccessListRestrictionArrayOutput() AccessListRestrictionArrayOutput {
+	return o
+}
+
+func (o AccessListRestrictionArrayOutput) ToAccessListRestrictionArrayOutputWithContext(ctx context.Context) AccessListRestrictionArrayOutput {
+	return o
+}
+
+func (o AccessListRestrictionArrayOutput) Index(i pulumi.IntInput) AccessListRestrictionOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) AccessListRestriction {
+		return vs[0].([]AccessListRestriction)[vs[1].(int)]
+	}).(AccessListRestrictionOutput)
+}
+
+// A training or publication permission.
+type AccessPermission struct {
+	// The layers that forbid it.
+	DecidedBy []AccessLayer `pulumi:"decidedBy"`
+	// The layers that say true (recorded only).
+	OnIn []AccessLayer `pulumi:"onIn"`
+	// false when a layer forbids it; absent when none does, and the account's own privacy settings decide (a layer saying true grants nothing beyond them).
+	Value *bool `pulumi:"value"`
+}
+
+// A training or publication permission.
+type AccessPermissionOutput struct{ *pulumi.OutputState }
+
+func (AccessPermissionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AccessPermission)(nil)).Elem()
+}
+
+func (o AccessPermissionOutput) ToAccessPermissionOutput() AccessPermissionOutput {
+	return o
+}
+
+func (o AccessPermissionOutput) ToAccessPermissionOutputWithContext(ctx context.Context) AccessPermissionOutput {
+	return o
+}
+
+// The layers that forbid it.
+func (o AccessPermissionOutput) DecidedBy() AccessLayerArrayOutput {
+	return o.ApplyT(func(v AccessPermission) []AccessLayer { return v.DecidedBy }).(AccessLayerArrayOutput)
+}
+
+// The layers that say true (recorded only).
+func (o AccessPermissionOutput) OnIn() AccessLayerArrayOutput {
+	return o.ApplyT(func(v AccessPermission) []AccessLayer { return v.OnIn }).(AccessLayerArrayOutput)
+}
+
+// false when a layer forbids it; absent when none does, and the account's own privacy settings decide (a layer saying true grants nothing beyond them).
+func (o AccessPermissionOutput) Value() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v AccessPermission) *bool { return v.Value }).(pulumi.BoolPtrOutput)
+}
+
+// Training and publication.
+type AccessPermissions struct {
+	// Publication of prompts by free models.
+	EnableFreeModelPublication AccessPermission `pulumi:"enableFreeModelPublication"`
+	// Training on prompts by free models.
+	EnableFreeModelTraining AccessPermission `pulumi:"enableFreeModelTraining"`
+	// Training on prompts by paid models.
+	EnablePaidModelTraining AccessPermission `pulumi:"enablePaidModelTraining"`
+}
+
+// Training and publication.
+type AccessPermissionsOutput struct{ *pulumi.OutputState }
+
+func (AccessPermissionsOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AccessPermissions)(nil)).Elem()
+}
+
+func (o AccessPermissionsOutput) ToAccessPermissionsOutput() AccessPermissionsOutput {
+	return o
+}
+
+func (o AccessPermissionsOutput) ToAccessPermissionsOutputWithContext(ctx context.Context) AccessPermissionsOutput {
+	return o
+}
+
+// Publication of prompts by free models.
+func (o AccessPermissionsOutput) EnableFreeModelPublication() AccessPermissionOutput {
+	return o.ApplyT(func(v AccessPermissions) AccessPermission { return v.EnableFreeModelPublication }).(AccessPermissionOutput)
+}
+
+// Training on prompts by free models.
+func (o AccessPermissionsOutput) EnableFreeModelTraining() AccessPermissionOutput {
+	return o.ApplyT(func(v AccessPermissions) AccessPermission { return v.EnableFreeModelTraining }).(AccessPermissionOutput)
+}
+
+// Training on prompts by paid models.
+func (o AccessPermissionsOutput) EnablePaidModelTraining() AccessPermissionOutput {
+	return o.ApplyT(func(v AccessPermissions) AccessPermission { return v.EnablePaidModelTraining }).(AccessPermissionOutput)
+}
+
+// The prompt-injection filter's scope.
+type AccessPromptInjection struct {
+	// The layers that turn it on.
+	From []AccessLayer `pulumi:"from"`
+	// `all_messages` or `last_user_message`.
+	ScanScope string `pulumi:"scanScope"`
+}
+
+// The prompt-injection filter's scope.
+type AccessPromptInjectionOutput struct{ *pulumi.OutputState }
+
+func (AccessPromptInjectionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AccessPromptInjection)(nil)).Elem()
+}
+
+func (o AccessPromptInjectionOutput) ToAccessPromptInjectionOutput() AccessPromptInjectionOutput {
+	return o
+}
+
+func (o AccessPromptInjectionOutput) ToAccessPromptInjectionOutputWithContext(ctx context.Context) AccessPromptInjectionOutput {
+	return o
+}
+
+// The layers that turn it on.
+func (o AccessPromptInjectionOutput) From() AccessLayerArrayOutput {
+	return o.ApplyT(func(v AccessPromptInjection) []AccessLayer { return v.From }).(AccessLayerArrayOutput)
+}
+
+// `all_messages` or `last_user_message`.
+func (o AccessPromptInjectionOutput) ScanScope() pulumi.StringOutput {
+	return o.ApplyT(func(v AccessPromptInjection) string { return v.ScanScope }).(pulumi.StringOutput)
+}
+
+type AccessPromptInjectionPtrOutput struct{ *pulumi.OutputState }
+
+func (AccessPromptInjectionPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**AccessPromptInjection)(nil)).Elem()
+}
+
+func (o AccessPromptInjectionPtrOutput) ToAccessPromptInjectionPtrOutput() AccessPromptInjectionPtrOutput {
+	return o
+}
+
+func (o AccessPromptInjectionPtrOutput) ToAccessPromptInjectionPtrOutputWithContext(ctx context.Context) AccessPromptInjectionPtrOutput {
+	return o
+}
+
+func (o AccessPromptInjectionPtrOutput) Elem() AccessPromptInjectionOutput {
+	return o.ApplyT(func(v *AccessPromptInjection) AccessPromptInjection {
+		if v != nil {
+			return *v
+		}
+		var ret AccessPromptInjection
+		return ret
+	}).(AccessPromptInjectionOutput)
+}
+
+// The layers that turn it on.
+func (o AccessPromptInjectionPtrOutput) From() AccessLayerArrayOutput {
+	return o.ApplyT(func(v *AccessPromptInjection) []AccessLayer {
+		if v == nil {
+			return nil
+		}
+		return v.From
+	}).(AccessLayerArrayOutput)
+}
+
+// `all_messages` or `last_user_message`.
+func (o AccessPromptInjectionPtrOutput) ScanScope() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AccessPromptInjection) *string {
+		if v == nil {
+			return nil
+		}
+		return &v.ScanScope
+	}).(pulumi.StringPtrOutput)
+}
+
+// Zero data retention per model group.
+type AccessZdr struct {
+	// For every other model.
+	EnforceZdrOther AccessEnforced `pulumi:"enforceZdrOther"`
+	// For vendor-a's models.
+	EnforceZdrVendorA AccessEnforced `pulumi:"enforceZdrVendorA"`
+	// For vendor-b's models.
+	EnforceZdrVendorB AccessEnforced `pulumi:"enforceZdrVendorB"`
+	// For vendor-c's models.
+	EnforceZdrVendorC AccessEnforced `pulumi:"enforceZdrVendorC"`
+}
+
+// Zero data retention per model group.
+type AccessZdrOutput struct{ *pulumi.OutputState }
+
+func (AccessZdrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AccessZdr)(nil)).Elem()
+}
+
+func (o AccessZdrOutput) ToAccessZdrOutput() AccessZdrOutput {
+	return o
+}
+
+func (o AccessZdrOutput) ToAccessZdrOutputWithContext(ctx context.Context) AccessZdrOutput {
+	return o
+}
+
+// For every other model.
+func (o AccessZdrOutput) EnforceZdrOther() AccessEnforcedOutput {
+	return o.ApplyT(func(v AccessZdr) AccessEnforced { return v.EnforceZdrOther }).(AccessEnforcedOutput)
+}
+
+// For vendor-a's models.
+func (o AccessZdrOutput) EnforceZdrVendorA() AccessEnforcedOutput {
+	return o.ApplyT(func(v AccessZdr) AccessEnforced { return v.EnforceZdrVendorA }).(AccessEnforcedOutput)
+}
+
+// For vendor-b's models.
+func (o AccessZdrOutput) EnforceZdrVendorB() AccessEnforcedOutput {
+	return o.ApplyT(func(v AccessZdr) AccessEnforced { return v.EnforceZdrVendorB }).(AccessEnforcedOutput)
+}
+
+// For vendor-c's models.
+func (o AccessZdrOutput) EnforceZdrVendorC() AccessEnforcedOutput {
+	return o.ApplyT(func(v AccessZdr) AccessEnforced { return v.EnforceZdrVendorC }).(AccessEnforcedOutput)
+}
+
 // A builtin content filter.
 type BuiltinFilter struct {
 	// `block` or `redact` for the personal-data slugs; `block`, `redact` or `flag` for `regex-prompt-injection`.
@@ -806,6 +1497,109 @@ func (o DeclaredGuardrailSettingsOutput) ResetInterval() pulumi.StringPtrOutput 
 // Default: the default workspace.
 func (o DeclaredGuardrailSettingsOutput) WorkspaceId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v DeclaredGuardrailSettings) *string { return v.WorkspaceId }).(pulumi.StringPtrOutput)
+}
+
+// What every layer together leaves a member or key (docs/effective-access.md): each part with the layers it comes from.
+type EffectiveAccess struct {
+	// The data regions every layer together allows (C1, C5).
+	AllowedDataRegions AccessAllowList `pulumi:"allowedDataRegions"`
+	// The models (canonical slugs) every layer together allows (C1, C5).
+	AllowedModels AccessAllowList `pulumi:"allowedModels"`
+	// The providers every layer together allows (C1, C5).
+	AllowedProviders AccessAllowList `pulumi:"allowedProviders"`
+	// Every budget that applies, each on its own with its layer (C9).
+	Budgets []AccessBudget `pulumi:"budgets"`
+	// The builtin content filters, per slug the strongest action (C6), sorted by slug.
+	BuiltinFilters []AccessBuiltinFilter `pulumi:"builtinFilters"`
+	// Every custom content filter of every layer: all apply (C8).
+	CustomFilters []AccessCustomFilter `pulumi:"customFilters"`
+	// The models any layer ignores (C2).
+	IgnoredModels AccessDenyList `pulumi:"ignoredModels"`
+	// The providers any layer ignores (C2).
+	IgnoredProviders AccessDenyList `pulumi:"ignoredProviders"`
+	// Model identifiers to the canonical slugs they were compared as; any other stands for itself.
+	ModelAliases map[string]string `pulumi:"modelAliases"`
+	// Training and publication (C4).
+	Permissions AccessPermissions `pulumi:"permissions"`
+	// `regex-prompt-injection`'s scope, the widest of the layers' (C7); absent when no layer turns it on.
+	PromptInjection *AccessPromptInjection `pulumi:"promptInjection"`
+	// Zero data retention per model group (C3).
+	Zdr AccessZdr `pulumi:"zdr"`
+}
+
+// What every layer together leaves a member or key (docs/effective-access.md): each part with the layers it comes from.
+type EffectiveAccessOutput struct{ *pulumi.OutputState }
+
+func (EffectiveAccessOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*EffectiveAccess)(nil)).Elem()
+}
+
+func (o EffectiveAccessOutput) ToEffectiveAccessOutput() EffectiveAccessOutput {
+	return o
+}
+
+func (o EffectiveAccessOutput) ToEffectiveAccessOutputWithContext(ctx context.Context) EffectiveAccessOutput {
+	return o
+}
+
+// The data regions every layer together allows (C1, C5).
+func (o EffectiveAccessOutput) AllowedDataRegions() AccessAllowListOutput {
+	return o.ApplyT(func(v EffectiveAccess) AccessAllowList { return v.AllowedDataRegions }).(AccessAllowListOutput)
+}
+
+// The models (canonical slugs) every layer together allows (C1, C5).
+func (o EffectiveAccessOutput) AllowedModels() AccessAllowListOutput {
+	return o.ApplyT(func(v EffectiveAccess) AccessAllowList { return v.AllowedModels }).(AccessAllowListOutput)
+}
+
+// The providers every layer together allows (C1, C5).
+func (o EffectiveAccessOutput) AllowedProviders() AccessAllowListOutput {
+	return o.ApplyT(func(v EffectiveAccess) AccessAllowList { return v.AllowedProviders }).(AccessAllowListOutput)
+}
+
+// Every budget that applies, each on its own with its layer (C9).
+func (o EffectiveAccessOutput) Budgets() AccessBudgetArrayOutput {
+	return o.ApplyT(func(v EffectiveAccess) []AccessBudget { return v.Budgets }).(AccessBudgetArrayOutput)
+}
+
+// The builtin content filters, per slug the strongest action (C6), sorted by slug.
+func (o EffectiveAccessOutput) BuiltinFilters() AccessBuiltinFilterArrayOutput {
+	return o.ApplyT(func(v EffectiveAccess) []AccessBuiltinFilter { return v.BuiltinFilters }).(AccessBuiltinFilterArrayOutput)
+}
+
+// Every custom content filter of every layer: all apply (C8).
+func (o EffectiveAccessOutput) CustomFilters() AccessCustomFilterArrayOutput {
+	return o.ApplyT(func(v EffectiveAccess) []AccessCustomFilter { return v.CustomFilters }).(AccessCustomFilterArrayOutput)
+}
+
+// The models any layer ignores (C2).
+func (o EffectiveAccessOutput) IgnoredModels() AccessDenyListOutput {
+	return o.ApplyT(func(v EffectiveAccess) AccessDenyList { return v.IgnoredModels }).(AccessDenyListOutput)
+}
+
+// The providers any layer ignores (C2).
+func (o EffectiveAccessOutput) IgnoredProviders() AccessDenyListOutput {
+	return o.ApplyT(func(v EffectiveAccess) AccessDenyList { return v.IgnoredProviders }).(AccessDenyListOutput)
+}
+
+// Model identifiers to the canonical slugs they were compared as; any other stands for itself.
+func (o EffectiveAccessOutput) ModelAliases() pulumi.StringMapOutput {
+	return o.ApplyT(func(v EffectiveAccess) map[string]string { return v.ModelAliases }).(pulumi.StringMapOutput)
+}
+
+// Training and publication (C4).
+func (o EffectiveAccessOutput) Permissions() AccessPermissionsOutput {
+	return o.ApplyT(func(v EffectiveAccess) AccessPermissions { return v.Permissions }).(AccessPermissionsOutput)
+}
+
+// `regex-prompt-injection`'s scope, the widest of the layers' (C7); absent when no layer turns it on.
+func (o EffectiveAccessOutput) PromptInjection() AccessPromptInjectionPtrOutput {
+	return o.ApplyT(func(v EffectiveAccess) *AccessPromptInjection { return v.PromptInjection }).(AccessPromptInjectionPtrOutput)
+}
+
+// Zero data retention per model group (C3).
+func (o EffectiveAccessOutput) Zdr() AccessZdrOutput {
+	return o.ApplyT(func(v EffectiveAccess) AccessZdr { return v.Zdr }).(AccessZdrOutput)
 }
 
 // A kind of a guardrail that no longer follows it (its policy was edited or deleted in Guardrail Policies).
@@ -2361,6 +3155,26 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*BuiltinFilterArrayInput)(nil)).Elem(), BuiltinFilterArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*CustomFilterInput)(nil)).Elem(), CustomFilterArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*CustomFilterArrayInput)(nil)).Elem(), CustomFilterArray{})
+	pulumi.RegisterOutputType(AccessAllowListOutput{})
+	pulumi.RegisterOutputType(AccessBudgetOutput{})
+	pulumi.RegisterOutputType(AccessBudgetArrayOutput{})
+	pulumi.RegisterOutputType(AccessBuiltinFilterOutput{})
+	pulumi.RegisterOutputType(AccessBuiltinFilterArrayOutput{})
+	pulumi.RegisterOutputType(AccessCustomFilterOutput{})
+	pulumi.RegisterOutputType(AccessCustomFilterArrayOutput{})
+	pulumi.RegisterOutputType(AccessDenyEntryOutput{})
+	pulumi.RegisterOutputType(AccessDenyEntryArrayOutput{})
+	pulumi.RegisterOutputType(AccessDenyListOutput{})
+	pulumi.RegisterOutputType(AccessEnforcedOutput{})
+	pulumi.RegisterOutputType(AccessLayerOutput{})
+	pulumi.RegisterOutputType(AccessLayerArrayOutput{})
+	pulumi.RegisterOutputType(AccessListRestrictionOutput{})
+	pulumi.RegisterOutputType(AccessListRestrictionArrayOutput{})
+	pulumi.RegisterOutputType(AccessPermissionOutput{})
+	pulumi.RegisterOutputType(AccessPermissionsOutput{})
+	pulumi.RegisterOutputType(AccessPromptInjectionOutput{})
+	pulumi.RegisterOutputType(AccessPromptInjectionPtrOutput{})
+	pulumi.RegisterOutputType(AccessZdrOutput{})
 	pulumi.RegisterOutputType(BuiltinFilterOutput{})
 	pulumi.RegisterOutputType(BuiltinFilterArrayOutput{})
 	pulumi.RegisterOutputType(BuiltinFilterOutputTypeOutput{})
@@ -2374,6 +3188,7 @@ func init() {
 	pulumi.RegisterOutputType(DeclaredGuardrailOutput{})
 	pulumi.RegisterOutputType(DeclaredGuardrailArrayOutput{})
 	pulumi.RegisterOutputType(DeclaredGuardrailSettingsOutput{})
+	pulumi.RegisterOutputType(EffectiveAccessOutput{})
 	pulumi.RegisterOutputType(UnsyncedPolicyOutput{})
 	pulumi.RegisterOutputType(UnsyncedPolicyArrayOutput{})
 	pulumi.RegisterOutputType(UnsyncedPolicySettingsOutput{})

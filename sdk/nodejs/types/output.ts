@@ -7,6 +7,244 @@ import * as outputs from "../types/output";
 import * as enums from "../types/enums";
 
 /**
+ * An allow list every layer together leaves.
+ */
+export interface AccessAllowList {
+    /**
+     * What every list together allows, sorted (empty: nothing); absent when `restricted` is false.
+     */
+    allowed?: string[];
+    /**
+     * Whether any layer holds a list; false: no restriction, and `allowed` is absent.
+     */
+    restricted: boolean;
+    /**
+     * Each layer holding a list, with it.
+     */
+    restrictedBy: outputs.AccessListRestriction[];
+}
+
+/**
+ * A budget: each applies on its own.
+ */
+export interface AccessBudget {
+    /**
+     * The layer it comes from.
+     */
+    from: outputs.AccessLayer;
+    /**
+     * Whether bring-your-own-key spend counts.
+     */
+    includeByokInBudgets: boolean;
+    /**
+     * Its limit in USD; absent when none.
+     */
+    limitUsd?: number;
+    /**
+     * `daily`, `weekly` or `monthly`; absent when it never resets.
+     */
+    resetInterval?: string;
+}
+
+/**
+ * A builtin content filter: the strongest action any layer gives it (`flag` < `redact` < `block`).
+ */
+export interface AccessBuiltinFilter {
+    /**
+     * The strongest action.
+     */
+    action: string;
+    /**
+     * The layers whose action is the strongest.
+     */
+    actionFrom: outputs.AccessLayer[];
+    /**
+     * The layers holding it.
+     */
+    from: outputs.AccessLayer[];
+    /**
+     * `regex-prompt-injection` only: the widest scope.
+     */
+    scanScope?: string;
+    /**
+     * The filter.
+     */
+    slug: string;
+}
+
+/**
+ * A custom content filter, with its layer.
+ */
+export interface AccessCustomFilter {
+    /**
+     * Its action.
+     */
+    action: string;
+    /**
+     * The layer holding it.
+     */
+    from: outputs.AccessLayer;
+    /**
+     * Its label; absent when none.
+     */
+    label?: string;
+    /**
+     * Its pattern.
+     */
+    pattern: string;
+}
+
+/**
+ * One ignored entry, with the layers that ignore it.
+ */
+export interface AccessDenyEntry {
+    /**
+     * The layers that list it.
+     */
+    from: outputs.AccessLayer[];
+    /**
+     * The model or provider.
+     */
+    id: string;
+}
+
+/**
+ * An ignore list: every entry of every layer.
+ */
+export interface AccessDenyList {
+    /**
+     * The entries, sorted.
+     */
+    entries: outputs.AccessDenyEntry[];
+}
+
+/**
+ * A zero-data-retention group: enforced when any layer enforces it.
+ */
+export interface AccessEnforced {
+    /**
+     * The layers that enforce it.
+     */
+    by: outputs.AccessLayer[];
+    /**
+     * Whether it is enforced.
+     */
+    enforced: boolean;
+}
+
+/**
+ * A layer of a member's or key's access: a guardrail or a Guardrail Policy.
+ */
+export interface AccessLayer {
+    /**
+     * The guardrail's or policy's id.
+     */
+    id: string;
+    /**
+     * `workspace-default-guardrail`, `member-guardrail` (for a key: its owner's), `key-guardrail`, `policy` (assigned directly), `workspace-default-policy` (inherited) or `workspace-wide-policy`.
+     */
+    kind: string;
+    /**
+     * Its name; absent when the service gave none.
+     */
+    name?: string;
+    /**
+     * A policy's kind: `budget`, `modelAccess` or `moderation`, as `getPolicy` takes it.
+     */
+    policyType?: string;
+    /**
+     * For a policy reached through a subject: `member` or `key` (a key's own, or its owner's).
+     */
+    via?: string;
+}
+
+/**
+ * A layer holding an allow list, with it: alone it denies what it leaves out.
+ */
+export interface AccessListRestriction {
+    /**
+     * Its list, sorted.
+     */
+    ids: string[];
+    /**
+     * The layer.
+     */
+    layer: outputs.AccessLayer;
+}
+
+/**
+ * A training or publication permission.
+ */
+export interface AccessPermission {
+    /**
+     * The layers that forbid it.
+     */
+    decidedBy: outputs.AccessLayer[];
+    /**
+     * The layers that say true (recorded only).
+     */
+    onIn: outputs.AccessLayer[];
+    /**
+     * false when a layer forbids it; absent when none does, and the account's own privacy settings decide (a layer saying true grants nothing beyond them).
+     */
+    value?: boolean;
+}
+
+/**
+ * Training and publication.
+ */
+export interface AccessPermissions {
+    /**
+     * Publication of prompts by free models.
+     */
+    enableFreeModelPublication: outputs.AccessPermission;
+    /**
+     * Training on prompts by free models.
+     */
+    enableFreeModelTraining: outputs.AccessPermission;
+    /**
+     * Training on prompts by paid models.
+     */
+    enablePaidModelTraining: outputs.AccessPermission;
+}
+
+/**
+ * The prompt-injection filter's scope.
+ */
+export interface AccessPromptInjection {
+    /**
+     * The layers that turn it on.
+     */
+    from: outputs.AccessLayer[];
+    /**
+     * `all_messages` or `last_user_message`.
+     */
+    scanScope: string;
+}
+
+/**
+ * Zero data retention per model group.
+ */
+export interface AccessZdr {
+    /**
+     * For every other model.
+     */
+    enforceZdrOther: outputs.AccessEnforced;
+    /**
+     * For vendor-a's models.
+     */
+    enforceZdrVendorA: outputs.AccessEnforced;
+    /**
+     * For vendor-b's models.
+     */
+    enforceZdrVendorB: outputs.AccessEnforced;
+    /**
+     * For vendor-c's models.
+     */
+    enforceZdrVendorC: outputs.AccessEnforced;
+}
+
+/**
  * A builtin content filter. As the service holds it.
  */
 export interface BuiltinFilterOutput {
@@ -226,6 +464,60 @@ export interface DeclaredGuardrailSettings {
      * Default: the default workspace.
      */
     workspaceId?: string;
+}
+
+/**
+ * What every layer together leaves a member or key (docs/effective-access.md): each part with the layers it comes from.
+ */
+export interface EffectiveAccess {
+    /**
+     * The data regions every layer together allows (C1, C5).
+     */
+    allowedDataRegions: outputs.AccessAllowList;
+    /**
+     * The models (canonical slugs) every layer together allows (C1, C5).
+     */
+    allowedModels: outputs.AccessAllowList;
+    /**
+     * The providers every layer together allows (C1, C5).
+     */
+    allowedProviders: outputs.AccessAllowList;
+    /**
+     * Every budget that applies, each on its own with its layer (C9).
+     */
+    budgets: outputs.AccessBudget[];
+    /**
+     * The builtin content filters, per slug the strongest action (C6), sorted by slug.
+     */
+    builtinFilters: outputs.AccessBuiltinFilter[];
+    /**
+     * Every custom content filter of every layer: all apply (C8).
+     */
+    customFilters: outputs.AccessCustomFilter[];
+    /**
+     * The models any layer ignores (C2).
+     */
+    ignoredModels: outputs.AccessDenyList;
+    /**
+     * The providers any layer ignores (C2).
+     */
+    ignoredProviders: outputs.AccessDenyList;
+    /**
+     * Model identifiers to the canonical slugs they were compared as; any other stands for itself.
+     */
+    modelAliases: {[key: string]: string};
+    /**
+     * Training and publication (C4).
+     */
+    permissions: outputs.AccessPermissions;
+    /**
+     * `regex-prompt-injection`'s scope, the widest of the layers' (C7); absent when no layer turns it on.
+     */
+    promptInjection?: outputs.AccessPromptInjection;
+    /**
+     * Zero data retention per model group (C3).
+     */
+    zdr: outputs.AccessZdr;
 }
 
 /**

@@ -8,12 +8,14 @@ import typing
 # Export this package's modules as members:
 from ._enums import *
 from .budget_policy import *
+from .get_effective_access import *
 from .get_guardrail import *
 from .get_guardrail_keys import *
 from .get_guardrail_members import *
 from .get_guardrails import *
 from .get_policies import *
 from .get_policy import *
+from .get_subject_guardrail import *
 from .get_subject_policies import *
 from .get_workspace import *
 from .get_workspaces import *

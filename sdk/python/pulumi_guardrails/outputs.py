@@ -17,11 +17,25 @@ from . import outputs
 from ._enums import *
 
 __all__ = [
+    'AccessAllowList',
+    'AccessBudget',
+    'AccessBuiltinFilter',
+    'AccessCustomFilter',
+    'AccessDenyEntry',
+    'AccessDenyList',
+    'AccessEnforced',
+    'AccessLayer',
+    'AccessListRestriction',
+    'AccessPermission',
+    'AccessPermissions',
+    'AccessPromptInjection',
+    'AccessZdr',
     'BuiltinFilterOutput',
     'CustomFilterOutput',
     'DeclaredAssignmentSet',
     'DeclaredGuardrail',
     'DeclaredGuardrailSettings',
+    'EffectiveAccess',
     'UnsyncedPolicy',
     'UnsyncedPolicySettings',
     'GetGuardrailsGuardrail',
@@ -30,6 +44,611 @@ __all__ = [
     'GetSubjectPoliciesWorkspaceWidePolicy',
     'GetWorkspacesWorkspace',
 ]
+
+@pulumi.output_type
+class AccessAllowList(dict):
+    """
+    An allow list every layer together leaves.
+    """
+    def __init__(__self__, *,
+                 restricted: _builtins.bool,
+                 restricted_by: Sequence['outputs.AccessListRestriction'],
+                 allowed: Optional[Sequence[_builtins.str]] = None):
+        """
+        An allow list every layer together leaves.
+
+        :param _builtins.bool restricted: Whether any layer holds a list; false: no restriction, and `allowed` is absent.
+        :param Sequence['AccessListRestriction'] restricted_by: Each layer holding a list, with it.
+        :param Sequence[_builtins.str] allowed: What every list together allows, sorted (empty: nothing); absent when `restricted` is false.
+        """
+        pulumi.set(__self__, "restricted", restricted)
+        pulumi.set(__self__, "restricted_by", restricted_by)
+        if allowed is not None:
+            pulumi.set(__self__, "allowed", allowed)
+
+    @_builtins.property
+    @pulumi.getter
+    def restricted(self) -> _builtins.bool:
+        """
+        Whether any layer holds a list; false: no restriction, and `allowed` is absent.
+        """
+        return pulumi.get(self, "restricted")
+
+    @_builtins.property
+    @pulumi.getter(name="restrictedBy")
+    def restricted_by(self) -> Sequence['outputs.AccessListRestriction']:
+        """
+        Each layer holding a list, with it.
+        """
+        return pulumi.get(self, "restricted_by")
+
+    @_builtins.property
+    @pulumi.getter
+    def allowed(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        What every list together allows, sorted (empty: nothing); absent when `restricted` is false.
+        """
+        return pulumi.get(self, "allowed")
+
+
+@pulumi.output_type
+class AccessBudget(dict):
+    """
+    A budget: each applies on its own.
+    """
+    def __init__(__self__, *,
+                 from_: 'outputs.AccessLayer',
+                 include_byok_in_budgets: _builtins.bool,
+                 limit_usd: Optional[_builtins.float] = None,
+                 reset_interval: Optional[_builtins.str] = None):
+        """
+        A budget: each applies on its own.
+
+        :param 'AccessLayer' from_: The layer it comes from.
+        :param _builtins.bool include_byok_in_budgets: Whether bring-your-own-key spend counts.
+        :param _builtins.float limit_usd: Its limit in USD; absent when none.
+        :param _builtins.str reset_interval: `daily`, `weekly` or `monthly`; absent when it never resets.
+        """
+        pulumi.set(__self__, "from_", from_)
+        pulumi.set(__self__, "include_byok_in_budgets", include_byok_in_budgets)
+        if limit_usd is not None:
+            pulumi.set(__self__, "limit_usd", limit_usd)
+        if reset_interval is not None:
+            pulumi.set(__self__, "reset_interval", reset_interval)
+
+    @_builtins.property
+    @pulumi.getter(name="from")
+    def from_(self) -> 'outputs.AccessLayer':
+        """
+        The layer it comes from.
+        """
+        return pulumi.get(self, "from_")
+
+    @_builtins.property
+    @pulumi.getter(name="includeByokInBudgets")
+    def include_byok_in_budgets(self) -> _builtins.bool:
+        """
+        Whether bring-your-own-key spend counts.
+        """
+        return pulumi.get(self, "include_byok_in_budgets")
+
+    @_builtins.property
+    @pulumi.getter(name="limitUsd")
+    def limit_usd(self) -> Optional[_builtins.float]:
+        """
+        Its limit in USD; absent when none.
+        """
+        return pulumi.get(self, "limit_usd")
+
+    @_builtins.property
+    @pulumi.getter(name="resetInterval")
+    def reset_interval(self) -> Optional[_builtins.str]:
+        """
+        `daily`, `weekly` or `monthly`; absent when it never resets.
+        """
+        return pulumi.get(self, "reset_interval")
+
+
+@pulumi.output_type
+class AccessBuiltinFilter(dict):
+    """
+    A builtin content filter: the strongest action any layer gives it (`flag` < `redact` < `block`).
+    """
+    def __init__(__self__, *,
+                 action: _builtins.str,
+                 action_from: Sequence['outputs.AccessLayer'],
+                 from_: Sequence['outputs.AccessLayer'],
+                 slug: _builtins.str,
+                 scan_scope: Optional[_builtins.str] = None):
+        """
+        A builtin content filter: the strongest action any layer gives it (`flag` < `redact` < `block`).
+
+        :param _builtins.str action: The strongest action.
+        :param Sequence['AccessLayer'] action_from: The layers whose action is the strongest.
+        :param Sequence['AccessLayer'] from_: The layers holding it.
+        :param _builtins.str slug: The filter.
+        :param _builtins.str scan_scope: `regex-prompt-injection` only: the widest scope.
+        """
+        pulumi.set(__self__, "action", action)
+        pulumi.set(__self__, "action_from", action_from)
+        pulumi.set(__self__, "from_", from_)
+        pulumi.set(__self__, "slug", slug)
+        if scan_scope is not None:
+            pulumi.set(__self__, "scan_scope", scan_scope)
+
+    @_builtins.property
+    @pulumi.getter
+    def action(self) -> _builtins.str:
+        """
+        The strongest action.
+        """
+        return pulumi.get(self, "action")
+
+    @_builtins.property
+    @pulumi.getter(name="actionFrom")
+    def action_from(self) -> Sequence['outputs.AccessLayer']:
+        """
+        The layers whose action is the strongest.
+        """
+        return pulumi.get(self, "action_from")
+
+    @_builtins.property
+    @pulumi.getter(name="from")
+    def from_(self) -> Sequence['outputs.AccessLayer']:
+        """
+        The layers holding it.
+        """
+        return pulumi.get(self, "from_")
+
+    @_builtins.property
+    @pulumi.getter
+    def slug(self) -> _builtins.str:
+        """
+        The filter.
+        """
+        return pulumi.get(self, "slug")
+
+    @_builtins.property
+    @pulumi.getter(name="scanScope")
+    def scan_scope(self) -> Optional[_builtins.str]:
+        """
+        `regex-prompt-injection` only: the widest scope.
+        """
+        return pulumi.get(self, "scan_scope")
+
+
+@pulumi.output_type
+class AccessCustomFilter(dict):
+    """
+    A custom content filter, with its layer.
+    """
+    def __init__(__self__, *,
+                 action: _builtins.str,
+                 from_: 'outputs.AccessLayer',
+                 pattern: _builtins.str,
+                 label: Optional[_builtins.str] = None):
+        """
+        A custom content filter, with its layer.
+
+        :param _builtins.str action: Its action.
+        :param 'AccessLayer' from_: The layer holding it.
+        :param _builtins.str pattern: Its pattern.
+        :param _builtins.str label: Its label; absent when none.
+        """
+        pulumi.set(__self__, "action", action)
+        pulumi.set(__self__, "from_", from_)
+        pulumi.set(__self__, "pattern", pattern)
+        if label is not None:
+            pulumi.set(__self__, "label", label)
+
+    @_builtins.property
+    @pulumi.getter
+    def action(self) -> _builtins.str:
+        """
+        Its action.
+        """
+        return pulumi.get(self, "action")
+
+    @_builtins.property
+    @pulumi.getter(name="from")
+    def from_(self) -> 'outputs.AccessLayer':
+        """
+        The layer holding it.
+        """
+        return pulumi.get(self, "from_")
+
+    @_builtins.property
+    @pulumi.getter
+    def pattern(self) -> _builtins.str:
+        """
+        Its pattern.
+        """
+        return pulumi.get(self, "pattern")
+
+    @_builtins.property
+    @pulumi.getter
+    def label(self) -> Optional[_builtins.str]:
+        """
+        Its label; absent when none.
+        """
+        return pulumi.get(self, "label")
+
+
+@pulumi.output_type
+class AccessDenyEntry(dict):
+    """
+    One ignored entry, with the layers that ignore it.
+    """
+    def __init__(__self__, *,
+                 from_: Sequence['outputs.AccessLayer'],
+                 id: _builtins.str):
+        """
+        One ignored entry, with the layers that ignore it.
+
+        :param Sequence['AccessLayer'] from_: The layers that list it.
+        :param _builtins.str id: The model or provider.
+        """
+        pulumi.set(__self__, "from_", from_)
+        pulumi.set(__self__, "id", id)
+
+    @_builtins.property
+    @pulumi.getter(name="from")
+    def from_(self) -> Sequence['outputs.AccessLayer']:
+        """
+        The layers that list it.
+        """
+        return pulumi.get(self, "from_")
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        The model or provider.
+        """
+        return pulumi.get(self, "id")
+
+
+@pulumi.output_type
+class AccessDenyList(dict):
+    """
+    An ignore list: every entry of every layer.
+    """
+    def __init__(__self__, *,
+                 entries: Sequence['outputs.AccessDenyEntry']):
+        """
+        An ignore list: every entry of every layer.
+
+        :param Sequence['AccessDenyEntry'] entries: The entries, sorted.
+        """
+        pulumi.set(__self__, "entries", entries)
+
+    @_builtins.property
+    @pulumi.getter
+    def entries(self) -> Sequence['outputs.AccessDenyEntry']:
+        """
+        The entries, sorted.
+        """
+        return pulumi.get(self, "entries")
+
+
+@pulumi.output_type
+class AccessEnforced(dict):
+    """
+    A zero-data-retention group: enforced when any layer enforces it.
+    """
+    def __init__(__self__, *,
+                 by: Sequence['outputs.AccessLayer'],
+                 enforced: _builtins.bool):
+        """
+        A zero-data-retention group: enforced when any layer enforces it.
+
+        :param Sequence['AccessLayer'] by: The layers that enforce it.
+        :param _builtins.bool enforced: Whether it is enforced.
+        """
+        pulumi.set(__self__, "by", by)
+        pulumi.set(__self__, "enforced", enforced)
+
+    @_builtins.property
+    @pulumi.getter
+    def by(self) -> Sequence['outputs.AccessLayer']:
+        """
+        The layers that enforce it.
+        """
+        return pulumi.get(self, "by")
+
+    @_builtins.property
+    @pulumi.getter
+    def enforced(self) -> _builtins.bool:
+        """
+        Whether it is enforced.
+        """
+        return pulumi.get(self, "enforced")
+
+
+@pulumi.output_type
+class AccessLayer(dict):
+    """
+    A layer of a member's or key's access: a guardrail or a Guardrail Policy.
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 kind: _builtins.str,
+                 name: Optional[_builtins.str] = None,
+                 policy_type: Optional[_builtins.str] = None,
+                 via: Optional[_builtins.str] = None):
+        """
+        A layer of a member's or key's access: a guardrail or a Guardrail Policy.
+
+        :param _builtins.str id: The guardrail's or policy's id.
+        :param _builtins.str kind: `workspace-default-guardrail`, `member-guardrail` (for a key: its owner's), `key-guardrail`, `policy` (assigned directly), `workspace-default-policy` (inherited) or `workspace-wide-policy`.
+        :param _builtins.str name: Its name; absent when the service gave none.
+        :param _builtins.str policy_type: A policy's kind: `budget`, `modelAccess` or `moderation`, as `getPolicy` takes it.
+        :param _builtins.str via: For a policy reached through a subject: `member` or `key` (a key's own, or its owner's).
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "kind", kind)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+        if policy_type is not None:
+            pulumi.set(__self__, "policy_type", policy_type)
+        if via is not None:
+            pulumi.set(__self__, "via", via)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        The guardrail's or policy's id.
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def kind(self) -> _builtins.str:
+        """
+        `workspace-default-guardrail`, `member-guardrail` (for a key: its owner's), `key-guardrail`, `policy` (assigned directly), `workspace-default-policy` (inherited) or `workspace-wide-policy`.
+        """
+        return pulumi.get(self, "kind")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> Optional[_builtins.str]:
+        """
+        Its name; absent when the service gave none.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="policyType")
+    def policy_type(self) -> Optional[_builtins.str]:
+        """
+        A policy's kind: `budget`, `modelAccess` or `moderation`, as `getPolicy` takes it.
+        """
+        return pulumi.get(self, "policy_type")
+
+    @_builtins.property
+    @pulumi.getter
+    def via(self) -> Optional[_builtins.str]:
+        """
+        For a policy reached through a subject: `member` or `key` (a key's own, or its owner's).
+        """
+        return pulumi.get(self, "via")
+
+
+@pulumi.output_type
+class AccessListRestriction(dict):
+    """
+    A layer holding an allow list, with it: alone it denies what it leaves out.
+    """
+    def __init__(__self__, *,
+                 ids: Sequence[_builtins.str],
+                 layer: 'outputs.AccessLayer'):
+        """
+        A layer holding an allow list, with it: alone it denies what it leaves out.
+
+        :param Sequence[_builtins.str] ids: Its list, sorted.
+        :param 'AccessLayer' layer: The layer.
+        """
+        pulumi.set(__self__, "ids", ids)
+        pulumi.set(__self__, "layer", layer)
+
+    @_builtins.property
+    @pulumi.getter
+    def ids(self) -> Sequence[_builtins.str]:
+        """
+        Its list, sorted.
+        """
+        return pulumi.get(self, "ids")
+
+    @_builtins.property
+    @pulumi.getter
+    def layer(self) -> 'outputs.AccessLayer':
+        """
+        The layer.
+        """
+        return pulumi.get(self, "layer")
+
+
+@pulumi.output_type
+class AccessPermission(dict):
+    """
+    A training or publication permission.
+    """
+    def __init__(__self__, *,
+                 decided_by: Sequence['outputs.AccessLayer'],
+                 on_in: Sequence['outputs.AccessLayer'],
+                 value: Optional[_builtins.bool] = None):
+        """
+        A training or publication permission.
+
+        :param Sequence['AccessLayer'] decided_by: The layers that forbid it.
+        :param Sequence['AccessLayer'] on_in: The layers that say true (recorded only).
+        :param _builtins.bool value: false when a layer forbids it; absent when none does, and the account's own privacy settings decide (a layer saying true grants nothing beyond them).
+        """
+        pulumi.set(__self__, "decided_by", decided_by)
+        pulumi.set(__self__, "on_in", on_in)
+        if value is not None:
+            pulumi.set(__self__, "value", value)
+
+    @_builtins.property
+    @pulumi.getter(name="decidedBy")
+    def decided_by(self) -> Sequence['outputs.AccessLayer']:
+        """
+        The layers that forbid it.
+        """
+        return pulumi.get(self, "decided_by")
+
+    @_builtins.property
+    @pulumi.getter(name="onIn")
+    def on_in(self) -> Sequence['outputs.AccessLayer']:
+        """
+        The layers that say true (recorded only).
+        """
+        return pulumi.get(self, "on_in")
+
+    @_builtins.property
+    @pulumi.getter
+    def value(self) -> Optional[_builtins.bool]:
+        """
+        false when a layer forbids it; absent when none does, and the account's own privacy settings decide (a layer saying true grants nothing beyond them).
+        """
+        return pulumi.get(self, "value")
+
+
+@pulumi.output_type
+class AccessPermissions(dict):
+    """
+    Training and publication.
+    """
+    def __init__(__self__, *,
+                 enable_free_model_publication: 'outputs.AccessPermission',
+                 enable_free_model_training: 'outputs.AccessPermission',
+                 enable_paid_model_training: 'outputs.AccessPermission'):
+        """
+        Training and publication.
+
+        :param 'AccessPermission' enable_free_model_publication: Publication of prompts by free models.
+        :param 'AccessPermission' enable_free_model_training: Training on prompts by free models.
+        :param 'AccessPermission' enable_paid_model_training: Training on prompts by paid models.
+        """
+        pulumi.set(__self__, "enable_free_model_publication", enable_free_model_publication)
+        pulumi.set(__self__, "enable_free_model_training", enable_free_model_training)
+        pulumi.set(__self__, "enable_paid_model_training", enable_paid_model_training)
+
+    @_builtins.property
+    @pulumi.getter(name="enableFreeModelPublication")
+    def enable_free_model_publication(self) -> 'outputs.AccessPermission':
+        """
+        Publication of prompts by free models.
+        """
+        return pulumi.get(self, "enable_free_model_publication")
+
+    @_builtins.property
+    @pulumi.getter(name="enableFreeModelTraining")
+    def enable_free_model_training(self) -> 'outputs.AccessPermission':
+        """
+        Training on prompts by free models.
+        """
+        return pulumi.get(self, "enable_free_model_training")
+
+    @_builtins.property
+    @pulumi.getter(name="enablePaidModelTraining")
+    def enable_paid_model_training(self) -> 'outputs.AccessPermission':
+        """
+        Training on prompts by paid models.
+        """
+        return pulumi.get(self, "enable_paid_model_training")
+
+
+@pulumi.output_type
+class AccessPromptInjection(dict):
+    """
+    The prompt-injection filter's scope.
+    """
+    def __init__(__self__, *,
+                 from_: Sequence['outputs.AccessLayer'],
+                 scan_scope: _builtins.str):
+        """
+        The prompt-injection filter's scope.
+
+        :param Sequence['AccessLayer'] from_: The layers that turn it on.
+        :param _builtins.str scan_scope: `all_messages` or `last_user_message`.
+        """
+        pulumi.set(__self__, "from_", from_)
+        pulumi.set(__self__, "scan_scope", scan_scope)
+
+    @_builtins.property
+    @pulumi.getter(name="from")
+    def from_(self) -> Sequence['outputs.AccessLayer']:
+        """
+        The layers that turn it on.
+        """
+        return pulumi.get(self, "from_")
+
+    @_builtins.property
+    @pulumi.getter(name="scanScope")
+    def scan_scope(self) -> _builtins.str:
+        """
+        `all_messages` or `last_user_message`.
+        """
+        return pulumi.get(self, "scan_scope")
+
+
+@pulumi.output_type
+class AccessZdr(dict):
+    """
+    Zero data retention per model group.
+    """
+    def __init__(__self__, *,
+                 enforce_zdr_other: 'outputs.AccessEnforced',
+                 enforce_zdr_vendor_a: 'outputs.AccessEnforced',
+                 enforce_zdr_vendor_b: 'outputs.AccessEnforced',
+                 enforce_zdr_vendor_c: 'outputs.AccessEnforced'):
+        """
+        Zero data retention per model group.
+
+        :param 'AccessEnforced' enforce_zdr_other: For every other model.
+        :param 'AccessEnforced' enforce_zdr_vendor_a: For vendor-a's models.
+        :param 'AccessEnforced' enforce_zdr_vendor_b: For vendor-b's models.
+        :param 'AccessEnforced' enforce_zdr_vendor_c: For vendor-c's models.
+        """
+        pulumi.set(__self__, "enforce_zdr_other", enforce_zdr_other)
+        pulumi.set(__self__, "enforce_zdr_vendor_a", enforce_zdr_vendor_a)
+        pulumi.set(__self__, "enforce_zdr_vendor_b", enforce_zdr_vendor_b)
+        pulumi.set(__self__, "enforce_zdr_vendor_c", enforce_zdr_vendor_c)
+
+    @_builtins.property
+    @pulumi.getter(name="enforceZdrOther")
+    def enforce_zdr_other(self) -> 'outputs.AccessEnforced':
+        """
+        For every other model.
+        """
+        return pulumi.get(self, "enforce_zdr_other")
+
+    @_builtins.property
+    @pulumi.getter(name="enforceZdrVendorA")
+    def enforce_zdr_vendor_a(self) -> 'outputs.AccessEnforced':
+        """
+        For vendor-a's models.
+        """
+        return pulumi.get(self, "enforce_zdr_vendor_a")
+
+    @_builtins.property
+    @pulumi.getter(name="enforceZdrVendorB")
+    def enforce_zdr_vendor_b(self) -> 'outputs.AccessEnforced':
+        """
+        For vendor-b's models.
+        """
+        return pulumi.get(self, "enforce_zdr_vendor_b")
+
+    @_builtins.property
+    @pulumi.getter(name="enforceZdrVendorC")
+    def enforce_zdr_vendor_c(self) -> 'outputs.AccessEnforced':
+        """
+        For vendor-c's models.
+        """
+        return pulumi.get(self, "enforce_zdr_vendor_c")
+
 
 @pulumi.output_type
 class BuiltinFilterOutput(dict):
@@ -621,6 +1240,151 @@ class DeclaredGuardrailSettings(dict):
         Default: the default workspace.
         """
         return pulumi.get(self, "workspace_id")
+
+
+@pulumi.output_type
+class EffectiveAccess(dict):
+    """
+    What every layer together leaves a member or key (docs/effective-access.md): each part with the layers it comes from.
+    """
+    def __init__(__self__, *,
+                 allowed_data_regions: 'outputs.AccessAllowList',
+                 allowed_models: 'outputs.AccessAllowList',
+                 allowed_providers: 'outputs.AccessAllowList',
+                 budgets: Sequence['outputs.AccessBudget'],
+                 builtin_filters: Sequence['outputs.AccessBuiltinFilter'],
+                 custom_filters: Sequence['outputs.AccessCustomFilter'],
+                 ignored_models: 'outputs.AccessDenyList',
+                 ignored_providers: 'outputs.AccessDenyList',
+                 model_aliases: Mapping[str, _builtins.str],
+                 permissions: 'outputs.AccessPermissions',
+                 zdr: 'outputs.AccessZdr',
+                 prompt_injection: Optional['outputs.AccessPromptInjection'] = None):
+        """
+        What every layer together leaves a member or key (docs/effective-access.md): each part with the layers it comes from.
+
+        :param 'AccessAllowList' allowed_data_regions: The data regions every layer together allows (C1, C5).
+        :param 'AccessAllowList' allowed_models: The models (canonical slugs) every layer together allows (C1, C5).
+        :param 'AccessAllowList' allowed_providers: The providers every layer together allows (C1, C5).
+        :param Sequence['AccessBudget'] budgets: Every budget that applies, each on its own with its layer (C9).
+        :param Sequence['AccessBuiltinFilter'] builtin_filters: The builtin content filters, per slug the strongest action (C6), sorted by slug.
+        :param Sequence['AccessCustomFilter'] custom_filters: Every custom content filter of every layer: all apply (C8).
+        :param 'AccessDenyList' ignored_models: The models any layer ignores (C2).
+        :param 'AccessDenyList' ignored_providers: The providers any layer ignores (C2).
+        :param Mapping[str, _builtins.str] model_aliases: Model identifiers to the canonical slugs they were compared as; any other stands for itself.
+        :param 'AccessPermissions' permissions: Training and publication (C4).
+        :param 'AccessZdr' zdr: Zero data retention per model group (C3).
+        :param 'AccessPromptInjection' prompt_injection: `regex-prompt-injection`'s scope, the widest of the layers' (C7); absent when no layer turns it on.
+        """
+        pulumi.set(__self__, "allowed_data_regions", allowed_data_regions)
+        pulumi.set(__self__, "allowed_models", allowed_models)
+        pulumi.set(__self__, "allowed_providers", allowed_providers)
+        pulumi.set(__self__, "budgets", budgets)
+        pulumi.set(__self__, "builtin_filters", builtin_filters)
+        pulumi.set(__self__, "custom_filters", custom_filters)
+        pulumi.set(__self__, "ignored_models", ignored_models)
+        pulumi.set(__self__, "ignored_providers", ignored_providers)
+        pulumi.set(__self__, "model_aliases", model_aliases)
+        pulumi.set(__self__, "permissions", permissions)
+        pulumi.set(__self__, "zdr", zdr)
+        if prompt_injection is not None:
+            pulumi.set(__self__, "prompt_injection", prompt_injection)
+
+    @_builtins.property
+    @pulumi.getter(name="allowedDataRegions")
+    def allowed_data_regions(self) -> 'outputs.AccessAllowList':
+        """
+        The data regions every layer together allows (C1, C5).
+        """
+        return pulumi.get(self, "allowed_data_regions")
+
+    @_builtins.property
+    @pulumi.getter(name="allowedModels")
+    def allowed_models(self) -> 'outputs.AccessAllowList':
+        """
+        The models (canonical slugs) every layer together allows (C1, C5).
+        """
+        return pulumi.get(self, "allowed_models")
+
+    @_builtins.property
+    @pulumi.getter(name="allowedProviders")
+    def allowed_providers(self) -> 'outputs.AccessAllowList':
+        """
+        The providers every layer together allows (C1, C5).
+        """
+        return pulumi.get(self, "allowed_providers")
+
+    @_builtins.property
+    @pulumi.getter
+    def budgets(self) -> Sequence['outputs.AccessBudget']:
+        """
+        Every budget that applies, each on its own with its layer (C9).
+        """
+        return pulumi.get(self, "budgets")
+
+    @_builtins.property
+    @pulumi.getter(name="builtinFilters")
+    def builtin_filters(self) -> Sequence['outputs.AccessBuiltinFilter']:
+        """
+        The builtin content filters, per slug the strongest action (C6), sorted by slug.
+        """
+        return pulumi.get(self, "builtin_filters")
+
+    @_builtins.property
+    @pulumi.getter(name="customFilters")
+    def custom_filters(self) -> Sequence['outputs.AccessCustomFilter']:
+        """
+        Every custom content filter of every layer: all apply (C8).
+        """
+        return pulumi.get(self, "custom_filters")
+
+    @_builtins.property
+    @pulumi.getter(name="ignoredModels")
+    def ignored_models(self) -> 'outputs.AccessDenyList':
+        """
+        The models any layer ignores (C2).
+        """
+        return pulumi.get(self, "ignored_models")
+
+    @_builtins.property
+    @pulumi.getter(name="ignoredProviders")
+    def ignored_providers(self) -> 'outputs.AccessDenyList':
+        """
+        The providers any layer ignores (C2).
+        """
+        return pulumi.get(self, "ignored_providers")
+
+    @_builtins.property
+    @pulumi.getter(name="modelAliases")
+    def model_aliases(self) -> Mapping[str, _builtins.str]:
+        """
+        Model identifiers to the canonical slugs they were compared as; any other stands for itself.
+        """
+        return pulumi.get(self, "model_aliases")
+
+    @_builtins.property
+    @pulumi.getter
+    def permissions(self) -> 'outputs.AccessPermissions':
+        """
+        Training and publication (C4).
+        """
+        return pulumi.get(self, "permissions")
+
+    @_builtins.property
+    @pulumi.getter
+    def zdr(self) -> 'outputs.AccessZdr':
+        """
+        Zero data retention per model group (C3).
+        """
+        return pulumi.get(self, "zdr")
+
+    @_builtins.property
+    @pulumi.getter(name="promptInjection")
+    def prompt_injection(self) -> Optional['outputs.AccessPromptInjection']:
+        """
+        `regex-prompt-injection`'s scope, the widest of the layers' (C7); absent when no layer turns it on.
+        """
+        return pulumi.get(self, "prompt_injection")
 
 
 @pulumi.output_type

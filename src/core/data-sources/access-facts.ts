@@ -92,10 +92,10 @@ async function heldHere(client: GuardrailsClient, who: Who, here: Promise<Map<st
 }
 
 const missing = (who: Who, ws: string) => (err: unknown) => {
+  // No `cause`: the 404's message holds the URL, and so the member id or key hash.
   if (err instanceof NotFoundError)
     throw new UserError(
       `effective access: the service knows no such ${who.kind === "member" ? "memberId" : "keyHash"} in workspace ${ws} (it answered 404; the id is not shown, a program may hold it secret)`,
-      { cause: err },
     );
   throw err;
 };

@@ -1,39 +1,20 @@
 /**
- * The effective-access lookups (issue 41), as core functions over a `Connection`; the faces do not
- * serve them yet. `getEffectiveAccess` answers the layers found (ids and names) and what they
+ * The effective-access lookups (issue 41), as core functions over a `Connection`; both faces
+ * serve them (src/dynamic/data-sources.ts, src/native/invoke.ts) in the shape access-answer.ts gives. `getEffectiveAccess` answers the layers found (ids and names) and what they
  * leave combined (src/core/access); `getSubjectGuardrail` answers which guardrails and policies a
  * member or key is on. Both read the facts once (access-facts.ts says the calls: 11 for a member,
  * 15 for a key with its owner) and answer plain data. Args are checked with zod before any call;
  * a member id or key hash is never quoted (a program may hold it secret).
  */
-import { z } from "zod";
+import type { z } from "zod";
 import { type EffectiveAccess, effectiveAccess, type LayerRef, layersOf } from "../access";
-import { issuesToFailures } from "../args/messages";
 import type { Connection } from "../connection";
 import { UserError } from "../user-error";
 import { type AccessSubject, readAccessFacts } from "./access-facts";
-import { policyWorkspace, subjectId } from "./args";
+import { ACCESS_ARGS, type LookupArgs, parseLookupArgs } from "./args";
 
-/** The args of both lookups: one subject, and for a key the member who owns it. */
-export const ACCESS_ARGS = z
-  .strictObject({
-    memberId: subjectId.optional(),
-    keyHash: subjectId.optional(),
-    ownerMemberId: subjectId.optional(),
-    workspaceId: policyWorkspace.optional(),
-  })
-  .superRefine((v, ctx) => {
-    if (v.memberId !== undefined && v.keyHash !== undefined)
-      ctx.addIssue({ code: "custom", path: ["keyHash"], message: "give memberId or keyHash, not both" });
-    else if (v.memberId === undefined && v.keyHash === undefined)
-      ctx.addIssue({ code: "custom", path: ["memberId"], message: "give memberId (a member's user id) or keyHash" });
-    else if (v.memberId !== undefined && v.ownerMemberId !== undefined)
-      ctx.addIssue({
-        code: "custom",
-        path: ["ownerMemberId"],
-        message: "names a key's owner; give it with keyHash, not memberId",
-      });
-  });
+/** The args of both lookups: one subject, and for a key the member who owns it (args.ts). */
+export { ACCESS_ARGS };
 
 /** The args as a program writes them. */
 export type AccessArgs = z.input<typeof ACCESS_ARGS>;
@@ -68,19 +49,16 @@ export interface SubjectGuardrailFound extends AccessWho {
   policies: LayerRef[];
 }
 
+type AccessLookup = "getEffectiveAccess" | "getSubjectGuardrail";
+
 /** The args parsed, or a UserError naming each failing field. */
-function parse(name: string, raw: unknown): z.output<typeof ACCESS_ARGS> {
-  const bag =
-    raw && typeof raw === "object" && !Array.isArray(raw)
-      ? Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== null && v !== undefined))
-      : raw;
-  const parsed = ACCESS_ARGS.safeParse(bag);
-  if (parsed.success) return parsed.data;
-  const failures = issuesToFailures(parsed.error, Object.keys(ACCESS_ARGS.shape));
-  throw new UserError(`${name}: ${failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
+function parse(name: AccessLookup, raw: unknown): LookupArgs<AccessLookup> {
+  const parsed = parseLookupArgs(name, raw);
+  if (parsed.ok) return parsed.args;
+  throw new UserError(`${name}: ${parsed.failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
 }
 
-async function read(name: string, conn: Connection, raw: unknown) {
+async function read(name: AccessLookup, conn: Connection, raw: unknown) {
   const a = parse(name, raw);
   const subject: AccessSubject =
     a.memberId !== undefined ? { memberId: a.memberId } : { keyHash: a.keyHash!, ownerMemberId: a.ownerMemberId };

@@ -140,6 +140,30 @@ const getSubjectPolicies = z
       ctx.addIssue({ code: "custom", path: ["memberId"], message: "give memberId (a member's user id) or keyHash" });
   });
 
+/**
+ * The effective-access lookups' args (issue 41): one subject, and for a key the member who owns
+ * it (the service does not say). `access.ts` serves them.
+ */
+export const ACCESS_ARGS = z
+  .strictObject({
+    memberId: subjectId.optional(),
+    keyHash: subjectId.optional(),
+    ownerMemberId: subjectId.optional(),
+    workspaceId: policyWorkspace.optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (v.memberId !== undefined && v.keyHash !== undefined)
+      ctx.addIssue({ code: "custom", path: ["keyHash"], message: "give memberId or keyHash, not both" });
+    else if (v.memberId === undefined && v.keyHash === undefined)
+      ctx.addIssue({ code: "custom", path: ["memberId"], message: "give memberId (a member's user id) or keyHash" });
+    else if (v.memberId !== undefined && v.ownerMemberId !== undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["ownerMemberId"],
+        message: "names a key's owner; give it with keyHash, not memberId",
+      });
+  });
+
 /** Each data source's args, by the name both faces give it. */
 export const LOOKUP_ARGS = {
   getGuardrail,
@@ -151,6 +175,8 @@ export const LOOKUP_ARGS = {
   getPolicies: z.strictObject({ workspaceId: policyWorkspace, policyType: policyType.optional() }),
   getPolicy: z.strictObject({ policyType, id: uuid("a policy id"), workspaceId: policyWorkspace }),
   getSubjectPolicies,
+  getEffectiveAccess: ACCESS_ARGS,
+  getSubjectGuardrail: ACCESS_ARGS,
 } as const;
 
 export type LookupName = keyof typeof LOOKUP_ARGS;
