@@ -6,6 +6,7 @@
  * and so is the number of calls each lookup makes (the emulator's request log); bad args are
  * refused before any call, and a member id or key hash is never quoted, and stays secret.
  */
+import { inspect } from "node:util";
 import * as pulumi from "@pulumi/pulumi";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
@@ -253,6 +254,8 @@ describe.each(Object.keys(FACES) as (keyof typeof FACES)[])("the %s face", (face
       `getSubjectPolicies: the service knows no such memberId in workspace ${DEFAULT_WS}`,
     );
     expect(r.error?.message).not.toContain("user_nobody_x");
+    // Nor in what the error carries: the service's 404 message quotes the id, so it is no cause.
+    expect(inspect(r.error)).not.toContain("user_nobody_x");
   });
 
   it("bad args are refused before any call, naming the property, never quoting a member id or key hash", async () => {

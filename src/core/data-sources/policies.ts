@@ -209,10 +209,10 @@ export async function getSubjectPolicies(
   const policies = new PolicyClient(client);
   const perKind = Promise.all(POLICY_KINDS.map((kind) => policies.getAssignment(subject, kind, workspaceId))).catch(
     (err: unknown) => {
+      // No `cause`: the 404's message holds the URL, and so the member id or key hash.
       if (err instanceof NotFoundError)
         throw new UserError(
           `getSubjectPolicies: the service knows no such ${a.memberId !== undefined ? "memberId" : "keyHash"} in workspace ${workspaceId} (it answered 404 for ${who}; the id is not shown, a program may hold it secret)`,
-          { cause: err },
         );
       throw err;
     },
