@@ -13,7 +13,7 @@ import type { AccessSource } from "./source";
 const ANY_OTHER = "\u0000any other";
 
 const OWNER_UNKNOWN =
-  "the service does not say who owns a key: a key's answer leaves its owner's layers out, so a key shown allowed may still be denied by them (certain: false); give --owner to add them";
+  "the service does not say who owns a key: a key's answer leaves its owner's layers out, so a key shown allowed may still be denied by them (certain: false); explain --key HASH --owner MEMBER_ID adds them";
 
 /** Whether `subject` may reach what `query` names, with the deciding layers; no query: its effective access. */
 export async function explainSubject(
