@@ -18,6 +18,8 @@ export interface AccessSource {
   org(workspaceId?: string): Promise<OrgAccessRead>;
   /** What this source cannot know, said in words for the answer. */
   notes: string[];
+  /** Whether an id was read from a secret (a stack's state): counted, never shown. */
+  hides?: (id: string) => boolean;
 }
 
 /** The live service: one subject's facts in 11 to 15 calls; the workspace once for `who` (access-org-read.ts). */

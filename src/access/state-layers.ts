@@ -7,8 +7,12 @@
  *
  * What the stack does not manage is not known, and said (`unknown`): the workspace default when
  * no WorkspaceDefaultGuardrail of the workspace is in the state, a set's guardrail that is not,
- * any id list or setting a plain export leaves encrypted (export with `--show-secrets` to read
- * them; the command does so in memory for the current stack), and everything made elsewhere.
+ * any id list a plain export leaves encrypted, any setting the program holds secret, and
+ * everything made elsewhere.
+ *
+ * Secrets stay secret: a setting the program made secret is never read, even from a
+ * `--show-secrets` export (an answer would print it); an id list a `--show-secrets` export opens
+ * counts for the verdicts, and its ids are recorded in `secretIds` so no answer names them.
  */
 import type { GuardrailFacts, LayerSettings, WorkspaceWideFacts } from "../core/access";
 import { assignedIn, type StatusMap } from "../core/assignments/state-map";
@@ -53,6 +57,8 @@ const text = (s: unknown) => (typeof s === "string" ? s : null);
 /** The layers of a stack's state, per workspace, with what could not be read. */
 export class StateLayers {
   readonly unknown: string[] = [];
+  /** Ids read from an opened secret: counted, never shown. */
+  readonly secretIds = new Set<string>();
   private readonly ours: Ours[];
 
   constructor(state: unknown) {
@@ -73,11 +79,18 @@ export class StateLayers {
     return undefined;
   }
 
+  /** A setting: never one the program holds secret (an answer prints settings), even when the export opened it. */
+  private setting(r: Ours, name: string): unknown {
+    if (!isSecretEnvelope(r.outs[name])) return r.outs[name];
+    this.unknown.push(`${name} of ${idText(r.urn.split("::").pop())}: the program holds it secret, so it is not read`);
+    return undefined;
+  }
+
   private settings(r: Ours, names: readonly FieldName[]): LayerSettings {
     const out: Props = {};
     for (const k of names) {
-      const canonical = k === "allowedModels" || k === "ignoredModels" ? this.read(r, `${k}Canonical`) : undefined;
-      const v = Array.isArray(canonical) ? canonical : this.read(r, k);
+      const canonical = k === "allowedModels" || k === "ignoredModels" ? this.setting(r, `${k}Canonical`) : undefined;
+      const v = Array.isArray(canonical) ? canonical : this.setting(r, k);
       if (v !== undefined && v !== null) out[k] = v;
     }
     return out as LayerSettings;
@@ -86,9 +99,13 @@ export class StateLayers {
   /** An id list: the dynamic face's map `{id: true}` or a list. */
   private ids(r: Ours, name: string): Set<string> {
     const v = this.read(r, name);
-    if (Array.isArray(v)) return new Set(v.filter((x): x is string => typeof x === "string"));
-    if (v && typeof v === "object" && !(SIG_KEY in v)) return assignedIn(v as StatusMap);
-    return new Set();
+    const out = Array.isArray(v)
+      ? new Set(v.filter((x): x is string => typeof x === "string"))
+      : v && typeof v === "object" && !(SIG_KEY in v)
+        ? assignedIn(v as StatusMap)
+        : new Set<string>();
+    if (isSecretEnvelope(r.outs[name])) for (const id of out) this.secretIds.add(id);
+    return out;
   }
 
   private of(row: KindRow) {

@@ -1,8 +1,10 @@
 /**
  * The layers of a stack's state as a source for `guardrails-access` (issue 41): a file that
  * `pulumi stack export` wrote (`-`: standard input), or the current stack, exported through the
- * pulumi CLI in memory (a second time with `--show-secrets`, still in memory only, when one of
- * its guardrails resources holds a secret), as `guardrails-migrate-to-native` reads it.
+ * pulumi CLI in memory. The current stack is read without `--show-secrets`: what the program
+ * holds secret stays sealed and is said to be unknown (state-layers.ts); a person who wants
+ * secret id lists counted exports with `--show-secrets` to a file, and their ids are still
+ * never shown.
  *
  * From a state, the layers are those the stack manages; every answer says which layers are not
  * known, and no verdict is certain (answers.ts).
@@ -11,7 +13,6 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { factsOf } from "../core/data-sources/access-org";
 import { subjectsOf } from "../core/data-sources/access-org-read";
-import { isSecretEnvelope } from "../core/markers";
 import { UserError } from "../core/user-error";
 import { StateLayers } from "./state-layers";
 import type { AccessSource } from "./source";
@@ -30,13 +31,8 @@ function parsed(text: string, what: string): unknown {
   }
 }
 
-function exported(from: { stack: string | undefined; cwd?: string; pulumi?: string }, secrets: boolean) {
-  const args = [
-    "stack",
-    "export",
-    ...(secrets ? ["--show-secrets"] : []),
-    ...(from.stack ? ["--stack", from.stack] : []),
-  ];
+function exported(from: { stack: string | undefined; cwd?: string; pulumi?: string }) {
+  const args = ["stack", "export", ...(from.stack ? ["--stack", from.stack] : [])];
   return new Promise<unknown>((resolve, reject) => {
     const child = spawn(from.pulumi ?? "pulumi", args, { cwd: from.cwd, stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
@@ -49,9 +45,6 @@ function exported(from: { stack: string | undefined; cwd?: string; pulumi?: stri
     );
   });
 }
-
-const holdsSecret = (v: unknown): boolean =>
-  isSecretEnvelope(v) || (!!v && typeof v === "object" && Object.values(v).some(holdsSecret));
 
 /** The state document. */
 export async function readState(from: StateFrom): Promise<unknown> {
@@ -66,8 +59,7 @@ export async function readState(from: StateFrom): Promise<unknown> {
     }
     return parsed(text, `--stack-state ${JSON.stringify(from.file)}`);
   }
-  const plain = await exported(from, false);
-  return holdsSecret(plain) ? exported(from, true) : plain;
+  return exported(from);
 }
 
 /** A source over a state document. */
@@ -88,6 +80,7 @@ export function stateSource(state: unknown): AccessSource {
   return {
     kind: "state",
     notes,
+    hides: (id) => layers.secretIds.has(id),
     facts: async (subject, ref) => {
       const read = factsOf(layers.org(workspace(ref)), subject);
       withUnknown();

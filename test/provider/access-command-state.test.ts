@@ -161,21 +161,40 @@ describe("--stack-state", () => {
     expect(b.notes.join("\n")).toContain("not known: the workspace default guardrail of");
   });
 
-  it("--current-stack runs pulumi stack export (again with --show-secrets, in memory, when a secret is there)", async () => {
+  it("secrets stay secret: an opened id list counts but is never shown; a secret setting is not read", async () => {
+    const plaintext = (v: unknown) => ({ [SIG_KEY]: SECRET_SIG, plaintext: JSON.stringify(v) });
+    const opened = stateFile("opened.json", resources, (r) => {
+      const outs = r.outputs as Bag;
+      if (String(r.type).endsWith("GuardrailMemberAssignment"))
+        return { ...r, outputs: { ...outs, members: plaintext(outs.members) } };
+      if (String(r.type).endsWith(":Guardrail"))
+        return { ...r, outputs: { ...outs, name: "Eng", allowedProviders: plaintext(outs.allowedProviders) } };
+      return r;
+    });
+    const who = await run(["who", "--provider", "vendor-c", "--all", "--stack-state", opened, "--json"]);
+    const a = JSON.parse(who.stdout) as WhoAnswer;
+    expect(who.stdout).not.toContain("user_alice");
+    // Counted, shown as [secret], and after the others: its place among them would say something of it.
+    expect(a.members.map((m) => m.id)).toEqual(["user_bob", "[secret]", null]);
+    expect(a.notes.join("\n")).toContain(
+      "not known: allowedProviders of eng: the program holds it secret, so it is not read",
+    );
+    const human = await run(["who", "--provider", "vendor-c", "--all", "--stack-state", opened]);
+    expect(human.stdout).toContain("[secret]");
+    expect(human.stdout).not.toContain("user_alice");
+  });
+
+  it("--current-stack runs pulumi stack export, never with --show-secrets", async () => {
     const bin = join(dir, "bin");
     mkdirSync(bin, { recursive: true });
     const calls = join(dir, "calls.txt");
-    const plain = stateFile("plain.json");
     const sealed = stateFile("sealed2.json", resources, (r) =>
       String(r.type).endsWith("GuardrailMemberAssignment")
         ? { ...r, outputs: { ...(r.outputs as Bag), members: { [SIG_KEY]: SECRET_SIG, ciphertext: "AAAA" } } }
         : r,
     );
-    // A stand-in pulumi: a plain export holds a ciphertext; --show-secrets prints the opened state.
-    writeFileSync(
-      join(bin, "pulumi"),
-      `#!/bin/sh\necho "$@" >> ${calls}\ncase "$*" in *--show-secrets*) cat ${plain};; *) cat ${sealed};; esac\n`,
-    );
+    // A stand-in pulumi: the export holds the member set's ids encrypted.
+    writeFileSync(join(bin, "pulumi"), `#!/bin/sh\necho "$@" >> ${calls}\ncat ${sealed}\n`);
     chmodSync(join(bin, "pulumi"), 0o755);
     const r = await exportBin(emu, ACCESS_BIN)(
       ["explain", "--member", "user_alice", "--provider", "vendor-b", "--current-stack", "--stack", "dev", "--json"],
@@ -184,9 +203,10 @@ describe("--stack-state", () => {
     );
     expect(r.stderr).toBe("");
     const a = JSON.parse(r.stdout) as ExplainAnswer;
-    expect(a.verdict).toMatchObject({ allowed: false, certain: false });
-    expect(a.access.allowedProviders.allowed).toEqual(["vendor-a"]);
-    expect(readFileSync(calls, "utf8")).toBe("stack export --stack dev\nstack export --show-secrets --stack dev\n");
+    // Alice's set is sealed: her guardrail is not known, so she reads as under the default, allowed, uncertain.
+    expect([r.code, a.verdict]).toMatchObject([4, { allowed: true, certain: false }]);
+    expect(a.notes.join("\n")).toContain("not known: members of eng-members is a secret this export does not show");
+    expect(readFileSync(calls, "utf8")).toBe("stack export --stack dev\n");
   });
 
   it("a state that is not JSON, or a file that is not there, is exit 3 naming it", async () => {
