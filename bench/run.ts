@@ -17,6 +17,7 @@ import { watchStateWrites, type StateWrites } from "./state-writes";
 import { timePureSteps, type PureTimes } from "./pure-steps";
 import { runLatencyBench } from "./latency";
 import { runRateLimitBench } from "./rate-limit";
+import { runAccessBench } from "./access";
 
 const SIZES = (process.env.BENCH_SIZES ?? "100,1000,10000,100000").split(",").map(Number);
 /** Per-member modelling is never run above this N without a smaller size to project from. */
@@ -330,6 +331,8 @@ async function rateLimit(ctx: ReturnType<typeof preparePulumiTemplate>): Promise
 async function main(): Promise<void> {
   // `BENCH_ONLY=latency npm run bench`: the latency table alone (no pulumi CLI runs).
   if (process.env.BENCH_ONLY === "latency") return void process.stdout.write(`${await latency()}\n`);
+  // `BENCH_ONLY=access npm run bench`: the effective-access tables alone (issue 41; no pulumi CLI runs).
+  if (process.env.BENCH_ONLY === "access") return void process.stdout.write(`${await runAccessBench()}\n`);
   const ctx = preparePulumiTemplate("guardrails-bench-");
   // `BENCH_ONLY=429 npm run bench`: the 429-burst table alone (about a minute of CLI runs).
   if (process.env.BENCH_ONLY === "429") return void process.stdout.write(`${await rateLimit(ctx)}\n`);
@@ -387,6 +390,7 @@ async function main(): Promise<void> {
   process.stdout.write(`${md}\n\nwrote ${dir}/results.json, calls.svg, table.md\n`);
   process.stdout.write(`\n${await latency()}\n`);
   process.stdout.write(`\n${await rateLimit(ctx)}\n`);
+  process.stdout.write(`\n${await runAccessBench()}\n`);
 }
 
 main().catch((err) => {

@@ -1,7 +1,7 @@
 /**
  * The house's walls, read from the code's own imports (issue 25). Every arrow goes one way:
  *
- *   tools/ ──entry points only──▶ src/{index,export,preview,policy}
+ *   tools/ ──entry points only──▶ src/{index,access,export,preview,policy}
  *   src/declarative ─▶ src/dynamic ─▶ src/core ◀─ src/{policy,export,preview}
  *   inside src/core: text, kinds, urn ◀ user-error, markers, arg-doc, type-tokens, holders ◀ fields ◀ client ◀ args ◀ settings ◀ resource ◀ guardrail | assignments | policies
  *   codegen/ ─▶ src/   (the native schema, the docs tables, the SDKs; nothing shipped loads it)
@@ -125,6 +125,7 @@ interface Rule {
 
 const ENTRY_POINTS = under(
   "src/index.ts",
+  "src/access/index.ts",
   "src/export/index.ts",
   "src/preview/index.ts",
   "src/policy/index.ts",
@@ -315,12 +316,12 @@ const RULES: Rule[] = [
   {
     name: "the dynamic face does not reach into the libraries built on it",
     from: under("src/dynamic/"),
-    to: under("src/policy/", "src/declarative/", "src/export/", "src/preview/"),
+    to: under("src/policy/", "src/declarative/", "src/export/", "src/preview/", "src/access/"),
     planted: "src/dynamic/guardrail.ts -> src/policy/index.ts",
   },
   {
     name: "the policy pack, export and the PR summary stand on the core alone, never on the dynamic face",
-    from: under("src/policy/", "src/export/", "src/preview/"),
+    from: under("src/policy/", "src/export/", "src/preview/", "src/access/"),
     to: under("src/dynamic/"),
     planted: "src/policy/guardrail-rules.ts -> src/dynamic/guardrail.ts",
   },
