@@ -147,10 +147,24 @@ function makeBlob(main, work) {
   return readFileSync(blob);
 }
 
+/**
+ * LIEF's notes that postject prints on every injection and that say nothing wrong: ELF note
+ * sections it names itself, and the Authenticode signature of node.exe, which the injection
+ * invalidates (the header says so). Dropped, so a warning that is printed means something.
+ */
+const EXPECTED_WARNINGS =
+  /^warning: (Can't find string offset for section name '\.note[.\d]*'|The signature seems corrupted!)$/;
+
+let loaded;
 /** postject's `inject`, from node_modules (a devDependency) or NODE_PATH. */
 function postject() {
+  if (loaded) return loaded;
   try {
-    return createRequire(import.meta.url)("postject");
+    // postject binds console.warn when it loads: filter before that.
+    const warn = console.warn;
+    console.warn = (...args) => EXPECTED_WARNINGS.test(String(args[0])) || warn(...args);
+    loaded = createRequire(import.meta.url)("postject");
+    return loaded;
   } catch {
     return die("postject is missing: it is a devDependency (`npm ci`), or put its folder on NODE_PATH");
   }
@@ -165,7 +179,6 @@ async function executable(platform, blob, work) {
     sentinelFuse: SEA_FUSE,
     ...(platform.startsWith("darwin-") ? { machoSegmentName: "NODE_SEA" } : {}),
   };
-  // postject prints LIEF's warnings about ELF note names; the executable runs all the same.
   await postject().inject(out, "NODE_SEA_BLOB", blob, options);
   return readFileSync(out);
 }
