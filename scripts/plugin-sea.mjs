@@ -43,6 +43,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { tarGz } from "./ustar.mjs";
 
+const require = createRequire(import.meta.url); // postject is CommonJS, and NODE_PATH reaches it
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const PLUGIN = "pulumi-resource-guardrails";
 export const NODE_VERSION = "22.23.2";
@@ -163,7 +164,7 @@ function postject() {
     // postject binds console.warn when it loads: filter before that.
     const warn = console.warn;
     console.warn = (...args) => EXPECTED_WARNINGS.test(String(args[0])) || warn(...args);
-    loaded = createRequire(import.meta.url)("postject");
+    loaded = require("postject");
     return loaded;
   } catch {
     return die("postject is missing: it is a devDependency (`npm ci`), or put its folder on NODE_PATH");
