@@ -17,6 +17,7 @@ import { watchStateWrites, type StateWrites } from "./state-writes";
 import { timePureSteps, type PureTimes } from "./pure-steps";
 import { runLatencyBench } from "./latency";
 import { runRateLimitBench } from "./rate-limit";
+import { runPluginBench } from "./plugin";
 
 const SIZES = (process.env.BENCH_SIZES ?? "100,1000,10000,100000").split(",").map(Number);
 /** Per-member modelling is never run above this N without a smaller size to project from. */
@@ -327,7 +328,18 @@ async function rateLimit(ctx: ReturnType<typeof preparePulumiTemplate>): Promise
   return markdown;
 }
 
+/** The plugin table (issue 42): printed and kept in bench/results/plugin.md. */
+async function plugin(): Promise<string> {
+  const markdown = await runPluginBench();
+  const dir = join(REPO_ROOT, "bench/results");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "plugin.md"), `${markdown}\n`);
+  return markdown;
+}
+
 async function main(): Promise<void> {
+  // `BENCH_ONLY=plugin npm run bench`: the plugin's size and start-up alone (no pulumi CLI runs).
+  if (process.env.BENCH_ONLY === "plugin") return void process.stdout.write(`${await plugin()}\n`);
   // `BENCH_ONLY=latency npm run bench`: the latency table alone (no pulumi CLI runs).
   if (process.env.BENCH_ONLY === "latency") return void process.stdout.write(`${await latency()}\n`);
   const ctx = preparePulumiTemplate("guardrails-bench-");
@@ -387,6 +399,7 @@ async function main(): Promise<void> {
   process.stdout.write(`${md}\n\nwrote ${dir}/results.json, calls.svg, table.md\n`);
   process.stdout.write(`\n${await latency()}\n`);
   process.stdout.write(`\n${await rateLimit(ctx)}\n`);
+  process.stdout.write(`\n${await plugin()}\n`);
 }
 
 main().catch((err) => {
