@@ -84,7 +84,7 @@ describe("the standalone plugin: a Node single-executable application per platfo
   it("the plain node binaries it was made from fail the same check (the check can fail)", () => {
     const cache = process.env.GUARDRAILS_SEA_CACHE || join(homedir(), ".cache/pulumi-guardrails/sea");
     const unpacked = readdirSync(cache).filter((d) => !d.endsWith(".tgz") && !d.startsWith("."));
-    expect(unpacked).toHaveLength(5);
+    expect(unpacked.length).toBeGreaterThanOrEqual(5); // older releases may still be cached
     for (const dir of unpacked) {
       const [binary] = readdirSync(join(cache, dir));
       const facts = seaFacts(readFileSync(join(cache, dir, binary!)), BUNDLE);
