@@ -68,6 +68,9 @@ describe("the standalone plugin: a Node single-executable application per platfo
   });
   afterAll(async () => {
     for (const p of programs) await p.close();
+    // About 320 MB of archives and the unpacked executable: not left behind in the run's folder.
+    rmSync(out, { recursive: true, force: true });
+    rmSync(join(work, "linux-amd64"), { recursive: true, force: true });
   });
 
   it.each(Object.entries(PLATFORMS))(
