@@ -18,6 +18,7 @@ import { timePureSteps, type PureTimes } from "./pure-steps";
 import { runLatencyBench } from "./latency";
 import { runRateLimitBench } from "./rate-limit";
 import { runAccessBench } from "./access";
+import { runPluginBench } from "./plugin";
 
 const SIZES = (process.env.BENCH_SIZES ?? "100,1000,10000,100000").split(",").map(Number);
 /** Per-member modelling is never run above this N without a smaller size to project from. */
@@ -328,7 +329,18 @@ async function rateLimit(ctx: ReturnType<typeof preparePulumiTemplate>): Promise
   return markdown;
 }
 
+/** The plugin table (issue 42): printed and kept in bench/results/plugin.md. */
+async function plugin(): Promise<string> {
+  const markdown = await runPluginBench();
+  const dir = join(REPO_ROOT, "bench/results");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "plugin.md"), `${markdown}\n`);
+  return markdown;
+}
+
 async function main(): Promise<void> {
+  // `BENCH_ONLY=plugin npm run bench`: the plugin's size and start-up alone (no pulumi CLI runs).
+  if (process.env.BENCH_ONLY === "plugin") return void process.stdout.write(`${await plugin()}\n`);
   // `BENCH_ONLY=latency npm run bench`: the latency table alone (no pulumi CLI runs).
   if (process.env.BENCH_ONLY === "latency") return void process.stdout.write(`${await latency()}\n`);
   // `BENCH_ONLY=access npm run bench`: the effective-access tables alone (issue 41; no pulumi CLI runs).
@@ -391,6 +403,7 @@ async function main(): Promise<void> {
   process.stdout.write(`\n${await latency()}\n`);
   process.stdout.write(`\n${await rateLimit(ctx)}\n`);
   process.stdout.write(`\n${await runAccessBench()}\n`);
+  process.stdout.write(`\n${await plugin()}\n`);
 }
 
 main().catch((err) => {

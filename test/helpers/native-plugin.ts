@@ -21,10 +21,16 @@ export interface RunningPlugin {
   stop(): void;
 }
 
-/** Starts the bundled plugin with `env` added to this process's environment. */
-export async function startPlugin(env: Record<string, string> = {}): Promise<RunningPlugin> {
-  if (!existsSync(PLUGIN_LAUNCHER)) throw new Error(`no ${PLUGIN_LAUNCHER}: run \`npm run build\` first`);
-  const child: ChildProcess = spawn(PLUGIN_LAUNCHER, [], {
+/**
+ * Starts the bundled plugin (or `launcher`, another build of it, such as the single executable)
+ * with `env` added to this process's environment.
+ */
+export async function startPlugin(
+  env: Record<string, string> = {},
+  launcher: string = PLUGIN_LAUNCHER,
+): Promise<RunningPlugin> {
+  if (!existsSync(launcher)) throw new Error(`no ${launcher}: run \`npm run build\` first`);
+  const child: ChildProcess = spawn(launcher, [], {
     env: { ...process.env, GUARDRAILS_API_KEY: "", GUARDRAILS_BASE_URL: "", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -1,0 +1,170 @@
+/**
+ * Issue 42, the standalone plugin: `node scripts/plugin-pack.mjs sea --platform all` writes one
+ * archive per platform, each holding only `pulumi-resource-guardrails` (`.exe` on Windows), a
+ * Node single-executable application, and SHA256SUMS.
+ *
+ *   - every archive: one executable at its root, of its platform by its own headers (ELF and its
+ *     machine, Mach-O, PE), with the SEA blob where that format's Node looks for it, and the
+ *     bundle inside; the plain `node` binaries it was made from fail the same check;
+ *   - SHA256SUMS: every archive, each checksum right;
+ *   - linux-amd64 (this machine), with no `node` on PATH (`node` fails to start there, so the
+ *     PATH is proven node-less): it prints its port and serves GetSchema; installed with
+ *     `pulumi plugin install resource guardrails <v> --file <archive>` into a fresh PULUMI_HOME,
+ *     it runs a Pulumi YAML program's preview and up against the emulator.
+ *
+ * Node binaries come from the npm registry (cached in ~/.cache/pulumi-guardrails/sea, about
+ * 230 MB for the five); building the five takes about two minutes on two cores.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { delimiter, join } from "node:path";
+import * as provproto from "@pulumi/pulumi/proto/provider_pb";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { executableKind, type Kind, readTarGz, seaFacts } from "../helpers/executable";
+import { languageHostDir } from "../helpers/languages";
+import { startPlugin } from "../helpers/native-plugin";
+import { Program } from "../helpers/program";
+import { REPO_ROOT } from "../helpers/spawn-emulator";
+
+const { version } = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { version: string };
+const PLUGIN = "pulumi-resource-guardrails";
+const BUNDLE = readFileSync(join(REPO_ROOT, "dist/plugin/main.js"));
+
+/** Each platform's executable, as its headers must say. */
+const PLATFORMS: Record<string, { file: string } & Kind> = {
+  "linux-amd64": { file: PLUGIN, format: "ELF", arch: "x64" },
+  "linux-arm64": { file: PLUGIN, format: "ELF", arch: "arm64" },
+  "darwin-amd64": { file: PLUGIN, format: "Mach-O", arch: "x64" },
+  "darwin-arm64": { file: PLUGIN, format: "Mach-O", arch: "arm64" },
+  "windows-amd64": { file: `${PLUGIN}.exe`, format: "PE", arch: "x64" },
+};
+const archiveName = (platform: string) => `${PLUGIN}-v${version}-${platform}.tar.gz`;
+
+/** A PATH of only these folders, none of which may hold a `node`. */
+function pathWithoutNode(...dirs: string[]): string {
+  for (const dir of dirs) expect(existsSync(join(dir, "node")), `${dir} holds a node`).toBe(false);
+  return dirs.join(delimiter);
+}
+
+describe("the standalone plugin: a Node single-executable application per platform", () => {
+  const { pulumiBinDir, work: e2eWork } = inject("e2e");
+  const work = mkdtempSync(join(e2eWork, "sea-"));
+  const out = join(work, "archives");
+  const linuxExe = join(work, "linux-amd64", PLUGIN);
+  const programs: Program[] = [];
+
+  beforeAll(() => {
+    execFileSync(
+      process.execPath,
+      [join(REPO_ROOT, "scripts/plugin-pack.mjs"), "sea", "--platform", "all", "--out", out],
+      {
+        stdio: ["ignore", "ignore", "inherit"],
+      },
+    );
+    mkdirSync(join(work, "linux-amd64"));
+    writeFileSync(linuxExe, readTarGz(readFileSync(join(out, archiveName("linux-amd64"))))[0]!.data, { mode: 0o755 });
+  });
+  afterAll(async () => {
+    for (const p of programs) await p.close();
+    // About 320 MB of archives and the unpacked executable: not left behind in the run's folder.
+    rmSync(out, { recursive: true, force: true });
+    rmSync(join(work, "linux-amd64"), { recursive: true, force: true });
+  });
+
+  it.each(Object.entries(PLATFORMS))(
+    "%s: one executable at the root, of its platform, with the SEA blob",
+    (platform, want) => {
+      const files = readTarGz(readFileSync(join(out, archiveName(platform))));
+      expect(files.map((f) => [f.name, f.type, f.mode.toString(8)])).toEqual([[want.file, "0", "755"]]);
+      const exe = files[0]!.data;
+      expect(executableKind(exe)).toEqual({ format: want.format, arch: want.arch });
+      expect(seaFacts(exe, BUNDLE)).toEqual({ fuse: true, resource: true, script: true });
+    },
+  );
+
+  it("the plain node binaries it was made from fail the same check (the check can fail)", () => {
+    const cache = process.env.GUARDRAILS_SEA_CACHE || join(homedir(), ".cache/pulumi-guardrails/sea");
+    const unpacked = readdirSync(cache).filter((d) => !d.endsWith(".tgz") && !d.startsWith("."));
+    expect(unpacked.length).toBeGreaterThanOrEqual(5); // older releases may still be cached
+    for (const dir of unpacked) {
+      const [binary] = readdirSync(join(cache, dir));
+      const facts = seaFacts(readFileSync(join(cache, dir, binary!)), BUNDLE);
+      expect(facts, dir).toEqual({ fuse: false, resource: false, script: false });
+    }
+  });
+
+  it("SHA256SUMS names every archive once, each with its checksum", () => {
+    const lines = readFileSync(join(out, "SHA256SUMS"), "utf8").trimEnd().split("\n");
+    const listed = lines.map((line) => /^([0-9a-f]{64}) {2}(\S+)$/.exec(line)!.slice(1));
+    expect(listed.map(([, name]) => name)).toEqual(Object.keys(PLATFORMS).map(archiveName).sort());
+    for (const [hash, name] of listed)
+      expect(
+        createHash("sha256")
+          .update(readFileSync(join(out, name!)))
+          .digest("hex"),
+        name,
+      ).toBe(hash);
+  });
+
+  it("linux-amd64 with no node on PATH (where `node` cannot start): prints its port and serves GetSchema", async () => {
+    const PATH = pathWithoutNode(pulumiBinDir);
+    expect(spawnSync("node", ["--version"], { env: { PATH } }).error).toMatchObject({ code: "ENOENT" });
+
+    const plugin = await startPlugin({ PATH }, linuxExe);
+    try {
+      const response = await new Promise<provproto.GetSchemaResponse>((resolve, reject) =>
+        plugin.client.getSchema(new provproto.GetSchemaRequest(), (e, r) => (e ? reject(e) : resolve(r))),
+      );
+      const schema = JSON.parse(response.getSchema());
+      expect(schema).toEqual(JSON.parse(readFileSync(join(REPO_ROOT, "src/native/schema.json"), "utf8")));
+      expect(schema).toMatchObject({ name: "guardrails", version });
+      expect(plugin.stderr()).toBe(""); // no experimental-feature warning, nothing else
+    } finally {
+      plugin.stop();
+    }
+  });
+
+  it("`pulumi plugin install --file` of the linux-amd64 archive: a YAML program's preview and up, no node on PATH", async () => {
+    const program = await Program.create(inject("e2e"), "sea-yaml");
+    programs.push(program);
+    for (const f of ["package.json", "tsconfig.json", "node_modules"])
+      rmSync(join(program.dir, f), { recursive: true });
+    writeFileSync(
+      join(program.dir, "Pulumi.yaml"),
+      `name: sea-yaml
+runtime: yaml
+resources:
+  eng:
+    type: guardrails:index:Guardrail
+    properties:
+      name: Standalone
+      limitUsd: 5
+      resetInterval: daily
+outputs:
+  id: \${eng.id}
+`,
+    );
+    program.env.PATH = pathWithoutNode(pulumiBinDir, languageHostDir("yaml"));
+    program.env.PULUMI_HOME = mkdtempSync(join(work, "home-"));
+    program.env.PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION = "true";
+    const archive = join(out, archiveName("linux-amd64"));
+    await program.pulumi(["plugin", "install", "resource", "guardrails", version, "--file", archive], { check: true });
+    const installed = readdirSync(join(program.env.PULUMI_HOME, "plugins", `resource-guardrails-v${version}`));
+    expect(installed).toEqual([PLUGIN]);
+    await program.pulumi(["stack", "select", "dev"], { check: true }); // the selection lived in the other PULUMI_HOME
+
+    await program.clearLog();
+    const preview = await program.preview();
+    expect(preview.code, preview.output).toBe(0);
+    expect(preview.output).toMatch(/\+ guardrails:index:Guardrail: \(create\)/);
+    expect((await program.log()).writes).toBe(0);
+
+    await program.up();
+    const { id } = await program.outputs();
+    const res = await program.api("GET", `/guardrails/${id}`);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ name: "Standalone", limit_usd: 5 });
+  });
+});
