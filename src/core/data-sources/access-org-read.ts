@@ -30,6 +30,9 @@ import {
   workspaceOf,
   workspaceWide,
 } from "./access-org";
+import { sameKind } from "./policies";
+
+const WHAT = "effective access";
 
 /** The org read, and every member and key a listing names (sorted). */
 export interface OrgAccessRead {
@@ -45,8 +48,11 @@ async function policiesOfKind(pc: PolicyClient, kind: PolicyKind, ws: string): P
   const rows = await collect(pc.listPolicies(kind, ws));
   return Promise.all(
     rows.map(async (p) => {
+      sameKind(WHAT, kind, p, undefined);
       const named = p.member_count > 0 || p.api_key_count > 0 || p.is_workspace_default === true;
       const d = named ? await pc.getPolicy(kind, p.id, ws) : undefined;
+      // A detail answering another policy would lend this one its subjects and opt-outs.
+      if (d) sameKind(WHAT, kind, d, p.id);
       const isDefault = p.is_workspace_default === true || d?.is_workspace_default === true;
       return {
         id: p.id.toLowerCase(),
