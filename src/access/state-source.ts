@@ -13,6 +13,7 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { factsOf } from "../core/data-sources/access-org";
 import { subjectsOf } from "../core/data-sources/access-org-read";
+import { idText } from "../core/text/terminal";
 import { UserError } from "../core/user-error";
 import { StateLayers } from "./state-layers";
 import type { AccessSource } from "./source";
@@ -71,7 +72,7 @@ export function stateSource(state: unknown): AccessSource {
     if (ref !== undefined) return ref.toLowerCase();
     if (all.length === 1) return all[0]!;
     throw new UserError(
-      `--workspace is required: the stack's resources name ${all.length === 0 ? "no workspace" : `${all.length} workspaces (${all.join(", ")})`}`,
+      `--workspace is required: the stack's resources name ${all.length === 0 ? "no workspace" : `${all.length} workspaces (${all.map((w) => idText(w)).join(", ")})`}`,
     );
   };
   const withUnknown = () => {
