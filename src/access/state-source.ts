@@ -13,6 +13,7 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { factsOf } from "../core/data-sources/access-org";
 import { subjectsOf } from "../core/data-sources/access-org-read";
+import { shown } from "../core/args/messages";
 import { idText } from "../core/text/terminal";
 import { UserError } from "../core/user-error";
 import { StateLayers } from "./state-layers";
@@ -28,7 +29,11 @@ function parsed(text: string, what: string): unknown {
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw new UserError(`${what}: not JSON (${(err as Error).message}); expected what \`pulumi stack export\` prints`);
+    // Not the parser's message: it quotes the text, raw, and a --show-secrets export holds secrets.
+    const at = /at position (\d+)/.exec((err as Error).message)?.[1];
+    throw new UserError(
+      `${what}: not JSON${at ? ` (at character ${at})` : ""}; expected what \`pulumi stack export\` prints`,
+    );
   }
 }
 
@@ -55,10 +60,10 @@ export async function readState(from: StateFrom): Promise<unknown> {
       text = readFileSync(from.file === "-" ? 0 : from.file, "utf8");
     } catch (err) {
       throw new UserError(
-        `--stack-state ${JSON.stringify(from.file)}: cannot read it (${(err as NodeJS.ErrnoException).code ?? "error"})`,
+        `--stack-state ${shown(from.file)}: cannot read it (${(err as NodeJS.ErrnoException).code ?? "error"})`,
       );
     }
-    return parsed(text, `--stack-state ${JSON.stringify(from.file)}`);
+    return parsed(text, `--stack-state ${shown(from.file)}`);
   }
   return exported(from);
 }

@@ -4,8 +4,11 @@
  * workspace reaches no terminal raw; and where the state contradicts itself (two defaults of one
  * workspace, a member in two guardrails of it) no answer picks the laxer reading.
  */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { failureText, stateSource, UserError, whoCanReach } from "../../src/access";
+import { failureText, readState, stateSource, UserError, whoCanReach } from "../../src/access";
 
 const DYN = "pulumi-nodejs:dynamic/guardrails:";
 const WS = "11111111-1111-4111-8111-111111111111";
@@ -66,5 +69,22 @@ describe("a state that contradicts itself is not read the laxer way", () => {
     const err = await who([dflt("d"), g("h", lax), g("g", strict), set("h"), set("g")]).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UserError);
     expect((err as Error).message).toMatch(/member u1 .*2 guardrails/);
+  });
+});
+
+describe("a state file that cannot be read says so, raw nowhere", () => {
+  const dir = mkdtempSync(join(tmpdir(), "access-state-"));
+  it("not JSON, starting with an escape sequence: the parser's quote of it is neutralised", async () => {
+    const file = join(dir, "bad.json");
+    writeFileSync(file, "\u001b]0;owned\u0007\u001b[31m{");
+    const text = await readState({ file }).then(() => "", failureText);
+    expect(text).toMatch(/not JSON/);
+    expect(text).not.toMatch(/[\u0007\u001b]/);
+  });
+
+  it("a file name with a bidi control is shown escaped", async () => {
+    const text = await readState({ file: join(dir, "no\u202etxt.json") }).then(() => "", failureText);
+    expect(text).toMatch(/cannot read it \(ENOENT\)/);
+    expect(text).not.toMatch(/\u202e/);
   });
 });
