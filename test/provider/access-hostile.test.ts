@@ -11,14 +11,15 @@ import { serviceSource, whoCanReach } from "../../src/access";
 import { PolicyClient } from "../../src/core/client/policies";
 import { effectiveAccessAnswer } from "../../src/core/data-sources/access-answer";
 import { policyConfig } from "../../src/core/fields/policy-kinds";
-import { connectionOf, setUpLayers } from "../helpers/access-layers";
+import { comparable, connectionOf, enforced, setUpLayers } from "../helpers/access-layers";
 import { DEFAULT_WS, type TestEmulator, withEmulator } from "../helpers/emulator";
 import { type HostileServer, hostileServer, json } from "../helpers/hostile-server";
 
 let emu: TestEmulator;
 let proxy: HostileServer;
 /** What the proxy does to a request: a path to read instead, or an answer of its own. */
-let tamper: (path: string) => { path: string } | { status: number; body: unknown } | undefined = () => undefined;
+type Tamper = { path?: string; edit?: (body: { data: unknown }) => unknown } | { status: number; body: unknown };
+let tamper: (path: string) => Tamper | undefined = () => undefined;
 const ids: Record<string, string> = {};
 const MA = "/api/v1/guardrails/policies/model-availability";
 
@@ -36,14 +37,23 @@ beforeAll(async () => {
     });
   ids.strict = (await ma("no vendor-b for dave", "user_dave")).id;
   ids.other = (await ma("no vendor-b for erin", "user_erin")).id;
+  await pc.createPolicy("modelAvailability", {
+    name: "no vendor-c by default",
+    config: policyConfig("modelAvailability", { ignoredProviders: ["vendor-c"] }),
+    workspace_id: DEFAULT_WS,
+    member_ids: [],
+    api_key_hashes: [],
+    is_workspace_default: true,
+  });
   proxy = await hostileServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://x");
     const t = tamper(url.pathname);
     if (t && "status" in t) return json(res, t.status, t.body);
     const target = `${emu.url}${t?.path ?? url.pathname}${url.search}`;
-    void fetch(target, { headers: { authorization: String(req.headers.authorization) } }).then(async (r) =>
-      json(res, r.status, await r.json()),
-    );
+    void fetch(target, { headers: { authorization: String(req.headers.authorization) } }).then(async (r) => {
+      const body = (await r.json()) as { data: unknown };
+      json(res, r.status, r.ok && t?.edit ? t.edit(body) : body);
+    });
   });
 });
 afterAll(async () => {
@@ -66,6 +76,28 @@ describe("a policy answered as another", () => {
       p === "/api/v1/guardrails/policies/moderation" ? { path: "/api/v1/guardrails/policies/budget" } : undefined;
     const err = await whoCanReach(serviceSource(conn()), { provider: "vendor-b" }, DEFAULT_WS).catch((e) => e);
     expect(String(err.message)).toMatch(/another policy/);
+  });
+});
+
+describe("a list row that leaves out what is optional", () => {
+  it("who: a default policy whose row does not say is_workspace_default still reaches everyone", async () => {
+    const unsaid = (body: { data: unknown }) => ({
+      ...body,
+      data: (body.data as object[]).map(
+        ({ is_workspace_default: _, ...row }: { is_workspace_default?: unknown }) => row,
+      ),
+    });
+    tamper = (p) => (p === MA ? { edit: unsaid } : undefined);
+    const answer = await whoCanReach(serviceSource(conn()), { provider: "vendor-c" }, DEFAULT_WS);
+    // The emulator denies vendor-c to every member the default reaches: carol, say.
+    expect(comparable(await enforced(emu, "member=user_carol")).ignoredProviders).toContain("vendor-c");
+    expect(answer.members.find((m) => m.id === null)!.allowed).toBe(false);
+    for (const m of answer.members.filter((r) => r.id !== null)) {
+      const e = comparable(await enforced(emu, `member=${m.id}`));
+      const [allowed, ignored] = [e.allowedProviders as string[] | null, e.ignoredProviders as string[]];
+      const allows = (allowed?.includes("vendor-c") ?? true) && !ignored.includes("vendor-c");
+      expect([m.id, m.allowed], "agrees with the emulator").toEqual([m.id, allows]);
+    }
   });
 });
 
