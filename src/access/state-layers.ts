@@ -17,7 +17,7 @@
 import type { GuardrailFacts, LayerSettings, WorkspaceWideFacts } from "../core/access";
 import { assignedIn, type StatusMap } from "../core/assignments/state-map";
 import type { OrgRead, PolicyRead } from "../core/data-sources/access-org";
-import { FIELD_NAMES, type FieldName } from "../core/fields/fields";
+import { FIELD_NAMES, type FieldName, spec } from "../core/fields/fields";
 import { POLICY_FIELDS, type PolicyKind } from "../core/fields/policy-kinds";
 import { KINDS, type KindRow, POLICY_TYPE_NAMES, type ResourceTypeName, SET_TYPE_NAMES } from "../core/kinds";
 import { isSecretEnvelope, SIG_KEY } from "../core/markers";
@@ -97,7 +97,12 @@ export class StateLayers {
     for (const k of names) {
       const canonical = k === "allowedModels" || k === "ignoredModels" ? this.setting(r, `${k}Canonical`) : undefined;
       const v = Array.isArray(canonical) ? canonical : this.setting(r, k);
-      if (v !== undefined && v !== null) out[k] = v;
+      if (v === undefined || v === null) continue;
+      // A hand-edited state: a value of another shape is not known (and said), never read as no restriction.
+      // Only the shape: a recorded value may hold what args refuse (a filter's label, an empty list).
+      const issues = spec(k).arg.safeParse(v).error?.issues ?? [];
+      if (!issues.some((i) => i.path.length === 0 && i.code === "invalid_type")) out[k] = v;
+      else this.unknown.push(`${k} of ${nameOf(r)}: not a value this package reads, so not known`);
     }
     return out as LayerSettings;
   }

@@ -88,3 +88,11 @@ describe("a state file that cannot be read says so, raw nowhere", () => {
     expect(text).not.toMatch(/\u202e/);
   });
 });
+
+describe("a setting of the wrong type is not known, and said, never read as no restriction unsaid", () => {
+  it.each([["x/y"], [{ a: "x/y" }], [5], [true]])("allowedModels %j", async (v) => {
+    const src = stateSource(doc([dflt("d", { allowedModels: v })]));
+    const answer = await whoCanReach(src, { model: "a/b" });
+    expect(answer.notes.join("\n")).toMatch(/allowedModels of n0: not a value/);
+  });
+});
