@@ -60,6 +60,11 @@ describe("a state that contradicts itself is not read the laxer way", () => {
     expect(text).toMatch(/2 WorkspaceDefaultGuardrail/);
   });
 
+  it("one guardrail id held by two Guardrails (in any case): refused", async () => {
+    const g = (id: string, st: object) => ({ type: "Guardrail", outs: { workspaceId: WS, guardrailId: id, ...st } });
+    expect(await failure([dflt("d"), g("g", strict), g("G", lax)])).toMatch(/holds guardrail g twice/);
+  });
+
   it("a member in two guardrails of the workspace: refused, never 'allowed by every layer known'", async () => {
     const g = (id: string, s: object) => ({ type: "Guardrail", outs: { workspaceId: WS, guardrailId: id, ...s } });
     const set = (id: string) => ({
