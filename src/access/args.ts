@@ -65,6 +65,15 @@ export function checkSubject(f: SubjectFlags): { subject: AccessSubject; workspa
   return { subject, workspaceId: a.workspaceId };
 }
 
+/** Each flag at most once: a repeated one would keep its last value and drop the others unseen. */
+export function checkOnce(flags: readonly string[]): void {
+  const counts = new Map<string, number>();
+  for (const f of flags) counts.set(f, (counts.get(f) ?? 0) + 1);
+  const repeated = [...counts].filter(([, n]) => n > 1);
+  if (repeated.length > 0)
+    throw new AccessUsageError(repeated.map(([f, n]) => `--${f} is given ${n} times: give it once`).join("; "));
+}
+
 /** `--model`, `--provider`, `--region`: each non-empty printable text when given. */
 export function checkQuery(q: AccessQuery): AccessQuery {
   const out: AccessQuery = {};

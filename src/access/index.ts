@@ -11,7 +11,7 @@ export type {
   WhoAnswer,
   WhoRow,
 } from "./answers";
-export { AccessUsageError, checkQuery, checkSubject, checkWorkspace, type SubjectFlags } from "./args";
+export { AccessUsageError, checkOnce, checkQuery, checkSubject, checkWorkspace, type SubjectFlags } from "./args";
 export { connectionFromEnv } from "./connection";
 export { renderExplain, renderWho } from "./render";
 export { explainSubject, whoCanReach } from "./run";
@@ -19,3 +19,4 @@ export { type AccessSource, serviceSource } from "./source";
 export { readState, type StateFrom, stateSource } from "./state-source";
 export { failureText, UserError } from "../core/user-error";
 export { redact } from "../core/client/redaction";
+export { shown } from "../core/args/messages";

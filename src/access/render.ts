@@ -5,14 +5,14 @@
  * the text or forge a line.
  */
 import type { EffectiveAccess, LayerRef, Reason } from "../core/access";
-import { idText, visible } from "../core/text/terminal";
+import { displayWidth, idText, visible } from "../core/text/terminal";
 import type { ExplainAnswer, SubjectVerdict, WhoAnswer, WhoRow } from "./answers";
 
 const NAME_MAX = 60;
 
-/** Rows padded into columns two spaces apart (widths in code points; cells are neutralised already). */
+/** Rows padded into columns two spaces apart (widths in terminal columns; cells are neutralised already). */
 export function columns(rows: readonly string[][], indent = "  "): string {
-  const width = (s: string) => [...s].length;
+  const width = displayWidth;
   const widths: number[] = [];
   for (const r of rows) for (const [i, c] of r.entries()) widths[i] = Math.max(widths[i] ?? 0, width(c));
   return rows

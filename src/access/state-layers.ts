@@ -17,13 +17,14 @@
 import type { GuardrailFacts, LayerSettings, WorkspaceWideFacts } from "../core/access";
 import { assignedIn, type StatusMap } from "../core/assignments/state-map";
 import type { OrgRead, PolicyRead } from "../core/data-sources/access-org";
-import { FIELD_NAMES, type FieldName } from "../core/fields/fields";
+import { FIELD_NAMES, type FieldName, spec } from "../core/fields/fields";
 import { POLICY_FIELDS, type PolicyKind } from "../core/fields/policy-kinds";
 import { KINDS, type KindRow, POLICY_TYPE_NAMES, type ResourceTypeName, SET_TYPE_NAMES } from "../core/kinds";
 import { isSecretEnvelope, SIG_KEY } from "../core/markers";
 import { WW_POLICY_TYPES } from "../core/policies/workspace-wide-args";
 import { idText } from "../core/text/terminal";
 import { resourceOfToken } from "../core/type-tokens";
+import { UserError } from "../core/user-error";
 import { stateResources } from "../export/from-state";
 
 type Props = Record<string, unknown>;
@@ -53,6 +54,13 @@ function opened(v: unknown): unknown {
 
 const lower = (s: unknown) => (typeof s === "string" ? s.toLowerCase() : null);
 const text = (s: unknown) => (typeof s === "string" ? s : null);
+const nameOf = (r: Ours) => idText(r.urn.split("::").pop());
+
+/** The state says two things of one layer: the service holds one of them, which is not known. */
+const contradiction = (what: string) =>
+  new UserError(
+    `the stack's state ${what}; the service holds only one, and which is not known, so no answer is given (the live service, without --stack-state, knows)`,
+  );
 
 /** The layers of a stack's state, per workspace, with what could not be read. */
 export class StateLayers {
@@ -73,16 +81,14 @@ export class StateLayers {
   private read(r: Ours, name: string): unknown {
     const v = opened(r.outs[name]);
     if (v !== SEALED) return v;
-    this.unknown.push(
-      `${name} of ${idText(r.urn.split("::").pop())} is a secret this export does not show (export with --show-secrets)`,
-    );
+    this.unknown.push(`${name} of ${nameOf(r)} is a secret this export does not show (export with --show-secrets)`);
     return undefined;
   }
 
   /** A setting: never one the program holds secret (an answer prints settings), even when the export opened it. */
   private setting(r: Ours, name: string): unknown {
     if (!isSecretEnvelope(r.outs[name])) return r.outs[name];
-    this.unknown.push(`${name} of ${idText(r.urn.split("::").pop())}: the program holds it secret, so it is not read`);
+    this.unknown.push(`${name} of ${nameOf(r)}: the program holds it secret, so it is not read`);
     return undefined;
   }
 
@@ -91,7 +97,12 @@ export class StateLayers {
     for (const k of names) {
       const canonical = k === "allowedModels" || k === "ignoredModels" ? this.setting(r, `${k}Canonical`) : undefined;
       const v = Array.isArray(canonical) ? canonical : this.setting(r, k);
-      if (v !== undefined && v !== null) out[k] = v;
+      if (v === undefined || v === null) continue;
+      // A hand-edited state: a value of another shape is not known (and said), never read as no restriction.
+      // Only the shape: a recorded value may hold what args refuse (a filter's label, an empty list).
+      const issues = spec(k).arg.safeParse(v).error?.issues ?? [];
+      if (!issues.some((i) => i.path.length === 0 && i.code === "invalid_type")) out[k] = v;
+      else this.unknown.push(`${k} of ${nameOf(r)}: not a value this package reads, so not known`);
     }
     return out as LayerSettings;
   }
@@ -127,9 +138,15 @@ export class StateLayers {
     const guardrails = new Map<string, GuardrailFacts>();
     for (const r of this.of(KINDS.Guardrail).filter(inWs)) {
       const id = lower(r.outs.guardrailId) ?? lower(r.urn);
+      if (id && guardrails.has(id)) throw contradiction(`holds guardrail ${idText(id)} twice (${nameOf(r)} is one)`);
       if (id) guardrails.set(id, { id, name: text(r.outs.name), settings: this.settings(r, FIELD_NAMES) });
     }
-    const dflt = this.of(KINDS.WorkspaceDefaultGuardrail).find(inWs);
+    const dflts = this.of(KINDS.WorkspaceDefaultGuardrail).filter(inWs);
+    if (dflts.length > 1)
+      throw contradiction(
+        `holds ${dflts.length} WorkspaceDefaultGuardrail of workspace ${idText(ws)} (${dflts.map(nameOf).join(", ")})`,
+      );
+    const dflt = dflts[0];
     if (!dflt)
       this.unknown.push(
         `the workspace default guardrail of ${idText(ws)} (no WorkspaceDefaultGuardrail of it in the stack): read as restricting nothing`,
@@ -170,6 +187,13 @@ export class StateLayers {
         );
       for (const id of ids) out.set(id, [...(out.get(id) ?? []), g]);
     }
+    for (const [id, gs] of out) {
+      const inHere = [...new Set(gs.filter((g) => here.has(g)))];
+      if (inHere.length > 1)
+        throw contradiction(
+          `puts ${noun} ${this.secretIds.has(id) ? "[secret]" : idText(id)} in ${inHere.length} guardrails of this workspace (${inHere.map((g) => idText(g)).join(", ")})`,
+        );
+    }
     return out;
   }
 
@@ -191,8 +215,15 @@ export class StateLayers {
   }
 
   private wide(r: Ours): WorkspaceWideFacts[] {
-    const kind = WW_POLICY_TYPES[r.outs.policyType as keyof typeof WW_POLICY_TYPES];
-    if (!kind) return [];
+    const type = r.outs.policyType;
+    const kind =
+      typeof type === "string" && Object.hasOwn(WW_POLICY_TYPES, type)
+        ? WW_POLICY_TYPES[type as keyof typeof WW_POLICY_TYPES]
+        : undefined;
+    if (!kind) {
+      this.unknown.push(`${nameOf(r)}: a workspace-wide policy of a kind this package does not know, not combined`);
+      return [];
+    }
     return [
       {
         id: lower(r.outs.policyId) ?? r.urn,

@@ -13,6 +13,8 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { factsOf } from "../core/data-sources/access-org";
 import { subjectsOf } from "../core/data-sources/access-org-read";
+import { shown } from "../core/args/messages";
+import { idText } from "../core/text/terminal";
 import { UserError } from "../core/user-error";
 import { StateLayers } from "./state-layers";
 import type { AccessSource } from "./source";
@@ -27,7 +29,11 @@ function parsed(text: string, what: string): unknown {
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw new UserError(`${what}: not JSON (${(err as Error).message}); expected what \`pulumi stack export\` prints`);
+    // Not the parser's message: it quotes the text, raw, and a --show-secrets export holds secrets.
+    const at = /at position (\d+)/.exec((err as Error).message)?.[1];
+    throw new UserError(
+      `${what}: not JSON${at ? ` (at character ${at})` : ""}; expected what \`pulumi stack export\` prints`,
+    );
   }
 }
 
@@ -54,10 +60,10 @@ export async function readState(from: StateFrom): Promise<unknown> {
       text = readFileSync(from.file === "-" ? 0 : from.file, "utf8");
     } catch (err) {
       throw new UserError(
-        `--stack-state ${JSON.stringify(from.file)}: cannot read it (${(err as NodeJS.ErrnoException).code ?? "error"})`,
+        `--stack-state ${shown(from.file)}: cannot read it (${(err as NodeJS.ErrnoException).code ?? "error"})`,
       );
     }
-    return parsed(text, `--stack-state ${JSON.stringify(from.file)}`);
+    return parsed(text, `--stack-state ${shown(from.file)}`);
   }
   return exported(from);
 }
@@ -71,7 +77,7 @@ export function stateSource(state: unknown): AccessSource {
     if (ref !== undefined) return ref.toLowerCase();
     if (all.length === 1) return all[0]!;
     throw new UserError(
-      `--workspace is required: the stack's resources name ${all.length === 0 ? "no workspace" : `${all.length} workspaces (${all.join(", ")})`}`,
+      `--workspace is required: the stack's resources name ${all.length === 0 ? "no workspace" : `${all.length} workspaces (${all.map((w) => idText(w)).join(", ")})`}`,
     );
   };
   const withUnknown = () => {

@@ -9,7 +9,7 @@
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { ExplainAnswer, WhoAnswer } from "../../src/access";
+import { type ExplainAnswer, stateSource, type WhoAnswer, whoCanReach } from "../../src/access";
 import { getEffectiveAccess } from "../../src/core/data-sources/access";
 import { SECRET_SIG, SIG_KEY } from "../../src/core/markers";
 import {
@@ -22,6 +22,7 @@ import {
 import { comparable, connectionOf, enforced } from "../helpers/access-layers";
 import { configureProvider, DEFAULT_WS, tempFolder, useProviderEmulator } from "../helpers/emulator";
 import { ACCESS_BIN, exportBin } from "../helpers/export-bin";
+import { FILTERS } from "../helpers/wire-fields";
 
 const emu = useProviderEmulator();
 const dir = tempFolder("guardrails-access-state-");
@@ -215,5 +216,14 @@ describe("--stack-state", () => {
     expect([bad.code, bad.stderr]).toEqual([3, expect.stringContaining("bad.json")]);
     const none = await run(["explain", "--member", "user_alice", "--stack-state", join(dir, "none.json")]);
     expect([none.code, none.stderr]).toEqual([3, expect.stringContaining("cannot read it (ENOENT)")]);
+  });
+
+  it("every setting a Guardrail records is read: none is said to be of a shape not read", async () => {
+    const full = { ...FILTERS, allowedModels: ["vendor-a/model-x"], limitUsd: 5, resetInterval: "daily" };
+    const made = await guardrail.create({ __provider: "p", name: "Full", workspaceId: DEFAULT_WS, ...full });
+    const g = { type: "Guardrail", name: "full", id: made.id, outs: made.outs as Bag };
+    const doc = JSON.parse(readFileSync(stateFile("full.json", [...resources, g]), "utf8"));
+    const answer = await whoCanReach(stateSource(doc), { model: "vendor-a/model-x" }, DEFAULT_WS);
+    expect(answer.notes.join("\n")).not.toMatch(/not a value/);
   });
 });

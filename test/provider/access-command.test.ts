@@ -245,6 +245,10 @@ describe("bad usage: exit 2, the flag and the value named, no call made", () => 
     [["who", "--member", "user_alice", "--provider", "vendor-a"], "who takes no --member"],
     [["explain", "--member", "user_alice", "--all"], "explain takes no --all"],
     [["why"], 'unknown command "why": explain or who'],
+    [["who", "--provider", "vendor-a", "--provider", "vendor-x"], "--provider is given 2 times: give it once"],
+    [["explain", "--member", "user_alice", "--member=user_bob"], "--member is given 2 times: give it once"],
+    [["explain", "--member", "user_alice", "--stack", "s\u202e1"], '--stack "s\\u202e1" names a stack'],
+    [["wh\u202ey"], 'unknown command "wh\\u202ey"'],
   ])("%o", async (args, message) => {
     await emu.clearLog();
     const r = await run(args, cwd);

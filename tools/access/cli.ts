@@ -9,6 +9,7 @@ import { parseArgs } from "node:util";
 import {
   type AccessSource,
   AccessUsageError,
+  checkOnce,
   checkQuery,
   checkSubject,
   checkWorkspace,
@@ -20,6 +21,7 @@ import {
   renderExplain,
   renderWho,
   serviceSource,
+  shown,
   stateSource,
   whoCanReach,
 } from "../../src/access";
@@ -83,7 +85,7 @@ async function source(values: Values): Promise<AccessSource> {
   if (values["stack-state"] !== undefined && values["current-stack"])
     throw new AccessUsageError("give --stack-state FILE or --current-stack, not both");
   if (values.stack !== undefined && !values["current-stack"])
-    throw new AccessUsageError(`--stack ${JSON.stringify(values.stack)} names a stack for --current-stack; add it`);
+    throw new AccessUsageError(`--stack ${shown(values.stack)} names a stack for --current-stack; add it`);
   if (values["stack-state"] !== undefined) return stateSource(await readState({ file: values["stack-state"] }));
   if (values["current-stack"]) return stateSource(await readState({ stack: values.stack }));
   return serviceSource(connectionFromEnv());
@@ -92,7 +94,8 @@ async function source(values: Values): Promise<AccessSource> {
 async function main(): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ allowPositionals: true, options: OPTIONS });
+    parsed = parseArgs({ allowPositionals: true, options: OPTIONS, tokens: true });
+    checkOnce(parsed.tokens.flatMap((t) => (t.kind === "option" ? [t.name] : [])));
   } catch (err) {
     say(`guardrails-access: ${(err as Error).message}\n\n${USAGE}`);
     return EXIT.usage;
@@ -105,14 +108,11 @@ async function main(): Promise<number> {
   const [command, ...extra] = positionals;
   if (command !== "explain" && command !== "who") {
     say(
-      `guardrails-access: ${command === undefined ? "give a command" : `unknown command ${JSON.stringify(command.slice(0, 40))}`}: explain or who\n\n${USAGE}`,
+      `guardrails-access: ${command === undefined ? "give a command" : `unknown command ${shown(command)}`}: explain or who\n\n${USAGE}`,
     );
     return EXIT.usage;
   }
-  const problem =
-    extra.length > 0
-      ? `unexpected ${extra.map((e) => JSON.stringify(e.slice(0, 40))).join(" ")}`
-      : misplaced(command, values);
+  const problem = extra.length > 0 ? `unexpected ${extra.map(shown).join(" ")}` : misplaced(command, values);
   if (problem) {
     say(`guardrails-access ${command}: ${problem}\n\n${USAGE}`);
     return EXIT.usage;

@@ -19,6 +19,7 @@ import type {
   ZdrGroup,
 } from "../access";
 import { PERMISSIONS, ZDR_GROUPS } from "../access";
+import { hidingSecrets } from "../args/secret-text";
 import type { Connection } from "../connection";
 import {
   type AccessArgs,
@@ -148,12 +149,19 @@ export function subjectGuardrailResult(found: SubjectGuardrailFound): SubjectGua
   return { ...found, guardrails: layers(found.guardrails), policies: layers(found.policies) };
 }
 
+/**
+ * A catch handler that names no member id or key hash of `args`, secret or not: the client shows
+ * the subject's path segment as REDACTED, but a server's message may echo the id (in any case).
+ */
+const quiet = (args: AccessArgs) =>
+  hidingSecrets({ ...(args as Record<string, unknown>), __secretArgs: ["memberId", "keyHash", "ownerMemberId"] });
+
 /** `getEffectiveAccess` as both faces serve it. */
 export function effectiveAccessAnswer(conn: Connection, args: AccessArgs): Promise<EffectiveAccessResult> {
-  return getEffectiveAccess(conn, args).then(effectiveAccessResult);
+  return getEffectiveAccess(conn, args).then(effectiveAccessResult, quiet(args));
 }
 
 /** `getSubjectGuardrail` as both faces serve it. */
 export function subjectGuardrailAnswer(conn: Connection, args: AccessArgs): Promise<SubjectGuardrailResult> {
-  return getSubjectGuardrail(conn, args).then(subjectGuardrailResult);
+  return getSubjectGuardrail(conn, args).then(subjectGuardrailResult, quiet(args));
 }

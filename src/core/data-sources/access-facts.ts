@@ -39,6 +39,7 @@ import {
   workspaceOf,
   workspaceWide,
 } from "./access-org";
+import { sameKind } from "./policies";
 
 export type { AccessFactsRead, AccessSubject } from "./access-org";
 
@@ -66,6 +67,7 @@ async function policiesOfKind(pc: PolicyClient, kind: PolicyKind, ws: string, wh
   ]);
   const has = (ids: readonly string[], id: string) => ids.some((x) => x.toLowerCase() === id);
   return rows.map((p) => {
+    sameKind("effective access", kind, p, undefined);
     const id = p.id.toLowerCase();
     const isDefault = p.is_workspace_default === true || states.some((s) => has(s.workspace_default_policy_ids, id));
     const on = (kindOf: Who["kind"], pick: (s: (typeof states)[number]) => boolean) =>

@@ -5,7 +5,7 @@
  * Calls (P: one per 100 rows of a list, every page): `GET /workspaces/{id}` and the default
  * guardrail's `GET`; then at once `GET /guardrails?workspace_id` (P), both org-wide assignment
  * listings (P each), the three kinds' policy lists (P each) and the workspace-wide list (P); then
- * one `GET` of each policy that has a member, a key or is the workspace default (rule 23's detail:
+ * one `GET` of each policy that has a member, a key or is (or may be: its row does not say) the workspace default (rule 23's detail:
  * the only place the service lists a policy's subjects and opt-outs, rule 32). Nothing is read
  * per member or key: the count grows with the pages of the listings and the number of policies.
  *
@@ -30,6 +30,9 @@ import {
   workspaceOf,
   workspaceWide,
 } from "./access-org";
+import { sameKind } from "./policies";
+
+const WHAT = "effective access";
 
 /** The org read, and every member and key a listing names (sorted). */
 export interface OrgAccessRead {
@@ -45,8 +48,12 @@ async function policiesOfKind(pc: PolicyClient, kind: PolicyKind, ws: string): P
   const rows = await collect(pc.listPolicies(kind, ws));
   return Promise.all(
     rows.map(async (p) => {
-      const named = p.member_count > 0 || p.api_key_count > 0 || p.is_workspace_default === true;
+      sameKind(WHAT, kind, p, undefined);
+      // A row need not say whether it is the default (rule 23): unsaid, the detail says.
+      const named = p.member_count > 0 || p.api_key_count > 0 || p.is_workspace_default !== false;
       const d = named ? await pc.getPolicy(kind, p.id, ws) : undefined;
+      // A detail answering another policy would lend this one its subjects and opt-outs.
+      if (d) sameKind(WHAT, kind, d, p.id);
       const isDefault = p.is_workspace_default === true || d?.is_workspace_default === true;
       return {
         id: p.id.toLowerCase(),

@@ -73,7 +73,7 @@ async function workspaceIdOf(client: GuardrailsClient, ref: string, what: string
 }
 
 /** `{ id }` of a record of `kind` (and, with `id`, that policy): another kind or policy is refused, never read as this one. */
-function sameKind(what: string, kind: PolicyKind, p: { id: string; policy_type: string }, id: string | undefined) {
+export function sameKind(what: string, kind: PolicyKind, p: { id: string; policy_type: string }, id?: string) {
   const want = POLICY_WIRE[kind].policyType;
   if (p.policy_type === want && (id === undefined || p.id.toLowerCase() === id.toLowerCase())) return { id: p.id };
   throw new UserError(
