@@ -10,7 +10,7 @@
  * known, and no verdict is certain (answers.ts).
  */
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { factsOf } from "../core/data-sources/access-org";
 import { subjectsOf } from "../core/data-sources/access-org-read";
 import { shown } from "../core/args/messages";
@@ -52,13 +52,31 @@ function exported(from: { stack: string | undefined; cwd?: string; pulumi?: stri
   });
 }
 
+/** Largest state file read: a `pulumi stack export` of 100,000 members is a few MB. */
+const MAX_STATE_BYTES = 256 * 1024 * 1024;
+
+/** Refuses a FIFO, a device or a file too large before it is opened: reading one could block or fill memory. */
+function regularFile(file: string): void {
+  const st = statSync(file);
+  if (!st.isFile())
+    throw new UserError(
+      `--stack-state ${shown(file)}: not a regular file; give a file that \`pulumi stack export\` wrote, or - for standard input`,
+    );
+  if (st.size > MAX_STATE_BYTES)
+    throw new UserError(
+      `--stack-state ${shown(file)}: ${st.size} bytes, more than the ${MAX_STATE_BYTES / 1024 / 1024} MiB read`,
+    );
+}
+
 /** The state document. */
 export async function readState(from: StateFrom): Promise<unknown> {
   if ("file" in from) {
     let text: string;
     try {
+      if (from.file !== "-") regularFile(from.file);
       text = readFileSync(from.file === "-" ? 0 : from.file, "utf8");
     } catch (err) {
+      if (err instanceof UserError) throw err;
       throw new UserError(
         `--stack-state ${shown(from.file)}: cannot read it (${(err as NodeJS.ErrnoException).code ?? "error"})`,
       );

@@ -4,6 +4,7 @@
  * workspace reaches no terminal raw; and where the state contradicts itself (two defaults of one
  * workspace, a member in two guardrails of it) no answer picks the laxer reading.
  */
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -85,6 +86,15 @@ describe("a state file that cannot be read says so, raw nowhere", () => {
     const text = await readState({ file }).then(() => "", failureText);
     expect(text).toMatch(/not JSON/);
     expect(text).not.toMatch(/[\u0007\u001b]/);
+  });
+
+  it("a FIFO or a device is refused before it is opened, never read until memory runs out", async () => {
+    const fifo = join(dir, "pipe");
+    execFileSync("mkfifo", [fifo]);
+    for (const file of [fifo, "/dev/zero"]) {
+      const text = await readState({ file }).then(() => "", failureText);
+      expect(text, file).toMatch(/not a regular file/);
+    }
   });
 
   it("a file name with a bidi control is shown escaped", async () => {
