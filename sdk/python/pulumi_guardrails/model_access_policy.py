@@ -7,7 +7,7 @@ import warnings
 import sys
 import pulumi
 import pulumi.runtime
-from typing import Any, Mapping, Optional, Sequence, Union, overload
+from typing import Literal, Any, Mapping, Optional, Sequence, Union, overload
 if sys.version_info >= (3, 11):
     from typing import NotRequired, TypedDict, TypeAlias
 else:
@@ -22,7 +22,7 @@ class ModelAccessPolicyArgs:
     def __init__(__self__, *,
                  name: pulumi.Input[_builtins.str],
                  workspace_id: pulumi.Input[_builtins.str],
-                 allowed_data_regions: pulumi.Input[Optional[Sequence[pulumi.Input['DataRegion']]]] = None,
+                 allowed_data_regions: pulumi.Input[Optional[Sequence[pulumi.Input[Union['DataRegion', Literal['global', 'europe', 'us']]]]]] = None,
                  allowed_models: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  allowed_providers: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  enable_free_model_publication: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -45,7 +45,7 @@ class ModelAccessPolicyArgs:
 
         :param pulumi.Input[_builtins.str] name: Display name, 1 to 200 characters. Updates in place.
         :param pulumi.Input[_builtins.str] workspace_id: The workspace the policy belongs to (the API's `workspace_id`): its id (UUID, any case) or its slug. State records the id, so a slug that names the same workspace is no change. **Another workspace replaces the resource.**
-        :param pulumi.Input[Sequence[pulumi.Input['DataRegion']]] allowed_data_regions: Regions requests may be processed in: `global`, `europe`, `us`; compared as a set. Omit instead of `[]`.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['DataRegion', Literal['global', 'europe', 'us']]]]] allowed_data_regions: Regions requests may be processed in: `global`, `europe`, `us`; compared as a set. Omit instead of `[]`.
                
                Default: no restriction (null).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allowed_models: Models allowed, by slug or canonical slug; a set of identifiers (another identifier for a listed model is one update that then settles). Omit instead of `[]`.
@@ -168,7 +168,7 @@ class ModelAccessPolicyArgs:
 
     @_builtins.property
     @pulumi.getter(name="allowedDataRegions")
-    def allowed_data_regions(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['DataRegion']]]]:
+    def allowed_data_regions(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[Union['DataRegion', Literal['global', 'europe', 'us']]]]]]:
         """
         Regions requests may be processed in: `global`, `europe`, `us`; compared as a set. Omit instead of `[]`.
 
@@ -177,7 +177,7 @@ class ModelAccessPolicyArgs:
         return pulumi.get(self, "allowed_data_regions")
 
     @allowed_data_regions.setter
-    def allowed_data_regions(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['DataRegion']]]]):
+    def allowed_data_regions(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[Union['DataRegion', Literal['global', 'europe', 'us']]]]]]):
         pulumi.set(self, "allowed_data_regions", value)
 
     @_builtins.property
@@ -426,7 +426,7 @@ class ModelAccessPolicy(pulumi.CustomResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
-                 allowed_data_regions: pulumi.Input[Optional[Sequence[pulumi.Input['DataRegion']]]] = None,
+                 allowed_data_regions: pulumi.Input[Optional[Sequence[pulumi.Input[Union['DataRegion', Literal['global', 'europe', 'us']]]]]] = None,
                  allowed_models: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  allowed_providers: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  enable_free_model_publication: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -452,7 +452,7 @@ class ModelAccessPolicy(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[Sequence[pulumi.Input['DataRegion']]] allowed_data_regions: Regions requests may be processed in: `global`, `europe`, `us`; compared as a set. Omit instead of `[]`.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['DataRegion', Literal['global', 'europe', 'us']]]]] allowed_data_regions: Regions requests may be processed in: `global`, `europe`, `us`; compared as a set. Omit instead of `[]`.
                
                Default: no restriction (null).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allowed_models: Models allowed, by slug or canonical slug; a set of identifiers (another identifier for a listed model is one update that then settles). Omit instead of `[]`.
@@ -533,7 +533,7 @@ class ModelAccessPolicy(pulumi.CustomResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
-                 allowed_data_regions: pulumi.Input[Optional[Sequence[pulumi.Input['DataRegion']]]] = None,
+                 allowed_data_regions: pulumi.Input[Optional[Sequence[pulumi.Input[Union['DataRegion', Literal['global', 'europe', 'us']]]]]] = None,
                  allowed_models: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  allowed_providers: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  enable_free_model_publication: pulumi.Input[Optional[_builtins.bool]] = None,

@@ -7,7 +7,7 @@ import warnings
 import sys
 import pulumi
 import pulumi.runtime
-from typing import Any, Mapping, Optional, Sequence, Union, overload
+from typing import Literal, Any, Mapping, Optional, Sequence, Union, overload
 if sys.version_info >= (3, 11):
     from typing import NotRequired, TypedDict, TypeAlias
 else:
@@ -24,8 +24,8 @@ class ModerationPolicyArgs:
     def __init__(__self__, *,
                  name: pulumi.Input[_builtins.str],
                  workspace_id: pulumi.Input[_builtins.str],
-                 content_filter_builtins: pulumi.Input[Optional[Sequence[pulumi.Input['BuiltinFilterArgs']]]] = None,
-                 content_filters: pulumi.Input[Optional[Sequence[pulumi.Input['CustomFilterArgs']]]] = None,
+                 content_filter_builtins: pulumi.Input[Optional[Sequence[pulumi.Input[Union['BuiltinFilterArgs', 'BuiltinFilterArgsDict']]]]] = None,
+                 content_filters: pulumi.Input[Optional[Sequence[pulumi.Input[Union['CustomFilterArgs', 'CustomFilterArgsDict']]]]] = None,
                  key_hashes: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  member_user_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  opted_out_key_hashes: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
@@ -36,10 +36,10 @@ class ModerationPolicyArgs:
 
         :param pulumi.Input[_builtins.str] name: Display name, 1 to 200 characters. Updates in place.
         :param pulumi.Input[_builtins.str] workspace_id: The workspace the policy belongs to (the API's `workspace_id`): its id (UUID, any case) or its slug. State records the id, so a slug that names the same workspace is no change. **Another workspace replaces the resource.**
-        :param pulumi.Input[Sequence[pulumi.Input['BuiltinFilterArgs']]] content_filter_builtins: Builtin content filters; each slug at most once. Omit instead of `[]`.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['BuiltinFilterArgs', 'BuiltinFilterArgsDict']]]] content_filter_builtins: Builtin content filters; each slug at most once. Omit instead of `[]`.
                
                Default: none (null).
-        :param pulumi.Input[Sequence[pulumi.Input['CustomFilterArgs']]] content_filters: Custom regex content filters, applied in order. Omit instead of `[]`.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['CustomFilterArgs', 'CustomFilterArgsDict']]]] content_filters: Custom regex content filters, applied in order. Omit instead of `[]`.
                
                Default: none (null).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] key_hashes: API key hashes the policy is assigned to directly (the API's `api_key_hashes`); a set. Given or omitted as `memberUserIds`.
@@ -101,7 +101,7 @@ class ModerationPolicyArgs:
 
     @_builtins.property
     @pulumi.getter(name="contentFilterBuiltins")
-    def content_filter_builtins(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['BuiltinFilterArgs']]]]:
+    def content_filter_builtins(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[Union['BuiltinFilterArgs', 'BuiltinFilterArgsDict']]]]]:
         """
         Builtin content filters; each slug at most once. Omit instead of `[]`.
 
@@ -110,12 +110,12 @@ class ModerationPolicyArgs:
         return pulumi.get(self, "content_filter_builtins")
 
     @content_filter_builtins.setter
-    def content_filter_builtins(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['BuiltinFilterArgs']]]]):
+    def content_filter_builtins(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[Union['BuiltinFilterArgs', 'BuiltinFilterArgsDict']]]]]):
         pulumi.set(self, "content_filter_builtins", value)
 
     @_builtins.property
     @pulumi.getter(name="contentFilters")
-    def content_filters(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['CustomFilterArgs']]]]:
+    def content_filters(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[Union['CustomFilterArgs', 'CustomFilterArgsDict']]]]]:
         """
         Custom regex content filters, applied in order. Omit instead of `[]`.
 
@@ -124,7 +124,7 @@ class ModerationPolicyArgs:
         return pulumi.get(self, "content_filters")
 
     @content_filters.setter
-    def content_filters(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['CustomFilterArgs']]]]):
+    def content_filters(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[Union['CustomFilterArgs', 'CustomFilterArgsDict']]]]]):
         pulumi.set(self, "content_filters", value)
 
     @_builtins.property

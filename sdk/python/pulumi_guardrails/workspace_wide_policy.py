@@ -7,7 +7,7 @@ import warnings
 import sys
 import pulumi
 import pulumi.runtime
-from typing import Any, Mapping, Optional, Sequence, Union, overload
+from typing import Literal, Any, Mapping, Optional, Sequence, Union, overload
 if sys.version_info >= (3, 11):
     from typing import NotRequired, TypedDict, TypeAlias
 else:
@@ -23,13 +23,13 @@ __all__ = ['WorkspaceWidePolicyArgs', 'WorkspaceWidePolicy']
 class WorkspaceWidePolicyArgs:
     def __init__(__self__, *,
                  name: pulumi.Input[_builtins.str],
-                 policy_type: pulumi.Input['PolicyType'],
+                 policy_type: pulumi.Input[Union['PolicyType', Literal['budget', 'modelAccess', 'moderation']]],
                  all_workspaces: pulumi.Input[Optional[_builtins.bool]] = None,
-                 allowed_data_regions: pulumi.Input[Optional[Sequence[pulumi.Input['DataRegion']]]] = None,
+                 allowed_data_regions: pulumi.Input[Optional[Sequence[pulumi.Input[Union['DataRegion', Literal['global', 'europe', 'us']]]]]] = None,
                  allowed_models: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  allowed_providers: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
-                 content_filter_builtins: pulumi.Input[Optional[Sequence[pulumi.Input['BuiltinFilterArgs']]]] = None,
-                 content_filters: pulumi.Input[Optional[Sequence[pulumi.Input['CustomFilterArgs']]]] = None,
+                 content_filter_builtins: pulumi.Input[Optional[Sequence[pulumi.Input[Union['BuiltinFilterArgs', 'BuiltinFilterArgsDict']]]]] = None,
+                 content_filters: pulumi.Input[Optional[Sequence[pulumi.Input[Union['CustomFilterArgs', 'CustomFilterArgsDict']]]]] = None,
                  enable_free_model_publication: pulumi.Input[Optional[_builtins.bool]] = None,
                  enable_free_model_training: pulumi.Input[Optional[_builtins.bool]] = None,
                  enable_paid_model_training: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -43,17 +43,17 @@ class WorkspaceWidePolicyArgs:
                  include_byok_in_budgets: pulumi.Input[Optional[_builtins.bool]] = None,
                  limit_usd: pulumi.Input[Optional[_builtins.float]] = None,
                  opted_out_workspace_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
-                 reset_interval: pulumi.Input[Optional['ResetInterval']] = None,
+                 reset_interval: pulumi.Input[Optional[Union['ResetInterval', Literal['daily', 'weekly', 'monthly']]]] = None,
                  workspace_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None):
         """
         The set of arguments for constructing a WorkspaceWidePolicy resource.
 
         :param pulumi.Input[_builtins.str] name: Display name, 1 to 200 characters. Updates in place.
-        :param pulumi.Input['PolicyType'] policy_type: The policy's kind: `"budget"`, `"modelAccess"` (the API's `model_availability`) or `"moderation"`; it takes that kind's settings only. **A change replaces the resource.**
+        :param pulumi.Input[Union['PolicyType', Literal['budget', 'modelAccess', 'moderation']]] policy_type: The policy's kind: `"budget"`, `"modelAccess"` (the API's `model_availability`) or `"moderation"`; it takes that kind's settings only. **A change replaces the resource.**
         :param pulumi.Input[_builtins.bool] all_workspaces: Whether the policy covers every workspace of the organization, present and future (the API's `is_default`), but those in `optedOutWorkspaceIds`.
                
                Default: false.
-        :param pulumi.Input[Sequence[pulumi.Input['DataRegion']]] allowed_data_regions: Regions requests may be processed in: `global`, `europe`, `us`; compared as a set. Omit instead of `[]`.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['DataRegion', Literal['global', 'europe', 'us']]]]] allowed_data_regions: Regions requests may be processed in: `global`, `europe`, `us`; compared as a set. Omit instead of `[]`.
                
                Default: no restriction (null).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allowed_models: Models allowed, by slug or canonical slug; a set of identifiers (another identifier for a listed model is one update that then settles). Omit instead of `[]`.
@@ -62,10 +62,10 @@ class WorkspaceWidePolicyArgs:
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allowed_providers: Provider ids allowed; compared as a set. Omit instead of `[]`.
                
                Default: no restriction (null).
-        :param pulumi.Input[Sequence[pulumi.Input['BuiltinFilterArgs']]] content_filter_builtins: Builtin content filters; each slug at most once. Omit instead of `[]`.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['BuiltinFilterArgs', 'BuiltinFilterArgsDict']]]] content_filter_builtins: Builtin content filters; each slug at most once. Omit instead of `[]`.
                
                Default: none (null).
-        :param pulumi.Input[Sequence[pulumi.Input['CustomFilterArgs']]] content_filters: Custom regex content filters, applied in order. Omit instead of `[]`.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['CustomFilterArgs', 'CustomFilterArgsDict']]]] content_filters: Custom regex content filters, applied in order. Omit instead of `[]`.
                
                Default: none (null).
         :param pulumi.Input[_builtins.bool] enable_free_model_publication: Whether prompts sent to free models may be published.
@@ -107,7 +107,7 @@ class WorkspaceWidePolicyArgs:
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] opted_out_workspace_ids: Workspaces the policy does not cover even though `allWorkspaces` or `workspaceIds` names them (the API's `opted_out_workspace_ids`), by id (UUID); a set.
                
                Default: none.
-        :param pulumi.Input['ResetInterval'] reset_interval: When the spending limit resets: `daily`, `weekly` or `monthly`.
+        :param pulumi.Input[Union['ResetInterval', Literal['daily', 'weekly', 'monthly']]] reset_interval: When the spending limit resets: `daily`, `weekly` or `monthly`.
                
                Default: none (null).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] workspace_ids: The workspaces the policy covers (the API's `workspace_ids`), by id (UUID); a set: order and duplicates do not matter. The complete list: an update replaces the coverage whole. Not used with `allWorkspaces`.
@@ -176,14 +176,14 @@ class WorkspaceWidePolicyArgs:
 
     @_builtins.property
     @pulumi.getter(name="policyType")
-    def policy_type(self) -> pulumi.Input['PolicyType']:
+    def policy_type(self) -> pulumi.Input[Union['PolicyType', Literal['budget', 'modelAccess', 'moderation']]]:
         """
         The policy's kind: `"budget"`, `"modelAccess"` (the API's `model_availability`) or `"moderation"`; it takes that kind's settings only. **A change replaces the resource.**
         """
         return pulumi.get(self, "policy_type")
 
     @policy_type.setter
-    def policy_type(self, value: pulumi.Input['PolicyType']):
+    def policy_type(self, value: pulumi.Input[Union['PolicyType', Literal['budget', 'modelAccess', 'moderation']]]):
         pulumi.set(self, "policy_type", value)
 
     @_builtins.property
@@ -202,7 +202,7 @@ class WorkspaceWidePolicyArgs:
 
     @_builtins.property
     @pulumi.getter(name="allowedDataRegions")
-    def allowed_data_regions(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['DataRegion']]]]:
+    def allowed_data_regions(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[Union['DataRegion', Literal['global', 'europe', 'us']]]]]]:
         """
         Regions requests may be processed in: `global`, `europe`, `us`; compared as a set. Omit instead of `[]`.
 
@@ -211,7 +211,7 @@ class WorkspaceWidePolicyArgs:
         return pulumi.get(self, "allowed_data_regions")
 
     @allowed_data_regions.setter
-    def allowed_data_regions(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['DataRegion']]]]):
+    def allowed_data_regions(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[Union['DataRegion', Literal['global', 'europe', 'us']]]]]]):
         pulumi.set(self, "allowed_data_regions", value)
 
     @_builtins.property
@@ -244,7 +244,7 @@ class WorkspaceWidePolicyArgs:
 
     @_builtins.property
     @pulumi.getter(name="contentFilterBuiltins")
-    def content_filter_builtins(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['BuiltinFilterArgs']]]]:
+    def content_filter_builtins(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[Union['BuiltinFilterArgs', 'BuiltinFilterArgsDict']]]]]:
         """
         Builtin content filters; each slug at most once. Omit instead of `[]`.
 
@@ -253,12 +253,12 @@ class WorkspaceWidePolicyArgs:
         return pulumi.get(self, "content_filter_builtins")
 
     @content_filter_builtins.setter
-    def content_filter_builtins(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['BuiltinFilterArgs']]]]):
+    def content_filter_builtins(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[Union['BuiltinFilterArgs', 'BuiltinFilterArgsDict']]]]]):
         pulumi.set(self, "content_filter_builtins", value)
 
     @_builtins.property
     @pulumi.getter(name="contentFilters")
-    def content_filters(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['CustomFilterArgs']]]]:
+    def content_filters(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[Union['CustomFilterArgs', 'CustomFilterArgsDict']]]]]:
         """
         Custom regex content filters, applied in order. Omit instead of `[]`.
 
@@ -267,7 +267,7 @@ class WorkspaceWidePolicyArgs:
         return pulumi.get(self, "content_filters")
 
     @content_filters.setter
-    def content_filters(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['CustomFilterArgs']]]]):
+    def content_filters(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[Union['CustomFilterArgs', 'CustomFilterArgsDict']]]]]):
         pulumi.set(self, "content_filters", value)
 
     @_builtins.property
@@ -455,7 +455,7 @@ class WorkspaceWidePolicyArgs:
 
     @_builtins.property
     @pulumi.getter(name="resetInterval")
-    def reset_interval(self) -> pulumi.Input[Optional['ResetInterval']]:
+    def reset_interval(self) -> pulumi.Input[Optional[Union['ResetInterval', Literal['daily', 'weekly', 'monthly']]]]:
         """
         When the spending limit resets: `daily`, `weekly` or `monthly`.
 
@@ -464,7 +464,7 @@ class WorkspaceWidePolicyArgs:
         return pulumi.get(self, "reset_interval")
 
     @reset_interval.setter
-    def reset_interval(self, value: pulumi.Input[Optional['ResetInterval']]):
+    def reset_interval(self, value: pulumi.Input[Optional[Union['ResetInterval', Literal['daily', 'weekly', 'monthly']]]]):
         pulumi.set(self, "reset_interval", value)
 
     @_builtins.property
@@ -489,7 +489,7 @@ class WorkspaceWidePolicy(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  all_workspaces: pulumi.Input[Optional[_builtins.bool]] = None,
-                 allowed_data_regions: pulumi.Input[Optional[Sequence[pulumi.Input['DataRegion']]]] = None,
+                 allowed_data_regions: pulumi.Input[Optional[Sequence[pulumi.Input[Union['DataRegion', Literal['global', 'europe', 'us']]]]]] = None,
                  allowed_models: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  allowed_providers: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  content_filter_builtins: pulumi.Input[Optional[Sequence[pulumi.Input[Union['BuiltinFilterArgs', 'BuiltinFilterArgsDict']]]]] = None,
@@ -508,8 +508,8 @@ class WorkspaceWidePolicy(pulumi.CustomResource):
                  limit_usd: pulumi.Input[Optional[_builtins.float]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  opted_out_workspace_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
-                 policy_type: pulumi.Input[Optional['PolicyType']] = None,
-                 reset_interval: pulumi.Input[Optional['ResetInterval']] = None,
+                 policy_type: pulumi.Input[Optional[Union['PolicyType', Literal['budget', 'modelAccess', 'moderation']]]] = None,
+                 reset_interval: pulumi.Input[Optional[Union['ResetInterval', Literal['daily', 'weekly', 'monthly']]]] = None,
                  workspace_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  __props__=None):
         """
@@ -520,7 +520,7 @@ class WorkspaceWidePolicy(pulumi.CustomResource):
         :param pulumi.Input[_builtins.bool] all_workspaces: Whether the policy covers every workspace of the organization, present and future (the API's `is_default`), but those in `optedOutWorkspaceIds`.
                
                Default: false.
-        :param pulumi.Input[Sequence[pulumi.Input['DataRegion']]] allowed_data_regions: Regions requests may be processed in: `global`, `europe`, `us`; compared as a set. Omit instead of `[]`.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['DataRegion', Literal['global', 'europe', 'us']]]]] allowed_data_regions: Regions requests may be processed in: `global`, `europe`, `us`; compared as a set. Omit instead of `[]`.
                
                Default: no restriction (null).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allowed_models: Models allowed, by slug or canonical slug; a set of identifiers (another identifier for a listed model is one update that then settles). Omit instead of `[]`.
@@ -575,8 +575,8 @@ class WorkspaceWidePolicy(pulumi.CustomResource):
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] opted_out_workspace_ids: Workspaces the policy does not cover even though `allWorkspaces` or `workspaceIds` names them (the API's `opted_out_workspace_ids`), by id (UUID); a set.
                
                Default: none.
-        :param pulumi.Input['PolicyType'] policy_type: The policy's kind: `"budget"`, `"modelAccess"` (the API's `model_availability`) or `"moderation"`; it takes that kind's settings only. **A change replaces the resource.**
-        :param pulumi.Input['ResetInterval'] reset_interval: When the spending limit resets: `daily`, `weekly` or `monthly`.
+        :param pulumi.Input[Union['PolicyType', Literal['budget', 'modelAccess', 'moderation']]] policy_type: The policy's kind: `"budget"`, `"modelAccess"` (the API's `model_availability`) or `"moderation"`; it takes that kind's settings only. **A change replaces the resource.**
+        :param pulumi.Input[Union['ResetInterval', Literal['daily', 'weekly', 'monthly']]] reset_interval: When the spending limit resets: `daily`, `weekly` or `monthly`.
                
                Default: none (null).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] workspace_ids: The workspaces the policy covers (the API's `workspace_ids`), by id (UUID); a set: order and duplicates do not matter. The complete list: an update replaces the coverage whole. Not used with `allWorkspaces`.
@@ -608,7 +608,7 @@ class WorkspaceWidePolicy(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  all_workspaces: pulumi.Input[Optional[_builtins.bool]] = None,
-                 allowed_data_regions: pulumi.Input[Optional[Sequence[pulumi.Input['DataRegion']]]] = None,
+                 allowed_data_regions: pulumi.Input[Optional[Sequence[pulumi.Input[Union['DataRegion', Literal['global', 'europe', 'us']]]]]] = None,
                  allowed_models: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  allowed_providers: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  content_filter_builtins: pulumi.Input[Optional[Sequence[pulumi.Input[Union['BuiltinFilterArgs', 'BuiltinFilterArgsDict']]]]] = None,
@@ -627,8 +627,8 @@ class WorkspaceWidePolicy(pulumi.CustomResource):
                  limit_usd: pulumi.Input[Optional[_builtins.float]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  opted_out_workspace_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
-                 policy_type: pulumi.Input[Optional['PolicyType']] = None,
-                 reset_interval: pulumi.Input[Optional['ResetInterval']] = None,
+                 policy_type: pulumi.Input[Optional[Union['PolicyType', Literal['budget', 'modelAccess', 'moderation']]]] = None,
+                 reset_interval: pulumi.Input[Optional[Union['ResetInterval', Literal['daily', 'weekly', 'monthly']]]] = None,
                  workspace_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
