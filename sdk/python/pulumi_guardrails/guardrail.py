@@ -78,28 +78,28 @@ class GuardrailArgs:
         :param pulumi.Input[_builtins.bool] enable_paid_model_training: Whether providers may train on prompts sent to paid models.
                
                Default: the service's setting (null).
-        :param pulumi.Input[_builtins.bool] enforce_zdr: **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+        :param pulumi.Input[_builtins.bool] enforce_zdr: **Deprecated.** Use the four `enforce_zdr_*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
                
                Default: null.
         :param pulumi.Input[_builtins.bool] enforce_zdr_other: Zero-data-retention for models of any other vendor.
                
-               Default: `enforceZdr`, else null.
+               Default: `enforce_zdr`, else null.
         :param pulumi.Input[_builtins.bool] enforce_zdr_vendor_a: Zero-data-retention for the first named model vendor.
                
-               Default: `enforceZdr`, else null.
+               Default: `enforce_zdr`, else null.
         :param pulumi.Input[_builtins.bool] enforce_zdr_vendor_b: Zero-data-retention for the second named model vendor.
                
-               Default: `enforceZdr`, else null.
+               Default: `enforce_zdr`, else null.
         :param pulumi.Input[_builtins.bool] enforce_zdr_vendor_c: Zero-data-retention for the third named model vendor.
                
-               Default: `enforceZdr`, else null.
+               Default: `enforce_zdr`, else null.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ignored_models: Models excluded from routing, by slug or canonical slug; a set. Omit instead of `[]`.
                
                Default: none (null).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ignored_providers: Provider ids excluded from routing; a set. Omit instead of `[]`.
                
                Default: none (null).
-        :param pulumi.Input[_builtins.bool] include_byok_in_budgets: Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+        :param pulumi.Input[_builtins.bool] include_byok_in_budgets: Whether bring-your-own-key spend counts toward `limit_usd`. Omitted means false, the service's default.
                
                Default: false.
         :param pulumi.Input[_builtins.float] limit_usd: Spending limit in US dollars, finite and >= 0.
@@ -134,8 +134,8 @@ class GuardrailArgs:
         if enable_paid_model_training is not None:
             pulumi.set(__self__, "enable_paid_model_training", enable_paid_model_training)
         if enforce_zdr is not None:
-            warnings.warn("""Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).""", DeprecationWarning)
-            pulumi.log.warn("""enforce_zdr is deprecated: Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).""")
+            warnings.warn("""Use the four `enforce_zdr_*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).""", DeprecationWarning)
+            pulumi.log.warn("""enforce_zdr is deprecated: Use the four `enforce_zdr_*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).""")
         if enforce_zdr is not None:
             pulumi.set(__self__, "enforce_zdr", enforce_zdr)
         if enforce_zdr_other is not None:
@@ -313,10 +313,10 @@ class GuardrailArgs:
 
     @_builtins.property
     @pulumi.getter(name="enforceZdr")
-    @_utilities.deprecated("""Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).""")
+    @_utilities.deprecated("""Use the four `enforce_zdr_*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).""")
     def enforce_zdr(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+        **Deprecated.** Use the four `enforce_zdr_*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 
         Default: null.
         """
@@ -332,7 +332,7 @@ class GuardrailArgs:
         """
         Zero-data-retention for models of any other vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_other")
 
@@ -346,7 +346,7 @@ class GuardrailArgs:
         """
         Zero-data-retention for the first named model vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_vendor_a")
 
@@ -360,7 +360,7 @@ class GuardrailArgs:
         """
         Zero-data-retention for the second named model vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_vendor_b")
 
@@ -374,7 +374,7 @@ class GuardrailArgs:
         """
         Zero-data-retention for the third named model vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_vendor_c")
 
@@ -414,7 +414,7 @@ class GuardrailArgs:
     @pulumi.getter(name="includeByokInBudgets")
     def include_byok_in_budgets(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+        Whether bring-your-own-key spend counts toward `limit_usd`. Omitted means false, the service's default.
 
         Default: false.
         """
@@ -497,7 +497,7 @@ class Guardrail(pulumi.CustomResource):
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        A guardrail: model and provider allow and ignore lists, zero-data-retention flags, content filters, data regions and a US dollar spending limit. `workspaceId` is the one arg whose change replaces it.
+        A guardrail: model and provider allow and ignore lists, zero-data-retention flags, content filters, data regions and a US dollar spending limit. `workspace_id` is the one arg whose change replaces it.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -531,28 +531,28 @@ class Guardrail(pulumi.CustomResource):
         :param pulumi.Input[_builtins.bool] enable_paid_model_training: Whether providers may train on prompts sent to paid models.
                
                Default: the service's setting (null).
-        :param pulumi.Input[_builtins.bool] enforce_zdr: **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+        :param pulumi.Input[_builtins.bool] enforce_zdr: **Deprecated.** Use the four `enforce_zdr_*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
                
                Default: null.
         :param pulumi.Input[_builtins.bool] enforce_zdr_other: Zero-data-retention for models of any other vendor.
                
-               Default: `enforceZdr`, else null.
+               Default: `enforce_zdr`, else null.
         :param pulumi.Input[_builtins.bool] enforce_zdr_vendor_a: Zero-data-retention for the first named model vendor.
                
-               Default: `enforceZdr`, else null.
+               Default: `enforce_zdr`, else null.
         :param pulumi.Input[_builtins.bool] enforce_zdr_vendor_b: Zero-data-retention for the second named model vendor.
                
-               Default: `enforceZdr`, else null.
+               Default: `enforce_zdr`, else null.
         :param pulumi.Input[_builtins.bool] enforce_zdr_vendor_c: Zero-data-retention for the third named model vendor.
                
-               Default: `enforceZdr`, else null.
+               Default: `enforce_zdr`, else null.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ignored_models: Models excluded from routing, by slug or canonical slug; a set. Omit instead of `[]`.
                
                Default: none (null).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ignored_providers: Provider ids excluded from routing; a set. Omit instead of `[]`.
                
                Default: none (null).
-        :param pulumi.Input[_builtins.bool] include_byok_in_budgets: Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+        :param pulumi.Input[_builtins.bool] include_byok_in_budgets: Whether bring-your-own-key spend counts toward `limit_usd`. Omitted means false, the service's default.
                
                Default: false.
         :param pulumi.Input[_builtins.float] limit_usd: Spending limit in US dollars, finite and >= 0.
@@ -573,7 +573,7 @@ class Guardrail(pulumi.CustomResource):
                  args: GuardrailArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A guardrail: model and provider allow and ignore lists, zero-data-retention flags, content filters, data regions and a US dollar spending limit. `workspaceId` is the one arg whose change replaces it.
+        A guardrail: model and provider allow and ignore lists, zero-data-retention flags, content filters, data regions and a US dollar spending limit. `workspace_id` is the one arg whose change replaces it.
 
         :param str resource_name: The name of the resource.
         :param GuardrailArgs args: The arguments to use to populate this resource's properties.
@@ -728,7 +728,7 @@ class Guardrail(pulumi.CustomResource):
     @pulumi.getter(name="allowedModelsCanonical")
     def allowed_models_canonical(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        The canonical slugs of `allowedModels` as the service holds them; `allowedModels` echoes the program's own identifiers.
+        The canonical slugs of `allowed_models` as the service holds them; `allowed_models` echoes the program's own identifiers.
         """
         return pulumi.get(self, "allowed_models_canonical")
 
@@ -812,10 +812,10 @@ class Guardrail(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="enforceZdr")
-    @_utilities.deprecated("""Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).""")
+    @_utilities.deprecated("""Use the four `enforce_zdr_*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).""")
     def enforce_zdr(self) -> pulumi.Output[Optional[_builtins.bool]]:
         """
-        **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+        **Deprecated.** Use the four `enforce_zdr_*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 
         Default: null.
         """
@@ -827,7 +827,7 @@ class Guardrail(pulumi.CustomResource):
         """
         Zero-data-retention for models of any other vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_other")
 
@@ -837,7 +837,7 @@ class Guardrail(pulumi.CustomResource):
         """
         Zero-data-retention for the first named model vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_vendor_a")
 
@@ -847,7 +847,7 @@ class Guardrail(pulumi.CustomResource):
         """
         Zero-data-retention for the second named model vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_vendor_b")
 
@@ -857,7 +857,7 @@ class Guardrail(pulumi.CustomResource):
         """
         Zero-data-retention for the third named model vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_vendor_c")
 
@@ -883,7 +883,7 @@ class Guardrail(pulumi.CustomResource):
     @pulumi.getter(name="ignoredModelsCanonical")
     def ignored_models_canonical(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        The canonical slugs of `ignoredModels` as the service holds them; `ignoredModels` echoes the program's own identifiers.
+        The canonical slugs of `ignored_models` as the service holds them; `ignored_models` echoes the program's own identifiers.
         """
         return pulumi.get(self, "ignored_models_canonical")
 
@@ -901,7 +901,7 @@ class Guardrail(pulumi.CustomResource):
     @pulumi.getter(name="includeByokInBudgets")
     def include_byok_in_budgets(self) -> pulumi.Output[Optional[_builtins.bool]]:
         """
-        Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+        Whether bring-your-own-key spend counts toward `limit_usd`. Omitted means false, the service's default.
 
         Default: false.
         """
@@ -921,7 +921,7 @@ class Guardrail(pulumi.CustomResource):
     @pulumi.getter(name="mappedPolicyIds")
     def mapped_policy_ids(self) -> pulumi.Output[Optional[Mapping[str, _builtins.str]]]:
         """
-        Per kind this guardrail sets (`budget`, `modelAvailability`, `moderation`), the id of the policy the last refresh listed as this guardrail's: a policy no longer listed is then reported in `unsyncedPolicies`, never silently. Absent before the first refresh.
+        Per kind this guardrail sets (`budget`, `modelAvailability`, `moderation`), the id of the policy the last refresh listed as this guardrail's: a policy no longer listed is then reported in `unsynced_policies`, never silently. Absent before the first refresh.
         """
         return pulumi.get(self, "mapped_policy_ids")
 

@@ -42,16 +42,16 @@ class ModerationPolicyArgs:
         :param pulumi.Input[Sequence[pulumi.Input[Union['CustomFilterArgs', 'CustomFilterArgsDict']]]] content_filters: Custom regex content filters, applied in order. Omit instead of `[]`.
                
                Default: none (null).
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] key_hashes: API key hashes the policy is assigned to directly (the API's `api_key_hashes`); a set. Given or omitted as `memberUserIds`.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] key_hashes: API key hashes the policy is assigned to directly (the API's `api_key_hashes`); a set. Given or omitted as `member_user_ids`.
                
                Default: the keys are not managed.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] member_user_ids: Organization member user ids (`user_...`) the policy is assigned to directly (the API's `member_ids`); a set: order and duplicates do not matter. When given (even `[]`), exactly these; a member assigned out of band is an error at the next `up` until `pulumi refresh` shows it. When omitted, this resource leaves the policy's members alone.
                
                Default: the members are not managed.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] opted_out_key_hashes: API keys that do not inherit the policy when it is the workspace default (the API's `opted_out_api_key_hashes`); a set. Given or omitted as `memberUserIds`.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] opted_out_key_hashes: API keys that do not inherit the policy when it is the workspace default (the API's `opted_out_api_key_hashes`); a set. Given or omitted as `member_user_ids`.
                
                Default: the opt-outs are not managed.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] opted_out_member_user_ids: Members that do not inherit the policy when it is the workspace default (the API's `opted_out_member_ids`); a set. Given or omitted as `memberUserIds`.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] opted_out_member_user_ids: Members that do not inherit the policy when it is the workspace default (the API's `opted_out_member_ids`); a set. Given or omitted as `member_user_ids`.
                
                Default: the opt-outs are not managed.
         :param pulumi.Input[_builtins.bool] workspace_default: Whether the policy is its workspace's default for its kind (the API's `is_workspace_default`): every member and key of the workspace without a policy of this kind of its own inherits it. A workspace has one default per kind: making this one the default unsets the previous one.
@@ -131,7 +131,7 @@ class ModerationPolicyArgs:
     @pulumi.getter(name="keyHashes")
     def key_hashes(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        API key hashes the policy is assigned to directly (the API's `api_key_hashes`); a set. Given or omitted as `memberUserIds`.
+        API key hashes the policy is assigned to directly (the API's `api_key_hashes`); a set. Given or omitted as `member_user_ids`.
 
         Default: the keys are not managed.
         """
@@ -159,7 +159,7 @@ class ModerationPolicyArgs:
     @pulumi.getter(name="optedOutKeyHashes")
     def opted_out_key_hashes(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        API keys that do not inherit the policy when it is the workspace default (the API's `opted_out_api_key_hashes`); a set. Given or omitted as `memberUserIds`.
+        API keys that do not inherit the policy when it is the workspace default (the API's `opted_out_api_key_hashes`); a set. Given or omitted as `member_user_ids`.
 
         Default: the opt-outs are not managed.
         """
@@ -173,7 +173,7 @@ class ModerationPolicyArgs:
     @pulumi.getter(name="optedOutMemberUserIds")
     def opted_out_member_user_ids(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        Members that do not inherit the policy when it is the workspace default (the API's `opted_out_member_ids`); a set. Given or omitted as `memberUserIds`.
+        Members that do not inherit the policy when it is the workspace default (the API's `opted_out_member_ids`); a set. Given or omitted as `member_user_ids`.
 
         Default: the opt-outs are not managed.
         """
@@ -215,7 +215,7 @@ class ModerationPolicy(pulumi.CustomResource):
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        A workspace's moderation policy (Guardrail Policies), with the members and API keys it is assigned to, whether it is the workspace default and who opts out of that. `workspaceId` is the one arg whose change replaces it. Import it by `<workspaceId>/<policyId>`.
+        A workspace's moderation policy (Guardrail Policies), with the members and API keys it is assigned to, whether it is the workspace default and who opts out of that. `workspace_id` is the one arg whose change replaces it. Import it by `<workspaceId>/<policyId>`.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -225,17 +225,17 @@ class ModerationPolicy(pulumi.CustomResource):
         :param pulumi.Input[Sequence[pulumi.Input[Union['CustomFilterArgs', 'CustomFilterArgsDict']]]] content_filters: Custom regex content filters, applied in order. Omit instead of `[]`.
                
                Default: none (null).
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] key_hashes: API key hashes the policy is assigned to directly (the API's `api_key_hashes`); a set. Given or omitted as `memberUserIds`.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] key_hashes: API key hashes the policy is assigned to directly (the API's `api_key_hashes`); a set. Given or omitted as `member_user_ids`.
                
                Default: the keys are not managed.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] member_user_ids: Organization member user ids (`user_...`) the policy is assigned to directly (the API's `member_ids`); a set: order and duplicates do not matter. When given (even `[]`), exactly these; a member assigned out of band is an error at the next `up` until `pulumi refresh` shows it. When omitted, this resource leaves the policy's members alone.
                
                Default: the members are not managed.
         :param pulumi.Input[_builtins.str] name: Display name, 1 to 200 characters. Updates in place.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] opted_out_key_hashes: API keys that do not inherit the policy when it is the workspace default (the API's `opted_out_api_key_hashes`); a set. Given or omitted as `memberUserIds`.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] opted_out_key_hashes: API keys that do not inherit the policy when it is the workspace default (the API's `opted_out_api_key_hashes`); a set. Given or omitted as `member_user_ids`.
                
                Default: the opt-outs are not managed.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] opted_out_member_user_ids: Members that do not inherit the policy when it is the workspace default (the API's `opted_out_member_ids`); a set. Given or omitted as `memberUserIds`.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] opted_out_member_user_ids: Members that do not inherit the policy when it is the workspace default (the API's `opted_out_member_ids`); a set. Given or omitted as `member_user_ids`.
                
                Default: the opt-outs are not managed.
         :param pulumi.Input[_builtins.bool] workspace_default: Whether the policy is its workspace's default for its kind (the API's `is_workspace_default`): every member and key of the workspace without a policy of this kind of its own inherits it. A workspace has one default per kind: making this one the default unsets the previous one.
@@ -250,7 +250,7 @@ class ModerationPolicy(pulumi.CustomResource):
                  args: ModerationPolicyArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A workspace's moderation policy (Guardrail Policies), with the members and API keys it is assigned to, whether it is the workspace default and who opts out of that. `workspaceId` is the one arg whose change replaces it. Import it by `<workspaceId>/<policyId>`.
+        A workspace's moderation policy (Guardrail Policies), with the members and API keys it is assigned to, whether it is the workspace default and who opts out of that. `workspace_id` is the one arg whose change replaces it. Import it by `<workspaceId>/<policyId>`.
 
         :param str resource_name: The name of the resource.
         :param ModerationPolicyArgs args: The arguments to use to populate this resource's properties.
@@ -367,7 +367,7 @@ class ModerationPolicy(pulumi.CustomResource):
     @pulumi.getter(name="keyHashes")
     def key_hashes(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        API key hashes the policy is assigned to directly (the API's `api_key_hashes`); a set. Given or omitted as `memberUserIds`.
+        API key hashes the policy is assigned to directly (the API's `api_key_hashes`); a set. Given or omitted as `member_user_ids`.
 
         Default: the keys are not managed.
         """
@@ -403,7 +403,7 @@ class ModerationPolicy(pulumi.CustomResource):
     @pulumi.getter(name="optedOutKeyHashes")
     def opted_out_key_hashes(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        API keys that do not inherit the policy when it is the workspace default (the API's `opted_out_api_key_hashes`); a set. Given or omitted as `memberUserIds`.
+        API keys that do not inherit the policy when it is the workspace default (the API's `opted_out_api_key_hashes`); a set. Given or omitted as `member_user_ids`.
 
         Default: the opt-outs are not managed.
         """
@@ -413,7 +413,7 @@ class ModerationPolicy(pulumi.CustomResource):
     @pulumi.getter(name="optedOutMemberUserIds")
     def opted_out_member_user_ids(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        Members that do not inherit the policy when it is the workspace default (the API's `opted_out_member_ids`); a set. Given or omitted as `memberUserIds`.
+        Members that do not inherit the policy when it is the workspace default (the API's `opted_out_member_ids`); a set. Given or omitted as `member_user_ids`.
 
         Default: the opt-outs are not managed.
         """
