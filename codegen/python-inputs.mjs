@@ -37,7 +37,7 @@ export function widenInputs(text, enums, dictNames) {
   for (const args of dictNames)
     out = out.replaceAll(`pulumi.Input['${args}']`, `pulumi.Input[Union['${args}', '${args}Dict']]`);
   if (out !== text && !/^from typing import .*\bLiteral\b/m.test(out))
-    out = out.replace(/^from typing import (.*)$/m, (_, names) => `from typing import Literal, ${names}`);
+    out = out.replace(/^from typing import\s(.*)$/m, (_, names) => `from typing import Literal, ${names}`);
   return out;
 }
 
