@@ -29,6 +29,7 @@ import {
 import { homedir, tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { widenPythonInputs } from "./python-inputs.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const source = join(root, "codegen/gensdk");
@@ -115,8 +116,10 @@ function golang(dir) {
   cpSync(join(dir, name, "pulumi-plugin.json"), join(dir, "pulumi-plugin.json"));
 }
 
-/** sdk/python: the package exports the hand-written `declare_guardrails` too. */
+/** sdk/python: enum inputs take plain strings and `...Args` classes take dicts
+ * (python-inputs.mjs), and the package exports the hand-written `declare_guardrails` too. */
 function python(dir) {
+  widenPythonInputs(join(dir, "pulumi_guardrails"), JSON.parse(readFileSync(schema, "utf8")));
   const init = join(dir, "pulumi_guardrails/__init__.py");
   writeFileSync(
     init,

@@ -6,7 +6,7 @@
  */
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import type { Struct } from "google-protobuf/google/protobuf/struct_pb";
-import { namesAnInput, rootOf, type PropertyFailure } from "../core/args/messages";
+import { namedInEveryLanguage, namesAnInput, rootOf, type PropertyFailure } from "../core/args/messages";
 import { PartialApplyError } from "../core/assignments/apply";
 import { setsInOldOrder } from "../core/guardrail/arrange";
 import type { Connection } from "../core/connection";
@@ -75,14 +75,19 @@ function lifecycleOf(kinds: NativeKinds, urn: string): Lifecycle {
  * named by the failure's path beside it, secrets in plain text (`{&{{-7}}}`, 3.248): a failure
  * at a secret arg itself goes with no property, its path leading the reason; so does, given the
  * inputs, a path that names no input that is set (a deeper path, or an arg not given), which
- * the engine would print beside `value {<nil>}` (issue 38).
+ * the engine would print beside `value {<nil>}` (issue 38). So does a path whose Python or Go
+ * name differs, named in every language (`namedInEveryLanguage`): the program may be in any of
+ * them, and the engine would lead with the schema's name alone (issue 42).
  */
 export function wireFailure(f: PropertyFailure, inputs?: Record<string, unknown>): provproto.CheckFailure {
+  const named = namedInEveryLanguage(f.property);
   const bare =
-    (f.secret === true && rootOf(f.property) === f.property) || (inputs && !namesAnInput(f.property, inputs));
+    named !== f.property ||
+    (f.secret === true && rootOf(f.property) === f.property) ||
+    (inputs && !namesAnInput(f.property, inputs));
   const failure = new provproto.CheckFailure();
   failure.setProperty(bare ? "" : f.property);
-  failure.setReason(bare && f.property ? `${f.property}: ${f.reason}` : f.reason);
+  failure.setReason(bare && f.property ? `${named}: ${f.reason}` : f.reason);
   return failure;
 }
 

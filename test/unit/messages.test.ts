@@ -6,6 +6,7 @@ import {
   formatPath,
   issuesToFailures,
   markSecret,
+  namedInEveryLanguage,
   rootOf,
   secretArgsOf,
   SECRET_ARGS,
@@ -222,5 +223,23 @@ describe("closest: did you mean", () => {
     expect(closest("nme", ["xname", "name"])).toBe("name");
     expect(closest("", ["ab", "a"])).toBe("a");
     expect(closest("abc", [])).toBeUndefined();
+  });
+});
+
+describe("namedInEveryLanguage (issue 42)", () => {
+  it("names a path as the schema, Python and Go write it, each segment converted", () => {
+    expect(namedInEveryLanguage("limitUsd")).toBe("limitUsd (limit_usd in Python, LimitUsd in Go)");
+    expect(namedInEveryLanguage("contentFilterBuiltins[0].scanScope")).toBe(
+      "contentFilterBuiltins[0].scanScope (content_filter_builtins[0].scan_scope in Python, ContentFilterBuiltins[0].ScanScope in Go)",
+    );
+    expect(namedInEveryLanguage("enforceZdrVendorA")).toMatch(
+      /\(enforce_zdr_vendor_a in Python, EnforceZdrVendorA in Go\)$/,
+    );
+  });
+
+  it("leaves a one-word path (the same in every language but for Go's capital) as it is", () => {
+    expect(namedInEveryLanguage("name")).toBe("name");
+    expect(namedInEveryLanguage("exclusive")).toBe("exclusive");
+    expect(namedInEveryLanguage("")).toBe("");
   });
 });

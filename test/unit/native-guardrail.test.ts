@@ -41,11 +41,20 @@ describe("native Check: failures", () => {
     const wire = r.failures.map((f) => [wireFailure(f).getProperty(), wireFailure(f).getReason()]);
     const byPath = Object.fromEntries(wire);
     expect(byPath.name).toMatch(/1 to 200 characters/);
-    expect(byPath["contentFilterBuiltins[0].action"]).toMatch(/"flag" is supported only for/);
-    // Nested under a secret: the engine prints nothing beside a nested path, so the path stays.
-    expect(byPath["allowedProviders[0]"]).toBeDefined();
-    const atRoot = wire.filter(([p]) => p === "");
-    expect(atRoot.map(([, reason]) => reason)).toEqual([expect.stringMatching(/^limitUsd: must be >= 0$/)]);
+    // A name Python and Go write otherwise leads the reason, in every language (issue 42).
+    const atRoot = wire.filter(([p]) => p === "").map(([, reason]) => reason);
+    expect(atRoot).toEqual(
+      expect.arrayContaining([
+        "limitUsd (limit_usd in Python, LimitUsd in Go): must be >= 0",
+        expect.stringMatching(
+          /^allowedProviders\[0\] \(allowed_providers\[0\] in Python, AllowedProviders\[0\] in Go\): /,
+        ),
+        expect.stringMatching(
+          /^contentFilterBuiltins\[0\]\.action \(content_filter_builtins\[0\]\.action in Python, ContentFilterBuiltins\[0\]\.Action in Go\): "flag" is supported only for/,
+        ),
+      ]),
+    );
+    expect(atRoot).toHaveLength(3);
     expect(JSON.stringify(wire)).not.toContain("7.25");
   });
 

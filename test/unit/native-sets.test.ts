@@ -69,14 +69,18 @@ describe("native sets: check", () => {
     const news = { guardrailId: "s3cret-not-a-uuid", memberUserIds: "x", exclusive: "yes" };
     const r = await members.check({}, { ...news, __resource: urn("h"), __secretArgs: Object.keys(news) });
     expect(r.failures.map((f) => wireFailure(f, news)).map((w) => [w.getProperty(), w.getReason()])).toEqual([
-      ["", "memberUserIds: must be a list of strings"],
-      ["", "guardrailId: must be a guardrail id (UUID)"],
+      ["", "memberUserIds (member_user_ids in Python, MemberUserIds in Go): must be a list of strings"],
+      ["", "guardrailId (guardrail_id in Python, GuardrailId in Go): must be a guardrail id (UUID)"],
       ["", "exclusive: must be true or false"],
     ]);
     const plain = await members.check({}, { ...news, __resource: urn("i") });
+    // A name Python and Go write otherwise goes in the reason, in every language (issue 42).
     expect(plain.failures.map((f) => wireFailure(f, news)).map((w) => [w.getProperty(), w.getReason()])).toEqual([
-      ["memberUserIds", "must be a list of strings"],
-      ["guardrailId", 'must be a guardrail id (UUID) (got "s3cret-not-a-uuid")'],
+      ["", "memberUserIds (member_user_ids in Python, MemberUserIds in Go): must be a list of strings"],
+      [
+        "",
+        'guardrailId (guardrail_id in Python, GuardrailId in Go): must be a guardrail id (UUID) (got "s3cret-not-a-uuid")',
+      ],
       ["exclusive", 'must be true or false (got "yes")'],
     ]);
   });
@@ -307,7 +311,10 @@ describe("native sets: claims of a secret guardrail id", () => {
       const refused = await lifecycle.check({}, news("c", G1, true));
       const wire = refused.failures.map((f) => wireFailure(f, news("c", G1, true)));
       expect(wire.map((w) => [w.getProperty(), w.getReason()])).toEqual([
-        ["", `guardrailId: ${refusal('exclusive GuardrailMemberAssignment "c"', 'GuardrailMemberAssignment "a"')}`],
+        [
+          "",
+          `guardrailId (guardrail_id in Python, GuardrailId in Go): ${refusal('exclusive GuardrailMemberAssignment "c"', 'GuardrailMemberAssignment "a"')}`,
+        ],
       ]);
       const warned = errors.mock.calls.map((c) => String(c[0])).join("\n");
       expect(warned).toContain('guardrail [secret] (GuardrailMemberAssignment "a")');

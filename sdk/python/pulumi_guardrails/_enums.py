@@ -54,7 +54,7 @@ class FilterAction(_builtins.str, Enum):
 @pulumi.type_token("guardrails:index:PolicyType")
 class PolicyType(_builtins.str, Enum):
     """
-    A Guardrail Policy's kind, as a workspace-wide policy's `policyType` names it.
+    A Guardrail Policy's kind, as a workspace-wide policy's `policy_type` names it.
     """
     BUDGET = "budget"
     MODEL_ACCESS = "modelAccess"

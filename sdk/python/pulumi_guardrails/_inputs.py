@@ -7,7 +7,7 @@ import warnings
 import sys
 import pulumi
 import pulumi.runtime
-from typing import Any, Mapping, Optional, Sequence, Union, overload
+from typing import Literal, Any, Mapping, Optional, Sequence, Union, overload
 if sys.version_info >= (3, 11):
     from typing import NotRequired, TypedDict, TypeAlias
 else:
@@ -26,15 +26,15 @@ class BuiltinFilterArgsDict(TypedDict):
     """
     A builtin content filter.
     """
-    action: pulumi.Input['FilterAction']
+    action: pulumi.Input[Union['FilterAction', Literal['block', 'redact', 'flag']]]
     """
     `block` or `redact` for the personal-data slugs; `block`, `redact` or `flag` for `regex-prompt-injection`.
     """
-    slug: pulumi.Input['BuiltinFilterSlug']
+    slug: pulumi.Input[Union['BuiltinFilterSlug', Literal['email', 'phone', 'ssn', 'credit-card', 'ip-address', 'person-name', 'address', 'regex-prompt-injection']]]
     """
     Which builtin: `email`, `phone`, `ssn`, `credit-card`, `ip-address`, `person-name`, `address`, `regex-prompt-injection`.
     """
-    scan_scope: NotRequired[pulumi.Input[Optional['ScanScope']]]
+    scan_scope: NotRequired[pulumi.Input[Optional[Union['ScanScope', Literal['user_only', 'all_messages']]]]]
     """
     Only for `regex-prompt-injection`: `user_only` or `all_messages`.
 
@@ -44,15 +44,15 @@ class BuiltinFilterArgsDict(TypedDict):
 @pulumi.input_type
 class BuiltinFilterArgs:
     def __init__(__self__, *,
-                 action: pulumi.Input['FilterAction'],
-                 slug: pulumi.Input['BuiltinFilterSlug'],
-                 scan_scope: pulumi.Input[Optional['ScanScope']] = None):
+                 action: pulumi.Input[Union['FilterAction', Literal['block', 'redact', 'flag']]],
+                 slug: pulumi.Input[Union['BuiltinFilterSlug', Literal['email', 'phone', 'ssn', 'credit-card', 'ip-address', 'person-name', 'address', 'regex-prompt-injection']]],
+                 scan_scope: pulumi.Input[Optional[Union['ScanScope', Literal['user_only', 'all_messages']]]] = None):
         """
         A builtin content filter.
 
-        :param pulumi.Input['FilterAction'] action: `block` or `redact` for the personal-data slugs; `block`, `redact` or `flag` for `regex-prompt-injection`.
-        :param pulumi.Input['BuiltinFilterSlug'] slug: Which builtin: `email`, `phone`, `ssn`, `credit-card`, `ip-address`, `person-name`, `address`, `regex-prompt-injection`.
-        :param pulumi.Input['ScanScope'] scan_scope: Only for `regex-prompt-injection`: `user_only` or `all_messages`.
+        :param pulumi.Input[Union['FilterAction', Literal['block', 'redact', 'flag']]] action: `block` or `redact` for the personal-data slugs; `block`, `redact` or `flag` for `regex-prompt-injection`.
+        :param pulumi.Input[Union['BuiltinFilterSlug', Literal['email', 'phone', 'ssn', 'credit-card', 'ip-address', 'person-name', 'address', 'regex-prompt-injection']]] slug: Which builtin: `email`, `phone`, `ssn`, `credit-card`, `ip-address`, `person-name`, `address`, `regex-prompt-injection`.
+        :param pulumi.Input[Union['ScanScope', Literal['user_only', 'all_messages']]] scan_scope: Only for `regex-prompt-injection`: `user_only` or `all_messages`.
                
                Default: "all_messages".
         """
@@ -63,31 +63,31 @@ class BuiltinFilterArgs:
 
     @_builtins.property
     @pulumi.getter
-    def action(self) -> pulumi.Input['FilterAction']:
+    def action(self) -> pulumi.Input[Union['FilterAction', Literal['block', 'redact', 'flag']]]:
         """
         `block` or `redact` for the personal-data slugs; `block`, `redact` or `flag` for `regex-prompt-injection`.
         """
         return pulumi.get(self, "action")
 
     @action.setter
-    def action(self, value: pulumi.Input['FilterAction']):
+    def action(self, value: pulumi.Input[Union['FilterAction', Literal['block', 'redact', 'flag']]]):
         pulumi.set(self, "action", value)
 
     @_builtins.property
     @pulumi.getter
-    def slug(self) -> pulumi.Input['BuiltinFilterSlug']:
+    def slug(self) -> pulumi.Input[Union['BuiltinFilterSlug', Literal['email', 'phone', 'ssn', 'credit-card', 'ip-address', 'person-name', 'address', 'regex-prompt-injection']]]:
         """
         Which builtin: `email`, `phone`, `ssn`, `credit-card`, `ip-address`, `person-name`, `address`, `regex-prompt-injection`.
         """
         return pulumi.get(self, "slug")
 
     @slug.setter
-    def slug(self, value: pulumi.Input['BuiltinFilterSlug']):
+    def slug(self, value: pulumi.Input[Union['BuiltinFilterSlug', Literal['email', 'phone', 'ssn', 'credit-card', 'ip-address', 'person-name', 'address', 'regex-prompt-injection']]]):
         pulumi.set(self, "slug", value)
 
     @_builtins.property
     @pulumi.getter(name="scanScope")
-    def scan_scope(self) -> pulumi.Input[Optional['ScanScope']]:
+    def scan_scope(self) -> pulumi.Input[Optional[Union['ScanScope', Literal['user_only', 'all_messages']]]]:
         """
         Only for `regex-prompt-injection`: `user_only` or `all_messages`.
 
@@ -96,7 +96,7 @@ class BuiltinFilterArgs:
         return pulumi.get(self, "scan_scope")
 
     @scan_scope.setter
-    def scan_scope(self, value: pulumi.Input[Optional['ScanScope']]):
+    def scan_scope(self, value: pulumi.Input[Optional[Union['ScanScope', Literal['user_only', 'all_messages']]]]):
         pulumi.set(self, "scan_scope", value)
 
 
@@ -104,7 +104,7 @@ class CustomFilterArgsDict(TypedDict):
     """
     A custom regex content filter.
     """
-    action: pulumi.Input['FilterAction']
+    action: pulumi.Input[Union['FilterAction', Literal['block', 'redact', 'flag']]]
     """
     `block`, `redact` or `flag`.
     """
@@ -122,13 +122,13 @@ class CustomFilterArgsDict(TypedDict):
 @pulumi.input_type
 class CustomFilterArgs:
     def __init__(__self__, *,
-                 action: pulumi.Input['FilterAction'],
+                 action: pulumi.Input[Union['FilterAction', Literal['block', 'redact', 'flag']]],
                  pattern: pulumi.Input[_builtins.str],
                  label: pulumi.Input[Optional[_builtins.str]] = None):
         """
         A custom regex content filter.
 
-        :param pulumi.Input['FilterAction'] action: `block`, `redact` or `flag`.
+        :param pulumi.Input[Union['FilterAction', Literal['block', 'redact', 'flag']]] action: `block`, `redact` or `flag`.
         :param pulumi.Input[_builtins.str] pattern: A regular expression that compiles.
         :param pulumi.Input[_builtins.str] label: At most 100 characters.
                
@@ -141,14 +141,14 @@ class CustomFilterArgs:
 
     @_builtins.property
     @pulumi.getter
-    def action(self) -> pulumi.Input['FilterAction']:
+    def action(self) -> pulumi.Input[Union['FilterAction', Literal['block', 'redact', 'flag']]]:
         """
         `block`, `redact` or `flag`.
         """
         return pulumi.get(self, "action")
 
     @action.setter
-    def action(self, value: pulumi.Input['FilterAction']):
+    def action(self, value: pulumi.Input[Union['FilterAction', Literal['block', 'redact', 'flag']]]):
         pulumi.set(self, "action", value)
 
     @_builtins.property

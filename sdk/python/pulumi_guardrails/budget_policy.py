@@ -7,7 +7,7 @@ import warnings
 import sys
 import pulumi
 import pulumi.runtime
-from typing import Any, Mapping, Optional, Sequence, Union, overload
+from typing import Literal, Any, Mapping, Optional, Sequence, Union, overload
 if sys.version_info >= (3, 11):
     from typing import NotRequired, TypedDict, TypeAlias
 else:
@@ -28,7 +28,7 @@ class BudgetPolicyArgs:
                  member_user_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  opted_out_key_hashes: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  opted_out_member_user_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
-                 reset_interval: pulumi.Input[Optional['ResetInterval']] = None,
+                 reset_interval: pulumi.Input[Optional[Union['ResetInterval', Literal['daily', 'weekly', 'monthly']]]] = None,
                  workspace_default: pulumi.Input[Optional[_builtins.bool]] = None):
         """
         The set of arguments for constructing a BudgetPolicy resource.
@@ -38,22 +38,22 @@ class BudgetPolicyArgs:
                Default: no limit (null).
         :param pulumi.Input[_builtins.str] name: Display name, 1 to 200 characters. Updates in place.
         :param pulumi.Input[_builtins.str] workspace_id: The workspace the policy belongs to (the API's `workspace_id`): its id (UUID, any case) or its slug. State records the id, so a slug that names the same workspace is no change. **Another workspace replaces the resource.**
-        :param pulumi.Input[_builtins.bool] include_byok_in_budgets: Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+        :param pulumi.Input[_builtins.bool] include_byok_in_budgets: Whether bring-your-own-key spend counts toward `limit_usd`. Omitted means false, the service's default.
                
                Default: false.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] key_hashes: API key hashes the policy is assigned to directly (the API's `api_key_hashes`); a set. Given or omitted as `memberUserIds`.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] key_hashes: API key hashes the policy is assigned to directly (the API's `api_key_hashes`); a set. Given or omitted as `member_user_ids`.
                
                Default: the keys are not managed.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] member_user_ids: Organization member user ids (`user_...`) the policy is assigned to directly (the API's `member_ids`); a set: order and duplicates do not matter. When given (even `[]`), exactly these; a member assigned out of band is an error at the next `up` until `pulumi refresh` shows it. When omitted, this resource leaves the policy's members alone.
                
                Default: the members are not managed.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] opted_out_key_hashes: API keys that do not inherit the policy when it is the workspace default (the API's `opted_out_api_key_hashes`); a set. Given or omitted as `memberUserIds`.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] opted_out_key_hashes: API keys that do not inherit the policy when it is the workspace default (the API's `opted_out_api_key_hashes`); a set. Given or omitted as `member_user_ids`.
                
                Default: the opt-outs are not managed.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] opted_out_member_user_ids: Members that do not inherit the policy when it is the workspace default (the API's `opted_out_member_ids`); a set. Given or omitted as `memberUserIds`.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] opted_out_member_user_ids: Members that do not inherit the policy when it is the workspace default (the API's `opted_out_member_ids`); a set. Given or omitted as `member_user_ids`.
                
                Default: the opt-outs are not managed.
-        :param pulumi.Input['ResetInterval'] reset_interval: When the spending limit resets: `daily`, `weekly` or `monthly`.
+        :param pulumi.Input[Union['ResetInterval', Literal['daily', 'weekly', 'monthly']]] reset_interval: When the spending limit resets: `daily`, `weekly` or `monthly`.
                
                Default: none (null).
         :param pulumi.Input[_builtins.bool] workspace_default: Whether the policy is its workspace's default for its kind (the API's `is_workspace_default`): every member and key of the workspace without a policy of this kind of its own inherits it. A workspace has one default per kind: making this one the default unsets the previous one.
@@ -120,7 +120,7 @@ class BudgetPolicyArgs:
     @pulumi.getter(name="includeByokInBudgets")
     def include_byok_in_budgets(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+        Whether bring-your-own-key spend counts toward `limit_usd`. Omitted means false, the service's default.
 
         Default: false.
         """
@@ -134,7 +134,7 @@ class BudgetPolicyArgs:
     @pulumi.getter(name="keyHashes")
     def key_hashes(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        API key hashes the policy is assigned to directly (the API's `api_key_hashes`); a set. Given or omitted as `memberUserIds`.
+        API key hashes the policy is assigned to directly (the API's `api_key_hashes`); a set. Given or omitted as `member_user_ids`.
 
         Default: the keys are not managed.
         """
@@ -162,7 +162,7 @@ class BudgetPolicyArgs:
     @pulumi.getter(name="optedOutKeyHashes")
     def opted_out_key_hashes(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        API keys that do not inherit the policy when it is the workspace default (the API's `opted_out_api_key_hashes`); a set. Given or omitted as `memberUserIds`.
+        API keys that do not inherit the policy when it is the workspace default (the API's `opted_out_api_key_hashes`); a set. Given or omitted as `member_user_ids`.
 
         Default: the opt-outs are not managed.
         """
@@ -176,7 +176,7 @@ class BudgetPolicyArgs:
     @pulumi.getter(name="optedOutMemberUserIds")
     def opted_out_member_user_ids(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        Members that do not inherit the policy when it is the workspace default (the API's `opted_out_member_ids`); a set. Given or omitted as `memberUserIds`.
+        Members that do not inherit the policy when it is the workspace default (the API's `opted_out_member_ids`); a set. Given or omitted as `member_user_ids`.
 
         Default: the opt-outs are not managed.
         """
@@ -188,7 +188,7 @@ class BudgetPolicyArgs:
 
     @_builtins.property
     @pulumi.getter(name="resetInterval")
-    def reset_interval(self) -> pulumi.Input[Optional['ResetInterval']]:
+    def reset_interval(self) -> pulumi.Input[Optional[Union['ResetInterval', Literal['daily', 'weekly', 'monthly']]]]:
         """
         When the spending limit resets: `daily`, `weekly` or `monthly`.
 
@@ -197,7 +197,7 @@ class BudgetPolicyArgs:
         return pulumi.get(self, "reset_interval")
 
     @reset_interval.setter
-    def reset_interval(self, value: pulumi.Input[Optional['ResetInterval']]):
+    def reset_interval(self, value: pulumi.Input[Optional[Union['ResetInterval', Literal['daily', 'weekly', 'monthly']]]]):
         pulumi.set(self, "reset_interval", value)
 
     @_builtins.property
@@ -228,19 +228,19 @@ class BudgetPolicy(pulumi.CustomResource):
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  opted_out_key_hashes: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  opted_out_member_user_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
-                 reset_interval: pulumi.Input[Optional['ResetInterval']] = None,
+                 reset_interval: pulumi.Input[Optional[Union['ResetInterval', Literal['daily', 'weekly', 'monthly']]]] = None,
                  workspace_default: pulumi.Input[Optional[_builtins.bool]] = None,
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        A workspace's budget policy (Guardrail Policies), with the members and API keys it is assigned to, whether it is the workspace default and who opts out of that. `workspaceId` is the one arg whose change replaces it. Import it by `<workspaceId>/<policyId>`.
+        A workspace's budget policy (Guardrail Policies), with the members and API keys it is assigned to, whether it is the workspace default and who opts out of that. `workspace_id` is the one arg whose change replaces it. Import it by `<workspaceId>/<policyId>`.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.bool] include_byok_in_budgets: Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+        :param pulumi.Input[_builtins.bool] include_byok_in_budgets: Whether bring-your-own-key spend counts toward `limit_usd`. Omitted means false, the service's default.
                
                Default: false.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] key_hashes: API key hashes the policy is assigned to directly (the API's `api_key_hashes`); a set. Given or omitted as `memberUserIds`.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] key_hashes: API key hashes the policy is assigned to directly (the API's `api_key_hashes`); a set. Given or omitted as `member_user_ids`.
                
                Default: the keys are not managed.
         :param pulumi.Input[_builtins.float] limit_usd: Spending limit in US dollars, finite and >= 0.
@@ -250,13 +250,13 @@ class BudgetPolicy(pulumi.CustomResource):
                
                Default: the members are not managed.
         :param pulumi.Input[_builtins.str] name: Display name, 1 to 200 characters. Updates in place.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] opted_out_key_hashes: API keys that do not inherit the policy when it is the workspace default (the API's `opted_out_api_key_hashes`); a set. Given or omitted as `memberUserIds`.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] opted_out_key_hashes: API keys that do not inherit the policy when it is the workspace default (the API's `opted_out_api_key_hashes`); a set. Given or omitted as `member_user_ids`.
                
                Default: the opt-outs are not managed.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] opted_out_member_user_ids: Members that do not inherit the policy when it is the workspace default (the API's `opted_out_member_ids`); a set. Given or omitted as `memberUserIds`.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] opted_out_member_user_ids: Members that do not inherit the policy when it is the workspace default (the API's `opted_out_member_ids`); a set. Given or omitted as `member_user_ids`.
                
                Default: the opt-outs are not managed.
-        :param pulumi.Input['ResetInterval'] reset_interval: When the spending limit resets: `daily`, `weekly` or `monthly`.
+        :param pulumi.Input[Union['ResetInterval', Literal['daily', 'weekly', 'monthly']]] reset_interval: When the spending limit resets: `daily`, `weekly` or `monthly`.
                
                Default: none (null).
         :param pulumi.Input[_builtins.bool] workspace_default: Whether the policy is its workspace's default for its kind (the API's `is_workspace_default`): every member and key of the workspace without a policy of this kind of its own inherits it. A workspace has one default per kind: making this one the default unsets the previous one.
@@ -271,7 +271,7 @@ class BudgetPolicy(pulumi.CustomResource):
                  args: BudgetPolicyArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A workspace's budget policy (Guardrail Policies), with the members and API keys it is assigned to, whether it is the workspace default and who opts out of that. `workspaceId` is the one arg whose change replaces it. Import it by `<workspaceId>/<policyId>`.
+        A workspace's budget policy (Guardrail Policies), with the members and API keys it is assigned to, whether it is the workspace default and who opts out of that. `workspace_id` is the one arg whose change replaces it. Import it by `<workspaceId>/<policyId>`.
 
         :param str resource_name: The name of the resource.
         :param BudgetPolicyArgs args: The arguments to use to populate this resource's properties.
@@ -295,7 +295,7 @@ class BudgetPolicy(pulumi.CustomResource):
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  opted_out_key_hashes: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  opted_out_member_user_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
-                 reset_interval: pulumi.Input[Optional['ResetInterval']] = None,
+                 reset_interval: pulumi.Input[Optional[Union['ResetInterval', Literal['daily', 'weekly', 'monthly']]]] = None,
                  workspace_default: pulumi.Input[Optional[_builtins.bool]] = None,
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
@@ -373,7 +373,7 @@ class BudgetPolicy(pulumi.CustomResource):
     @pulumi.getter(name="includeByokInBudgets")
     def include_byok_in_budgets(self) -> pulumi.Output[Optional[_builtins.bool]]:
         """
-        Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+        Whether bring-your-own-key spend counts toward `limit_usd`. Omitted means false, the service's default.
 
         Default: false.
         """
@@ -383,7 +383,7 @@ class BudgetPolicy(pulumi.CustomResource):
     @pulumi.getter(name="keyHashes")
     def key_hashes(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        API key hashes the policy is assigned to directly (the API's `api_key_hashes`); a set. Given or omitted as `memberUserIds`.
+        API key hashes the policy is assigned to directly (the API's `api_key_hashes`); a set. Given or omitted as `member_user_ids`.
 
         Default: the keys are not managed.
         """
@@ -429,7 +429,7 @@ class BudgetPolicy(pulumi.CustomResource):
     @pulumi.getter(name="optedOutKeyHashes")
     def opted_out_key_hashes(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        API keys that do not inherit the policy when it is the workspace default (the API's `opted_out_api_key_hashes`); a set. Given or omitted as `memberUserIds`.
+        API keys that do not inherit the policy when it is the workspace default (the API's `opted_out_api_key_hashes`); a set. Given or omitted as `member_user_ids`.
 
         Default: the opt-outs are not managed.
         """
@@ -439,7 +439,7 @@ class BudgetPolicy(pulumi.CustomResource):
     @pulumi.getter(name="optedOutMemberUserIds")
     def opted_out_member_user_ids(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        Members that do not inherit the policy when it is the workspace default (the API's `opted_out_member_ids`); a set. Given or omitted as `memberUserIds`.
+        Members that do not inherit the policy when it is the workspace default (the API's `opted_out_member_ids`); a set. Given or omitted as `member_user_ids`.
 
         Default: the opt-outs are not managed.
         """

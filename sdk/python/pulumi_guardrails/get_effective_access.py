@@ -125,11 +125,11 @@ def get_effective_access(key_hash: Optional[_builtins.str] = None,
                          workspace_id: Optional[_builtins.str] = None,
                          opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetEffectiveAccessResult:
     """
-    What a member or an API key can use in a workspace after every layer applies: the layers found (guardrails and Guardrail Policies, with ids and names) and the combined access, each part with the layers it comes from. Each org-wide assignment listing is read once: 11 calls for a member, 15 for a key with its owner (one page each; omitting `workspaceId` costs one more).
+    What a member or an API key can use in a workspace after every layer applies: the layers found (guardrails and Guardrail Policies, with ids and names) and the combined access, each part with the layers it comes from. Each org-wide assignment listing is read once: 11 calls for a member, 15 for a key with its owner (one page each; omitting `workspace_id` costs one more).
 
-    :param _builtins.str key_hash: An API key's hash. Give this or `memberId`. Messages never quote it; a secret one stays secret in the answer.
-    :param _builtins.str member_id: A member's user id (`user_...`). Give this or `keyHash`. Messages never quote it; a secret one stays secret in the answer.
-    :param _builtins.str owner_member_id: With `keyHash`: the member who owns the key (the service does not say). Without it, the owner's layers are left out and the answer may claim more access than the service grants.
+    :param _builtins.str key_hash: An API key's hash. Give this or `member_id`. Messages never quote it; a secret one stays secret in the answer.
+    :param _builtins.str member_id: A member's user id (`user_...`). Give this or `key_hash`. Messages never quote it; a secret one stays secret in the answer.
+    :param _builtins.str owner_member_id: With `key_hash`: the member who owns the key (the service does not say). Without it, the owner's layers are left out and the answer may claim more access than the service grants.
     :param _builtins.str workspace_id: The workspace: its id (UUID) or slug. Default: the organization's only workspace (with more than one, it is required).
     """
     __args__ = dict()
@@ -154,11 +154,11 @@ def get_effective_access_output(key_hash: pulumi.Input[Optional[Optional[_builti
                                 workspace_id: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                                 opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetEffectiveAccessResult]:
     """
-    What a member or an API key can use in a workspace after every layer applies: the layers found (guardrails and Guardrail Policies, with ids and names) and the combined access, each part with the layers it comes from. Each org-wide assignment listing is read once: 11 calls for a member, 15 for a key with its owner (one page each; omitting `workspaceId` costs one more).
+    What a member or an API key can use in a workspace after every layer applies: the layers found (guardrails and Guardrail Policies, with ids and names) and the combined access, each part with the layers it comes from. Each org-wide assignment listing is read once: 11 calls for a member, 15 for a key with its owner (one page each; omitting `workspace_id` costs one more).
 
-    :param _builtins.str key_hash: An API key's hash. Give this or `memberId`. Messages never quote it; a secret one stays secret in the answer.
-    :param _builtins.str member_id: A member's user id (`user_...`). Give this or `keyHash`. Messages never quote it; a secret one stays secret in the answer.
-    :param _builtins.str owner_member_id: With `keyHash`: the member who owns the key (the service does not say). Without it, the owner's layers are left out and the answer may claim more access than the service grants.
+    :param _builtins.str key_hash: An API key's hash. Give this or `member_id`. Messages never quote it; a secret one stays secret in the answer.
+    :param _builtins.str member_id: A member's user id (`user_...`). Give this or `key_hash`. Messages never quote it; a secret one stays secret in the answer.
+    :param _builtins.str owner_member_id: With `key_hash`: the member who owns the key (the service does not say). Without it, the owner's layers are left out and the answer may claim more access than the service grants.
     :param _builtins.str workspace_id: The workspace: its id (UUID) or slug. Default: the organization's only workspace (with more than one, it is required).
     """
     __args__ = dict()

@@ -198,10 +198,10 @@ class GetGuardrailResult:
 
     @_builtins.property
     @pulumi.getter(name="enforceZdr")
-    @_utilities.deprecated("""Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).""")
+    @_utilities.deprecated("""Use the four `enforce_zdr_*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).""")
     def enforce_zdr(self) -> Optional[_builtins.bool]:
         """
-        **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+        **Deprecated.** Use the four `enforce_zdr_*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 
         Default: null.
         """
@@ -213,7 +213,7 @@ class GetGuardrailResult:
         """
         Zero-data-retention for models of any other vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_other")
 
@@ -223,7 +223,7 @@ class GetGuardrailResult:
         """
         Zero-data-retention for the first named model vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_vendor_a")
 
@@ -233,7 +233,7 @@ class GetGuardrailResult:
         """
         Zero-data-retention for the second named model vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_vendor_b")
 
@@ -243,7 +243,7 @@ class GetGuardrailResult:
         """
         Zero-data-retention for the third named model vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_vendor_c")
 
@@ -279,7 +279,7 @@ class GetGuardrailResult:
     @pulumi.getter(name="includeByokInBudgets")
     def include_byok_in_budgets(self) -> Optional[_builtins.bool]:
         """
-        Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+        Whether bring-your-own-key spend counts toward `limit_usd`. Omitted means false, the service's default.
 
         Default: false.
         """
@@ -367,7 +367,7 @@ def get_guardrail(id: Optional[_builtins.str] = None,
                   workspace_id: Optional[_builtins.str] = None,
                   opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetGuardrailResult:
     """
-    One guardrail, by `id`, or by exact `name` (within `workspaceId`). Give exactly one of `id` and `name`. Fails when nothing matches, and when a name matches more than one guardrail (the message names every id).
+    One guardrail, by `id`, or by exact `name` (within `workspace_id`). Give exactly one of `id` and `name`. Fails when nothing matches, and when a name matches more than one guardrail (the message names every id).
 
     :param _builtins.str id: The guardrail's id (UUID). Give this or `name`.
     :param _builtins.str name: The guardrail's exact name. Give this or `id`.
@@ -410,7 +410,7 @@ def get_guardrail_output(id: pulumi.Input[Optional[Optional[_builtins.str]]] = N
                          workspace_id: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                          opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetGuardrailResult]:
     """
-    One guardrail, by `id`, or by exact `name` (within `workspaceId`). Give exactly one of `id` and `name`. Fails when nothing matches, and when a name matches more than one guardrail (the message names every id).
+    One guardrail, by `id`, or by exact `name` (within `workspace_id`). Give exactly one of `id` and `name`. Fails when nothing matches, and when a name matches more than one guardrail (the message names every id).
 
     :param _builtins.str id: The guardrail's id (UUID). Give this or `name`.
     :param _builtins.str name: The guardrail's exact name. Give this or `id`.

@@ -75,7 +75,7 @@ def get_policies(policy_type: Optional[_builtins.str] = None,
                  workspace_id: Optional[_builtins.str] = None,
                  opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetPoliciesResult:
     """
-    The Guardrail Policies of a workspace, summaries sorted by kind, name and id: with `policyType`, that kind's only (one list read, every page), else all three (three lists).
+    The Guardrail Policies of a workspace, summaries sorted by kind, name and id: with `policy_type`, that kind's only (one list read, every page), else all three (three lists).
 
     :param _builtins.str policy_type: The policy's kind: `budget`, `modelAccess` (the API's `model_availability`, as in `ModelAccessPolicy`) or `moderation`. Default: every kind.
     :param _builtins.str workspace_id: The workspace: its id (UUID, any case) or its slug. A slug costs one more call (`GET /workspaces/{slug}`); answers name the id.
@@ -94,7 +94,7 @@ def get_policies_output(policy_type: pulumi.Input[Optional[Optional[_builtins.st
                         workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                         opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetPoliciesResult]:
     """
-    The Guardrail Policies of a workspace, summaries sorted by kind, name and id: with `policyType`, that kind's only (one list read, every page), else all three (three lists).
+    The Guardrail Policies of a workspace, summaries sorted by kind, name and id: with `policy_type`, that kind's only (one list read, every page), else all three (three lists).
 
     :param _builtins.str policy_type: The policy's kind: `budget`, `modelAccess` (the API's `model_availability`, as in `ModelAccessPolicy`) or `moderation`. Default: every kind.
     :param _builtins.str workspace_id: The workspace: its id (UUID, any case) or its slug. A slug costs one more call (`GET /workspaces/{slug}`); answers name the id.

@@ -210,10 +210,10 @@ class GetPolicyResult:
 
     @_builtins.property
     @pulumi.getter(name="enforceZdr")
-    @_utilities.deprecated("""Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).""")
+    @_utilities.deprecated("""Use the four `enforce_zdr_*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).""")
     def enforce_zdr(self) -> Optional[_builtins.bool]:
         """
-        **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+        **Deprecated.** Use the four `enforce_zdr_*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 
         Default: null.
         """
@@ -225,7 +225,7 @@ class GetPolicyResult:
         """
         Zero-data-retention for models of any other vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_other")
 
@@ -235,7 +235,7 @@ class GetPolicyResult:
         """
         Zero-data-retention for the first named model vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_vendor_a")
 
@@ -245,7 +245,7 @@ class GetPolicyResult:
         """
         Zero-data-retention for the second named model vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_vendor_b")
 
@@ -255,7 +255,7 @@ class GetPolicyResult:
         """
         Zero-data-retention for the third named model vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_vendor_c")
 
@@ -291,7 +291,7 @@ class GetPolicyResult:
     @pulumi.getter(name="includeByokInBudgets")
     def include_byok_in_budgets(self) -> Optional[_builtins.bool]:
         """
-        Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+        Whether bring-your-own-key spend counts toward `limit_usd`. Omitted means false, the service's default.
 
         Default: false.
         """

@@ -125,10 +125,10 @@ def get_subject_policies(key_hash: Optional[_builtins.str] = None,
                          workspace_wide: Optional[_builtins.bool] = None,
                          opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetSubjectPoliciesResult:
     """
-    The Guardrail Policies that apply to one member or API key in a workspace: per kind, the policies assigned to it directly, the workspace defaults it inherits and whether it opted out (one call per kind), and the workspace-wide policies covering the workspace (one list). Give exactly one of `memberId` and `keyHash`; messages never quote it, and a secret one stays secret in the answer.
+    The Guardrail Policies that apply to one member or API key in a workspace: per kind, the policies assigned to it directly, the workspace defaults it inherits and whether it opted out (one call per kind), and the workspace-wide policies covering the workspace (one list). Give exactly one of `member_id` and `key_hash`; messages never quote it, and a secret one stays secret in the answer.
 
-    :param _builtins.str key_hash: An API key's hash. Give this or `memberId`.
-    :param _builtins.str member_id: A member's user id (`user_...`). Give this or `keyHash`.
+    :param _builtins.str key_hash: An API key's hash. Give this or `member_id`.
+    :param _builtins.str member_id: A member's user id (`user_...`). Give this or `key_hash`.
     :param _builtins.str workspace_id: The workspace: its id (UUID, any case) or its slug. A slug costs one more call (`GET /workspaces/{slug}`); answers name the id.
     :param _builtins.bool workspace_wide: Whether to read the workspace-wide policies covering the workspace (one more call). A workspace-scoped key cannot: pass false with one. Default: true.
     """
@@ -154,10 +154,10 @@ def get_subject_policies_output(key_hash: pulumi.Input[Optional[Optional[_builti
                                 workspace_wide: pulumi.Input[Optional[Optional[_builtins.bool]]] = None,
                                 opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetSubjectPoliciesResult]:
     """
-    The Guardrail Policies that apply to one member or API key in a workspace: per kind, the policies assigned to it directly, the workspace defaults it inherits and whether it opted out (one call per kind), and the workspace-wide policies covering the workspace (one list). Give exactly one of `memberId` and `keyHash`; messages never quote it, and a secret one stays secret in the answer.
+    The Guardrail Policies that apply to one member or API key in a workspace: per kind, the policies assigned to it directly, the workspace defaults it inherits and whether it opted out (one call per kind), and the workspace-wide policies covering the workspace (one list). Give exactly one of `member_id` and `key_hash`; messages never quote it, and a secret one stays secret in the answer.
 
-    :param _builtins.str key_hash: An API key's hash. Give this or `memberId`.
-    :param _builtins.str member_id: A member's user id (`user_...`). Give this or `keyHash`.
+    :param _builtins.str key_hash: An API key's hash. Give this or `member_id`.
+    :param _builtins.str member_id: A member's user id (`user_...`). Give this or `key_hash`.
     :param _builtins.str workspace_id: The workspace: its id (UUID, any case) or its slug. A slug costs one more call (`GET /workspaces/{slug}`); answers name the id.
     :param _builtins.bool workspace_wide: Whether to read the workspace-wide policies covering the workspace (one more call). A workspace-scoped key cannot: pass false with one. Default: true.
     """

@@ -74,7 +74,7 @@ class GetWorkspaceResult:
     @pulumi.getter
     def id(self) -> _builtins.str:
         """
-        The workspace's id (UUID): what a guardrail's `workspaceId` takes.
+        The workspace's id (UUID): what a guardrail's `workspace_id` takes.
         """
         return pulumi.get(self, "id")
 

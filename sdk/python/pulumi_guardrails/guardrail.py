@@ -7,7 +7,7 @@ import warnings
 import sys
 import pulumi
 import pulumi.runtime
-from typing import Any, Mapping, Optional, Sequence, Union, overload
+from typing import Literal, Any, Mapping, Optional, Sequence, Union, overload
 if sys.version_info >= (3, 11):
     from typing import NotRequired, TypedDict, TypeAlias
 else:
@@ -24,11 +24,11 @@ class GuardrailArgs:
     def __init__(__self__, *,
                  name: pulumi.Input[_builtins.str],
                  adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
-                 allowed_data_regions: pulumi.Input[Optional[Sequence[pulumi.Input['DataRegion']]]] = None,
+                 allowed_data_regions: pulumi.Input[Optional[Sequence[pulumi.Input[Union['DataRegion', Literal['global', 'europe', 'us']]]]]] = None,
                  allowed_models: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  allowed_providers: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
-                 content_filter_builtins: pulumi.Input[Optional[Sequence[pulumi.Input['BuiltinFilterArgs']]]] = None,
-                 content_filters: pulumi.Input[Optional[Sequence[pulumi.Input['CustomFilterArgs']]]] = None,
+                 content_filter_builtins: pulumi.Input[Optional[Sequence[pulumi.Input[Union['BuiltinFilterArgs', 'BuiltinFilterArgsDict']]]]] = None,
+                 content_filters: pulumi.Input[Optional[Sequence[pulumi.Input[Union['CustomFilterArgs', 'CustomFilterArgsDict']]]]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  enable_free_model_publication: pulumi.Input[Optional[_builtins.bool]] = None,
                  enable_free_model_training: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -42,7 +42,7 @@ class GuardrailArgs:
                  ignored_providers: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  include_byok_in_budgets: pulumi.Input[Optional[_builtins.bool]] = None,
                  limit_usd: pulumi.Input[Optional[_builtins.float]] = None,
-                 reset_interval: pulumi.Input[Optional['ResetInterval']] = None,
+                 reset_interval: pulumi.Input[Optional[Union['ResetInterval', Literal['daily', 'weekly', 'monthly']]]] = None,
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a Guardrail resource.
@@ -51,7 +51,7 @@ class GuardrailArgs:
         :param pulumi.Input[_builtins.str] adopt_id: Bring an existing guardrail (its UUID) under management instead of creating one: the first `up` reads it and updates what differs from these args. Read at create only. On this face the `import` resource option and `pulumi import` do the same and are the usual way.
                
                Default: create a new guardrail.
-        :param pulumi.Input[Sequence[pulumi.Input['DataRegion']]] allowed_data_regions: Regions requests may be processed in: `global`, `europe`, `us`; compared as a set. Omit instead of `[]`.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['DataRegion', Literal['global', 'europe', 'us']]]]] allowed_data_regions: Regions requests may be processed in: `global`, `europe`, `us`; compared as a set. Omit instead of `[]`.
                
                Default: no restriction (null).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allowed_models: Models allowed, by slug or canonical slug; a set of identifiers (another identifier for a listed model is one update that then settles). Omit instead of `[]`.
@@ -60,10 +60,10 @@ class GuardrailArgs:
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allowed_providers: Provider ids allowed; compared as a set. Omit instead of `[]`.
                
                Default: no restriction (null).
-        :param pulumi.Input[Sequence[pulumi.Input['BuiltinFilterArgs']]] content_filter_builtins: Builtin content filters; each slug at most once. Omit instead of `[]`.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['BuiltinFilterArgs', 'BuiltinFilterArgsDict']]]] content_filter_builtins: Builtin content filters; each slug at most once. Omit instead of `[]`.
                
                Default: none (null).
-        :param pulumi.Input[Sequence[pulumi.Input['CustomFilterArgs']]] content_filters: Custom regex content filters, applied in order. Omit instead of `[]`.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['CustomFilterArgs', 'CustomFilterArgsDict']]]] content_filters: Custom regex content filters, applied in order. Omit instead of `[]`.
                
                Default: none (null).
         :param pulumi.Input[_builtins.str] description: At most 1000 characters.
@@ -78,34 +78,34 @@ class GuardrailArgs:
         :param pulumi.Input[_builtins.bool] enable_paid_model_training: Whether providers may train on prompts sent to paid models.
                
                Default: the service's setting (null).
-        :param pulumi.Input[_builtins.bool] enforce_zdr: **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+        :param pulumi.Input[_builtins.bool] enforce_zdr: **Deprecated.** Use the four `enforce_zdr_*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
                
                Default: null.
         :param pulumi.Input[_builtins.bool] enforce_zdr_other: Zero-data-retention for models of any other vendor.
                
-               Default: `enforceZdr`, else null.
+               Default: `enforce_zdr`, else null.
         :param pulumi.Input[_builtins.bool] enforce_zdr_vendor_a: Zero-data-retention for the first named model vendor.
                
-               Default: `enforceZdr`, else null.
+               Default: `enforce_zdr`, else null.
         :param pulumi.Input[_builtins.bool] enforce_zdr_vendor_b: Zero-data-retention for the second named model vendor.
                
-               Default: `enforceZdr`, else null.
+               Default: `enforce_zdr`, else null.
         :param pulumi.Input[_builtins.bool] enforce_zdr_vendor_c: Zero-data-retention for the third named model vendor.
                
-               Default: `enforceZdr`, else null.
+               Default: `enforce_zdr`, else null.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ignored_models: Models excluded from routing, by slug or canonical slug; a set. Omit instead of `[]`.
                
                Default: none (null).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ignored_providers: Provider ids excluded from routing; a set. Omit instead of `[]`.
                
                Default: none (null).
-        :param pulumi.Input[_builtins.bool] include_byok_in_budgets: Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+        :param pulumi.Input[_builtins.bool] include_byok_in_budgets: Whether bring-your-own-key spend counts toward `limit_usd`. Omitted means false, the service's default.
                
                Default: false.
         :param pulumi.Input[_builtins.float] limit_usd: Spending limit in US dollars, finite and >= 0.
                
                Default: no limit (null).
-        :param pulumi.Input['ResetInterval'] reset_interval: When the spending limit resets: `daily`, `weekly` or `monthly`.
+        :param pulumi.Input[Union['ResetInterval', Literal['daily', 'weekly', 'monthly']]] reset_interval: When the spending limit resets: `daily`, `weekly` or `monthly`.
                
                Default: none (null).
         :param pulumi.Input[_builtins.str] workspace_id: Workspace (UUID, any case) that holds the guardrail. Omitting it and writing the default workspace's id are the same value. **Moving to another workspace replaces the guardrail.**
@@ -134,8 +134,8 @@ class GuardrailArgs:
         if enable_paid_model_training is not None:
             pulumi.set(__self__, "enable_paid_model_training", enable_paid_model_training)
         if enforce_zdr is not None:
-            warnings.warn("""Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).""", DeprecationWarning)
-            pulumi.log.warn("""enforce_zdr is deprecated: Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).""")
+            warnings.warn("""Use the four `enforce_zdr_*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).""", DeprecationWarning)
+            pulumi.log.warn("""enforce_zdr is deprecated: Use the four `enforce_zdr_*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).""")
         if enforce_zdr is not None:
             pulumi.set(__self__, "enforce_zdr", enforce_zdr)
         if enforce_zdr_other is not None:
@@ -187,7 +187,7 @@ class GuardrailArgs:
 
     @_builtins.property
     @pulumi.getter(name="allowedDataRegions")
-    def allowed_data_regions(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['DataRegion']]]]:
+    def allowed_data_regions(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[Union['DataRegion', Literal['global', 'europe', 'us']]]]]]:
         """
         Regions requests may be processed in: `global`, `europe`, `us`; compared as a set. Omit instead of `[]`.
 
@@ -196,7 +196,7 @@ class GuardrailArgs:
         return pulumi.get(self, "allowed_data_regions")
 
     @allowed_data_regions.setter
-    def allowed_data_regions(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['DataRegion']]]]):
+    def allowed_data_regions(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[Union['DataRegion', Literal['global', 'europe', 'us']]]]]]):
         pulumi.set(self, "allowed_data_regions", value)
 
     @_builtins.property
@@ -229,7 +229,7 @@ class GuardrailArgs:
 
     @_builtins.property
     @pulumi.getter(name="contentFilterBuiltins")
-    def content_filter_builtins(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['BuiltinFilterArgs']]]]:
+    def content_filter_builtins(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[Union['BuiltinFilterArgs', 'BuiltinFilterArgsDict']]]]]:
         """
         Builtin content filters; each slug at most once. Omit instead of `[]`.
 
@@ -238,12 +238,12 @@ class GuardrailArgs:
         return pulumi.get(self, "content_filter_builtins")
 
     @content_filter_builtins.setter
-    def content_filter_builtins(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['BuiltinFilterArgs']]]]):
+    def content_filter_builtins(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[Union['BuiltinFilterArgs', 'BuiltinFilterArgsDict']]]]]):
         pulumi.set(self, "content_filter_builtins", value)
 
     @_builtins.property
     @pulumi.getter(name="contentFilters")
-    def content_filters(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['CustomFilterArgs']]]]:
+    def content_filters(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[Union['CustomFilterArgs', 'CustomFilterArgsDict']]]]]:
         """
         Custom regex content filters, applied in order. Omit instead of `[]`.
 
@@ -252,7 +252,7 @@ class GuardrailArgs:
         return pulumi.get(self, "content_filters")
 
     @content_filters.setter
-    def content_filters(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['CustomFilterArgs']]]]):
+    def content_filters(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[Union['CustomFilterArgs', 'CustomFilterArgsDict']]]]]):
         pulumi.set(self, "content_filters", value)
 
     @_builtins.property
@@ -313,10 +313,10 @@ class GuardrailArgs:
 
     @_builtins.property
     @pulumi.getter(name="enforceZdr")
-    @_utilities.deprecated("""Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).""")
+    @_utilities.deprecated("""Use the four `enforce_zdr_*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).""")
     def enforce_zdr(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+        **Deprecated.** Use the four `enforce_zdr_*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 
         Default: null.
         """
@@ -332,7 +332,7 @@ class GuardrailArgs:
         """
         Zero-data-retention for models of any other vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_other")
 
@@ -346,7 +346,7 @@ class GuardrailArgs:
         """
         Zero-data-retention for the first named model vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_vendor_a")
 
@@ -360,7 +360,7 @@ class GuardrailArgs:
         """
         Zero-data-retention for the second named model vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_vendor_b")
 
@@ -374,7 +374,7 @@ class GuardrailArgs:
         """
         Zero-data-retention for the third named model vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_vendor_c")
 
@@ -414,7 +414,7 @@ class GuardrailArgs:
     @pulumi.getter(name="includeByokInBudgets")
     def include_byok_in_budgets(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+        Whether bring-your-own-key spend counts toward `limit_usd`. Omitted means false, the service's default.
 
         Default: false.
         """
@@ -440,7 +440,7 @@ class GuardrailArgs:
 
     @_builtins.property
     @pulumi.getter(name="resetInterval")
-    def reset_interval(self) -> pulumi.Input[Optional['ResetInterval']]:
+    def reset_interval(self) -> pulumi.Input[Optional[Union['ResetInterval', Literal['daily', 'weekly', 'monthly']]]]:
         """
         When the spending limit resets: `daily`, `weekly` or `monthly`.
 
@@ -449,7 +449,7 @@ class GuardrailArgs:
         return pulumi.get(self, "reset_interval")
 
     @reset_interval.setter
-    def reset_interval(self, value: pulumi.Input[Optional['ResetInterval']]):
+    def reset_interval(self, value: pulumi.Input[Optional[Union['ResetInterval', Literal['daily', 'weekly', 'monthly']]]]):
         pulumi.set(self, "reset_interval", value)
 
     @_builtins.property
@@ -474,7 +474,7 @@ class Guardrail(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
-                 allowed_data_regions: pulumi.Input[Optional[Sequence[pulumi.Input['DataRegion']]]] = None,
+                 allowed_data_regions: pulumi.Input[Optional[Sequence[pulumi.Input[Union['DataRegion', Literal['global', 'europe', 'us']]]]]] = None,
                  allowed_models: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  allowed_providers: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  content_filter_builtins: pulumi.Input[Optional[Sequence[pulumi.Input[Union['BuiltinFilterArgs', 'BuiltinFilterArgsDict']]]]] = None,
@@ -493,18 +493,18 @@ class Guardrail(pulumi.CustomResource):
                  include_byok_in_budgets: pulumi.Input[Optional[_builtins.bool]] = None,
                  limit_usd: pulumi.Input[Optional[_builtins.float]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
-                 reset_interval: pulumi.Input[Optional['ResetInterval']] = None,
+                 reset_interval: pulumi.Input[Optional[Union['ResetInterval', Literal['daily', 'weekly', 'monthly']]]] = None,
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        A guardrail: model and provider allow and ignore lists, zero-data-retention flags, content filters, data regions and a US dollar spending limit. `workspaceId` is the one arg whose change replaces it.
+        A guardrail: model and provider allow and ignore lists, zero-data-retention flags, content filters, data regions and a US dollar spending limit. `workspace_id` is the one arg whose change replaces it.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] adopt_id: Bring an existing guardrail (its UUID) under management instead of creating one: the first `up` reads it and updates what differs from these args. Read at create only. On this face the `import` resource option and `pulumi import` do the same and are the usual way.
                
                Default: create a new guardrail.
-        :param pulumi.Input[Sequence[pulumi.Input['DataRegion']]] allowed_data_regions: Regions requests may be processed in: `global`, `europe`, `us`; compared as a set. Omit instead of `[]`.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['DataRegion', Literal['global', 'europe', 'us']]]]] allowed_data_regions: Regions requests may be processed in: `global`, `europe`, `us`; compared as a set. Omit instead of `[]`.
                
                Default: no restriction (null).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allowed_models: Models allowed, by slug or canonical slug; a set of identifiers (another identifier for a listed model is one update that then settles). Omit instead of `[]`.
@@ -531,35 +531,35 @@ class Guardrail(pulumi.CustomResource):
         :param pulumi.Input[_builtins.bool] enable_paid_model_training: Whether providers may train on prompts sent to paid models.
                
                Default: the service's setting (null).
-        :param pulumi.Input[_builtins.bool] enforce_zdr: **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+        :param pulumi.Input[_builtins.bool] enforce_zdr: **Deprecated.** Use the four `enforce_zdr_*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
                
                Default: null.
         :param pulumi.Input[_builtins.bool] enforce_zdr_other: Zero-data-retention for models of any other vendor.
                
-               Default: `enforceZdr`, else null.
+               Default: `enforce_zdr`, else null.
         :param pulumi.Input[_builtins.bool] enforce_zdr_vendor_a: Zero-data-retention for the first named model vendor.
                
-               Default: `enforceZdr`, else null.
+               Default: `enforce_zdr`, else null.
         :param pulumi.Input[_builtins.bool] enforce_zdr_vendor_b: Zero-data-retention for the second named model vendor.
                
-               Default: `enforceZdr`, else null.
+               Default: `enforce_zdr`, else null.
         :param pulumi.Input[_builtins.bool] enforce_zdr_vendor_c: Zero-data-retention for the third named model vendor.
                
-               Default: `enforceZdr`, else null.
+               Default: `enforce_zdr`, else null.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ignored_models: Models excluded from routing, by slug or canonical slug; a set. Omit instead of `[]`.
                
                Default: none (null).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ignored_providers: Provider ids excluded from routing; a set. Omit instead of `[]`.
                
                Default: none (null).
-        :param pulumi.Input[_builtins.bool] include_byok_in_budgets: Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+        :param pulumi.Input[_builtins.bool] include_byok_in_budgets: Whether bring-your-own-key spend counts toward `limit_usd`. Omitted means false, the service's default.
                
                Default: false.
         :param pulumi.Input[_builtins.float] limit_usd: Spending limit in US dollars, finite and >= 0.
                
                Default: no limit (null).
         :param pulumi.Input[_builtins.str] name: Display name, 1 to 200 characters. Updates in place.
-        :param pulumi.Input['ResetInterval'] reset_interval: When the spending limit resets: `daily`, `weekly` or `monthly`.
+        :param pulumi.Input[Union['ResetInterval', Literal['daily', 'weekly', 'monthly']]] reset_interval: When the spending limit resets: `daily`, `weekly` or `monthly`.
                
                Default: none (null).
         :param pulumi.Input[_builtins.str] workspace_id: Workspace (UUID, any case) that holds the guardrail. Omitting it and writing the default workspace's id are the same value. **Moving to another workspace replaces the guardrail.**
@@ -573,7 +573,7 @@ class Guardrail(pulumi.CustomResource):
                  args: GuardrailArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A guardrail: model and provider allow and ignore lists, zero-data-retention flags, content filters, data regions and a US dollar spending limit. `workspaceId` is the one arg whose change replaces it.
+        A guardrail: model and provider allow and ignore lists, zero-data-retention flags, content filters, data regions and a US dollar spending limit. `workspace_id` is the one arg whose change replaces it.
 
         :param str resource_name: The name of the resource.
         :param GuardrailArgs args: The arguments to use to populate this resource's properties.
@@ -591,7 +591,7 @@ class Guardrail(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
-                 allowed_data_regions: pulumi.Input[Optional[Sequence[pulumi.Input['DataRegion']]]] = None,
+                 allowed_data_regions: pulumi.Input[Optional[Sequence[pulumi.Input[Union['DataRegion', Literal['global', 'europe', 'us']]]]]] = None,
                  allowed_models: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  allowed_providers: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  content_filter_builtins: pulumi.Input[Optional[Sequence[pulumi.Input[Union['BuiltinFilterArgs', 'BuiltinFilterArgsDict']]]]] = None,
@@ -610,7 +610,7 @@ class Guardrail(pulumi.CustomResource):
                  include_byok_in_budgets: pulumi.Input[Optional[_builtins.bool]] = None,
                  limit_usd: pulumi.Input[Optional[_builtins.float]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
-                 reset_interval: pulumi.Input[Optional['ResetInterval']] = None,
+                 reset_interval: pulumi.Input[Optional[Union['ResetInterval', Literal['daily', 'weekly', 'monthly']]]] = None,
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
@@ -728,7 +728,7 @@ class Guardrail(pulumi.CustomResource):
     @pulumi.getter(name="allowedModelsCanonical")
     def allowed_models_canonical(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        The canonical slugs of `allowedModels` as the service holds them; `allowedModels` echoes the program's own identifiers.
+        The canonical slugs of `allowed_models` as the service holds them; `allowed_models` echoes the program's own identifiers.
         """
         return pulumi.get(self, "allowed_models_canonical")
 
@@ -812,10 +812,10 @@ class Guardrail(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="enforceZdr")
-    @_utilities.deprecated("""Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).""")
+    @_utilities.deprecated("""Use the four `enforce_zdr_*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).""")
     def enforce_zdr(self) -> pulumi.Output[Optional[_builtins.bool]]:
         """
-        **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+        **Deprecated.** Use the four `enforce_zdr_*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 
         Default: null.
         """
@@ -827,7 +827,7 @@ class Guardrail(pulumi.CustomResource):
         """
         Zero-data-retention for models of any other vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_other")
 
@@ -837,7 +837,7 @@ class Guardrail(pulumi.CustomResource):
         """
         Zero-data-retention for the first named model vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_vendor_a")
 
@@ -847,7 +847,7 @@ class Guardrail(pulumi.CustomResource):
         """
         Zero-data-retention for the second named model vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_vendor_b")
 
@@ -857,7 +857,7 @@ class Guardrail(pulumi.CustomResource):
         """
         Zero-data-retention for the third named model vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_vendor_c")
 
@@ -883,7 +883,7 @@ class Guardrail(pulumi.CustomResource):
     @pulumi.getter(name="ignoredModelsCanonical")
     def ignored_models_canonical(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        The canonical slugs of `ignoredModels` as the service holds them; `ignoredModels` echoes the program's own identifiers.
+        The canonical slugs of `ignored_models` as the service holds them; `ignored_models` echoes the program's own identifiers.
         """
         return pulumi.get(self, "ignored_models_canonical")
 
@@ -901,7 +901,7 @@ class Guardrail(pulumi.CustomResource):
     @pulumi.getter(name="includeByokInBudgets")
     def include_byok_in_budgets(self) -> pulumi.Output[Optional[_builtins.bool]]:
         """
-        Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+        Whether bring-your-own-key spend counts toward `limit_usd`. Omitted means false, the service's default.
 
         Default: false.
         """
@@ -921,7 +921,7 @@ class Guardrail(pulumi.CustomResource):
     @pulumi.getter(name="mappedPolicyIds")
     def mapped_policy_ids(self) -> pulumi.Output[Optional[Mapping[str, _builtins.str]]]:
         """
-        Per kind this guardrail sets (`budget`, `modelAvailability`, `moderation`), the id of the policy the last refresh listed as this guardrail's: a policy no longer listed is then reported in `unsyncedPolicies`, never silently. Absent before the first refresh.
+        Per kind this guardrail sets (`budget`, `modelAvailability`, `moderation`), the id of the policy the last refresh listed as this guardrail's: a policy no longer listed is then reported in `unsynced_policies`, never silently. Absent before the first refresh.
         """
         return pulumi.get(self, "mapped_policy_ids")
 

@@ -86,7 +86,7 @@ class GuardrailKeyAssignment(pulumi.CustomResource):
                  key_hashes: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  __props__=None):
         """
-        The keys assigned to one guardrail: additive (only the listed keys) or exclusive (the guardrail's whole set). Changing `guardrailId` replaces it.
+        The keys assigned to one guardrail: additive (only the listed keys) or exclusive (the guardrail's whole set). Changing `guardrail_id` replaces it.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -103,7 +103,7 @@ class GuardrailKeyAssignment(pulumi.CustomResource):
                  args: GuardrailKeyAssignmentArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        The keys assigned to one guardrail: additive (only the listed keys) or exclusive (the guardrail's whole set). Changing `guardrailId` replaces it.
+        The keys assigned to one guardrail: additive (only the listed keys) or exclusive (the guardrail's whole set). Changing `guardrail_id` replaces it.
 
         :param str resource_name: The name of the resource.
         :param GuardrailKeyAssignmentArgs args: The arguments to use to populate this resource's properties.

@@ -86,7 +86,7 @@ class GuardrailMemberAssignment(pulumi.CustomResource):
                  member_user_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  __props__=None):
         """
-        The members assigned to one guardrail: additive (only the listed members) or exclusive (the guardrail's whole set). Changing `guardrailId` replaces it.
+        The members assigned to one guardrail: additive (only the listed members) or exclusive (the guardrail's whole set). Changing `guardrail_id` replaces it.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -103,7 +103,7 @@ class GuardrailMemberAssignment(pulumi.CustomResource):
                  args: GuardrailMemberAssignmentArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        The members assigned to one guardrail: additive (only the listed members) or exclusive (the guardrail's whole set). Changing `guardrailId` replaces it.
+        The members assigned to one guardrail: additive (only the listed members) or exclusive (the guardrail's whole set). Changing `guardrail_id` replaces it.
 
         :param str resource_name: The name of the resource.
         :param GuardrailMemberAssignmentArgs args: The arguments to use to populate this resource's properties.

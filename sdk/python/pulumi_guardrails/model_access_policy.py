@@ -7,7 +7,7 @@ import warnings
 import sys
 import pulumi
 import pulumi.runtime
-from typing import Any, Mapping, Optional, Sequence, Union, overload
+from typing import Literal, Any, Mapping, Optional, Sequence, Union, overload
 if sys.version_info >= (3, 11):
     from typing import NotRequired, TypedDict, TypeAlias
 else:
@@ -22,7 +22,7 @@ class ModelAccessPolicyArgs:
     def __init__(__self__, *,
                  name: pulumi.Input[_builtins.str],
                  workspace_id: pulumi.Input[_builtins.str],
-                 allowed_data_regions: pulumi.Input[Optional[Sequence[pulumi.Input['DataRegion']]]] = None,
+                 allowed_data_regions: pulumi.Input[Optional[Sequence[pulumi.Input[Union['DataRegion', Literal['global', 'europe', 'us']]]]]] = None,
                  allowed_models: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  allowed_providers: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  enable_free_model_publication: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -45,7 +45,7 @@ class ModelAccessPolicyArgs:
 
         :param pulumi.Input[_builtins.str] name: Display name, 1 to 200 characters. Updates in place.
         :param pulumi.Input[_builtins.str] workspace_id: The workspace the policy belongs to (the API's `workspace_id`): its id (UUID, any case) or its slug. State records the id, so a slug that names the same workspace is no change. **Another workspace replaces the resource.**
-        :param pulumi.Input[Sequence[pulumi.Input['DataRegion']]] allowed_data_regions: Regions requests may be processed in: `global`, `europe`, `us`; compared as a set. Omit instead of `[]`.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['DataRegion', Literal['global', 'europe', 'us']]]]] allowed_data_regions: Regions requests may be processed in: `global`, `europe`, `us`; compared as a set. Omit instead of `[]`.
                
                Default: no restriction (null).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allowed_models: Models allowed, by slug or canonical slug; a set of identifiers (another identifier for a listed model is one update that then settles). Omit instead of `[]`.
@@ -63,37 +63,37 @@ class ModelAccessPolicyArgs:
         :param pulumi.Input[_builtins.bool] enable_paid_model_training: Whether providers may train on prompts sent to paid models.
                
                Default: the service's setting (null).
-        :param pulumi.Input[_builtins.bool] enforce_zdr: **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+        :param pulumi.Input[_builtins.bool] enforce_zdr: **Deprecated.** Use the four `enforce_zdr_*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
                
                Default: null.
         :param pulumi.Input[_builtins.bool] enforce_zdr_other: Zero-data-retention for models of any other vendor.
                
-               Default: `enforceZdr`, else null.
+               Default: `enforce_zdr`, else null.
         :param pulumi.Input[_builtins.bool] enforce_zdr_vendor_a: Zero-data-retention for the first named model vendor.
                
-               Default: `enforceZdr`, else null.
+               Default: `enforce_zdr`, else null.
         :param pulumi.Input[_builtins.bool] enforce_zdr_vendor_b: Zero-data-retention for the second named model vendor.
                
-               Default: `enforceZdr`, else null.
+               Default: `enforce_zdr`, else null.
         :param pulumi.Input[_builtins.bool] enforce_zdr_vendor_c: Zero-data-retention for the third named model vendor.
                
-               Default: `enforceZdr`, else null.
+               Default: `enforce_zdr`, else null.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ignored_models: Models excluded from routing, by slug or canonical slug; a set. Omit instead of `[]`.
                
                Default: none (null).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ignored_providers: Provider ids excluded from routing; a set. Omit instead of `[]`.
                
                Default: none (null).
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] key_hashes: API key hashes the policy is assigned to directly (the API's `api_key_hashes`); a set. Given or omitted as `memberUserIds`.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] key_hashes: API key hashes the policy is assigned to directly (the API's `api_key_hashes`); a set. Given or omitted as `member_user_ids`.
                
                Default: the keys are not managed.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] member_user_ids: Organization member user ids (`user_...`) the policy is assigned to directly (the API's `member_ids`); a set: order and duplicates do not matter. When given (even `[]`), exactly these; a member assigned out of band is an error at the next `up` until `pulumi refresh` shows it. When omitted, this resource leaves the policy's members alone.
                
                Default: the members are not managed.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] opted_out_key_hashes: API keys that do not inherit the policy when it is the workspace default (the API's `opted_out_api_key_hashes`); a set. Given or omitted as `memberUserIds`.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] opted_out_key_hashes: API keys that do not inherit the policy when it is the workspace default (the API's `opted_out_api_key_hashes`); a set. Given or omitted as `member_user_ids`.
                
                Default: the opt-outs are not managed.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] opted_out_member_user_ids: Members that do not inherit the policy when it is the workspace default (the API's `opted_out_member_ids`); a set. Given or omitted as `memberUserIds`.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] opted_out_member_user_ids: Members that do not inherit the policy when it is the workspace default (the API's `opted_out_member_ids`); a set. Given or omitted as `member_user_ids`.
                
                Default: the opt-outs are not managed.
         :param pulumi.Input[_builtins.bool] workspace_default: Whether the policy is its workspace's default for its kind (the API's `is_workspace_default`): every member and key of the workspace without a policy of this kind of its own inherits it. A workspace has one default per kind: making this one the default unsets the previous one.
@@ -115,8 +115,8 @@ class ModelAccessPolicyArgs:
         if enable_paid_model_training is not None:
             pulumi.set(__self__, "enable_paid_model_training", enable_paid_model_training)
         if enforce_zdr is not None:
-            warnings.warn("""Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).""", DeprecationWarning)
-            pulumi.log.warn("""enforce_zdr is deprecated: Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).""")
+            warnings.warn("""Use the four `enforce_zdr_*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).""", DeprecationWarning)
+            pulumi.log.warn("""enforce_zdr is deprecated: Use the four `enforce_zdr_*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).""")
         if enforce_zdr is not None:
             pulumi.set(__self__, "enforce_zdr", enforce_zdr)
         if enforce_zdr_other is not None:
@@ -168,7 +168,7 @@ class ModelAccessPolicyArgs:
 
     @_builtins.property
     @pulumi.getter(name="allowedDataRegions")
-    def allowed_data_regions(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['DataRegion']]]]:
+    def allowed_data_regions(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[Union['DataRegion', Literal['global', 'europe', 'us']]]]]]:
         """
         Regions requests may be processed in: `global`, `europe`, `us`; compared as a set. Omit instead of `[]`.
 
@@ -177,7 +177,7 @@ class ModelAccessPolicyArgs:
         return pulumi.get(self, "allowed_data_regions")
 
     @allowed_data_regions.setter
-    def allowed_data_regions(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['DataRegion']]]]):
+    def allowed_data_regions(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[Union['DataRegion', Literal['global', 'europe', 'us']]]]]]):
         pulumi.set(self, "allowed_data_regions", value)
 
     @_builtins.property
@@ -252,10 +252,10 @@ class ModelAccessPolicyArgs:
 
     @_builtins.property
     @pulumi.getter(name="enforceZdr")
-    @_utilities.deprecated("""Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).""")
+    @_utilities.deprecated("""Use the four `enforce_zdr_*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).""")
     def enforce_zdr(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+        **Deprecated.** Use the four `enforce_zdr_*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 
         Default: null.
         """
@@ -271,7 +271,7 @@ class ModelAccessPolicyArgs:
         """
         Zero-data-retention for models of any other vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_other")
 
@@ -285,7 +285,7 @@ class ModelAccessPolicyArgs:
         """
         Zero-data-retention for the first named model vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_vendor_a")
 
@@ -299,7 +299,7 @@ class ModelAccessPolicyArgs:
         """
         Zero-data-retention for the second named model vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_vendor_b")
 
@@ -313,7 +313,7 @@ class ModelAccessPolicyArgs:
         """
         Zero-data-retention for the third named model vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_vendor_c")
 
@@ -353,7 +353,7 @@ class ModelAccessPolicyArgs:
     @pulumi.getter(name="keyHashes")
     def key_hashes(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        API key hashes the policy is assigned to directly (the API's `api_key_hashes`); a set. Given or omitted as `memberUserIds`.
+        API key hashes the policy is assigned to directly (the API's `api_key_hashes`); a set. Given or omitted as `member_user_ids`.
 
         Default: the keys are not managed.
         """
@@ -381,7 +381,7 @@ class ModelAccessPolicyArgs:
     @pulumi.getter(name="optedOutKeyHashes")
     def opted_out_key_hashes(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        API keys that do not inherit the policy when it is the workspace default (the API's `opted_out_api_key_hashes`); a set. Given or omitted as `memberUserIds`.
+        API keys that do not inherit the policy when it is the workspace default (the API's `opted_out_api_key_hashes`); a set. Given or omitted as `member_user_ids`.
 
         Default: the opt-outs are not managed.
         """
@@ -395,7 +395,7 @@ class ModelAccessPolicyArgs:
     @pulumi.getter(name="optedOutMemberUserIds")
     def opted_out_member_user_ids(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        Members that do not inherit the policy when it is the workspace default (the API's `opted_out_member_ids`); a set. Given or omitted as `memberUserIds`.
+        Members that do not inherit the policy when it is the workspace default (the API's `opted_out_member_ids`); a set. Given or omitted as `member_user_ids`.
 
         Default: the opt-outs are not managed.
         """
@@ -426,7 +426,7 @@ class ModelAccessPolicy(pulumi.CustomResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
-                 allowed_data_regions: pulumi.Input[Optional[Sequence[pulumi.Input['DataRegion']]]] = None,
+                 allowed_data_regions: pulumi.Input[Optional[Sequence[pulumi.Input[Union['DataRegion', Literal['global', 'europe', 'us']]]]]] = None,
                  allowed_models: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  allowed_providers: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  enable_free_model_publication: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -448,11 +448,11 @@ class ModelAccessPolicy(pulumi.CustomResource):
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        A workspace's model availability policy (Guardrail Policies), with the members and API keys it is assigned to, whether it is the workspace default and who opts out of that. `workspaceId` is the one arg whose change replaces it. Import it by `<workspaceId>/<policyId>`.
+        A workspace's model availability policy (Guardrail Policies), with the members and API keys it is assigned to, whether it is the workspace default and who opts out of that. `workspace_id` is the one arg whose change replaces it. Import it by `<workspaceId>/<policyId>`.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[Sequence[pulumi.Input['DataRegion']]] allowed_data_regions: Regions requests may be processed in: `global`, `europe`, `us`; compared as a set. Omit instead of `[]`.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['DataRegion', Literal['global', 'europe', 'us']]]]] allowed_data_regions: Regions requests may be processed in: `global`, `europe`, `us`; compared as a set. Omit instead of `[]`.
                
                Default: no restriction (null).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allowed_models: Models allowed, by slug or canonical slug; a set of identifiers (another identifier for a listed model is one update that then settles). Omit instead of `[]`.
@@ -470,38 +470,38 @@ class ModelAccessPolicy(pulumi.CustomResource):
         :param pulumi.Input[_builtins.bool] enable_paid_model_training: Whether providers may train on prompts sent to paid models.
                
                Default: the service's setting (null).
-        :param pulumi.Input[_builtins.bool] enforce_zdr: **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+        :param pulumi.Input[_builtins.bool] enforce_zdr: **Deprecated.** Use the four `enforce_zdr_*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
                
                Default: null.
         :param pulumi.Input[_builtins.bool] enforce_zdr_other: Zero-data-retention for models of any other vendor.
                
-               Default: `enforceZdr`, else null.
+               Default: `enforce_zdr`, else null.
         :param pulumi.Input[_builtins.bool] enforce_zdr_vendor_a: Zero-data-retention for the first named model vendor.
                
-               Default: `enforceZdr`, else null.
+               Default: `enforce_zdr`, else null.
         :param pulumi.Input[_builtins.bool] enforce_zdr_vendor_b: Zero-data-retention for the second named model vendor.
                
-               Default: `enforceZdr`, else null.
+               Default: `enforce_zdr`, else null.
         :param pulumi.Input[_builtins.bool] enforce_zdr_vendor_c: Zero-data-retention for the third named model vendor.
                
-               Default: `enforceZdr`, else null.
+               Default: `enforce_zdr`, else null.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ignored_models: Models excluded from routing, by slug or canonical slug; a set. Omit instead of `[]`.
                
                Default: none (null).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ignored_providers: Provider ids excluded from routing; a set. Omit instead of `[]`.
                
                Default: none (null).
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] key_hashes: API key hashes the policy is assigned to directly (the API's `api_key_hashes`); a set. Given or omitted as `memberUserIds`.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] key_hashes: API key hashes the policy is assigned to directly (the API's `api_key_hashes`); a set. Given or omitted as `member_user_ids`.
                
                Default: the keys are not managed.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] member_user_ids: Organization member user ids (`user_...`) the policy is assigned to directly (the API's `member_ids`); a set: order and duplicates do not matter. When given (even `[]`), exactly these; a member assigned out of band is an error at the next `up` until `pulumi refresh` shows it. When omitted, this resource leaves the policy's members alone.
                
                Default: the members are not managed.
         :param pulumi.Input[_builtins.str] name: Display name, 1 to 200 characters. Updates in place.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] opted_out_key_hashes: API keys that do not inherit the policy when it is the workspace default (the API's `opted_out_api_key_hashes`); a set. Given or omitted as `memberUserIds`.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] opted_out_key_hashes: API keys that do not inherit the policy when it is the workspace default (the API's `opted_out_api_key_hashes`); a set. Given or omitted as `member_user_ids`.
                
                Default: the opt-outs are not managed.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] opted_out_member_user_ids: Members that do not inherit the policy when it is the workspace default (the API's `opted_out_member_ids`); a set. Given or omitted as `memberUserIds`.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] opted_out_member_user_ids: Members that do not inherit the policy when it is the workspace default (the API's `opted_out_member_ids`); a set. Given or omitted as `member_user_ids`.
                
                Default: the opt-outs are not managed.
         :param pulumi.Input[_builtins.bool] workspace_default: Whether the policy is its workspace's default for its kind (the API's `is_workspace_default`): every member and key of the workspace without a policy of this kind of its own inherits it. A workspace has one default per kind: making this one the default unsets the previous one.
@@ -516,7 +516,7 @@ class ModelAccessPolicy(pulumi.CustomResource):
                  args: ModelAccessPolicyArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A workspace's model availability policy (Guardrail Policies), with the members and API keys it is assigned to, whether it is the workspace default and who opts out of that. `workspaceId` is the one arg whose change replaces it. Import it by `<workspaceId>/<policyId>`.
+        A workspace's model availability policy (Guardrail Policies), with the members and API keys it is assigned to, whether it is the workspace default and who opts out of that. `workspace_id` is the one arg whose change replaces it. Import it by `<workspaceId>/<policyId>`.
 
         :param str resource_name: The name of the resource.
         :param ModelAccessPolicyArgs args: The arguments to use to populate this resource's properties.
@@ -533,7 +533,7 @@ class ModelAccessPolicy(pulumi.CustomResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
-                 allowed_data_regions: pulumi.Input[Optional[Sequence[pulumi.Input['DataRegion']]]] = None,
+                 allowed_data_regions: pulumi.Input[Optional[Sequence[pulumi.Input[Union['DataRegion', Literal['global', 'europe', 'us']]]]]] = None,
                  allowed_models: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  allowed_providers: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  enable_free_model_publication: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -704,10 +704,10 @@ class ModelAccessPolicy(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="enforceZdr")
-    @_utilities.deprecated("""Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).""")
+    @_utilities.deprecated("""Use the four `enforce_zdr_*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).""")
     def enforce_zdr(self) -> pulumi.Output[Optional[_builtins.bool]]:
         """
-        **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+        **Deprecated.** Use the four `enforce_zdr_*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 
         Default: null.
         """
@@ -719,7 +719,7 @@ class ModelAccessPolicy(pulumi.CustomResource):
         """
         Zero-data-retention for models of any other vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_other")
 
@@ -729,7 +729,7 @@ class ModelAccessPolicy(pulumi.CustomResource):
         """
         Zero-data-retention for the first named model vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_vendor_a")
 
@@ -739,7 +739,7 @@ class ModelAccessPolicy(pulumi.CustomResource):
         """
         Zero-data-retention for the second named model vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_vendor_b")
 
@@ -749,7 +749,7 @@ class ModelAccessPolicy(pulumi.CustomResource):
         """
         Zero-data-retention for the third named model vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_vendor_c")
 
@@ -777,7 +777,7 @@ class ModelAccessPolicy(pulumi.CustomResource):
     @pulumi.getter(name="keyHashes")
     def key_hashes(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        API key hashes the policy is assigned to directly (the API's `api_key_hashes`); a set. Given or omitted as `memberUserIds`.
+        API key hashes the policy is assigned to directly (the API's `api_key_hashes`); a set. Given or omitted as `member_user_ids`.
 
         Default: the keys are not managed.
         """
@@ -813,7 +813,7 @@ class ModelAccessPolicy(pulumi.CustomResource):
     @pulumi.getter(name="optedOutKeyHashes")
     def opted_out_key_hashes(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        API keys that do not inherit the policy when it is the workspace default (the API's `opted_out_api_key_hashes`); a set. Given or omitted as `memberUserIds`.
+        API keys that do not inherit the policy when it is the workspace default (the API's `opted_out_api_key_hashes`); a set. Given or omitted as `member_user_ids`.
 
         Default: the opt-outs are not managed.
         """
@@ -823,7 +823,7 @@ class ModelAccessPolicy(pulumi.CustomResource):
     @pulumi.getter(name="optedOutMemberUserIds")
     def opted_out_member_user_ids(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        Members that do not inherit the policy when it is the workspace default (the API's `opted_out_member_ids`); a set. Given or omitted as `memberUserIds`.
+        Members that do not inherit the policy when it is the workspace default (the API's `opted_out_member_ids`); a set. Given or omitted as `member_user_ids`.
 
         Default: the opt-outs are not managed.
         """

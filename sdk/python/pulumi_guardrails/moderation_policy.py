@@ -7,7 +7,7 @@ import warnings
 import sys
 import pulumi
 import pulumi.runtime
-from typing import Any, Mapping, Optional, Sequence, Union, overload
+from typing import Literal, Any, Mapping, Optional, Sequence, Union, overload
 if sys.version_info >= (3, 11):
     from typing import NotRequired, TypedDict, TypeAlias
 else:
@@ -24,8 +24,8 @@ class ModerationPolicyArgs:
     def __init__(__self__, *,
                  name: pulumi.Input[_builtins.str],
                  workspace_id: pulumi.Input[_builtins.str],
-                 content_filter_builtins: pulumi.Input[Optional[Sequence[pulumi.Input['BuiltinFilterArgs']]]] = None,
-                 content_filters: pulumi.Input[Optional[Sequence[pulumi.Input['CustomFilterArgs']]]] = None,
+                 content_filter_builtins: pulumi.Input[Optional[Sequence[pulumi.Input[Union['BuiltinFilterArgs', 'BuiltinFilterArgsDict']]]]] = None,
+                 content_filters: pulumi.Input[Optional[Sequence[pulumi.Input[Union['CustomFilterArgs', 'CustomFilterArgsDict']]]]] = None,
                  key_hashes: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  member_user_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  opted_out_key_hashes: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
@@ -36,22 +36,22 @@ class ModerationPolicyArgs:
 
         :param pulumi.Input[_builtins.str] name: Display name, 1 to 200 characters. Updates in place.
         :param pulumi.Input[_builtins.str] workspace_id: The workspace the policy belongs to (the API's `workspace_id`): its id (UUID, any case) or its slug. State records the id, so a slug that names the same workspace is no change. **Another workspace replaces the resource.**
-        :param pulumi.Input[Sequence[pulumi.Input['BuiltinFilterArgs']]] content_filter_builtins: Builtin content filters; each slug at most once. Omit instead of `[]`.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['BuiltinFilterArgs', 'BuiltinFilterArgsDict']]]] content_filter_builtins: Builtin content filters; each slug at most once. Omit instead of `[]`.
                
                Default: none (null).
-        :param pulumi.Input[Sequence[pulumi.Input['CustomFilterArgs']]] content_filters: Custom regex content filters, applied in order. Omit instead of `[]`.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['CustomFilterArgs', 'CustomFilterArgsDict']]]] content_filters: Custom regex content filters, applied in order. Omit instead of `[]`.
                
                Default: none (null).
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] key_hashes: API key hashes the policy is assigned to directly (the API's `api_key_hashes`); a set. Given or omitted as `memberUserIds`.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] key_hashes: API key hashes the policy is assigned to directly (the API's `api_key_hashes`); a set. Given or omitted as `member_user_ids`.
                
                Default: the keys are not managed.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] member_user_ids: Organization member user ids (`user_...`) the policy is assigned to directly (the API's `member_ids`); a set: order and duplicates do not matter. When given (even `[]`), exactly these; a member assigned out of band is an error at the next `up` until `pulumi refresh` shows it. When omitted, this resource leaves the policy's members alone.
                
                Default: the members are not managed.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] opted_out_key_hashes: API keys that do not inherit the policy when it is the workspace default (the API's `opted_out_api_key_hashes`); a set. Given or omitted as `memberUserIds`.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] opted_out_key_hashes: API keys that do not inherit the policy when it is the workspace default (the API's `opted_out_api_key_hashes`); a set. Given or omitted as `member_user_ids`.
                
                Default: the opt-outs are not managed.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] opted_out_member_user_ids: Members that do not inherit the policy when it is the workspace default (the API's `opted_out_member_ids`); a set. Given or omitted as `memberUserIds`.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] opted_out_member_user_ids: Members that do not inherit the policy when it is the workspace default (the API's `opted_out_member_ids`); a set. Given or omitted as `member_user_ids`.
                
                Default: the opt-outs are not managed.
         :param pulumi.Input[_builtins.bool] workspace_default: Whether the policy is its workspace's default for its kind (the API's `is_workspace_default`): every member and key of the workspace without a policy of this kind of its own inherits it. A workspace has one default per kind: making this one the default unsets the previous one.
@@ -101,7 +101,7 @@ class ModerationPolicyArgs:
 
     @_builtins.property
     @pulumi.getter(name="contentFilterBuiltins")
-    def content_filter_builtins(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['BuiltinFilterArgs']]]]:
+    def content_filter_builtins(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[Union['BuiltinFilterArgs', 'BuiltinFilterArgsDict']]]]]:
         """
         Builtin content filters; each slug at most once. Omit instead of `[]`.
 
@@ -110,12 +110,12 @@ class ModerationPolicyArgs:
         return pulumi.get(self, "content_filter_builtins")
 
     @content_filter_builtins.setter
-    def content_filter_builtins(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['BuiltinFilterArgs']]]]):
+    def content_filter_builtins(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[Union['BuiltinFilterArgs', 'BuiltinFilterArgsDict']]]]]):
         pulumi.set(self, "content_filter_builtins", value)
 
     @_builtins.property
     @pulumi.getter(name="contentFilters")
-    def content_filters(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['CustomFilterArgs']]]]:
+    def content_filters(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[Union['CustomFilterArgs', 'CustomFilterArgsDict']]]]]:
         """
         Custom regex content filters, applied in order. Omit instead of `[]`.
 
@@ -124,14 +124,14 @@ class ModerationPolicyArgs:
         return pulumi.get(self, "content_filters")
 
     @content_filters.setter
-    def content_filters(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['CustomFilterArgs']]]]):
+    def content_filters(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[Union['CustomFilterArgs', 'CustomFilterArgsDict']]]]]):
         pulumi.set(self, "content_filters", value)
 
     @_builtins.property
     @pulumi.getter(name="keyHashes")
     def key_hashes(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        API key hashes the policy is assigned to directly (the API's `api_key_hashes`); a set. Given or omitted as `memberUserIds`.
+        API key hashes the policy is assigned to directly (the API's `api_key_hashes`); a set. Given or omitted as `member_user_ids`.
 
         Default: the keys are not managed.
         """
@@ -159,7 +159,7 @@ class ModerationPolicyArgs:
     @pulumi.getter(name="optedOutKeyHashes")
     def opted_out_key_hashes(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        API keys that do not inherit the policy when it is the workspace default (the API's `opted_out_api_key_hashes`); a set. Given or omitted as `memberUserIds`.
+        API keys that do not inherit the policy when it is the workspace default (the API's `opted_out_api_key_hashes`); a set. Given or omitted as `member_user_ids`.
 
         Default: the opt-outs are not managed.
         """
@@ -173,7 +173,7 @@ class ModerationPolicyArgs:
     @pulumi.getter(name="optedOutMemberUserIds")
     def opted_out_member_user_ids(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        Members that do not inherit the policy when it is the workspace default (the API's `opted_out_member_ids`); a set. Given or omitted as `memberUserIds`.
+        Members that do not inherit the policy when it is the workspace default (the API's `opted_out_member_ids`); a set. Given or omitted as `member_user_ids`.
 
         Default: the opt-outs are not managed.
         """
@@ -215,7 +215,7 @@ class ModerationPolicy(pulumi.CustomResource):
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        A workspace's moderation policy (Guardrail Policies), with the members and API keys it is assigned to, whether it is the workspace default and who opts out of that. `workspaceId` is the one arg whose change replaces it. Import it by `<workspaceId>/<policyId>`.
+        A workspace's moderation policy (Guardrail Policies), with the members and API keys it is assigned to, whether it is the workspace default and who opts out of that. `workspace_id` is the one arg whose change replaces it. Import it by `<workspaceId>/<policyId>`.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -225,17 +225,17 @@ class ModerationPolicy(pulumi.CustomResource):
         :param pulumi.Input[Sequence[pulumi.Input[Union['CustomFilterArgs', 'CustomFilterArgsDict']]]] content_filters: Custom regex content filters, applied in order. Omit instead of `[]`.
                
                Default: none (null).
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] key_hashes: API key hashes the policy is assigned to directly (the API's `api_key_hashes`); a set. Given or omitted as `memberUserIds`.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] key_hashes: API key hashes the policy is assigned to directly (the API's `api_key_hashes`); a set. Given or omitted as `member_user_ids`.
                
                Default: the keys are not managed.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] member_user_ids: Organization member user ids (`user_...`) the policy is assigned to directly (the API's `member_ids`); a set: order and duplicates do not matter. When given (even `[]`), exactly these; a member assigned out of band is an error at the next `up` until `pulumi refresh` shows it. When omitted, this resource leaves the policy's members alone.
                
                Default: the members are not managed.
         :param pulumi.Input[_builtins.str] name: Display name, 1 to 200 characters. Updates in place.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] opted_out_key_hashes: API keys that do not inherit the policy when it is the workspace default (the API's `opted_out_api_key_hashes`); a set. Given or omitted as `memberUserIds`.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] opted_out_key_hashes: API keys that do not inherit the policy when it is the workspace default (the API's `opted_out_api_key_hashes`); a set. Given or omitted as `member_user_ids`.
                
                Default: the opt-outs are not managed.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] opted_out_member_user_ids: Members that do not inherit the policy when it is the workspace default (the API's `opted_out_member_ids`); a set. Given or omitted as `memberUserIds`.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] opted_out_member_user_ids: Members that do not inherit the policy when it is the workspace default (the API's `opted_out_member_ids`); a set. Given or omitted as `member_user_ids`.
                
                Default: the opt-outs are not managed.
         :param pulumi.Input[_builtins.bool] workspace_default: Whether the policy is its workspace's default for its kind (the API's `is_workspace_default`): every member and key of the workspace without a policy of this kind of its own inherits it. A workspace has one default per kind: making this one the default unsets the previous one.
@@ -250,7 +250,7 @@ class ModerationPolicy(pulumi.CustomResource):
                  args: ModerationPolicyArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A workspace's moderation policy (Guardrail Policies), with the members and API keys it is assigned to, whether it is the workspace default and who opts out of that. `workspaceId` is the one arg whose change replaces it. Import it by `<workspaceId>/<policyId>`.
+        A workspace's moderation policy (Guardrail Policies), with the members and API keys it is assigned to, whether it is the workspace default and who opts out of that. `workspace_id` is the one arg whose change replaces it. Import it by `<workspaceId>/<policyId>`.
 
         :param str resource_name: The name of the resource.
         :param ModerationPolicyArgs args: The arguments to use to populate this resource's properties.
@@ -367,7 +367,7 @@ class ModerationPolicy(pulumi.CustomResource):
     @pulumi.getter(name="keyHashes")
     def key_hashes(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        API key hashes the policy is assigned to directly (the API's `api_key_hashes`); a set. Given or omitted as `memberUserIds`.
+        API key hashes the policy is assigned to directly (the API's `api_key_hashes`); a set. Given or omitted as `member_user_ids`.
 
         Default: the keys are not managed.
         """
@@ -403,7 +403,7 @@ class ModerationPolicy(pulumi.CustomResource):
     @pulumi.getter(name="optedOutKeyHashes")
     def opted_out_key_hashes(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        API keys that do not inherit the policy when it is the workspace default (the API's `opted_out_api_key_hashes`); a set. Given or omitted as `memberUserIds`.
+        API keys that do not inherit the policy when it is the workspace default (the API's `opted_out_api_key_hashes`); a set. Given or omitted as `member_user_ids`.
 
         Default: the opt-outs are not managed.
         """
@@ -413,7 +413,7 @@ class ModerationPolicy(pulumi.CustomResource):
     @pulumi.getter(name="optedOutMemberUserIds")
     def opted_out_member_user_ids(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        Members that do not inherit the policy when it is the workspace default (the API's `opted_out_member_ids`); a set. Given or omitted as `memberUserIds`.
+        Members that do not inherit the policy when it is the workspace default (the API's `opted_out_member_ids`); a set. Given or omitted as `member_user_ids`.
 
         Default: the opt-outs are not managed.
         """

@@ -944,28 +944,28 @@ class DeclaredGuardrailSettings(dict):
         :param _builtins.bool enable_paid_model_training: Whether providers may train on prompts sent to paid models.
                
                Default: the service's setting (null).
-        :param _builtins.bool enforce_zdr: **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+        :param _builtins.bool enforce_zdr: **Deprecated.** Use the four `enforce_zdr_*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
                
                Default: null.
         :param _builtins.bool enforce_zdr_other: Zero-data-retention for models of any other vendor.
                
-               Default: `enforceZdr`, else null.
+               Default: `enforce_zdr`, else null.
         :param _builtins.bool enforce_zdr_vendor_a: Zero-data-retention for the first named model vendor.
                
-               Default: `enforceZdr`, else null.
+               Default: `enforce_zdr`, else null.
         :param _builtins.bool enforce_zdr_vendor_b: Zero-data-retention for the second named model vendor.
                
-               Default: `enforceZdr`, else null.
+               Default: `enforce_zdr`, else null.
         :param _builtins.bool enforce_zdr_vendor_c: Zero-data-retention for the third named model vendor.
                
-               Default: `enforceZdr`, else null.
+               Default: `enforce_zdr`, else null.
         :param Sequence[_builtins.str] ignored_models: Models excluded from routing, by slug or canonical slug; a set. Omit instead of `[]`.
                
                Default: none (null).
         :param Sequence[_builtins.str] ignored_providers: Provider ids excluded from routing; a set. Omit instead of `[]`.
                
                Default: none (null).
-        :param _builtins.bool include_byok_in_budgets: Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+        :param _builtins.bool include_byok_in_budgets: Whether bring-your-own-key spend counts toward `limit_usd`. Omitted means false, the service's default.
                
                Default: false.
         :param _builtins.float limit_usd: Spending limit in US dollars, finite and >= 0.
@@ -1132,10 +1132,10 @@ class DeclaredGuardrailSettings(dict):
 
     @_builtins.property
     @pulumi.getter(name="enforceZdr")
-    @_utilities.deprecated("""Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).""")
+    @_utilities.deprecated("""Use the four `enforce_zdr_*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).""")
     def enforce_zdr(self) -> Optional[_builtins.bool]:
         """
-        **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+        **Deprecated.** Use the four `enforce_zdr_*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 
         Default: null.
         """
@@ -1147,7 +1147,7 @@ class DeclaredGuardrailSettings(dict):
         """
         Zero-data-retention for models of any other vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_other")
 
@@ -1157,7 +1157,7 @@ class DeclaredGuardrailSettings(dict):
         """
         Zero-data-retention for the first named model vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_vendor_a")
 
@@ -1167,7 +1167,7 @@ class DeclaredGuardrailSettings(dict):
         """
         Zero-data-retention for the second named model vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_vendor_b")
 
@@ -1177,7 +1177,7 @@ class DeclaredGuardrailSettings(dict):
         """
         Zero-data-retention for the third named model vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_vendor_c")
 
@@ -1205,7 +1205,7 @@ class DeclaredGuardrailSettings(dict):
     @pulumi.getter(name="includeByokInBudgets")
     def include_byok_in_budgets(self) -> Optional[_builtins.bool]:
         """
-        Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+        Whether bring-your-own-key spend counts toward `limit_usd`. Omitted means false, the service's default.
 
         Default: false.
         """
@@ -1422,7 +1422,7 @@ class UnsyncedPolicy(dict):
         :param _builtins.str kind: `budget`, `modelAvailability` or `moderation`.
         :param 'UnsyncedPolicySettings' enforces: The settings the policy now holds, in the Guardrail's arg names; absent when deleted or unlisted.
         :param _builtins.str policy_id: The policy that now holds the kind (when unlisted: the one last seen); absent when it was deleted.
-        :param _builtins.bool unlisted: The policy `policyId`, which the last refresh listed as this guardrail's, is no longer listed, and the service does not say whether it was deleted: its enforcement may have changed. Absent when false.
+        :param _builtins.bool unlisted: The policy `policy_id`, which the last refresh listed as this guardrail's, is no longer listed, and the service does not say whether it was deleted: its enforcement may have changed. Absent when false.
         """
         pulumi.set(__self__, "deleted", deleted)
         pulumi.set(__self__, "kind", kind)
@@ -1469,7 +1469,7 @@ class UnsyncedPolicy(dict):
     @pulumi.getter
     def unlisted(self) -> Optional[_builtins.bool]:
         """
-        The policy `policyId`, which the last refresh listed as this guardrail's, is no longer listed, and the service does not say whether it was deleted: its enforcement may have changed. Absent when false.
+        The policy `policy_id`, which the last refresh listed as this guardrail's, is no longer listed, and the service does not say whether it was deleted: its enforcement may have changed. Absent when false.
         """
         return pulumi.get(self, "unlisted")
 
@@ -1576,28 +1576,28 @@ class UnsyncedPolicySettings(dict):
         :param _builtins.bool enable_paid_model_training: Whether providers may train on prompts sent to paid models.
                
                Default: the service's setting (null).
-        :param _builtins.bool enforce_zdr: **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+        :param _builtins.bool enforce_zdr: **Deprecated.** Use the four `enforce_zdr_*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
                
                Default: null.
         :param _builtins.bool enforce_zdr_other: Zero-data-retention for models of any other vendor.
                
-               Default: `enforceZdr`, else null.
+               Default: `enforce_zdr`, else null.
         :param _builtins.bool enforce_zdr_vendor_a: Zero-data-retention for the first named model vendor.
                
-               Default: `enforceZdr`, else null.
+               Default: `enforce_zdr`, else null.
         :param _builtins.bool enforce_zdr_vendor_b: Zero-data-retention for the second named model vendor.
                
-               Default: `enforceZdr`, else null.
+               Default: `enforce_zdr`, else null.
         :param _builtins.bool enforce_zdr_vendor_c: Zero-data-retention for the third named model vendor.
                
-               Default: `enforceZdr`, else null.
+               Default: `enforce_zdr`, else null.
         :param Sequence[_builtins.str] ignored_models: Models excluded from routing, by slug or canonical slug; a set. Omit instead of `[]`.
                
                Default: none (null).
         :param Sequence[_builtins.str] ignored_providers: Provider ids excluded from routing; a set. Omit instead of `[]`.
                
                Default: none (null).
-        :param _builtins.bool include_byok_in_budgets: Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+        :param _builtins.bool include_byok_in_budgets: Whether bring-your-own-key spend counts toward `limit_usd`. Omitted means false, the service's default.
                
                Default: false.
         :param _builtins.float limit_usd: Spending limit in US dollars, finite and >= 0.
@@ -1726,10 +1726,10 @@ class UnsyncedPolicySettings(dict):
 
     @_builtins.property
     @pulumi.getter(name="enforceZdr")
-    @_utilities.deprecated("""Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).""")
+    @_utilities.deprecated("""Use the four `enforce_zdr_*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).""")
     def enforce_zdr(self) -> Optional[_builtins.bool]:
         """
-        **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+        **Deprecated.** Use the four `enforce_zdr_*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 
         Default: null.
         """
@@ -1741,7 +1741,7 @@ class UnsyncedPolicySettings(dict):
         """
         Zero-data-retention for models of any other vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_other")
 
@@ -1751,7 +1751,7 @@ class UnsyncedPolicySettings(dict):
         """
         Zero-data-retention for the first named model vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_vendor_a")
 
@@ -1761,7 +1761,7 @@ class UnsyncedPolicySettings(dict):
         """
         Zero-data-retention for the second named model vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_vendor_b")
 
@@ -1771,7 +1771,7 @@ class UnsyncedPolicySettings(dict):
         """
         Zero-data-retention for the third named model vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_vendor_c")
 
@@ -1799,7 +1799,7 @@ class UnsyncedPolicySettings(dict):
     @pulumi.getter(name="includeByokInBudgets")
     def include_byok_in_budgets(self) -> Optional[_builtins.bool]:
         """
-        Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+        Whether bring-your-own-key spend counts toward `limit_usd`. Omitted means false, the service's default.
 
         Default: false.
         """
@@ -1889,28 +1889,28 @@ class GetGuardrailsGuardrail(dict):
         :param _builtins.bool enable_paid_model_training: Whether providers may train on prompts sent to paid models.
                
                Default: the service's setting (null).
-        :param _builtins.bool enforce_zdr: **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+        :param _builtins.bool enforce_zdr: **Deprecated.** Use the four `enforce_zdr_*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
                
                Default: null.
         :param _builtins.bool enforce_zdr_other: Zero-data-retention for models of any other vendor.
                
-               Default: `enforceZdr`, else null.
+               Default: `enforce_zdr`, else null.
         :param _builtins.bool enforce_zdr_vendor_a: Zero-data-retention for the first named model vendor.
                
-               Default: `enforceZdr`, else null.
+               Default: `enforce_zdr`, else null.
         :param _builtins.bool enforce_zdr_vendor_b: Zero-data-retention for the second named model vendor.
                
-               Default: `enforceZdr`, else null.
+               Default: `enforce_zdr`, else null.
         :param _builtins.bool enforce_zdr_vendor_c: Zero-data-retention for the third named model vendor.
                
-               Default: `enforceZdr`, else null.
+               Default: `enforce_zdr`, else null.
         :param Sequence[_builtins.str] ignored_models: Models excluded from routing, by slug or canonical slug; a set. Omit instead of `[]`.
                
                Default: none (null).
         :param Sequence[_builtins.str] ignored_providers: Provider ids excluded from routing; a set. Omit instead of `[]`.
                
                Default: none (null).
-        :param _builtins.bool include_byok_in_budgets: Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+        :param _builtins.bool include_byok_in_budgets: Whether bring-your-own-key spend counts toward `limit_usd`. Omitted means false, the service's default.
                
                Default: false.
         :param _builtins.float limit_usd: Spending limit in US dollars, finite and >= 0.
@@ -2084,10 +2084,10 @@ class GetGuardrailsGuardrail(dict):
 
     @_builtins.property
     @pulumi.getter(name="enforceZdr")
-    @_utilities.deprecated("""Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).""")
+    @_utilities.deprecated("""Use the four `enforce_zdr_*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).""")
     def enforce_zdr(self) -> Optional[_builtins.bool]:
         """
-        **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+        **Deprecated.** Use the four `enforce_zdr_*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 
         Default: null.
         """
@@ -2099,7 +2099,7 @@ class GetGuardrailsGuardrail(dict):
         """
         Zero-data-retention for models of any other vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_other")
 
@@ -2109,7 +2109,7 @@ class GetGuardrailsGuardrail(dict):
         """
         Zero-data-retention for the first named model vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_vendor_a")
 
@@ -2119,7 +2119,7 @@ class GetGuardrailsGuardrail(dict):
         """
         Zero-data-retention for the second named model vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_vendor_b")
 
@@ -2129,7 +2129,7 @@ class GetGuardrailsGuardrail(dict):
         """
         Zero-data-retention for the third named model vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_vendor_c")
 
@@ -2157,7 +2157,7 @@ class GetGuardrailsGuardrail(dict):
     @pulumi.getter(name="includeByokInBudgets")
     def include_byok_in_budgets(self) -> Optional[_builtins.bool]:
         """
-        Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+        Whether bring-your-own-key spend counts toward `limit_usd`. Omitted means false, the service's default.
 
         Default: false.
         """
@@ -2269,28 +2269,28 @@ class GetPoliciesPolicy(dict):
         :param _builtins.bool enable_paid_model_training: Whether providers may train on prompts sent to paid models.
                
                Default: the service's setting (null).
-        :param _builtins.bool enforce_zdr: **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+        :param _builtins.bool enforce_zdr: **Deprecated.** Use the four `enforce_zdr_*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
                
                Default: null.
         :param _builtins.bool enforce_zdr_other: Zero-data-retention for models of any other vendor.
                
-               Default: `enforceZdr`, else null.
+               Default: `enforce_zdr`, else null.
         :param _builtins.bool enforce_zdr_vendor_a: Zero-data-retention for the first named model vendor.
                
-               Default: `enforceZdr`, else null.
+               Default: `enforce_zdr`, else null.
         :param _builtins.bool enforce_zdr_vendor_b: Zero-data-retention for the second named model vendor.
                
-               Default: `enforceZdr`, else null.
+               Default: `enforce_zdr`, else null.
         :param _builtins.bool enforce_zdr_vendor_c: Zero-data-retention for the third named model vendor.
                
-               Default: `enforceZdr`, else null.
+               Default: `enforce_zdr`, else null.
         :param Sequence[_builtins.str] ignored_models: Models excluded from routing, by slug or canonical slug; a set. Omit instead of `[]`.
                
                Default: none (null).
         :param Sequence[_builtins.str] ignored_providers: Provider ids excluded from routing; a set. Omit instead of `[]`.
                
                Default: none (null).
-        :param _builtins.bool include_byok_in_budgets: Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+        :param _builtins.bool include_byok_in_budgets: Whether bring-your-own-key spend counts toward `limit_usd`. Omitted means false, the service's default.
                
                Default: false.
         :param _builtins.bool legacy_mapped: Whether the service keeps it in sync with a guardrail (the API's `is_legacy_mapped`); absent when the service does not say.
@@ -2497,10 +2497,10 @@ class GetPoliciesPolicy(dict):
 
     @_builtins.property
     @pulumi.getter(name="enforceZdr")
-    @_utilities.deprecated("""Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).""")
+    @_utilities.deprecated("""Use the four `enforce_zdr_*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).""")
     def enforce_zdr(self) -> Optional[_builtins.bool]:
         """
-        **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+        **Deprecated.** Use the four `enforce_zdr_*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 
         Default: null.
         """
@@ -2512,7 +2512,7 @@ class GetPoliciesPolicy(dict):
         """
         Zero-data-retention for models of any other vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_other")
 
@@ -2522,7 +2522,7 @@ class GetPoliciesPolicy(dict):
         """
         Zero-data-retention for the first named model vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_vendor_a")
 
@@ -2532,7 +2532,7 @@ class GetPoliciesPolicy(dict):
         """
         Zero-data-retention for the second named model vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_vendor_b")
 
@@ -2542,7 +2542,7 @@ class GetPoliciesPolicy(dict):
         """
         Zero-data-retention for the third named model vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_vendor_c")
 
@@ -2570,7 +2570,7 @@ class GetPoliciesPolicy(dict):
     @pulumi.getter(name="includeByokInBudgets")
     def include_byok_in_budgets(self) -> Optional[_builtins.bool]:
         """
-        Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+        Whether bring-your-own-key spend counts toward `limit_usd`. Omitted means false, the service's default.
 
         Default: false.
         """
@@ -2719,28 +2719,28 @@ class GetSubjectPoliciesWorkspaceWidePolicy(dict):
         :param _builtins.bool enable_paid_model_training: Whether providers may train on prompts sent to paid models.
                
                Default: the service's setting (null).
-        :param _builtins.bool enforce_zdr: **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+        :param _builtins.bool enforce_zdr: **Deprecated.** Use the four `enforce_zdr_*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
                
                Default: null.
         :param _builtins.bool enforce_zdr_other: Zero-data-retention for models of any other vendor.
                
-               Default: `enforceZdr`, else null.
+               Default: `enforce_zdr`, else null.
         :param _builtins.bool enforce_zdr_vendor_a: Zero-data-retention for the first named model vendor.
                
-               Default: `enforceZdr`, else null.
+               Default: `enforce_zdr`, else null.
         :param _builtins.bool enforce_zdr_vendor_b: Zero-data-retention for the second named model vendor.
                
-               Default: `enforceZdr`, else null.
+               Default: `enforce_zdr`, else null.
         :param _builtins.bool enforce_zdr_vendor_c: Zero-data-retention for the third named model vendor.
                
-               Default: `enforceZdr`, else null.
+               Default: `enforce_zdr`, else null.
         :param Sequence[_builtins.str] ignored_models: Models excluded from routing, by slug or canonical slug; a set. Omit instead of `[]`.
                
                Default: none (null).
         :param Sequence[_builtins.str] ignored_providers: Provider ids excluded from routing; a set. Omit instead of `[]`.
                
                Default: none (null).
-        :param _builtins.bool include_byok_in_budgets: Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+        :param _builtins.bool include_byok_in_budgets: Whether bring-your-own-key spend counts toward `limit_usd`. Omitted means false, the service's default.
                
                Default: false.
         :param _builtins.float limit_usd: Spending limit in US dollars, finite and >= 0.
@@ -2911,10 +2911,10 @@ class GetSubjectPoliciesWorkspaceWidePolicy(dict):
 
     @_builtins.property
     @pulumi.getter(name="enforceZdr")
-    @_utilities.deprecated("""Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).""")
+    @_utilities.deprecated("""Use the four `enforce_zdr_*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).""")
     def enforce_zdr(self) -> Optional[_builtins.bool]:
         """
-        **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+        **Deprecated.** Use the four `enforce_zdr_*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 
         Default: null.
         """
@@ -2926,7 +2926,7 @@ class GetSubjectPoliciesWorkspaceWidePolicy(dict):
         """
         Zero-data-retention for models of any other vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_other")
 
@@ -2936,7 +2936,7 @@ class GetSubjectPoliciesWorkspaceWidePolicy(dict):
         """
         Zero-data-retention for the first named model vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_vendor_a")
 
@@ -2946,7 +2946,7 @@ class GetSubjectPoliciesWorkspaceWidePolicy(dict):
         """
         Zero-data-retention for the second named model vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_vendor_b")
 
@@ -2956,7 +2956,7 @@ class GetSubjectPoliciesWorkspaceWidePolicy(dict):
         """
         Zero-data-retention for the third named model vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_vendor_c")
 
@@ -2984,7 +2984,7 @@ class GetSubjectPoliciesWorkspaceWidePolicy(dict):
     @pulumi.getter(name="includeByokInBudgets")
     def include_byok_in_budgets(self) -> Optional[_builtins.bool]:
         """
-        Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+        Whether bring-your-own-key spend counts toward `limit_usd`. Omitted means false, the service's default.
 
         Default: false.
         """
@@ -3044,7 +3044,7 @@ class GetWorkspacesWorkspace(dict):
         A workspace found by getWorkspaces.
 
         :param _builtins.str default_guardrail_id: The id of the workspace's default guardrail, which covers every member and API key of the workspace without a guardrail of its own. It exists (with no restriction) even before anything wrote it.
-        :param _builtins.str id: The workspace's id (UUID): what a guardrail's `workspaceId` takes.
+        :param _builtins.str id: The workspace's id (UUID): what a guardrail's `workspace_id` takes.
         :param _builtins.str created_at: When the workspace was created (ISO 8601).
         :param _builtins.str description: The workspace's description; absent when it has none.
         :param _builtins.str name: The workspace's name.
@@ -3076,7 +3076,7 @@ class GetWorkspacesWorkspace(dict):
     @pulumi.getter
     def id(self) -> _builtins.str:
         """
-        The workspace's id (UUID): what a guardrail's `workspaceId` takes.
+        The workspace's id (UUID): what a guardrail's `workspace_id` takes.
         """
         return pulumi.get(self, "id")
 

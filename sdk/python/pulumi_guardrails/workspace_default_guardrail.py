@@ -7,7 +7,7 @@ import warnings
 import sys
 import pulumi
 import pulumi.runtime
-from typing import Any, Mapping, Optional, Sequence, Union, overload
+from typing import Literal, Any, Mapping, Optional, Sequence, Union, overload
 if sys.version_info >= (3, 11):
     from typing import NotRequired, TypedDict, TypeAlias
 else:
@@ -23,11 +23,11 @@ __all__ = ['WorkspaceDefaultGuardrailArgs', 'WorkspaceDefaultGuardrail']
 class WorkspaceDefaultGuardrailArgs:
     def __init__(__self__, *,
                  workspace_id: pulumi.Input[_builtins.str],
-                 allowed_data_regions: pulumi.Input[Optional[Sequence[pulumi.Input['DataRegion']]]] = None,
+                 allowed_data_regions: pulumi.Input[Optional[Sequence[pulumi.Input[Union['DataRegion', Literal['global', 'europe', 'us']]]]]] = None,
                  allowed_models: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  allowed_providers: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
-                 content_filter_builtins: pulumi.Input[Optional[Sequence[pulumi.Input['BuiltinFilterArgs']]]] = None,
-                 content_filters: pulumi.Input[Optional[Sequence[pulumi.Input['CustomFilterArgs']]]] = None,
+                 content_filter_builtins: pulumi.Input[Optional[Sequence[pulumi.Input[Union['BuiltinFilterArgs', 'BuiltinFilterArgsDict']]]]] = None,
+                 content_filters: pulumi.Input[Optional[Sequence[pulumi.Input[Union['CustomFilterArgs', 'CustomFilterArgsDict']]]]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  enable_free_model_publication: pulumi.Input[Optional[_builtins.bool]] = None,
                  enable_free_model_training: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -42,13 +42,13 @@ class WorkspaceDefaultGuardrailArgs:
                  include_byok_in_budgets: pulumi.Input[Optional[_builtins.bool]] = None,
                  limit_usd: pulumi.Input[Optional[_builtins.float]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
-                 reset_interval: pulumi.Input[Optional['ResetInterval']] = None,
+                 reset_interval: pulumi.Input[Optional[Union['ResetInterval', Literal['daily', 'weekly', 'monthly']]]] = None,
                  reset_on_delete: pulumi.Input[Optional[_builtins.bool]] = None):
         """
         The set of arguments for constructing a WorkspaceDefaultGuardrail resource.
 
         :param pulumi.Input[_builtins.str] workspace_id: The workspace whose default guardrail this is: its id (UUID, any case) or its slug. State records the id, so a slug that names the same workspace is no change. **Another workspace replaces the resource.**
-        :param pulumi.Input[Sequence[pulumi.Input['DataRegion']]] allowed_data_regions: Regions requests may be processed in: `global`, `europe`, `us`; compared as a set. Omit instead of `[]`.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['DataRegion', Literal['global', 'europe', 'us']]]]] allowed_data_regions: Regions requests may be processed in: `global`, `europe`, `us`; compared as a set. Omit instead of `[]`.
                
                Default: no restriction (null).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allowed_models: Models allowed, by slug or canonical slug; a set of identifiers (another identifier for a listed model is one update that then settles). Omit instead of `[]`.
@@ -57,10 +57,10 @@ class WorkspaceDefaultGuardrailArgs:
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allowed_providers: Provider ids allowed; compared as a set. Omit instead of `[]`.
                
                Default: no restriction (null).
-        :param pulumi.Input[Sequence[pulumi.Input['BuiltinFilterArgs']]] content_filter_builtins: Builtin content filters; each slug at most once. Omit instead of `[]`.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['BuiltinFilterArgs', 'BuiltinFilterArgsDict']]]] content_filter_builtins: Builtin content filters; each slug at most once. Omit instead of `[]`.
                
                Default: none (null).
-        :param pulumi.Input[Sequence[pulumi.Input['CustomFilterArgs']]] content_filters: Custom regex content filters, applied in order. Omit instead of `[]`.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['CustomFilterArgs', 'CustomFilterArgsDict']]]] content_filters: Custom regex content filters, applied in order. Omit instead of `[]`.
                
                Default: none (null).
         :param pulumi.Input[_builtins.str] description: At most 1000 characters.
@@ -75,28 +75,28 @@ class WorkspaceDefaultGuardrailArgs:
         :param pulumi.Input[_builtins.bool] enable_paid_model_training: Whether providers may train on prompts sent to paid models.
                
                Default: the service's setting (null).
-        :param pulumi.Input[_builtins.bool] enforce_zdr: **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+        :param pulumi.Input[_builtins.bool] enforce_zdr: **Deprecated.** Use the four `enforce_zdr_*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
                
                Default: null.
         :param pulumi.Input[_builtins.bool] enforce_zdr_other: Zero-data-retention for models of any other vendor.
                
-               Default: `enforceZdr`, else null.
+               Default: `enforce_zdr`, else null.
         :param pulumi.Input[_builtins.bool] enforce_zdr_vendor_a: Zero-data-retention for the first named model vendor.
                
-               Default: `enforceZdr`, else null.
+               Default: `enforce_zdr`, else null.
         :param pulumi.Input[_builtins.bool] enforce_zdr_vendor_b: Zero-data-retention for the second named model vendor.
                
-               Default: `enforceZdr`, else null.
+               Default: `enforce_zdr`, else null.
         :param pulumi.Input[_builtins.bool] enforce_zdr_vendor_c: Zero-data-retention for the third named model vendor.
                
-               Default: `enforceZdr`, else null.
+               Default: `enforce_zdr`, else null.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ignored_models: Models excluded from routing, by slug or canonical slug; a set. Omit instead of `[]`.
                
                Default: none (null).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ignored_providers: Provider ids excluded from routing; a set. Omit instead of `[]`.
                
                Default: none (null).
-        :param pulumi.Input[_builtins.bool] include_byok_in_budgets: Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+        :param pulumi.Input[_builtins.bool] include_byok_in_budgets: Whether bring-your-own-key spend counts toward `limit_usd`. Omitted means false, the service's default.
                
                Default: false.
         :param pulumi.Input[_builtins.float] limit_usd: Spending limit in US dollars, finite and >= 0.
@@ -105,7 +105,7 @@ class WorkspaceDefaultGuardrailArgs:
         :param pulumi.Input[_builtins.str] name: Display name, 1 to 200 characters. When omitted, the service's name stands (it names a default guardrail `Workspace <id> Default`), and a name changed by hand is left alone.
                
                Default: the service's name.
-        :param pulumi.Input['ResetInterval'] reset_interval: When the spending limit resets: `daily`, `weekly` or `monthly`.
+        :param pulumi.Input[Union['ResetInterval', Literal['daily', 'weekly', 'monthly']]] reset_interval: When the spending limit resets: `daily`, `weekly` or `monthly`.
                
                Default: none (null).
         :param pulumi.Input[_builtins.bool] reset_on_delete: What a delete (`pulumi destroy`, or removing the resource) does on the service. false: the resource leaves the state and the settings stay in force (the guardrail cannot be deleted). true: every setting but the name and description is first set back to no restriction.
@@ -132,8 +132,8 @@ class WorkspaceDefaultGuardrailArgs:
         if enable_paid_model_training is not None:
             pulumi.set(__self__, "enable_paid_model_training", enable_paid_model_training)
         if enforce_zdr is not None:
-            warnings.warn("""Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).""", DeprecationWarning)
-            pulumi.log.warn("""enforce_zdr is deprecated: Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).""")
+            warnings.warn("""Use the four `enforce_zdr_*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).""", DeprecationWarning)
+            pulumi.log.warn("""enforce_zdr is deprecated: Use the four `enforce_zdr_*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).""")
         if enforce_zdr is not None:
             pulumi.set(__self__, "enforce_zdr", enforce_zdr)
         if enforce_zdr_other is not None:
@@ -173,7 +173,7 @@ class WorkspaceDefaultGuardrailArgs:
 
     @_builtins.property
     @pulumi.getter(name="allowedDataRegions")
-    def allowed_data_regions(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['DataRegion']]]]:
+    def allowed_data_regions(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[Union['DataRegion', Literal['global', 'europe', 'us']]]]]]:
         """
         Regions requests may be processed in: `global`, `europe`, `us`; compared as a set. Omit instead of `[]`.
 
@@ -182,7 +182,7 @@ class WorkspaceDefaultGuardrailArgs:
         return pulumi.get(self, "allowed_data_regions")
 
     @allowed_data_regions.setter
-    def allowed_data_regions(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['DataRegion']]]]):
+    def allowed_data_regions(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[Union['DataRegion', Literal['global', 'europe', 'us']]]]]]):
         pulumi.set(self, "allowed_data_regions", value)
 
     @_builtins.property
@@ -215,7 +215,7 @@ class WorkspaceDefaultGuardrailArgs:
 
     @_builtins.property
     @pulumi.getter(name="contentFilterBuiltins")
-    def content_filter_builtins(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['BuiltinFilterArgs']]]]:
+    def content_filter_builtins(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[Union['BuiltinFilterArgs', 'BuiltinFilterArgsDict']]]]]:
         """
         Builtin content filters; each slug at most once. Omit instead of `[]`.
 
@@ -224,12 +224,12 @@ class WorkspaceDefaultGuardrailArgs:
         return pulumi.get(self, "content_filter_builtins")
 
     @content_filter_builtins.setter
-    def content_filter_builtins(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['BuiltinFilterArgs']]]]):
+    def content_filter_builtins(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[Union['BuiltinFilterArgs', 'BuiltinFilterArgsDict']]]]]):
         pulumi.set(self, "content_filter_builtins", value)
 
     @_builtins.property
     @pulumi.getter(name="contentFilters")
-    def content_filters(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['CustomFilterArgs']]]]:
+    def content_filters(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[Union['CustomFilterArgs', 'CustomFilterArgsDict']]]]]:
         """
         Custom regex content filters, applied in order. Omit instead of `[]`.
 
@@ -238,7 +238,7 @@ class WorkspaceDefaultGuardrailArgs:
         return pulumi.get(self, "content_filters")
 
     @content_filters.setter
-    def content_filters(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['CustomFilterArgs']]]]):
+    def content_filters(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[Union['CustomFilterArgs', 'CustomFilterArgsDict']]]]]):
         pulumi.set(self, "content_filters", value)
 
     @_builtins.property
@@ -299,10 +299,10 @@ class WorkspaceDefaultGuardrailArgs:
 
     @_builtins.property
     @pulumi.getter(name="enforceZdr")
-    @_utilities.deprecated("""Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).""")
+    @_utilities.deprecated("""Use the four `enforce_zdr_*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).""")
     def enforce_zdr(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+        **Deprecated.** Use the four `enforce_zdr_*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 
         Default: null.
         """
@@ -318,7 +318,7 @@ class WorkspaceDefaultGuardrailArgs:
         """
         Zero-data-retention for models of any other vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_other")
 
@@ -332,7 +332,7 @@ class WorkspaceDefaultGuardrailArgs:
         """
         Zero-data-retention for the first named model vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_vendor_a")
 
@@ -346,7 +346,7 @@ class WorkspaceDefaultGuardrailArgs:
         """
         Zero-data-retention for the second named model vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_vendor_b")
 
@@ -360,7 +360,7 @@ class WorkspaceDefaultGuardrailArgs:
         """
         Zero-data-retention for the third named model vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_vendor_c")
 
@@ -400,7 +400,7 @@ class WorkspaceDefaultGuardrailArgs:
     @pulumi.getter(name="includeByokInBudgets")
     def include_byok_in_budgets(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+        Whether bring-your-own-key spend counts toward `limit_usd`. Omitted means false, the service's default.
 
         Default: false.
         """
@@ -440,7 +440,7 @@ class WorkspaceDefaultGuardrailArgs:
 
     @_builtins.property
     @pulumi.getter(name="resetInterval")
-    def reset_interval(self) -> pulumi.Input[Optional['ResetInterval']]:
+    def reset_interval(self) -> pulumi.Input[Optional[Union['ResetInterval', Literal['daily', 'weekly', 'monthly']]]]:
         """
         When the spending limit resets: `daily`, `weekly` or `monthly`.
 
@@ -449,7 +449,7 @@ class WorkspaceDefaultGuardrailArgs:
         return pulumi.get(self, "reset_interval")
 
     @reset_interval.setter
-    def reset_interval(self, value: pulumi.Input[Optional['ResetInterval']]):
+    def reset_interval(self, value: pulumi.Input[Optional[Union['ResetInterval', Literal['daily', 'weekly', 'monthly']]]]):
         pulumi.set(self, "reset_interval", value)
 
     @_builtins.property
@@ -473,7 +473,7 @@ class WorkspaceDefaultGuardrail(pulumi.CustomResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
-                 allowed_data_regions: pulumi.Input[Optional[Sequence[pulumi.Input['DataRegion']]]] = None,
+                 allowed_data_regions: pulumi.Input[Optional[Sequence[pulumi.Input[Union['DataRegion', Literal['global', 'europe', 'us']]]]]] = None,
                  allowed_models: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  allowed_providers: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  content_filter_builtins: pulumi.Input[Optional[Sequence[pulumi.Input[Union['BuiltinFilterArgs', 'BuiltinFilterArgsDict']]]]] = None,
@@ -492,16 +492,16 @@ class WorkspaceDefaultGuardrail(pulumi.CustomResource):
                  include_byok_in_budgets: pulumi.Input[Optional[_builtins.bool]] = None,
                  limit_usd: pulumi.Input[Optional[_builtins.float]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
-                 reset_interval: pulumi.Input[Optional['ResetInterval']] = None,
+                 reset_interval: pulumi.Input[Optional[Union['ResetInterval', Literal['daily', 'weekly', 'monthly']]]] = None,
                  reset_on_delete: pulumi.Input[Optional[_builtins.bool]] = None,
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        A workspace's default guardrail: it applies to every member and API key of the workspace that has no guardrail of its own. Never created or deleted: create and update PATCH it; a delete leaves its settings in force unless `resetOnDelete` is set. `workspaceId` is the one arg whose change replaces it. Import it by the workspace's id or slug.
+        A workspace's default guardrail: it applies to every member and API key of the workspace that has no guardrail of its own. Never created or deleted: create and update PATCH it; a delete leaves its settings in force unless `reset_on_delete` is set. `workspace_id` is the one arg whose change replaces it. Import it by the workspace's id or slug.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[Sequence[pulumi.Input['DataRegion']]] allowed_data_regions: Regions requests may be processed in: `global`, `europe`, `us`; compared as a set. Omit instead of `[]`.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['DataRegion', Literal['global', 'europe', 'us']]]]] allowed_data_regions: Regions requests may be processed in: `global`, `europe`, `us`; compared as a set. Omit instead of `[]`.
                
                Default: no restriction (null).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allowed_models: Models allowed, by slug or canonical slug; a set of identifiers (another identifier for a listed model is one update that then settles). Omit instead of `[]`.
@@ -528,28 +528,28 @@ class WorkspaceDefaultGuardrail(pulumi.CustomResource):
         :param pulumi.Input[_builtins.bool] enable_paid_model_training: Whether providers may train on prompts sent to paid models.
                
                Default: the service's setting (null).
-        :param pulumi.Input[_builtins.bool] enforce_zdr: **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+        :param pulumi.Input[_builtins.bool] enforce_zdr: **Deprecated.** Use the four `enforce_zdr_*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
                
                Default: null.
         :param pulumi.Input[_builtins.bool] enforce_zdr_other: Zero-data-retention for models of any other vendor.
                
-               Default: `enforceZdr`, else null.
+               Default: `enforce_zdr`, else null.
         :param pulumi.Input[_builtins.bool] enforce_zdr_vendor_a: Zero-data-retention for the first named model vendor.
                
-               Default: `enforceZdr`, else null.
+               Default: `enforce_zdr`, else null.
         :param pulumi.Input[_builtins.bool] enforce_zdr_vendor_b: Zero-data-retention for the second named model vendor.
                
-               Default: `enforceZdr`, else null.
+               Default: `enforce_zdr`, else null.
         :param pulumi.Input[_builtins.bool] enforce_zdr_vendor_c: Zero-data-retention for the third named model vendor.
                
-               Default: `enforceZdr`, else null.
+               Default: `enforce_zdr`, else null.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ignored_models: Models excluded from routing, by slug or canonical slug; a set. Omit instead of `[]`.
                
                Default: none (null).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ignored_providers: Provider ids excluded from routing; a set. Omit instead of `[]`.
                
                Default: none (null).
-        :param pulumi.Input[_builtins.bool] include_byok_in_budgets: Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+        :param pulumi.Input[_builtins.bool] include_byok_in_budgets: Whether bring-your-own-key spend counts toward `limit_usd`. Omitted means false, the service's default.
                
                Default: false.
         :param pulumi.Input[_builtins.float] limit_usd: Spending limit in US dollars, finite and >= 0.
@@ -558,7 +558,7 @@ class WorkspaceDefaultGuardrail(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] name: Display name, 1 to 200 characters. When omitted, the service's name stands (it names a default guardrail `Workspace <id> Default`), and a name changed by hand is left alone.
                
                Default: the service's name.
-        :param pulumi.Input['ResetInterval'] reset_interval: When the spending limit resets: `daily`, `weekly` or `monthly`.
+        :param pulumi.Input[Union['ResetInterval', Literal['daily', 'weekly', 'monthly']]] reset_interval: When the spending limit resets: `daily`, `weekly` or `monthly`.
                
                Default: none (null).
         :param pulumi.Input[_builtins.bool] reset_on_delete: What a delete (`pulumi destroy`, or removing the resource) does on the service. false: the resource leaves the state and the settings stay in force (the guardrail cannot be deleted). true: every setting but the name and description is first set back to no restriction.
@@ -573,7 +573,7 @@ class WorkspaceDefaultGuardrail(pulumi.CustomResource):
                  args: WorkspaceDefaultGuardrailArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A workspace's default guardrail: it applies to every member and API key of the workspace that has no guardrail of its own. Never created or deleted: create and update PATCH it; a delete leaves its settings in force unless `resetOnDelete` is set. `workspaceId` is the one arg whose change replaces it. Import it by the workspace's id or slug.
+        A workspace's default guardrail: it applies to every member and API key of the workspace that has no guardrail of its own. Never created or deleted: create and update PATCH it; a delete leaves its settings in force unless `reset_on_delete` is set. `workspace_id` is the one arg whose change replaces it. Import it by the workspace's id or slug.
 
         :param str resource_name: The name of the resource.
         :param WorkspaceDefaultGuardrailArgs args: The arguments to use to populate this resource's properties.
@@ -590,7 +590,7 @@ class WorkspaceDefaultGuardrail(pulumi.CustomResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
-                 allowed_data_regions: pulumi.Input[Optional[Sequence[pulumi.Input['DataRegion']]]] = None,
+                 allowed_data_regions: pulumi.Input[Optional[Sequence[pulumi.Input[Union['DataRegion', Literal['global', 'europe', 'us']]]]]] = None,
                  allowed_models: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  allowed_providers: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  content_filter_builtins: pulumi.Input[Optional[Sequence[pulumi.Input[Union['BuiltinFilterArgs', 'BuiltinFilterArgsDict']]]]] = None,
@@ -609,7 +609,7 @@ class WorkspaceDefaultGuardrail(pulumi.CustomResource):
                  include_byok_in_budgets: pulumi.Input[Optional[_builtins.bool]] = None,
                  limit_usd: pulumi.Input[Optional[_builtins.float]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
-                 reset_interval: pulumi.Input[Optional['ResetInterval']] = None,
+                 reset_interval: pulumi.Input[Optional[Union['ResetInterval', Literal['daily', 'weekly', 'monthly']]]] = None,
                  reset_on_delete: pulumi.Input[Optional[_builtins.bool]] = None,
                  workspace_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
@@ -729,7 +729,7 @@ class WorkspaceDefaultGuardrail(pulumi.CustomResource):
     @pulumi.getter(name="allowedModelsCanonical")
     def allowed_models_canonical(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        The canonical slugs of `allowedModels` as the service holds them; `allowedModels` echoes the program's own identifiers.
+        The canonical slugs of `allowed_models` as the service holds them; `allowed_models` echoes the program's own identifiers.
         """
         return pulumi.get(self, "allowed_models_canonical")
 
@@ -813,10 +813,10 @@ class WorkspaceDefaultGuardrail(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="enforceZdr")
-    @_utilities.deprecated("""Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).""")
+    @_utilities.deprecated("""Use the four `enforce_zdr_*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).""")
     def enforce_zdr(self) -> pulumi.Output[Optional[_builtins.bool]]:
         """
-        **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+        **Deprecated.** Use the four `enforce_zdr_*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 
         Default: null.
         """
@@ -828,7 +828,7 @@ class WorkspaceDefaultGuardrail(pulumi.CustomResource):
         """
         Zero-data-retention for models of any other vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_other")
 
@@ -838,7 +838,7 @@ class WorkspaceDefaultGuardrail(pulumi.CustomResource):
         """
         Zero-data-retention for the first named model vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_vendor_a")
 
@@ -848,7 +848,7 @@ class WorkspaceDefaultGuardrail(pulumi.CustomResource):
         """
         Zero-data-retention for the second named model vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_vendor_b")
 
@@ -858,7 +858,7 @@ class WorkspaceDefaultGuardrail(pulumi.CustomResource):
         """
         Zero-data-retention for the third named model vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_vendor_c")
 
@@ -884,7 +884,7 @@ class WorkspaceDefaultGuardrail(pulumi.CustomResource):
     @pulumi.getter(name="ignoredModelsCanonical")
     def ignored_models_canonical(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        The canonical slugs of `ignoredModels` as the service holds them; `ignoredModels` echoes the program's own identifiers.
+        The canonical slugs of `ignored_models` as the service holds them; `ignored_models` echoes the program's own identifiers.
         """
         return pulumi.get(self, "ignored_models_canonical")
 
@@ -902,7 +902,7 @@ class WorkspaceDefaultGuardrail(pulumi.CustomResource):
     @pulumi.getter(name="includeByokInBudgets")
     def include_byok_in_budgets(self) -> pulumi.Output[Optional[_builtins.bool]]:
         """
-        Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+        Whether bring-your-own-key spend counts toward `limit_usd`. Omitted means false, the service's default.
 
         Default: false.
         """

@@ -7,7 +7,7 @@ import warnings
 import sys
 import pulumi
 import pulumi.runtime
-from typing import Any, Mapping, Optional, Sequence, Union, overload
+from typing import Literal, Any, Mapping, Optional, Sequence, Union, overload
 if sys.version_info >= (3, 11):
     from typing import NotRequired, TypedDict, TypeAlias
 else:
@@ -23,13 +23,13 @@ __all__ = ['WorkspaceWidePolicyArgs', 'WorkspaceWidePolicy']
 class WorkspaceWidePolicyArgs:
     def __init__(__self__, *,
                  name: pulumi.Input[_builtins.str],
-                 policy_type: pulumi.Input['PolicyType'],
+                 policy_type: pulumi.Input[Union['PolicyType', Literal['budget', 'modelAccess', 'moderation']]],
                  all_workspaces: pulumi.Input[Optional[_builtins.bool]] = None,
-                 allowed_data_regions: pulumi.Input[Optional[Sequence[pulumi.Input['DataRegion']]]] = None,
+                 allowed_data_regions: pulumi.Input[Optional[Sequence[pulumi.Input[Union['DataRegion', Literal['global', 'europe', 'us']]]]]] = None,
                  allowed_models: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  allowed_providers: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
-                 content_filter_builtins: pulumi.Input[Optional[Sequence[pulumi.Input['BuiltinFilterArgs']]]] = None,
-                 content_filters: pulumi.Input[Optional[Sequence[pulumi.Input['CustomFilterArgs']]]] = None,
+                 content_filter_builtins: pulumi.Input[Optional[Sequence[pulumi.Input[Union['BuiltinFilterArgs', 'BuiltinFilterArgsDict']]]]] = None,
+                 content_filters: pulumi.Input[Optional[Sequence[pulumi.Input[Union['CustomFilterArgs', 'CustomFilterArgsDict']]]]] = None,
                  enable_free_model_publication: pulumi.Input[Optional[_builtins.bool]] = None,
                  enable_free_model_training: pulumi.Input[Optional[_builtins.bool]] = None,
                  enable_paid_model_training: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -43,17 +43,17 @@ class WorkspaceWidePolicyArgs:
                  include_byok_in_budgets: pulumi.Input[Optional[_builtins.bool]] = None,
                  limit_usd: pulumi.Input[Optional[_builtins.float]] = None,
                  opted_out_workspace_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
-                 reset_interval: pulumi.Input[Optional['ResetInterval']] = None,
+                 reset_interval: pulumi.Input[Optional[Union['ResetInterval', Literal['daily', 'weekly', 'monthly']]]] = None,
                  workspace_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None):
         """
         The set of arguments for constructing a WorkspaceWidePolicy resource.
 
         :param pulumi.Input[_builtins.str] name: Display name, 1 to 200 characters. Updates in place.
-        :param pulumi.Input['PolicyType'] policy_type: The policy's kind: `"budget"`, `"modelAccess"` (the API's `model_availability`) or `"moderation"`; it takes that kind's settings only. **A change replaces the resource.**
-        :param pulumi.Input[_builtins.bool] all_workspaces: Whether the policy covers every workspace of the organization, present and future (the API's `is_default`), but those in `optedOutWorkspaceIds`.
+        :param pulumi.Input[Union['PolicyType', Literal['budget', 'modelAccess', 'moderation']]] policy_type: The policy's kind: `"budget"`, `"modelAccess"` (the API's `model_availability`) or `"moderation"`; it takes that kind's settings only. **A change replaces the resource.**
+        :param pulumi.Input[_builtins.bool] all_workspaces: Whether the policy covers every workspace of the organization, present and future (the API's `is_default`), but those in `opted_out_workspace_ids`.
                
                Default: false.
-        :param pulumi.Input[Sequence[pulumi.Input['DataRegion']]] allowed_data_regions: Regions requests may be processed in: `global`, `europe`, `us`; compared as a set. Omit instead of `[]`.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['DataRegion', Literal['global', 'europe', 'us']]]]] allowed_data_regions: Regions requests may be processed in: `global`, `europe`, `us`; compared as a set. Omit instead of `[]`.
                
                Default: no restriction (null).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allowed_models: Models allowed, by slug or canonical slug; a set of identifiers (another identifier for a listed model is one update that then settles). Omit instead of `[]`.
@@ -62,10 +62,10 @@ class WorkspaceWidePolicyArgs:
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allowed_providers: Provider ids allowed; compared as a set. Omit instead of `[]`.
                
                Default: no restriction (null).
-        :param pulumi.Input[Sequence[pulumi.Input['BuiltinFilterArgs']]] content_filter_builtins: Builtin content filters; each slug at most once. Omit instead of `[]`.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['BuiltinFilterArgs', 'BuiltinFilterArgsDict']]]] content_filter_builtins: Builtin content filters; each slug at most once. Omit instead of `[]`.
                
                Default: none (null).
-        :param pulumi.Input[Sequence[pulumi.Input['CustomFilterArgs']]] content_filters: Custom regex content filters, applied in order. Omit instead of `[]`.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['CustomFilterArgs', 'CustomFilterArgsDict']]]] content_filters: Custom regex content filters, applied in order. Omit instead of `[]`.
                
                Default: none (null).
         :param pulumi.Input[_builtins.bool] enable_free_model_publication: Whether prompts sent to free models may be published.
@@ -77,40 +77,40 @@ class WorkspaceWidePolicyArgs:
         :param pulumi.Input[_builtins.bool] enable_paid_model_training: Whether providers may train on prompts sent to paid models.
                
                Default: the service's setting (null).
-        :param pulumi.Input[_builtins.bool] enforce_zdr: **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+        :param pulumi.Input[_builtins.bool] enforce_zdr: **Deprecated.** Use the four `enforce_zdr_*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
                
                Default: null.
         :param pulumi.Input[_builtins.bool] enforce_zdr_other: Zero-data-retention for models of any other vendor.
                
-               Default: `enforceZdr`, else null.
+               Default: `enforce_zdr`, else null.
         :param pulumi.Input[_builtins.bool] enforce_zdr_vendor_a: Zero-data-retention for the first named model vendor.
                
-               Default: `enforceZdr`, else null.
+               Default: `enforce_zdr`, else null.
         :param pulumi.Input[_builtins.bool] enforce_zdr_vendor_b: Zero-data-retention for the second named model vendor.
                
-               Default: `enforceZdr`, else null.
+               Default: `enforce_zdr`, else null.
         :param pulumi.Input[_builtins.bool] enforce_zdr_vendor_c: Zero-data-retention for the third named model vendor.
                
-               Default: `enforceZdr`, else null.
+               Default: `enforce_zdr`, else null.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ignored_models: Models excluded from routing, by slug or canonical slug; a set. Omit instead of `[]`.
                
                Default: none (null).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ignored_providers: Provider ids excluded from routing; a set. Omit instead of `[]`.
                
                Default: none (null).
-        :param pulumi.Input[_builtins.bool] include_byok_in_budgets: Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+        :param pulumi.Input[_builtins.bool] include_byok_in_budgets: Whether bring-your-own-key spend counts toward `limit_usd`. Omitted means false, the service's default.
                
                Default: false.
         :param pulumi.Input[_builtins.float] limit_usd: Spending limit in US dollars, finite and >= 0.
                
                Default: no limit (null).
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] opted_out_workspace_ids: Workspaces the policy does not cover even though `allWorkspaces` or `workspaceIds` names them (the API's `opted_out_workspace_ids`), by id (UUID); a set.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] opted_out_workspace_ids: Workspaces the policy does not cover even though `all_workspaces` or `workspace_ids` names them (the API's `opted_out_workspace_ids`), by id (UUID); a set.
                
                Default: none.
-        :param pulumi.Input['ResetInterval'] reset_interval: When the spending limit resets: `daily`, `weekly` or `monthly`.
+        :param pulumi.Input[Union['ResetInterval', Literal['daily', 'weekly', 'monthly']]] reset_interval: When the spending limit resets: `daily`, `weekly` or `monthly`.
                
                Default: none (null).
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] workspace_ids: The workspaces the policy covers (the API's `workspace_ids`), by id (UUID); a set: order and duplicates do not matter. The complete list: an update replaces the coverage whole. Not used with `allWorkspaces`.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] workspace_ids: The workspaces the policy covers (the API's `workspace_ids`), by id (UUID); a set: order and duplicates do not matter. The complete list: an update replaces the coverage whole. Not used with `all_workspaces`.
                
                Default: none.
         """
@@ -135,8 +135,8 @@ class WorkspaceWidePolicyArgs:
         if enable_paid_model_training is not None:
             pulumi.set(__self__, "enable_paid_model_training", enable_paid_model_training)
         if enforce_zdr is not None:
-            warnings.warn("""Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).""", DeprecationWarning)
-            pulumi.log.warn("""enforce_zdr is deprecated: Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).""")
+            warnings.warn("""Use the four `enforce_zdr_*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).""", DeprecationWarning)
+            pulumi.log.warn("""enforce_zdr is deprecated: Use the four `enforce_zdr_*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).""")
         if enforce_zdr is not None:
             pulumi.set(__self__, "enforce_zdr", enforce_zdr)
         if enforce_zdr_other is not None:
@@ -176,21 +176,21 @@ class WorkspaceWidePolicyArgs:
 
     @_builtins.property
     @pulumi.getter(name="policyType")
-    def policy_type(self) -> pulumi.Input['PolicyType']:
+    def policy_type(self) -> pulumi.Input[Union['PolicyType', Literal['budget', 'modelAccess', 'moderation']]]:
         """
         The policy's kind: `"budget"`, `"modelAccess"` (the API's `model_availability`) or `"moderation"`; it takes that kind's settings only. **A change replaces the resource.**
         """
         return pulumi.get(self, "policy_type")
 
     @policy_type.setter
-    def policy_type(self, value: pulumi.Input['PolicyType']):
+    def policy_type(self, value: pulumi.Input[Union['PolicyType', Literal['budget', 'modelAccess', 'moderation']]]):
         pulumi.set(self, "policy_type", value)
 
     @_builtins.property
     @pulumi.getter(name="allWorkspaces")
     def all_workspaces(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Whether the policy covers every workspace of the organization, present and future (the API's `is_default`), but those in `optedOutWorkspaceIds`.
+        Whether the policy covers every workspace of the organization, present and future (the API's `is_default`), but those in `opted_out_workspace_ids`.
 
         Default: false.
         """
@@ -202,7 +202,7 @@ class WorkspaceWidePolicyArgs:
 
     @_builtins.property
     @pulumi.getter(name="allowedDataRegions")
-    def allowed_data_regions(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['DataRegion']]]]:
+    def allowed_data_regions(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[Union['DataRegion', Literal['global', 'europe', 'us']]]]]]:
         """
         Regions requests may be processed in: `global`, `europe`, `us`; compared as a set. Omit instead of `[]`.
 
@@ -211,7 +211,7 @@ class WorkspaceWidePolicyArgs:
         return pulumi.get(self, "allowed_data_regions")
 
     @allowed_data_regions.setter
-    def allowed_data_regions(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['DataRegion']]]]):
+    def allowed_data_regions(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[Union['DataRegion', Literal['global', 'europe', 'us']]]]]]):
         pulumi.set(self, "allowed_data_regions", value)
 
     @_builtins.property
@@ -244,7 +244,7 @@ class WorkspaceWidePolicyArgs:
 
     @_builtins.property
     @pulumi.getter(name="contentFilterBuiltins")
-    def content_filter_builtins(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['BuiltinFilterArgs']]]]:
+    def content_filter_builtins(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[Union['BuiltinFilterArgs', 'BuiltinFilterArgsDict']]]]]:
         """
         Builtin content filters; each slug at most once. Omit instead of `[]`.
 
@@ -253,12 +253,12 @@ class WorkspaceWidePolicyArgs:
         return pulumi.get(self, "content_filter_builtins")
 
     @content_filter_builtins.setter
-    def content_filter_builtins(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['BuiltinFilterArgs']]]]):
+    def content_filter_builtins(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[Union['BuiltinFilterArgs', 'BuiltinFilterArgsDict']]]]]):
         pulumi.set(self, "content_filter_builtins", value)
 
     @_builtins.property
     @pulumi.getter(name="contentFilters")
-    def content_filters(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['CustomFilterArgs']]]]:
+    def content_filters(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[Union['CustomFilterArgs', 'CustomFilterArgsDict']]]]]:
         """
         Custom regex content filters, applied in order. Omit instead of `[]`.
 
@@ -267,7 +267,7 @@ class WorkspaceWidePolicyArgs:
         return pulumi.get(self, "content_filters")
 
     @content_filters.setter
-    def content_filters(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['CustomFilterArgs']]]]):
+    def content_filters(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[Union['CustomFilterArgs', 'CustomFilterArgsDict']]]]]):
         pulumi.set(self, "content_filters", value)
 
     @_builtins.property
@@ -314,10 +314,10 @@ class WorkspaceWidePolicyArgs:
 
     @_builtins.property
     @pulumi.getter(name="enforceZdr")
-    @_utilities.deprecated("""Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).""")
+    @_utilities.deprecated("""Use the four `enforce_zdr_*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).""")
     def enforce_zdr(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+        **Deprecated.** Use the four `enforce_zdr_*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 
         Default: null.
         """
@@ -333,7 +333,7 @@ class WorkspaceWidePolicyArgs:
         """
         Zero-data-retention for models of any other vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_other")
 
@@ -347,7 +347,7 @@ class WorkspaceWidePolicyArgs:
         """
         Zero-data-retention for the first named model vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_vendor_a")
 
@@ -361,7 +361,7 @@ class WorkspaceWidePolicyArgs:
         """
         Zero-data-retention for the second named model vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_vendor_b")
 
@@ -375,7 +375,7 @@ class WorkspaceWidePolicyArgs:
         """
         Zero-data-retention for the third named model vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_vendor_c")
 
@@ -415,7 +415,7 @@ class WorkspaceWidePolicyArgs:
     @pulumi.getter(name="includeByokInBudgets")
     def include_byok_in_budgets(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+        Whether bring-your-own-key spend counts toward `limit_usd`. Omitted means false, the service's default.
 
         Default: false.
         """
@@ -443,7 +443,7 @@ class WorkspaceWidePolicyArgs:
     @pulumi.getter(name="optedOutWorkspaceIds")
     def opted_out_workspace_ids(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        Workspaces the policy does not cover even though `allWorkspaces` or `workspaceIds` names them (the API's `opted_out_workspace_ids`), by id (UUID); a set.
+        Workspaces the policy does not cover even though `all_workspaces` or `workspace_ids` names them (the API's `opted_out_workspace_ids`), by id (UUID); a set.
 
         Default: none.
         """
@@ -455,7 +455,7 @@ class WorkspaceWidePolicyArgs:
 
     @_builtins.property
     @pulumi.getter(name="resetInterval")
-    def reset_interval(self) -> pulumi.Input[Optional['ResetInterval']]:
+    def reset_interval(self) -> pulumi.Input[Optional[Union['ResetInterval', Literal['daily', 'weekly', 'monthly']]]]:
         """
         When the spending limit resets: `daily`, `weekly` or `monthly`.
 
@@ -464,14 +464,14 @@ class WorkspaceWidePolicyArgs:
         return pulumi.get(self, "reset_interval")
 
     @reset_interval.setter
-    def reset_interval(self, value: pulumi.Input[Optional['ResetInterval']]):
+    def reset_interval(self, value: pulumi.Input[Optional[Union['ResetInterval', Literal['daily', 'weekly', 'monthly']]]]):
         pulumi.set(self, "reset_interval", value)
 
     @_builtins.property
     @pulumi.getter(name="workspaceIds")
     def workspace_ids(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        The workspaces the policy covers (the API's `workspace_ids`), by id (UUID); a set: order and duplicates do not matter. The complete list: an update replaces the coverage whole. Not used with `allWorkspaces`.
+        The workspaces the policy covers (the API's `workspace_ids`), by id (UUID); a set: order and duplicates do not matter. The complete list: an update replaces the coverage whole. Not used with `all_workspaces`.
 
         Default: none.
         """
@@ -489,7 +489,7 @@ class WorkspaceWidePolicy(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  all_workspaces: pulumi.Input[Optional[_builtins.bool]] = None,
-                 allowed_data_regions: pulumi.Input[Optional[Sequence[pulumi.Input['DataRegion']]]] = None,
+                 allowed_data_regions: pulumi.Input[Optional[Sequence[pulumi.Input[Union['DataRegion', Literal['global', 'europe', 'us']]]]]] = None,
                  allowed_models: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  allowed_providers: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  content_filter_builtins: pulumi.Input[Optional[Sequence[pulumi.Input[Union['BuiltinFilterArgs', 'BuiltinFilterArgsDict']]]]] = None,
@@ -508,19 +508,19 @@ class WorkspaceWidePolicy(pulumi.CustomResource):
                  limit_usd: pulumi.Input[Optional[_builtins.float]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  opted_out_workspace_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
-                 policy_type: pulumi.Input[Optional['PolicyType']] = None,
-                 reset_interval: pulumi.Input[Optional['ResetInterval']] = None,
+                 policy_type: pulumi.Input[Optional[Union['PolicyType', Literal['budget', 'modelAccess', 'moderation']]]] = None,
+                 reset_interval: pulumi.Input[Optional[Union['ResetInterval', Literal['daily', 'weekly', 'monthly']]]] = None,
                  workspace_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  __props__=None):
         """
-        A workspace-wide ("account") Guardrail Policy of one kind and the workspaces it covers: it applies to every member and API key of those workspaces, and a workspace's own policies can add restrictions but never loosen one. `policyType` is the one arg whose change replaces it. Import it by the policy's id.
+        A workspace-wide ("account") Guardrail Policy of one kind and the workspaces it covers: it applies to every member and API key of those workspaces, and a workspace's own policies can add restrictions but never loosen one. `policy_type` is the one arg whose change replaces it. Import it by the policy's id.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.bool] all_workspaces: Whether the policy covers every workspace of the organization, present and future (the API's `is_default`), but those in `optedOutWorkspaceIds`.
+        :param pulumi.Input[_builtins.bool] all_workspaces: Whether the policy covers every workspace of the organization, present and future (the API's `is_default`), but those in `opted_out_workspace_ids`.
                
                Default: false.
-        :param pulumi.Input[Sequence[pulumi.Input['DataRegion']]] allowed_data_regions: Regions requests may be processed in: `global`, `europe`, `us`; compared as a set. Omit instead of `[]`.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['DataRegion', Literal['global', 'europe', 'us']]]]] allowed_data_regions: Regions requests may be processed in: `global`, `europe`, `us`; compared as a set. Omit instead of `[]`.
                
                Default: no restriction (null).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] allowed_models: Models allowed, by slug or canonical slug; a set of identifiers (another identifier for a listed model is one update that then settles). Omit instead of `[]`.
@@ -544,42 +544,42 @@ class WorkspaceWidePolicy(pulumi.CustomResource):
         :param pulumi.Input[_builtins.bool] enable_paid_model_training: Whether providers may train on prompts sent to paid models.
                
                Default: the service's setting (null).
-        :param pulumi.Input[_builtins.bool] enforce_zdr: **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+        :param pulumi.Input[_builtins.bool] enforce_zdr: **Deprecated.** Use the four `enforce_zdr_*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
                
                Default: null.
         :param pulumi.Input[_builtins.bool] enforce_zdr_other: Zero-data-retention for models of any other vendor.
                
-               Default: `enforceZdr`, else null.
+               Default: `enforce_zdr`, else null.
         :param pulumi.Input[_builtins.bool] enforce_zdr_vendor_a: Zero-data-retention for the first named model vendor.
                
-               Default: `enforceZdr`, else null.
+               Default: `enforce_zdr`, else null.
         :param pulumi.Input[_builtins.bool] enforce_zdr_vendor_b: Zero-data-retention for the second named model vendor.
                
-               Default: `enforceZdr`, else null.
+               Default: `enforce_zdr`, else null.
         :param pulumi.Input[_builtins.bool] enforce_zdr_vendor_c: Zero-data-retention for the third named model vendor.
                
-               Default: `enforceZdr`, else null.
+               Default: `enforce_zdr`, else null.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ignored_models: Models excluded from routing, by slug or canonical slug; a set. Omit instead of `[]`.
                
                Default: none (null).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] ignored_providers: Provider ids excluded from routing; a set. Omit instead of `[]`.
                
                Default: none (null).
-        :param pulumi.Input[_builtins.bool] include_byok_in_budgets: Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+        :param pulumi.Input[_builtins.bool] include_byok_in_budgets: Whether bring-your-own-key spend counts toward `limit_usd`. Omitted means false, the service's default.
                
                Default: false.
         :param pulumi.Input[_builtins.float] limit_usd: Spending limit in US dollars, finite and >= 0.
                
                Default: no limit (null).
         :param pulumi.Input[_builtins.str] name: Display name, 1 to 200 characters. Updates in place.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] opted_out_workspace_ids: Workspaces the policy does not cover even though `allWorkspaces` or `workspaceIds` names them (the API's `opted_out_workspace_ids`), by id (UUID); a set.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] opted_out_workspace_ids: Workspaces the policy does not cover even though `all_workspaces` or `workspace_ids` names them (the API's `opted_out_workspace_ids`), by id (UUID); a set.
                
                Default: none.
-        :param pulumi.Input['PolicyType'] policy_type: The policy's kind: `"budget"`, `"modelAccess"` (the API's `model_availability`) or `"moderation"`; it takes that kind's settings only. **A change replaces the resource.**
-        :param pulumi.Input['ResetInterval'] reset_interval: When the spending limit resets: `daily`, `weekly` or `monthly`.
+        :param pulumi.Input[Union['PolicyType', Literal['budget', 'modelAccess', 'moderation']]] policy_type: The policy's kind: `"budget"`, `"modelAccess"` (the API's `model_availability`) or `"moderation"`; it takes that kind's settings only. **A change replaces the resource.**
+        :param pulumi.Input[Union['ResetInterval', Literal['daily', 'weekly', 'monthly']]] reset_interval: When the spending limit resets: `daily`, `weekly` or `monthly`.
                
                Default: none (null).
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] workspace_ids: The workspaces the policy covers (the API's `workspace_ids`), by id (UUID); a set: order and duplicates do not matter. The complete list: an update replaces the coverage whole. Not used with `allWorkspaces`.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] workspace_ids: The workspaces the policy covers (the API's `workspace_ids`), by id (UUID); a set: order and duplicates do not matter. The complete list: an update replaces the coverage whole. Not used with `all_workspaces`.
                
                Default: none.
         """
@@ -590,7 +590,7 @@ class WorkspaceWidePolicy(pulumi.CustomResource):
                  args: WorkspaceWidePolicyArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A workspace-wide ("account") Guardrail Policy of one kind and the workspaces it covers: it applies to every member and API key of those workspaces, and a workspace's own policies can add restrictions but never loosen one. `policyType` is the one arg whose change replaces it. Import it by the policy's id.
+        A workspace-wide ("account") Guardrail Policy of one kind and the workspaces it covers: it applies to every member and API key of those workspaces, and a workspace's own policies can add restrictions but never loosen one. `policy_type` is the one arg whose change replaces it. Import it by the policy's id.
 
         :param str resource_name: The name of the resource.
         :param WorkspaceWidePolicyArgs args: The arguments to use to populate this resource's properties.
@@ -608,7 +608,7 @@ class WorkspaceWidePolicy(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  all_workspaces: pulumi.Input[Optional[_builtins.bool]] = None,
-                 allowed_data_regions: pulumi.Input[Optional[Sequence[pulumi.Input['DataRegion']]]] = None,
+                 allowed_data_regions: pulumi.Input[Optional[Sequence[pulumi.Input[Union['DataRegion', Literal['global', 'europe', 'us']]]]]] = None,
                  allowed_models: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  allowed_providers: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  content_filter_builtins: pulumi.Input[Optional[Sequence[pulumi.Input[Union['BuiltinFilterArgs', 'BuiltinFilterArgsDict']]]]] = None,
@@ -627,8 +627,8 @@ class WorkspaceWidePolicy(pulumi.CustomResource):
                  limit_usd: pulumi.Input[Optional[_builtins.float]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  opted_out_workspace_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
-                 policy_type: pulumi.Input[Optional['PolicyType']] = None,
-                 reset_interval: pulumi.Input[Optional['ResetInterval']] = None,
+                 policy_type: pulumi.Input[Optional[Union['PolicyType', Literal['budget', 'modelAccess', 'moderation']]]] = None,
+                 reset_interval: pulumi.Input[Optional[Union['ResetInterval', Literal['daily', 'weekly', 'monthly']]]] = None,
                  workspace_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
@@ -723,7 +723,7 @@ class WorkspaceWidePolicy(pulumi.CustomResource):
     @pulumi.getter(name="allWorkspaces")
     def all_workspaces(self) -> pulumi.Output[_builtins.bool]:
         """
-        Whether the policy covers every workspace of the organization, present and future (the API's `is_default`), but those in `optedOutWorkspaceIds`.
+        Whether the policy covers every workspace of the organization, present and future (the API's `is_default`), but those in `opted_out_workspace_ids`.
 
         Default: false.
         """
@@ -811,10 +811,10 @@ class WorkspaceWidePolicy(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="enforceZdr")
-    @_utilities.deprecated("""Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).""")
+    @_utilities.deprecated("""Use the four `enforce_zdr_*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).""")
     def enforce_zdr(self) -> pulumi.Output[Optional[_builtins.bool]]:
         """
-        **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+        **Deprecated.** Use the four `enforce_zdr_*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 
         Default: null.
         """
@@ -826,7 +826,7 @@ class WorkspaceWidePolicy(pulumi.CustomResource):
         """
         Zero-data-retention for models of any other vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_other")
 
@@ -836,7 +836,7 @@ class WorkspaceWidePolicy(pulumi.CustomResource):
         """
         Zero-data-retention for the first named model vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_vendor_a")
 
@@ -846,7 +846,7 @@ class WorkspaceWidePolicy(pulumi.CustomResource):
         """
         Zero-data-retention for the second named model vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_vendor_b")
 
@@ -856,7 +856,7 @@ class WorkspaceWidePolicy(pulumi.CustomResource):
         """
         Zero-data-retention for the third named model vendor.
 
-        Default: `enforceZdr`, else null.
+        Default: `enforce_zdr`, else null.
         """
         return pulumi.get(self, "enforce_zdr_vendor_c")
 
@@ -884,7 +884,7 @@ class WorkspaceWidePolicy(pulumi.CustomResource):
     @pulumi.getter(name="includeByokInBudgets")
     def include_byok_in_budgets(self) -> pulumi.Output[Optional[_builtins.bool]]:
         """
-        Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+        Whether bring-your-own-key spend counts toward `limit_usd`. Omitted means false, the service's default.
 
         Default: false.
         """
@@ -912,7 +912,7 @@ class WorkspaceWidePolicy(pulumi.CustomResource):
     @pulumi.getter(name="optedOutWorkspaceIds")
     def opted_out_workspace_ids(self) -> pulumi.Output[Sequence[_builtins.str]]:
         """
-        Workspaces the policy does not cover even though `allWorkspaces` or `workspaceIds` names them (the API's `opted_out_workspace_ids`), by id (UUID); a set.
+        Workspaces the policy does not cover even though `all_workspaces` or `workspace_ids` names them (the API's `opted_out_workspace_ids`), by id (UUID); a set.
 
         Default: none.
         """
@@ -964,7 +964,7 @@ class WorkspaceWidePolicy(pulumi.CustomResource):
     @pulumi.getter(name="workspaceIds")
     def workspace_ids(self) -> pulumi.Output[Sequence[_builtins.str]]:
         """
-        The workspaces the policy covers (the API's `workspace_ids`), by id (UUID); a set: order and duplicates do not matter. The complete list: an update replaces the coverage whole. Not used with `allWorkspaces`.
+        The workspaces the policy covers (the API's `workspace_ids`), by id (UUID); a set: order and duplicates do not matter. The complete list: an update replaces the coverage whole. Not used with `all_workspaces`.
 
         Default: none.
         """

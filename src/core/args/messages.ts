@@ -24,6 +24,21 @@ export function formatPath(path: readonly PropertyKey[]): string {
   );
 }
 
+/**
+ * A property path as every language writes it, for a face whose program may be in any of them:
+ * the schema's camelCase name, then the Python and Go names where they differ from it
+ * (`limitUsd (limit_usd in Python, LimitUsd in Go)`). The engine tells a provider nothing of the
+ * program's language (no field of Configure or Check carries it), so a message names them all;
+ * a one-word path (`name`, `exclusive`) reads the same in each (Go's capital aside) and stays bare.
+ */
+export function namedInEveryLanguage(property: string): string {
+  if (!/[A-Z]/.test(property)) return property;
+  const each = (f: (segment: string) => string) => property.replace(/[A-Za-z][A-Za-z0-9]*/g, f);
+  const python = each((s) => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
+  const go = each((s) => s[0]!.toUpperCase() + s.slice(1));
+  return `${property} (${python} in Python, ${go} in Go)`;
+}
+
 /** A value for a message: JSON, with what JSON leaves raw and a terminal acts on escaped (text/controls.ts); cut at 80 characters. */
 export function shown(value: unknown): string {
   if (value === undefined) return "nothing";
