@@ -23,6 +23,7 @@ export {
   type PulumiImportResource,
 } from "./pulumi-import";
 export { planMigration, StateMigrationError, type MigrationPlan, type Move } from "./from-state";
+export { renderPythonProgram } from "./program-python";
 export {
   exportPoliciesProgram,
   policiesFromGuardrails,

@@ -15,6 +15,7 @@ import {
   planMigration,
   redact,
   renderImportFile,
+  renderPythonProgram,
   shown,
   StateMigrationError,
   writeExport,
@@ -59,6 +60,11 @@ Reads GUARDRAILS_API_KEY and GUARDRAILS_BASE_URL. Makes no write call.
   --from-state <file>    with --pulumi-import-file: read no service; import instead the dynamic
                          resources of a stack's \`pulumi stack export\` (- for stdin) under their
                          native types, same names and ids (guardrails-migrate-to-native runs it all)
+  --language python      with --from-state <file> (a native stack's \`pulumi stack export\`, after
+                         \`pulumi import\`): print the Python program of its resources, with the
+                         args the import recorded and protect as in the state, for where
+                         \`pulumi import --generate-code\` cannot write it. A secret arg needs
+                         \`pulumi stack export --show-secrets\`
   --policies-program <path>
                          write, instead of the YAML files, the Pulumi program (TypeScript) of steps 1
                          and 2 of the move to Guardrail Policies (docs/guides/moving-to-policies.md):
@@ -81,6 +87,7 @@ const OPTIONS = {
   "pulumi-import-file": { type: "string" },
   "from-state": { type: "string" },
   "policies-program": { type: "string" },
+  language: { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -115,6 +122,7 @@ async function main(): Promise<number> {
     return 2;
   }
   if (values["policies-program"] !== undefined) return policiesProgram(values["policies-program"], values, positionals);
+  if (values.language !== undefined) return program(values.language, values, positionals);
   const importFile = values["pulumi-import-file"];
   const problem = importFileProblem(values, positionals);
   if (problem) {
@@ -222,6 +230,50 @@ function writeImport(path: string, file: PulumiImportFile, force = false): numbe
     writeImportFile(path, file, { force });
     say(`guardrails-export: wrote ${path} (${file.resources.length} resource(s)); run: pulumi import --file ${path}\n`);
   }
+  return 0;
+}
+
+/** The package schema's args of each native token (its `inputProperties`), read from the package's own copy. */
+function schemaArgs(): (token: string) => ReadonlySet<string> | undefined {
+  const schema = JSON.parse(readFileSync(resolve(__dirname, "../../src/native/schema.json"), "utf8")) as {
+    resources: Record<string, { inputProperties?: object }>;
+  };
+  return (token) => {
+    const r = schema.resources[token];
+    return r && new Set(Object.keys(r.inputProperties ?? {}));
+  };
+}
+
+/** `--from-state <file> --language python`: the program of a native stack's resources, printed. */
+function program(language: string, values: Record<string, unknown>, positionals: string[]): number {
+  if (language !== "python") {
+    say(
+      `guardrails-export: --language must be python (got ${shown(language)}); YAML programs come from pulumi import --generate-code\n`,
+    );
+    return 2;
+  }
+  const source = values["from-state"];
+  const clash = [
+    ...positionals.slice(0, 1).map((d) => JSON.stringify(d)),
+    ...Object.keys(values)
+      .filter((o) => !["language", "from-state"].includes(o) && values[o] !== undefined)
+      .map((o) => `--${o}`),
+  ];
+  if (typeof source !== "string" || clash.length > 0) {
+    say(
+      `guardrails-export: --language python reads a stack's state: give --from-state <file>${clash.length > 0 ? `, and drop ${clash.join(" and ")}` : ""}\n\n${USAGE}`,
+    );
+    return 2;
+  }
+  let state: unknown;
+  try {
+    state = JSON.parse(readFileSync(source === "-" ? 0 : source, "utf8"));
+  } catch (err) {
+    throw new StateMigrationError(`--from-state ${JSON.stringify(source)}: ${(err as Error).message}`);
+  }
+  const { text, notes } = renderPythonProgram(state, schemaArgs());
+  for (const n of notes) say(`note: ${n}\n`);
+  process.stdout.write(text);
   return 0;
 }
 
