@@ -1,0 +1,216 @@
+/**
+ * Planned resources read into the layers of each workspace (planned.ts builds each subject's facts
+ * from them): guardrails, workspace defaults, who each guardrail holds, policies, workspace-wide
+ * policies, and what of each cannot be read at preview (a value not known until apply, a secret).
+ */
+import { POLICY_FIELDS, POLICY_KINDS, type PolicyKind, WW_POLICY_TYPES } from "../fields/policy-kinds";
+import { KINDS, type ResourceTypeName } from "../kinds";
+import type { AccessFacts, GuardrailFacts, LayerSettings, PolicyFacts, Subject, WorkspaceWideFacts } from "./types";
+
+/** One resource of the stack as planned: its kind's type name, a key unique in the set, a display name and its props. */
+export interface PlannedResource {
+  type: ResourceTypeName;
+  /** Unique among the resources (a URN): what a set's `target` names. */
+  key: string;
+  /** What a reviewer knows it by (a guardrail's or policy's name, else its logical name). */
+  name: string;
+  props: Readonly<Record<string, unknown>>;
+  /**
+   * A member or key set: the key of the guardrail resource its `guardrailId` names, read by the
+   * caller (an id, or the dependency of an id known only after apply); null when that cannot be
+   * told (a secret id, several candidates, a guardrail outside the resources).
+   */
+  target?: string | null;
+}
+
+/** What the caller knows beyond the resources. */
+export interface PlannedOptions {
+  /** A value that cannot be read at preview (not known until apply, or secret). @default containsUnknown */
+  opaque?: (v: unknown) => boolean;
+  /** The member owning each key (the service has no key -> owner lookup); a key not here has its owner's layers unknown. */
+  keyOwners?: Readonly<Record<string, string>>;
+  /**
+   * Subjects (`subjectKey`) known to hold no guardrail assignment when no set of the resources lists
+   * them (the summary: an id a set lists on the other side of the preview). Any other unlisted
+   * subject's own guardrail is a layer this stack does not manage.
+   */
+  unassigned?: ReadonlySet<string>;
+}
+
+/** One subject's planned facts, and the layers that cannot be known at preview (plain words, no secret). */
+export interface PlannedSubject {
+  facts: AccessFacts;
+  unknown: string[];
+}
+
+/** A subject's key: `member:<id>` or `key:<hash>`. */
+export const subjectKey = (s: Subject): string => ("member" in s ? `member:${s.member}` : `key:${s.key}`);
+
+type Props = Readonly<Record<string, unknown>>;
+type Opaque = (v: unknown) => boolean;
+const GUARDRAIL_FIELDS = POLICY_KINDS.flatMap((k) => POLICY_FIELDS[k] as readonly string[]);
+const POLICY_OF: Partial<Record<ResourceTypeName, PolicyKind>> = Object.fromEntries(
+  (Object.keys(KINDS) as ResourceTypeName[]).flatMap((t) => {
+    const row = KINDS[t] as { policy?: { fields: PolicyKind } };
+    return row.policy ? [[t, row.policy.fields]] : [];
+  }),
+);
+const str = (v: unknown) => (typeof v === "string" ? v : "");
+const quote = (s: string) => JSON.stringify(s.length > 80 ? `${s.slice(0, 79)}…` : s);
+
+/** A layer's settings from props (the fields given), and the fields that cannot be read. */
+function settingsOf(props: Props, fields: readonly string[], opaque: Opaque) {
+  const settings: Record<string, unknown> = {};
+  const hidden: string[] = [];
+  for (const f of fields) {
+    const v = props[f];
+    if (v === undefined || v === null) continue;
+    if (opaque(v)) hidden.push(f);
+    else settings[f] = v;
+  }
+  return { settings: settings as LayerSettings, hidden };
+}
+
+/** An id list: its ids, or "opaque" when it (or any id of it) cannot be read. A map `{id: true}` (the dynamic face's) counts too. */
+function idsOf(v: unknown, opaque: Opaque): string[] | "opaque" {
+  if (v === undefined || v === null) return [];
+  if (opaque(v)) return "opaque";
+  if (Array.isArray(v)) return v.some(opaque) ? "opaque" : v.filter((x): x is string => typeof x === "string");
+  if (typeof v === "object")
+    return Object.entries(v as Props)
+      .filter(([, x]) => x === true)
+      .map(([k]) => k);
+  return [];
+}
+
+/** The stack's layers of one workspace, read once. */
+export interface Workspace {
+  id: string;
+  defaults: GuardrailFacts[];
+  guardrails: Map<string, GuardrailFacts>;
+  /** Guardrail key -> its member and key ids. */
+  holders: { member: Map<string, string>; key: Map<string, string> };
+  policies: PolicyFacts[];
+  /** What leaves everyone of the workspace unknown (a list nobody can read: anyone may be on it). */
+  unknown: string[];
+  /** Per layer (its key): what of it cannot be read; it counts for the subjects it applies to. */
+  layerUnknown: Map<string, string[]>;
+}
+
+const workspaceOf = (r: PlannedResource, opaque: Opaque) =>
+  opaque(r.props.workspaceId) ? "(not known at preview)" : str(r.props.workspaceId);
+
+function guardrailFacts(r: PlannedResource, opaque: Opaque, ws: Workspace): GuardrailFacts {
+  const { settings, hidden } = settingsOf(r.props, GUARDRAIL_FIELDS, opaque);
+  const label = r.type === "WorkspaceDefaultGuardrail" ? "workspace default guardrail" : "guardrail";
+  if (hidden.length)
+    ws.layerUnknown.set(r.key, [`${label} ${quote(r.name)}: ${hidden.join(", ")} not known at preview`]);
+  return { id: r.key, name: r.name, settings };
+}
+
+function policyFacts(r: PlannedResource, kind: PolicyKind, opaque: Opaque, ws: Workspace): PolicyFacts {
+  const unknown = ws.unknown;
+  const { settings, hidden } = settingsOf(r.props, POLICY_FIELDS[kind] as readonly string[], opaque);
+  const what = `policy ${quote(r.name)}`;
+  if (hidden.length) ws.layerUnknown.set(r.key, [`${what}: ${hidden.join(", ")} not known at preview`]);
+  const list = (arg: string) => {
+    const ids = idsOf(r.props[arg], opaque);
+    if (ids !== "opaque") return ids;
+    unknown.push(`${what}: ${arg} is secret or not known at preview (anyone may be on it)`);
+    return [];
+  };
+  const isDefault = r.props.workspaceDefault;
+  if (isDefault !== undefined && opaque(isDefault))
+    unknown.push(`${what}: workspaceDefault not known at preview (it may hold everyone)`);
+  return {
+    id: r.key,
+    name: r.name,
+    kind,
+    settings,
+    memberIds: list("memberUserIds"),
+    keyHashes: list("keyHashes"),
+    isWorkspaceDefault: isDefault === true || (isDefault !== undefined && opaque(isDefault)),
+    optedOutMemberIds: list("optedOutMemberUserIds"),
+    optedOutKeyHashes: list("optedOutKeyHashes"),
+  };
+}
+
+function wideFacts(r: PlannedResource, opaque: Opaque, unknown: string[]): WorkspaceWideFacts | undefined {
+  const type = r.props.policyType;
+  const kind =
+    typeof type === "string" && Object.hasOwn(WW_POLICY_TYPES, type) ? WW_POLICY_TYPES[type as "budget"] : null;
+  const what = `workspace-wide policy ${quote(r.name)}`;
+  if (kind === null) {
+    unknown.push(`${what}: its policyType is not known at preview`);
+    return undefined;
+  }
+  const { settings, hidden } = settingsOf(r.props, POLICY_FIELDS[kind] as readonly string[], opaque);
+  if (hidden.length) unknown.push(`${what}: ${hidden.join(", ")} not known at preview`);
+  const list = (arg: string) => {
+    const ids = idsOf(r.props[arg], opaque);
+    if (ids === "opaque") unknown.push(`${what}: ${arg} is secret or not known at preview`);
+    return ids === "opaque" ? [] : ids;
+  };
+  if (opaque(r.props.allWorkspaces)) unknown.push(`${what}: allWorkspaces not known at preview`);
+  return {
+    id: r.key,
+    name: r.name,
+    kind,
+    settings,
+    workspaceIds: list("workspaceIds"),
+    optedOutWorkspaceIds: list("optedOutWorkspaceIds"),
+    isDefault: r.props.allWorkspaces === true,
+  };
+}
+
+/** Reads every resource into its workspace; sets go under their guardrail's workspace. */
+export function readWorkspaces(resources: readonly PlannedResource[], opaque: Opaque, extra: readonly string[] = []) {
+  const spaces = new Map<string, Workspace>();
+  const space = (id: string) => {
+    const ws: Workspace = spaces.get(id) ?? {
+      id,
+      defaults: [],
+      guardrails: new Map(),
+      holders: { member: new Map(), key: new Map() },
+      policies: [],
+      unknown: [],
+      layerUnknown: new Map(),
+    };
+    spaces.set(id, ws);
+    return ws;
+  };
+  const wide: WorkspaceWideFacts[] = [];
+  const everywhere: string[] = [];
+  const guardrailSpace = new Map<string, Workspace>();
+  for (const id of extra) space(id);
+  for (const r of resources) {
+    if (r.type === "Guardrail" || r.type === "WorkspaceDefaultGuardrail") {
+      const ws = space(workspaceOf(r, opaque));
+      const g = guardrailFacts(r, opaque, ws);
+      if (r.type === "Guardrail") ws.guardrails.set(r.key, g);
+      else ws.defaults.push(g);
+      guardrailSpace.set(r.key, ws);
+    } else if (POLICY_OF[r.type]) {
+      const ws = space(workspaceOf(r, opaque));
+      ws.policies.push(policyFacts(r, POLICY_OF[r.type] as PolicyKind, opaque, ws));
+    } else if (r.type === "WorkspaceWidePolicy") {
+      const w = wideFacts(r, opaque, everywhere);
+      if (w) wide.push(w);
+    }
+  }
+  for (const r of resources) {
+    const row = KINDS[r.type] as { set?: { noun: string; argName: string; stateKey: string } };
+    if (!row.set) continue;
+    const noun = row.set.noun as "member" | "key";
+    const ws = r.target ? guardrailSpace.get(r.target) : undefined;
+    const ids = idsOf(r.props[row.set.argName] ?? r.props[row.set.stateKey], opaque);
+    if (!ws || !r.target || !ws.guardrails.has(r.target)) {
+      everywhere.push(`${noun} set ${quote(r.name)}: which guardrail it assigns is not known at preview`);
+      continue;
+    }
+    if (ids === "opaque")
+      ws.unknown.push(`${noun} set ${quote(r.name)}: its list is secret or not known at preview (anyone may be on it)`);
+    else for (const id of ids) ws.holders[noun].set(id, r.target);
+  }
+  return { spaces, wide, everywhere };
+}
