@@ -49,12 +49,19 @@ export const subjectKey = (s: Subject): string => ("member" in s ? `member:${s.m
 type Props = Readonly<Record<string, unknown>>;
 type Opaque = (v: unknown) => boolean;
 const GUARDRAIL_FIELDS = POLICY_KINDS.flatMap((k) => POLICY_FIELDS[k] as readonly string[]);
-const POLICY_OF: Partial<Record<ResourceTypeName, PolicyKind>> = Object.fromEntries(
-  (Object.keys(KINDS) as ResourceTypeName[]).flatMap((t) => {
-    const row = KINDS[t] as { policy?: { fields: PolicyKind } };
-    return row.policy ? [[t, row.policy.fields]] : [];
-  }),
-);
+/** What each kind is to effective access: a guardrail, a workspace's default one, a set, a workspace or workspace-wide policy. */
+const ROLE: Record<ResourceTypeName, "settings" | "default-settings" | "ids" | "policy" | "wide"> = {
+  Guardrail: "settings",
+  WorkspaceDefaultGuardrail: "default-settings",
+  GuardrailMemberAssignment: "ids",
+  GuardrailKeyAssignment: "ids",
+  BudgetPolicy: "policy",
+  ModelAccessPolicy: "policy",
+  ModerationPolicy: "policy",
+  WorkspaceWidePolicy: "wide",
+};
+/** A workspace policy's kind, from its row of the kind table. */
+const policyKindOf = (t: ResourceTypeName) => (KINDS[t] as { policy?: { fields: PolicyKind } }).policy?.fields;
 const str = (v: unknown) => (typeof v === "string" ? v : "");
 const quote = (s: string) => JSON.stringify(s.length > 80 ? `${s.slice(0, 79)}…` : s);
 
@@ -102,7 +109,7 @@ const workspaceOf = (r: PlannedResource, opaque: Opaque) =>
 
 function guardrailFacts(r: PlannedResource, opaque: Opaque, ws: Workspace): GuardrailFacts {
   const { settings, hidden } = settingsOf(r.props, GUARDRAIL_FIELDS, opaque);
-  const label = r.type === "WorkspaceDefaultGuardrail" ? "workspace default guardrail" : "guardrail";
+  const label = ROLE[r.type] === "default-settings" ? "workspace default guardrail" : "guardrail";
   if (hidden.length)
     ws.layerUnknown.set(r.key, [`${label} ${quote(r.name)}: ${hidden.join(", ")} not known at preview`]);
   return { id: r.key, name: r.name, settings };
@@ -184,16 +191,17 @@ export function readWorkspaces(resources: readonly PlannedResource[], opaque: Op
   const guardrailSpace = new Map<string, Workspace>();
   for (const id of extra) space(id);
   for (const r of resources) {
-    if (r.type === "Guardrail" || r.type === "WorkspaceDefaultGuardrail") {
+    const role = ROLE[r.type];
+    if (role === "settings" || role === "default-settings") {
       const ws = space(workspaceOf(r, opaque));
       const g = guardrailFacts(r, opaque, ws);
-      if (r.type === "Guardrail") ws.guardrails.set(r.key, g);
+      if (role === "settings") ws.guardrails.set(r.key, g);
       else ws.defaults.push(g);
       guardrailSpace.set(r.key, ws);
-    } else if (POLICY_OF[r.type]) {
+    } else if (role === "policy") {
       const ws = space(workspaceOf(r, opaque));
-      ws.policies.push(policyFacts(r, POLICY_OF[r.type] as PolicyKind, opaque, ws));
-    } else if (r.type === "WorkspaceWidePolicy") {
+      ws.policies.push(policyFacts(r, policyKindOf(r.type) as PolicyKind, opaque, ws));
+    } else if (role === "wide") {
       const w = wideFacts(r, opaque, everywhere);
       if (w) wide.push(w);
     }
