@@ -35,6 +35,8 @@ export interface PlannedOptions {
    * subject's own guardrail is a layer this stack does not manage.
    */
   unassigned?: ReadonlySet<string>;
+  /** Model identifiers to canonical slugs, as the diff pairs them (AccessFacts `modelAliases`). */
+  modelAliases?: Readonly<Record<string, string>>;
 }
 
 /** One subject's planned facts, and the layers that cannot be known at preview (plain words, no secret). */
@@ -104,8 +106,31 @@ export interface Workspace {
   layerUnknown: Map<string, string[]>;
 }
 
-const workspaceOf = (r: PlannedResource, opaque: Opaque) =>
-  opaque(r.props.workspaceId) ? "(not known at preview)" : str(r.props.workspaceId);
+/**
+ * The workspace a resource is in: its `workspaceId`. One without (the organization's default
+ * workspace, which the API does not name) is taken to be in the only workspace the resources
+ * name, and says so as a layer not known at preview; with several, it stands apart ("").
+ */
+function workspaceReader(resources: readonly PlannedResource[], opaque: Opaque) {
+  const named = new Set(
+    resources
+      .map((r) => r.props.workspaceId)
+      .filter((w): w is string => typeof w === "string" && w !== "" && !opaque(w)),
+  );
+  const sole = named.size === 1 ? [...named][0]! : "";
+  return (r: PlannedResource, ws: (id: string) => Workspace): Workspace => {
+    const w = r.props.workspaceId;
+    if (w !== undefined && w !== null && opaque(w)) return ws("(not known at preview)");
+    if (typeof w === "string" && w !== "") return ws(w);
+    const space = ws(sole);
+    // With no workspace named anywhere, every resource is in the one default workspace: nothing to say.
+    if (sole !== "")
+      space.layerUnknown.set(r.key, [
+        `a layer states no workspaceId: taken to be in ${quote(sole)}, the only workspace this stack names (the API does not say which workspace is the organization's default)`,
+      ]);
+    return space;
+  };
+}
 
 function guardrailFacts(r: PlannedResource, opaque: Opaque, ws: Workspace): GuardrailFacts {
   const { settings, hidden } = settingsOf(r.props, GUARDRAIL_FIELDS, opaque);
@@ -119,7 +144,11 @@ function policyFacts(r: PlannedResource, kind: PolicyKind, opaque: Opaque, ws: W
   const unknown = ws.unknown;
   const { settings, hidden } = settingsOf(r.props, POLICY_FIELDS[kind] as readonly string[], opaque);
   const what = `policy ${quote(r.name)}`;
-  if (hidden.length) ws.layerUnknown.set(r.key, [`${what}: ${hidden.join(", ")} not known at preview`]);
+  if (hidden.length)
+    ws.layerUnknown.set(r.key, [
+      ...(ws.layerUnknown.get(r.key) ?? []),
+      `${what}: ${hidden.join(", ")} not known at preview`,
+    ]);
   const list = (arg: string) => {
     const ids = idsOf(r.props[arg], opaque);
     if (ids !== "opaque") return ids;
@@ -189,17 +218,18 @@ export function readWorkspaces(resources: readonly PlannedResource[], opaque: Op
   const wide: WorkspaceWideFacts[] = [];
   const everywhere: string[] = [];
   const guardrailSpace = new Map<string, Workspace>();
+  const workspaceOf = workspaceReader(resources, opaque);
   for (const id of extra) space(id);
   for (const r of resources) {
     const role = ROLE[r.type];
     if (role === "settings" || role === "default-settings") {
-      const ws = space(workspaceOf(r, opaque));
+      const ws = workspaceOf(r, space);
       const g = guardrailFacts(r, opaque, ws);
       if (role === "settings") ws.guardrails.set(r.key, g);
       else ws.defaults.push(g);
       guardrailSpace.set(r.key, ws);
     } else if (role === "policy") {
-      const ws = space(workspaceOf(r, opaque));
+      const ws = workspaceOf(r, space);
       ws.policies.push(policyFacts(r, policyKindOf(r.type) as PolicyKind, opaque, ws));
     } else if (role === "wide") {
       const w = wideFacts(r, opaque, everywhere);

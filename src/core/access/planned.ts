@@ -67,7 +67,13 @@ function subjectFacts(
     return null;
   };
   let facts: AccessFacts;
-  const base = { workspaceId: ws.id, policies: ws.policies, workspaceWide: wide, workspaceDefault: null };
+  const base = {
+    workspaceId: ws.id,
+    policies: ws.policies,
+    workspaceWide: wide,
+    workspaceDefault: null,
+    ...(options.modelAliases ? { modelAliases: options.modelAliases } : {}),
+  };
   if ("member" in subject) {
     facts = { ...base, subject, memberGuardrail: own("member", subject.member, "its own"), keyGuardrail: null };
   } else {
