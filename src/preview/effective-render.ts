@@ -8,7 +8,6 @@
  */
 import type { Subject } from "../core/access";
 import type { Direction } from "../core/fields/loosening";
-import { code } from "../core/text/markdown";
 import { nameCode } from "../core/text/names";
 import type { PreviewStep } from "./input";
 import { guardrailLabel, MARK, some } from "./marks";

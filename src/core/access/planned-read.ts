@@ -64,7 +64,6 @@ const ROLE: Record<ResourceTypeName, "settings" | "default-settings" | "ids" | "
 };
 /** A workspace policy's kind, from its row of the kind table. */
 const policyKindOf = (t: ResourceTypeName) => (KINDS[t] as { policy?: { fields: PolicyKind } }).policy?.fields;
-const str = (v: unknown) => (typeof v === "string" ? v : "");
 const quote = (s: string) => JSON.stringify(s.length > 80 ? `${s.slice(0, 79)}…` : s);
 
 /** A layer's settings from props (the fields given), and the fields that cannot be read. */
