@@ -106,7 +106,9 @@ function plannedSide(
       props.workspaceId = g.workspace ?? props.workspaceId;
       out.push({ type: t, key: logical, name: g.name, props });
     } else if (setRow(t)) {
-      props[setRow(t)!.argName] = setIds(s, adopted ? "after" : side, t);
+      // A list secret on either side is secret on both: every copy of a secret is one (its ids are never named).
+      const hidden = [setIds(s, "before", t), setIds(s, "after", t)].some((v) => idList(v) === undefined);
+      props[setRow(t)!.argName] = hidden ? "[secret]" : setIds(s, adopted ? "after" : side, t);
       // The guardrail the set's id names, never a guess: a secret id, or several candidates, is none (set-sides.ts).
       const on = sideOf(st, byId, side);
       out.push({
@@ -206,7 +208,8 @@ export function effectiveChanges(steps: PreviewStep[], keyOwners: Readonly<Recor
     if (!then) continue;
     judged.add(subjectKey(now.facts.subject));
     const c = compare(then, now);
-    if (c.gains.length + c.losses.length + c.left.length + c.joined.length + c.unknown.length > 0) changes.push(c);
+    if (c.gains.length + c.losses.length + c.left.length + c.joined.length + c.changed.length + c.unknown.length > 0)
+      changes.push(c);
   }
   return { changes, judged, defaults: defaultChanges(before, after) };
 }
