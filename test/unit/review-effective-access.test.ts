@@ -4,6 +4,10 @@
  * change, and a loosening is flagged only where effective access widens; a layer that cannot be
  * known at preview stays flagged, and the line says so.
  */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { summarize } from "../../src/preview/summary";
 import { urn } from "../helpers/preview-steps";
@@ -293,5 +297,30 @@ describe("the PR summary states each touched member's and key's effective change
       ],
     });
     expect(line(s.markdown, "user_bob")).toContain("(`Engineering` → `ˋ🔒 Nothing loosensˋ <b>`)");
+  });
+
+  describe("guardrails-preview-summary --key-owners", () => {
+    const BIN = join(__dirname, "../../dist/tools/preview-summary/cli.js");
+    const dir = mkdtempSync(join(tmpdir(), "key-owners-"));
+    const preview = join(dir, "preview.json");
+    writeFileSync(preview, JSON.stringify({ steps: keyUnderMember }));
+    const run = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8" });
+
+    it("with the key's owner named, a key loosened under its owner's stricter guardrail does not fail the check", () => {
+      const owners = join(dir, "owners.json");
+      writeFileSync(owners, JSON.stringify({ k1: "user_alice" }));
+      expect(run("--fail-on-loosening", "--key-owners", owners, preview).status).toBe(0);
+      expect(run("--fail-on-loosening", preview).status).toBe(3);
+    });
+
+    it("refuses a file that is not an object of member ids, naming the key", () => {
+      const bad = join(dir, "bad.json");
+      writeFileSync(bad, JSON.stringify({ k1: 7 }));
+      const res = run("--key-owners", bad, preview);
+      expect(res.status).toBe(2);
+      expect(res.stderr).toBe(
+        `guardrails-preview-summary: --key-owners ${bad}: the owner of key "k1" must be a member user id string\n`,
+      );
+    });
   });
 });
