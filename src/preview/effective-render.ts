@@ -14,7 +14,8 @@ import { guardrailLabel, MARK, some } from "./marks";
 import type { GuardrailChange, Verdict } from "./model";
 import { sideOf } from "./set-sides";
 import { guardrailsOf, typeOf } from "./steps";
-import { type DefaultChange, type EffectiveChange, idList, type LayerName, setIds, setRow } from "./effective";
+import type { DefaultChange, EffectiveChange, LayerName } from "./effective";
+import { idList, setIds, setRow } from "./effective-sides";
 import type { ResourceTypeName } from "../core/kinds";
 
 const LISTED_MAX = 50;

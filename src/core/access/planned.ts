@@ -9,17 +9,11 @@
 import { POLICY_KINDS, type PolicyKind } from "../fields/policy-kinds";
 import { containsUnknown } from "../markers";
 import { layersOf, setsKind } from "./layers";
-import {
-  type PlannedOptions,
-  type PlannedResource,
-  type PlannedSubject,
-  readWorkspaces,
-  subjectKey,
-  type Workspace,
-} from "./planned-read";
+import { readWorkspaces, type Workspace } from "./planned-read";
+import { type PlannedOptions, type PlannedResource, type PlannedSubject, subjectKey } from "./planned-types";
 import type { AccessFacts, GuardrailFacts, Subject, WorkspaceWideFacts } from "./types";
 
-export { type PlannedOptions, type PlannedResource, type PlannedSubject, subjectKey } from "./planned-read";
+export { type PlannedOptions, type PlannedResource, type PlannedSubject, subjectKey } from "./planned-types";
 
 /** What a stack plans: each named subject per workspace, and what no subject of any workspace can know. */
 export interface Planned {
