@@ -9,7 +9,6 @@ import {
   type EffectiveAccess,
   effectiveAccess,
   type LayerRef,
-  type PlannedResource,
   type PlannedSubject,
   plannedAccess,
   type Subject,
