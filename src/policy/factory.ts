@@ -11,6 +11,7 @@ import { GUARDRAIL_RULES, RULE_FIELD, type RuleFinding } from "./guardrail-rules
 import { configSchema, ruleValue } from "./rule-value";
 import { POLICY_RULES } from "./rules";
 import { memberSetPolicy, workspaceDefaultPolicy } from "./stack-policies";
+import { effectiveAccessPolicy } from "./effective-rule";
 import { setTargetPolicy } from "./set-targets";
 import { checkedAtUp, plainProps, typeNotKnown, unknownMessage } from "./props";
 import {
@@ -44,6 +45,7 @@ export function guardrailsPolicies(options: GuardrailsPolicyOptions = {}): Polic
   policies.push(setTargetPolicy(new Map(settings.map((k) => [POLICY_RULES[k].name, levelOf(k)])), records));
   policies.push(memberSetPolicy(opts, levelOf("requireMemberSet"), records));
   policies.push(workspaceDefaultPolicy(opts, levelOf("requireWorkspaceDefault"), records));
+  policies.push(effectiveAccessPolicy(opts, levelOf("effectiveAccess"), records));
   return policies;
 }
 

@@ -48,4 +48,10 @@ export const POLICY_RULES: Record<
     description: "Each of the organization's workspaces has its default guardrail managed in the stack.",
     config: { type: "array", items: { type: "string", minLength: 1 }, minItems: 1 },
   },
+  effectiveAccess: {
+    name: "guardrails-effective-access",
+    description:
+      "No member outside a model's group, and no one without a guardrail of their own, can reach the model after every planned layer applies.",
+    config: { type: "object" },
+  },
 };
