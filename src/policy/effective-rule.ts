@@ -33,15 +33,23 @@ const ANYONE = "";
 /** Unknowns that only add restrictions where they apply: a workspace default policy the stack does not hold. */
 const onlyRestricts = (u: string) => /^the workspace default .* policy of /.test(u);
 
-/** The stack's resources as planned resources: kind by the provenance record, secret inputs opaque, sets by target. */
-function plannedOf(resources: readonly PolicyResource[], kind: (r: PolicyResource) => string | undefined) {
+/**
+ * The stack's resources as planned resources: kind by the provenance record, props as `propsOf`
+ * gives them (secret inputs opaque), a set's guardrail as `requireMemberSet` reads it (by id, or
+ * while the id is not known by its one dependency: the engine's own objects, so never copies).
+ */
+function plannedOf(
+  resources: readonly PolicyResource[],
+  kind: (r: PolicyResource) => string | undefined,
+  propsOf: (r: PolicyResource) => Record<string, unknown>,
+) {
   const guardrails = resources.filter((r) => kind(r) === KINDS.Guardrail.policyKind);
   const ids = new Map(guardrails.map((g) => [g, idOf(g)] as const));
   const out: PlannedResource[] = [];
   for (const r of resources) {
     const type = TYPE_NAMES.find((t) => KINDS[t].policyKind === kind(r));
     if (!type) continue;
-    const props = { ...plainProps(r.props) };
+    const props = propsOf(r);
     const name = typeof props.name === "string" ? props.name : r.name;
     const row = KINDS[type] as { set?: unknown };
     const t = row.set ? targetOf(r, ids) : undefined;
@@ -103,14 +111,11 @@ export function effectiveAccessPolicy(
     const value = ruleValue("effectiveAccess", opts, args.getConfig as () => Record<string, unknown>);
     for (const r of args.resources)
       if (unrecorded(r.type, records.get(r.urn))) report(unrecordedMessage(r.type, r.name, rule.name), r.urn);
-    const masked = args.resources.map((r) => {
+    const masked = (r: PolicyResource) => {
       const secret = records.get(r.urn)?.secretKeys ?? new Set<string>();
-      const props = Object.fromEntries(
-        Object.entries(plainProps(r.props)).map(([k, v]) => [k, secret.has(k) ? SECRET : v]),
-      );
-      return { ...r, props } as PolicyResource;
-    });
-    const resources = plannedOf(masked, (r) => kindOf(r.type, records.get(r.urn)));
+      return Object.fromEntries(Object.entries(plainProps(r.props)).map(([k, v]) => [k, secret.has(k) ? SECRET : v]));
+    };
+    const resources = plannedOf(args.resources, (r) => kindOf(r.type, records.get(r.urn)), masked);
     const workspaces = [...new Set(plannedAccess(resources, { opaque }).workspaces.keys())];
     const planned = plannedAccess(resources, {
       opaque,
@@ -120,9 +125,9 @@ export function effectiveAccessPolicy(
     });
     const everywhere = [...planned.workspaces.values()].flatMap((w) => w.unknown);
     for (const [model, { onlyMembers }] of Object.entries(value.models)) {
-      for (const v of effectiveFindings(planned.subjects, model, onlyMembers)) report(`${rule.name}: ${v}`);
+      for (const v of effectiveFindings(planned.subjects, model, onlyMembers)) report(v);
       if (planned.subjects.length === 0 && everywhere.length)
-        report(`${rule.name}: cannot judge ${quoteName(model)}: ${everywhere.map((u) => quoteName(u)).join("; ")}`);
+        report(`cannot judge ${quoteName(model)}: ${everywhere.map((u) => quoteName(u)).join("; ")}`);
     }
   };
   return {

@@ -65,7 +65,20 @@ describe("effectiveAccess (stack rule)", () => {
   it("fails a member outside the group who can reach it (a dated slug counts as the model), naming its layers", async () => {
     const stack = [DEFAULT, strict, research, members(strict, []), members(research, ["user_rita", "user_sam"])];
     expect(await run(stack, ONLY_RESEARCH)).toEqual([
-      'guardrails-effective-access: member "user_sam" can reach "vendor-x/model-y" (layers: "research")',
+      'member "user_sam" can reach "vendor-x/model-y" (layers: "research")',
+    ]);
+  });
+
+  it("a set whose guardrail is not created yet is read by its one dependency, as the engine hands it", async () => {
+    const fresh = res("Guardrail", "fresh", { name: "Fresh", allowedModels: [MODEL] });
+    const set = res(
+      "GuardrailMemberAssignment",
+      "fresh-members",
+      { guardrailId: unknownStringValue, memberUserIds: ["user_sam"] },
+      fresh,
+    );
+    expect(await run([DEFAULT, fresh, set], ONLY_RESEARCH)).toEqual([
+      'member "user_sam" can reach "vendor-x/model-y" (layers: "Fresh")',
     ]);
   });
 
@@ -74,9 +87,9 @@ describe("effectiveAccess (stack rule)", () => {
     expect(await run(stack, ONLY_RESEARCH)).toEqual([
       // Its owner is named but on no set of the stack: the default it would fall to may not be theirs.
       expect.stringMatching(
-        /^guardrails-effective-access: key "k2" cannot be shown not to reach "vendor-x\/model-y": "its owner's guardrail, if any/,
+        /^key "k2" cannot be shown not to reach "vendor-x\/model-y": "its owner's guardrail, if any/,
       ),
-      'guardrails-effective-access: key "k3" can reach "vendor-x/model-y" (layers: "research"); its owner is not named (keyOwners), so it may be outside the group',
+      'key "k3" can reach "vendor-x/model-y" (layers: "research"); its owner is not named (keyOwners), so it may be outside the group',
     ]);
   });
 
@@ -84,7 +97,7 @@ describe("effectiveAccess (stack rule)", () => {
     const open = res("WorkspaceDefaultGuardrail", "default", {});
     const out = await run([open, research, members(research, ["user_rita"])], ONLY_RESEARCH);
     expect(out).toEqual([
-      `guardrails-effective-access: everyone of workspace "${WS}" without a guardrail of their own can reach "vendor-x/model-y" (layers: "default")`,
+      `everyone of workspace "${WS}" without a guardrail of their own can reach "vendor-x/model-y" (layers: "default")`,
     ]);
   });
 
@@ -103,10 +116,10 @@ describe("effectiveAccess (stack rule)", () => {
     );
     expect(out).toEqual([
       expect.stringMatching(
-        /^guardrails-effective-access: member "user_tom" cannot be shown not to reach "vendor-x\/model-y": "its own guardrail, if any.*the workspace default guardrail of .*member set \\"research-members\\": its list is secret or not known at preview/,
+        /^member "user_tom" cannot be shown not to reach "vendor-x\/model-y": "its own guardrail, if any.*the workspace default guardrail of .*member set \\"research-members\\": its list is secret or not known at preview/,
       ),
       // No default guardrail in the stack: no layer it knows restricts them.
-      `guardrails-effective-access: everyone of workspace "${WS}" without a guardrail of their own can reach "vendor-x/model-y" (layers: no layer restricts it)`,
+      `everyone of workspace "${WS}" without a guardrail of their own can reach "vendor-x/model-y" (layers: no layer restricts it)`,
     ]);
   });
 
