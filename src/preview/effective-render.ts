@@ -18,12 +18,13 @@ import type { DefaultChange, EffectiveChange, LayerName } from "./effective";
 import { idList, setIds, setRow } from "./effective-sides";
 import type { ResourceTypeName } from "../core/kinds";
 
-const LISTED_MAX = 50;
-const who = (s: Subject) => ("member" in s ? `member ${nameCode(s.member, 60)}` : `key ${nameCode(s.key, 60)}`);
+const LISTED_MAX = 30;
+const who = (s: Subject) =>
+  "member" in s ? `member ${nameCode(clip(s.member), 60)}` : `key ${nameCode(clip(s.key), 60)}`;
 const keyOf = (s: Subject) => ("member" in s ? `member:${s.member}` : `key:${s.key}`);
 const list = (xs: LayerName[]) =>
   some(
-    xs.map((x) => guardrailLabel(x.name, x.isDefault)),
+    xs.slice(0, 5).map((x) => guardrailLabel(clip(x.name), x.isDefault)),
     4,
   );
 
@@ -42,33 +43,60 @@ function via(c: EffectiveChange): string {
   return c.changed.length ? ` (${list(c.changed)} ${c.changed.length === 1 ? "changes" : "change"})` : "";
 }
 
+/** A string from outside, cut before it is neutralised (names.ts reads every character of it). */
+const clip = (s: string) => (s.length > 240 ? s.slice(0, 240) : s);
 const gains = (xs: string[]) =>
   some(
-    xs.map((g) => nameCode(g, 160)),
+    xs.slice(0, 9).map((g) => nameCode(clip(g), 120)),
     8,
-  );
+  ) + (xs.length > 9 ? ` (${xs.length} in all)` : "");
 
-/** One subject's line. */
+/** One subject's line, its subject written `{who}` so that subjects changing alike share a line. */
 function line(c: EffectiveChange): string {
   const d = directionOf(c);
   const unknown = c.unknown.length
     ? `; cannot be known at preview: ${some(
-        c.unknown.map((u) => nameCode(u, 160)),
+        c.unknown.slice(0, 4).map((u) => nameCode(clip(u), 140)),
         3,
       )}`
     : "";
   const unseen = c.stable.length
     ? `; unless a layer not in this stack restricts it: ${some(
-        c.stable.map((u) => nameCode(u, 160)),
-        3,
+        c.stable.slice(0, 3).map((u) => nameCode(clip(u), 140)),
+        2,
       )}`
     : "";
-  if (d === "loosening") return `- ${MARK.loosening} · ${who(c.subject)} gains ${gains(c.gains)}${via(c)}${unseen}`;
+  if (d === "loosening") return `- ${MARK.loosening} · {who} gains ${gains(c.gains)}${via(c)}${unseen}`;
   if (d === "unknown")
-    return `- ${MARK.unknown} · ${who(c.subject)}${c.gains.length ? ` may gain ${gains(c.gains)}` : ""}${via(c)}: judged guardrail against guardrail in its section${unknown}`;
+    return `- ${MARK.unknown} · {who}${c.gains.length ? ` may gain ${gains(c.gains)}` : ""}${via(c)}: judged guardrail against guardrail in its section${unknown}`;
   if (d === "tightening")
-    return `- ${MARK.tightening} · ${who(c.subject)}${via(c)}: narrows (undoing it would grant ${gains(c.losses)})`;
-  return `- ➖ no effective change · ${who(c.subject)}${via(c)}: its other layers still decide what it can use`;
+    return `- ${MARK.tightening} · {who}${via(c)}: narrows (undoing it would grant ${gains(c.losses)})`;
+  return `- ➖ no effective change · {who}${via(c)}: its other layers still decide what it can use`;
+}
+
+/** Subjects whose lines read alike, on one line: `member \`a\``, or `members \`a\`, \`b\`, … and 3 more`. */
+function grouped(changes: EffectiveChange[]): string[] {
+  const by = new Map<string, Subject[]>();
+  for (const c of changes) {
+    const text = line(c);
+    const group = by.get(text);
+    if (group) group.push(c.subject);
+    else by.set(text, [c.subject]);
+  }
+  return [...by].map(([text, subjects]) => {
+    const members = subjects.filter((s) => "member" in s);
+    const keys = subjects.filter((s) => !("member" in s));
+    const name = (xs: Subject[], noun: string) =>
+      xs.length === 0
+        ? []
+        : [
+            `${noun}${xs.length > 1 ? "s" : ""} ${some(
+              xs.map((s) => who(s).replace(/^\w+ /, "")),
+              5,
+            )}`,
+          ];
+    return text.replace("{who}", [...name(members, "member"), ...name(keys, "key")].join(" and "));
+  });
 }
 
 /** A workspace default guardrail's reach. */
@@ -82,11 +110,11 @@ function defaultLine(d: DefaultChange): string {
   const reaches = d.reaches.length ? `; of those this stack names: ${some(d.reaches.map(who), 8)}` : "";
   const spares = d.spares.length
     ? `; not ${some(
-        d.spares.map(([s, on]) => `${who(s)} (on ${guardrailLabel(on, false)})`),
+        d.spares.map(([s, on]) => `${who(s)} (on ${guardrailLabel(clip(on), false)})`),
         8,
       )}, who hold a guardrail of their own`
     : "";
-  return `- ${mark} · ${guardrailLabel(d.name, true)} ${what}: it reaches everyone of workspace ${nameCode(d.workspaceId, 60)} without a guardrail of their own${reaches}${spares}`;
+  return `- ${mark} · ${guardrailLabel(clip(d.name), true)} ${what}: it reaches everyone of workspace ${nameCode(d.workspaceId, 60)} without a guardrail of their own${reaches}${spares}`;
 }
 
 /** The section, or "" when no one's effective access changes. */
@@ -97,8 +125,9 @@ export function effectiveSection(changes: EffectiveChange[], defaults: DefaultCh
     (a, b) =>
       order.indexOf(directionOf(a)) - order.indexOf(directionOf(b)) || keyOf(a.subject).localeCompare(keyOf(b.subject)),
   );
-  const lines = [...defaults.map(defaultLine), ...sorted.slice(0, LISTED_MAX).map(line)];
-  if (sorted.length > LISTED_MAX) lines.push(`- … and ${sorted.length - LISTED_MAX} more`);
+  const rows = grouped(sorted);
+  const lines = [...defaults.map(defaultLine), ...rows.slice(0, LISTED_MAX)];
+  if (rows.length > LISTED_MAX) lines.push(`- … and ${rows.length - LISTED_MAX} more line(s)`);
   return `### Effective access\n\nWhat each member and key can use after every layer applies (docs/effective-access.md):\n\n${lines.join("\n")}`;
 }
 

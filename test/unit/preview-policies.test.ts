@@ -50,8 +50,8 @@ describe("the summary judges Guardrail Policies with the loosening table", () =>
 
       What each member and key can use after every layer applies (docs/effective-access.md):
 
-      - 🔓 **loosens** · member \`user_a\` gains \`budget 100 weekly (policy eng): no longer capped so\` (\`Eng\` changes); unless a layer not in this stack restricts it: \`its own guardrail, if any: no set of this stack assigns it (a guardrail outside the stack may hold it)\`, \`the workspace default guardrail of "3f2b8c1e-0000-4000-8000-000000000001": not managed by this stack\`, \`the workspace default model availability policy of "3f2b8c1e-0000-4000-8000-000000000001": not managed by this stack\`, … and 1 more
-      - 🔓 **loosens** · member \`user_c\` gains \`budget 50 weekly (workspace-default-policy default): no longer capped so\` (\`Default\` → \`Eng\`); unless a layer not in this stack restricts it: \`its own guardrail, if any: no set of this stack assigns it (a guardrail outside the stack may hold it)\`, \`the workspace default guardrail of "3f2b8c1e-0000-4000-8000-000000000001": not managed by this stack\`, \`the workspace default model availability policy of "3f2b8c1e-0000-4000-8000-000000000001": not managed by this stack\`, … and 1 more
+      - 🔓 **loosens** · member \`user_a\` gains \`budget 100 weekly (policy eng): no longer capped so\` (\`Eng\` changes); unless a layer not in this stack restricts it: \`its own guardrail, if any: no set of this stack assigns it (a guardrail outside the stack may hold it)\`, \`the workspace default guardrail of "3f2b8c1e-0000-4000-8000-000000000001": not managed by this stack\`, … and 1 more
+      - 🔓 **loosens** · member \`user_c\` gains \`budget 50 weekly (workspace-default-policy default): no longer capped so\` (\`Default\` → \`Eng\`); unless a layer not in this stack restricts it: \`its own guardrail, if any: no set of this stack assigns it (a guardrail outside the stack may hold it)\`, \`the workspace default guardrail of "3f2b8c1e-0000-4000-8000-000000000001": not managed by this stack\`, … and 1 more
       - 🔒 tightens · member \`user_b\` (\`Eng\` → \`Default\`): narrows (undoing it would grant \`budget 50 weekly (workspace-default-policy default): no longer capped so\`)
 
       **Guardrail Policies: 1 updated**
@@ -146,7 +146,7 @@ describe("the summary judges Guardrail Policies with the loosening table", () =>
 
       What each member and key can use after every layer applies (docs/effective-access.md):
 
-      - 🔓 **loosens** · member \`user_o\` gains \`budget 50 weekly (workspace-default-policy default): no longer capped so\` (\`Default\` → \`Ops\`); unless a layer not in this stack restricts it: \`its own guardrail, if any: no set of this stack assigns it (a guardrail outside the stack may hold it)\`, \`the workspace default guardrail of "3f2b8c1e-0000-4000-8000-000000000001": not managed by this stack\`, \`the workspace default model availability policy of "3f2b8c1e-0000-4000-8000-000000000001": not managed by this stack\`, … and 1 more
+      - 🔓 **loosens** · member \`user_o\` gains \`budget 50 weekly (workspace-default-policy default): no longer capped so\` (\`Default\` → \`Ops\`); unless a layer not in this stack restricts it: \`its own guardrail, if any: no set of this stack assigns it (a guardrail outside the stack may hold it)\`, \`the workspace default guardrail of "3f2b8c1e-0000-4000-8000-000000000001": not managed by this stack\`, … and 1 more
       - ❔ **may loosen** · key \`k9\` (no layer → \`EU only\`): judged guardrail against guardrail in its section; cannot be known at preview: \`the workspace default model availability policy of "3f2b8c1e-0000-4000-8000-000000000001": not managed by this stack\`
 
       **Guardrail Policies: 2 created**
