@@ -117,6 +117,26 @@ function defaultLine(d: DefaultChange): string {
   return `- ${mark} · ${guardrailLabel(clip(d.name), true)} ${what}: it reaches everyone of workspace ${nameCode(d.workspaceId, 60)} without a guardrail of their own${reaches}${spares}`;
 }
 
+/** The opening line's part for effective access: who gains, or may gain (empty when no one does). */
+export function effectiveOpening(changes: EffectiveChange[], defaults: DefaultChange[]): string {
+  const of = (d: Direction) => changes.filter((c) => directionOf(c) === d).map((c) => c.subject);
+  const count = (xs: Subject[]) => {
+    const m = xs.filter((s) => "member" in s).length;
+    return `${m} member${m === 1 ? "" : "s"} and ${xs.length - m} key${xs.length - m === 1 ? "" : "s"}`;
+  };
+  const named = (xs: Subject[]) => `${some(xs.slice(0, 4).map(who), 3)}${xs.length > 4 ? ` (${count(xs)})` : ""}`;
+  const wider = defaults.filter((d) => d.gains.length > 0).map((d) => guardrailLabel(clip(d.name), true));
+  const [gain, maybe] = [of("loosening"), of("unknown")];
+  const parts: string[] = [];
+  if (gain.length || wider.length)
+    parts.push(
+      `**🔓 Effective access widens:** ${[...wider.map((w) => `everyone on ${w}`), ...(gain.length ? [named(gain)] : [])].join("; ")}`,
+    );
+  if (maybe.length)
+    parts.push(`**❔ Effective access may widen** (a layer cannot be known at preview): ${named(maybe)}`);
+  return parts.join(" · ");
+}
+
 /** The section, or "" when no one's effective access changes. */
 export function effectiveSection(changes: EffectiveChange[], defaults: DefaultChange[]): string {
   if (changes.length + defaults.length === 0) return "";

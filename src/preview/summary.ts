@@ -20,7 +20,7 @@ import { bounded } from "./opening";
 import { policySection, type PolicyEvents } from "./policy-events";
 import { policiesLoosen, policyChanges, policyOpening, policySections } from "./policies";
 import { type EffectiveChange, effectiveChanges } from "./effective";
-import { applyEffective, directionOf, effectiveSection } from "./effective-render";
+import { applyEffective, directionOf, effectiveOpening, effectiveSection } from "./effective-render";
 
 /** The parts of `pulumi preview --json` the summary reads. */
 export type { PreviewJson, PreviewStep } from "./input";
@@ -92,16 +92,23 @@ function summarizeSteps(
   const widens =
     effective.changes.some((c) => ["loosening", "unknown"].includes(directionOf(c))) ||
     effective.defaults.some((d) => d.gains.length > 0);
-  const guardrails = summarizeGuardrails(steps, effective);
+  const widening = effectiveOpening(effective.changes, effective.defaults);
+  const g = summarizeGuardrails(steps, effective);
+  // The first line answers by effect: "nothing loosens" setting by setting is not said when someone's access widens.
+  const guardrails = { ...g, opening: widening && g.opening.startsWith("**🔒") ? "" : g.opening };
   // Guardrail Policies (issue 40) follow the guardrails, judged with the same table.
   const policies = policyChanges(steps);
   const first = access ? `${access}\n\n` : "";
   if (policies.length === 0)
-    return { ...guardrails, body: `${first}${guardrails.body}`, loosens: guardrails.loosens || widens };
+    return {
+      opening: [guardrails.opening, widening].filter(Boolean).join("\n\n"),
+      body: `${first}${guardrails.body}`,
+      loosens: guardrails.loosens || widens,
+    };
   const sections = policySections(policies);
   const none = guardrails.body === NO_CHANGES;
   return {
-    opening: [guardrails.opening, policyOpening(policies)].filter(Boolean).join("\n\n"),
+    opening: [guardrails.opening, policyOpening(policies), widening].filter(Boolean).join("\n\n"),
     body: first + (none ? `${sections}\n` : `${guardrails.body.trimEnd()}\n\n${sections}\n`),
     loosens: guardrails.loosens || policiesLoosen(policies) || widens,
   };

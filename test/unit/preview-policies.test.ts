@@ -46,6 +46,8 @@ describe("the summary judges Guardrail Policies with the loosening table", () =>
     expect(md).toMatchInlineSnapshot(`
       "**🔓 Guardrail Policies loosen**: budget policy \`Eng\` (limitUsd raised, member joins)
 
+      **🔓 Effective access widens:** member \`user_a\`, member \`user_c\`
+
       ### Effective access
 
       What each member and key can use after every layer applies (docs/effective-access.md):
@@ -99,6 +101,8 @@ describe("the summary judges Guardrail Policies with the loosening table", () =>
     expect(md).toMatchInlineSnapshot(`
       "**🔓 Guardrail Policies loosen**: model availability policy \`Models\` (allowedProviders restriction removed, workspace default); moderation policy \`Mod\` (contentFilterBuiltins \`email\` removed, key opted out)
 
+      **❔ Effective access may widen** (a layer cannot be known at preview): key \`k2\`, key \`k1\`
+
       ### Effective access
 
       What each member and key can use after every layer applies (docs/effective-access.md):
@@ -141,6 +145,8 @@ describe("the summary judges Guardrail Policies with the loosening table", () =>
     });
     expect(md).toMatchInlineSnapshot(`
       "**❔ Guardrail Policies may loosen** (cannot tell from the preview): model availability policy \`EU only\` (key joins)
+
+      **🔓 Effective access widens:** member \`user_o\` · **❔ Effective access may widen** (a layer cannot be known at preview): key \`k9\`
 
       ### Effective access
 

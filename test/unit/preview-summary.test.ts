@@ -45,6 +45,8 @@ describe("summarizePreview", () => {
     expect(md).toMatchInlineSnapshot(`
       "**❔ May loosen** (cannot tell from the preview): 1 member returns to \`Eng\` (\`user_c\`); 1 member leaves \`Eng\` for no assignment (\`user_z\`) · touches 2 members and 0 keys
 
+      **❔ Effective access may widen** (a layer cannot be known at preview): member \`user_c\`, member \`user_m\`, member \`user_z\`
+
       ### Effective access
 
       What each member and key can use after every layer applies (docs/effective-access.md):

@@ -225,7 +225,8 @@ describe("the PR summary states each touched member's and key's effective change
         set("same", "keys", "eng-keys", "eng", [], []),
       ],
     });
-    // The setting table reads a limit set as a tightening; by effect it lifts the default's 50.
+    // The setting table reads a limit set as a tightening; by effect it lifts the default's 50, and the first line says so.
+    expect(s.markdown.split("\n")[0]).toBe("**🔓 Effective access widens:** member `user_bob`");
     expect(s.markdown).toContain(
       "- 🔓 **loosens** · member `user_bob` gains `budget 50 weekly (workspace-default-policy default-budget): no longer capped so` (`Default budget` → no layer)",
     );
