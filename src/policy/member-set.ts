@@ -33,7 +33,7 @@ export interface MemberSetFinding {
 }
 
 /** Where a set's members go: one guardrail, none of the stack's, or one of several (not known yet). */
-type Target = { to: PolicyResource } | { to: null } | { maybe: PolicyResource[] };
+export type Target = { to: PolicyResource } | { to: null } | { maybe: PolicyResource[] };
 
 export function memberSetFindings(
   resources: readonly PolicyResource[],
@@ -184,7 +184,7 @@ function workspaceOf(g: PolicyResource): string | null | typeof UNKNOWN_WORKSPAC
 }
 
 /** A guardrail's id from its outputs; `null` in state older than the record; `undefined` before it exists. */
-function idOf(g: PolicyResource): string | null | undefined {
+export function idOf(g: PolicyResource): string | null | undefined {
   const props = plainProps(g.props);
   const id = read<string>(props, "guardrailId");
   if (!id.unknown && typeof id.value === "string") return id.value.trim().toLowerCase();
@@ -192,7 +192,7 @@ function idOf(g: PolicyResource): string | null | undefined {
   return read(props, "createdAt").unknown || props.createdAt === undefined ? undefined : null;
 }
 
-function targetOf(s: PolicyResource, ids: ReadonlyMap<PolicyResource, string | null | undefined>): Target {
+export function targetOf(s: PolicyResource, ids: ReadonlyMap<PolicyResource, string | null | undefined>): Target {
   const guardrails = [...ids.keys()];
   const deps = s.propertyDependencies?.guardrailId ?? [];
   const sole = deps.length === 1 && guardrails.includes(deps[0]!) ? deps[0]! : undefined;

@@ -61,6 +61,30 @@ export const ruleValueSchemas = {
       { error: "must be a list of workspace ids or slugs" },
     )
     .min(1, { error: "must not be empty: omit the option to disable the rule" }),
+  effectiveAccess: z.strictObject(
+    {
+      models: z
+        .record(
+          z.string().trim().min(1, { error: "each model must be a non-empty model identifier" }),
+          z.strictObject(
+            {
+              onlyMembers: z.array(z.string().trim().min(1, { error: "each item must be a member user id" }), {
+                error: "must be a list of member user ids (empty: no member may reach it)",
+              }),
+            },
+            { error: "each model takes { onlyMembers: [member user ids] }" },
+          ),
+          { error: "must map each model to { onlyMembers: [...] }" },
+        )
+        .refine((m) => Object.keys(m).length > 0, { error: "must name at least one model" }),
+      keyOwners: z
+        .record(z.string().trim().min(1), z.string().trim().min(1, { error: "each owner must be a member user id" }), {
+          error: "must map each key hash to its owner's member user id",
+        })
+        .optional(),
+    },
+    { error: "must be { models: { <model>: { onlyMembers: [...] } }, keyOwners?: { <key hash>: <member> } }" },
+  ),
 } as const;
 
 /** The option name of a rule (`maxLimitUsd`, ...), a key of `POLICY_RULES`. */
@@ -107,6 +131,19 @@ export interface GuardrailsPolicyOptions {
    * declarative files) naming it by id or slug. @default rule disabled
    */
   requireWorkspaceDefault?: string[];
+  /**
+   * Who may reach a model, judged by effective access at preview (issue 41): for each model
+   * (any form `forbidModels` takes: a model's dated slugs and `:variant`s count as it, `vendor/*`
+   * every model of the vendor), no member outside `onlyMembers`, and no key whose owner is
+   * outside it, can reach it after every layer the stack plans applies; nor can anyone without a
+   * guardrail of their own (the workspace default guardrail). The service has no key -> owner
+   * lookup: `keyOwners` names them. A layer that cannot be known at preview fails the rule,
+   * naming it (docs/effective-access.md, "In the policy pack"). @default rule disabled
+   */
+  effectiveAccess?: {
+    models: Record<string, { onlyMembers: string[] }>;
+    keyOwners?: Record<string, string>;
+  };
   /** Level of each rule that `levels` does not name. @default "mandatory" */
   enforcement?: EnforcementLevel;
   /** Per-rule level, e.g. `{ maxLimitUsd: "advisory" }`. @default `enforcement` */

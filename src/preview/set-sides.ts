@@ -31,7 +31,11 @@ const dependencies = (st: PreviewStep["oldState"]) => [
  * dependencies name several guardrails (an apply over `strict.id` and `lax.id`, sorted by URN, so
  * attacker-ordered), is hidden: undefined when the side names no guardrail at all.
  */
-function sideOf(st: PreviewStep["oldState"], byId: Map<string, string>, side: "before" | "after"): string | undefined {
+export function sideOf(
+  st: PreviewStep["oldState"],
+  byId: Map<string, string>,
+  side: "before" | "after",
+): string | undefined {
   const gid = st?.inputs?.guardrailId;
   if (gid === undefined || gid === null) return undefined;
   if (typeof gid === "string" && !isSecret(gid) && !isAnyUnknown(gid)) return byId.get(gid) ?? `${OUTSIDE}${gid}`;

@@ -19,6 +19,8 @@ import { replaceDefault, resetJudged, takeOver } from "./defaults";
 import { bounded } from "./opening";
 import { policySection, type PolicyEvents } from "./policy-events";
 import { policiesLoosen, policyChanges, policyOpening, policySections } from "./policies";
+import { type EffectiveChange, effectiveChanges } from "./effective";
+import { applyEffective, directionOf, effectiveOpening, effectiveSection } from "./effective-render";
 
 /** The parts of `pulumi preview --json` the summary reads. */
 export type { PreviewJson, PreviewStep } from "./input";
@@ -32,9 +34,14 @@ export interface Summary {
   loosens: boolean;
 }
 
-/** Inputs beside the preview: the policy events of the engine's log (`--event-log`). */
+/** Inputs beside the preview: the policy events of the engine's log (`--event-log`), the keys' owners (`--key-owners`). */
 export interface SummaryOptions {
   policies?: PolicyEvents;
+  /**
+   * The member owning each key hash (the service has no key -> owner lookup): a key's owner's
+   * layers count in its effective access. A key not named here has them unknown.
+   */
+  keyOwners?: Readonly<Record<string, string>>;
 }
 
 const NOT_SETTINGS = ["workspaceId", "adoptId"] as const;
@@ -64,7 +71,7 @@ export function summarize(preview: unknown, options: SummaryOptions = {}): Summa
     return { failed: true, loosens: false, markdown: [policies, failed].filter(Boolean).join("\n") + "\n" };
   }
   const steps = input.ok ? input.steps : input.steps!;
-  const { opening, body, loosens } = summarizeSteps(steps);
+  const { opening, body, loosens } = summarizeSteps(steps, options.keyOwners);
   const plan = input.ok
     ? body
     : `**The changes the preview planned** before it stopped at the mandatory violations above (fixing them may change this plan):\n\n${body}`;
@@ -75,23 +82,44 @@ export function summarize(preview: unknown, options: SummaryOptions = {}): Summa
   };
 }
 
-function summarizeSteps(steps: PreviewStep[]): { opening: string; body: string; loosens: boolean } {
-  const guardrails = summarizeGuardrails(steps);
+function summarizeSteps(
+  steps: PreviewStep[],
+  keyOwners?: Readonly<Record<string, string>>,
+): { opening: string; body: string; loosens: boolean } {
+  // Effective access (issue 41): each member and key judged by what every layer leaves it.
+  const effective = effectiveChanges(steps, keyOwners);
+  const access = effectiveSection(effective.changes, effective.defaults);
+  const widens =
+    effective.changes.some((c) => ["loosening", "unknown"].includes(directionOf(c))) ||
+    effective.defaults.some((d) => d.gains.length > 0);
+  const widening = effectiveOpening(effective.changes, effective.defaults);
+  const g = summarizeGuardrails(steps, effective);
+  // The first line answers by effect: "nothing loosens" setting by setting is not said when someone's access widens.
+  const guardrails = { ...g, opening: widening && g.opening.startsWith("**🔒") ? "" : g.opening };
   // Guardrail Policies (issue 40) follow the guardrails, judged with the same table.
   const policies = policyChanges(steps);
-  if (policies.length === 0) return guardrails;
+  const first = access ? `${access}\n\n` : "";
+  if (policies.length === 0)
+    return {
+      opening: [guardrails.opening, widening].filter(Boolean).join("\n\n"),
+      body: `${first}${guardrails.body}`,
+      loosens: guardrails.loosens || widens,
+    };
   const sections = policySections(policies);
   const none = guardrails.body === NO_CHANGES;
   return {
-    opening: [guardrails.opening, policyOpening(policies)].filter(Boolean).join("\n\n"),
-    body: none ? `${sections}\n` : `${guardrails.body.trimEnd()}\n\n${sections}\n`,
-    loosens: guardrails.loosens || policiesLoosen(policies),
+    opening: [guardrails.opening, policyOpening(policies), widening].filter(Boolean).join("\n\n"),
+    body: first + (none ? `${sections}\n` : `${guardrails.body.trimEnd()}\n\n${sections}\n`),
+    loosens: guardrails.loosens || policiesLoosen(policies) || widens,
   };
 }
 
 const NO_CHANGES = "**Guardrails: no changes.**\n";
 
-function summarizeGuardrails(steps: PreviewStep[]): { opening: string; body: string; loosens: boolean } {
+function summarizeGuardrails(
+  steps: PreviewStep[],
+  effective: { changes: EffectiveChange[]; judged: Set<string> },
+): { opening: string; body: string; loosens: boolean } {
   const { all: guardrails, byId } = guardrailsOf(steps);
   const changes = new Map<string, GuardrailChange>();
   for (const g of guardrails.values()) {
@@ -120,6 +148,7 @@ function summarizeGuardrails(steps: PreviewStep[]): { opening: string; body: str
   replacements(guardrails, changes, held);
   const all = [...changes.values()].filter((g) => changed(g.op) || Object.values(g.sets).some(setChanged));
   if (all.length === 0) return { opening: "", body: NO_CHANGES, loosens: false };
+  applyEffective(all, effective, steps);
   return renderChanges(all);
 }
 

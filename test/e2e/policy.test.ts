@@ -336,6 +336,31 @@ describe("policy packs from pulumi-guardrails/policy under the real CLI", () => 
     );
   });
 
+  it("effectiveAccess, switched on by a pack config: a member outside the group who can reach the model fails the preview", async () => {
+    p.write(`
+import { Guardrail, GuardrailMemberAssignment, WorkspaceDefaultGuardrail } from "pulumi-guardrails";
+const workspaceId = "00000000-0000-4000-8000-000000000001";
+new WorkspaceDefaultGuardrail("default", { workspaceId, allowedModels: ["vendor-a/model-x"] });
+const research = new Guardrail("research", { workspaceId, name: "Research", allowedModels: ["vendor-a/model-x", "vendor-b/model-m"] });
+new GuardrailMemberAssignment("research-members", { guardrailId: research.id, memberUserIds: ["user_rita", "user_sam"], exclusive: true });
+`);
+    const config = join(p.dir, "effective-config.json");
+    writeFileSync(
+      config,
+      JSON.stringify({
+        "guardrails-effective-access": {
+          enforcementLevel: "mandatory",
+          effectiveAccess: { models: { "vendor-b/model-m": { onlyMembers: ["user_rita"] } } },
+        },
+      }),
+    );
+    const { code, violations } = await preview("--policy-pack-config", config);
+    expect(code).not.toBe(0);
+    expect(violations.filter((v) => v.policy === "guardrails-effective-access").map((v) => v.message)).toEqual([
+      expect.stringContaining('member "user_sam" can reach "vendor-b/model-m" (layers: "Research")'),
+    ]);
+  });
+
   it("the native face: its guardrails are held to every rule, beside the dynamic face's sets; its preview is summarised", async () => {
     p.env.PATH = `${join(__dirname, "../../src/native/bin")}:${p.env.PATH}`;
     p.write(NATIVE_PROGRAM);

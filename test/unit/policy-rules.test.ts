@@ -200,6 +200,7 @@ describe("guardrailsPolicies: each rule", () => {
       ["guardrails-sets-on-checked-guardrails", "mandatory"],
       ["guardrails-require-member-set", "disabled"],
       ["guardrails-require-workspace-default", "disabled"],
+      ["guardrails-effective-access", "disabled"],
     ]);
   });
 

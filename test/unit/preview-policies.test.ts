@@ -46,6 +46,16 @@ describe("the summary judges Guardrail Policies with the loosening table", () =>
     expect(md).toMatchInlineSnapshot(`
       "**🔓 Guardrail Policies loosen**: budget policy \`Eng\` (limitUsd raised, member joins)
 
+      **🔓 Effective access widens:** member \`user_a\`, member \`user_c\`
+
+      ### Effective access
+
+      What each member and key can use after every layer applies (docs/effective-access.md):
+
+      - 🔓 **loosens** · member \`user_a\` gains \`budget 100 weekly (policy eng): no longer capped so\` (\`Eng\` changes); unless a layer not in this stack restricts it: \`its own guardrail, if any: no set of this stack assigns it (a guardrail outside the stack may hold it)\`, \`the workspace default guardrail of "3f2b8c1e-0000-4000-8000-000000000001": not managed by this stack\`, … and 1 more
+      - 🔓 **loosens** · member \`user_c\` gains \`budget 50 weekly (workspace-default-policy default): no longer capped so\` (\`Default\` → \`Eng\`); unless a layer not in this stack restricts it: \`its own guardrail, if any: no set of this stack assigns it (a guardrail outside the stack may hold it)\`, \`the workspace default guardrail of "3f2b8c1e-0000-4000-8000-000000000001": not managed by this stack\`, … and 1 more
+      - 🔒 tightens · member \`user_b\` (\`Eng\` → \`Default\`): narrows (undoing it would grant \`budget 50 weekly (workspace-default-policy default): no longer capped so\`)
+
       **Guardrail Policies: 1 updated**
 
       ### budget policy \`Eng\` (\`eng\`): update · 🔓 **loosens**
@@ -91,6 +101,15 @@ describe("the summary judges Guardrail Policies with the loosening table", () =>
     expect(md).toMatchInlineSnapshot(`
       "**🔓 Guardrail Policies loosen**: model availability policy \`Models\` (allowedProviders restriction removed, workspace default); moderation policy \`Mod\` (contentFilterBuiltins \`email\` removed, key opted out)
 
+      **❔ Effective access may widen** (a layer cannot be known at preview): key \`k2\`, key \`k1\`
+
+      ### Effective access
+
+      What each member and key can use after every layer applies (docs/effective-access.md):
+
+      - ❔ **may loosen** · key \`k1\` may gain \`allowed providers: no longer restricted (was 1 allowed)\` (\`Models\` → \`Mod\`): judged guardrail against guardrail in its section; cannot be known at preview: \`the workspace default model availability policy of "3f2b8c1e-0000-4000-8000-000000000001": not managed by this stack\`
+      - ❔ **may loosen** · key \`k2\` may gain \`allowed providers: no longer restricted (was 1 allowed)\`, \`builtin email: no longer applied (was block)\` (\`Models\`, \`Mod\` → no layer): judged guardrail against guardrail in its section; cannot be known at preview: \`the workspace default model availability policy of "3f2b8c1e-0000-4000-8000-000000000001": not managed by this stack\`
+
       **Guardrail Policies: 2 updated**
 
       ### model availability policy \`Models\` (\`models\`): update · 🔓 **loosens**
@@ -126,6 +145,15 @@ describe("the summary judges Guardrail Policies with the loosening table", () =>
     });
     expect(md).toMatchInlineSnapshot(`
       "**❔ Guardrail Policies may loosen** (cannot tell from the preview): model availability policy \`EU only\` (key joins)
+
+      **🔓 Effective access widens:** member \`user_o\` · **❔ Effective access may widen** (a layer cannot be known at preview): key \`k9\`
+
+      ### Effective access
+
+      What each member and key can use after every layer applies (docs/effective-access.md):
+
+      - 🔓 **loosens** · member \`user_o\` gains \`budget 50 weekly (workspace-default-policy default): no longer capped so\` (\`Default\` → \`Ops\`); unless a layer not in this stack restricts it: \`its own guardrail, if any: no set of this stack assigns it (a guardrail outside the stack may hold it)\`, \`the workspace default guardrail of "3f2b8c1e-0000-4000-8000-000000000001": not managed by this stack\`, … and 1 more
+      - ❔ **may loosen** · key \`k9\` (no layer → \`EU only\`): judged guardrail against guardrail in its section; cannot be known at preview: \`the workspace default model availability policy of "3f2b8c1e-0000-4000-8000-000000000001": not managed by this stack\`
 
       **Guardrail Policies: 2 created**
 
@@ -200,20 +228,31 @@ describe("the summary judges Guardrail Policies with the loosening table", () =>
           "BudgetPolicy",
           "eng",
           { name: "Eng", limitUsd: 100, resetInterval: "weekly", memberUserIds: ["user_a"] },
-          { name: "Eng", limitUsd: 80, resetInterval: "daily", memberUserIds: ["user_a"] },
+          { name: "Eng", limitUsd: 80, resetInterval: "weekly", memberUserIds: ["user_a"] },
         ),
       ],
     });
     expect(s.loosens).toBe(false);
-    expect(s.markdown).toMatchInlineSnapshot(`
-      "**Guardrail Policies: 1 updated**
-
-      ### budget policy \`Eng\` (\`eng\`): update · 🔒 tightens
-
-      - 🔒 tightens · limitUsd: \`100\` → \`80\` (lowered)
-      - 🔒 tightens · resetInterval: \`weekly\` → \`daily\` (shorter)
-      "
-    `);
+    expect(s.markdown).toContain("- 🔒 tightens · member `user_a` (`Eng` changes): narrows");
+  });
+  it("a shorter interval with a lower limit is judged by effect: 80 a day is no cap of 100 a week (issue 41)", () => {
+    const s = summarize({
+      steps: [
+        step(
+          "update",
+          "BudgetPolicy",
+          "eng",
+          { name: "Eng", limitUsd: 100, resetInterval: "weekly", memberUserIds: ["user_a"] },
+          { name: "Eng", limitUsd: 80, resetInterval: "daily", memberUserIds: ["user_a"] },
+        ),
+      ],
+    });
+    // The setting table reads both as tightening; every budget is checked on its own (rule 27), and
+    // the weekly cap of 100 is gone: the member may spend 560 a week.
+    expect(s.loosens).toBe(true);
+    expect(s.markdown).toContain(
+      "- 🔓 **loosens** · member `user_a` gains `budget 100 weekly (policy eng): no longer capped so` (`Eng` changes)",
+    );
   });
   it("a workspace-wide policy: coverage shrinking loosens, growing tightens, deleting loosens", () => {
     const W2 = "3f2b8c1e-0000-4000-8000-000000000002";

@@ -45,6 +45,17 @@ describe("summarizePreview", () => {
     expect(md).toMatchInlineSnapshot(`
       "**❔ May loosen** (cannot tell from the preview): 1 member returns to \`Eng\` (\`user_c\`); 1 member leaves \`Eng\` for no assignment (\`user_z\`) · touches 2 members and 0 keys
 
+      **❔ Effective access may widen** (a layer cannot be known at preview): member \`user_c\`, member \`user_m\`, member \`user_z\`
+
+      ### Effective access
+
+      What each member and key can use after every layer applies (docs/effective-access.md):
+
+      - ❔ **may loosen** · member \`user_c\` (no layer → \`Eng\`): judged guardrail against guardrail in its section; cannot be known at preview: \`its own guardrail, if any: no set of this stack assigns it (a guardrail outside the stack may hold it)\`, \`the workspace default guardrail of "ws-2": not managed by this stack\`, \`the workspace default model availability policy of "ws-2": not managed by this stack\`, … and 1 more
+      - ❔ **may loosen** · member \`user_m\` (\`Ops\` → \`Eng\`): judged guardrail against guardrail in its section; cannot be known at preview: \`the workspace default model availability policy of "ws-2": not managed by this stack\`
+      - ❔ **may loosen** · member \`user_z\` may gain \`allowed models: no longer restricted (was 2 allowed)\` (\`Eng\` → no layer): judged guardrail against guardrail in its section; cannot be known at preview: \`a layer states no workspaceId: taken to be in "ws-2", the only workspace this stack names (the API does not say which workspace is the organ…\`, \`the workspace default guardrail of "ws-2": not managed by this stack\`, \`the workspace default model availability policy of "ws-2": not managed by this stack\`
+      - ➖ no effective change · member \`user_a\` (\`Eng\` changes): its other layers still decide what it can use
+
       **Guardrails: 1 updated, 1 replaced, 1 deleted · members: 1 added, 1 removed, 1 moved · keys: no change**
 
       ### Replacements and deletions
@@ -57,9 +68,9 @@ describe("summarizePreview", () => {
       - ➖ neutral · description: \`[secret]\` → \`[secret]\` (secret, cannot compare)
 
       Members:
-      - put back: \`user_c\` (was not assigned) · ❔ **may loosen**: had no assignment: it was on its workspace's default guardrail, not in this preview
-      - moved here from \`Ops\`: \`user_m\` · 🔒 tightens
-      - removed: \`user_z\` · ❔ **may loosen**: no assignment left, and no workspace default in this stack to compare with
+      - put back: \`user_c\` (was not assigned) · ❔ **may loosen**: had no assignment: it was on its workspace's default guardrail, not in this preview; a layer cannot be known at preview (see Effective access): judged guardrail against guardrail
+      - moved here from \`Ops\`: \`user_m\` · 🔒 tightens: a layer cannot be known at preview (see Effective access): judged guardrail against guardrail
+      - removed: \`user_z\` · ❔ **may loosen**: no assignment left, and no workspace default in this stack to compare with; a layer cannot be known at preview (see Effective access): judged guardrail against guardrail
 
       ### \`Lab\` (\`lab\`): replace
 
@@ -70,7 +81,7 @@ describe("summarizePreview", () => {
       ### \`Ops\` (\`ops\`): assignments only
 
       Members:
-      - moved to \`Eng\`: \`user_m\` · 🔒 tightens
+      - moved to \`Eng\`: \`user_m\` · 🔒 tightens: a layer cannot be known at preview (see Effective access): judged guardrail against guardrail
       "
     `);
     expect(md).not.toContain("v1:abc");

@@ -28,7 +28,8 @@ describe("src/preview module graph", () => {
         ),
       ),
     ).toEqual([]);
-    // It was 225 modules when the summary took FOREIGN from the lifecycle.
-    expect(loaded.length).toBeLessThan(150);
+    // It was 225 modules when the summary took FOREIGN from the lifecycle; the pure effective-access
+    // core (src/core/access, issue 41) adds about ten.
+    expect(loaded.length).toBeLessThan(165);
   });
 });

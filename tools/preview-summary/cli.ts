@@ -8,6 +8,8 @@
  * exits 2 when drift cannot be determined.
  * `--event-log FILE`: policy violations from the engine's event log, listed after the opening
  * line (src/preview/policy-events.ts); with a mandatory violation the plan is still listed.
+ * `--key-owners FILE`: a JSON object from each key hash to its owner's member id, so that a key's
+ * effective access counts its owner's layers (the service has no key -> owner lookup).
  * `--fail-on-loosening`: exit 3, with one line on standard error, when anything loosens or may
  * loosen (the Markdown is written all the same), for teams that require an approval then.
  */
@@ -20,6 +22,7 @@ import {
   summarizeDrift,
   type PreviewJson,
 } from "../../src/preview";
+import { readKeyOwners } from "./key-owners-file";
 import { readEventLog } from "./policy-events-file";
 
 const FLAGS = ["--drift", "--fail-on-loosening"];
@@ -30,10 +33,12 @@ function main(): void {
   const failOnLoosening = argv.includes("--fail-on-loosening");
   const logAt = argv.indexOf("--event-log");
   const eventLog = logAt >= 0 ? argv[logAt + 1] : undefined;
-  const arg = argv.find((a, i) => !FLAGS.includes(a) && i !== logAt && (logAt < 0 || i !== logAt + 1));
+  const ownersAt = argv.indexOf("--key-owners");
+  const valued = [logAt, ownersAt].filter((i) => i >= 0).flatMap((i) => [i, i + 1]);
+  const arg = argv.find((a, i) => !FLAGS.includes(a) && !valued.includes(i));
   if (arg === "-h" || arg === "--help") {
     process.stdout.write(
-      "usage: pulumi preview --json | guardrails-preview-summary [--drift] [--event-log events.jsonl] [--fail-on-loosening] [preview.json]\n",
+      "usage: pulumi preview --json | guardrails-preview-summary [--drift] [--event-log events.jsonl] [--key-owners owners.json] [--fail-on-loosening] [preview.json]\n",
     );
     return;
   }
@@ -59,6 +64,7 @@ function main(): void {
   }
   if (drift) return void writeDrift(json);
   const policies = logAt >= 0 ? readEventLog(eventLog) : undefined;
+  const keyOwners = ownersAt >= 0 ? readKeyOwners(argv[ownersAt + 1]) : undefined;
   const summary =
     json === undefined
       ? {
@@ -66,7 +72,7 @@ function main(): void {
           loosens: false,
           markdown: `${policies ? `${policySection(policies)}\n` : ""}**Guardrails: preview failed.** ${source} is ${text.trim() === "" ? "empty" : "not JSON"}, not the output of \`pulumi preview --json\`; nothing here says what would change.\n`,
         }
-      : summarize(json, policies ? { policies } : {});
+      : summarize(json, { ...(policies ? { policies } : {}), ...(keyOwners ? { keyOwners } : {}) });
   process.stdout.write(summary.markdown);
   if (summary.failed) {
     process.stderr.write(

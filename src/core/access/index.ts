@@ -13,6 +13,14 @@ export { actionRank } from "./filters";
 export { layersOf, setsKind } from "./layers";
 export * from "./types";
 export { widenings } from "./widenings";
+export {
+  type Planned,
+  type PlannedOptions,
+  type PlannedResource,
+  type PlannedSubject,
+  plannedAccess,
+  subjectKey,
+} from "./planned";
 
 /** The effective access of the subject of `facts`: the layers that apply, combined. */
 export function effectiveAccess(facts: AccessFacts): EffectiveAccess {

@@ -24,6 +24,13 @@ export function policyKindOf(policyType: string): PolicyKind | undefined {
   return POLICY_KINDS.find((k) => POLICY_WIRE[k].policyType === policyType);
 }
 
+/** The program's word for each kind (the resources' names: `ModelAccessPolicy`), and the field table's. */
+export const WW_POLICY_TYPES = {
+  budget: "budget",
+  modelAccess: "modelAvailability",
+  moderation: "moderation",
+} as const satisfies Record<string, PolicyKind>;
+
 /** Each kind's fields, in table order, from the table's `policy` column. */
 export const POLICY_FIELDS = Object.fromEntries(
   POLICY_KINDS.map((p) => [p, FIELD_NAMES.filter((k) => spec(k).policy === p)]),

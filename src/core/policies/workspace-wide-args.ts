@@ -10,14 +10,15 @@ import { guardrailSettingsShape, limitNeedsInterval } from "../args/guardrail-ar
 import { POLICY_SETTINGS_SHAPES } from "../args/policy-args";
 import { UUID_RE } from "../fields/constants";
 import type { FieldName } from "../fields/fields";
-import { POLICY_FIELDS, POLICY_KINDS, type PolicyKind, policyKindOfField } from "../fields/policy-kinds";
+import {
+  POLICY_FIELDS,
+  POLICY_KINDS,
+  type PolicyKind,
+  policyKindOfField,
+  WW_POLICY_TYPES,
+} from "../fields/policy-kinds";
 
-/** The program's word for each kind (the resources' names: `ModelAccessPolicy`), and the field table's. */
-export const WW_POLICY_TYPES = {
-  budget: "budget",
-  modelAccess: "modelAvailability",
-  moderation: "moderation",
-} as const satisfies Record<string, PolicyKind>;
+export { WW_POLICY_TYPES };
 /** A `policyType` as a program writes it. */
 export type WorkspaceWidePolicyType = keyof typeof WW_POLICY_TYPES;
 const TYPE_WORDS = Object.keys(WW_POLICY_TYPES) as WorkspaceWidePolicyType[];
