@@ -15,6 +15,7 @@
  */
 import { KINDS, NATIVE_TYPE_PREFIX } from "../core/kinds";
 import { isSecretEnvelope } from "../core/markers";
+import { UserError } from "../core/user-error";
 import { StateMigrationError, stateResources } from "./from-state";
 
 /** `limitUsd` as the Python SDK spells it: `limit_usd` (`enforceZdrVendorA`: `enforce_zdr_vendor_a`). */
@@ -36,14 +37,14 @@ function variableOf(name: string, taken: Set<string>): string {
   return v;
 }
 
-/** Where a secret sits that the export does not reveal: the program cannot be written. */
-class HiddenSecret extends Error {}
+/** Where a secret sits that the export does not reveal: the program cannot be written (caught below, and named). */
+export class SecretNotShownError extends UserError {}
 
 /** A value as a Python literal; objects as dicts with the SDK's snake_case keys. */
 function literal(value: unknown): string {
   if (isSecretEnvelope(value)) {
     const plaintext = (value as { plaintext?: unknown }).plaintext;
-    if (typeof plaintext !== "string") throw new HiddenSecret();
+    if (typeof plaintext !== "string") throw new SecretNotShownError("a secret the export does not show");
     return `pulumi.Output.secret(${literal(JSON.parse(plaintext))})`;
   }
   if (value === null || value === undefined) return "None";
@@ -101,7 +102,7 @@ export function renderPythonProgram(
       try {
         kwargs.push(`    ${snakeCase(k)}=${ref ? `${ref}.id` : literal(v)},`);
       } catch (err) {
-        if (!(err instanceof HiddenSecret)) throw err;
+        if (!(err instanceof SecretNotShownError)) throw err;
         throw new StateMigrationError(
           `${name}: ${k} is secret and this export does not show it; export with \`pulumi stack export --show-secrets\``,
         );
