@@ -71,7 +71,8 @@ function subjectFacts(
   if ("member" in subject) {
     facts = { ...base, subject, memberGuardrail: own("member", subject.member, "its own"), keyGuardrail: null };
   } else {
-    const owner = options.keyOwners?.[subject.key];
+    const owners = options.keyOwners ?? {};
+    const owner = Object.hasOwn(owners, subject.key) ? owners[subject.key] : undefined;
     if (owner === undefined)
       unknown.push(
         "its owner's layers: the key's owner is not named (keyOwners), and only the owner's can restrict it further",
