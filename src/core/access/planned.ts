@@ -53,6 +53,8 @@ function subjectFacts(
   const unknown: string[] = [];
   const own = (kind: "member" | "key", id: string, who: string) => {
     const on = ws.holders[kind].get(id);
+    if (ws.contested.has(`${kind}:${id}`))
+      unknown.push(`${who} guardrail: on two sets, which holds it is not known at preview`);
     if (on) return ws.guardrails.get(on) ?? null;
     if (!options.unassigned?.has(`${kind}:${id}`))
       unknown.push(
