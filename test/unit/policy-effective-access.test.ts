@@ -82,6 +82,19 @@ describe("effectiveAccess (stack rule)", () => {
     ]);
   });
 
+  it("a model allowed under two forms by two layers is reached: the service resolves them alike, exact ids do not", async () => {
+    const dated = res("ModelAccessPolicy", "dated", {
+      name: "Dated",
+      allowedModels: ["vendor-x/model-y-20260101"],
+      memberUserIds: ["user_sam"],
+    });
+    const plain = guardrail("plain", ["vendor-x/model-a", MODEL]);
+    const stack = [DEFAULT, plain, members(plain, ["user_sam"]), dated];
+    expect(await run(stack, ONLY_RESEARCH)).toEqual([
+      'member "user_sam" can reach "vendor-x/model-y" (layers: "plain", "Dated")',
+    ]);
+  });
+
   it("a set whose guardrail is not created yet is read by its one dependency, as the engine hands it", async () => {
     const fresh = res("Guardrail", "fresh", { name: "Fresh", allowedModels: [MODEL] });
     const set = res(
