@@ -59,11 +59,14 @@ function plannedOf(
   return out;
 }
 
-/** Whether an access lets its subject reach `model` in any form (fail closed: no allow list is a yes). */
+/**
+ * Whether an access lets its subject reach `model` in any form (fail closed: no allow list is a
+ * yes). Layer by layer, by model family: two layers allowing the model under different ids (a
+ * slug, a dated canonical slug) intersect to nothing by id, while the service resolves both alike.
+ */
 function reaches(a: EffectiveAccess, model: string): boolean {
-  const allowed = a.allowedModels.allowed;
-  if (allowed === null) return true;
-  return allowed.some((id) => modelMatches(id, model) && !a.ignoredModels.entries.some((e) => e.id === id));
+  const ignored = new Set(a.ignoredModels.entries.map((e) => e.id));
+  return a.allowedModels.restrictedBy.every((l) => l.ids.some((id) => modelMatches(id, model) && !ignored.has(id)));
 }
 
 /** Who a subject is, quoted (a member id, a key hash; never a secret: secret lists are opaque). */

@@ -60,6 +60,9 @@ export function plannedSide(
     if (side === "after" && s.op === "delete") continue;
     const st = (side === "before" && !adopted) || !s.newState ? s.oldState : s.newState;
     const props = { ...(st?.inputs ?? {}) };
+    // A value secret on either side is secret on both: every copy of a secret is one (never read nor named).
+    for (const other of [s.oldState?.inputs, s.newState?.inputs])
+      for (const [k, v] of Object.entries(other ?? {})) if (holdsSecret(v)) props[k] = "[secret]";
     const logical = nameOf(s.urn);
     const g = guardrails.get(logical);
     if (KINDS[t].settings && g) {
@@ -87,6 +90,10 @@ export function plannedSide(
   }
   return out;
 }
+
+/** Whether a value is, or holds anywhere inside it, a secret. */
+const holdsSecret = (v: unknown): boolean =>
+  isSecret(v) || (!!v && typeof v === "object" && Object.values(v as object).some(holdsSecret));
 
 /** One step per resource: `preview --refresh` adds refresh steps beside the real ones, which win (steps.ts does so too). */
 function real(steps: PreviewStep[]): PreviewStep[] {

@@ -68,8 +68,11 @@ function readSteps(input: Record<string, unknown>): PreviewStep[] | string {
       return `step ${i} has no \`op\` and \`urn\` strings`;
     steps.push({ op: s.op, urn: s.urn, ...state("oldState", s.oldState), ...state("newState", s.newState) });
   }
-  return steps;
+  // `--show-replacement-steps` adds a replacement's halves beside its `replace` step, which holds both states.
+  const replaced = new Set(steps.filter((s) => s.op === "replace").map((s) => s.urn));
+  return steps.filter((s) => !(REPLACEMENT_HALVES.has(s.op) && replaced.has(s.urn)));
 }
+const REPLACEMENT_HALVES = new Set(["create-replacement", "delete-replaced"]);
 
 function state(key: "oldState" | "newState", v: unknown): Partial<Record<typeof key, State>> {
   if (!isObject(v)) return {};

@@ -69,6 +69,32 @@ describe("effectiveAccess (stack rule)", () => {
     ]);
   });
 
+  it("a member two sets assign is not taken to be on the stricter one: which holds it after apply is not known", async () => {
+    const stack = [
+      DEFAULT,
+      strict,
+      research,
+      members(research, ["user_rita", "user_sam"]),
+      members(strict, ["user_sam"]),
+    ];
+    expect(await run(stack, ONLY_RESEARCH)).toEqual([
+      'member "user_sam" cannot be shown not to reach "vendor-x/model-y": "its own guardrail: on two sets, which holds it is not known at preview"',
+    ]);
+  });
+
+  it("a model allowed under two forms by two layers is reached: the service resolves them alike, exact ids do not", async () => {
+    const dated = res("ModelAccessPolicy", "dated", {
+      name: "Dated",
+      allowedModels: ["vendor-x/model-y-20260101"],
+      memberUserIds: ["user_sam"],
+    });
+    const plain = guardrail("plain", ["vendor-x/model-a", MODEL]);
+    const stack = [DEFAULT, plain, members(plain, ["user_sam"]), dated];
+    expect(await run(stack, ONLY_RESEARCH)).toEqual([
+      'member "user_sam" can reach "vendor-x/model-y" (layers: "plain", "Dated")',
+    ]);
+  });
+
   it("a set whose guardrail is not created yet is read by its one dependency, as the engine hands it", async () => {
     const fresh = res("Guardrail", "fresh", { name: "Fresh", allowedModels: [MODEL] });
     const set = res(

@@ -300,6 +300,72 @@ describe("the PR summary states each touched member's and key's effective change
     expect(line(s.markdown, "user_bob")).toContain("(`Engineering` → `ˋ🔒 Nothing loosensˋ <b>`)");
   });
 
+  it("with --show-replacement-steps, a replaced guardrail is read as the replace step plans it", () => {
+    const replaced = (op: string, after: Bag | undefined) =>
+      step(op, "Guardrail", "eng", { name: "Engineering", allowedModels: ["vendor-x/model-a"] }, after);
+    const after = { name: "Engineering", allowedModels: ["vendor-x/model-a", "vendor-x/model-y"] };
+    const s = summarize({
+      steps: [
+        DEFAULT_GUARDRAIL,
+        ...DEFAULT_POLICIES,
+        replaced("create-replacement", after),
+        replaced("replace", after),
+        replaced("delete-replaced", undefined),
+        set("same", "members", "eng-members", "eng", ["user_bob"], ["user_bob"]),
+      ],
+    });
+    expect(s.markdown).toContain(
+      "- 🔓 **loosens** · member `user_bob` gains `allowed models: vendor-x/model-y now allowed` (`Engineering` changes)",
+    );
+    expect(s.loosens).toBe(true);
+  });
+
+  it("a key hash named like an Object property is not taken for a named owner", () => {
+    const s = summarize({
+      steps: [
+        DEFAULT_GUARDRAIL,
+        DEFAULT_POLICIES[0]!,
+        DEFAULT_POLICIES[2]!,
+        step(
+          "update",
+          "ModelAccessPolicy",
+          "default-models",
+          { name: "Default models", workspaceDefault: true, allowedProviders: ["provider-a"], optedOutKeyHashes: [] },
+          {
+            name: "Default models",
+            workspaceDefault: true,
+            allowedProviders: ["provider-a"],
+            optedOutKeyHashes: ["constructor"],
+          },
+        ),
+      ],
+    });
+    expect(line(s.markdown, "constructor")).toContain("gains `allowed providers: no longer restricted");
+    expect(line(s.markdown, "constructor")).toContain("its owner's layers");
+  });
+
+  it("a policy's member list secret on one side is never enumerated from the other", () => {
+    const budget = { name: "Tight", limitUsd: 1, resetInterval: "weekly" };
+    const s = summarize({
+      steps: [
+        DEFAULT_GUARDRAIL,
+        ...DEFAULT_POLICIES,
+        step(
+          "update",
+          "BudgetPolicy",
+          "tight",
+          { ...budget, memberUserIds: ["user_hidden"] },
+          {
+            ...budget,
+            memberUserIds: "[secret]",
+          },
+        ),
+      ],
+    });
+    expect(s.markdown).not.toContain("user_hidden");
+    expect(s.loosens).toBe(true);
+  });
+
   describe("guardrails-preview-summary --key-owners", () => {
     const BIN = join(__dirname, "../../dist/tools/preview-summary/cli.js");
     const dir = mkdtempSync(join(tmpdir(), "key-owners-"));
@@ -312,6 +378,17 @@ describe("the PR summary states each touched member's and key's effective change
       writeFileSync(owners, JSON.stringify({ k1: "user_alice" }));
       expect(run("--fail-on-loosening", "--key-owners", owners, preview).status).toBe(0);
       expect(run("--fail-on-loosening", preview).status).toBe(3);
+    });
+
+    it("refuses a FIFO rather than waiting on it", () => {
+      const fifo = join(dir, "owners.fifo");
+      spawnSync("mkfifo", [fifo]);
+      const res = spawnSync(process.execPath, [BIN, "--key-owners", fifo, preview], {
+        encoding: "utf8",
+        timeout: 20_000,
+      });
+      expect(res.status).toBe(2);
+      expect(res.stderr).toBe(`guardrails-preview-summary: --key-owners ${fifo} is not a regular file\n`);
     });
 
     it("refuses a file that is not an object of member ids, naming the key", () => {

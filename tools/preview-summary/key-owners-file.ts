@@ -16,7 +16,10 @@ export function readKeyOwners(path: string | undefined): Record<string, string> 
   if (!path || path.startsWith("--")) return fail('needs a file: a JSON object {"<key hash>": "<member user id>"}');
   let json: unknown;
   try {
-    const size = statSync(path).size;
+    const stat = statSync(path);
+    // A FIFO or device would be read until it ends: perhaps never.
+    if (!stat.isFile()) return fail(`${path} is not a regular file`);
+    const size = stat.size;
     if (size > MAX_BYTES) return fail(`${path} is ${size} bytes, over the ${MAX_BYTES}-byte limit`);
     json = JSON.parse(readFileSync(path, "utf8"));
   } catch (err) {

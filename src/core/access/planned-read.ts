@@ -58,6 +58,8 @@ export interface Workspace {
   guardrails: Map<string, GuardrailFacts>;
   /** Guardrail key -> its member and key ids. */
   holders: { member: Map<string, string>; key: Map<string, string> };
+  /** Ids (`member:<id>`, `key:<hash>`) that sets on two guardrails list: which holds them after apply is not known. */
+  contested: Set<string>;
   policies: PolicyFacts[];
   /** What leaves everyone of the workspace unknown (a list nobody can read: anyone may be on it). */
   unknown: string[];
@@ -167,6 +169,7 @@ export function readWorkspaces(resources: readonly PlannedResource[], opaque: Op
       defaults: [],
       guardrails: new Map(),
       holders: { member: new Map(), key: new Map() },
+      contested: new Set(),
       policies: [],
       unknown: [],
       layerUnknown: new Map(),
@@ -207,7 +210,12 @@ export function readWorkspaces(resources: readonly PlannedResource[], opaque: Op
     }
     if (ids === "opaque")
       ws.unknown.push(`${noun} set ${quote(r.name)}: its list is secret or not known at preview (anyone may be on it)`);
-    else for (const id of ids) ws.holders[noun].set(id, r.target);
+    else
+      for (const id of ids) {
+        const was = ws.holders[noun].get(id);
+        if (was !== undefined && was !== r.target) ws.contested.add(`${noun}:${id}`);
+        ws.holders[noun].set(id, r.target);
+      }
   }
   return { spaces, wide, everywhere };
 }

@@ -53,6 +53,8 @@ function subjectFacts(
   const unknown: string[] = [];
   const own = (kind: "member" | "key", id: string, who: string) => {
     const on = ws.holders[kind].get(id);
+    if (ws.contested.has(`${kind}:${id}`))
+      unknown.push(`${who} guardrail: on two sets, which holds it is not known at preview`);
     if (on) return ws.guardrails.get(on) ?? null;
     if (!options.unassigned?.has(`${kind}:${id}`))
       unknown.push(
@@ -71,7 +73,8 @@ function subjectFacts(
   if ("member" in subject) {
     facts = { ...base, subject, memberGuardrail: own("member", subject.member, "its own"), keyGuardrail: null };
   } else {
-    const owner = options.keyOwners?.[subject.key];
+    const owners = options.keyOwners ?? {};
+    const owner = Object.hasOwn(owners, subject.key) ? owners[subject.key] : undefined;
     if (owner === undefined)
       unknown.push(
         "its owner's layers: the key's owner is not named (keyOwners), and only the owner's can restrict it further",
