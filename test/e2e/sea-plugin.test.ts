@@ -6,27 +6,33 @@
  *   - every archive: one executable at its root, of its platform by its own headers (ELF and its
  *     machine, Mach-O, PE), with the SEA blob where that format's Node looks for it, and the
  *     bundle inside; the plain `node` binaries it was made from fail the same check;
- *   - SHA256SUMS: every archive, each checksum right;
+ *   - the release's dry-run (scripts/release.mjs --dry-run, issue 42) wrote every artifact the
+ *     release workflow attaches and nothing else, and one SHA256SUMS over them, each checksum right;
  *   - linux-amd64 (this machine), with no `node` on PATH (`node` fails to start there, so the
  *     PATH is proven node-less): it prints its port and serves GetSchema; installed with
  *     `pulumi plugin install resource guardrails <v> --file <archive>` into a fresh PULUMI_HOME,
- *     it runs a Pulumi YAML program's preview and up against the emulator.
+ *     it runs a Pulumi YAML program's preview and up against the emulator, and a Python program's
+ *     up (the native SDK from sdk/python) and a `pulumi import` of a guardrail made by hand.
  *
- * Node binaries come from the npm registry (cached in ~/.cache/pulumi-guardrails/sea, about
- * 230 MB for the five); building the five takes about two minutes on two cores.
+ * The artifacts: CI's dry-run when .ci/run hands its folder over (GUARDRAILS_RELEASE_DIR), so CI
+ * builds the five archives once; otherwise this file runs the dry-run itself. Node binaries come
+ * from the npm registry (cached in ~/.cache/pulumi-guardrails/sea, about 230 MB for the five);
+ * the dry-run takes about three minutes on two cores, two of them the five archives.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { delimiter, join } from "node:path";
+import { delimiter, dirname, join } from "node:path";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { executableKind, type Kind, readTarGz, seaFacts } from "../helpers/executable";
-import { languageHostDir } from "../helpers/languages";
+import { languageHostDir, pythonVenv } from "../helpers/languages";
 import { startPlugin } from "../helpers/native-plugin";
 import { Program } from "../helpers/program";
 import { REPO_ROOT } from "../helpers/spawn-emulator";
+// @ts-expect-error: a plain .mjs script without types
+import { releaseArtifacts } from "../../scripts/release.mjs";
 
 const { version } = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { version: string };
 const PLUGIN = "pulumi-resource-guardrails";
@@ -48,28 +54,40 @@ function pathWithoutNode(...dirs: string[]): string {
   return dirs.join(delimiter);
 }
 
+/**
+ * `program` with the linux-amd64 archive installed by `pulumi plugin install --file` into a fresh
+ * PULUMI_HOME, plugin acquisition off, and a PATH of `dirs` only (none holds a node).
+ */
+async function withStandalonePlugin(program: Program, archive: string, ...dirs: string[]): Promise<void> {
+  program.env.PATH = pathWithoutNode(...dirs);
+  program.env.PULUMI_HOME = mkdtempSync(join(dirname(program.dir), "home-"));
+  program.env.PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION = "true";
+  await program.pulumi(["plugin", "install", "resource", "guardrails", version, "--file", archive], { check: true });
+  const installed = readdirSync(join(program.env.PULUMI_HOME, "plugins", `resource-guardrails-v${version}`));
+  expect(installed).toEqual([PLUGIN]);
+  await program.pulumi(["stack", "select", "dev"], { check: true }); // the selection lived in the other PULUMI_HOME
+}
+
 describe("the standalone plugin: a Node single-executable application per platform", () => {
   const { pulumiBinDir, work: e2eWork } = inject("e2e");
   const work = mkdtempSync(join(e2eWork, "sea-"));
-  const out = join(work, "archives");
+  const given = process.env.GUARDRAILS_RELEASE_DIR;
+  const out = given || join(work, "release");
   const linuxExe = join(work, "linux-amd64", PLUGIN);
   const programs: Program[] = [];
 
   beforeAll(() => {
-    execFileSync(
-      process.execPath,
-      [join(REPO_ROOT, "scripts/plugin-pack.mjs"), "sea", "--platform", "all", "--out", out],
-      {
+    if (!given)
+      execFileSync(process.execPath, [join(REPO_ROOT, "scripts/release.mjs"), "--dry-run", "--out", out], {
         stdio: ["ignore", "ignore", "inherit"],
-      },
-    );
+      });
     mkdirSync(join(work, "linux-amd64"));
     writeFileSync(linuxExe, readTarGz(readFileSync(join(out, archiveName("linux-amd64"))))[0]!.data, { mode: 0o755 });
   });
   afterAll(async () => {
     for (const p of programs) await p.close();
-    // About 320 MB of archives and the unpacked executable: not left behind in the run's folder.
-    rmSync(out, { recursive: true, force: true });
+    // About 330 MB of artifacts and the unpacked executable: not left behind in the run's folder.
+    if (!given) rmSync(out, { recursive: true, force: true });
     rmSync(join(work, "linux-amd64"), { recursive: true, force: true });
   });
 
@@ -95,10 +113,13 @@ describe("the standalone plugin: a Node single-executable application per platfo
     }
   });
 
-  it("SHA256SUMS names every archive once, each with its checksum", () => {
+  it("the release's dry-run: every artifact the workflow attaches, and SHA256SUMS names each once with its checksum", () => {
+    const artifacts: string[] = releaseArtifacts(version);
+    expect(artifacts).toEqual(expect.arrayContaining(Object.keys(PLATFORMS).map(archiveName)));
+    expect(readdirSync(out).sort()).toEqual([...artifacts].sort());
     const lines = readFileSync(join(out, "SHA256SUMS"), "utf8").trimEnd().split("\n");
     const listed = lines.map((line) => /^([0-9a-f]{64}) {2}(\S+)$/.exec(line)!.slice(1));
-    expect(listed.map(([, name]) => name)).toEqual(Object.keys(PLATFORMS).map(archiveName).sort());
+    expect(listed.map(([, name]) => name)).toEqual(artifacts.filter((f) => f !== "SHA256SUMS"));
     for (const [hash, name] of listed)
       expect(
         createHash("sha256")
@@ -146,14 +167,7 @@ outputs:
   id: \${eng.id}
 `,
     );
-    program.env.PATH = pathWithoutNode(pulumiBinDir, languageHostDir("yaml"));
-    program.env.PULUMI_HOME = mkdtempSync(join(work, "home-"));
-    program.env.PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION = "true";
-    const archive = join(out, archiveName("linux-amd64"));
-    await program.pulumi(["plugin", "install", "resource", "guardrails", version, "--file", archive], { check: true });
-    const installed = readdirSync(join(program.env.PULUMI_HOME, "plugins", `resource-guardrails-v${version}`));
-    expect(installed).toEqual([PLUGIN]);
-    await program.pulumi(["stack", "select", "dev"], { check: true }); // the selection lived in the other PULUMI_HOME
+    await withStandalonePlugin(program, join(out, archiveName("linux-amd64")), pulumiBinDir, languageHostDir("yaml"));
 
     await program.clearLog();
     const preview = await program.preview();
@@ -166,5 +180,60 @@ outputs:
     const res = await program.api("GET", `/guardrails/${id}`);
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ name: "Standalone", limit_usd: 5 });
+  });
+
+  it("a Python program's up and `pulumi import` of a guardrail made by hand, with the archive installed, no node on PATH", async () => {
+    const program = await Program.create(inject("e2e"), "sea-python");
+    programs.push(program);
+    for (const f of ["package.json", "tsconfig.json", "node_modules", "index.ts"])
+      rmSync(join(program.dir, f), { recursive: true, force: true });
+    writeFileSync(join(program.dir, "Pulumi.yaml"), "name: sea-python\nruntime: python\n");
+    writeFileSync(
+      join(program.dir, "__main__.py"),
+      `import pulumi
+import pulumi_guardrails as guardrails
+
+eng = guardrails.Guardrail("eng", name="Standalone Python", limit_usd=7, reset_interval="weekly")
+pulumi.export("id", eng.id)
+`,
+    );
+    // The Python host built here (sdk v3.68.0) runs \`python\` from PATH: the virtualenv's, with
+    // \`pulumi\` and sdk/python in it (languages.ts).
+    const venv = await pythonVenv(e2eWork);
+    program.env.VIRTUAL_ENV = dirname(venv);
+    const archive = join(out, archiveName("linux-amd64"));
+    await withStandalonePlugin(program, archive, venv, pulumiBinDir, languageHostDir("python"));
+
+    await program.up();
+    const { id } = await program.outputs();
+    expect((await program.api("GET", `/guardrails/${id}`)).body.data).toMatchObject({
+      name: "Standalone Python",
+      limit_usd: 7,
+      reset_interval: "weekly",
+    });
+
+    // The host has no GenerateProgram ("GenerateProgram not implemented", issue 42): no code.
+    const made = await program.api("POST", "/guardrails", { name: "Handmade", limit_usd: 9, reset_interval: "daily" });
+    const handmade = made.body.data.id as string;
+    await program.pulumi(
+      [
+        "import",
+        "guardrails:index:Guardrail",
+        "handmade",
+        handmade,
+        "--yes",
+        "--protect=false",
+        "--generate-code=false",
+      ],
+      { check: true },
+    );
+    const resources = (await program.exportState()).json.deployment.resources as Array<{
+      urn: string;
+      id: string;
+      inputs: any;
+    }>;
+    const imported = resources.find((r) => r.urn.endsWith("::handmade"));
+    expect(imported?.id).toBe(handmade);
+    expect(imported?.inputs).toMatchObject({ name: "Handmade", limitUsd: 9, resetInterval: "daily" });
   });
 });

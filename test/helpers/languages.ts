@@ -6,7 +6,7 @@
  * the SDK from sdk/python, for Go a go.mod that points the SDK at sdk/go.
  */
 import { execFile, execFileSync } from "node:child_process";
-import { copyFileSync, existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { REPO_ROOT } from "../../support/spawn-emulator";
@@ -41,10 +41,13 @@ export function pythonVenv(work: string): Promise<string> {
     const dir = join(work, "python-venv");
     if (!existsSync(join(dir, "bin/python"))) {
       await run("python3", ["-m", "venv", dir]);
+      // pip builds a folder in place (setuptools writes build/ and *.egg-info there), and
+      // `npm run sdk:check` (the release's dry-run too) then finds sdk/python unlike what the
+      // schema generates: install from a copy.
+      const sdk = join(work, "python-sdk");
+      cpSync(join(REPO_ROOT, "sdk/python"), sdk, { recursive: true });
       const pip = [join(dir, "bin/pip"), "install", "--quiet", "--disable-pip-version-check"];
-      await run(pip[0]!, [...pip.slice(1), `pulumi==${PYTHON_PULUMI}`, join(REPO_ROOT, "sdk/python")], {
-        maxBuffer: 16 << 20,
-      });
+      await run(pip[0]!, [...pip.slice(1), `pulumi==${PYTHON_PULUMI}`, sdk], { maxBuffer: 16 << 20 });
     }
     return join(dir, "bin");
   })();

@@ -1,0 +1,147 @@
+#!/usr/bin/env node
+// A release in one command (issue 42). For package.json's version X.Y.Z:
+//
+//   1. checks: the work tree is clean, the tags vX.Y.Z and sdk/go/vX.Y.Z are new, CHANGELOG.md has
+//      a `## X.Y.Z` section;
+//   2. `npm run sdk:check` (the committed SDKs are what the schema generates), then builds
+//      (scripts/prepare.mjs: a build unless dist/ already holds the build of these sources);
+//   3. writes into --out (default dist/release), and nothing else there: the npm tarball
+//      (`npm pack`), the five standalone plugin archives (`plugin-pack.mjs sea --platform all`),
+//      the Python wheel (scripts/sdk-pack.mjs) and one SHA256SUMS over all of them;
+//   4. tags vX.Y.Z and sdk/go/vX.Y.Z (the Go module's tag: its go.mod is in sdk/go) on HEAD and
+//      prints the push command. It never pushes.
+//
+//   node scripts/release.mjs [--dry-run] [--out DIR]   (`npm run release -- --dry-run`)
+//   node scripts/release.mjs --from-tag [--out DIR]    (.github/workflows/release.yml)
+//
+// --dry-run reports a dirty tree or an existing tag but goes on, and tags nothing: CI runs it
+// (.ci/run), so the steps the workflow takes cannot rot. --from-tag is the workflow's: HEAD must
+// carry vX.Y.Z already (the push of that tag started it); it builds and checks the same, and tags
+// only sdk/go/vX.Y.Z if missing, which the workflow pushes. A missing CHANGELOG section fails in
+// every mode. Needs git, npm, Go (sdk:check) and python3 with pip (the wheel).
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { archiveName, PLATFORMS } from "./plugin-sea.mjs";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+
+/** Every file a release of `version` attaches, in the order the workflow lists them. */
+export function releaseArtifacts(version) {
+  return [
+    `pulumi-guardrails-${version}.tgz`,
+    ...Object.keys(PLATFORMS).map((platform) => archiveName(platform, version)),
+    `pulumi_guardrails-${version}-py3-none-any.whl`,
+    "SHA256SUMS",
+  ];
+}
+
+/** The git tags a release of `version` makes: the package's and the Go module's. */
+export const releaseTags = (version) => [`v${version}`, `sdk/go/v${version}`];
+
+const die = (message) => {
+  console.error(`release: ${message}`);
+  process.exit(1);
+};
+const git = (...args) => execFileSync("git", args, { cwd: root, encoding: "utf8" }).trim();
+const tagExists = (tag) => {
+  try {
+    git("rev-parse", "--quiet", "--verify", `refs/tags/${tag}`);
+    return true;
+  } catch {
+    return false;
+  }
+};
+/** A step's child: its output goes to stderr, so stdout holds only what this script reports. */
+const step = (label, command, args, options = {}) => {
+  console.error(`release: ${label}`);
+  return execFileSync(command, args, { cwd: root, stdio: ["ignore", 2, "inherit"], ...options });
+};
+
+function parseArgs(args) {
+  const opts = { mode: "release", out: join(root, "dist/release") };
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === "--dry-run" || args[i] === "--from-tag") {
+      if (opts.mode !== "release") die("--dry-run and --from-tag: one or the other");
+      opts.mode = args[i].slice(2);
+    } else if (args[i] === "--out") opts.out = resolve(args[++i] ?? die("--out needs a folder"));
+    else die(`unknown argument ${args[i]}: expected --dry-run, --from-tag or --out DIR`);
+  }
+  return opts;
+}
+
+/** What stands in the way of a release of `version` in `mode`: [fatal problems, reported ones]. */
+function preflight(version, mode) {
+  const fatal = [];
+  const reported = [];
+  const [tag, goTag] = releaseTags(version);
+  const changelog = readFileSync(join(root, "CHANGELOG.md"), "utf8");
+  const escaped = version.replaceAll(".", "\\.");
+  if (!new RegExp(`^## \\[?v?${escaped}\\]?(\\s|$)`, "m").test(changelog))
+    fatal.push(`CHANGELOG.md has no "## ${version}" section`);
+  const dirty = git("status", "--porcelain");
+  if (dirty) (mode === "dry-run" ? reported : fatal).push(`the work tree is not clean:\n${dirty}`);
+  if (mode === "from-tag") {
+    const at = git("tag", "--points-at", "HEAD").split("\n");
+    if (!at.includes(tag)) fatal.push(`HEAD does not carry ${tag} (it carries: ${at.join(" ") || "no tag"})`);
+  } else {
+    for (const t of [tag, goTag])
+      if (tagExists(t)) (mode === "dry-run" ? reported : fatal).push(`the tag ${t} exists already`);
+  }
+  return [fatal, reported];
+}
+
+const sha256 = (file) => createHash("sha256").update(readFileSync(file)).digest("hex");
+
+/** The artifacts into `out`, checked to be exactly releaseArtifacts(version), and SHA256SUMS. */
+function build(version, out) {
+  step("npm run sdk:check", "npm", ["run", "sdk:check", "--silent"]);
+  step("build (scripts/prepare.mjs)", process.execPath, [join(root, "scripts/prepare.mjs")]);
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  step("npm pack", "npm", ["pack", "--pack-destination", out, "--loglevel=error"]);
+  step("the five plugin archives", process.execPath, [
+    join(root, "scripts/plugin-pack.mjs"),
+    ...["sea", "--platform", "all", "--out", out],
+  ]);
+  const packages = mkdtempSync(join(tmpdir(), "release-sdk-"));
+  try {
+    step("the wheel (scripts/sdk-pack.mjs)", process.execPath, [join(root, "scripts/sdk-pack.mjs"), packages]);
+    const wheel = readdirSync(packages).filter((f) => f.endsWith(".whl"));
+    for (const f of wheel) copyFileSync(join(packages, f), join(out, f));
+  } finally {
+    rmSync(packages, { recursive: true, force: true });
+  }
+  const want = releaseArtifacts(version);
+  const files = want.filter((f) => f !== "SHA256SUMS");
+  // sha256sum's own format, one SHA256SUMS over every artifact (it replaces the archives' own).
+  writeFileSync(join(out, "SHA256SUMS"), files.map((f) => `${sha256(join(out, f))}  ${f}\n`).join(""));
+  const got = readdirSync(out).sort();
+  if (JSON.stringify(got) !== JSON.stringify([...want].sort()))
+    die(`${out} holds ${got.join(", ")}; expected ${want.join(", ")}`);
+  return want.map((f) => join(out, f));
+}
+
+export function main(args) {
+  const { mode, out } = parseArgs(args);
+  const { version } = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+  const [tag, goTag] = releaseTags(version);
+  const [fatal, reported] = preflight(version, mode);
+  for (const r of reported) console.error(`release: --dry-run goes on, but a release would stop here: ${r}`);
+  if (fatal.length) die(fatal.join("\n"));
+  for (const file of build(version, out)) console.log(file);
+  if (mode === "dry-run") {
+    console.error(`release: --dry-run: tagged nothing; a release tags ${tag} and ${goTag} on HEAD`);
+    return;
+  }
+  const message = `pulumi-guardrails ${version}`;
+  if (mode === "release") git("tag", "--annotate", tag, "--message", message);
+  if (!tagExists(goTag)) git("tag", "--annotate", goTag, "--message", `${message}: the Go SDK`);
+  console.error(`release: tagged ${mode === "release" ? `${tag} and ` : ""}${goTag}; to publish:`);
+  console.error(`  git push origin ${tag} ${goTag}`);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) main(process.argv.slice(2));
