@@ -104,9 +104,11 @@ describe("native face: member and key sets under the real CLI", () => {
     const preview = await p.preview();
     expect(preview.code).not.toBe(0);
     // The literal id's set registers first, so either may be the one refused: both are named.
-    const refused = /resource '(eng-owner|eng-members)': property guardrailId value .* has a problem: (.*)/.exec(
-      preview.output,
-    );
+    // guardrailId leads the reason in every language's name (issue 42), not as the engine's property.
+    const refused =
+      /resource '(eng-owner|eng-members)' has a problem: guardrailId \(guardrail_id in Python, GuardrailId in Go\): (.*)/.exec(
+        preview.output,
+      );
     expect(refused?.[2]).toMatch(
       new RegExp(
         `^(exclusive )?GuardrailMemberAssignment "eng-(owner|members)" and (exclusive )?GuardrailMemberAssignment "eng-(owner|members)" both manage the members of guardrail ${eng};`,
