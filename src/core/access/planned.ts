@@ -23,6 +23,8 @@ export interface Planned {
 }
 
 const quote = (s: string) => JSON.stringify(s.length > 80 ? `${s.slice(0, 79)}…` : s);
+/** A workspace as a line names it: its id, or, where no resource names one, the organization's default workspace. */
+const wsName = (id: string) => (id === "" ? "the default workspace" : quote(id));
 const KIND_WORDS: Record<PolicyKind, string> = {
   budget: "budget",
   modelAvailability: "model availability",
@@ -102,8 +104,8 @@ function defaultOf(ws: Workspace, facts: AccessFacts, unknown: string[]): Guardr
   if (takesDefault(facts))
     unknown.push(
       ws.defaults.length === 0
-        ? `the workspace default guardrail of ${quote(ws.id)}: not managed by this stack`
-        : `the workspace default guardrail of ${quote(ws.id)}: several in this stack`,
+        ? `the workspace default guardrail of ${wsName(ws.id)}: not managed by this stack`
+        : `the workspace default guardrail of ${wsName(ws.id)}: several in this stack`,
     );
   return null;
 }
@@ -127,7 +129,7 @@ function unmanagedDefaults(ws: Workspace, facts: AccessFacts): string[] {
         !(w.own && setsKind(w.own.settings, kind)) &&
         !ofKind.some((p) => (w.kind === "member" ? p.memberIds : p.keyHashes).includes(w.id)),
     );
-  }).map((k) => `the workspace default ${KIND_WORDS[k]} policy of ${quote(ws.id)}: not managed by this stack`);
+  }).map((k) => `the workspace default ${KIND_WORDS[k]} policy of ${wsName(ws.id)}: not managed by this stack`);
 }
 
 /**
