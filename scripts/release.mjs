@@ -5,7 +5,8 @@
 //      a `## X.Y.Z` section;
 //   2. `npm run sdk:check` (the committed SDKs are what the schema generates), then builds
 //      (scripts/prepare.mjs: a build unless dist/ already holds the build of these sources);
-//   3. writes into --out (default dist/release), and nothing else there: the npm tarball
+//   3. writes into --out (default dist/release; new, empty or an earlier release's, never a link:
+//      it is replaced whole, and only once every artifact is made), and nothing else there: the npm tarball
 //      (`npm pack`), the five standalone plugin archives (`plugin-pack.mjs sea --platform all`),
 //      the Python wheel (scripts/sdk-pack.mjs) and one SHA256SUMS over all of them;
 //   4. tags vX.Y.Z and sdk/go/vX.Y.Z (the Go module's tag: its go.mod is in sdk/go) on HEAD and
@@ -21,9 +22,19 @@
 // every mode. Needs git, npm, Go (sdk:check) and python3 with pip (the wheel).
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { archiveName, PLATFORMS } from "./plugin-sea.mjs";
 
@@ -41,6 +52,34 @@ export function releaseArtifacts(version) {
 
 /** The git tags a release of `version` makes: the package's and the Go module's. */
 export const releaseTags = (version) => [`v${version}`, `sdk/go/v${version}`];
+
+/** A release's version: X.Y.Z, or X.Y.Z-pre (it names files and tags, and reaches a regular expression). */
+const VERSION = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z]+(?:\.[0-9A-Za-z]+)*)?$/;
+
+/** A file name a release of some version makes (so a folder of them is a release's, safe to replace). */
+const isReleaseArtifact = (name) =>
+  releaseArtifacts("\0").some((a) =>
+    new RegExp(`^${a.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace("\0", "[0-9A-Za-z.-]+")}$`).test(name),
+  );
+
+/**
+ * Why `out` cannot take a release, if it cannot: it is replaced whole, so it must be new, empty,
+ * or an earlier release's folder (only artifacts in it), and a folder itself, not a link to one.
+ */
+export function outProblem(out) {
+  let stat;
+  try {
+    stat = lstatSync(out);
+  } catch {
+    return undefined; // new
+  }
+  if (stat.isSymbolicLink()) return `--out ${out} is a symbolic link: give the folder itself`;
+  if (!stat.isDirectory()) return `--out ${out} is not a folder`;
+  const other = readdirSync(out).filter((f) => !isReleaseArtifact(f));
+  if (other.length > 0)
+    return `--out ${out} holds ${other.slice(0, 3).join(", ")}${other.length > 3 ? ", ..." : ""}, which no release made; it is replaced whole: give a new or empty folder`;
+  return undefined;
+}
 
 const die = (message) => {
   console.error(`release: ${message}`);
@@ -100,8 +139,22 @@ const sha256 = (file) => createHash("sha256").update(readFileSync(file)).digest(
 function build(version, out) {
   step("npm run sdk:check", "npm", ["run", "sdk:check", "--silent"]);
   step("build (scripts/prepare.mjs)", process.execPath, [join(root, "scripts/prepare.mjs")]);
-  rmSync(out, { recursive: true, force: true });
-  mkdirSync(out, { recursive: true });
+  // Into a fresh folder beside --out, moved into place only when complete: a failure leaves --out as it was.
+  mkdirSync(dirname(out), { recursive: true });
+  const partial = mkdtempSync(join(dirname(out), `.${basename(out)}.partial-`));
+  try {
+    artifacts(version, partial);
+  } catch (err) {
+    rmSync(partial, { recursive: true, force: true });
+    throw err;
+  }
+  rmSync(out, { recursive: true, force: true }); // outProblem: new, or only an earlier release's artifacts
+  renameSync(partial, out);
+  return releaseArtifacts(version).map((f) => join(out, f));
+}
+
+/** Every artifact into the folder `out`, checked to be exactly releaseArtifacts(version). */
+function artifacts(version, out) {
   step("npm pack", "npm", ["pack", "--pack-destination", out, "--loglevel=error"]);
   step("the five plugin archives", process.execPath, [
     join(root, "scripts/plugin-pack.mjs"),
@@ -121,13 +174,16 @@ function build(version, out) {
   writeFileSync(join(out, "SHA256SUMS"), files.map((f) => `${sha256(join(out, f))}  ${f}\n`).join(""));
   const got = readdirSync(out).sort();
   if (JSON.stringify(got) !== JSON.stringify([...want].sort()))
-    die(`${out} holds ${got.join(", ")}; expected ${want.join(", ")}`);
-  return want.map((f) => join(out, f));
+    throw new Error(`${out} holds ${got.join(", ")}; expected ${want.join(", ")}`);
 }
 
 export function main(args) {
   const { mode, out } = parseArgs(args);
   const { version } = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+  if (typeof version !== "string" || !VERSION.test(version))
+    die(`package.json's version ${JSON.stringify(version)}: expected X.Y.Z or X.Y.Z-pre (it names the tags and files)`);
+  const problem = outProblem(out);
+  if (problem) die(problem);
   const [tag, goTag] = releaseTags(version);
   const [fatal, reported] = preflight(version, mode);
   for (const r of reported) console.error(`release: --dry-run goes on, but a release would stop here: ${r}`);
@@ -144,4 +200,10 @@ export function main(args) {
   console.error(`  git push origin ${tag} ${goTag}`);
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) main(process.argv.slice(2));
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  try {
+    main(process.argv.slice(2));
+  } catch (err) {
+    die(err.message);
+  }
+}

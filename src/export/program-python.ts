@@ -15,6 +15,7 @@
  */
 import { KINDS, NATIVE_TYPE_PREFIX } from "../core/kinds";
 import { isSecretEnvelope } from "../core/markers";
+import { parseUrn } from "../core/urn";
 import { UserError } from "../core/user-error";
 import { StateMigrationError, stateResources } from "./from-state";
 
@@ -45,11 +46,22 @@ function literal(value: unknown): string {
   if (isSecretEnvelope(value)) {
     const plaintext = (value as { plaintext?: unknown }).plaintext;
     if (typeof plaintext !== "string") throw new SecretNotShownError("a secret the export does not show");
-    return `pulumi.Output.secret(${literal(JSON.parse(plaintext))})`;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(plaintext);
+    } catch {
+      // JSON.parse's message quotes the text: the secret. Name only where it is.
+      throw new StateMigrationError("a secret whose plaintext is not JSON, as `pulumi stack export` writes it");
+    }
+    return `pulumi.Output.secret(${literal(parsed)})`;
   }
   if (value === null || value === undefined) return "None";
   if (typeof value === "boolean") return value ? "True" : "False";
-  if (typeof value === "number") return Number.isFinite(value) ? String(value) : "None";
+  if (typeof value === "number") {
+    // JSON's 1e999 reads as Infinity: None would drop the arg, so it is refused.
+    if (!Number.isFinite(value)) throw new StateMigrationError("a number out of range");
+    return String(value);
+  }
   // JSON's string escapes are Python's too (\" \\ \n \uXXXX).
   if (typeof value === "string") return JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map(literal).join(", ")}]`;
@@ -57,6 +69,24 @@ function literal(value: unknown): string {
     ([k, v]) => `${JSON.stringify(snakeCase(k))}: ${literal(v)}`,
   );
   return `{${entries.join(", ")}}`;
+}
+
+/**
+ * A resource of ours that stateResources cannot read (its URN holds control characters, or is
+ * too long) would be missing from the program, and `pulumi up` of the pasted program deletes
+ * what it lacks: refused, naming it.
+ */
+function refuseUnreadable(state: unknown): void {
+  const doc = state as { deployment?: { resources?: unknown }; resources?: unknown } | null;
+  const list = doc?.deployment?.resources ?? doc?.resources;
+  if (!Array.isArray(list)) return;
+  const read = new Set(stateResources(state));
+  for (const r of list as Array<{ type?: unknown; urn?: unknown }>) {
+    if (read.has(r as never) || typeof r?.type !== "string" || classOf(r.type) === undefined) continue;
+    throw new StateMigrationError(
+      `cannot write the program: the ${r.type} ${JSON.stringify(r.urn)} has no URN this command reads (control characters, or too long)`,
+    );
+  }
 }
 
 /** The class name of a native token (`guardrails:index:Guardrail`), when it is one of ours. */
@@ -78,6 +108,7 @@ export function renderPythonProgram(
   argsOf: (token: string) => ReadonlySet<string> | undefined,
 ): { text: string; notes: string[] } {
   const notes: string[] = [];
+  refuseUnreadable(state);
   const ours = stateResources(state).filter((r) => {
     if (classOf(r.type) === undefined || r.custom === false) return false;
     if (r.delete === true || r.external === true) {
@@ -92,7 +123,8 @@ export function renderPythonProgram(
   const byId = new Map<string, string>();
   const lines = ["import pulumi", "import pulumi_guardrails as guardrails", ""];
   for (const r of ours) {
-    const name = r.urn.slice(r.urn.lastIndexOf("::") + 2);
+    // Pulumi's reading: the name is all after the type, `::` and all.
+    const name = parseUrn(r.urn)?.name ?? r.urn.slice(r.urn.lastIndexOf("::") + 2);
     const variable = variableOf(name, taken);
     const args = argsOf(r.type) ?? new Set<string>();
     const kwargs: string[] = [];
@@ -102,10 +134,12 @@ export function renderPythonProgram(
       try {
         kwargs.push(`    ${snakeCase(k)}=${ref ? `${ref}.id` : literal(v)},`);
       } catch (err) {
-        if (!(err instanceof SecretNotShownError)) throw err;
-        throw new StateMigrationError(
-          `${name}: ${k} is secret and this export does not show it; export with \`pulumi stack export --show-secrets\``,
-        );
+        if (err instanceof SecretNotShownError)
+          throw new StateMigrationError(
+            `${name}: ${k} is secret and this export does not show it; export with \`pulumi stack export --show-secrets\``,
+          );
+        if (err instanceof StateMigrationError) throw new StateMigrationError(`${name}: ${k} holds ${err.message}`);
+        throw err;
       }
     }
     if (r.protect === true) kwargs.push("    opts=pulumi.ResourceOptions(protect=True),");

@@ -6,7 +6,7 @@
  * `version`; the cache is a temporary folder. Both ways of locking are run: flock, and the `ln -s`
  * lock for machines without flock (scripts/build-lock.sh).
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -127,3 +127,25 @@ it("a link lock left by a dead process is taken over", async () => {
   expect(run.code, run.stderr).toBe(0);
   expect(builds()).toEqual(["build pulumi", "build pulumi-language-nodejs"]);
 }, 60_000);
+
+describe("the build lock refuses a lock path that is a symbolic link (issue 42's attack pass)", () => {
+  it.each(["flock"])("%s: the file it points at is neither emptied nor taken as the lock", (way) => {
+    const dir = mkdtempSync(join(tmpdir(), "lock-link-"));
+    const victim = join(dir, "victim");
+    writeFileSync(victim, "precious\n");
+    const lock = join(dir, "cache/.build-pulumi.lock");
+    mkdirSync(dirname(lock));
+    symlinkSync(victim, lock);
+    const script = `say() { echo "say: $*" >&2; }; die() { echo "die: $*" >&2; exit 1; }
+      . ${JSON.stringify(join(SCRIPTS, "build-lock.sh"))}; take_build_lock "$1" "pulumi"; echo took`;
+    const r = spawnSync("bash", ["-c", script, "bash", lock], {
+      encoding: "utf8",
+      env: { ...process.env, GUARDRAILS_BUILD_LOCK: way },
+      timeout: 5000,
+    });
+    expect(readFileSync(victim, "utf8")).toBe("precious\n");
+    expect(r.stdout).toBe("");
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("is a symbolic link");
+  });
+});

@@ -152,6 +152,75 @@ describe("the Python program of an imported stack", () => {
   });
 });
 
+describe("the Python program of a hostile state (issue 42's attack pass)", () => {
+  const one = (name: string, inputs: Record<string, unknown>) => ({
+    deployment: {
+      resources: [
+        {
+          urn: urn("guardrails:index:Guardrail", name),
+          type: "guardrails:index:Guardrail",
+          custom: true,
+          id: G,
+          inputs,
+        },
+      ],
+    },
+  });
+  const parses = (text: string) => {
+    const file = join(mkdtempSync(join(tmpdir(), "py-hostile-")), "__main__.py");
+    writeFileSync(file, text);
+    execFileSync("python3", ["-c", "import ast,sys; ast.parse(open(sys.argv[1]).read())", file]);
+  };
+
+  it("keeps a name holding `::` whole, as Pulumi reads it (a shorter name is another resource)", () => {
+    const { text } = renderPythonProgram(one("team::eng", { name: "x" }), argsOf);
+    expect(text).toContain('team__eng = guardrails.Guardrail(\n    "team::eng",\n');
+  });
+
+  it("refuses a number JSON cannot hold rather than writing None (which drops the arg)", () => {
+    const state = one("n", { name: "x", limitUsd: JSON.parse("1e999") });
+    expect(() => renderPythonProgram(state, argsOf)).toThrow("n: limitUsd holds a number out of range");
+  });
+
+  it("never quotes a secret's plaintext in its refusal", () => {
+    const state = one("n", { name: "x", limitUsd: { [SIG]: SECRET, plaintext: "hunter2-not-json" } });
+    let message = "";
+    try {
+      renderPythonProgram(state, argsOf);
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toBe("n: limitUsd holds a secret whose plaintext is not JSON, as `pulumi stack export` writes it");
+    expect(message).not.toContain("hunter2");
+  });
+
+  it("refuses a resource of ours it cannot read rather than leaving it out (pulumi up would delete it)", () => {
+    const state = one('a"""\n__import__("os")', { name: "x" });
+    expect(() => renderPythonProgram(state, argsOf)).toThrow(/has no URN this command reads/);
+  });
+
+  it("writes quotes, newlines, NUL, line separators and code as inert string literals", () => {
+    const evil = '"""; __import__("os").system("echo pwned") #\n\u2028\u0000\u0085\\N{BULLET}\'\'\'';
+    const { text } = renderPythonProgram(
+      one("None", { name: evil, contentFilterBuiltins: [{ [`a": __import__("os"), "b`]: evil }] }),
+      argsOf,
+    );
+    parses(text);
+    // The one call is the resource's: every hostile text stayed inside a string.
+    const calls = execFileSync(
+      "python3",
+      [
+        "-c",
+        "import ast,sys; print([ast.unparse(n.func) for n in ast.walk(ast.parse(sys.stdin.read())) if isinstance(n, ast.Call)])",
+      ],
+      { input: text, encoding: "utf8" },
+    );
+    expect(calls.trim()).toBe("['guardrails.Guardrail']");
+    expect(text).toContain("None_ = guardrails.Guardrail(");
+    expect(text.split("\n").filter((l) => l.includes("__import__"))).toHaveLength(2);
+  });
+});
+
 describe("guardrails-export --from-state <file> --language python", () => {
   const run = exportBin({ url: "http://127.0.0.1:9" }, EXPORT_BIN);
 
