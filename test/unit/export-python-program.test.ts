@@ -201,8 +201,9 @@ describe("the Python program of a hostile state (issue 42's attack pass)", () =>
 
   it("writes quotes, newlines, NUL, line separators and code as inert string literals", () => {
     const evil = '"""; __import__("os").system("echo pwned") #\n\u2028\u0000\u0085\\N{BULLET}\'\'\'';
+    const injectedKey = 'a": __import__("os"), "b';
     const { text } = renderPythonProgram(
-      one("None", { name: evil, contentFilterBuiltins: [{ [`a": __import__("os"), "b`]: evil }] }),
+      one("None", { name: evil, contentFilterBuiltins: [{ [injectedKey]: evil }] }),
       argsOf,
     );
     parses(text);

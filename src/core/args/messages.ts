@@ -18,10 +18,16 @@ export interface PropertyFailure {
 }
 
 export function formatPath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>(
-    (acc, part) => (typeof part === "number" ? `${acc}[${part}]` : acc ? `${acc}.${String(part)}` : String(part)),
-    "",
-  );
+  return path.reduce<string>((acc, part) => {
+    if (typeof part === "number") return `${acc}[${part}]`;
+    const name = String(part);
+    // A key the program invented (an unknown arg) is outside text: quoted, neutralised, bounded.
+    if (!/^[A-Za-z_$][\w$]{0,79}$/.test(name)) {
+      const quoted = escapeInvisible(JSON.stringify(name.slice(0, 80)));
+      return acc ? `${acc}[${quoted}]` : quoted;
+    }
+    return acc ? `${acc}.${name}` : name;
+  }, "");
 }
 
 /**
@@ -111,10 +117,9 @@ export function issuesToFailures(
         const nearest = issue.path.length === 0 ? closest(key, known) : undefined;
         // Never suggest the very name that was rejected (a name known elsewhere).
         const guess = nearest !== key ? nearest : undefined;
-        // A key that is empty or only blanks still gets a visible name.
-        const shownKey = key.trim() === "" ? JSON.stringify(key) : key;
+        // A key that is empty, only blanks or not a name is quoted by formatPath.
         return {
-          property: formatPath([...issue.path, shownKey]),
+          property: formatPath([...issue.path, key]),
           reason: `unknown property${guess ? `; did you mean "${guess}"?` : ""}`,
         };
       });
