@@ -6,7 +6,8 @@
 //     The runtime sends a plain string as it sends the enum's value, so only the types change.
 //   - an `...Args` class's nested input takes the `...ArgsDict` form too, as the resource's
 //     keyword arguments already do: `pulumi.Input['BuiltinFilterArgs']` becomes
-//     `pulumi.Input[Union['BuiltinFilterArgs', 'BuiltinFilterArgsDict']]`.
+//     `pulumi.Input[Union['BuiltinFilterArgs', 'BuiltinFilterArgsDict']]` in its `__init__` (the
+//     getters keep the class alone: the runtime translates a dict's keys by them).
 //   - the docs and deprecation messages name args as Python does: `` `limitUsd` `` becomes
 //     `` `limit_usd` `` and `` `enforceZdr*` `` becomes `` `enforce_zdr_*` `` (the names the
 //     generator itself gives each property, read from its `@pulumi.getter(name=...)` lines).
@@ -34,8 +35,20 @@ export function widenInputs(text, enums, dictNames) {
       .replaceAll(`pulumi.Input['${name}']`, `pulumi.Input[${literal}]`)
       .replaceAll(`pulumi.Input[Optional['${name}']]`, `pulumi.Input[Optional[${literal}]]`);
   }
-  for (const args of dictNames)
-    out = out.replaceAll(`pulumi.Input['${args}']`, `pulumi.Input[Union['${args}', '${args}Dict']]`);
+  // Not in a property's getter or setter: the runtime reads an input type's getters to turn a
+  // dict's snake_case keys into the schema's names, and an `Input[Union[X, XDict]]` there stops it
+  // (pulumi/_types.py unwrap_type), so `scan_scope` would reach the provider as it is.
+  out = out
+    .split("\n")
+    .map((line) =>
+      /^\s*def \w+\(self(?:, value: .*)?\)/.test(line)
+        ? line
+        : dictNames.reduce(
+            (l, args) => l.replaceAll(`pulumi.Input['${args}']`, `pulumi.Input[Union['${args}', '${args}Dict']]`),
+            line,
+          ),
+    )
+    .join("\n");
   if (out !== text && !/^from typing import .*\bLiteral\b/m.test(out))
     out = out.replace(/^from typing import\s(.*)$/m, (_, names) => `from typing import Literal, ${names}`);
   return out;

@@ -229,7 +229,7 @@ class GuardrailArgs:
 
     @_builtins.property
     @pulumi.getter(name="contentFilterBuiltins")
-    def content_filter_builtins(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[Union['BuiltinFilterArgs', 'BuiltinFilterArgsDict']]]]]:
+    def content_filter_builtins(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['BuiltinFilterArgs']]]]:
         """
         Builtin content filters; each slug at most once. Omit instead of `[]`.
 
@@ -238,12 +238,12 @@ class GuardrailArgs:
         return pulumi.get(self, "content_filter_builtins")
 
     @content_filter_builtins.setter
-    def content_filter_builtins(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[Union['BuiltinFilterArgs', 'BuiltinFilterArgsDict']]]]]):
+    def content_filter_builtins(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['BuiltinFilterArgs']]]]):
         pulumi.set(self, "content_filter_builtins", value)
 
     @_builtins.property
     @pulumi.getter(name="contentFilters")
-    def content_filters(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[Union['CustomFilterArgs', 'CustomFilterArgsDict']]]]]:
+    def content_filters(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['CustomFilterArgs']]]]:
         """
         Custom regex content filters, applied in order. Omit instead of `[]`.
 
@@ -252,7 +252,7 @@ class GuardrailArgs:
         return pulumi.get(self, "content_filters")
 
     @content_filters.setter
-    def content_filters(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[Union['CustomFilterArgs', 'CustomFilterArgsDict']]]]]):
+    def content_filters(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['CustomFilterArgs']]]]):
         pulumi.set(self, "content_filters", value)
 
     @_builtins.property

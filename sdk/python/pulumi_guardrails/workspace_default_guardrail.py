@@ -215,7 +215,7 @@ class WorkspaceDefaultGuardrailArgs:
 
     @_builtins.property
     @pulumi.getter(name="contentFilterBuiltins")
-    def content_filter_builtins(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[Union['BuiltinFilterArgs', 'BuiltinFilterArgsDict']]]]]:
+    def content_filter_builtins(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['BuiltinFilterArgs']]]]:
         """
         Builtin content filters; each slug at most once. Omit instead of `[]`.
 
@@ -224,12 +224,12 @@ class WorkspaceDefaultGuardrailArgs:
         return pulumi.get(self, "content_filter_builtins")
 
     @content_filter_builtins.setter
-    def content_filter_builtins(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[Union['BuiltinFilterArgs', 'BuiltinFilterArgsDict']]]]]):
+    def content_filter_builtins(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['BuiltinFilterArgs']]]]):
         pulumi.set(self, "content_filter_builtins", value)
 
     @_builtins.property
     @pulumi.getter(name="contentFilters")
-    def content_filters(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[Union['CustomFilterArgs', 'CustomFilterArgsDict']]]]]:
+    def content_filters(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['CustomFilterArgs']]]]:
         """
         Custom regex content filters, applied in order. Omit instead of `[]`.
 
@@ -238,7 +238,7 @@ class WorkspaceDefaultGuardrailArgs:
         return pulumi.get(self, "content_filters")
 
     @content_filters.setter
-    def content_filters(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[Union['CustomFilterArgs', 'CustomFilterArgsDict']]]]]):
+    def content_filters(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['CustomFilterArgs']]]]):
         pulumi.set(self, "content_filters", value)
 
     @_builtins.property

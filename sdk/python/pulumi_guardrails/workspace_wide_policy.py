@@ -244,7 +244,7 @@ class WorkspaceWidePolicyArgs:
 
     @_builtins.property
     @pulumi.getter(name="contentFilterBuiltins")
-    def content_filter_builtins(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[Union['BuiltinFilterArgs', 'BuiltinFilterArgsDict']]]]]:
+    def content_filter_builtins(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['BuiltinFilterArgs']]]]:
         """
         Builtin content filters; each slug at most once. Omit instead of `[]`.
 
@@ -253,12 +253,12 @@ class WorkspaceWidePolicyArgs:
         return pulumi.get(self, "content_filter_builtins")
 
     @content_filter_builtins.setter
-    def content_filter_builtins(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[Union['BuiltinFilterArgs', 'BuiltinFilterArgsDict']]]]]):
+    def content_filter_builtins(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['BuiltinFilterArgs']]]]):
         pulumi.set(self, "content_filter_builtins", value)
 
     @_builtins.property
     @pulumi.getter(name="contentFilters")
-    def content_filters(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[Union['CustomFilterArgs', 'CustomFilterArgsDict']]]]]:
+    def content_filters(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['CustomFilterArgs']]]]:
         """
         Custom regex content filters, applied in order. Omit instead of `[]`.
 
@@ -267,7 +267,7 @@ class WorkspaceWidePolicyArgs:
         return pulumi.get(self, "content_filters")
 
     @content_filters.setter
-    def content_filters(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[Union['CustomFilterArgs', 'CustomFilterArgsDict']]]]]):
+    def content_filters(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['CustomFilterArgs']]]]):
         pulumi.set(self, "content_filters", value)
 
     @_builtins.property
