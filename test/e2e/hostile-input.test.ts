@@ -74,7 +74,13 @@ export const id = g.id;
     // Two members join from no assignment, and the stack has no workspace default to compare with (issue 38).
     expect(md.split("\n")[0]).toMatch(/^\*\*❔ May loosen\*\* \(cannot tell from the preview\): 2 members join `/);
     expect(md.split("\n")[0]).toMatch(/ · touches 2 members and 0 keys$/);
-    expect(md.split("\n")[2]).toBe("**Guardrails: 1 updated · members: 2 added · keys: no change**");
+    // Then the effective-access line (issue 41), its hostile ids inside code spans; the totals below.
+    expect(md.split("\n")[2]).toMatch(
+      /^\*\*❔ Effective access may widen\*\* .*member `<img src=x onerror=alert\(1\)>`/,
+    );
+    expect(md.split("\n").find((l) => l.startsWith("**Guardrails"))).toBe(
+      "**Guardrails: 1 updated · members: 2 added · keys: no change**",
+    );
     // Outside code spans (where Markdown is inert) nothing is live: no raw HTML, no mention, no second headline.
     const outsideCode = md.replace(/`[^`\n]*`/g, "");
     expect(outsideCode).not.toMatch(/(^|[^\\])</);

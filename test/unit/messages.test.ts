@@ -35,11 +35,11 @@ describe("formatPath", () => {
     expect(formatPath(["a", "b", 2, 3])).toBe("a.b[2][3]");
   });
 
-  it("quotes and neutralises a key the program invented: no escape, bidi or line break reaches a terminal", () => {
+  it("neutralises a key the program invented: no escape, bidi or line break reaches a terminal", () => {
     const path = formatPath(["contentFilters", 0, "x\u001b[31m\u202eRED\nline"]);
-    expect(path).toBe('contentFilters[0]["x\\u001b[31m\\u202eRED\\nline"]');
+    expect(path).toBe("contentFilters[0].x\\u001b[31m\\u202eRED\\u000aline");
     expect(path).not.toMatch(/[\u001b\u202e\n]/);
-    expect(formatPath(["k".repeat(500)]).length).toBeLessThan(100);
+    expect(formatPath(["k".repeat(500)])).toBe(`${"k".repeat(77)}...`);
   });
 });
 

@@ -20,12 +20,10 @@ export interface PropertyFailure {
 export function formatPath(path: readonly PropertyKey[]): string {
   return path.reduce<string>((acc, part) => {
     if (typeof part === "number") return `${acc}[${part}]`;
-    const name = String(part);
-    // A key the program invented (an unknown arg) is outside text: quoted, neutralised, bounded.
-    if (!/^[A-Za-z_$][\w$]{0,79}$/.test(name)) {
-      const quoted = escapeInvisible(JSON.stringify(name.slice(0, 80)));
-      return acc ? `${acc}[${quoted}]` : quoted;
-    }
+    // A key the program invented (an unknown arg) is outside text: every invisible character
+    // escaped (`\u001b`), so none can drive a terminal, and cut at 80 characters.
+    const raw = escapeInvisible(String(part));
+    const name = raw.length > 80 ? `${raw.slice(0, 77)}...` : raw;
     return acc ? `${acc}.${name}` : name;
   }, "");
 }
@@ -117,9 +115,10 @@ export function issuesToFailures(
         const nearest = issue.path.length === 0 ? closest(key, known) : undefined;
         // Never suggest the very name that was rejected (a name known elsewhere).
         const guess = nearest !== key ? nearest : undefined;
-        // A key that is empty, only blanks or not a name is quoted by formatPath.
+        // A key that is empty or only blanks still gets a visible name.
+        const shownKey = key.trim() === "" ? JSON.stringify(key) : key;
         return {
-          property: formatPath([...issue.path, key]),
+          property: formatPath([...issue.path, shownKey]),
           reason: `unknown property${guess ? `; did you mean "${guess}"?` : ""}`,
         };
       });
