@@ -5,7 +5,6 @@
  * the offline preview pass.
  */
 import { writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type Program, useProgram } from "./harness";
@@ -23,14 +22,12 @@ const pulumi = require("@pulumi/pulumi");
 new pulumi.CustomResource("guardrails:index:Guardrail", "creds", { name: "Creds", limitUsd: 1, resetInterval: "daily" });
 `;
 
-/** A local port that takes no connection: bound, then released. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const { port } = server.address() as { port: number };
-  await new Promise((r) => server.close(r));
-  return port;
-}
+/**
+ * A local URL that takes no connection. Not a port bound and released: with e2e files in parallel,
+ * another file's emulator could be listening there by the time the preview reads it (it happened
+ * in CI). Nothing here listens on port 1: every server binds an ephemeral port.
+ */
+const CLOSED_URL = "http://127.0.0.1:1";
 
 /** The three previews of the class, on the program `p` already holds. */
 async function previewsFailBeforeAnyWrite(p: Program): Promise<void> {
@@ -47,7 +44,7 @@ async function previewsFailBeforeAnyWrite(p: Program): Promise<void> {
   expect(wrongKey.output).not.toMatch(/^\s+at /m);
   await config("set", "--secret", "guardrails:apiKey", p.apiKey);
 
-  const url = `http://127.0.0.1:${await closedPort()}`;
+  const url = CLOSED_URL;
   await config("set", "guardrails:baseUrl", url);
   await config("set", "guardrails:maxAttempts", "1");
   const unreachable = await p.preview();
