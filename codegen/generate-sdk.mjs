@@ -29,6 +29,7 @@ import {
 import { homedir, tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { goDocNamesIn } from "./go-doc-names.mjs";
 import { widenPythonInputs } from "./python-inputs.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -114,6 +115,8 @@ function golang(dir) {
   if (existsSync(sum)) cpSync(sum, join(dir, "go.sum"));
   execFileSync(go, ["mod", "tidy"], { cwd: dir, stdio: "inherit", env: { ...process.env, GOFLAGS: "-mod=mod" } });
   cpSync(join(dir, name, "pulumi-plugin.json"), join(dir, "pulumi-plugin.json"));
+  // Doc comments name args as Go does (go-doc-names.mjs).
+  goDocNamesIn(join(dir, name), JSON.parse(readFileSync(schema, "utf8")));
 }
 
 /** sdk/python: enum inputs take plain strings and `...Args` classes take dicts

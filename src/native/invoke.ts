@@ -5,7 +5,7 @@
  * the URL names where that setting came from, as a resource's does.
  */
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
-import { shown } from "../core/args/messages";
+import { otherLanguagesName, shown } from "../core/args/messages";
 import * as access from "../core/data-sources/access-answer";
 import { type LookupName, parseLookupArgs } from "../core/data-sources/args";
 import * as lookups from "../core/data-sources/lookups";
@@ -93,7 +93,9 @@ export async function invoke(conn: Connection, req: provproto.InvokeRequest): Pr
     resp.setFailuresList(
       parsed.failures.map((f) => {
         const failure = new provproto.CheckFailure();
-        failure.setProperty(f.property);
+        // Every SDK prints `reason (property)`; the program may be in any language (issue 42).
+        const also = otherLanguagesName(f.property);
+        failure.setProperty(also ? `${f.property}; ${also}` : f.property);
         failure.setReason(hidden.length > 0 ? withoutIds(f.reason, hidden) : f.reason);
         return failure;
       }),

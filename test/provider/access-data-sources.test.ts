@@ -183,16 +183,32 @@ describe.each(Object.keys(FACES) as (keyof typeof FACES)[])("the %s face", (face
 
   it("bad args are refused before any call, naming the field, never quoting a member id or key hash", async () => {
     const cases: Array<[Lookup, Record<string, unknown>, RegExp]> = [
-      ["getEffectiveAccess", { workspaceId: DEFAULT_WS }, /memberId: give memberId \(a member's user id\) or keyHash/],
-      ["getSubjectGuardrail", { memberId: "user_alice", keyHash: K0 }, /keyHash: give memberId or keyHash, not both/],
+      [
+        "getEffectiveAccess",
+        { workspaceId: DEFAULT_WS },
+        /memberId(; \S+ in Python, \S+ in Go)?: give memberId \(a member's user id\) or keyHash/,
+      ],
+      [
+        "getSubjectGuardrail",
+        { memberId: "user_alice", keyHash: K0 },
+        /keyHash(; \S+ in Python, \S+ in Go)?: give memberId or keyHash, not both/,
+      ],
       [
         "getEffectiveAccess",
         { memberId: "user_alice", ownerMemberId: "user_bob" },
-        /ownerMemberId: names a key's owner; give it with keyHash, not memberId/,
+        /ownerMemberId(; \S+ in Python, \S+ in Go)?: names a key's owner; give it with keyHash, not memberId/,
       ],
-      ["getEffectiveAccess", { memberId: "user_alice", workspaceId: "no/such" }, /workspaceId: must be a workspace id/],
-      ["getSubjectGuardrail", { keyHash: ` ${K0} `.repeat(200) }, /keyHash: must be at most 500 characters/],
-      ["getSubjectGuardrail", { memberId: ["user_alice"] }, /memberId: must be a string$/],
+      [
+        "getEffectiveAccess",
+        { memberId: "user_alice", workspaceId: "no/such" },
+        /workspaceId(; \S+ in Python, \S+ in Go)?: must be a workspace id/,
+      ],
+      [
+        "getSubjectGuardrail",
+        { keyHash: ` ${K0} `.repeat(200) },
+        /keyHash(; \S+ in Python, \S+ in Go)?: must be at most 500 characters/,
+      ],
+      ["getSubjectGuardrail", { memberId: ["user_alice"] }, /memberId(; \S+ in Python, \S+ in Go)?: must be a string$/],
       ["getEffectiveAccess", { memberId: "user_alice", member: "user_alice" }, /member/],
     ];
     for (const [name, args, message] of cases) {

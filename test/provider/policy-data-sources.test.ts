@@ -260,33 +260,37 @@ describe.each(Object.keys(FACES) as (keyof typeof FACES)[])("the %s face", (face
 
   it("bad args are refused before any call, naming the property, never quoting a member id or key hash", async () => {
     const cases: Array<[Lookup, Record<string, unknown>, RegExp]> = [
-      ["getSubjectPolicies", { workspaceId: DEFAULT_WS }, /memberId: give memberId \(a member's user id\) or keyHash/],
+      [
+        "getSubjectPolicies",
+        { workspaceId: DEFAULT_WS },
+        /memberId(; \S+ in Python, \S+ in Go)?: give memberId \(a member's user id\) or keyHash/,
+      ],
       [
         "getSubjectPolicies",
         { workspaceId: DEFAULT_WS, memberId: "user_alice", keyHash: K0 },
-        /keyHash: give memberId or keyHash, not both/,
+        /keyHash(; \S+ in Python, \S+ in Go)?: give memberId or keyHash, not both/,
       ],
       [
         "getSubjectPolicies",
         { workspaceId: "not a slug!", memberId: "user_alice" },
-        /workspaceId: must be a workspace id \(UUID\) or slug/,
+        /workspaceId(; \S+ in Python, \S+ in Go)?: must be a workspace id \(UUID\) or slug/,
       ],
       [
         "getSubjectPolicies",
         { workspaceId: DEFAULT_WS, keyHash: ` ${K0} `.repeat(200) },
-        /keyHash: must be at most 500 characters/,
+        /keyHash(; \S+ in Python, \S+ in Go)?: must be at most 500 characters/,
       ],
       // A value of the wrong type is quoted back for other args ("got ..."), never for these.
       [
         "getSubjectPolicies",
         { workspaceId: DEFAULT_WS, memberId: ["user_alice"] },
-        /^(getSubjectPolicies: )?memberId: must be a string$/,
+        /^(getSubjectPolicies: )?memberId(; \S+ in Python, \S+ in Go)?: must be a string$/,
       ],
-      ["getPolicies", {}, /workspaceId: must be a workspace id \(UUID\) or slug/],
+      ["getPolicies", {}, /workspaceId(; \S+ in Python, \S+ in Go)?: must be a workspace id \(UUID\) or slug/],
       [
         "getPolicies",
         { workspaceId: DEFAULT_WS, policyType: "modelAvailability" },
-        /policyType: must be one of "budget", "modelAccess", "moderation"/,
+        /policyType(; \S+ in Python, \S+ in Go)?: must be one of "budget", "modelAccess", "moderation"/,
       ],
       ["getPolicy", { policyType: "budget", id: "pol_1", workspaceId: DEFAULT_WS }, /id: must be a policy id \(UUID\)/],
     ];
@@ -317,5 +321,23 @@ describe("a secret member id or key hash stays secret", () => {
     expect(await (out as any).isSecret).toBe(true);
     const value = await new Promise((resolve) => out.apply(resolve));
     expect(value).toMatchObject({ keyHash: K0, budget: { policyIds: [id.team] } });
+  });
+});
+
+describe("native face: an invoke's failure names the arg in every language (issue 42)", () => {
+  it("the property every SDK prints after the reason carries the Python and Go names of a multi-word arg", async () => {
+    const req = new provproto.InvokeRequest()
+      .setTok("guardrails:index:getPolicies")
+      .setArgs(Struct.fromJavaScript({ workspaceId: "not a slug!" } as never));
+    const resp = await call<provproto.InvokeRequest, provproto.InvokeResponse>(plugin.client, "invoke", req);
+    const [failure] = resp.getFailuresList();
+    expect(failure?.getProperty()).toBe("workspaceId; workspace_id in Python, WorkspaceId in Go");
+    expect(failure?.getReason()).toMatch(/^must be a workspace id \(UUID\) or slug/);
+    // A one-word arg reads alike in every language: bare.
+    const one = new provproto.InvokeRequest()
+      .setTok("guardrails:index:getPolicy")
+      .setArgs(Struct.fromJavaScript({ policyType: "budget", id: "pol_1", workspaceId: DEFAULT_WS } as never));
+    const r1 = await call<provproto.InvokeRequest, provproto.InvokeResponse>(plugin.client, "invoke", one);
+    expect(r1.getFailuresList().map((f) => f.getProperty())).toEqual(["id"]);
   });
 });

@@ -8,6 +8,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 // @ts-expect-error: a codegen script in JavaScript, with no declarations
 import { pythonDocNames, widenInputs } from "../../codegen/python-inputs.mjs";
+// @ts-expect-error: a codegen script in JavaScript, with no declarations
+import { goDocNames, goNames } from "../../codegen/go-doc-names.mjs";
 
 const SDK = join(__dirname, "../../sdk/python/pulumi_guardrails");
 const read = (file: string) => readFileSync(join(SDK, file), "utf8");
@@ -61,5 +63,36 @@ describe("python-inputs.mjs", () => {
     expect(pythonDocNames("`enforceZdr*`, `limitUsd`, limitUsd, `modelAccess`", names)).toBe(
       "`enforce_zdr_*`, `limit_usd`, limitUsd, `modelAccess`",
     );
+  });
+});
+
+describe("the Go SDK's doc comments name args as Go does (issue 42)", () => {
+  it("the deprecation of enforceZdr names the Go fields, in comments only", () => {
+    const text = readFileSync(join(__dirname, "../../sdk/go/guardrails/guardrail.go"), "utf8");
+    const deprecated = text.split("\n").filter((l) => l.includes("// Deprecated: Use the four"));
+    expect(deprecated.length).toBeGreaterThan(0);
+    for (const line of deprecated) expect(line).toContain("`EnforceZdr*`");
+    expect(text).not.toMatch(/\/\/.*`enforceZdr\*`/);
+    // The struct tags keep the wire's names.
+    expect(text).toContain('`pulumi:"enforceZdr"`');
+    // An enum's value keeps its spelling: `modelAccess` is a policyType, not only a field.
+    const kinds = readFileSync(join(__dirname, "../../sdk/go/guardrails/getPolicy.go"), "utf8");
+    expect(kinds).toContain("`budget`, `modelAccess`");
+    expect(kinds).not.toContain("`ModelAccess`");
+  });
+
+  it("renames backquoted names in comment lines only, a glob too", () => {
+    const names = goNames(['\tLimitUsd *float64 `pulumi:"limitUsd"`\n\tEnforceZdr *bool `pulumi:"enforceZdr"`']);
+    expect([...names]).toEqual([
+      ["limitUsd", "LimitUsd"],
+      ["enforceZdr", "EnforceZdr"],
+    ]);
+    names.set("reference", "Reference");
+    expect(
+      goDocNames(
+        '\t// Use `enforceZdr*` or `limitUsd`, not `modelAccess` (the API\'s `reference`).\nx := "`limitUsd`"\n',
+        names,
+      ),
+    ).toBe('\t// Use `EnforceZdr*` or `LimitUsd`, not `modelAccess` (the API\'s `reference`).\nx := "`limitUsd`"\n');
   });
 });

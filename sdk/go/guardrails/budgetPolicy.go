@@ -12,15 +12,15 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A workspace's budget policy (Guardrail Policies), with the members and API keys it is assigned to, whether it is the workspace default and who opts out of that. `workspaceId` is the one arg whose change replaces it. Import it by `<workspaceId>/<policyId>`.
+// A workspace's budget policy (Guardrail Policies), with the members and API keys it is assigned to, whether it is the workspace default and who opts out of that. `WorkspaceId` is the one arg whose change replaces it. Import it by `<workspaceId>/<policyId>`.
 type BudgetPolicy struct {
 	pulumi.CustomResourceState
 
-	// Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+	// Whether bring-your-own-key spend counts toward `LimitUsd`. Omitted means false, the service's default.
 	//
 	// Default: false.
 	IncludeByokInBudgets pulumi.BoolPtrOutput `pulumi:"includeByokInBudgets"`
-	// API key hashes the policy is assigned to directly (the API's `api_key_hashes`); a set. Given or omitted as `memberUserIds`.
+	// API key hashes the policy is assigned to directly (the API's `api_key_hashes`); a set. Given or omitted as `MemberUserIds`.
 	//
 	// Default: the keys are not managed.
 	KeyHashes pulumi.StringArrayOutput `pulumi:"keyHashes"`
@@ -36,11 +36,11 @@ type BudgetPolicy struct {
 	MemberUserIds pulumi.StringArrayOutput `pulumi:"memberUserIds"`
 	// Display name, 1 to 200 characters. Updates in place.
 	Name pulumi.StringOutput `pulumi:"name"`
-	// API keys that do not inherit the policy when it is the workspace default (the API's `opted_out_api_key_hashes`); a set. Given or omitted as `memberUserIds`.
+	// API keys that do not inherit the policy when it is the workspace default (the API's `opted_out_api_key_hashes`); a set. Given or omitted as `MemberUserIds`.
 	//
 	// Default: the opt-outs are not managed.
 	OptedOutKeyHashes pulumi.StringArrayOutput `pulumi:"optedOutKeyHashes"`
-	// Members that do not inherit the policy when it is the workspace default (the API's `opted_out_member_ids`); a set. Given or omitted as `memberUserIds`.
+	// Members that do not inherit the policy when it is the workspace default (the API's `opted_out_member_ids`); a set. Given or omitted as `MemberUserIds`.
 	//
 	// Default: the opt-outs are not managed.
 	OptedOutMemberUserIds pulumi.StringArrayOutput `pulumi:"optedOutMemberUserIds"`
@@ -115,11 +115,11 @@ func (BudgetPolicyState) ElementType() reflect.Type {
 }
 
 type budgetPolicyArgs struct {
-	// Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+	// Whether bring-your-own-key spend counts toward `LimitUsd`. Omitted means false, the service's default.
 	//
 	// Default: false.
 	IncludeByokInBudgets *bool `pulumi:"includeByokInBudgets"`
-	// API key hashes the policy is assigned to directly (the API's `api_key_hashes`); a set. Given or omitted as `memberUserIds`.
+	// API key hashes the policy is assigned to directly (the API's `api_key_hashes`); a set. Given or omitted as `MemberUserIds`.
 	//
 	// Default: the keys are not managed.
 	KeyHashes []string `pulumi:"keyHashes"`
@@ -133,11 +133,11 @@ type budgetPolicyArgs struct {
 	MemberUserIds []string `pulumi:"memberUserIds"`
 	// Display name, 1 to 200 characters. Updates in place.
 	Name string `pulumi:"name"`
-	// API keys that do not inherit the policy when it is the workspace default (the API's `opted_out_api_key_hashes`); a set. Given or omitted as `memberUserIds`.
+	// API keys that do not inherit the policy when it is the workspace default (the API's `opted_out_api_key_hashes`); a set. Given or omitted as `MemberUserIds`.
 	//
 	// Default: the opt-outs are not managed.
 	OptedOutKeyHashes []string `pulumi:"optedOutKeyHashes"`
-	// Members that do not inherit the policy when it is the workspace default (the API's `opted_out_member_ids`); a set. Given or omitted as `memberUserIds`.
+	// Members that do not inherit the policy when it is the workspace default (the API's `opted_out_member_ids`); a set. Given or omitted as `MemberUserIds`.
 	//
 	// Default: the opt-outs are not managed.
 	OptedOutMemberUserIds []string `pulumi:"optedOutMemberUserIds"`
@@ -155,11 +155,11 @@ type budgetPolicyArgs struct {
 
 // The set of arguments for constructing a BudgetPolicy resource.
 type BudgetPolicyArgs struct {
-	// Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+	// Whether bring-your-own-key spend counts toward `LimitUsd`. Omitted means false, the service's default.
 	//
 	// Default: false.
 	IncludeByokInBudgets pulumi.BoolPtrInput
-	// API key hashes the policy is assigned to directly (the API's `api_key_hashes`); a set. Given or omitted as `memberUserIds`.
+	// API key hashes the policy is assigned to directly (the API's `api_key_hashes`); a set. Given or omitted as `MemberUserIds`.
 	//
 	// Default: the keys are not managed.
 	KeyHashes pulumi.StringArrayInput
@@ -173,11 +173,11 @@ type BudgetPolicyArgs struct {
 	MemberUserIds pulumi.StringArrayInput
 	// Display name, 1 to 200 characters. Updates in place.
 	Name pulumi.StringInput
-	// API keys that do not inherit the policy when it is the workspace default (the API's `opted_out_api_key_hashes`); a set. Given or omitted as `memberUserIds`.
+	// API keys that do not inherit the policy when it is the workspace default (the API's `opted_out_api_key_hashes`); a set. Given or omitted as `MemberUserIds`.
 	//
 	// Default: the opt-outs are not managed.
 	OptedOutKeyHashes pulumi.StringArrayInput
-	// Members that do not inherit the policy when it is the workspace default (the API's `opted_out_member_ids`); a set. Given or omitted as `memberUserIds`.
+	// Members that do not inherit the policy when it is the workspace default (the API's `opted_out_member_ids`); a set. Given or omitted as `MemberUserIds`.
 	//
 	// Default: the opt-outs are not managed.
 	OptedOutMemberUserIds pulumi.StringArrayInput
@@ -230,14 +230,14 @@ func (o BudgetPolicyOutput) ToBudgetPolicyOutputWithContext(ctx context.Context)
 	return o
 }
 
-// Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+// Whether bring-your-own-key spend counts toward `LimitUsd`. Omitted means false, the service's default.
 //
 // Default: false.
 func (o BudgetPolicyOutput) IncludeByokInBudgets() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *BudgetPolicy) pulumi.BoolPtrOutput { return v.IncludeByokInBudgets }).(pulumi.BoolPtrOutput)
 }
 
-// API key hashes the policy is assigned to directly (the API's `api_key_hashes`); a set. Given or omitted as `memberUserIds`.
+// API key hashes the policy is assigned to directly (the API's `api_key_hashes`); a set. Given or omitted as `MemberUserIds`.
 //
 // Default: the keys are not managed.
 func (o BudgetPolicyOutput) KeyHashes() pulumi.StringArrayOutput {
@@ -268,14 +268,14 @@ func (o BudgetPolicyOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *BudgetPolicy) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }
 
-// API keys that do not inherit the policy when it is the workspace default (the API's `opted_out_api_key_hashes`); a set. Given or omitted as `memberUserIds`.
+// API keys that do not inherit the policy when it is the workspace default (the API's `opted_out_api_key_hashes`); a set. Given or omitted as `MemberUserIds`.
 //
 // Default: the opt-outs are not managed.
 func (o BudgetPolicyOutput) OptedOutKeyHashes() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *BudgetPolicy) pulumi.StringArrayOutput { return v.OptedOutKeyHashes }).(pulumi.StringArrayOutput)
 }
 
-// Members that do not inherit the policy when it is the workspace default (the API's `opted_out_member_ids`); a set. Given or omitted as `memberUserIds`.
+// Members that do not inherit the policy when it is the workspace default (the API's `opted_out_member_ids`); a set. Given or omitted as `MemberUserIds`.
 //
 // Default: the opt-outs are not managed.
 func (o BudgetPolicyOutput) OptedOutMemberUserIds() pulumi.StringArrayOutput {

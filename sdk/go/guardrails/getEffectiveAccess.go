@@ -11,7 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// What a member or an API key can use in a workspace after every layer applies: the layers found (guardrails and Guardrail Policies, with ids and names) and the combined access, each part with the layers it comes from. Each org-wide assignment listing is read once: 11 calls for a member, 15 for a key with its owner (one page each; omitting `workspaceId` costs one more).
+// What a member or an API key can use in a workspace after every layer applies: the layers found (guardrails and Guardrail Policies, with ids and names) and the combined access, each part with the layers it comes from. Each org-wide assignment listing is read once: 11 calls for a member, 15 for a key with its owner (one page each; omitting `WorkspaceId` costs one more).
 func GetEffectiveAccess(ctx *pulumi.Context, args *GetEffectiveAccessArgs, opts ...pulumi.InvokeOption) (*GetEffectiveAccessResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetEffectiveAccessResult
@@ -23,11 +23,11 @@ func GetEffectiveAccess(ctx *pulumi.Context, args *GetEffectiveAccessArgs, opts 
 }
 
 type GetEffectiveAccessArgs struct {
-	// An API key's hash. Give this or `memberId`. Messages never quote it; a secret one stays secret in the answer.
+	// An API key's hash. Give this or `MemberId`. Messages never quote it; a secret one stays secret in the answer.
 	KeyHash *string `pulumi:"keyHash"`
-	// A member's user id (`user_...`). Give this or `keyHash`. Messages never quote it; a secret one stays secret in the answer.
+	// A member's user id (`user_...`). Give this or `KeyHash`. Messages never quote it; a secret one stays secret in the answer.
 	MemberId *string `pulumi:"memberId"`
-	// With `keyHash`: the member who owns the key (the service does not say). Without it, the owner's layers are left out and the answer may claim more access than the service grants.
+	// With `KeyHash`: the member who owns the key (the service does not say). Without it, the owner's layers are left out and the answer may claim more access than the service grants.
 	OwnerMemberId *string `pulumi:"ownerMemberId"`
 	// The workspace: its id (UUID) or slug. Default: the organization's only workspace (with more than one, it is required).
 	WorkspaceId *string `pulumi:"workspaceId"`
@@ -60,11 +60,11 @@ func GetEffectiveAccessOutput(ctx *pulumi.Context, args GetEffectiveAccessOutput
 }
 
 type GetEffectiveAccessOutputArgs struct {
-	// An API key's hash. Give this or `memberId`. Messages never quote it; a secret one stays secret in the answer.
+	// An API key's hash. Give this or `MemberId`. Messages never quote it; a secret one stays secret in the answer.
 	KeyHash pulumi.StringPtrInput `pulumi:"keyHash"`
-	// A member's user id (`user_...`). Give this or `keyHash`. Messages never quote it; a secret one stays secret in the answer.
+	// A member's user id (`user_...`). Give this or `KeyHash`. Messages never quote it; a secret one stays secret in the answer.
 	MemberId pulumi.StringPtrInput `pulumi:"memberId"`
-	// With `keyHash`: the member who owns the key (the service does not say). Without it, the owner's layers are left out and the answer may claim more access than the service grants.
+	// With `KeyHash`: the member who owns the key (the service does not say). Without it, the owner's layers are left out and the answer may claim more access than the service grants.
 	OwnerMemberId pulumi.StringPtrInput `pulumi:"ownerMemberId"`
 	// The workspace: its id (UUID) or slug. Default: the organization's only workspace (with more than one, it is required).
 	WorkspaceId pulumi.StringPtrInput `pulumi:"workspaceId"`

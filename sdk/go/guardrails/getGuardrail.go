@@ -11,7 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// One guardrail, by `id`, or by exact `name` (within `workspaceId`). Give exactly one of `id` and `name`. Fails when nothing matches, and when a name matches more than one guardrail (the message names every id).
+// One guardrail, by `id`, or by exact `name` (within `WorkspaceId`). Give exactly one of `id` and `name`. Fails when nothing matches, and when a name matches more than one guardrail (the message names every id).
 func LookupGuardrail(ctx *pulumi.Context, args *LookupGuardrailArgs, opts ...pulumi.InvokeOption) (*LookupGuardrailResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupGuardrailResult
@@ -70,27 +70,27 @@ type LookupGuardrailResult struct {
 	//
 	// Default: the service's setting (null).
 	EnablePaidModelTraining *bool `pulumi:"enablePaidModelTraining"`
-	// **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+	// **Deprecated.** Use the four `EnforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 	//
 	// Default: null.
 	//
-	// Deprecated: Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+	// Deprecated: Use the four `EnforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 	EnforceZdr *bool `pulumi:"enforceZdr"`
 	// Zero-data-retention for models of any other vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrOther *bool `pulumi:"enforceZdrOther"`
 	// Zero-data-retention for the first named model vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrVendorA *bool `pulumi:"enforceZdrVendorA"`
 	// Zero-data-retention for the second named model vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrVendorB *bool `pulumi:"enforceZdrVendorB"`
 	// Zero-data-retention for the third named model vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrVendorC *bool `pulumi:"enforceZdrVendorC"`
 	// The guardrail's id.
 	Id string `pulumi:"id"`
@@ -102,7 +102,7 @@ type LookupGuardrailResult struct {
 	//
 	// Default: none (null).
 	IgnoredProviders []string `pulumi:"ignoredProviders"`
-	// Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+	// Whether bring-your-own-key spend counts toward `LimitUsd`. Omitted means false, the service's default.
 	//
 	// Default: false.
 	IncludeByokInBudgets *bool `pulumi:"includeByokInBudgets"`
@@ -226,39 +226,39 @@ func (o LookupGuardrailResultOutput) EnablePaidModelTraining() pulumi.BoolPtrOut
 	return o.ApplyT(func(v LookupGuardrailResult) *bool { return v.EnablePaidModelTraining }).(pulumi.BoolPtrOutput)
 }
 
-// **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+// **Deprecated.** Use the four `EnforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 //
 // Default: null.
 //
-// Deprecated: Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+// Deprecated: Use the four `EnforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 func (o LookupGuardrailResultOutput) EnforceZdr() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v LookupGuardrailResult) *bool { return v.EnforceZdr }).(pulumi.BoolPtrOutput)
 }
 
 // Zero-data-retention for models of any other vendor.
 //
-// Default: `enforceZdr`, else null.
+// Default: `EnforceZdr`, else null.
 func (o LookupGuardrailResultOutput) EnforceZdrOther() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v LookupGuardrailResult) *bool { return v.EnforceZdrOther }).(pulumi.BoolPtrOutput)
 }
 
 // Zero-data-retention for the first named model vendor.
 //
-// Default: `enforceZdr`, else null.
+// Default: `EnforceZdr`, else null.
 func (o LookupGuardrailResultOutput) EnforceZdrVendorA() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v LookupGuardrailResult) *bool { return v.EnforceZdrVendorA }).(pulumi.BoolPtrOutput)
 }
 
 // Zero-data-retention for the second named model vendor.
 //
-// Default: `enforceZdr`, else null.
+// Default: `EnforceZdr`, else null.
 func (o LookupGuardrailResultOutput) EnforceZdrVendorB() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v LookupGuardrailResult) *bool { return v.EnforceZdrVendorB }).(pulumi.BoolPtrOutput)
 }
 
 // Zero-data-retention for the third named model vendor.
 //
-// Default: `enforceZdr`, else null.
+// Default: `EnforceZdr`, else null.
 func (o LookupGuardrailResultOutput) EnforceZdrVendorC() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v LookupGuardrailResult) *bool { return v.EnforceZdrVendorC }).(pulumi.BoolPtrOutput)
 }
@@ -282,7 +282,7 @@ func (o LookupGuardrailResultOutput) IgnoredProviders() pulumi.StringArrayOutput
 	return o.ApplyT(func(v LookupGuardrailResult) []string { return v.IgnoredProviders }).(pulumi.StringArrayOutput)
 }
 
-// Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+// Whether bring-your-own-key spend counts toward `LimitUsd`. Omitted means false, the service's default.
 //
 // Default: false.
 func (o LookupGuardrailResultOutput) IncludeByokInBudgets() pulumi.BoolPtrOutput {

@@ -11,7 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// The guardrails of a workspace, sorted by name then id, optionally those whose name matches `nameRegex`.
+// The guardrails of a workspace, sorted by name then id, optionally those whose name matches `NameRegex`.
 func GetGuardrails(ctx *pulumi.Context, args *GetGuardrailsArgs, opts ...pulumi.InvokeOption) (*GetGuardrailsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetGuardrailsResult

@@ -11,7 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// The Guardrail Policies of a workspace, summaries sorted by kind, name and id: with `policyType`, that kind's only (one list read, every page), else all three (three lists).
+// The Guardrail Policies of a workspace, summaries sorted by kind, name and id: with `PolicyType`, that kind's only (one list read, every page), else all three (three lists).
 func GetPolicies(ctx *pulumi.Context, args *GetPoliciesArgs, opts ...pulumi.InvokeOption) (*GetPoliciesResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetPoliciesResult

@@ -11,7 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// The Guardrail Policies that apply to one member or API key in a workspace: per kind, the policies assigned to it directly, the workspace defaults it inherits and whether it opted out (one call per kind), and the workspace-wide policies covering the workspace (one list). Give exactly one of `memberId` and `keyHash`; messages never quote it, and a secret one stays secret in the answer.
+// The Guardrail Policies that apply to one member or API key in a workspace: per kind, the policies assigned to it directly, the workspace defaults it inherits and whether it opted out (one call per kind), and the workspace-wide policies covering the workspace (one list). Give exactly one of `MemberId` and `KeyHash`; messages never quote it, and a secret one stays secret in the answer.
 func GetSubjectPolicies(ctx *pulumi.Context, args *GetSubjectPoliciesArgs, opts ...pulumi.InvokeOption) (*GetSubjectPoliciesResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetSubjectPoliciesResult
@@ -23,9 +23,9 @@ func GetSubjectPolicies(ctx *pulumi.Context, args *GetSubjectPoliciesArgs, opts 
 }
 
 type GetSubjectPoliciesArgs struct {
-	// An API key's hash. Give this or `memberId`.
+	// An API key's hash. Give this or `MemberId`.
 	KeyHash *string `pulumi:"keyHash"`
-	// A member's user id (`user_...`). Give this or `keyHash`.
+	// A member's user id (`user_...`). Give this or `KeyHash`.
 	MemberId *string `pulumi:"memberId"`
 	// The workspace: its id (UUID, any case) or its slug. A slug costs one more call (`GET /workspaces/{slug}`); answers name the id.
 	WorkspaceId string `pulumi:"workspaceId"`
@@ -60,9 +60,9 @@ func GetSubjectPoliciesOutput(ctx *pulumi.Context, args GetSubjectPoliciesOutput
 }
 
 type GetSubjectPoliciesOutputArgs struct {
-	// An API key's hash. Give this or `memberId`.
+	// An API key's hash. Give this or `MemberId`.
 	KeyHash pulumi.StringPtrInput `pulumi:"keyHash"`
-	// A member's user id (`user_...`). Give this or `keyHash`.
+	// A member's user id (`user_...`). Give this or `KeyHash`.
 	MemberId pulumi.StringPtrInput `pulumi:"memberId"`
 	// The workspace: its id (UUID, any case) or its slug. A slug costs one more call (`GET /workspaces/{slug}`); answers name the id.
 	WorkspaceId pulumi.StringInput `pulumi:"workspaceId"`

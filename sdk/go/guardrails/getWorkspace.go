@@ -38,7 +38,7 @@ type GetWorkspaceResult struct {
 	DefaultGuardrailId string `pulumi:"defaultGuardrailId"`
 	// The workspace's description; absent when it has none.
 	Description *string `pulumi:"description"`
-	// The workspace's id (UUID): what a guardrail's `workspaceId` takes.
+	// The workspace's id (UUID): what a guardrail's `WorkspaceId` takes.
 	Id string `pulumi:"id"`
 	// The workspace's name.
 	Name *string `pulumi:"name"`
@@ -99,7 +99,7 @@ func (o GetWorkspaceResultOutput) Description() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v GetWorkspaceResult) *string { return v.Description }).(pulumi.StringPtrOutput)
 }
 
-// The workspace's id (UUID): what a guardrail's `workspaceId` takes.
+// The workspace's id (UUID): what a guardrail's `WorkspaceId` takes.
 func (o GetWorkspaceResultOutput) Id() pulumi.StringOutput {
 	return o.ApplyT(func(v GetWorkspaceResult) string { return v.Id }).(pulumi.StringOutput)
 }

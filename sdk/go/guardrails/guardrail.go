@@ -12,7 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A guardrail: model and provider allow and ignore lists, zero-data-retention flags, content filters, data regions and a US dollar spending limit. `workspaceId` is the one arg whose change replaces it.
+// A guardrail: model and provider allow and ignore lists, zero-data-retention flags, content filters, data regions and a US dollar spending limit. `WorkspaceId` is the one arg whose change replaces it.
 type Guardrail struct {
 	pulumi.CustomResourceState
 
@@ -24,7 +24,7 @@ type Guardrail struct {
 	//
 	// Default: no restriction (null).
 	AllowedModels pulumi.StringArrayOutput `pulumi:"allowedModels"`
-	// The canonical slugs of `allowedModels` as the service holds them; `allowedModels` echoes the program's own identifiers.
+	// The canonical slugs of `AllowedModels` as the service holds them; `AllowedModels` echoes the program's own identifiers.
 	AllowedModelsCanonical pulumi.StringArrayOutput `pulumi:"allowedModelsCanonical"`
 	// Provider ids allowed; compared as a set. Omit instead of `[]`.
 	//
@@ -56,27 +56,27 @@ type Guardrail struct {
 	//
 	// Default: the service's setting (null).
 	EnablePaidModelTraining pulumi.BoolPtrOutput `pulumi:"enablePaidModelTraining"`
-	// **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+	// **Deprecated.** Use the four `EnforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 	//
 	// Default: null.
 	//
-	// Deprecated: Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+	// Deprecated: Use the four `EnforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 	EnforceZdr pulumi.BoolPtrOutput `pulumi:"enforceZdr"`
 	// Zero-data-retention for models of any other vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrOther pulumi.BoolPtrOutput `pulumi:"enforceZdrOther"`
 	// Zero-data-retention for the first named model vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrVendorA pulumi.BoolPtrOutput `pulumi:"enforceZdrVendorA"`
 	// Zero-data-retention for the second named model vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrVendorB pulumi.BoolPtrOutput `pulumi:"enforceZdrVendorB"`
 	// Zero-data-retention for the third named model vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrVendorC pulumi.BoolPtrOutput `pulumi:"enforceZdrVendorC"`
 	// The guardrail's id (a UUID), also the resource's id.
 	GuardrailId pulumi.StringOutput `pulumi:"guardrailId"`
@@ -84,13 +84,13 @@ type Guardrail struct {
 	//
 	// Default: none (null).
 	IgnoredModels pulumi.StringArrayOutput `pulumi:"ignoredModels"`
-	// The canonical slugs of `ignoredModels` as the service holds them; `ignoredModels` echoes the program's own identifiers.
+	// The canonical slugs of `IgnoredModels` as the service holds them; `IgnoredModels` echoes the program's own identifiers.
 	IgnoredModelsCanonical pulumi.StringArrayOutput `pulumi:"ignoredModelsCanonical"`
 	// Provider ids excluded from routing; a set. Omit instead of `[]`.
 	//
 	// Default: none (null).
 	IgnoredProviders pulumi.StringArrayOutput `pulumi:"ignoredProviders"`
-	// Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+	// Whether bring-your-own-key spend counts toward `LimitUsd`. Omitted means false, the service's default.
 	//
 	// Default: false.
 	IncludeByokInBudgets pulumi.BoolPtrOutput `pulumi:"includeByokInBudgets"`
@@ -98,7 +98,7 @@ type Guardrail struct {
 	//
 	// Default: no limit (null).
 	LimitUsd pulumi.Float64PtrOutput `pulumi:"limitUsd"`
-	// Per kind this guardrail sets (`budget`, `modelAvailability`, `moderation`), the id of the policy the last refresh listed as this guardrail's: a policy no longer listed is then reported in `unsyncedPolicies`, never silently. Absent before the first refresh.
+	// Per kind this guardrail sets (`budget`, `modelAvailability`, `moderation`), the id of the policy the last refresh listed as this guardrail's: a policy no longer listed is then reported in `UnsyncedPolicies`, never silently. Absent before the first refresh.
 	MappedPolicyIds pulumi.StringMapOutput `pulumi:"mappedPolicyIds"`
 	// Display name, 1 to 200 characters. Updates in place.
 	Name pulumi.StringOutput `pulumi:"name"`
@@ -199,27 +199,27 @@ type guardrailArgs struct {
 	//
 	// Default: the service's setting (null).
 	EnablePaidModelTraining *bool `pulumi:"enablePaidModelTraining"`
-	// **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+	// **Deprecated.** Use the four `EnforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 	//
 	// Default: null.
 	//
-	// Deprecated: Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+	// Deprecated: Use the four `EnforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 	EnforceZdr *bool `pulumi:"enforceZdr"`
 	// Zero-data-retention for models of any other vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrOther *bool `pulumi:"enforceZdrOther"`
 	// Zero-data-retention for the first named model vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrVendorA *bool `pulumi:"enforceZdrVendorA"`
 	// Zero-data-retention for the second named model vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrVendorB *bool `pulumi:"enforceZdrVendorB"`
 	// Zero-data-retention for the third named model vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrVendorC *bool `pulumi:"enforceZdrVendorC"`
 	// Models excluded from routing, by slug or canonical slug; a set. Omit instead of `[]`.
 	//
@@ -229,7 +229,7 @@ type guardrailArgs struct {
 	//
 	// Default: none (null).
 	IgnoredProviders []string `pulumi:"ignoredProviders"`
-	// Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+	// Whether bring-your-own-key spend counts toward `LimitUsd`. Omitted means false, the service's default.
 	//
 	// Default: false.
 	IncludeByokInBudgets *bool `pulumi:"includeByokInBudgets"`
@@ -291,27 +291,27 @@ type GuardrailArgs struct {
 	//
 	// Default: the service's setting (null).
 	EnablePaidModelTraining pulumi.BoolPtrInput
-	// **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+	// **Deprecated.** Use the four `EnforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 	//
 	// Default: null.
 	//
-	// Deprecated: Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+	// Deprecated: Use the four `EnforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 	EnforceZdr pulumi.BoolPtrInput
 	// Zero-data-retention for models of any other vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrOther pulumi.BoolPtrInput
 	// Zero-data-retention for the first named model vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrVendorA pulumi.BoolPtrInput
 	// Zero-data-retention for the second named model vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrVendorB pulumi.BoolPtrInput
 	// Zero-data-retention for the third named model vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrVendorC pulumi.BoolPtrInput
 	// Models excluded from routing, by slug or canonical slug; a set. Omit instead of `[]`.
 	//
@@ -321,7 +321,7 @@ type GuardrailArgs struct {
 	//
 	// Default: none (null).
 	IgnoredProviders pulumi.StringArrayInput
-	// Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+	// Whether bring-your-own-key spend counts toward `LimitUsd`. Omitted means false, the service's default.
 	//
 	// Default: false.
 	IncludeByokInBudgets pulumi.BoolPtrInput
@@ -392,7 +392,7 @@ func (o GuardrailOutput) AllowedModels() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Guardrail) pulumi.StringArrayOutput { return v.AllowedModels }).(pulumi.StringArrayOutput)
 }
 
-// The canonical slugs of `allowedModels` as the service holds them; `allowedModels` echoes the program's own identifiers.
+// The canonical slugs of `AllowedModels` as the service holds them; `AllowedModels` echoes the program's own identifiers.
 func (o GuardrailOutput) AllowedModelsCanonical() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Guardrail) pulumi.StringArrayOutput { return v.AllowedModelsCanonical }).(pulumi.StringArrayOutput)
 }
@@ -451,39 +451,39 @@ func (o GuardrailOutput) EnablePaidModelTraining() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Guardrail) pulumi.BoolPtrOutput { return v.EnablePaidModelTraining }).(pulumi.BoolPtrOutput)
 }
 
-// **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+// **Deprecated.** Use the four `EnforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 //
 // Default: null.
 //
-// Deprecated: Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+// Deprecated: Use the four `EnforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 func (o GuardrailOutput) EnforceZdr() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Guardrail) pulumi.BoolPtrOutput { return v.EnforceZdr }).(pulumi.BoolPtrOutput)
 }
 
 // Zero-data-retention for models of any other vendor.
 //
-// Default: `enforceZdr`, else null.
+// Default: `EnforceZdr`, else null.
 func (o GuardrailOutput) EnforceZdrOther() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Guardrail) pulumi.BoolPtrOutput { return v.EnforceZdrOther }).(pulumi.BoolPtrOutput)
 }
 
 // Zero-data-retention for the first named model vendor.
 //
-// Default: `enforceZdr`, else null.
+// Default: `EnforceZdr`, else null.
 func (o GuardrailOutput) EnforceZdrVendorA() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Guardrail) pulumi.BoolPtrOutput { return v.EnforceZdrVendorA }).(pulumi.BoolPtrOutput)
 }
 
 // Zero-data-retention for the second named model vendor.
 //
-// Default: `enforceZdr`, else null.
+// Default: `EnforceZdr`, else null.
 func (o GuardrailOutput) EnforceZdrVendorB() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Guardrail) pulumi.BoolPtrOutput { return v.EnforceZdrVendorB }).(pulumi.BoolPtrOutput)
 }
 
 // Zero-data-retention for the third named model vendor.
 //
-// Default: `enforceZdr`, else null.
+// Default: `EnforceZdr`, else null.
 func (o GuardrailOutput) EnforceZdrVendorC() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Guardrail) pulumi.BoolPtrOutput { return v.EnforceZdrVendorC }).(pulumi.BoolPtrOutput)
 }
@@ -500,7 +500,7 @@ func (o GuardrailOutput) IgnoredModels() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Guardrail) pulumi.StringArrayOutput { return v.IgnoredModels }).(pulumi.StringArrayOutput)
 }
 
-// The canonical slugs of `ignoredModels` as the service holds them; `ignoredModels` echoes the program's own identifiers.
+// The canonical slugs of `IgnoredModels` as the service holds them; `IgnoredModels` echoes the program's own identifiers.
 func (o GuardrailOutput) IgnoredModelsCanonical() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Guardrail) pulumi.StringArrayOutput { return v.IgnoredModelsCanonical }).(pulumi.StringArrayOutput)
 }
@@ -512,7 +512,7 @@ func (o GuardrailOutput) IgnoredProviders() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Guardrail) pulumi.StringArrayOutput { return v.IgnoredProviders }).(pulumi.StringArrayOutput)
 }
 
-// Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+// Whether bring-your-own-key spend counts toward `LimitUsd`. Omitted means false, the service's default.
 //
 // Default: false.
 func (o GuardrailOutput) IncludeByokInBudgets() pulumi.BoolPtrOutput {
@@ -526,7 +526,7 @@ func (o GuardrailOutput) LimitUsd() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v *Guardrail) pulumi.Float64PtrOutput { return v.LimitUsd }).(pulumi.Float64PtrOutput)
 }
 
-// Per kind this guardrail sets (`budget`, `modelAvailability`, `moderation`), the id of the policy the last refresh listed as this guardrail's: a policy no longer listed is then reported in `unsyncedPolicies`, never silently. Absent before the first refresh.
+// Per kind this guardrail sets (`budget`, `modelAvailability`, `moderation`), the id of the policy the last refresh listed as this guardrail's: a policy no longer listed is then reported in `UnsyncedPolicies`, never silently. Absent before the first refresh.
 func (o GuardrailOutput) MappedPolicyIds() pulumi.StringMapOutput {
 	return o.ApplyT(func(v *Guardrail) pulumi.StringMapOutput { return v.MappedPolicyIds }).(pulumi.StringMapOutput)
 }

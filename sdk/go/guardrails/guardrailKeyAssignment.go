@@ -12,7 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// The keys assigned to one guardrail: additive (only the listed keys) or exclusive (the guardrail's whole set). Changing `guardrailId` replaces it.
+// The keys assigned to one guardrail: additive (only the listed keys) or exclusive (the guardrail's whole set). Changing `GuardrailId` replaces it.
 type GuardrailKeyAssignment struct {
 	pulumi.CustomResourceState
 

@@ -12,7 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// The members assigned to one guardrail: additive (only the listed members) or exclusive (the guardrail's whole set). Changing `guardrailId` replaces it.
+// The members assigned to one guardrail: additive (only the listed members) or exclusive (the guardrail's whole set). Changing `GuardrailId` replaces it.
 type GuardrailMemberAssignment struct {
 	pulumi.CustomResourceState
 

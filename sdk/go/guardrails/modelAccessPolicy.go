@@ -12,7 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A workspace's model availability policy (Guardrail Policies), with the members and API keys it is assigned to, whether it is the workspace default and who opts out of that. `workspaceId` is the one arg whose change replaces it. Import it by `<workspaceId>/<policyId>`.
+// A workspace's model availability policy (Guardrail Policies), with the members and API keys it is assigned to, whether it is the workspace default and who opts out of that. `WorkspaceId` is the one arg whose change replaces it. Import it by `<workspaceId>/<policyId>`.
 type ModelAccessPolicy struct {
 	pulumi.CustomResourceState
 
@@ -40,27 +40,27 @@ type ModelAccessPolicy struct {
 	//
 	// Default: the service's setting (null).
 	EnablePaidModelTraining pulumi.BoolPtrOutput `pulumi:"enablePaidModelTraining"`
-	// **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+	// **Deprecated.** Use the four `EnforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 	//
 	// Default: null.
 	//
-	// Deprecated: Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+	// Deprecated: Use the four `EnforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 	EnforceZdr pulumi.BoolPtrOutput `pulumi:"enforceZdr"`
 	// Zero-data-retention for models of any other vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrOther pulumi.BoolPtrOutput `pulumi:"enforceZdrOther"`
 	// Zero-data-retention for the first named model vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrVendorA pulumi.BoolPtrOutput `pulumi:"enforceZdrVendorA"`
 	// Zero-data-retention for the second named model vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrVendorB pulumi.BoolPtrOutput `pulumi:"enforceZdrVendorB"`
 	// Zero-data-retention for the third named model vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrVendorC pulumi.BoolPtrOutput `pulumi:"enforceZdrVendorC"`
 	// Models excluded from routing, by slug or canonical slug; a set. Omit instead of `[]`.
 	//
@@ -70,7 +70,7 @@ type ModelAccessPolicy struct {
 	//
 	// Default: none (null).
 	IgnoredProviders pulumi.StringArrayOutput `pulumi:"ignoredProviders"`
-	// API key hashes the policy is assigned to directly (the API's `api_key_hashes`); a set. Given or omitted as `memberUserIds`.
+	// API key hashes the policy is assigned to directly (the API's `api_key_hashes`); a set. Given or omitted as `MemberUserIds`.
 	//
 	// Default: the keys are not managed.
 	KeyHashes pulumi.StringArrayOutput `pulumi:"keyHashes"`
@@ -82,11 +82,11 @@ type ModelAccessPolicy struct {
 	MemberUserIds pulumi.StringArrayOutput `pulumi:"memberUserIds"`
 	// Display name, 1 to 200 characters. Updates in place.
 	Name pulumi.StringOutput `pulumi:"name"`
-	// API keys that do not inherit the policy when it is the workspace default (the API's `opted_out_api_key_hashes`); a set. Given or omitted as `memberUserIds`.
+	// API keys that do not inherit the policy when it is the workspace default (the API's `opted_out_api_key_hashes`); a set. Given or omitted as `MemberUserIds`.
 	//
 	// Default: the opt-outs are not managed.
 	OptedOutKeyHashes pulumi.StringArrayOutput `pulumi:"optedOutKeyHashes"`
-	// Members that do not inherit the policy when it is the workspace default (the API's `opted_out_member_ids`); a set. Given or omitted as `memberUserIds`.
+	// Members that do not inherit the policy when it is the workspace default (the API's `opted_out_member_ids`); a set. Given or omitted as `MemberUserIds`.
 	//
 	// Default: the opt-outs are not managed.
 	OptedOutMemberUserIds pulumi.StringArrayOutput `pulumi:"optedOutMemberUserIds"`
@@ -178,27 +178,27 @@ type modelAccessPolicyArgs struct {
 	//
 	// Default: the service's setting (null).
 	EnablePaidModelTraining *bool `pulumi:"enablePaidModelTraining"`
-	// **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+	// **Deprecated.** Use the four `EnforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 	//
 	// Default: null.
 	//
-	// Deprecated: Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+	// Deprecated: Use the four `EnforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 	EnforceZdr *bool `pulumi:"enforceZdr"`
 	// Zero-data-retention for models of any other vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrOther *bool `pulumi:"enforceZdrOther"`
 	// Zero-data-retention for the first named model vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrVendorA *bool `pulumi:"enforceZdrVendorA"`
 	// Zero-data-retention for the second named model vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrVendorB *bool `pulumi:"enforceZdrVendorB"`
 	// Zero-data-retention for the third named model vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrVendorC *bool `pulumi:"enforceZdrVendorC"`
 	// Models excluded from routing, by slug or canonical slug; a set. Omit instead of `[]`.
 	//
@@ -208,7 +208,7 @@ type modelAccessPolicyArgs struct {
 	//
 	// Default: none (null).
 	IgnoredProviders []string `pulumi:"ignoredProviders"`
-	// API key hashes the policy is assigned to directly (the API's `api_key_hashes`); a set. Given or omitted as `memberUserIds`.
+	// API key hashes the policy is assigned to directly (the API's `api_key_hashes`); a set. Given or omitted as `MemberUserIds`.
 	//
 	// Default: the keys are not managed.
 	KeyHashes []string `pulumi:"keyHashes"`
@@ -218,11 +218,11 @@ type modelAccessPolicyArgs struct {
 	MemberUserIds []string `pulumi:"memberUserIds"`
 	// Display name, 1 to 200 characters. Updates in place.
 	Name string `pulumi:"name"`
-	// API keys that do not inherit the policy when it is the workspace default (the API's `opted_out_api_key_hashes`); a set. Given or omitted as `memberUserIds`.
+	// API keys that do not inherit the policy when it is the workspace default (the API's `opted_out_api_key_hashes`); a set. Given or omitted as `MemberUserIds`.
 	//
 	// Default: the opt-outs are not managed.
 	OptedOutKeyHashes []string `pulumi:"optedOutKeyHashes"`
-	// Members that do not inherit the policy when it is the workspace default (the API's `opted_out_member_ids`); a set. Given or omitted as `memberUserIds`.
+	// Members that do not inherit the policy when it is the workspace default (the API's `opted_out_member_ids`); a set. Given or omitted as `MemberUserIds`.
 	//
 	// Default: the opt-outs are not managed.
 	OptedOutMemberUserIds []string `pulumi:"optedOutMemberUserIds"`
@@ -260,27 +260,27 @@ type ModelAccessPolicyArgs struct {
 	//
 	// Default: the service's setting (null).
 	EnablePaidModelTraining pulumi.BoolPtrInput
-	// **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+	// **Deprecated.** Use the four `EnforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 	//
 	// Default: null.
 	//
-	// Deprecated: Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+	// Deprecated: Use the four `EnforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 	EnforceZdr pulumi.BoolPtrInput
 	// Zero-data-retention for models of any other vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrOther pulumi.BoolPtrInput
 	// Zero-data-retention for the first named model vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrVendorA pulumi.BoolPtrInput
 	// Zero-data-retention for the second named model vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrVendorB pulumi.BoolPtrInput
 	// Zero-data-retention for the third named model vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrVendorC pulumi.BoolPtrInput
 	// Models excluded from routing, by slug or canonical slug; a set. Omit instead of `[]`.
 	//
@@ -290,7 +290,7 @@ type ModelAccessPolicyArgs struct {
 	//
 	// Default: none (null).
 	IgnoredProviders pulumi.StringArrayInput
-	// API key hashes the policy is assigned to directly (the API's `api_key_hashes`); a set. Given or omitted as `memberUserIds`.
+	// API key hashes the policy is assigned to directly (the API's `api_key_hashes`); a set. Given or omitted as `MemberUserIds`.
 	//
 	// Default: the keys are not managed.
 	KeyHashes pulumi.StringArrayInput
@@ -300,11 +300,11 @@ type ModelAccessPolicyArgs struct {
 	MemberUserIds pulumi.StringArrayInput
 	// Display name, 1 to 200 characters. Updates in place.
 	Name pulumi.StringInput
-	// API keys that do not inherit the policy when it is the workspace default (the API's `opted_out_api_key_hashes`); a set. Given or omitted as `memberUserIds`.
+	// API keys that do not inherit the policy when it is the workspace default (the API's `opted_out_api_key_hashes`); a set. Given or omitted as `MemberUserIds`.
 	//
 	// Default: the opt-outs are not managed.
 	OptedOutKeyHashes pulumi.StringArrayInput
-	// Members that do not inherit the policy when it is the workspace default (the API's `opted_out_member_ids`); a set. Given or omitted as `memberUserIds`.
+	// Members that do not inherit the policy when it is the workspace default (the API's `opted_out_member_ids`); a set. Given or omitted as `MemberUserIds`.
 	//
 	// Default: the opt-outs are not managed.
 	OptedOutMemberUserIds pulumi.StringArrayInput
@@ -395,39 +395,39 @@ func (o ModelAccessPolicyOutput) EnablePaidModelTraining() pulumi.BoolPtrOutput 
 	return o.ApplyT(func(v *ModelAccessPolicy) pulumi.BoolPtrOutput { return v.EnablePaidModelTraining }).(pulumi.BoolPtrOutput)
 }
 
-// **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+// **Deprecated.** Use the four `EnforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 //
 // Default: null.
 //
-// Deprecated: Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+// Deprecated: Use the four `EnforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 func (o ModelAccessPolicyOutput) EnforceZdr() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *ModelAccessPolicy) pulumi.BoolPtrOutput { return v.EnforceZdr }).(pulumi.BoolPtrOutput)
 }
 
 // Zero-data-retention for models of any other vendor.
 //
-// Default: `enforceZdr`, else null.
+// Default: `EnforceZdr`, else null.
 func (o ModelAccessPolicyOutput) EnforceZdrOther() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *ModelAccessPolicy) pulumi.BoolPtrOutput { return v.EnforceZdrOther }).(pulumi.BoolPtrOutput)
 }
 
 // Zero-data-retention for the first named model vendor.
 //
-// Default: `enforceZdr`, else null.
+// Default: `EnforceZdr`, else null.
 func (o ModelAccessPolicyOutput) EnforceZdrVendorA() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *ModelAccessPolicy) pulumi.BoolPtrOutput { return v.EnforceZdrVendorA }).(pulumi.BoolPtrOutput)
 }
 
 // Zero-data-retention for the second named model vendor.
 //
-// Default: `enforceZdr`, else null.
+// Default: `EnforceZdr`, else null.
 func (o ModelAccessPolicyOutput) EnforceZdrVendorB() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *ModelAccessPolicy) pulumi.BoolPtrOutput { return v.EnforceZdrVendorB }).(pulumi.BoolPtrOutput)
 }
 
 // Zero-data-retention for the third named model vendor.
 //
-// Default: `enforceZdr`, else null.
+// Default: `EnforceZdr`, else null.
 func (o ModelAccessPolicyOutput) EnforceZdrVendorC() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *ModelAccessPolicy) pulumi.BoolPtrOutput { return v.EnforceZdrVendorC }).(pulumi.BoolPtrOutput)
 }
@@ -446,7 +446,7 @@ func (o ModelAccessPolicyOutput) IgnoredProviders() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *ModelAccessPolicy) pulumi.StringArrayOutput { return v.IgnoredProviders }).(pulumi.StringArrayOutput)
 }
 
-// API key hashes the policy is assigned to directly (the API's `api_key_hashes`); a set. Given or omitted as `memberUserIds`.
+// API key hashes the policy is assigned to directly (the API's `api_key_hashes`); a set. Given or omitted as `MemberUserIds`.
 //
 // Default: the keys are not managed.
 func (o ModelAccessPolicyOutput) KeyHashes() pulumi.StringArrayOutput {
@@ -470,14 +470,14 @@ func (o ModelAccessPolicyOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *ModelAccessPolicy) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }
 
-// API keys that do not inherit the policy when it is the workspace default (the API's `opted_out_api_key_hashes`); a set. Given or omitted as `memberUserIds`.
+// API keys that do not inherit the policy when it is the workspace default (the API's `opted_out_api_key_hashes`); a set. Given or omitted as `MemberUserIds`.
 //
 // Default: the opt-outs are not managed.
 func (o ModelAccessPolicyOutput) OptedOutKeyHashes() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *ModelAccessPolicy) pulumi.StringArrayOutput { return v.OptedOutKeyHashes }).(pulumi.StringArrayOutput)
 }
 
-// Members that do not inherit the policy when it is the workspace default (the API's `opted_out_member_ids`); a set. Given or omitted as `memberUserIds`.
+// Members that do not inherit the policy when it is the workspace default (the API's `opted_out_member_ids`); a set. Given or omitted as `MemberUserIds`.
 //
 // Default: the opt-outs are not managed.
 func (o ModelAccessPolicyOutput) OptedOutMemberUserIds() pulumi.StringArrayOutput {

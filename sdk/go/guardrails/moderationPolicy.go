@@ -12,7 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A workspace's moderation policy (Guardrail Policies), with the members and API keys it is assigned to, whether it is the workspace default and who opts out of that. `workspaceId` is the one arg whose change replaces it. Import it by `<workspaceId>/<policyId>`.
+// A workspace's moderation policy (Guardrail Policies), with the members and API keys it is assigned to, whether it is the workspace default and who opts out of that. `WorkspaceId` is the one arg whose change replaces it. Import it by `<workspaceId>/<policyId>`.
 type ModerationPolicy struct {
 	pulumi.CustomResourceState
 
@@ -24,7 +24,7 @@ type ModerationPolicy struct {
 	//
 	// Default: none (null).
 	ContentFilters CustomFilterOutputTypeArrayOutput `pulumi:"contentFilters"`
-	// API key hashes the policy is assigned to directly (the API's `api_key_hashes`); a set. Given or omitted as `memberUserIds`.
+	// API key hashes the policy is assigned to directly (the API's `api_key_hashes`); a set. Given or omitted as `MemberUserIds`.
 	//
 	// Default: the keys are not managed.
 	KeyHashes pulumi.StringArrayOutput `pulumi:"keyHashes"`
@@ -36,11 +36,11 @@ type ModerationPolicy struct {
 	MemberUserIds pulumi.StringArrayOutput `pulumi:"memberUserIds"`
 	// Display name, 1 to 200 characters. Updates in place.
 	Name pulumi.StringOutput `pulumi:"name"`
-	// API keys that do not inherit the policy when it is the workspace default (the API's `opted_out_api_key_hashes`); a set. Given or omitted as `memberUserIds`.
+	// API keys that do not inherit the policy when it is the workspace default (the API's `opted_out_api_key_hashes`); a set. Given or omitted as `MemberUserIds`.
 	//
 	// Default: the opt-outs are not managed.
 	OptedOutKeyHashes pulumi.StringArrayOutput `pulumi:"optedOutKeyHashes"`
-	// Members that do not inherit the policy when it is the workspace default (the API's `opted_out_member_ids`); a set. Given or omitted as `memberUserIds`.
+	// Members that do not inherit the policy when it is the workspace default (the API's `opted_out_member_ids`); a set. Given or omitted as `MemberUserIds`.
 	//
 	// Default: the opt-outs are not managed.
 	OptedOutMemberUserIds pulumi.StringArrayOutput `pulumi:"optedOutMemberUserIds"`
@@ -116,7 +116,7 @@ type moderationPolicyArgs struct {
 	//
 	// Default: none (null).
 	ContentFilters []CustomFilter `pulumi:"contentFilters"`
-	// API key hashes the policy is assigned to directly (the API's `api_key_hashes`); a set. Given or omitted as `memberUserIds`.
+	// API key hashes the policy is assigned to directly (the API's `api_key_hashes`); a set. Given or omitted as `MemberUserIds`.
 	//
 	// Default: the keys are not managed.
 	KeyHashes []string `pulumi:"keyHashes"`
@@ -126,11 +126,11 @@ type moderationPolicyArgs struct {
 	MemberUserIds []string `pulumi:"memberUserIds"`
 	// Display name, 1 to 200 characters. Updates in place.
 	Name string `pulumi:"name"`
-	// API keys that do not inherit the policy when it is the workspace default (the API's `opted_out_api_key_hashes`); a set. Given or omitted as `memberUserIds`.
+	// API keys that do not inherit the policy when it is the workspace default (the API's `opted_out_api_key_hashes`); a set. Given or omitted as `MemberUserIds`.
 	//
 	// Default: the opt-outs are not managed.
 	OptedOutKeyHashes []string `pulumi:"optedOutKeyHashes"`
-	// Members that do not inherit the policy when it is the workspace default (the API's `opted_out_member_ids`); a set. Given or omitted as `memberUserIds`.
+	// Members that do not inherit the policy when it is the workspace default (the API's `opted_out_member_ids`); a set. Given or omitted as `MemberUserIds`.
 	//
 	// Default: the opt-outs are not managed.
 	OptedOutMemberUserIds []string `pulumi:"optedOutMemberUserIds"`
@@ -152,7 +152,7 @@ type ModerationPolicyArgs struct {
 	//
 	// Default: none (null).
 	ContentFilters CustomFilterArrayInput
-	// API key hashes the policy is assigned to directly (the API's `api_key_hashes`); a set. Given or omitted as `memberUserIds`.
+	// API key hashes the policy is assigned to directly (the API's `api_key_hashes`); a set. Given or omitted as `MemberUserIds`.
 	//
 	// Default: the keys are not managed.
 	KeyHashes pulumi.StringArrayInput
@@ -162,11 +162,11 @@ type ModerationPolicyArgs struct {
 	MemberUserIds pulumi.StringArrayInput
 	// Display name, 1 to 200 characters. Updates in place.
 	Name pulumi.StringInput
-	// API keys that do not inherit the policy when it is the workspace default (the API's `opted_out_api_key_hashes`); a set. Given or omitted as `memberUserIds`.
+	// API keys that do not inherit the policy when it is the workspace default (the API's `opted_out_api_key_hashes`); a set. Given or omitted as `MemberUserIds`.
 	//
 	// Default: the opt-outs are not managed.
 	OptedOutKeyHashes pulumi.StringArrayInput
-	// Members that do not inherit the policy when it is the workspace default (the API's `opted_out_member_ids`); a set. Given or omitted as `memberUserIds`.
+	// Members that do not inherit the policy when it is the workspace default (the API's `opted_out_member_ids`); a set. Given or omitted as `MemberUserIds`.
 	//
 	// Default: the opt-outs are not managed.
 	OptedOutMemberUserIds pulumi.StringArrayInput
@@ -229,7 +229,7 @@ func (o ModerationPolicyOutput) ContentFilters() CustomFilterOutputTypeArrayOutp
 	return o.ApplyT(func(v *ModerationPolicy) CustomFilterOutputTypeArrayOutput { return v.ContentFilters }).(CustomFilterOutputTypeArrayOutput)
 }
 
-// API key hashes the policy is assigned to directly (the API's `api_key_hashes`); a set. Given or omitted as `memberUserIds`.
+// API key hashes the policy is assigned to directly (the API's `api_key_hashes`); a set. Given or omitted as `MemberUserIds`.
 //
 // Default: the keys are not managed.
 func (o ModerationPolicyOutput) KeyHashes() pulumi.StringArrayOutput {
@@ -253,14 +253,14 @@ func (o ModerationPolicyOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *ModerationPolicy) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }
 
-// API keys that do not inherit the policy when it is the workspace default (the API's `opted_out_api_key_hashes`); a set. Given or omitted as `memberUserIds`.
+// API keys that do not inherit the policy when it is the workspace default (the API's `opted_out_api_key_hashes`); a set. Given or omitted as `MemberUserIds`.
 //
 // Default: the opt-outs are not managed.
 func (o ModerationPolicyOutput) OptedOutKeyHashes() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *ModerationPolicy) pulumi.StringArrayOutput { return v.OptedOutKeyHashes }).(pulumi.StringArrayOutput)
 }
 
-// Members that do not inherit the policy when it is the workspace default (the API's `opted_out_member_ids`); a set. Given or omitted as `memberUserIds`.
+// Members that do not inherit the policy when it is the workspace default (the API's `opted_out_member_ids`); a set. Given or omitted as `MemberUserIds`.
 //
 // Default: the opt-outs are not managed.
 func (o ModerationPolicyOutput) OptedOutMemberUserIds() pulumi.StringArrayOutput {

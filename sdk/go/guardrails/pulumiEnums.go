@@ -569,7 +569,7 @@ func (in *filterActionPtr) ToFilterActionPtrOutputWithContext(ctx context.Contex
 	return pulumi.ToOutputWithContext(ctx, in).(FilterActionPtrOutput)
 }
 
-// A Guardrail Policy's kind, as a workspace-wide policy's `policyType` names it.
+// A Guardrail Policy's kind, as a workspace-wide policy's `PolicyType` names it.
 type PolicyType string
 
 const (

@@ -1280,27 +1280,27 @@ type DeclaredGuardrailSettings struct {
 	//
 	// Default: the service's setting (null).
 	EnablePaidModelTraining *bool `pulumi:"enablePaidModelTraining"`
-	// **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+	// **Deprecated.** Use the four `EnforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 	//
 	// Default: null.
 	//
-	// Deprecated: Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+	// Deprecated: Use the four `EnforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 	EnforceZdr *bool `pulumi:"enforceZdr"`
 	// Zero-data-retention for models of any other vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrOther *bool `pulumi:"enforceZdrOther"`
 	// Zero-data-retention for the first named model vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrVendorA *bool `pulumi:"enforceZdrVendorA"`
 	// Zero-data-retention for the second named model vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrVendorB *bool `pulumi:"enforceZdrVendorB"`
 	// Zero-data-retention for the third named model vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrVendorC *bool `pulumi:"enforceZdrVendorC"`
 	// Models excluded from routing, by slug or canonical slug; a set. Omit instead of `[]`.
 	//
@@ -1310,7 +1310,7 @@ type DeclaredGuardrailSettings struct {
 	//
 	// Default: none (null).
 	IgnoredProviders []string `pulumi:"ignoredProviders"`
-	// Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+	// Whether bring-your-own-key spend counts toward `LimitUsd`. Omitted means false, the service's default.
 	//
 	// Default: false.
 	IncludeByokInBudgets *bool `pulumi:"includeByokInBudgets"`
@@ -1415,39 +1415,39 @@ func (o DeclaredGuardrailSettingsOutput) EnablePaidModelTraining() pulumi.BoolPt
 	return o.ApplyT(func(v DeclaredGuardrailSettings) *bool { return v.EnablePaidModelTraining }).(pulumi.BoolPtrOutput)
 }
 
-// **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+// **Deprecated.** Use the four `EnforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 //
 // Default: null.
 //
-// Deprecated: Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+// Deprecated: Use the four `EnforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 func (o DeclaredGuardrailSettingsOutput) EnforceZdr() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v DeclaredGuardrailSettings) *bool { return v.EnforceZdr }).(pulumi.BoolPtrOutput)
 }
 
 // Zero-data-retention for models of any other vendor.
 //
-// Default: `enforceZdr`, else null.
+// Default: `EnforceZdr`, else null.
 func (o DeclaredGuardrailSettingsOutput) EnforceZdrOther() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v DeclaredGuardrailSettings) *bool { return v.EnforceZdrOther }).(pulumi.BoolPtrOutput)
 }
 
 // Zero-data-retention for the first named model vendor.
 //
-// Default: `enforceZdr`, else null.
+// Default: `EnforceZdr`, else null.
 func (o DeclaredGuardrailSettingsOutput) EnforceZdrVendorA() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v DeclaredGuardrailSettings) *bool { return v.EnforceZdrVendorA }).(pulumi.BoolPtrOutput)
 }
 
 // Zero-data-retention for the second named model vendor.
 //
-// Default: `enforceZdr`, else null.
+// Default: `EnforceZdr`, else null.
 func (o DeclaredGuardrailSettingsOutput) EnforceZdrVendorB() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v DeclaredGuardrailSettings) *bool { return v.EnforceZdrVendorB }).(pulumi.BoolPtrOutput)
 }
 
 // Zero-data-retention for the third named model vendor.
 //
-// Default: `enforceZdr`, else null.
+// Default: `EnforceZdr`, else null.
 func (o DeclaredGuardrailSettingsOutput) EnforceZdrVendorC() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v DeclaredGuardrailSettings) *bool { return v.EnforceZdrVendorC }).(pulumi.BoolPtrOutput)
 }
@@ -1466,7 +1466,7 @@ func (o DeclaredGuardrailSettingsOutput) IgnoredProviders() pulumi.StringArrayOu
 	return o.ApplyT(func(v DeclaredGuardrailSettings) []string { return v.IgnoredProviders }).(pulumi.StringArrayOutput)
 }
 
-// Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+// Whether bring-your-own-key spend counts toward `LimitUsd`. Omitted means false, the service's default.
 //
 // Default: false.
 func (o DeclaredGuardrailSettingsOutput) IncludeByokInBudgets() pulumi.BoolPtrOutput {
@@ -1612,7 +1612,7 @@ type UnsyncedPolicy struct {
 	Kind string `pulumi:"kind"`
 	// The policy that now holds the kind (when unlisted: the one last seen); absent when it was deleted.
 	PolicyId *string `pulumi:"policyId"`
-	// The policy `policyId`, which the last refresh listed as this guardrail's, is no longer listed, and the service does not say whether it was deleted: its enforcement may have changed. Absent when false.
+	// The policy `PolicyId`, which the last refresh listed as this guardrail's, is no longer listed, and the service does not say whether it was deleted: its enforcement may have changed. Absent when false.
 	Unlisted *bool `pulumi:"unlisted"`
 }
 
@@ -1651,7 +1651,7 @@ func (o UnsyncedPolicyOutput) PolicyId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v UnsyncedPolicy) *string { return v.PolicyId }).(pulumi.StringPtrOutput)
 }
 
-// The policy `policyId`, which the last refresh listed as this guardrail's, is no longer listed, and the service does not say whether it was deleted: its enforcement may have changed. Absent when false.
+// The policy `PolicyId`, which the last refresh listed as this guardrail's, is no longer listed, and the service does not say whether it was deleted: its enforcement may have changed. Absent when false.
 func (o UnsyncedPolicyOutput) Unlisted() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v UnsyncedPolicy) *bool { return v.Unlisted }).(pulumi.BoolPtrOutput)
 }
@@ -1710,27 +1710,27 @@ type UnsyncedPolicySettings struct {
 	//
 	// Default: the service's setting (null).
 	EnablePaidModelTraining *bool `pulumi:"enablePaidModelTraining"`
-	// **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+	// **Deprecated.** Use the four `EnforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 	//
 	// Default: null.
 	//
-	// Deprecated: Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+	// Deprecated: Use the four `EnforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 	EnforceZdr *bool `pulumi:"enforceZdr"`
 	// Zero-data-retention for models of any other vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrOther *bool `pulumi:"enforceZdrOther"`
 	// Zero-data-retention for the first named model vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrVendorA *bool `pulumi:"enforceZdrVendorA"`
 	// Zero-data-retention for the second named model vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrVendorB *bool `pulumi:"enforceZdrVendorB"`
 	// Zero-data-retention for the third named model vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrVendorC *bool `pulumi:"enforceZdrVendorC"`
 	// Models excluded from routing, by slug or canonical slug; a set. Omit instead of `[]`.
 	//
@@ -1740,7 +1740,7 @@ type UnsyncedPolicySettings struct {
 	//
 	// Default: none (null).
 	IgnoredProviders []string `pulumi:"ignoredProviders"`
-	// Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+	// Whether bring-your-own-key spend counts toward `LimitUsd`. Omitted means false, the service's default.
 	//
 	// Default: false.
 	IncludeByokInBudgets *bool `pulumi:"includeByokInBudgets"`
@@ -1825,39 +1825,39 @@ func (o UnsyncedPolicySettingsOutput) EnablePaidModelTraining() pulumi.BoolPtrOu
 	return o.ApplyT(func(v UnsyncedPolicySettings) *bool { return v.EnablePaidModelTraining }).(pulumi.BoolPtrOutput)
 }
 
-// **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+// **Deprecated.** Use the four `EnforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 //
 // Default: null.
 //
-// Deprecated: Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+// Deprecated: Use the four `EnforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 func (o UnsyncedPolicySettingsOutput) EnforceZdr() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v UnsyncedPolicySettings) *bool { return v.EnforceZdr }).(pulumi.BoolPtrOutput)
 }
 
 // Zero-data-retention for models of any other vendor.
 //
-// Default: `enforceZdr`, else null.
+// Default: `EnforceZdr`, else null.
 func (o UnsyncedPolicySettingsOutput) EnforceZdrOther() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v UnsyncedPolicySettings) *bool { return v.EnforceZdrOther }).(pulumi.BoolPtrOutput)
 }
 
 // Zero-data-retention for the first named model vendor.
 //
-// Default: `enforceZdr`, else null.
+// Default: `EnforceZdr`, else null.
 func (o UnsyncedPolicySettingsOutput) EnforceZdrVendorA() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v UnsyncedPolicySettings) *bool { return v.EnforceZdrVendorA }).(pulumi.BoolPtrOutput)
 }
 
 // Zero-data-retention for the second named model vendor.
 //
-// Default: `enforceZdr`, else null.
+// Default: `EnforceZdr`, else null.
 func (o UnsyncedPolicySettingsOutput) EnforceZdrVendorB() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v UnsyncedPolicySettings) *bool { return v.EnforceZdrVendorB }).(pulumi.BoolPtrOutput)
 }
 
 // Zero-data-retention for the third named model vendor.
 //
-// Default: `enforceZdr`, else null.
+// Default: `EnforceZdr`, else null.
 func (o UnsyncedPolicySettingsOutput) EnforceZdrVendorC() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v UnsyncedPolicySettings) *bool { return v.EnforceZdrVendorC }).(pulumi.BoolPtrOutput)
 }
@@ -1876,7 +1876,7 @@ func (o UnsyncedPolicySettingsOutput) IgnoredProviders() pulumi.StringArrayOutpu
 	return o.ApplyT(func(v UnsyncedPolicySettings) []string { return v.IgnoredProviders }).(pulumi.StringArrayOutput)
 }
 
-// Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+// Whether bring-your-own-key spend counts toward `LimitUsd`. Omitted means false, the service's default.
 //
 // Default: false.
 func (o UnsyncedPolicySettingsOutput) IncludeByokInBudgets() pulumi.BoolPtrOutput {
@@ -2017,11 +2017,11 @@ func (o UnsyncedPolicySettingsPtrOutput) EnablePaidModelTraining() pulumi.BoolPt
 	}).(pulumi.BoolPtrOutput)
 }
 
-// **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+// **Deprecated.** Use the four `EnforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 //
 // Default: null.
 //
-// Deprecated: Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+// Deprecated: Use the four `EnforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 func (o UnsyncedPolicySettingsPtrOutput) EnforceZdr() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *UnsyncedPolicySettings) *bool {
 		if v == nil {
@@ -2033,7 +2033,7 @@ func (o UnsyncedPolicySettingsPtrOutput) EnforceZdr() pulumi.BoolPtrOutput {
 
 // Zero-data-retention for models of any other vendor.
 //
-// Default: `enforceZdr`, else null.
+// Default: `EnforceZdr`, else null.
 func (o UnsyncedPolicySettingsPtrOutput) EnforceZdrOther() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *UnsyncedPolicySettings) *bool {
 		if v == nil {
@@ -2045,7 +2045,7 @@ func (o UnsyncedPolicySettingsPtrOutput) EnforceZdrOther() pulumi.BoolPtrOutput 
 
 // Zero-data-retention for the first named model vendor.
 //
-// Default: `enforceZdr`, else null.
+// Default: `EnforceZdr`, else null.
 func (o UnsyncedPolicySettingsPtrOutput) EnforceZdrVendorA() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *UnsyncedPolicySettings) *bool {
 		if v == nil {
@@ -2057,7 +2057,7 @@ func (o UnsyncedPolicySettingsPtrOutput) EnforceZdrVendorA() pulumi.BoolPtrOutpu
 
 // Zero-data-retention for the second named model vendor.
 //
-// Default: `enforceZdr`, else null.
+// Default: `EnforceZdr`, else null.
 func (o UnsyncedPolicySettingsPtrOutput) EnforceZdrVendorB() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *UnsyncedPolicySettings) *bool {
 		if v == nil {
@@ -2069,7 +2069,7 @@ func (o UnsyncedPolicySettingsPtrOutput) EnforceZdrVendorB() pulumi.BoolPtrOutpu
 
 // Zero-data-retention for the third named model vendor.
 //
-// Default: `enforceZdr`, else null.
+// Default: `EnforceZdr`, else null.
 func (o UnsyncedPolicySettingsPtrOutput) EnforceZdrVendorC() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *UnsyncedPolicySettings) *bool {
 		if v == nil {
@@ -2103,7 +2103,7 @@ func (o UnsyncedPolicySettingsPtrOutput) IgnoredProviders() pulumi.StringArrayOu
 	}).(pulumi.StringArrayOutput)
 }
 
-// Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+// Whether bring-your-own-key spend counts toward `LimitUsd`. Omitted means false, the service's default.
 //
 // Default: false.
 func (o UnsyncedPolicySettingsPtrOutput) IncludeByokInBudgets() pulumi.BoolPtrOutput {
@@ -2179,27 +2179,27 @@ type GetGuardrailsGuardrail struct {
 	//
 	// Default: the service's setting (null).
 	EnablePaidModelTraining *bool `pulumi:"enablePaidModelTraining"`
-	// **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+	// **Deprecated.** Use the four `EnforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 	//
 	// Default: null.
 	//
-	// Deprecated: Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+	// Deprecated: Use the four `EnforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 	EnforceZdr *bool `pulumi:"enforceZdr"`
 	// Zero-data-retention for models of any other vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrOther *bool `pulumi:"enforceZdrOther"`
 	// Zero-data-retention for the first named model vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrVendorA *bool `pulumi:"enforceZdrVendorA"`
 	// Zero-data-retention for the second named model vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrVendorB *bool `pulumi:"enforceZdrVendorB"`
 	// Zero-data-retention for the third named model vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrVendorC *bool `pulumi:"enforceZdrVendorC"`
 	// The guardrail's id.
 	Id string `pulumi:"id"`
@@ -2211,7 +2211,7 @@ type GetGuardrailsGuardrail struct {
 	//
 	// Default: none (null).
 	IgnoredProviders []string `pulumi:"ignoredProviders"`
-	// Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+	// Whether bring-your-own-key spend counts toward `LimitUsd`. Omitted means false, the service's default.
 	//
 	// Default: false.
 	IncludeByokInBudgets *bool `pulumi:"includeByokInBudgets"`
@@ -2314,39 +2314,39 @@ func (o GetGuardrailsGuardrailOutput) EnablePaidModelTraining() pulumi.BoolPtrOu
 	return o.ApplyT(func(v GetGuardrailsGuardrail) *bool { return v.EnablePaidModelTraining }).(pulumi.BoolPtrOutput)
 }
 
-// **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+// **Deprecated.** Use the four `EnforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 //
 // Default: null.
 //
-// Deprecated: Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+// Deprecated: Use the four `EnforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 func (o GetGuardrailsGuardrailOutput) EnforceZdr() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v GetGuardrailsGuardrail) *bool { return v.EnforceZdr }).(pulumi.BoolPtrOutput)
 }
 
 // Zero-data-retention for models of any other vendor.
 //
-// Default: `enforceZdr`, else null.
+// Default: `EnforceZdr`, else null.
 func (o GetGuardrailsGuardrailOutput) EnforceZdrOther() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v GetGuardrailsGuardrail) *bool { return v.EnforceZdrOther }).(pulumi.BoolPtrOutput)
 }
 
 // Zero-data-retention for the first named model vendor.
 //
-// Default: `enforceZdr`, else null.
+// Default: `EnforceZdr`, else null.
 func (o GetGuardrailsGuardrailOutput) EnforceZdrVendorA() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v GetGuardrailsGuardrail) *bool { return v.EnforceZdrVendorA }).(pulumi.BoolPtrOutput)
 }
 
 // Zero-data-retention for the second named model vendor.
 //
-// Default: `enforceZdr`, else null.
+// Default: `EnforceZdr`, else null.
 func (o GetGuardrailsGuardrailOutput) EnforceZdrVendorB() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v GetGuardrailsGuardrail) *bool { return v.EnforceZdrVendorB }).(pulumi.BoolPtrOutput)
 }
 
 // Zero-data-retention for the third named model vendor.
 //
-// Default: `enforceZdr`, else null.
+// Default: `EnforceZdr`, else null.
 func (o GetGuardrailsGuardrailOutput) EnforceZdrVendorC() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v GetGuardrailsGuardrail) *bool { return v.EnforceZdrVendorC }).(pulumi.BoolPtrOutput)
 }
@@ -2370,7 +2370,7 @@ func (o GetGuardrailsGuardrailOutput) IgnoredProviders() pulumi.StringArrayOutpu
 	return o.ApplyT(func(v GetGuardrailsGuardrail) []string { return v.IgnoredProviders }).(pulumi.StringArrayOutput)
 }
 
-// Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+// Whether bring-your-own-key spend counts toward `LimitUsd`. Omitted means false, the service's default.
 //
 // Default: false.
 func (o GetGuardrailsGuardrailOutput) IncludeByokInBudgets() pulumi.BoolPtrOutput {
@@ -2460,27 +2460,27 @@ type GetPoliciesPolicy struct {
 	//
 	// Default: the service's setting (null).
 	EnablePaidModelTraining *bool `pulumi:"enablePaidModelTraining"`
-	// **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+	// **Deprecated.** Use the four `EnforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 	//
 	// Default: null.
 	//
-	// Deprecated: Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+	// Deprecated: Use the four `EnforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 	EnforceZdr *bool `pulumi:"enforceZdr"`
 	// Zero-data-retention for models of any other vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrOther *bool `pulumi:"enforceZdrOther"`
 	// Zero-data-retention for the first named model vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrVendorA *bool `pulumi:"enforceZdrVendorA"`
 	// Zero-data-retention for the second named model vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrVendorB *bool `pulumi:"enforceZdrVendorB"`
 	// Zero-data-retention for the third named model vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrVendorC *bool `pulumi:"enforceZdrVendorC"`
 	// The policy's id (UUID).
 	Id string `pulumi:"id"`
@@ -2492,7 +2492,7 @@ type GetPoliciesPolicy struct {
 	//
 	// Default: none (null).
 	IgnoredProviders []string `pulumi:"ignoredProviders"`
-	// Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+	// Whether bring-your-own-key spend counts toward `LimitUsd`. Omitted means false, the service's default.
 	//
 	// Default: false.
 	IncludeByokInBudgets *bool `pulumi:"includeByokInBudgets"`
@@ -2595,39 +2595,39 @@ func (o GetPoliciesPolicyOutput) EnablePaidModelTraining() pulumi.BoolPtrOutput 
 	return o.ApplyT(func(v GetPoliciesPolicy) *bool { return v.EnablePaidModelTraining }).(pulumi.BoolPtrOutput)
 }
 
-// **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+// **Deprecated.** Use the four `EnforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 //
 // Default: null.
 //
-// Deprecated: Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+// Deprecated: Use the four `EnforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 func (o GetPoliciesPolicyOutput) EnforceZdr() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v GetPoliciesPolicy) *bool { return v.EnforceZdr }).(pulumi.BoolPtrOutput)
 }
 
 // Zero-data-retention for models of any other vendor.
 //
-// Default: `enforceZdr`, else null.
+// Default: `EnforceZdr`, else null.
 func (o GetPoliciesPolicyOutput) EnforceZdrOther() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v GetPoliciesPolicy) *bool { return v.EnforceZdrOther }).(pulumi.BoolPtrOutput)
 }
 
 // Zero-data-retention for the first named model vendor.
 //
-// Default: `enforceZdr`, else null.
+// Default: `EnforceZdr`, else null.
 func (o GetPoliciesPolicyOutput) EnforceZdrVendorA() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v GetPoliciesPolicy) *bool { return v.EnforceZdrVendorA }).(pulumi.BoolPtrOutput)
 }
 
 // Zero-data-retention for the second named model vendor.
 //
-// Default: `enforceZdr`, else null.
+// Default: `EnforceZdr`, else null.
 func (o GetPoliciesPolicyOutput) EnforceZdrVendorB() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v GetPoliciesPolicy) *bool { return v.EnforceZdrVendorB }).(pulumi.BoolPtrOutput)
 }
 
 // Zero-data-retention for the third named model vendor.
 //
-// Default: `enforceZdr`, else null.
+// Default: `EnforceZdr`, else null.
 func (o GetPoliciesPolicyOutput) EnforceZdrVendorC() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v GetPoliciesPolicy) *bool { return v.EnforceZdrVendorC }).(pulumi.BoolPtrOutput)
 }
@@ -2651,7 +2651,7 @@ func (o GetPoliciesPolicyOutput) IgnoredProviders() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v GetPoliciesPolicy) []string { return v.IgnoredProviders }).(pulumi.StringArrayOutput)
 }
 
-// Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+// Whether bring-your-own-key spend counts toward `LimitUsd`. Omitted means false, the service's default.
 //
 // Default: false.
 func (o GetPoliciesPolicyOutput) IncludeByokInBudgets() pulumi.BoolPtrOutput {
@@ -2813,27 +2813,27 @@ type GetSubjectPoliciesWorkspaceWidePolicy struct {
 	//
 	// Default: the service's setting (null).
 	EnablePaidModelTraining *bool `pulumi:"enablePaidModelTraining"`
-	// **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+	// **Deprecated.** Use the four `EnforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 	//
 	// Default: null.
 	//
-	// Deprecated: Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+	// Deprecated: Use the four `EnforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 	EnforceZdr *bool `pulumi:"enforceZdr"`
 	// Zero-data-retention for models of any other vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrOther *bool `pulumi:"enforceZdrOther"`
 	// Zero-data-retention for the first named model vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrVendorA *bool `pulumi:"enforceZdrVendorA"`
 	// Zero-data-retention for the second named model vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrVendorB *bool `pulumi:"enforceZdrVendorB"`
 	// Zero-data-retention for the third named model vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrVendorC *bool `pulumi:"enforceZdrVendorC"`
 	// The policy's id (UUID).
 	Id string `pulumi:"id"`
@@ -2845,7 +2845,7 @@ type GetSubjectPoliciesWorkspaceWidePolicy struct {
 	//
 	// Default: none (null).
 	IgnoredProviders []string `pulumi:"ignoredProviders"`
-	// Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+	// Whether bring-your-own-key spend counts toward `LimitUsd`. Omitted means false, the service's default.
 	//
 	// Default: false.
 	IncludeByokInBudgets *bool `pulumi:"includeByokInBudgets"`
@@ -2945,39 +2945,39 @@ func (o GetSubjectPoliciesWorkspaceWidePolicyOutput) EnablePaidModelTraining() p
 	return o.ApplyT(func(v GetSubjectPoliciesWorkspaceWidePolicy) *bool { return v.EnablePaidModelTraining }).(pulumi.BoolPtrOutput)
 }
 
-// **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+// **Deprecated.** Use the four `EnforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 //
 // Default: null.
 //
-// Deprecated: Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+// Deprecated: Use the four `EnforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 func (o GetSubjectPoliciesWorkspaceWidePolicyOutput) EnforceZdr() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v GetSubjectPoliciesWorkspaceWidePolicy) *bool { return v.EnforceZdr }).(pulumi.BoolPtrOutput)
 }
 
 // Zero-data-retention for models of any other vendor.
 //
-// Default: `enforceZdr`, else null.
+// Default: `EnforceZdr`, else null.
 func (o GetSubjectPoliciesWorkspaceWidePolicyOutput) EnforceZdrOther() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v GetSubjectPoliciesWorkspaceWidePolicy) *bool { return v.EnforceZdrOther }).(pulumi.BoolPtrOutput)
 }
 
 // Zero-data-retention for the first named model vendor.
 //
-// Default: `enforceZdr`, else null.
+// Default: `EnforceZdr`, else null.
 func (o GetSubjectPoliciesWorkspaceWidePolicyOutput) EnforceZdrVendorA() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v GetSubjectPoliciesWorkspaceWidePolicy) *bool { return v.EnforceZdrVendorA }).(pulumi.BoolPtrOutput)
 }
 
 // Zero-data-retention for the second named model vendor.
 //
-// Default: `enforceZdr`, else null.
+// Default: `EnforceZdr`, else null.
 func (o GetSubjectPoliciesWorkspaceWidePolicyOutput) EnforceZdrVendorB() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v GetSubjectPoliciesWorkspaceWidePolicy) *bool { return v.EnforceZdrVendorB }).(pulumi.BoolPtrOutput)
 }
 
 // Zero-data-retention for the third named model vendor.
 //
-// Default: `enforceZdr`, else null.
+// Default: `EnforceZdr`, else null.
 func (o GetSubjectPoliciesWorkspaceWidePolicyOutput) EnforceZdrVendorC() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v GetSubjectPoliciesWorkspaceWidePolicy) *bool { return v.EnforceZdrVendorC }).(pulumi.BoolPtrOutput)
 }
@@ -3001,7 +3001,7 @@ func (o GetSubjectPoliciesWorkspaceWidePolicyOutput) IgnoredProviders() pulumi.S
 	return o.ApplyT(func(v GetSubjectPoliciesWorkspaceWidePolicy) []string { return v.IgnoredProviders }).(pulumi.StringArrayOutput)
 }
 
-// Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+// Whether bring-your-own-key spend counts toward `LimitUsd`. Omitted means false, the service's default.
 //
 // Default: false.
 func (o GetSubjectPoliciesWorkspaceWidePolicyOutput) IncludeByokInBudgets() pulumi.BoolPtrOutput {
@@ -3070,7 +3070,7 @@ type GetWorkspacesWorkspace struct {
 	DefaultGuardrailId string `pulumi:"defaultGuardrailId"`
 	// The workspace's description; absent when it has none.
 	Description *string `pulumi:"description"`
-	// The workspace's id (UUID): what a guardrail's `workspaceId` takes.
+	// The workspace's id (UUID): what a guardrail's `WorkspaceId` takes.
 	Id string `pulumi:"id"`
 	// The workspace's name.
 	Name *string `pulumi:"name"`
@@ -3110,7 +3110,7 @@ func (o GetWorkspacesWorkspaceOutput) Description() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v GetWorkspacesWorkspace) *string { return v.Description }).(pulumi.StringPtrOutput)
 }
 
-// The workspace's id (UUID): what a guardrail's `workspaceId` takes.
+// The workspace's id (UUID): what a guardrail's `WorkspaceId` takes.
 func (o GetWorkspacesWorkspaceOutput) Id() pulumi.StringOutput {
 	return o.ApplyT(func(v GetWorkspacesWorkspace) string { return v.Id }).(pulumi.StringOutput)
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A workspace's default guardrail: it applies to every member and API key of the workspace that has no guardrail of its own. Never created or deleted: create and update PATCH it; a delete leaves its settings in force unless `resetOnDelete` is set. `workspaceId` is the one arg whose change replaces it. Import it by the workspace's id or slug.
+// A workspace's default guardrail: it applies to every member and API key of the workspace that has no guardrail of its own. Never created or deleted: create and update PATCH it; a delete leaves its settings in force unless `ResetOnDelete` is set. `WorkspaceId` is the one arg whose change replaces it. Import it by the workspace's id or slug.
 type WorkspaceDefaultGuardrail struct {
 	pulumi.CustomResourceState
 
@@ -24,7 +24,7 @@ type WorkspaceDefaultGuardrail struct {
 	//
 	// Default: no restriction (null).
 	AllowedModels pulumi.StringArrayOutput `pulumi:"allowedModels"`
-	// The canonical slugs of `allowedModels` as the service holds them; `allowedModels` echoes the program's own identifiers.
+	// The canonical slugs of `AllowedModels` as the service holds them; `AllowedModels` echoes the program's own identifiers.
 	AllowedModelsCanonical pulumi.StringArrayOutput `pulumi:"allowedModelsCanonical"`
 	// Provider ids allowed; compared as a set. Omit instead of `[]`.
 	//
@@ -56,27 +56,27 @@ type WorkspaceDefaultGuardrail struct {
 	//
 	// Default: the service's setting (null).
 	EnablePaidModelTraining pulumi.BoolPtrOutput `pulumi:"enablePaidModelTraining"`
-	// **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+	// **Deprecated.** Use the four `EnforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 	//
 	// Default: null.
 	//
-	// Deprecated: Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+	// Deprecated: Use the four `EnforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 	EnforceZdr pulumi.BoolPtrOutput `pulumi:"enforceZdr"`
 	// Zero-data-retention for models of any other vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrOther pulumi.BoolPtrOutput `pulumi:"enforceZdrOther"`
 	// Zero-data-retention for the first named model vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrVendorA pulumi.BoolPtrOutput `pulumi:"enforceZdrVendorA"`
 	// Zero-data-retention for the second named model vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrVendorB pulumi.BoolPtrOutput `pulumi:"enforceZdrVendorB"`
 	// Zero-data-retention for the third named model vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrVendorC pulumi.BoolPtrOutput `pulumi:"enforceZdrVendorC"`
 	// The default guardrail's id (the workspace's `default_guardrail_id`).
 	GuardrailId pulumi.StringOutput `pulumi:"guardrailId"`
@@ -84,13 +84,13 @@ type WorkspaceDefaultGuardrail struct {
 	//
 	// Default: none (null).
 	IgnoredModels pulumi.StringArrayOutput `pulumi:"ignoredModels"`
-	// The canonical slugs of `ignoredModels` as the service holds them; `ignoredModels` echoes the program's own identifiers.
+	// The canonical slugs of `IgnoredModels` as the service holds them; `IgnoredModels` echoes the program's own identifiers.
 	IgnoredModelsCanonical pulumi.StringArrayOutput `pulumi:"ignoredModelsCanonical"`
 	// Provider ids excluded from routing; a set. Omit instead of `[]`.
 	//
 	// Default: none (null).
 	IgnoredProviders pulumi.StringArrayOutput `pulumi:"ignoredProviders"`
-	// Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+	// Whether bring-your-own-key spend counts toward `LimitUsd`. Omitted means false, the service's default.
 	//
 	// Default: false.
 	IncludeByokInBudgets pulumi.BoolPtrOutput `pulumi:"includeByokInBudgets"`
@@ -199,27 +199,27 @@ type workspaceDefaultGuardrailArgs struct {
 	//
 	// Default: the service's setting (null).
 	EnablePaidModelTraining *bool `pulumi:"enablePaidModelTraining"`
-	// **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+	// **Deprecated.** Use the four `EnforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 	//
 	// Default: null.
 	//
-	// Deprecated: Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+	// Deprecated: Use the four `EnforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 	EnforceZdr *bool `pulumi:"enforceZdr"`
 	// Zero-data-retention for models of any other vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrOther *bool `pulumi:"enforceZdrOther"`
 	// Zero-data-retention for the first named model vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrVendorA *bool `pulumi:"enforceZdrVendorA"`
 	// Zero-data-retention for the second named model vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrVendorB *bool `pulumi:"enforceZdrVendorB"`
 	// Zero-data-retention for the third named model vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrVendorC *bool `pulumi:"enforceZdrVendorC"`
 	// Models excluded from routing, by slug or canonical slug; a set. Omit instead of `[]`.
 	//
@@ -229,7 +229,7 @@ type workspaceDefaultGuardrailArgs struct {
 	//
 	// Default: none (null).
 	IgnoredProviders []string `pulumi:"ignoredProviders"`
-	// Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+	// Whether bring-your-own-key spend counts toward `LimitUsd`. Omitted means false, the service's default.
 	//
 	// Default: false.
 	IncludeByokInBudgets *bool `pulumi:"includeByokInBudgets"`
@@ -291,27 +291,27 @@ type WorkspaceDefaultGuardrailArgs struct {
 	//
 	// Default: the service's setting (null).
 	EnablePaidModelTraining pulumi.BoolPtrInput
-	// **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+	// **Deprecated.** Use the four `EnforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 	//
 	// Default: null.
 	//
-	// Deprecated: Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+	// Deprecated: Use the four `EnforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 	EnforceZdr pulumi.BoolPtrInput
 	// Zero-data-retention for models of any other vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrOther pulumi.BoolPtrInput
 	// Zero-data-retention for the first named model vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrVendorA pulumi.BoolPtrInput
 	// Zero-data-retention for the second named model vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrVendorB pulumi.BoolPtrInput
 	// Zero-data-retention for the third named model vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrVendorC pulumi.BoolPtrInput
 	// Models excluded from routing, by slug or canonical slug; a set. Omit instead of `[]`.
 	//
@@ -321,7 +321,7 @@ type WorkspaceDefaultGuardrailArgs struct {
 	//
 	// Default: none (null).
 	IgnoredProviders pulumi.StringArrayInput
-	// Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+	// Whether bring-your-own-key spend counts toward `LimitUsd`. Omitted means false, the service's default.
 	//
 	// Default: false.
 	IncludeByokInBudgets pulumi.BoolPtrInput
@@ -396,7 +396,7 @@ func (o WorkspaceDefaultGuardrailOutput) AllowedModels() pulumi.StringArrayOutpu
 	return o.ApplyT(func(v *WorkspaceDefaultGuardrail) pulumi.StringArrayOutput { return v.AllowedModels }).(pulumi.StringArrayOutput)
 }
 
-// The canonical slugs of `allowedModels` as the service holds them; `allowedModels` echoes the program's own identifiers.
+// The canonical slugs of `AllowedModels` as the service holds them; `AllowedModels` echoes the program's own identifiers.
 func (o WorkspaceDefaultGuardrailOutput) AllowedModelsCanonical() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *WorkspaceDefaultGuardrail) pulumi.StringArrayOutput { return v.AllowedModelsCanonical }).(pulumi.StringArrayOutput)
 }
@@ -455,39 +455,39 @@ func (o WorkspaceDefaultGuardrailOutput) EnablePaidModelTraining() pulumi.BoolPt
 	return o.ApplyT(func(v *WorkspaceDefaultGuardrail) pulumi.BoolPtrOutput { return v.EnablePaidModelTraining }).(pulumi.BoolPtrOutput)
 }
 
-// **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+// **Deprecated.** Use the four `EnforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 //
 // Default: null.
 //
-// Deprecated: Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+// Deprecated: Use the four `EnforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 func (o WorkspaceDefaultGuardrailOutput) EnforceZdr() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *WorkspaceDefaultGuardrail) pulumi.BoolPtrOutput { return v.EnforceZdr }).(pulumi.BoolPtrOutput)
 }
 
 // Zero-data-retention for models of any other vendor.
 //
-// Default: `enforceZdr`, else null.
+// Default: `EnforceZdr`, else null.
 func (o WorkspaceDefaultGuardrailOutput) EnforceZdrOther() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *WorkspaceDefaultGuardrail) pulumi.BoolPtrOutput { return v.EnforceZdrOther }).(pulumi.BoolPtrOutput)
 }
 
 // Zero-data-retention for the first named model vendor.
 //
-// Default: `enforceZdr`, else null.
+// Default: `EnforceZdr`, else null.
 func (o WorkspaceDefaultGuardrailOutput) EnforceZdrVendorA() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *WorkspaceDefaultGuardrail) pulumi.BoolPtrOutput { return v.EnforceZdrVendorA }).(pulumi.BoolPtrOutput)
 }
 
 // Zero-data-retention for the second named model vendor.
 //
-// Default: `enforceZdr`, else null.
+// Default: `EnforceZdr`, else null.
 func (o WorkspaceDefaultGuardrailOutput) EnforceZdrVendorB() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *WorkspaceDefaultGuardrail) pulumi.BoolPtrOutput { return v.EnforceZdrVendorB }).(pulumi.BoolPtrOutput)
 }
 
 // Zero-data-retention for the third named model vendor.
 //
-// Default: `enforceZdr`, else null.
+// Default: `EnforceZdr`, else null.
 func (o WorkspaceDefaultGuardrailOutput) EnforceZdrVendorC() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *WorkspaceDefaultGuardrail) pulumi.BoolPtrOutput { return v.EnforceZdrVendorC }).(pulumi.BoolPtrOutput)
 }
@@ -504,7 +504,7 @@ func (o WorkspaceDefaultGuardrailOutput) IgnoredModels() pulumi.StringArrayOutpu
 	return o.ApplyT(func(v *WorkspaceDefaultGuardrail) pulumi.StringArrayOutput { return v.IgnoredModels }).(pulumi.StringArrayOutput)
 }
 
-// The canonical slugs of `ignoredModels` as the service holds them; `ignoredModels` echoes the program's own identifiers.
+// The canonical slugs of `IgnoredModels` as the service holds them; `IgnoredModels` echoes the program's own identifiers.
 func (o WorkspaceDefaultGuardrailOutput) IgnoredModelsCanonical() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *WorkspaceDefaultGuardrail) pulumi.StringArrayOutput { return v.IgnoredModelsCanonical }).(pulumi.StringArrayOutput)
 }
@@ -516,7 +516,7 @@ func (o WorkspaceDefaultGuardrailOutput) IgnoredProviders() pulumi.StringArrayOu
 	return o.ApplyT(func(v *WorkspaceDefaultGuardrail) pulumi.StringArrayOutput { return v.IgnoredProviders }).(pulumi.StringArrayOutput)
 }
 
-// Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+// Whether bring-your-own-key spend counts toward `LimitUsd`. Omitted means false, the service's default.
 //
 // Default: false.
 func (o WorkspaceDefaultGuardrailOutput) IncludeByokInBudgets() pulumi.BoolPtrOutput {

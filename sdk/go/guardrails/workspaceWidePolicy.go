@@ -12,11 +12,11 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A workspace-wide ("account") Guardrail Policy of one kind and the workspaces it covers: it applies to every member and API key of those workspaces, and a workspace's own policies can add restrictions but never loosen one. `policyType` is the one arg whose change replaces it. Import it by the policy's id.
+// A workspace-wide ("account") Guardrail Policy of one kind and the workspaces it covers: it applies to every member and API key of those workspaces, and a workspace's own policies can add restrictions but never loosen one. `PolicyType` is the one arg whose change replaces it. Import it by the policy's id.
 type WorkspaceWidePolicy struct {
 	pulumi.CustomResourceState
 
-	// Whether the policy covers every workspace of the organization, present and future (the API's `is_default`), but those in `optedOutWorkspaceIds`.
+	// Whether the policy covers every workspace of the organization, present and future (the API's `is_default`), but those in `OptedOutWorkspaceIds`.
 	//
 	// Default: false.
 	AllWorkspaces pulumi.BoolOutput `pulumi:"allWorkspaces"`
@@ -52,27 +52,27 @@ type WorkspaceWidePolicy struct {
 	//
 	// Default: the service's setting (null).
 	EnablePaidModelTraining pulumi.BoolPtrOutput `pulumi:"enablePaidModelTraining"`
-	// **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+	// **Deprecated.** Use the four `EnforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 	//
 	// Default: null.
 	//
-	// Deprecated: Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+	// Deprecated: Use the four `EnforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 	EnforceZdr pulumi.BoolPtrOutput `pulumi:"enforceZdr"`
 	// Zero-data-retention for models of any other vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrOther pulumi.BoolPtrOutput `pulumi:"enforceZdrOther"`
 	// Zero-data-retention for the first named model vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrVendorA pulumi.BoolPtrOutput `pulumi:"enforceZdrVendorA"`
 	// Zero-data-retention for the second named model vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrVendorB pulumi.BoolPtrOutput `pulumi:"enforceZdrVendorB"`
 	// Zero-data-retention for the third named model vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrVendorC pulumi.BoolPtrOutput `pulumi:"enforceZdrVendorC"`
 	// Models excluded from routing, by slug or canonical slug; a set. Omit instead of `[]`.
 	//
@@ -82,7 +82,7 @@ type WorkspaceWidePolicy struct {
 	//
 	// Default: none (null).
 	IgnoredProviders pulumi.StringArrayOutput `pulumi:"ignoredProviders"`
-	// Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+	// Whether bring-your-own-key spend counts toward `LimitUsd`. Omitted means false, the service's default.
 	//
 	// Default: false.
 	IncludeByokInBudgets pulumi.BoolPtrOutput `pulumi:"includeByokInBudgets"`
@@ -92,7 +92,7 @@ type WorkspaceWidePolicy struct {
 	LimitUsd pulumi.Float64PtrOutput `pulumi:"limitUsd"`
 	// Display name, 1 to 200 characters. Updates in place.
 	Name pulumi.StringOutput `pulumi:"name"`
-	// Workspaces the policy does not cover even though `allWorkspaces` or `workspaceIds` names them (the API's `opted_out_workspace_ids`), by id (UUID); a set.
+	// Workspaces the policy does not cover even though `AllWorkspaces` or `WorkspaceIds` names them (the API's `opted_out_workspace_ids`), by id (UUID); a set.
 	//
 	// Default: none.
 	OptedOutWorkspaceIds pulumi.StringArrayOutput `pulumi:"optedOutWorkspaceIds"`
@@ -108,7 +108,7 @@ type WorkspaceWidePolicy struct {
 	UpdatedAt pulumi.StringPtrOutput `pulumi:"updatedAt"`
 	// How many workspaces the service says the policy covers (the API's `workspace_count`).
 	WorkspaceCount pulumi.IntPtrOutput `pulumi:"workspaceCount"`
-	// The workspaces the policy covers (the API's `workspace_ids`), by id (UUID); a set: order and duplicates do not matter. The complete list: an update replaces the coverage whole. Not used with `allWorkspaces`.
+	// The workspaces the policy covers (the API's `workspace_ids`), by id (UUID); a set: order and duplicates do not matter. The complete list: an update replaces the coverage whole. Not used with `AllWorkspaces`.
 	//
 	// Default: none.
 	WorkspaceIds pulumi.StringArrayOutput `pulumi:"workspaceIds"`
@@ -160,7 +160,7 @@ func (WorkspaceWidePolicyState) ElementType() reflect.Type {
 }
 
 type workspaceWidePolicyArgs struct {
-	// Whether the policy covers every workspace of the organization, present and future (the API's `is_default`), but those in `optedOutWorkspaceIds`.
+	// Whether the policy covers every workspace of the organization, present and future (the API's `is_default`), but those in `OptedOutWorkspaceIds`.
 	//
 	// Default: false.
 	AllWorkspaces *bool `pulumi:"allWorkspaces"`
@@ -196,27 +196,27 @@ type workspaceWidePolicyArgs struct {
 	//
 	// Default: the service's setting (null).
 	EnablePaidModelTraining *bool `pulumi:"enablePaidModelTraining"`
-	// **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+	// **Deprecated.** Use the four `EnforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 	//
 	// Default: null.
 	//
-	// Deprecated: Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+	// Deprecated: Use the four `EnforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 	EnforceZdr *bool `pulumi:"enforceZdr"`
 	// Zero-data-retention for models of any other vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrOther *bool `pulumi:"enforceZdrOther"`
 	// Zero-data-retention for the first named model vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrVendorA *bool `pulumi:"enforceZdrVendorA"`
 	// Zero-data-retention for the second named model vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrVendorB *bool `pulumi:"enforceZdrVendorB"`
 	// Zero-data-retention for the third named model vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrVendorC *bool `pulumi:"enforceZdrVendorC"`
 	// Models excluded from routing, by slug or canonical slug; a set. Omit instead of `[]`.
 	//
@@ -226,7 +226,7 @@ type workspaceWidePolicyArgs struct {
 	//
 	// Default: none (null).
 	IgnoredProviders []string `pulumi:"ignoredProviders"`
-	// Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+	// Whether bring-your-own-key spend counts toward `LimitUsd`. Omitted means false, the service's default.
 	//
 	// Default: false.
 	IncludeByokInBudgets *bool `pulumi:"includeByokInBudgets"`
@@ -236,7 +236,7 @@ type workspaceWidePolicyArgs struct {
 	LimitUsd *float64 `pulumi:"limitUsd"`
 	// Display name, 1 to 200 characters. Updates in place.
 	Name string `pulumi:"name"`
-	// Workspaces the policy does not cover even though `allWorkspaces` or `workspaceIds` names them (the API's `opted_out_workspace_ids`), by id (UUID); a set.
+	// Workspaces the policy does not cover even though `AllWorkspaces` or `WorkspaceIds` names them (the API's `opted_out_workspace_ids`), by id (UUID); a set.
 	//
 	// Default: none.
 	OptedOutWorkspaceIds []string `pulumi:"optedOutWorkspaceIds"`
@@ -246,7 +246,7 @@ type workspaceWidePolicyArgs struct {
 	//
 	// Default: none (null).
 	ResetInterval *ResetInterval `pulumi:"resetInterval"`
-	// The workspaces the policy covers (the API's `workspace_ids`), by id (UUID); a set: order and duplicates do not matter. The complete list: an update replaces the coverage whole. Not used with `allWorkspaces`.
+	// The workspaces the policy covers (the API's `workspace_ids`), by id (UUID); a set: order and duplicates do not matter. The complete list: an update replaces the coverage whole. Not used with `AllWorkspaces`.
 	//
 	// Default: none.
 	WorkspaceIds []string `pulumi:"workspaceIds"`
@@ -254,7 +254,7 @@ type workspaceWidePolicyArgs struct {
 
 // The set of arguments for constructing a WorkspaceWidePolicy resource.
 type WorkspaceWidePolicyArgs struct {
-	// Whether the policy covers every workspace of the organization, present and future (the API's `is_default`), but those in `optedOutWorkspaceIds`.
+	// Whether the policy covers every workspace of the organization, present and future (the API's `is_default`), but those in `OptedOutWorkspaceIds`.
 	//
 	// Default: false.
 	AllWorkspaces pulumi.BoolPtrInput
@@ -290,27 +290,27 @@ type WorkspaceWidePolicyArgs struct {
 	//
 	// Default: the service's setting (null).
 	EnablePaidModelTraining pulumi.BoolPtrInput
-	// **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+	// **Deprecated.** Use the four `EnforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 	//
 	// Default: null.
 	//
-	// Deprecated: Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+	// Deprecated: Use the four `EnforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 	EnforceZdr pulumi.BoolPtrInput
 	// Zero-data-retention for models of any other vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrOther pulumi.BoolPtrInput
 	// Zero-data-retention for the first named model vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrVendorA pulumi.BoolPtrInput
 	// Zero-data-retention for the second named model vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrVendorB pulumi.BoolPtrInput
 	// Zero-data-retention for the third named model vendor.
 	//
-	// Default: `enforceZdr`, else null.
+	// Default: `EnforceZdr`, else null.
 	EnforceZdrVendorC pulumi.BoolPtrInput
 	// Models excluded from routing, by slug or canonical slug; a set. Omit instead of `[]`.
 	//
@@ -320,7 +320,7 @@ type WorkspaceWidePolicyArgs struct {
 	//
 	// Default: none (null).
 	IgnoredProviders pulumi.StringArrayInput
-	// Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+	// Whether bring-your-own-key spend counts toward `LimitUsd`. Omitted means false, the service's default.
 	//
 	// Default: false.
 	IncludeByokInBudgets pulumi.BoolPtrInput
@@ -330,7 +330,7 @@ type WorkspaceWidePolicyArgs struct {
 	LimitUsd pulumi.Float64PtrInput
 	// Display name, 1 to 200 characters. Updates in place.
 	Name pulumi.StringInput
-	// Workspaces the policy does not cover even though `allWorkspaces` or `workspaceIds` names them (the API's `opted_out_workspace_ids`), by id (UUID); a set.
+	// Workspaces the policy does not cover even though `AllWorkspaces` or `WorkspaceIds` names them (the API's `opted_out_workspace_ids`), by id (UUID); a set.
 	//
 	// Default: none.
 	OptedOutWorkspaceIds pulumi.StringArrayInput
@@ -340,7 +340,7 @@ type WorkspaceWidePolicyArgs struct {
 	//
 	// Default: none (null).
 	ResetInterval ResetIntervalPtrInput
-	// The workspaces the policy covers (the API's `workspace_ids`), by id (UUID); a set: order and duplicates do not matter. The complete list: an update replaces the coverage whole. Not used with `allWorkspaces`.
+	// The workspaces the policy covers (the API's `workspace_ids`), by id (UUID); a set: order and duplicates do not matter. The complete list: an update replaces the coverage whole. Not used with `AllWorkspaces`.
 	//
 	// Default: none.
 	WorkspaceIds pulumi.StringArrayInput
@@ -383,7 +383,7 @@ func (o WorkspaceWidePolicyOutput) ToWorkspaceWidePolicyOutputWithContext(ctx co
 	return o
 }
 
-// Whether the policy covers every workspace of the organization, present and future (the API's `is_default`), but those in `optedOutWorkspaceIds`.
+// Whether the policy covers every workspace of the organization, present and future (the API's `is_default`), but those in `OptedOutWorkspaceIds`.
 //
 // Default: false.
 func (o WorkspaceWidePolicyOutput) AllWorkspaces() pulumi.BoolOutput {
@@ -446,39 +446,39 @@ func (o WorkspaceWidePolicyOutput) EnablePaidModelTraining() pulumi.BoolPtrOutpu
 	return o.ApplyT(func(v *WorkspaceWidePolicy) pulumi.BoolPtrOutput { return v.EnablePaidModelTraining }).(pulumi.BoolPtrOutput)
 }
 
-// **Deprecated.** Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+// **Deprecated.** Use the four `EnforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 //
 // Default: null.
 //
-// Deprecated: Use the four `enforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
+// Deprecated: Use the four `EnforceZdr*` per-vendor-group args. When set, its value fills each per-vendor arg that is not given (an explicit per-vendor value wins).
 func (o WorkspaceWidePolicyOutput) EnforceZdr() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *WorkspaceWidePolicy) pulumi.BoolPtrOutput { return v.EnforceZdr }).(pulumi.BoolPtrOutput)
 }
 
 // Zero-data-retention for models of any other vendor.
 //
-// Default: `enforceZdr`, else null.
+// Default: `EnforceZdr`, else null.
 func (o WorkspaceWidePolicyOutput) EnforceZdrOther() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *WorkspaceWidePolicy) pulumi.BoolPtrOutput { return v.EnforceZdrOther }).(pulumi.BoolPtrOutput)
 }
 
 // Zero-data-retention for the first named model vendor.
 //
-// Default: `enforceZdr`, else null.
+// Default: `EnforceZdr`, else null.
 func (o WorkspaceWidePolicyOutput) EnforceZdrVendorA() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *WorkspaceWidePolicy) pulumi.BoolPtrOutput { return v.EnforceZdrVendorA }).(pulumi.BoolPtrOutput)
 }
 
 // Zero-data-retention for the second named model vendor.
 //
-// Default: `enforceZdr`, else null.
+// Default: `EnforceZdr`, else null.
 func (o WorkspaceWidePolicyOutput) EnforceZdrVendorB() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *WorkspaceWidePolicy) pulumi.BoolPtrOutput { return v.EnforceZdrVendorB }).(pulumi.BoolPtrOutput)
 }
 
 // Zero-data-retention for the third named model vendor.
 //
-// Default: `enforceZdr`, else null.
+// Default: `EnforceZdr`, else null.
 func (o WorkspaceWidePolicyOutput) EnforceZdrVendorC() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *WorkspaceWidePolicy) pulumi.BoolPtrOutput { return v.EnforceZdrVendorC }).(pulumi.BoolPtrOutput)
 }
@@ -497,7 +497,7 @@ func (o WorkspaceWidePolicyOutput) IgnoredProviders() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *WorkspaceWidePolicy) pulumi.StringArrayOutput { return v.IgnoredProviders }).(pulumi.StringArrayOutput)
 }
 
-// Whether bring-your-own-key spend counts toward `limitUsd`. Omitted means false, the service's default.
+// Whether bring-your-own-key spend counts toward `LimitUsd`. Omitted means false, the service's default.
 //
 // Default: false.
 func (o WorkspaceWidePolicyOutput) IncludeByokInBudgets() pulumi.BoolPtrOutput {
@@ -516,7 +516,7 @@ func (o WorkspaceWidePolicyOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *WorkspaceWidePolicy) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }
 
-// Workspaces the policy does not cover even though `allWorkspaces` or `workspaceIds` names them (the API's `opted_out_workspace_ids`), by id (UUID); a set.
+// Workspaces the policy does not cover even though `AllWorkspaces` or `WorkspaceIds` names them (the API's `opted_out_workspace_ids`), by id (UUID); a set.
 //
 // Default: none.
 func (o WorkspaceWidePolicyOutput) OptedOutWorkspaceIds() pulumi.StringArrayOutput {
@@ -550,7 +550,7 @@ func (o WorkspaceWidePolicyOutput) WorkspaceCount() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *WorkspaceWidePolicy) pulumi.IntPtrOutput { return v.WorkspaceCount }).(pulumi.IntPtrOutput)
 }
 
-// The workspaces the policy covers (the API's `workspace_ids`), by id (UUID); a set: order and duplicates do not matter. The complete list: an update replaces the coverage whole. Not used with `allWorkspaces`.
+// The workspaces the policy covers (the API's `workspace_ids`), by id (UUID); a set: order and duplicates do not matter. The complete list: an update replaces the coverage whole. Not used with `AllWorkspaces`.
 //
 // Default: none.
 func (o WorkspaceWidePolicyOutput) WorkspaceIds() pulumi.StringArrayOutput {

@@ -36,11 +36,22 @@ export function formatPath(path: readonly PropertyKey[]): string {
  * a one-word path (`name`, `exclusive`) reads the same in each (Go's capital aside) and stays bare.
  */
 export function namedInEveryLanguage(property: string): string {
-  if (!/[A-Z]/.test(property)) return property;
+  const also = otherLanguagesName(property);
+  return also ? `${property} (${also})` : property;
+}
+
+/**
+ * The Python and Go names of a multi-word path (`limit_usd in Python, LimitUsd in Go`), or
+ * undefined for a path every language writes alike. An invoke's failure carries it in its
+ * property, which every SDK prints after the reason in parentheses: `reason (memberUserId;
+ * member_user_id in Python, MemberUserId in Go)`.
+ */
+export function otherLanguagesName(property: string): string | undefined {
+  if (!/[A-Z]/.test(property)) return undefined;
   const each = (f: (segment: string) => string) => property.replace(/[A-Za-z][A-Za-z0-9]*/g, f);
   const python = each((s) => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
   const go = each((s) => s[0]!.toUpperCase() + s.slice(1));
-  return `${property} (${python} in Python, ${go} in Go)`;
+  return `${python} in Python, ${go} in Go`;
 }
 
 /** A value for a message: JSON, with what JSON leaves raw and a terminal acts on escaped (text/controls.ts); cut at 80 characters. */
