@@ -13,7 +13,7 @@ export type {
 } from "./answers";
 export { AccessUsageError, checkOnce, checkQuery, checkSubject, checkWorkspace, type SubjectFlags } from "./args";
 export { connectionFromEnv } from "./connection";
-export { renderExplain, renderWho } from "./render";
+export { renderExplain, renderJson, renderWho } from "./render";
 export { explainSubject, whoCanReach } from "./run";
 export { type AccessSource, serviceSource } from "./source";
 export { readState, type StateFrom, stateSource } from "./state-source";

@@ -5,6 +5,7 @@
  * the text or forge a line.
  */
 import type { EffectiveAccess, LayerRef, Reason } from "../core/access";
+import { escapeInvisible } from "../core/text/controls";
 import { displayWidth, idText, visible } from "../core/text/terminal";
 import type { ExplainAnswer, SubjectVerdict, WhoAnswer, WhoRow } from "./answers";
 
@@ -124,4 +125,14 @@ export function renderWho(a: WhoAnswer, all: boolean): string {
   else
     out += `\ncannot reach it: ${denied.filter((t) => t.noun === "member").length} member(s), ${denied.filter((t) => t.noun === "key").length} key(s) (--all lists them, each with what denies it)\n`;
   return `${out}${a.notes.map((n) => `\nnote: ${n}`).join("")}\n`;
+}
+
+/**
+ * The `--json` answer: every string exactly as the service (or the state) holds it, for a
+ * script, but no invisible character raw (a bidi control, DEL, C1, a line separator): JSON's
+ * `\u` escape instead, which a parser reads back as the same text. JSON.stringify escapes only
+ * C0 inside strings, so the only raw control left is its own line breaks, kept.
+ */
+export function renderJson(answer: ExplainAnswer | WhoAnswer): string {
+  return `${JSON.stringify(answer, null, 2).split("\n").map(escapeInvisible).join("\n")}\n`;
 }

@@ -220,6 +220,14 @@ describe("what the service sent reaches the terminal neutralised", () => {
       expect(r.stdout).not.toMatch(/^forged/m);
       const all = await run(["who", "--provider", "vendor-b", "--all", "--workspace", DEFAULT_WS], cwd);
       expect(all.stdout).not.toMatch(/[\u001b\u202e]/);
+      // --json keeps the service's name exactly for a script, but as JSON escapes, never raw.
+      const { answer } = await json<ExplainAnswer>(["explain", "--member", "user_alice", "--provider", "vendor-b"]);
+      const raw = await run(["explain", "--member", "user_alice", "--workspace", DEFAULT_WS, "--json"], cwd);
+      expect(raw.stdout).not.toMatch(/[\u001b\u202e\u0085\u2028]/);
+      expect(raw.stdout).toContain("\\u202e");
+      expect(answer.layers.map((l) => l.name)).toContain(
+        `\u001b[2J\u001b[31mEng\u202e${"x".repeat(300)}\nforged: line`,
+      );
     } finally {
       await reshapeGuardrail(emu.url, id.eng!, { set: { name: "Eng" } });
     }

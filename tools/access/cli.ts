@@ -19,6 +19,7 @@ import {
   readState,
   redact,
   renderExplain,
+  renderJson,
   renderWho,
   serviceSource,
   shown,
@@ -124,7 +125,7 @@ async function explainCommand(values: Values): Promise<number> {
   const { subject, workspaceId } = checkSubject(values);
   const query = checkQuery(values);
   const answer = await explainSubject(await source(values), subject, query, workspaceId);
-  process.stdout.write(values.json ? `${JSON.stringify(answer, null, 2)}\n` : renderExplain(answer));
+  process.stdout.write(values.json ? renderJson(answer) : renderExplain(answer));
   if (!answer.verdict) return EXIT.allowed;
   if (!answer.verdict.certain) return EXIT.notCertain;
   return answer.verdict.allowed ? EXIT.allowed : EXIT.denied;
@@ -136,7 +137,7 @@ async function whoCommand(values: Values): Promise<number> {
   if (Object.keys(query).length === 0)
     throw new AccessUsageError("who needs --model M, --provider P or --region R (every one given must pass)");
   const answer = await whoCanReach(await source(values), query, workspaceId);
-  process.stdout.write(values.json ? `${JSON.stringify(answer, null, 2)}\n` : renderWho(answer, values.all ?? false));
+  process.stdout.write(values.json ? renderJson(answer) : renderWho(answer, values.all ?? false));
   return EXIT.allowed;
 }
 
