@@ -11,7 +11,7 @@ import { serviceSource, whoCanReach } from "../../src/access";
 import { PolicyClient } from "../../src/core/client/policies";
 import { effectiveAccessAnswer } from "../../src/core/data-sources/access-answer";
 import { policyConfig } from "../../src/core/fields/policy-kinds";
-import { comparable, connectionOf, enforced, setUpLayers } from "../helpers/access-layers";
+import { comparable, connectionOf, enforced, id as layer, K0, setUpLayers } from "../helpers/access-layers";
 import { DEFAULT_WS, type TestEmulator, withEmulator } from "../helpers/emulator";
 import { type HostileServer, hostileServer, json } from "../helpers/hostile-server";
 
@@ -124,5 +124,49 @@ describe("explain's reads", () => {
       p === "/api/v1/guardrails/policies/moderation" ? { path: "/api/v1/guardrails/policies/budget" } : undefined;
     const err = await effectiveAccessAnswer(conn(), { memberId: "user_bob", workspaceId: DEFAULT_WS }).catch((e) => e);
     expect(String(err.message)).toMatch(/another policy/);
+  });
+});
+
+describe("an org-wide listing that contradicts the contract", () => {
+  /** The listing of `path` with a copy of its row for `subject` on `guardrail` too. */
+  const twice = (path: string, field: string, subject: string, guardrail: string) => (p: string) =>
+    p === path
+      ? {
+          edit: (body: { data: unknown }) => {
+            const rows = body.data as Array<Record<string, unknown>>;
+            const row = rows.find((r) => r[field] === subject)!;
+            const copy = { ...row, id: "00000000-0000-4000-8000-00000000abcd", guardrail_id: guardrail };
+            return { ...body, data: [...rows, copy], total_count: rows.length + 1 };
+          },
+        }
+      : undefined;
+
+  it("a member listed on two guardrails of one workspace is refused, naming both, never the member", async () => {
+    // Rule 5: one guardrail per workspace. Read the first way, alice's Eng (vendor-a only) or
+    // Keys (no provider rule) would be a guess at what the service enforces.
+    tamper = twice("/api/v1/guardrails/assignments/members", "user_id", "user_alice", layer.keys!);
+    for (const run of [
+      () => effectiveAccessAnswer(conn(), { memberId: "user_alice", workspaceId: DEFAULT_WS }),
+      () => whoCanReach(serviceSource(conn()), { provider: "vendor-b" }, DEFAULT_WS),
+    ]) {
+      const err = await run().catch((e) => e);
+      expect(err).toBeInstanceOf(Error);
+      expect(err.message).toMatch(/on 2 guardrails of this workspace/);
+      expect(err.message).toContain(layer.eng!);
+      expect(err.message).toContain(layer.keys!);
+      expect(err.message).not.toContain("user_alice");
+    }
+  });
+
+  it("a key listed on two guardrails is refused", async () => {
+    tamper = twice("/api/v1/guardrails/assignments/keys", "key_hash", K0, layer.eng!);
+    const err = await effectiveAccessAnswer(conn(), {
+      keyHash: K0,
+      ownerMemberId: "user_alice",
+      workspaceId: DEFAULT_WS,
+    }).catch((e) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect(err.message).toMatch(/on 2 guardrails/);
+    expect(err.message).not.toContain(K0);
   });
 });

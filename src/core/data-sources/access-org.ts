@@ -13,6 +13,7 @@ import type { PolicyClient } from "../client/policies";
 import type { WireGuardrail, WireWorkspace } from "../client/wire";
 import { FIELD_NAMES, type FieldName, spec } from "../fields/fields";
 import { POLICY_FIELDS, type PolicyKind } from "../fields/policy-kinds";
+import { shown } from "../args/messages";
 import { UserError } from "../user-error";
 
 /** Whose facts: a member, or a key and (when the caller knows it) the member who owns it. */
@@ -130,13 +131,26 @@ export async function workspaceWide(pc: PolicyClient): Promise<WorkspaceWideFact
   return out;
 }
 
-/** The subject's guardrail in this workspace: the first it holds (org-wide) that the workspace lists. */
-function heldHere(org: OrgRead, holders: Holders | undefined, id: string): GuardrailFacts | null {
-  for (const g of holders?.get(id) ?? []) {
-    const here = org.guardrails.get(g.toLowerCase());
-    if (here) return here;
-  }
-  return null;
+/**
+ * The subject's guardrail in this workspace, from the org-wide listing. The contract allows a
+ * member one guardrail per workspace (rule 5) and a key one at all (rule 6): a listing that
+ * shows more is refused, naming the guardrails (never the subject, which may be secret), as
+ * which one the service enforces cannot be known.
+ */
+function heldHere(
+  org: OrgRead,
+  holders: Holders | undefined,
+  id: string,
+  what: "member" | "key",
+): GuardrailFacts | null {
+  const all = [...new Set((holders?.get(id) ?? []).map((g) => g.toLowerCase()))];
+  const here = all.filter((g) => org.guardrails.has(g));
+  const held = what === "key" ? all : here;
+  if (held.length > 1)
+    throw new UserError(
+      `effective access: the service lists the ${what} on ${held.length} guardrails${what === "member" ? " of this workspace" : ""} (${held.map((g) => shown(g)).join(", ")}), where the contract allows one (rule ${what === "member" ? 5 : 6}): which applies cannot be known`,
+    );
+  return here.length === 1 ? org.guardrails.get(here[0]!)! : null;
 }
 
 /** A policy as the facts of these subjects name it: its assignment lists cut to them. */
@@ -168,8 +182,8 @@ export function factsOf(org: OrgRead, subject: AccessSubject): AccessFactsRead {
     subject: key !== null ? { key, ownerMember: owner } : { member: owner! },
     workspaceId: org.workspaceId,
     workspaceDefault: org.workspaceDefault,
-    memberGuardrail: owner === null ? null : heldHere(org, org.memberHolders, owner),
-    keyGuardrail: key === null ? null : heldHere(org, org.keyHolders, key),
+    memberGuardrail: owner === null ? null : heldHere(org, org.memberHolders, owner, "member"),
+    keyGuardrail: key === null ? null : heldHere(org, org.keyHolders, key, "key"),
     policies: org.policies.map((p) => policyFacts(p, owner, key)),
     workspaceWide: org.workspaceWide,
   };
