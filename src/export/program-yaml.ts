@@ -16,7 +16,11 @@ import { quoted, u8Escape } from "./program-text";
 import { type PackageSchema, type Value, walkState } from "./program-walk";
 
 /** A string as Pulumi YAML reads it back: quoted, `$` doubled. */
-const text = (s: string) => quoted(s.replaceAll("$", () => "$$"), u8Escape);
+const text = (s: string) =>
+  quoted(
+    s.replaceAll("$", () => "$$"),
+    u8Escape,
+  );
 
 /** A value as a YAML flow literal. */
 function literal(v: Value): string {

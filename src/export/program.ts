@@ -20,6 +20,7 @@ export const PROGRAM_LANGUAGES = {
   yaml: renderYamlProgram,
 } as const satisfies Record<string, (state: unknown, schema: PackageSchema) => { text: string; notes: string[] }>;
 
+/** A language `--language` takes. */
 export type ProgramLanguage = keyof typeof PROGRAM_LANGUAGES;
 
 /** Whether `language` is one `--language` takes. */

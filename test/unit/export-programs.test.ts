@@ -111,7 +111,7 @@ describe("the program of an imported stack, in each language", () => {
     `);
   });
 
-  it("YAML: the resources section, fn::secret, options.protect, ${name.id}", () => {
+  it("YAML: the resources section, fn::secret, options.protect, a reference to the guardrail's id", () => {
     expect(renderYamlProgram(imported, schema).text).toMatchInlineSnapshot(`
       "resources:
         "eng":
@@ -136,19 +136,22 @@ describe("the program of an imported stack, in each language", () => {
   });
 });
 
+/** `${`, written so no linter takes it for a mistaken template. */
+const OPEN = ["$", "{"].join("");
+
 /** Hostile text, each a value a state may hold: every one must come back as it is. */
 const HOSTILE = [
   'quote " and \\ backslash',
   "new\nline\r\ttab and NUL \u0000 and DEL \u007f",
   "line separators \u2028 \u2029 and BOM \ufeff and bidi \u202e",
   "comment end */ and /* and // and #",
-  "interpolation ${eng.id} and $${x} and $ and $$",
-  "backtick ` and ${`x`}",
+  `interpolation ${OPEN}eng.id} and $${OPEN}x} and $ and $$`,
+  `backtick \` and ${OPEN}\`x\`}`,
   "non-BMP \u{1F600} \u{10FFFF}",
   "fn::secret: {a: [b]}",
 ];
 /** Names that are keywords somewhere, or that become the same identifier. */
-const NAMES = ["for", "func", "class", "None", "err", "a-b", "a.b", "a_b", "9lives", 'q"q', "x${y}", "é"];
+const NAMES = ["for", "func", "class", "None", "err", "a-b", "a.b", "a_b", "9lives", 'q"q', `x${OPEN}y}`, "é"];
 
 /** A state of one guardrail per name, each holding every hostile text, and a set naming the first. */
 const hostile = stateOf(
@@ -192,7 +195,8 @@ const READ_BACK = {
         }
     };
     visit(parse(text).resources, true);
-    for (const [k, r] of Object.entries(parse(text).resources as Record<string, object>)) out.push(k, ...Object.keys(r));
+    for (const [k, r] of Object.entries(parse(text).resources as Record<string, object>))
+      out.push(k, ...Object.keys(r));
     return out;
   },
 };
