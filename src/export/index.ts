@@ -24,6 +24,16 @@ export {
 } from "./pulumi-import";
 export { planMigration, StateMigrationError, type MigrationPlan, type Move } from "./from-state";
 export { renderPythonProgram } from "./program-python";
+export { renderTypeScriptProgram } from "./program-typescript";
+export { renderGoProgram } from "./program-go";
+export { renderYamlProgram } from "./program-yaml";
+export {
+  isProgramLanguage,
+  PROGRAM_LANGUAGES,
+  renderProgram,
+  type PackageSchema,
+  type ProgramLanguage,
+} from "./program";
 export {
   exportPoliciesProgram,
   policiesFromGuardrails,

@@ -7,6 +7,11 @@
  * the sets by `<guardrail id>/members` and `<guardrail id>/keys`; the YAML it writes goes into
  * the program, and `pulumi preview --expect-no-changes` passes.
  *
+ * Then `guardrails-export --from-state <stack export> --language <language>`, the command for
+ * where a host cannot generate (issue 42): from one import, with and without `--show-secrets`,
+ * the TypeScript and YAML programs preview with no change, and the Go program passes `go vet`
+ * against sdk/go (test/helpers/doc-check.ts, as the docs' Go examples).
+ *
  * TypeScript: the Node.js host this repository builds (sdk v3.68.0, scripts/ensure-pulumi)
  * answers GenerateProgram "not implemented". The test asserts that refusal (with
  * `--preview-only`, so nothing lands in state), so it fails, and says so, on the day a newer
@@ -18,7 +23,9 @@ import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import { REPO_ROOT } from "../../support/spawn-emulator";
+import { checkGo } from "../helpers/doc-check";
 import { DEFAULT_WS, W2 } from "../helpers/emulator";
+import { EXPORT_BIN, exportBin } from "../helpers/export-bin";
 import { useProgram } from "./harness";
 
 const GUARDRAIL = "guardrails:index:Guardrail";
@@ -140,6 +147,35 @@ describe("native face: pulumi import --generate-code previews with no change", (
     const preview = await p.pulumi(["preview", "--expect-no-changes", "--diff"]);
     expect(preview.code, preview.output).toBe(0);
     expect(preview.output).toMatch(/5 unchanged/);
+  });
+
+  it("guardrails-export --language: each language's program of the import previews with no change", async () => {
+    const run = exportBin(p.emulator, EXPORT_BIN);
+    writeFileSync(join(p.dir, "state.json"), (await p.exportState()).text);
+    writeFileSync(join(p.dir, "shown.json"), (await p.exportState(true)).text);
+    const programs: Record<string, string> = {};
+    for (const language of ["typescript", "yaml", "go"]) {
+      const plainRun = await run(["--from-state", "state.json", "--language", language], p.dir);
+      expect(plainRun.code, plainRun.stderr).toBe(0);
+      const shownRun = await run(["--from-state", "shown.json", "--language", language], p.dir);
+      expect(shownRun.stdout).toBe(plainRun.stdout);
+      programs[language] = plainRun.stdout;
+    }
+    expect(programs.yaml).toContain(`guardrailId: "${ENG_ID_REF}"`);
+
+    writeFileSync(join(p.dir, "Pulumi.yaml"), `name: ${project}\nruntime: yaml\n${programs.yaml}`);
+    const yaml = await p.pulumi(["preview", "--expect-no-changes", "--diff"]);
+    expect(yaml.code, `${programs.yaml}\n${yaml.output}`).toBe(0);
+    expect(yaml.output).toMatch(/5 unchanged/);
+
+    writeFileSync(join(p.dir, "Pulumi.yaml"), nodejsProject);
+    p.write(programs.typescript!);
+    const typescript = await p.pulumi(["preview", "--expect-no-changes", "--diff"]);
+    expect(typescript.code, `${programs.typescript}\n${typescript.output}`).toBe(0);
+    expect(typescript.output).toMatch(/5 unchanged/);
+
+    const go = [{ language: "go" as const, at: "generated.go:0", code: programs.go! }];
+    expect(await checkGo(REPO_ROOT, go, join(p.dir, "go-program"))).toEqual([]);
   });
 
   it("is refused by the Node.js host built here (sdk v3.68.0): GenerateProgram not implemented", async () => {

@@ -55,9 +55,12 @@ function located(text: string, blocks: readonly DocBlock[], pattern: RegExp): st
     );
 }
 
-/** TypeScript: one `tsc --noEmit` over every block, each a module, inside the package (dist/). */
-export async function checkTypeScript(root: string, blocks: readonly DocBlock[]): Promise<string[]> {
-  const dir = join(root, "dist/docs-examples/ts");
+/** TypeScript: one `tsc --noEmit` over every block, each a module, inside the package (dist/), in `dir`. */
+export async function checkTypeScript(
+  root: string,
+  blocks: readonly DocBlock[],
+  dir = join(root, "dist/docs-examples/ts"),
+): Promise<string[]> {
   writeBlocks(dir, blocks, (i) => `b${i}.ts`);
   const compilerOptions = {
     strict: true,
@@ -122,9 +125,12 @@ export async function checkPython(root: string, blocks: readonly DocBlock[]): Pr
   return r.code === 0 || problems.length > 0 ? problems : [r.text];
 }
 
-/** Go: `go vet` over every block, each a main package of one module that replaces sdk/go's. */
-export async function checkGo(root: string, blocks: readonly DocBlock[]): Promise<string[]> {
-  const dir = join(root, "dist/docs-examples/go");
+/** Go: `go vet` over every block, each a main package of one module that replaces sdk/go's, in `dir`. */
+export async function checkGo(
+  root: string,
+  blocks: readonly DocBlock[],
+  dir = join(root, "dist/docs-examples/go"),
+): Promise<string[]> {
   writeBlocks(dir, blocks, (i) => `b${i}/main.go`);
   const sdk = readFileSync(join(root, "sdk/go/go.mod"), "utf8");
   const module = /^module\s+(\S+)/m.exec(sdk)![1];

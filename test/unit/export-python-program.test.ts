@@ -22,10 +22,6 @@ const G = "3f2b8c1e-0000-4000-8000-000000000001";
 const urn = (type: string, name: string) => `urn:pulumi:dev::adopt::${type}::${name}`;
 
 const schema = JSON.parse(readFileSync(join(REPO_ROOT, "src/native/schema.json"), "utf8"));
-const argsOf = (token: string) => {
-  const r = schema.resources[token];
-  return r && new Set(Object.keys(r.inputProperties ?? {}));
-};
 
 /** A native stack after `pulumi import` of a guardrail and its two sets. */
 function importedState(limit: unknown = 500) {
@@ -89,7 +85,7 @@ function sdkKwargs(module: string): Set<string> {
 
 describe("the Python program of an imported stack", () => {
   it("writes each resource with the recorded args, protect as in the state, sets after their guardrail", () => {
-    const { text, notes } = renderPythonProgram(importedState(), argsOf);
+    const { text, notes } = renderPythonProgram(importedState(), schema);
     expect(notes).toEqual([]);
     expect(text).toMatchInlineSnapshot(`
       "import pulumi
@@ -123,7 +119,7 @@ describe("the Python program of an imported stack", () => {
   });
 
   it("is Python, and names only arguments the generated SDK's classes take", () => {
-    const { text } = renderPythonProgram(importedState(), argsOf);
+    const { text } = renderPythonProgram(importedState(), schema);
     const file = join(mkdtempSync(join(tmpdir(), "py-program-")), "__main__.py");
     writeFileSync(file, text);
     execFileSync("python3", ["-c", "import ast,sys; ast.parse(open(sys.argv[1]).read())", file]);
@@ -143,10 +139,10 @@ describe("the Python program of an imported stack", () => {
 
   it("writes a secret arg as a secret from --show-secrets, and refuses one it cannot read", () => {
     const shown = { [SIG]: SECRET, plaintext: "500" };
-    expect(renderPythonProgram(importedState(shown), argsOf).text).toContain("limit_usd=pulumi.Output.secret(500),");
+    expect(renderPythonProgram(importedState(shown), schema).text).toContain("limit_usd=pulumi.Output.secret(500),");
     const hidden = { [SIG]: SECRET, ciphertext: "v1:abc" };
-    expect(() => renderPythonProgram(importedState(hidden), argsOf)).toThrow(StateMigrationError);
-    expect(() => renderPythonProgram(importedState(hidden), argsOf)).toThrow(
+    expect(() => renderPythonProgram(importedState(hidden), schema)).toThrow(StateMigrationError);
+    expect(() => renderPythonProgram(importedState(hidden), schema)).toThrow(
       "eng.prod: limitUsd is secret and this export does not show it; export with `pulumi stack export --show-secrets`",
     );
   });
@@ -173,20 +169,20 @@ describe("the Python program of a hostile state (issue 42's attack pass)", () =>
   };
 
   it("keeps a name holding `::` whole, as Pulumi reads it (a shorter name is another resource)", () => {
-    const { text } = renderPythonProgram(one("team::eng", { name: "x" }), argsOf);
+    const { text } = renderPythonProgram(one("team::eng", { name: "x" }), schema);
     expect(text).toContain('team__eng = guardrails.Guardrail(\n    "team::eng",\n');
   });
 
   it("refuses a number JSON cannot hold rather than writing None (which drops the arg)", () => {
     const state = one("n", { name: "x", limitUsd: JSON.parse("1e999") });
-    expect(() => renderPythonProgram(state, argsOf)).toThrow("n: limitUsd holds a number out of range");
+    expect(() => renderPythonProgram(state, schema)).toThrow("n: limitUsd holds a number out of range");
   });
 
   it("never quotes a secret's plaintext in its refusal", () => {
     const state = one("n", { name: "x", limitUsd: { [SIG]: SECRET, plaintext: "hunter2-not-json" } });
     let message = "";
     try {
-      renderPythonProgram(state, argsOf);
+      renderPythonProgram(state, schema);
     } catch (err) {
       message = (err as Error).message;
     }
@@ -196,16 +192,12 @@ describe("the Python program of a hostile state (issue 42's attack pass)", () =>
 
   it("refuses a resource of ours it cannot read rather than leaving it out (pulumi up would delete it)", () => {
     const state = one('a"""\n__import__("os")', { name: "x" });
-    expect(() => renderPythonProgram(state, argsOf)).toThrow(/has no URN this command reads/);
+    expect(() => renderPythonProgram(state, schema)).toThrow(/has no URN this command reads/);
   });
 
   it("writes quotes, newlines, NUL, line separators and code as inert string literals", () => {
     const evil = '"""; __import__("os").system("echo pwned") #\n\u2028\u0000\u0085\\N{BULLET}\'\'\'';
-    const injectedKey = 'a": __import__("os"), "b';
-    const { text } = renderPythonProgram(
-      one("None", { name: evil, contentFilterBuiltins: [{ [injectedKey]: evil }] }),
-      argsOf,
-    );
+    const { text } = renderPythonProgram(one("None", { name: evil, description: evil }), schema);
     parses(text);
     // The one call is the resource's: every hostile text stayed inside a string.
     const calls = execFileSync(
@@ -220,6 +212,14 @@ describe("the Python program of a hostile state (issue 42's attack pass)", () =>
     expect(text).toContain("None_ = guardrails.Guardrail(");
     expect(text.split("\n").filter((l) => l.includes("__import__"))).toHaveLength(2);
   });
+
+  it("refuses a key the schema's type does not have rather than writing it", () => {
+    const injectedKey = 'a": __import__("os"), "b';
+    const state = one("n", { name: "x", contentFilterBuiltins: [{ [injectedKey]: "x" }] });
+    expect(() => renderPythonProgram(state, schema)).toThrow(
+      `n: contentFilterBuiltins holds a key ${JSON.stringify(injectedKey)} that BuiltinFilter does not have`,
+    );
+  });
 });
 
 describe("guardrails-export --from-state <file> --language python", () => {
@@ -230,11 +230,11 @@ describe("guardrails-export --from-state <file> --language python", () => {
     writeFileSync(join(dir, "state.json"), JSON.stringify(importedState()));
     const ok = await run(["--from-state", "state.json", "--language", "python"], dir);
     expect(ok.code, ok.stderr).toBe(0);
-    expect(ok.stdout).toBe(renderPythonProgram(importedState(), argsOf).text);
+    expect(ok.stdout).toBe(renderPythonProgram(importedState(), schema).text);
 
-    const go = await run(["--from-state", "state.json", "--language", "go"], dir);
+    const go = await run(["--from-state", "state.json", "--language", "cobol"], dir);
     expect(go.code).toBe(2);
-    expect(go.stderr).toContain('--language must be python (got "go")');
+    expect(go.stderr).toContain('--language takes typescript, ts, python, go, yaml (got "cobol")');
     const none = await run(["--language", "python", "--all-workspaces"], dir);
     expect(none.code).toBe(2);
     expect(none.stderr).toContain("give --from-state <file>, and drop --all-workspaces");

@@ -15,7 +15,10 @@ import {
   planMigration,
   redact,
   renderImportFile,
-  renderPythonProgram,
+  isProgramLanguage,
+  PROGRAM_LANGUAGES,
+  renderProgram,
+  type PackageSchema,
   shown,
   StateMigrationError,
   writeExport,
@@ -60,9 +63,10 @@ Reads GUARDRAILS_API_KEY and GUARDRAILS_BASE_URL. Makes no write call.
   --from-state <file>    with --pulumi-import-file: read no service; import instead the dynamic
                          resources of a stack's \`pulumi stack export\` (- for stdin) under their
                          native types, same names and ids (guardrails-migrate-to-native runs it all)
-  --language python      with --from-state <file> (a native stack's \`pulumi stack export\`, after
-                         \`pulumi import\`): print the Python program of its resources, with the
-                         args the import recorded and protect as in the state, for where
+  --language <language>  with --from-state <file> (a native stack's \`pulumi stack export\`, after
+                         \`pulumi import\`): print the program of its resources in typescript (or
+                         ts), python, go or yaml (its \`resources:\` section), with the args the
+                         import recorded and protect as in the state, for where
                          \`pulumi import --generate-code\` cannot write it. A secret arg needs
                          \`pulumi stack export --show-secrets\`
   --policies-program <path>
@@ -233,23 +237,14 @@ function writeImport(path: string, file: PulumiImportFile, force = false): numbe
   return 0;
 }
 
-/** The package schema's args of each native token (its `inputProperties`), read from the package's own copy. */
-function schemaArgs(): (token: string) => ReadonlySet<string> | undefined {
-  const schema = JSON.parse(readFileSync(resolve(__dirname, "../../src/native/schema.json"), "utf8")) as {
-    resources: Record<string, { inputProperties?: object }>;
-  };
-  return (token) => {
-    const r = schema.resources[token];
-    return r && new Set(Object.keys(r.inputProperties ?? {}));
-  };
-}
+/** The package schema, as the provider serves it, read from the package's own copy. */
+const packageSchema = (): PackageSchema =>
+  JSON.parse(readFileSync(resolve(__dirname, "../../src/native/schema.json"), "utf8")) as PackageSchema;
 
-/** `--from-state <file> --language python`: the program of a native stack's resources, printed. */
+/** `--from-state <file> --language <language>`: the program of a native stack's resources, printed. */
 function program(language: string, values: Record<string, unknown>, positionals: string[]): number {
-  if (language !== "python") {
-    say(
-      `guardrails-export: --language must be python (got ${shown(language)}); YAML programs come from pulumi import --generate-code\n`,
-    );
+  if (!isProgramLanguage(language)) {
+    say(`guardrails-export: --language takes ${Object.keys(PROGRAM_LANGUAGES).join(", ")} (got ${shown(language)})\n`);
     return 2;
   }
   const source = values["from-state"];
@@ -261,7 +256,7 @@ function program(language: string, values: Record<string, unknown>, positionals:
   ];
   if (typeof source !== "string" || clash.length > 0) {
     say(
-      `guardrails-export: --language python reads a stack's state: give --from-state <file>${clash.length > 0 ? `, and drop ${clash.join(" and ")}` : ""}\n\n${USAGE}`,
+      `guardrails-export: --language ${language} reads a stack's state: give --from-state <file>${clash.length > 0 ? `, and drop ${clash.join(" and ")}` : ""}\n\n${USAGE}`,
     );
     return 2;
   }
@@ -271,7 +266,7 @@ function program(language: string, values: Record<string, unknown>, positionals:
   } catch (err) {
     throw new StateMigrationError(`--from-state ${JSON.stringify(source)}: ${(err as Error).message}`);
   }
-  const { text, notes } = renderPythonProgram(state, schemaArgs());
+  const { text, notes } = renderProgram(language, state, packageSchema());
   for (const n of notes) say(`note: ${n}\n`);
   process.stdout.write(text);
   return 0;
