@@ -53,7 +53,9 @@ export const PYTHON_PACKAGE = "pulumi_guardrails";
  * the repository's would-be GitHub path, so that `go get` of a tag `sdk/go/vX.Y.Z` works the day
  * the repository is public, and a module proxy folder (`npm run sdk:pack`) serves it until then.
  */
-export const GO_IMPORT = "github.com/pulumi-guardrails/pulumi-guardrails/sdk/go/guardrails";
+/** Where the project lives: the Go module's path, the schema's `repository`, and where the engine fetches the plugin. */
+export const REPOSITORY = "github.com/pulumi-guardrails/pulumi-guardrails";
+export const GO_IMPORT = `${REPOSITORY}/sdk/go/guardrails`;
 
 type Properties = Record<string, PulumiProperty>;
 
@@ -322,6 +324,13 @@ export function pulumiSchema(version: string, sources: string[]): Record<string,
     version,
     license: "Apache-2.0",
     keywords: ["pulumi", "guardrails", "category/utility", "kind/native"],
+    // As the Registry's community packages do: the repository (Go's codegen takes the module path
+    // `pulumi package add` prints from it), and the GitHub release whose assets the engine
+    // fetches the plugin from when it is not installed (`pulumi-resource-guardrails-v<version>-
+    // <os>-<arch>.tar.gz`, what `npm run release` attaches).
+    repository: `https://${REPOSITORY}`,
+    publisher: "pulumi-guardrails",
+    pluginDownloadURL: `github://api.${REPOSITORY}`,
     config: { variables: config },
     provider: {
       description: "The guardrails provider: where the management API is and its key.",

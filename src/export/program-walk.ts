@@ -63,7 +63,7 @@ export interface ProgramResource {
 }
 
 /** Where a secret sits that the export does not reveal. */
-class SecretNotShownError extends UserError {}
+export class SecretNotShownError extends UserError {}
 
 const TYPE_REF = "#/types/";
 

@@ -212,8 +212,14 @@ describe("one base for failures meant for a person (issues 24, 25)", () => {
       (readFileSync(join(ROOT, file), "utf8").match(/new Error\(/g) ?? []).map(() => file),
     );
     // redaction.ts copies a cause chain (never thrown); resource/annotate.ts's annotateAs (which the
-    // policy lifecycles use too) wraps a thrown non-Error, which is a bug.
-    expect(plain).toEqual(["src/core/client/redaction.ts", "src/core/resource/annotate.ts"]);
+    // policy lifecycles use too) wraps a thrown non-Error, which is a bug; the program writers
+    // (export/program-*.ts) meet a property type the package schema never has, which is a bug.
+    expect(plain).toEqual([
+      "src/core/client/redaction.ts",
+      "src/core/resource/annotate.ts",
+      "src/export/program-go.ts",
+      "src/export/program-walk.ts",
+    ]);
     // Clean errors are marked one way: the base's brand, which Pulumi reads to print the message alone.
     const marks = SOURCES.filter((file) =>
       /RunError|__pulumiRunError|constructor === Error/.test(readFileSync(join(ROOT, file), "utf8")),

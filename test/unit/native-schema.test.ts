@@ -6,6 +6,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+// @ts-expect-error: a build script in JavaScript, with no declarations
+import { archiveName } from "../../scripts/plugin-sea.mjs";
 import { workspaceDefaultArgsSchema } from "../../src/core/guardrail/workspace-default-args";
 import { guardrailArgsSchema } from "../../src/core/args/guardrail-args";
 import { KINDS, TYPE_NAMES } from "../../src/core/kinds";
@@ -146,18 +148,26 @@ describe(SCHEMA_PATH, () => {
     expect(SDK_IMPORT).toBe(`${pkg.name}/native`);
     expect(schema.language.nodejs.packageName).toBe(SDK_IMPORT);
     expect(pkg.exports["./native"].default).toBe("./dist/sdk/nodejs/index.js");
-    expect(schema.pluginDownloadURL).toBeUndefined();
+  });
+
+  it("names the repository, and the GitHub release the engine fetches a missing plugin from", () => {
+    expect(schema.repository).toBe("https://github.com/pulumi-guardrails/pulumi-guardrails");
+    expect(GO_IMPORT.startsWith(schema.repository.replace(/^https:\/\//, ""))).toBe(true);
+    // github://api.github.com/<owner>/<repo>: the release of tag v<version>, whose assets are
+    // the archives `npm run release` names (scripts/plugin-sea.mjs archiveName).
+    expect(schema.pluginDownloadURL).toBe("github://api.github.com/pulumi-guardrails/pulumi-guardrails");
+    expect(archiveName("linux-amd64", "0.6.0")).toBe("pulumi-resource-guardrails-v0.6.0-linux-amd64.tar.gz");
   });
 
   // The full drift check (every file of sdk/<language> is what the schema generates) needs Go:
   // `npm run sdk:check`, run by .ci/run. This one needs nothing but the committed files.
-  it("names each generated SDK's version and plugin after the package, and no download server", () => {
+  it("names each generated SDK's version and plugin after the package, and its download server", () => {
     const sdk = (p: string) => readFileSync(join(root, "sdk", p), "utf8");
     expect(schema.language.python).toMatchObject({ packageName: PYTHON_PACKAGE, respectSchemaVersion: true });
     expect(schema.language.go).toMatchObject({ importBasePath: GO_IMPORT, respectSchemaVersion: true });
     expect(sdk("python/pyproject.toml")).toContain(`name = "${PYTHON_PACKAGE}"`);
     expect(sdk("python/pyproject.toml")).toContain(`version = "${pkg.version}"`);
-    const plugin = { resource: true, name: "guardrails", version: pkg.version };
+    const plugin = { resource: true, name: "guardrails", version: pkg.version, server: schema.pluginDownloadURL };
     for (const p of [
       "python/pulumi_guardrails/pulumi-plugin.json",
       "go/pulumi-plugin.json",
