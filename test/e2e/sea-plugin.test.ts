@@ -27,6 +27,7 @@ import { delimiter, dirname, join } from "node:path";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { executableKind, type Kind, readTarGz, seaFacts } from "../helpers/executable";
+import { exportBin } from "../helpers/export-bin";
 import { languageHostDir, pythonVenv } from "../helpers/languages";
 import { startPlugin } from "../helpers/native-plugin";
 import { Program } from "../helpers/program";
@@ -235,5 +236,19 @@ pulumi.export("id", eng.id)
     const imported = resources.find((r) => r.urn.endsWith("::handmade"));
     expect(imported?.id).toBe(handmade);
     expect(imported?.inputs).toMatchObject({ name: "Handmade", limitUsd: 9, resetInterval: "daily" });
+
+    // Where the host writes no code, ours does: the program to paste, which previews with no change.
+    writeFileSync(join(program.dir, "state.json"), (await program.exportState()).text);
+    const printed = await exportBin(program.emulator)(
+      ["--from-state", "state.json", "--language", "python"],
+      program.dir,
+    );
+    expect(printed.stderr).toBe("");
+    expect(printed.code).toBe(0);
+    expect(printed.stdout).toContain('handmade = guardrails.Guardrail(\n    "handmade",');
+    writeFileSync(join(program.dir, "__main__.py"), printed.stdout);
+    const preview = await program.pulumi(["preview", "--expect-no-changes", "--diff"]);
+    expect(preview.code, `${printed.stdout}\n${preview.output}`).toBe(0);
+    expect(preview.output).toMatch(/3 unchanged/);
   });
 });
