@@ -139,7 +139,7 @@ export function findSigner() {
   const path = places.find((p) => existsSync(p) && is(p));
   if (path) return { path };
   return {
-    missing: `no ${want} on PATH or in ${dirname(dirname(places.at(-1)))}, to sign the darwin executables: run scripts/ensure-rcodesign (it builds it with cargo, about 9 minutes once), or set GUARDRAILS_RCODESIGN to one`,
+    missing: `no ${want} on PATH or in ${dirname(dirname(places.at(-1)))}, to sign the darwin executables: run scripts/ensure-rcodesign (it builds it with cargo, about 10 minutes once), or set GUARDRAILS_RCODESIGN to one`,
   };
 }
 
