@@ -125,7 +125,10 @@ export function findSigner() {
     }
   };
   const given = process.env.GUARDRAILS_RCODESIGN;
-  if (given) return is(given) ? { path: given } : { missing: `GUARDRAILS_RCODESIGN=${given} is not ${want}` };
+  if (given)
+    return is(given)
+      ? { path: given }
+      : { missing: `GUARDRAILS_RCODESIGN=${given} is not rcodesign ${RCODESIGN_VERSION}` };
   const cache =
     process.env.GUARDRAILS_PULUMI_CACHE ||
     join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "pulumi-guardrails");
@@ -139,7 +142,7 @@ export function findSigner() {
   const path = places.find((p) => existsSync(p) && is(p));
   if (path) return { path };
   return {
-    missing: `no ${want} on PATH or in ${dirname(dirname(places.at(-1)))}, to sign the darwin executables: run scripts/ensure-rcodesign (it builds it with cargo, about 10 minutes once), or set GUARDRAILS_RCODESIGN to one`,
+    missing: `no rcodesign ${RCODESIGN_VERSION} on PATH or in ${dirname(dirname(places.at(-1)))}, to sign the darwin executables: run scripts/ensure-rcodesign (it builds it with cargo, about 10 minutes once), or set GUARDRAILS_RCODESIGN to one`,
   };
 }
 
