@@ -8,6 +8,7 @@
 //
 //   node scripts/plugin-pack.mjs sea [--platform linux-amd64|linux-arm64|darwin-amd64|darwin-arm64|windows-amd64|all]
 //                                    [--out DIR]        (default: this machine's platform, dist/sea)
+//                                    [--sign-darwin | --unsigned-darwin]
 //
 // Node binaries: `npm pack <package>@NODE_VERSION` into the cache (GUARDRAILS_SEA_CACHE, default
 // ~/.cache/pulumi-guardrails/sea), checked against the integrity pinned below (the registry's
@@ -21,11 +22,17 @@
 // from the Node.js that runs it), without code cache or snapshot, so it is the same bytes for every
 // platform. The archives are written by scripts/ustar.mjs, so the same inputs give the same bytes.
 //
-// Signatures: injecting invalidates the signature Node's own macOS and Windows binaries carry, and
-// nothing here signs again. macOS on Apple silicon runs no unsigned binary: the user signs it
-// ad hoc (`codesign --sign - <path>`, docs/guides/installing-the-plugin.md). Windows runs it.
+// Signatures: injecting invalidates the signature Node's own macOS and Windows binaries carry
+// (postject drops the Mach-O one: LC_CODE_SIGNATURE goes, NODE_SEA lands before __LINKEDIT), and
+// macOS on Apple silicon runs no unsigned binary. So each darwin executable is signed again, ad
+// hoc (no identity, no timestamp: the same bytes every time), with rcodesign (the apple-codesign
+// crate, RCODESIGN_VERSION; scripts/ensure-rcodesign builds it), then checked with `rcodesign
+// verify`. Without rcodesign the darwin archives are built unsigned, with a warning, and named
+// `...-darwin-<arch>-unsigned.tar.gz`, so SHA256SUMS says so too; --sign-darwin (the release's)
+// fails instead, --unsigned-darwin asks for unsigned ones. Windows runs the .exe whose
+// Authenticode signature no longer matches (docs/guides/installing-the-plugin.md).
 // postject: a devDependency (resolved from node_modules, or from NODE_PATH).
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
   chmodSync,
@@ -40,7 +47,7 @@ import {
 } from "node:fs";
 import { createRequire } from "node:module";
 import { homedir, tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { delimiter, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { tarGz } from "./ustar.mjs";
 
@@ -50,6 +57,8 @@ const PLUGIN = "pulumi-resource-guardrails";
 export const NODE_VERSION = "22.23.2";
 /** The fuse postject flips to `:1`; Node then looks for the blob (Node's SEA docs). */
 export const SEA_FUSE = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2";
+/** The rcodesign that signs the darwin executables: one version, so one signature's bytes. */
+export const RCODESIGN_VERSION = "0.29.0";
 
 /** Pulumi's platform names, and for each the npm package of its `node` and that tarball's integrity. */
 export const PLATFORMS = {
@@ -96,8 +105,73 @@ const cacheDir = () => process.env.GUARDRAILS_SEA_CACHE || join(homedir(), ".cac
 const integrityOf = (file) => `sha512-${createHash("sha512").update(readFileSync(file)).digest("base64")}`;
 /** The executable's name in the archive. */
 export const executableName = (platform) => (platform.startsWith("windows-") ? `${PLUGIN}.exe` : PLUGIN);
-/** The archive's name. */
-export const archiveName = (platform, version) => `${PLUGIN}-v${version}-${platform}.tar.gz`;
+/** The archive's name; a darwin executable left unsigned says so in it. */
+export const archiveName = (platform, version, unsigned = false) =>
+  `${PLUGIN}-v${version}-${platform}${unsigned && platform.startsWith("darwin-") ? "-unsigned" : ""}.tar.gz`;
+
+/**
+ * rcodesign at RCODESIGN_VERSION where scripts/ensure-rcodesign looks (GUARDRAILS_RCODESIGN, PATH,
+ * its cache), which builds it; this only looks: { path } or { missing: why, and how to get it }.
+ */
+export function findSigner() {
+  const want = `apple-codesign ${RCODESIGN_VERSION}`; // what `rcodesign --version` prints
+  const is = (path) => {
+    try {
+      return (
+        execFileSync(path, ["--version"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim() === want
+      );
+    } catch {
+      return false;
+    }
+  };
+  const given = process.env.GUARDRAILS_RCODESIGN;
+  if (given)
+    return is(given)
+      ? { path: given }
+      : { missing: `GUARDRAILS_RCODESIGN=${given} is not rcodesign ${RCODESIGN_VERSION}` };
+  const cache =
+    process.env.GUARDRAILS_PULUMI_CACHE ||
+    join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "pulumi-guardrails");
+  const places = [
+    ...(process.env.PATH ?? "")
+      .split(delimiter)
+      .filter(Boolean)
+      .map((dir) => join(dir, "rcodesign")),
+    join(cache, `rcodesign-${RCODESIGN_VERSION}`, "bin/rcodesign"),
+  ];
+  const path = places.find((p) => existsSync(p) && is(p));
+  if (path) return { path };
+  return {
+    missing: `no rcodesign ${RCODESIGN_VERSION} on PATH or in ${dirname(dirname(places.at(-1)))}, to sign the darwin executables: run scripts/ensure-rcodesign (it builds it with cargo, about 10 minutes once), or set GUARDRAILS_RCODESIGN to one`,
+  };
+}
+
+/**
+ * What `rcodesign verify` finds wrong with the Mach-O `file`, less the one line every ad-hoc
+ * signature earns: an ad-hoc signature's CMS slot is empty (Apple's codesign writes the same), and
+ * rcodesign 0.29 reports the empty CMS data as an error, then checks the rest (every page's digest
+ * against the code directory, the special slots, the signature's place at the end of __LINKEDIT).
+ * No signature at all is a problem ("Mach-O signature data not found"). [] means valid.
+ */
+export function adHocProblems(signer, file) {
+  const r = spawnSync(signer, ["verify", file], { encoding: "utf8" });
+  if (r.status === 0) return [];
+  const said = `${r.stdout}${r.stderr}`.split("\n").filter((l) => l && !/^(\(|Error: problems reported)/.test(l));
+  if (said.length === 1 && said[0] === EMPTY_CMS) return [];
+  const problems = said.filter((l) => l !== EMPTY_CMS);
+  return problems.length
+    ? problems
+    : [`rcodesign verify exited ${r.status ?? r.signal}: ${r.error?.message ?? r.stderr}`];
+}
+const EMPTY_CMS = "CMS error: missing further values (at position 0)";
+
+/** Signs the Mach-O `file` ad hoc in place (its identifier: the plugin's name, not the file's), then verifies it. */
+function sign(signer, file) {
+  const r = spawnSync(signer, ["sign", "--binary-identifier", PLUGIN, file], { encoding: "utf8" });
+  if (r.status !== 0) die(`rcodesign sign ${file} failed:\n${r.stderr}${r.stdout}`);
+  const problems = adHocProblems(signer, file);
+  if (problems.length) die(`rcodesign verify ${file} after signing:\n${problems.join("\n")}`);
+}
 
 /** The npm tarball of the platform's `node`, from the cache or the registry, its integrity checked. */
 function nodeTarball(platform) {
@@ -175,8 +249,8 @@ function postject() {
   }
 }
 
-/** One platform's executable: the node binary with the blob injected. */
-async function executable(platform, blob, work) {
+/** One platform's executable: the node binary with the blob injected, signed when `signer` is given. */
+async function executable(platform, blob, work, signer) {
   const out = join(work, executableName(platform));
   copyFileSync(nodeBinary(platform), out);
   chmodSync(out, 0o755);
@@ -185,25 +259,40 @@ async function executable(platform, blob, work) {
     ...(platform.startsWith("darwin-") ? { machoSegmentName: "NODE_SEA" } : {}),
   };
   await postject().inject(out, "NODE_SEA_BLOB", blob, options);
+  if (signer && platform.startsWith("darwin-")) sign(signer, out);
   return readFileSync(out);
 }
 
 function parseArgs(args) {
-  const opts = { platform: hostPlatform() ?? "all", out: join(root, "dist/sea") };
+  const opts = { platform: hostPlatform() ?? "all", out: join(root, "dist/sea"), darwin: "auto" };
   for (let i = 0; i < args.length; i++) {
     if (args[i] === "--platform") opts.platform = args[++i];
     else if (args[i] === "--out") opts.out = resolve(args[++i] ?? die("--out needs a folder"));
-    else die(`unknown argument ${args[i]}`);
+    else if (args[i] === "--sign-darwin" || args[i] === "--unsigned-darwin") {
+      if (opts.darwin !== "auto") die("--sign-darwin and --unsigned-darwin: one or the other");
+      opts.darwin = args[i] === "--sign-darwin" ? "sign" : "unsigned";
+    } else die(`unknown argument ${args[i]}: expected --platform P, --out DIR, --sign-darwin or --unsigned-darwin`);
   }
   const names = Object.keys(PLATFORMS);
   if (opts.platform !== "all" && !names.includes(opts.platform))
     die(`--platform ${opts.platform}: expected one of ${names.join(", ")} or all`);
-  return { platforms: opts.platform === "all" ? names : [opts.platform], out: opts.out };
+  const platforms = opts.platform === "all" ? names : [opts.platform];
+  return { platforms, out: opts.out, signer: darwinSigner(opts.darwin, platforms) };
+}
+
+/** The signer for the darwin executables, or undefined (unsigned): --sign-darwin fails without one. */
+function darwinSigner(mode, platforms) {
+  if (mode === "unsigned" || !platforms.some((p) => p.startsWith("darwin-"))) return undefined;
+  const { path, missing } = findSigner();
+  if (path) return path;
+  if (mode === "sign") die(`${missing}; or pass --unsigned-darwin to build them unsigned`);
+  console.error(`plugin-pack sea: warning: the darwin executables are unsigned (-unsigned in their names): ${missing}`);
+  return undefined;
 }
 
 /** `plugin-pack.mjs sea ...`: the archives and SHA256SUMS in --out. */
 export async function main(args) {
-  const { platforms, out } = parseArgs(args);
+  const { platforms, out, signer } = parseArgs(args);
   const bundle = join(root, "dist/plugin/main.js");
   if (!existsSync(bundle)) die(`no ${bundle}; run \`npm run build\` first (it bundles the plugin)`);
   const { version } = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
@@ -213,8 +302,8 @@ export async function main(args) {
     const blob = makeBlob(bundle, work);
     const sums = [];
     for (const platform of platforms) {
-      const exe = await executable(platform, blob, work);
-      const name = archiveName(platform, version);
+      const exe = await executable(platform, blob, work, signer);
+      const name = archiveName(platform, version, !signer);
       const archive = tarGz([[executableName(platform), 0o755, exe]]);
       writeFileSync(join(out, name), archive);
       sums.push([name, createHash("sha256").update(archive).digest("hex")]);

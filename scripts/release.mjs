@@ -12,14 +12,20 @@
 //   4. tags vX.Y.Z and sdk/go/vX.Y.Z (the Go module's tag: its go.mod is in sdk/go) on HEAD and
 //      prints the push command. It never pushes.
 //
-//   node scripts/release.mjs [--dry-run] [--out DIR]   (`npm run release -- --dry-run`)
+//   node scripts/release.mjs [--dry-run] [--out DIR] [--unsigned-darwin]   (`npm run release -- --dry-run`)
 //   node scripts/release.mjs --from-tag [--out DIR]    (.github/workflows/release.yml)
 //
 // --dry-run reports a dirty tree or an existing tag but goes on, and tags nothing: CI runs it
 // (.ci/run), so the steps the workflow takes cannot rot. --from-tag is the workflow's: HEAD must
 // carry vX.Y.Z already (the push of that tag started it); it builds and checks the same, and tags
 // only sdk/go/vX.Y.Z if missing, which the workflow pushes. A missing CHANGELOG section fails in
-// every mode. Needs git, npm, Go (sdk:check) and python3 with pip (the wheel).
+// every mode. Needs git, npm, Go (sdk:check), python3 with pip (the wheel) and rcodesign
+// (RCODESIGN_VERSION in scripts/plugin-sea.mjs; scripts/ensure-rcodesign builds it): the two darwin
+// executables are signed ad hoc, since macOS on Apple silicon runs no unsigned binary. Without it
+// the release stops before building, naming what is missing, unless --unsigned-darwin says to go
+// on: then those two archives are named `...-darwin-<arch>-unsigned.tar.gz` (so SHA256SUMS says so,
+// and the workflow's patterns, which want signed ones, match neither) and the tag's message says
+// so. --from-tag refuses --unsigned-darwin: what the workflow publishes is signed.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
@@ -36,15 +42,15 @@ import {
 import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { archiveName, PLATFORMS } from "./plugin-sea.mjs";
+import { archiveName, findSigner, PLATFORMS } from "./plugin-sea.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
 /** Every file a release of `version` attaches, in the order the workflow lists them. */
-export function releaseArtifacts(version) {
+export function releaseArtifacts(version, unsignedDarwin = false) {
   return [
     `pulumi-guardrails-${version}.tgz`,
-    ...Object.keys(PLATFORMS).map((platform) => archiveName(platform, version)),
+    ...Object.keys(PLATFORMS).map((platform) => archiveName(platform, version, unsignedDarwin)),
     `pulumi_guardrails-${version}-py3-none-any.whl`,
     "SHA256SUMS",
   ];
@@ -58,7 +64,7 @@ const VERSION = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z]+(?:\.[0-9A-Za-z]+)*)?$/;
 
 /** A file name a release of some version makes (so a folder of them is a release's, safe to replace). */
 const isReleaseArtifact = (name) =>
-  releaseArtifacts("\0").some((a) =>
+  [...releaseArtifacts("\0"), ...releaseArtifacts("\0", true)].some((a) =>
     new RegExp(`^${a.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace("\0", "[0-9A-Za-z.-]+")}$`).test(name),
   );
 
@@ -101,21 +107,28 @@ const step = (label, command, args, options = {}) => {
 };
 
 function parseArgs(args) {
-  const opts = { mode: "release", out: join(root, "dist/release") };
+  const opts = { mode: "release", out: join(root, "dist/release"), unsignedDarwin: false };
   for (let i = 0; i < args.length; i++) {
     if (args[i] === "--dry-run" || args[i] === "--from-tag") {
       if (opts.mode !== "release") die("--dry-run and --from-tag: one or the other");
       opts.mode = args[i].slice(2);
     } else if (args[i] === "--out") opts.out = resolve(args[++i] ?? die("--out needs a folder"));
-    else die(`unknown argument ${args[i]}: expected --dry-run, --from-tag or --out DIR`);
+    else if (args[i] === "--unsigned-darwin") opts.unsignedDarwin = true;
+    else die(`unknown argument ${args[i]}: expected --dry-run, --from-tag, --out DIR or --unsigned-darwin`);
   }
+  if (opts.mode === "from-tag" && opts.unsignedDarwin)
+    die("--from-tag refuses --unsigned-darwin: the release the workflow publishes has signed darwin executables");
   return opts;
 }
 
 /** What stands in the way of a release of `version` in `mode`: [fatal problems, reported ones]. */
-function preflight(version, mode) {
+function preflight(version, mode, unsignedDarwin) {
   const fatal = [];
   const reported = [];
+  if (!unsignedDarwin) {
+    const { missing } = findSigner();
+    if (missing) fatal.push(`${missing}; or pass --unsigned-darwin to release them unsigned (named -unsigned)`);
+  }
   const [tag, goTag] = releaseTags(version);
   const changelog = readFileSync(join(root, "CHANGELOG.md"), "utf8");
   const escaped = version.replaceAll(".", "\\.");
@@ -136,29 +149,29 @@ function preflight(version, mode) {
 const sha256 = (file) => createHash("sha256").update(readFileSync(file)).digest("hex");
 
 /** The artifacts into `out`, checked to be exactly releaseArtifacts(version), and SHA256SUMS. */
-function build(version, out) {
+function build(version, out, unsignedDarwin) {
   step("npm run sdk:check", "npm", ["run", "sdk:check", "--silent"]);
   step("build (scripts/prepare.mjs)", process.execPath, [join(root, "scripts/prepare.mjs")]);
   // Into a fresh folder beside --out, moved into place only when complete: a failure leaves --out as it was.
   mkdirSync(dirname(out), { recursive: true });
   const partial = mkdtempSync(join(dirname(out), `.${basename(out)}.partial-`));
   try {
-    artifacts(version, partial);
+    artifacts(version, partial, unsignedDarwin);
   } catch (err) {
     rmSync(partial, { recursive: true, force: true });
     throw err;
   }
   rmSync(out, { recursive: true, force: true }); // outProblem: new, or only an earlier release's artifacts
   renameSync(partial, out);
-  return releaseArtifacts(version).map((f) => join(out, f));
+  return releaseArtifacts(version, unsignedDarwin).map((f) => join(out, f));
 }
 
 /** Every artifact into the folder `out`, checked to be exactly releaseArtifacts(version). */
-function artifacts(version, out) {
+function artifacts(version, out, unsignedDarwin) {
   step("npm pack", "npm", ["pack", "--pack-destination", out, "--loglevel=error"]);
   step("the five plugin archives", process.execPath, [
     join(root, "scripts/plugin-pack.mjs"),
-    ...["sea", "--platform", "all", "--out", out],
+    ...["sea", "--platform", "all", "--out", out, unsignedDarwin ? "--unsigned-darwin" : "--sign-darwin"],
   ]);
   const packages = mkdtempSync(join(tmpdir(), "release-sdk-"));
   try {
@@ -168,7 +181,7 @@ function artifacts(version, out) {
   } finally {
     rmSync(packages, { recursive: true, force: true });
   }
-  const want = releaseArtifacts(version);
+  const want = releaseArtifacts(version, unsignedDarwin);
   const files = want.filter((f) => f !== "SHA256SUMS");
   // sha256sum's own format, one SHA256SUMS over every artifact (it replaces the archives' own).
   writeFileSync(join(out, "SHA256SUMS"), files.map((f) => `${sha256(join(out, f))}  ${f}\n`).join(""));
@@ -178,22 +191,22 @@ function artifacts(version, out) {
 }
 
 export function main(args) {
-  const { mode, out } = parseArgs(args);
+  const { mode, out, unsignedDarwin } = parseArgs(args);
   const { version } = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
   if (typeof version !== "string" || !VERSION.test(version))
     die(`package.json's version ${JSON.stringify(version)}: expected X.Y.Z or X.Y.Z-pre (it names the tags and files)`);
   const problem = outProblem(out);
   if (problem) die(problem);
   const [tag, goTag] = releaseTags(version);
-  const [fatal, reported] = preflight(version, mode);
+  const [fatal, reported] = preflight(version, mode, unsignedDarwin);
   for (const r of reported) console.error(`release: --dry-run goes on, but a release would stop here: ${r}`);
   if (fatal.length) die(fatal.join("\n"));
-  for (const file of build(version, out)) console.log(file);
+  for (const file of build(version, out, unsignedDarwin)) console.log(file);
   if (mode === "dry-run") {
     console.error(`release: --dry-run: tagged nothing; a release tags ${tag} and ${goTag} on HEAD`);
     return;
   }
-  const message = `pulumi-guardrails ${version}`;
+  const message = `pulumi-guardrails ${version}${unsignedDarwin ? " (its darwin executables are unsigned)" : ""}`;
   if (mode === "release") git("tag", "--annotate", tag, "--message", message);
   if (!tagExists(goTag)) git("tag", "--annotate", goTag, "--message", `${message}: the Go SDK`);
   console.error(`release: tagged ${mode === "release" ? `${tag} and ` : ""}${goTag}; to publish:`);

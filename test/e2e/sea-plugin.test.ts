@@ -6,6 +6,10 @@
  *   - every archive: one executable at its root, of its platform by its own headers (ELF and its
  *     machine, Mach-O, PE), with the SEA blob where that format's Node looks for it, and the
  *     bundle inside; the plain `node` binaries it was made from fail the same check;
+ *   - the two darwin executables carry a valid ad-hoc signature (`rcodesign verify`, the signer
+ *     the build used), and it covers the application: the same executable built with
+ *     --unsigned-darwin fails verify, signed here it is the release's bytes (signing is
+ *     deterministic), and with one byte of the bundle flipped it fails verify again;
  *   - the release's dry-run (scripts/release.mjs --dry-run, issue 42) wrote every artifact the
  *     release workflow attaches and nothing else, and one SHA256SUMS over them, each checksum right;
  *   - linux-amd64 (this machine), with no `node` on PATH (`node` fails to start there, so the
@@ -34,6 +38,8 @@ import { Program } from "../helpers/program";
 import { REPO_ROOT } from "../helpers/spawn-emulator";
 // @ts-expect-error: a plain .mjs script without types
 import { releaseArtifacts } from "../../scripts/release.mjs";
+// @ts-expect-error: a plain .mjs script without types
+import { adHocProblems, findSigner } from "../../scripts/plugin-sea.mjs";
 
 const { version } = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { version: string };
 const PLUGIN = "pulumi-resource-guardrails";
@@ -48,6 +54,15 @@ const PLATFORMS: Record<string, { file: string } & Kind> = {
   "windows-amd64": { file: `${PLUGIN}.exe`, format: "PE", arch: "x64" },
 };
 const archiveName = (platform: string) => `${PLUGIN}-v${version}-${platform}.tar.gz`;
+
+/** The rcodesign the release signs with (the dry-run fails without it, so it is there). */
+function signer(): string {
+  const found = findSigner() as { path?: string; missing?: string };
+  if (!found.path) throw new Error(found.missing);
+  return found.path;
+}
+/** What `rcodesign verify` finds wrong with `file`, less the empty CMS line of every ad-hoc signature. */
+const verify = (file: string): string[] => adHocProblems(signer(), file);
 
 /** A PATH of only these folders, none of which may hold a `node`. */
 function pathWithoutNode(...dirs: string[]): string {
@@ -100,8 +115,55 @@ describe("the standalone plugin: a Node single-executable application per platfo
       const exe = files[0]!.data;
       expect(executableKind(exe)).toEqual({ format: want.format, arch: want.arch });
       expect(seaFacts(exe, BUNDLE)).toEqual({ fuse: true, resource: true, script: true });
+      if (want.format === "Mach-O") {
+        const file = join(work, `${platform}-signed`);
+        writeFileSync(file, exe);
+        expect(verify(file)).toEqual([]);
+        rmSync(file);
+      }
     },
   );
+
+  it("darwin-arm64: unsigned it fails verify; signed here it is the release's bytes; a flipped byte in the bundle fails", () => {
+    const unsigned = join(work, "unsigned");
+    execFileSync(
+      process.execPath,
+      [
+        join(REPO_ROOT, "scripts/plugin-pack.mjs"),
+        "sea",
+        "--platform",
+        "darwin-arm64",
+        "--unsigned-darwin",
+        "--out",
+        unsigned,
+      ],
+      { stdio: ["ignore", "ignore", "inherit"] },
+    );
+    expect(readdirSync(unsigned).sort()).toEqual([
+      "SHA256SUMS",
+      archiveName("darwin-arm64").replace(".tar.gz", "-unsigned.tar.gz"),
+    ]);
+    const exe = join(work, "darwin-arm64-unsigned");
+    writeFileSync(
+      exe,
+      readTarGz(readFileSync(join(unsigned, readdirSync(unsigned).find((f) => f.endsWith(".tar.gz"))!)))[0]!.data,
+    );
+    expect(verify(exe)).toEqual(["Mach-O signature data not found"]);
+
+    execFileSync(signer(), ["sign", "--binary-identifier", PLUGIN, exe], { stdio: "ignore" });
+    expect(verify(exe)).toEqual([]);
+    const released = readTarGz(readFileSync(join(out, archiveName("darwin-arm64"))))[0]!.data;
+    expect(readFileSync(exe).equals(released)).toBe(true);
+
+    const flipped = Buffer.from(released);
+    const at = flipped.indexOf(BUNDLE) + Math.floor(BUNDLE.length / 2);
+    expect(at).toBeGreaterThan(BUNDLE.length / 2);
+    flipped[at]! ^= 0x01;
+    writeFileSync(exe, flipped);
+    expect(verify(exe)).toEqual([expect.stringMatching(/^code digest mismatch for entry \d+; recorded digest/)]);
+    rmSync(unsigned, { recursive: true, force: true });
+    rmSync(exe);
+  });
 
   it("the plain node binaries it was made from fail the same check (the check can fail)", () => {
     const cache = process.env.GUARDRAILS_SEA_CACHE || join(homedir(), ".cache/pulumi-guardrails/sea");

@@ -45,13 +45,14 @@ function repo(version: string) {
   git("init", "-q");
   git("add", ".");
   git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init");
-  const release = (...args: string[]) =>
+  const run = (env: Record<string, string>, ...args: string[]) =>
     spawnSync(process.execPath, [join(dir, "scripts/release.mjs"), ...args], {
       cwd: dir,
       encoding: "utf8",
-      env: { ...process.env, PATH: `${join(dir, "bin")}:${process.env.PATH}` },
+      env: { ...process.env, PATH: `${join(dir, "bin")}:${process.env.PATH}`, ...env },
     });
-  return { dir, release };
+  const release = (...args: string[]) => run({}, ...args);
+  return { dir, release, run };
 }
 
 describe("scripts/release.mjs refuses before it builds", () => {
@@ -92,10 +93,42 @@ describe("scripts/release.mjs refuses before it builds", () => {
     const out = join(dir, "out");
     mkdirSync(out);
     writeFileSync(join(out, "SHA256SUMS"), "an earlier release's\n");
-    const r = release("--dry-run", "--out", out);
+    const r = release("--dry-run", "--out", out, "--unsigned-darwin"); // this machine's rcodesign or none
     expect(r.stderr).toContain("release: the five plugin archives");
     expect(r.status).toBe(1);
     expect(readdirSync(out)).toEqual(["SHA256SUMS"]);
     expect(readdirSync(dir).filter((f) => f.startsWith(".out."))).toEqual([]);
+  });
+
+  it("without rcodesign at the pinned version, unless --unsigned-darwin: names what is missing and how to get it", () => {
+    const { dir, run } = repo("1.2.3");
+    const fake = join(dir, "bin/rcodesign-old");
+    writeFileSync(fake, "#!/bin/sh\necho rcodesign 0.28.0\n", { mode: 0o755 });
+    const none = {
+      GUARDRAILS_PULUMI_CACHE: mkdtempSync(join(tmpdir(), "no-rcodesign-")),
+      PATH: `${join(dir, "bin")}:/usr/bin:/bin`,
+    };
+    for (const [env, says] of [
+      [none, "release: no rcodesign 0.29.0 on PATH or in "],
+      [{ ...none, GUARDRAILS_RCODESIGN: fake }, `release: GUARDRAILS_RCODESIGN=${fake} is not rcodesign 0.29.0`],
+    ] as const) {
+      const r = run({ ...env }, "--dry-run", "--out", "out");
+      expect(r.status, r.stderr).toBe(1);
+      expect(r.stderr).toContain(says);
+      expect(r.stderr).toContain("or pass --unsigned-darwin to release them unsigned");
+      expect(r.stderr).not.toContain("release: npm run sdk:check");
+    }
+    expect(run(none, "--dry-run", "--out", "out").stderr).toContain(
+      "run scripts/ensure-rcodesign (it builds it with cargo",
+    );
+    // --unsigned-darwin goes on to the build (the stub plugin-pack fails there).
+    expect(run(none, "--dry-run", "--out", "out", "--unsigned-darwin").stderr).toContain("release: npm run sdk:check");
+  });
+
+  it("--from-tag refuses --unsigned-darwin: what the workflow publishes is signed", () => {
+    const { release } = repo("1.2.3");
+    const r = release("--from-tag", "--out", "out", "--unsigned-darwin");
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("release: --from-tag refuses --unsigned-darwin");
   });
 });

@@ -73,4 +73,21 @@ describe("the release workflow runs scripts/release.mjs and attaches what it mak
     const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
     expect(pkg.scripts.release).toBe("node scripts/release.mjs");
   });
+
+  it("the workflow and CI get rcodesign (pinned, built with --locked) before the script, which signs with it", () => {
+    const order = runs.flatMap((line) =>
+      /scripts\/ensure-rcodesign|scripts\/release\.mjs/.test(line) ? [line.trim()] : [],
+    );
+    expect(order).toEqual([
+      "signer=$(scripts/ensure-rcodesign)", // an assignment: a failed build fails the step
+      "node scripts/release.mjs --from-tag --out release",
+    ]);
+    expect(runs).toContain('  echo "GUARDRAILS_RCODESIGN=$signer" >> "$GITHUB_ENV"'.trim());
+    const ensure = readFileSync(join(root, "scripts/ensure-rcodesign"), "utf8");
+    expect(ensure).toMatch(/cargo install apple-codesign --version "\$version" --locked/);
+    const ci = readFileSync(join(root, ".ci/run"), "utf8");
+    const at = (command: string) => ci.search(new RegExp(`^timed "[^"]+" ${command}`, "m"));
+    expect(at("scripts/ensure-rcodesign")).toBeGreaterThan(0);
+    expect(at("scripts/ensure-rcodesign")).toBeLessThan(at("node scripts/release\\.mjs --dry-run"));
+  });
 });
