@@ -67,6 +67,7 @@ export interface StateResource {
   type: string;
   id?: unknown;
   parent?: unknown;
+  provider?: unknown;
   protect?: unknown;
   custom?: unknown;
   inputs?: unknown;

@@ -12,11 +12,13 @@
  * `pulumi stack export`) is refused, naming the resource and arg: the program would not compile,
  * or would mean something else. A secret anywhere in an arg makes the whole arg secret.
  */
+import { shown } from "../core/args/messages";
 import { KINDS, NATIVE_TYPE_PREFIX } from "../core/kinds";
 import { isSecretEnvelope } from "../core/markers";
+import { escapeInvisible } from "../core/text/controls";
 import { parseUrn } from "../core/urn";
 import { UserError } from "../core/user-error";
-import { StateMigrationError, stateResources } from "./from-state";
+import { StateMigrationError, type StateResource, stateResources } from "./from-state";
 
 /** The package schema as the provider serves it (src/native/schema.json): what the walk reads of it. */
 export interface PackageSchema {
@@ -115,7 +117,7 @@ function decode(raw: unknown, shape: Shape, secret: { found: boolean }): Value {
       const entries: Array<[string, Value]> = [];
       for (const [k, v] of Object.entries(raw)) {
         const inner = Object.hasOwn(shape.props, k) ? shape.props[k] : undefined;
-        if (!inner) throw new StateMigrationError(`a key ${JSON.stringify(k)} that ${shape.name} does not have`);
+        if (!inner) throw new StateMigrationError(`a key ${shown(k)} that ${shape.name} does not have`);
         if (v !== null && v !== undefined) entries.push([k, decode(v, inner, secret)]);
       }
       return { kind: "object", shape, entries };
@@ -127,9 +129,7 @@ function decode(raw: unknown, shape: Shape, secret: { found: boolean }): Value {
       if (/\p{Surrogate}/u.test(raw))
         throw new StateMigrationError("a string that is not Unicode text (a lone surrogate)");
       if (shape.kind === "enum" && !shape.values.includes(raw))
-        throw new StateMigrationError(
-          `${JSON.stringify(raw)}, not one of ${shape.name}'s values (${shape.values.join(", ")})`,
-        );
+        throw new StateMigrationError(`${shown(raw)}, not one of ${shape.name}'s values (${shape.values.join(", ")})`);
       return { kind: "scalar", shape, value: raw };
     case "number":
       if (typeof raw !== "number") throw mismatch();
@@ -164,9 +164,27 @@ function refuseUnreadable(state: unknown): void {
   for (const r of list as Array<{ type?: unknown; urn?: unknown }>) {
     if (read.has(r as never) || typeof r?.type !== "string" || classOf(r.type) === undefined) continue;
     throw new StateMigrationError(
-      `cannot write the program: the ${r.type} ${JSON.stringify(r.urn)} has no URN this command reads (control characters, or too long)`,
+      `cannot write the program: the ${shown(r.type)} ${shown(r.urn)} has no URN this command reads (control characters, or too long)`,
     );
   }
+}
+
+/**
+ * What a bare `new Guardrail(name, args)` cannot mean: a parent (the URN holds the parent's
+ * type: a bare one is another resource) or an explicit provider (a bare one takes the default
+ * provider's account). Either way `pulumi up` would create one and delete the other: refused.
+ */
+function refuseOptions(r: StateResource, name: string): void {
+  const qualified = parseUrn(r.urn)?.qualifiedType;
+  if (qualified !== r.type)
+    throw new StateMigrationError(
+      `${escapeInvisible(name)}: its URN's type is ${shown(qualified)}, under a parent (or not its type ${shown(r.type)}); this command writes no \`parent\`: write this resource into its component by hand`,
+    );
+  // Pulumi's own test (IsDefaultProvider): a default provider's name starts with `default`.
+  if (typeof r.provider === "string" && !parseUrn(r.provider)?.name.startsWith("default"))
+    throw new StateMigrationError(
+      `${escapeInvisible(name)}: it is on the explicit provider ${shown(r.provider)}; this command writes no \`provider\`: write this resource with its provider by hand`,
+    );
 }
 
 /** One arg read, its failure led by the resource's name and the arg. */
@@ -177,9 +195,10 @@ function argOf(name: string, key: string, raw: unknown, shape: Shape): Arg {
   } catch (err) {
     if (err instanceof SecretNotShownError)
       throw new StateMigrationError(
-        `${name}: ${key} is secret and this export does not show it; export with \`pulumi stack export --show-secrets\``,
+        `${escapeInvisible(name)}: ${key} is secret and this export does not show it; export with \`pulumi stack export --show-secrets\``,
       );
-    if (err instanceof StateMigrationError) throw new StateMigrationError(`${name}: ${key} holds ${err.message}`);
+    if (err instanceof StateMigrationError)
+      throw new StateMigrationError(`${escapeInvisible(name)}: ${key} holds ${err.message}`);
     throw err;
   }
 }
@@ -191,7 +210,7 @@ export function walkState(state: unknown, schema: PackageSchema): { resources: P
   const ours = stateResources(state).filter((r) => {
     if (classOf(r.type) === undefined || r.custom === false) return false;
     if (r.delete === true || r.external === true) {
-      notes.push(`left out ${r.urn}: ${r.delete === true ? "pending delete" : "read, not managed"}`);
+      notes.push(`left out ${escapeInvisible(r.urn)}: ${r.delete === true ? "pending delete" : "read, not managed"}`);
       return false;
     }
     return true;
@@ -200,6 +219,7 @@ export function walkState(state: unknown, schema: PackageSchema): { resources: P
   const byId = new Map<string, number>();
   const resources = ours.map((r, index): ProgramResource => {
     const name = parseUrn(r.urn)?.name ?? r.urn.slice(r.urn.lastIndexOf("::") + 2);
+    refuseOptions(r, name);
     const props = schema.resources[r.type]?.inputProperties ?? {};
     const args: Arg[] = [];
     for (const [k, v] of Object.entries((r.inputs ?? {}) as Record<string, unknown>)) {

@@ -11,6 +11,7 @@
  * `${...}` in any string as a reference and `$$` as one `$`. Two resources of one name (of two
  * types) cannot both be keys: refused, naming it. What it holds is program-walk.ts's.
  */
+import { escapeInvisible } from "../core/text/controls";
 import { StateMigrationError } from "./from-state";
 import { quoted, u8Escape } from "./program-text";
 import { type PackageSchema, type Value, walkState } from "./program-walk";
@@ -41,7 +42,7 @@ export function renderYamlProgram(state: unknown, schema: PackageSchema): { text
   for (const r of resources) {
     if (seen.has(r.name))
       throw new StateMigrationError(
-        `${r.name}: two resources of this stack have this name, and a Pulumi YAML program keys its resources by name`,
+        `${escapeInvisible(r.name)}: two resources of this stack have this name, and a Pulumi YAML program keys its resources by name`,
       );
     seen.add(r.name);
     lines.push(`  ${quoted(r.name, u8Escape)}:`, `    type: ${r.token}`);

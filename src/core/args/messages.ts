@@ -40,14 +40,20 @@ export function namedInEveryLanguage(property: string): string {
   return also ? `${property} (${also})` : property;
 }
 
+/** A path of the schema's names: letters and digits, `.` and `[n]`. */
+const PLAIN_PATH = /^[A-Za-z][A-Za-z0-9]*(?:\.[A-Za-z][A-Za-z0-9]*|\[\d+\])*$/;
+
 /**
  * The Python and Go names of a multi-word path (`limit_usd in Python, LimitUsd in Go`), or
  * undefined for a path every language writes alike. An invoke's failure carries it in its
  * property, which every SDK prints after the reason in parentheses: `reason (memberUserId;
  * member_user_id in Python, MemberUserId in Go)`.
+ *
+ * Only a path of names as the schema writes them (letters and digits, `.` and `[n]`): an unknown
+ * arg's name is shown escaped and cut (formatPath), and has no spelling in another language.
  */
 export function otherLanguagesName(property: string): string | undefined {
-  if (!/[A-Z]/.test(property)) return undefined;
+  if (!/[A-Z]/.test(property) || !PLAIN_PATH.test(property)) return undefined;
   const each = (f: (segment: string) => string) => property.replace(/[A-Za-z][A-Za-z0-9]*/g, f);
   const python = each((s) => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
   const go = each((s) => s[0]!.toUpperCase() + s.slice(1));

@@ -41,6 +41,14 @@ interface View {
 }
 
 const views = new WeakMap<GuardrailsClient, Partial<Record<AssigneeKind, View>>>();
+/** Each view's answer's unsure ids, for `ledByOwnWrite`. */
+const unsureOf = new WeakMap<Holders, ReadonlySet<string>>();
+
+/**
+ * Whether `id`'s first guardrail in `holders` is the one this process assigned it to last, with
+ * rows behind it that may be stale: a member moved within a workspace leaves its old row there.
+ */
+export const ledByOwnWrite = (holders: Holders, id: string): boolean => unsureOf.get(holders)?.has(id) === true;
 /**
  * Per service (base URL) and kind, how many writes of that kind this process made: a view that saw
  * fewer is stale. Per kind, so that a member write never sends the key listing to be read again
@@ -83,6 +91,7 @@ export function orgHolders(client: GuardrailsClient, kind: AssigneeKind): Promis
   view.holders = readAll(client, kind).then(
     (holders) => {
       const data: Data = { holders, unsure: new Set() };
+      unsureOf.set(holders, data.unsure);
       // Callers that asked before these writes landed get this answer; later ones read again if one broke it.
       const broken = (view.pending ?? []).filter((change) => !change(data)).length > 0;
       view.pending = undefined;

@@ -8,7 +8,7 @@
 import type { AccessFacts, GuardrailFacts, LayerSettings, PolicyFacts, WorkspaceWideFacts } from "../access";
 import type { GuardrailsClient } from "../client/client";
 import { PermissionError } from "../client/errors";
-import type { Holders } from "../client/org-assignments";
+import { type Holders, ledByOwnWrite } from "../client/org-assignments";
 import type { PolicyClient } from "../client/policies";
 import type { WireGuardrail, WireWorkspace } from "../client/wire";
 import { FIELD_NAMES, type FieldName, spec } from "../fields/fields";
@@ -135,7 +135,8 @@ export async function workspaceWide(pc: PolicyClient): Promise<WorkspaceWideFact
  * The subject's guardrail in this workspace, from the org-wide listing. The contract allows a
  * member one guardrail per workspace (rule 5) and a key one at all (rule 6): a listing that
  * shows more is refused, naming the guardrails (never the subject, which may be secret), as
- * which one the service enforces cannot be known.
+ * which one the service enforces cannot be known; but not a member this process moved within
+ * the workspace, whose old row stays behind the new one in the view (org-assignments.ts).
  */
 function heldHere(
   org: OrgRead,
@@ -144,7 +145,9 @@ function heldHere(
   what: "member" | "key",
 ): GuardrailFacts | null {
   const all = [...new Set((holders?.get(id) ?? []).map((g) => g.toLowerCase()))];
-  const here = all.filter((g) => org.guardrails.has(g));
+  // This process assigned the member to all[0]: the service moved it off this workspace's others (rule 5).
+  const own = what === "member" && holders && ledByOwnWrite(holders, id) ? all[0] : undefined;
+  const here = own !== undefined && org.guardrails.has(own) ? [own] : all.filter((g) => org.guardrails.has(g));
   const held = what === "key" ? all : here;
   if (held.length > 1)
     throw new UserError(
