@@ -18,7 +18,7 @@ import { type PackageSchema, type Value, walkState } from "./program-walk";
 export const snakeCase = (name: string): string => name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase();
 
 const PY_KEYWORDS = new Set(
-  "False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield pulumi guardrails".split(
+  "False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield pulumi guardrails __debug__".split(
     " ",
   ),
 );

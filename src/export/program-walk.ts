@@ -18,6 +18,7 @@ import { isSecretEnvelope } from "../core/markers";
 import { escapeInvisible } from "../core/text/controls";
 import { parseUrn } from "../core/urn";
 import { UserError } from "../core/user-error";
+import { refuseUnwritten } from "./program-options";
 import { StateMigrationError, type StateResource, stateResources } from "./from-state";
 
 /** The package schema as the provider serves it (src/native/schema.json): what the walk reads of it. */
@@ -180,6 +181,7 @@ function refuseOptions(r: StateResource, name: string): void {
     throw new StateMigrationError(
       `${escapeInvisible(name)}: its URN's type is ${shown(qualified)}, under a parent (or not its type ${shown(r.type)}); this command writes no \`parent\`: write this resource into its component by hand`,
     );
+  refuseUnwritten(r as StateResource & Record<string, unknown>, escapeInvisible(name));
   // Pulumi's own test (IsDefaultProvider): a default provider's name starts with `default`.
   if (typeof r.provider === "string" && !parseUrn(r.provider)?.name.startsWith("default"))
     throw new StateMigrationError(

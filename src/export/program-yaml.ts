@@ -30,8 +30,11 @@ function literal(v: Value): string {
   return typeof v.value === "string" ? text(v.value) : String(v.value);
 }
 
-/** A name `${name.id}` reads as one root: what Pulumi YAML's property access takes without quoting. */
-const referable = (name: string) => /^[A-Za-z_][A-Za-z0-9_-]*$/.test(name);
+/**
+ * A name `${name.id}` reads as one root: what Pulumi YAML's property access takes without
+ * quoting, and not its built-in variable `pulumi` (`${pulumi.cwd}`), which a reference would mean.
+ */
+const referable = (name: string) => /^[A-Za-z_][A-Za-z0-9_-]*$/.test(name) && name !== "pulumi";
 
 /** The program's `resources:` section, and a note per resource left out. */
 export function renderYamlProgram(state: unknown, schema: PackageSchema): { text: string; notes: string[] } {

@@ -49,6 +49,50 @@ describe("export --language: what the state holds besides the args", () => {
     for (const language of languages) expect(refusal(language, state)).toMatch(/^eng: .*provider/);
   });
 
+  it.each([
+    ["retainOnDelete", true],
+    ["deletedWith", `${HEAD}::guardrails:index:Guardrail::other`],
+    ["ignoreChanges", ["limitUsd"]],
+    ["customTimeouts", { create: 60 }],
+  ])("refuses an option the program would drop: %s", (option, value) => {
+    const state = stateOf(guardrail({ [option]: value }));
+    for (const language of languages)
+      expect(refusal(language, state)).toBe(
+        `eng: its state sets the resource option \`${option}\`, which this command does not write: add it to the program by hand`,
+      );
+  });
+
+  it("writes a resource whose options say nothing (false, empty), and protect", () => {
+    const state = stateOf(
+      guardrail({ retainOnDelete: false, ignoreChanges: [], customTimeouts: { create: 0 }, protect: true }),
+    );
+    for (const language of languages) expect(renderProgram(language, state, schema).text).toMatch(/protect/i);
+  });
+
+  it("a resource named __debug__ is a Python variable that parses; a YAML guardrail named pulumi is no reference", () => {
+    const set = {
+      urn: `${HEAD}::guardrails:index:GuardrailMemberAssignment::m`,
+      type: "guardrails:index:GuardrailMemberAssignment",
+      custom: true,
+      id: "m",
+      inputs: { guardrailId: G, memberUserIds: ["user_a"] },
+    };
+    const python = renderProgram(
+      "python",
+      stateOf(guardrail({}, `${HEAD}::guardrails:index:Guardrail::__debug__`), set),
+      schema,
+    ).text;
+    expect(python).not.toMatch(/^__debug__ =/m);
+    expect(python).toContain('"__debug__"');
+    const yaml = renderProgram(
+      "yaml",
+      stateOf(guardrail({}, `${HEAD}::guardrails:index:Guardrail::pulumi`), set),
+      schema,
+    ).text;
+    expect(yaml).not.toContain("${pulumi.id}");
+    expect(yaml).toContain(`guardrailId: "${G}"`);
+  });
+
   it("writes a resource on the default provider, of any version", () => {
     const state = stateOf(guardrail({ provider: `${HEAD}::pulumi:providers:guardrails::default_0_6_0::0c1d` }));
     for (const language of languages) expect(renderProgram(language, state, schema).text).toContain("Engineering");
