@@ -89,6 +89,7 @@ describe("export --language: what the state holds besides the args", () => {
       stateOf(guardrail({}, `${HEAD}::guardrails:index:Guardrail::pulumi`), set),
       schema,
     ).text;
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: Pulumi YAML's reference, not a template
     expect(yaml).not.toContain("${pulumi.id}");
     expect(yaml).toContain(`guardrailId: "${G}"`);
   });
