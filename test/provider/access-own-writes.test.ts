@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { effectiveAccessAnswer } from "../../src/core/data-sources/access-answer";
-import { connectionOf } from "../helpers/access-layers";
+import { connectionOf, K0 } from "../helpers/access-layers";
 import { DEFAULT_WS, type TestEmulator, withEmulator } from "../helpers/emulator";
 
 let emu: TestEmulator;
@@ -30,6 +30,21 @@ describe("effective access after this process moved a member", () => {
     expect(JSON.stringify(before)).toContain(a);
     // The service moves her off A (rule 5); the view keeps A's row behind B's, unsure.
     await client.assignMembers(b, ["user_bob"]);
+    const after = JSON.stringify(await ask());
+    expect(after).toContain(b);
+    expect(after).not.toContain(a);
+  });
+
+  it("answers the guardrail a key was moved to, not a refusal", async () => {
+    // Rule 6: a key holds one guardrail at all; assigning it moves it, and the view keeps the old row.
+    const client = emu.client();
+    const a = (await client.createGuardrail({ name: "KA", workspace_id: DEFAULT_WS })).id;
+    const b = (await client.createGuardrail({ name: "KB", workspace_id: DEFAULT_WS })).id;
+    await client.assignKeys(a, [K0]);
+    const conn = connectionOf(client);
+    const ask = () => effectiveAccessAnswer(conn, { keyHash: K0, workspaceId: DEFAULT_WS });
+    expect(JSON.stringify(await ask())).toContain(a);
+    await client.assignKeys(b, [K0]);
     const after = JSON.stringify(await ask());
     expect(after).toContain(b);
     expect(after).not.toContain(a);
